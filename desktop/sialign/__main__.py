@@ -1,0 +1,5 @@
+import sys
+
+from sialign.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Command-line front end: argument parsing only, calling the library."""

@@ -1,0 +1,93 @@
+"""Error classes with messages a linguist can act on.
+
+Every error that reaches a user names what went wrong, where (file, line or
+time) and what to do about it. The GUI shows ``str(error)`` in a dialog and
+the CLI prints it; neither shows a traceback for these classes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class SialignError(Exception):
+    """Base class of every error the application reports to the user."""
+
+
+class InputError(SialignError):
+    """A file could not be read as asked.
+
+    Args:
+        path: the file that was being read.
+        message: what is wrong, in plain words.
+        line: 1-based line number where the problem is, when known.
+        hint: what the user can do about it.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None,
+        message: str,
+        *,
+        line: int | None = None,
+        hint: str = "",
+    ) -> None:
+        self.path = str(path) if path is not None else None
+        self.line = line
+        self.message = message
+        self.hint = hint
+        where = self.path or "<input>"
+        if line is not None:
+            where += f", line {line}"
+        text = f"{where}: {message}"
+        if hint:
+            text += f" — {hint}"
+        super().__init__(text)
+
+
+class EncodingError(InputError):
+    """The bytes of a file decode under none of the supported encodings."""
+
+
+class FormatError(InputError):
+    """The file is not in the format it claims to be, or is malformed."""
+
+
+class TimestampError(FormatError):
+    """A timestamp is unreadable, negative, reversed or overlaps another."""
+
+
+class EmptyInputError(InputError):
+    """The file holds no segment."""
+
+
+class ProjectVersionError(InputError):
+    """The project file was written by a newer SI Aligner."""
+
+
+class InvariantError(SialignError):
+    """An alignment or document broke one of its invariants.
+
+    Raised by the checks that run after every edit: beads must be monotonic,
+    cover every segment exactly once, and split/merge must not lose or
+    duplicate a character.
+    """
+
+
+class EditError(SialignError):
+    """An edit cannot be applied (bad offset, no neighbour, wrong bead...)."""
+
+
+class AlignmentCancelled(SialignError):
+    """Long work was stopped because ``should_stop()`` returned True."""
+
+    def __init__(self, message: str = "Cancelled by the user.") -> None:
+        super().__init__(message)
+
+
+class ModelNotFoundError(SialignError):
+    """No sentence-transformers model could be found offline."""
+
+
+class AudioUnavailable(SialignError):
+    """Audio cannot be played: no output device, or the audio library is missing."""

@@ -1,0 +1,88 @@
+"""Alignment and filter parameters.
+
+Frozen dataclasses saved inside the project file, so a CLI run reproduces a
+GUI run exactly. ``from_dict`` ignores keys it does not know (a project saved
+by an older version with a parameter since removed still opens).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def _from_dict(cls: type[T], d: dict[str, Any] | None) -> T:
+    if not d:
+        return cls()
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k in names}
+    return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class AlignParams:
+    """Parameters of the coarse alignment (DESIGN.md §2.3–2.6).
+
+    Attributes:
+        embedder: ``"lexical"`` for the built-in embedder, or a
+            sentence-transformers model path or name (resolved offline).
+        candidates: ``"fast"`` (normalised sum of member vectors) or
+            ``"exact"`` (encode concatenations) for multi-segment beads.
+        max_src: most source segments in one bead.
+        max_tgt: most target segments in one bead.
+        drop_threshold: beads costing more than this are marked dropped.
+        time_prior: use timestamps (ear-voice span) when both sides have them.
+        evs_min: earliest plausible target start relative to its source start (s).
+        evs_max: latest plausible target start relative to its source start (s).
+        pivot: use the reference translation as a same-language pivot when present.
+    """
+
+    embedder: str = "lexical"
+    candidates: str = "fast"
+    max_src: int = 4
+    max_tgt: int = 8
+    drop_threshold: float = 1.0
+    time_prior: bool = True
+    evs_min: float = -1.0
+    evs_max: float = 10.0
+    pivot: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> AlignParams:
+        return _from_dict(cls, d)
+
+
+@dataclass(frozen=True)
+class FilterParams:
+    """Thresholds of the fine-grained filters (DESIGN.md §2.7).
+
+    Attributes:
+        intra: trim leading/trailing target chunks without a content word.
+        content_pos: universal POS tags that count as content words.
+        alpha_min: least share of source content words covered by the target.
+        gamma_min: least target/reference length ratio (under-translation below).
+        gamma_max: most target/reference length ratio (over-translation above).
+        eta_min: least semantic similarity between target and reference.
+    """
+
+    intra: bool = True
+    content_pos: tuple[str, ...] = ("NOUN", "PROPN", "PRON", "VERB", "NUM")
+    alpha_min: float = 0.0
+    gamma_min: float = 0.0
+    gamma_max: float = 100.0
+    eta_min: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["content_pos"] = list(self.content_pos)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> FilterParams:
+        return _from_dict(cls, d)

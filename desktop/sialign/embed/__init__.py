@@ -1,0 +1,1 @@
+"""Embedders: the built-in lexical one, sentence-transformers models resolved offline, and the vector cache."""

@@ -1,0 +1,1 @@
+"""Alignment quality: bead precision/recall/F1 and LCS accuracy."""

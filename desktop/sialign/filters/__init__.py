@@ -1,0 +1,1 @@
+"""Fine-grained filters: intra-sentence trimming, inter-sentence scores (alpha, gamma, eta), omission flags."""

@@ -1,0 +1,1 @@
+"""Readers and writers keyed by format, and the project file."""

@@ -1,0 +1,1 @@
+"""Sentence splitting, caption rebuilding and Japanese chunking (GiNZA, loaded lazily)."""

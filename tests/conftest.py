@@ -1,0 +1,42 @@
+"""Shared fixtures and the environment every test runs in.
+
+The environment is set before anything imports Qt, sounddevice or torch:
+Qt renders offscreen, audio goes to ALSA's null device (no sound card here),
+no library may reach a model hub, and torch uses one thread so timings stay
+steady on a busy 2-core machine.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+_ALSA_CONF = Path(tempfile.gettempdir()) / "sialign-tests-alsa-null.conf"
+if "ALSA_CONFIG_PATH" not in os.environ and Path("/usr/share/alsa/alsa.conf").exists():
+    _ALSA_CONF.write_text('</usr/share/alsa/alsa.conf>\npcm.!default { type plug slave.pcm "null" }\n')
+    os.environ["ALSA_CONFIG_PATH"] = str(_ALSA_CONF)
+
+import pytest  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+EXAMPLES = REPO / "resources" / "examples"
+
+
+@pytest.fixture
+def repo_root() -> Path:
+    return REPO
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    if not SHARED_DATA.exists():
+        pytest.skip("../shared/data is not present beside the checkout")
+    return SHARED_DATA

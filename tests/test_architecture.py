@@ -1,0 +1,64 @@
+"""Architecture rules that keep the core Qt-free and start-up fast."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[1] / "desktop" / "sialign"
+QT_MODULES = {"PySide6", "pyqtgraph", "shiboken6"}
+HEAVY_MODULES = {"torch", "sentence_transformers", "spacy", "ginza", "transformers", "sudachipy"}
+
+
+def _top_level_imports(path: Path) -> list[tuple[str, int, bool]]:
+    """(module, line, at_module_level) for every import in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    module_level = {id(n) for n in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.append((alias.name.split(".")[0], node.lineno, id(node) in module_level))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module.split(".")[0], node.lineno, id(node) in module_level))
+    return found
+
+
+def test_architecture_qt_only_in_gui() -> None:
+    offenders = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG)
+        if rel.parts[0] == "gui":
+            continue
+        for mod, line, _ in _top_level_imports(path):
+            if mod in QT_MODULES:
+                offenders.append(f"{rel}:{line} imports {mod}")
+    assert not offenders, "Qt imported outside sialign.gui: " + "; ".join(offenders)
+
+
+def test_architecture_heavy_libraries_imported_lazily() -> None:
+    offenders = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG)
+        for mod, line, at_module_level in _top_level_imports(path):
+            if mod in HEAVY_MODULES and at_module_level:
+                offenders.append(f"{rel}:{line} imports {mod} at module level")
+    assert not offenders, "; ".join(offenders)
+
+
+def test_architecture_cli_help_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, contextlib, io\n"
+        "from sialign.cli.main import build_parser\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        build_parser().parse_args(['--help'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {sorted(HEAVY_MODULES | QT_MODULES)!r})\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "", f"'sialign --help' imported: {out}"
