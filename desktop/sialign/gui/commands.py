@@ -1,0 +1,61 @@
+"""Undo commands: thin wrappers that call core edits and hold their inverses.
+
+Every user action maps to one core edit (``sialign.core.edits``); this module
+only adapts it to ``QUndoStack``. Multi-step actions use a core ``Batch``
+edit, so they undo in one step and replay from the project history.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QUndoCommand
+
+if TYPE_CHECKING:
+    from sialign.gui.session import ProjectSession
+
+
+class EditCommand(QUndoCommand):
+    """One core edit on the undo stack.
+
+    ``redo`` applies the forward edit and keeps the inverse ``apply_edit``
+    returns; ``undo`` applies that inverse and keeps *its* inverse as the new
+    forward edit, so ids created by a split come back the same on redo.
+    """
+
+    def __init__(self, session: ProjectSession, edit: Any, text: str | None = None) -> None:
+        super().__init__(text or edit.describe())
+        self._session = session
+        self._forward = edit
+        self._inverse: Any = None
+        self._skip_first_redo = False
+
+    @classmethod
+    def applied(cls, session: ProjectSession, edit: Any, text: str | None = None) -> EditCommand:
+        """Apply ``edit`` now (raising on refusal) and return a command for the stack.
+
+        Applying before pushing lets a refused edit surface as an exception
+        here instead of inside Qt's ``push`` → ``redo`` call.
+        """
+        from sialign.core.edits import apply_edit
+
+        command = cls(session, edit, text)
+        command._inverse = apply_edit(session.project, edit)
+        command._skip_first_redo = True
+        session.notify_edited(edit)
+        return command
+
+    def redo(self) -> None:
+        from sialign.core.edits import apply_edit
+
+        if self._skip_first_redo:
+            self._skip_first_redo = False
+            return
+        self._inverse = apply_edit(self._session.project, self._forward)
+        self._session.notify_edited(self._forward)
+
+    def undo(self) -> None:
+        from sialign.core.edits import apply_edit
+
+        self._forward = apply_edit(self._session.project, self._inverse)
+        self._session.notify_edited(self._inverse)

@@ -1,0 +1,105 @@
+"""The open project as the GUI sees it: one project, one undo stack, one selection.
+
+Views never edit the project directly: they call :meth:`ProjectSession.apply`
+with a core edit (``sialign.core.edits``); the session applies it, pushes an
+undo command and emits signals so the matrix, the table and the waveforms
+stay in step. Selection lives here too, so every view shows the same bead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from sialign.core.errors import SialignError
+from sialign.core.model import Project
+
+
+class ProjectSession(QObject):
+    """Holds the open :class:`Project`, its undo stack and the selected bead.
+
+    Signals:
+        project_replaced: a different project was opened or created.
+        edited(object): an edit (or its inverse) was applied; the argument is
+            the edit object that ran, so views can update precisely.
+        alignment_replaced: the whole alignment changed (new run, undo of one).
+        selection_changed(int): the selected bead index (-1 for none).
+        modified_changed(bool): the project differs from the saved file.
+        edit_failed(str): an edit was refused; the message says why.
+    """
+
+    project_replaced = Signal()
+    edited = Signal(object)
+    alignment_replaced = Signal()
+    selection_changed = Signal(int)
+    modified_changed = Signal(bool)
+    edit_failed = Signal(str)
+
+    def __init__(self, project: Project | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.modified_changed.emit(not clean))
+        self._project = project if project is not None else Project()
+        self._selected = -1
+        self.similarity: Any = None  # (n_src, n_tgt) array from the last alignment run
+
+    # -- project -----------------------------------------------------------
+    @property
+    def project(self) -> Project:
+        return self._project
+
+    def set_project(self, project: Project, *, similarity: Any = None) -> None:
+        """Replace the open project; clears undo history and selection."""
+        self._project = project
+        self.similarity = similarity
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self._selected = -1
+        self.project_replaced.emit()
+        self.selection_changed.emit(-1)
+
+    @property
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def mark_saved(self) -> None:
+        self.undo_stack.setClean()
+
+    # -- edits -------------------------------------------------------------
+    def apply(self, edit: Any) -> bool:
+        """Apply a core edit as one undoable step; False (and ``edit_failed``) if refused."""
+        from sialign.gui.commands import EditCommand
+
+        try:
+            command = EditCommand.applied(self, edit)
+        except SialignError as exc:
+            self.edit_failed.emit(str(exc))
+            return False
+        self.undo_stack.push(command)
+        return True
+
+    def notify_edited(self, edit: Any) -> None:
+        """Called by undo commands after an edit or its inverse ran."""
+        from sialign.core import edits
+
+        if isinstance(edit, edits.ReplaceAlignment):
+            self.alignment_replaced.emit()
+        else:
+            self.edited.emit(edit)
+        n = len(self._project.alignment) if self._project.alignment is not None else 0
+        if self._selected >= n:
+            self.select_bead(n - 1)
+
+    # -- selection ---------------------------------------------------------
+    @property
+    def selected_bead(self) -> int:
+        return self._selected
+
+    def select_bead(self, index: int) -> None:
+        n = len(self._project.alignment) if self._project.alignment is not None else 0
+        index = index if 0 <= index < n else -1
+        if index != self._selected:
+            self._selected = index
+            self.selection_changed.emit(index)
