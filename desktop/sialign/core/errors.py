@@ -89,5 +89,9 @@ class ModelNotFoundError(SialignError):
     """No sentence-transformers model could be found offline."""
 
 
+class ModelLoadError(SialignError):
+    """A model folder was found but does not load, or gives unusable vectors."""
+
+
 class AudioUnavailable(SialignError):
     """Audio cannot be played: no output device, or the audio library is missing."""

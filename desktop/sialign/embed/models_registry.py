@@ -1,0 +1,547 @@
+"""The user's sentence-transformers models: a folder of model folders and a registry.
+
+Linguists' workstations have no internet, so a model arrives as a folder
+(``SentenceTransformer(...).save(FOLDER)`` on a connected machine, then copied
+over). ``sialign models add FOLDER`` checks that the folder loads offline and
+encodes, then copies (or links) it into the user models folder::
+
+    <user_model_dir>/
+        registry.json          {"format": 1, "default": "labse", "models": {...}}
+        labse/                 a copied model folder
+        minilm -> /data/minilm a linked one (``--link``)
+
+The user models folder is :func:`user_model_dir` — ``$SIALIGN_MODEL_DIR`` when
+set, else ``models/`` in the platform's per-user data folder. It is the
+"configured folder" step of the offline model search in
+:func:`sialign.embed.resolve_model` (explicit path → user models →
+``resources/models/`` of the installation → the local Hugging Face cache).
+
+The registry only records; it never downloads. Listing does not load any
+model (that takes seconds); :func:`check_model_folder` does, and ``add`` runs
+it before anything is copied.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sialign.core.errors import InputError, ModelLoadError, ModelNotFoundError, SialignError
+from sialign.io.atomic import atomic_write_text
+
+ENV_MODEL_DIR = "SIALIGN_MODEL_DIR"
+REGISTRY_FILE = "registry.json"
+REGISTRY_FORMAT = 1
+LEXICAL = "lexical"
+
+# Sources, in the order resolve_model searches them.
+SOURCE_BUILTIN = "built-in"
+SOURCE_USER = "user"
+SOURCE_BUNDLED = "bundled"
+SOURCE_HF_CACHE = "hf-cache"
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
+# Two sentences in two languages: a multilingual model must encode both; a
+# monolingual one still returns finite vectors (unknown-token pieces).
+_CHECK_SENTENCES = ["The interpreter follows the speaker closely.", "通訳者は話し手のすぐ後に続きます。"]
+
+
+def user_data_dir() -> Path:
+    """The per-user data folder of SI Aligner on this platform.
+
+    Linux ``$XDG_DATA_HOME/sialign`` (default ``~/.local/share/sialign``),
+    macOS ``~/Library/Application Support/sialign``, Windows
+    ``%LOCALAPPDATA%\\sialign``.
+    """
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "sialign"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "sialign"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "sialign"
+
+
+def user_model_dir() -> Path:
+    """The folder holding the user's model folders and ``registry.json``.
+
+    ``$SIALIGN_MODEL_DIR`` when set (a shared folder on a lab server, a
+    test's temporary folder), else ``<user_data_dir>/models``. The folder may
+    not exist yet; :class:`ModelRegistry` creates it on the first write.
+    """
+    env = os.environ.get(ENV_MODEL_DIR)
+    if env:
+        return Path(env).expanduser()
+    return user_data_dir() / "models"
+
+
+def resources_dir() -> Path:
+    """The ``resources/`` folder of this installation (source checkout or frozen bundle)."""
+    frozen_root = getattr(sys, "_MEIPASS", None)
+    if frozen_root:
+        return Path(frozen_root) / "resources"
+    # desktop/sialign/embed/models_registry.py -> repository root
+    return Path(__file__).resolve().parents[3] / "resources"
+
+
+def bundled_model_dir() -> Path:
+    """``resources/models/``: model folders shipped with the installation."""
+    return resources_dir() / "models"
+
+
+def hf_cache_dir() -> Path:
+    """The local Hugging Face hub cache (read only; never filled by SI Aligner)."""
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    if os.environ.get("HF_HOME"):
+        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "huggingface" / "hub"
+
+
+def default_model(model_dir: Path | None = None) -> str | None:
+    """The name the user chose as default (``"lexical"`` or a model name), or None when unset."""
+    return ModelRegistry(model_dir).default
+
+
+def is_model_folder(path: Path) -> bool:
+    """Whether ``path`` looks like a sentence-transformers (or plain transformers) model folder.
+
+    Cheap: looks for ``modules.json`` (sentence-transformers) or
+    ``config.json`` (a transformers model, loaded with mean pooling); does
+    not load anything.
+    """
+    return path.is_dir() and ((path / "modules.json").is_file() or (path / "config.json").is_file())
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """One model SI Aligner can use.
+
+    Attributes:
+        name: what the user types (``sialign models default NAME``, ``--embedder NAME``).
+        source: one of ``built-in``, ``user``, ``bundled``, ``hf-cache``.
+        path: the model folder; None for the built-in lexical embedder.
+        dim: vector length recorded when the model was checked; None when unknown.
+        status: ``ok``, or what is wrong in a few words (``folder missing``,
+            ``not a model folder``) — found without loading the model.
+        linked: the user entry is a link to a folder outside the models folder.
+        origin: the folder it was added from (user models).
+    """
+
+    name: str
+    source: str
+    path: Path | None
+    dim: int | None = None
+    status: str = "ok"
+    linked: bool = False
+    origin: str = ""
+
+    @property
+    def usable(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass(frozen=True)
+class ModelCheck:
+    """What :func:`check_model_folder` measured.
+
+    Attributes:
+        dim: length of the vectors the model produces.
+        load_seconds: time to load the model on the CPU.
+        encode_seconds: time to encode the two check sentences.
+    """
+
+    dim: int
+    load_seconds: float
+    encode_seconds: float
+
+
+def check_model_folder(path: str | Path) -> ModelCheck:
+    """Load ``path`` with sentence-transformers offline and encode two sentences.
+
+    Raises:
+        ModelLoadError: the folder is missing, is not a model folder, fails to
+            load, or gives vectors that are not finite; the message says what
+            is wrong and how to fix it.
+    """
+    folder = Path(path).expanduser()
+    if not folder.exists():
+        raise ModelLoadError(
+            f"{folder}: no such folder — give the folder that holds the model's modules.json "
+            "(the folder written by SentenceTransformer(...).save(FOLDER))."
+        )
+    if not folder.is_dir():
+        raise ModelLoadError(
+            f"{folder}: is a file, not a folder — give the folder that holds the model's modules.json."
+        )
+    if not is_model_folder(folder):
+        raise ModelLoadError(
+            f"{folder}: not a sentence-transformers model folder (no modules.json or config.json). "
+            "On a machine with internet run "
+            "`SentenceTransformer('NAME').save('FOLDER')` and copy FOLDER here whole."
+        )
+    # Never reach for a hub: a folder path loads offline, and these make any
+    # accidental hub lookup (a module naming a hub repository) fail at once
+    # instead of hanging on a network timeout.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise ModelLoadError(
+            f"sentence-transformers is not installed ({exc}); this installation can use only the "
+            "built-in lexical embedder. Install SI Aligner with its 'nlp' extra to use model folders."
+        ) from exc
+    start = time.perf_counter()
+    try:
+        model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+    except Exception as exc:  # any loader failure is a broken folder to the user
+        raise ModelLoadError(
+            f"{folder}: the model could not be loaded ({type(exc).__name__}: {_first_line(exc)}). "
+            "A weight or tokenizer file is probably missing or truncated "
+            "(model.safetensors or pytorch_model.bin, tokenizer.json, config.json) — copy the whole "
+            "folder again from the machine where it was saved."
+        ) from exc
+    loaded = time.perf_counter()
+    try:
+        vectors = model.encode(_CHECK_SENTENCES, convert_to_numpy=True, show_progress_bar=False)
+    except Exception as exc:
+        raise ModelLoadError(
+            f"{folder}: the model loaded but failed to encode text ({type(exc).__name__}: "
+            f"{_first_line(exc)}) — it may not be a sentence embedding model."
+        ) from exc
+    encoded = time.perf_counter()
+    shape = getattr(vectors, "shape", ())
+    if len(shape) != 2 or shape[0] != len(_CHECK_SENTENCES) or shape[1] < 1:
+        raise ModelLoadError(
+            f"{folder}: the model returned vectors of shape {tuple(shape)}, expected "
+            f"({len(_CHECK_SENTENCES)}, dim) — it is not a sentence embedding model."
+        )
+    if not all(math.isfinite(float(x)) for x in vectors.ravel()):
+        raise ModelLoadError(
+            f"{folder}: the model returned NaN or infinite values — its weights are damaged; "
+            "copy the folder again."
+        )
+    return ModelCheck(dim=int(shape[1]), load_seconds=loaded - start, encode_seconds=encoded - loaded)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else "no message"
+
+
+def _check_name(name: str) -> str:
+    if name == LEXICAL:
+        raise SialignError(f"'{LEXICAL}' is the built-in embedder; give the model another name (--name).")
+    if not _NAME_RE.match(name):
+        raise SialignError(
+            f"'{name}' cannot be a model name: use letters, digits, '.', '_' or '-' "
+            "(at most 80 characters, starting with a letter or digit); choose one with --name."
+        )
+    return name
+
+
+def name_from_folder(folder: Path) -> str:
+    """A model name derived from a folder name (``paraphrase multilingual`` -> ``paraphrase-multilingual``)."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", folder.name).strip("-._")
+    return cleaned[:80] or "model"
+
+
+class ModelRegistry:
+    """The user models folder and its ``registry.json``.
+
+    Args:
+        model_dir: the user models folder; :func:`user_model_dir` when None.
+    """
+
+    def __init__(self, model_dir: Path | None = None) -> None:
+        self.model_dir = Path(model_dir) if model_dir is not None else user_model_dir()
+        self.registry_path = self.model_dir / REGISTRY_FILE
+        self._data = self._read()
+
+    # -- the JSON file -------------------------------------------------------
+
+    def _read(self) -> dict[str, Any]:
+        empty: dict[str, Any] = {"format": REGISTRY_FORMAT, "default": None, "models": {}}
+        if not self.registry_path.exists():
+            return empty
+        try:
+            data = json.loads(self.registry_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(
+                self.registry_path,
+                f"the model registry cannot be read ({exc})",
+                hint="delete the file; the model folders beside it are found again and only the "
+                "default choice is lost",
+            ) from exc
+        if not isinstance(data, dict) or not isinstance(data.get("models", {}), dict):
+            raise InputError(
+                self.registry_path,
+                "the model registry is not a JSON object with a 'models' table",
+                hint="delete the file; the model folders beside it are found again",
+            )
+        if int(data.get("format", 1)) > REGISTRY_FORMAT:
+            raise InputError(
+                self.registry_path,
+                f"written by a newer SI Aligner (registry format {data.get('format')})",
+                hint="update SI Aligner, or set SIALIGN_MODEL_DIR to another folder",
+            )
+        empty.update(data)
+        return empty
+
+    def _write(self) -> None:
+        self.model_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.registry_path, json.dumps(self._data, indent=2, ensure_ascii=False) + "\n")
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def default(self) -> str | None:
+        value = self._data.get("default")
+        return str(value) if value else None
+
+    def user_models(self) -> list[ModelEntry]:
+        """Model folders in the user models folder, registered or dropped there by hand."""
+        records: dict[str, dict[str, Any]] = self._data["models"]
+        names = set(records)
+        if self.model_dir.is_dir():
+            names |= {
+                p.name
+                for p in self.model_dir.iterdir()
+                if not p.name.startswith(".") and (p.is_dir() or p.is_symlink())
+            }
+        entries = []
+        for name in sorted(names):
+            folder = self.model_dir / name
+            rec = records.get(name, {})
+            if not folder.exists():
+                status = "folder missing" if not folder.is_symlink() else "linked folder missing"
+            elif not is_model_folder(folder):
+                status = "not a model folder"
+            else:
+                status = "ok"
+            entries.append(
+                ModelEntry(
+                    name=name,
+                    source=SOURCE_USER,
+                    path=folder,
+                    dim=rec.get("dim"),
+                    status=status,
+                    linked=folder.is_symlink(),
+                    origin=str(rec.get("origin", "")),
+                )
+            )
+        return entries
+
+    def list_models(self, *, include_hf_cache: bool = True) -> list[ModelEntry]:
+        """Every model SI Aligner can find, in search order: built-in, user, bundled, HF cache."""
+        entries = [ModelEntry(name=LEXICAL, source=SOURCE_BUILTIN, path=None)]
+        entries += self.user_models()
+        entries += bundled_models()
+        if include_hf_cache:
+            entries += hf_cache_models()
+        return entries
+
+    def find(self, name: str) -> ModelEntry:
+        """The entry named ``name`` (first in search order).
+
+        Raises:
+            ModelNotFoundError: no model of that name; the message lists those available.
+        """
+        entries = self.list_models()
+        for entry in entries:
+            if entry.name == name:
+                return entry
+        known = ", ".join(e.name for e in entries)
+        raise ModelNotFoundError(
+            f"no model named '{name}'. Available: {known}. "
+            "Add a model folder with `sialign models add FOLDER`."
+        )
+
+    # -- changes ---------------------------------------------------------------
+
+    def add(
+        self,
+        folder: str | Path,
+        *,
+        name: str | None = None,
+        link: bool = False,
+        make_default: bool = False,
+        check: bool = True,
+    ) -> ModelEntry:
+        """Check ``folder`` and copy (or link) it in as ``name``.
+
+        Args:
+            folder: a sentence-transformers model folder.
+            name: the model's name; derived from the folder name when None.
+            link: make a symbolic link to ``folder`` instead of copying it
+                (saves disk space; the model breaks if ``folder`` moves).
+            make_default: also make it the default model.
+            check: load the model and encode two sentences first (the caller
+                may have done it already, e.g. in a GUI worker).
+
+        Raises:
+            ModelLoadError: the folder does not load (nothing is copied).
+            SialignError: the name is invalid or taken.
+        """
+        source = Path(folder).expanduser().resolve()
+        model_name = _check_name(name if name is not None else name_from_folder(source))
+        target = self.model_dir / model_name
+        if target.exists() or target.is_symlink():
+            raise SialignError(
+                f"a model named '{model_name}' is already in {self.model_dir} — choose another "
+                f"name with --name, or remove it first (`sialign models remove {model_name}`)."
+            )
+        if self.model_dir.resolve() in (source, *source.parents):
+            raise SialignError(f"{source} is inside the models folder {self.model_dir} already.")
+        result = check_model_folder(source) if check else None
+        if not check and not is_model_folder(source):
+            raise ModelLoadError(f"{source}: not a sentence-transformers model folder (no modules.json).")
+        self.model_dir.mkdir(parents=True, exist_ok=True)
+        if link:
+            try:
+                target.symlink_to(source, target_is_directory=True)
+            except OSError as exc:
+                raise SialignError(
+                    f"cannot create a link {target} -> {source} ({exc}); add the model without "
+                    "--link to copy it (on Windows, links need Developer Mode or administrator rights)."
+                ) from exc
+        else:
+            # Copy beside the target, then rename: an interrupted copy never
+            # leaves a half model under the final name.
+            partial = self.model_dir / f".{model_name}.partial"
+            if partial.exists():
+                shutil.rmtree(partial)
+            try:
+                shutil.copytree(source, partial, symlinks=False)
+                os.replace(partial, target)
+            except OSError as exc:
+                shutil.rmtree(partial, ignore_errors=True)
+                raise SialignError(f"copying {source} to {target} failed: {exc}") from exc
+        self._data["models"][model_name] = {
+            "origin": str(source),
+            "linked": link,
+            "dim": result.dim if result else None,
+            "added": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+        if make_default:
+            self._data["default"] = model_name
+        self._write()
+        return next(e for e in self.user_models() if e.name == model_name)
+
+    def remove(self, name: str) -> ModelEntry:
+        """Remove a user model: delete its copied folder, or only the link for a linked one.
+
+        A link's target (the user's own folder) is never deleted. When the
+        model was the default, the default is cleared.
+
+        Raises:
+            ModelNotFoundError: no user model of that name (bundled and
+                Hugging Face cache models are not SI Aligner's to delete).
+        """
+        entry = next((e for e in self.user_models() if e.name == name), None)
+        if entry is None:
+            other = next((e for e in self.list_models() if e.name == name), None)
+            if other is not None:
+                raise ModelNotFoundError(
+                    f"'{name}' is a {other.source} model ({other.path}), not one added with "
+                    "`sialign models add`; only those can be removed here."
+                )
+            raise ModelNotFoundError(
+                f"no user model named '{name}' in {self.model_dir} — `sialign models list` shows them."
+            )
+        target = self.model_dir / name
+        if target.is_symlink():
+            target.unlink()
+        elif target.exists():
+            shutil.rmtree(target)
+        self._data["models"].pop(name, None)
+        if self._data.get("default") == name:
+            self._data["default"] = None
+        self._write()
+        return entry
+
+    def set_default(self, name: str | None) -> None:
+        """Make ``name`` the default model (``"lexical"`` for the built-in embedder); None clears it.
+
+        Raises:
+            ModelNotFoundError: no model of that name.
+            ModelLoadError: the model's folder is missing or not a model folder.
+        """
+        if name is not None:
+            entry = self.find(name)
+            if not entry.usable:
+                raise ModelLoadError(
+                    f"model '{name}' cannot be used: {entry.status} ({entry.path}) — remove it and "
+                    "add the folder again."
+                )
+        self._data["default"] = name
+        self._write()
+
+
+def bundled_models() -> list[ModelEntry]:
+    """Model folders under ``resources/models/`` of this installation."""
+    root = bundled_model_dir()
+    if not root.is_dir():
+        return []
+    return [
+        ModelEntry(name=p.name, source=SOURCE_BUNDLED, path=p)
+        for p in sorted(root.iterdir())
+        if is_model_folder(p)
+    ]
+
+
+def hf_cache_models() -> list[ModelEntry]:
+    """Sentence-transformers models already in the local Hugging Face cache.
+
+    A cache folder ``models--org--name`` holds snapshots; the one ``refs/main``
+    points to is used, else the most recently modified. Only snapshots with a
+    ``modules.json`` are listed (plain transformers checkpoints are many and
+    mostly not sentence encoders).
+    """
+    root = hf_cache_dir()
+    if not root.is_dir():
+        return []
+    entries = []
+    for repo in sorted(root.glob("models--*")):
+        snapshots = repo / "snapshots"
+        if not snapshots.is_dir():
+            continue
+        ref = repo / "refs" / "main"
+        chosen: Path | None = None
+        if ref.is_file():
+            candidate = snapshots / ref.read_text(encoding="utf-8").strip()
+            if candidate.is_dir():
+                chosen = candidate
+        if chosen is None:
+            found = sorted((p for p in snapshots.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime)
+            chosen = found[-1] if found else None
+        if chosen is None or not (chosen / "modules.json").is_file():
+            continue
+        name = repo.name[len("models--"):].replace("--", "/")
+        entries.append(ModelEntry(name=name, source=SOURCE_HF_CACHE, path=chosen))
+    return entries
+
+
+def folder_size(path: Path) -> int:
+    """Total size in bytes of the files under ``path`` (following no links)."""
+    if path.is_file():
+        return path.stat().st_size
+    total = 0
+    for dirpath, _dirs, files in os.walk(path):
+        for f in files:
+            try:
+                total += (Path(dirpath) / f).lstat().st_size
+            except OSError:
+                continue
+    return total
