@@ -62,21 +62,36 @@ class AlignParams:
 class FilterParams:
     """Thresholds of the fine-grained filters (DESIGN.md §2.7).
 
+    The defaults flag only clear cases (an interpretation a fifth as long as
+    the reference, or three times longer); the paper found the best
+    thresholds differ per talk, so they are per-project settings.
+
     Attributes:
-        intra: trim leading/trailing target chunks without a content word.
-        content_pos: universal POS tags that count as content words.
+        intra: trim the first and/or last target chunk of a bead when it has
+            no content word (kept on the bead as ``trimmed``, restorable).
+        content_pos: universal POS tags that count as content words for the
+            intra filter.
+        drop_contentless: drop beads whose target has no content word at all
+            (the intra filter never trims a bead's every chunk).
         alpha_min: least share of source content words covered by the target.
         gamma_min: least target/reference length ratio (under-translation below).
         gamma_max: most target/reference length ratio (over-translation above).
         eta_min: least semantic similarity between target and reference.
+        eta_metric: ``"cosine"`` (embedding), ``"chrf"`` (character F-score,
+            0..1) or ``"auto"`` (cosine when an embedder was given, else chrF).
+        drop_failed: drop beads that fail an inter-sentence threshold (corpus
+            building); when False they are only flagged (interpreter review).
     """
 
     intra: bool = True
     content_pos: tuple[str, ...] = ("NOUN", "PROPN", "PRON", "VERB", "NUM")
+    drop_contentless: bool = True
     alpha_min: float = 0.0
-    gamma_min: float = 0.0
-    gamma_max: float = 100.0
+    gamma_min: float = 0.2
+    gamma_max: float = 3.0
     eta_min: float = 0.0
+    eta_metric: str = "auto"
+    drop_failed: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

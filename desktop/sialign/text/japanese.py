@@ -1,0 +1,169 @@
+"""Japanese analysis through GiNZA (spaCy + SudachiPy), loaded once per process.
+
+GiNZA costs about 6 s and 1.8 GB to load, so :func:`ginza_nlp` loads it the
+first time it is needed and every later call (from any thread) gets the same
+pipeline. The named-entity recogniser is left out: nothing here uses it and
+excluding it halves parsing time. spaCy pipelines are not documented as
+thread-safe, so :func:`analyze_japanese` serialises parsing with a lock.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from sialign.core.errors import SialignError
+from sialign.core.progress import ProgressFn, StopFn, check_stop
+
+# SudachiPy refuses inputs above 49,149 bytes; a Japanese character takes
+# 3 bytes in UTF-8, so texts are parsed in windows well under that.
+MAX_PARSE_CHARS = 4000
+
+_LOAD_LOCK = threading.Lock()
+_PARSE_LOCK = threading.RLock()
+_NLP: Any = None
+
+
+class LanguageToolUnavailable(SialignError):
+    """The Japanese analyser (GiNZA) is not installed or does not load."""
+
+
+def ginza_nlp() -> Any:
+    """The shared GiNZA pipeline (``spacy.load("ja_ginza", exclude=["ner"])``).
+
+    Raises:
+        LanguageToolUnavailable: when spaCy, GiNZA or the ``ja_ginza`` model
+            is missing or broken, with the command that installs them.
+    """
+    global _NLP
+    if _NLP is not None:
+        return _NLP
+    with _LOAD_LOCK:
+        if _NLP is None:
+            try:
+                import ginza  # noqa: F401  (registers GiNZA's pipeline components)
+                import spacy
+            except ImportError as exc:
+                raise LanguageToolUnavailable(
+                    f"Japanese text needs GiNZA, which is not installed ({exc}) — "
+                    "install it with: pip install ginza ja_ginza"
+                ) from exc
+            try:
+                _NLP = spacy.load("ja_ginza", exclude=["ner"])
+            except (OSError, ValueError, KeyError) as exc:
+                raise LanguageToolUnavailable(
+                    f"the GiNZA model 'ja_ginza' does not load ({exc}) — reinstall it with: pip install --force-reinstall ja_ginza"
+                ) from exc
+    return _NLP
+
+
+def ginza_loaded() -> bool:
+    """Whether :func:`ginza_nlp` has already loaded the pipeline in this process."""
+    return _NLP is not None
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word as GiNZA sees it.
+
+    Attributes:
+        text: the surface form, exactly as in the input.
+        lemma: dictionary form.
+        pos: Universal Dependencies POS tag (``"NOUN"``, ``"VERB"``...).
+        start: character offset of the word in the analysed text.
+        end: offset just after it.
+    """
+
+    text: str
+    lemma: str
+    pos: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """GiNZA's reading of one text: its words and where its bunsetsu begin.
+
+    Attributes:
+        text: the analysed text.
+        tokens: words in order.
+        bunsetsu_starts: character offsets where a bunsetsu (phrase unit)
+            begins, in order, always starting with 0 for a non-empty text.
+    """
+
+    text: str
+    tokens: tuple[Token, ...]
+    bunsetsu_starts: tuple[int, ...]
+
+    def has_pos(self, tags: Sequence[str] | frozenset[str]) -> bool:
+        """Whether any word carries one of the POS ``tags``."""
+        wanted = set(tags)
+        return any(t.pos in wanted for t in self.tokens)
+
+
+def _windows(text: str, size: int) -> list[tuple[int, int]]:
+    """Cut ``text`` into pieces of at most ``size`` characters, preferring punctuation or spaces."""
+    pieces = []
+    start = 0
+    while len(text) - start > size:
+        cut = start + size
+        for k in range(cut, start + size // 2, -1):
+            ch = text[k - 1]
+            if ch.isspace() or unicodedata.category(ch).startswith("P"):
+                cut = k
+                break
+        pieces.append((start, cut))
+        start = cut
+    pieces.append((start, len(text)))
+    return pieces
+
+
+def analyze_japanese(
+    texts: Sequence[str],
+    *,
+    batch_size: int = 256,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> list[Analysis]:
+    """Words, POS and bunsetsu of each text, parsed in batches with ``nlp.pipe``.
+
+    Long texts are parsed in windows of :data:`MAX_PARSE_CHARS` characters
+    (a window edge is then also a bunsetsu edge); offsets always refer to the
+    original text.
+
+    Raises:
+        LanguageToolUnavailable: GiNZA cannot be loaded.
+        AlignmentCancelled: ``should_stop()`` returned True between batches.
+    """
+    from ginza import bunsetu_spans
+
+    nlp = ginza_nlp()
+    pieces: list[tuple[int, int, int]] = []  # (text index, start, end)
+    for i, text in enumerate(texts):
+        for a, b in _windows(text, MAX_PARSE_CHARS):
+            pieces.append((i, a, b))
+    tokens: list[list[Token]] = [[] for _ in texts]
+    starts: list[list[int]] = [[] for _ in texts]
+    done = 0
+    with _PARSE_LOCK:
+        for batch_start in range(0, len(pieces), batch_size):
+            check_stop(should_stop)
+            batch = pieces[batch_start : batch_start + batch_size]
+            docs = nlp.pipe([texts[i][a:b] for i, a, b in batch], batch_size=batch_size)
+            for (i, a, _b), doc in zip(batch, docs):
+                for t in doc:
+                    if t.is_space:
+                        continue
+                    tokens[i].append(Token(t.text, t.lemma_, t.pos_, a + t.idx, a + t.idx + len(t.text)))
+                for span in bunsetu_spans(doc):
+                    starts[i].append(a + span.start_char)
+            done += len(batch)
+            if progress is not None:
+                progress(done / max(1, len(pieces)), f"Analysing Japanese ({done}/{len(pieces)})")
+    return [
+        Analysis(text, tuple(tokens[i]), tuple(sorted(set(starts[i]) | ({0} if text else set()))))
+        for i, text in enumerate(texts)
+    ]
