@@ -15,6 +15,22 @@ from PySide6.QtGui import QUndoStack
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
+from sialign.gui.matrix_view import SimilarityGrid
+from sialign.gui.workers import EmbedderProvider
+
+
+def touched_segments(edit: Any) -> list[tuple[str, int]]:
+    """(side, seg_id) of segments whose text or times ``edit`` changes in place.
+
+    Other changes show up in the beads themselves (the table diffs them).
+    """
+    from sialign.core import edits
+
+    if isinstance(edit, (edits.EditText, edits.SetSegmentTimes)):
+        return [(edit.side, edit.seg_id)]
+    if isinstance(edit, edits.Batch):
+        return [pair for sub in edit.edits for pair in touched_segments(sub)]
+    return []
 
 
 class ProjectSession(QObject):
@@ -40,38 +56,75 @@ class ProjectSession(QObject):
     def __init__(self, project: Project | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modified_changed.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._project = project if project is not None else Project()
         self._selected = -1
-        self.similarity: Any = None  # (n_src, n_tgt) array from the last alignment run
+        # Similarity of the last alignment run, keyed by segment ids so that it
+        # survives splits and merges (new segments show as blank cells).
+        self.similarity: SimilarityGrid | None = None
+        # Embedders stay loaded between runs, so a re-alignment reuses them.
+        self.embedders = EmbedderProvider()
+        # Changes outside the undo stack (filter thresholds) that still need saving.
+        self._dirty = False
+        # While a worker aligns a snapshot, edits would be lost when its result
+        # lands; the reason is shown to the user instead.
+        self.locked_reason = ""
 
     # -- project -----------------------------------------------------------
     @property
     def project(self) -> Project:
         return self._project
 
-    def set_project(self, project: Project, *, similarity: Any = None) -> None:
-        """Replace the open project; clears undo history and selection."""
+    def set_project(self, project: Project, *, similarity: SimilarityGrid | None = None, modified: bool = False) -> None:
+        """Replace the open project; clears undo history and selection.
+
+        ``modified`` marks a project that does not match any saved file yet
+        (a new talk, a recovered autosave).
+        """
         self._project = project
         self.similarity = similarity
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self._selected = -1
+        self._dirty = modified
         self.project_replaced.emit()
         self.selection_changed.emit(-1)
+        self.modified_changed.emit(self.is_modified)
+
+    def set_similarity(self, similarity: SimilarityGrid | None) -> None:
+        """Keep the similarity matrix of the latest run (shown by the matrix view)."""
+        self.similarity = similarity
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        # A bound method (not a lambda) so Qt drops the connection when the
+        # session is destroyed; the stack emits cleanChanged while dying.
+        self.modified_changed.emit(self._dirty or not clean)
 
     @property
     def is_modified(self) -> bool:
-        return not self.undo_stack.isClean()
+        return self._dirty or not self.undo_stack.isClean()
+
+    def mark_dirty(self) -> None:
+        """Record a change made outside the undo stack (e.g. filter thresholds)."""
+        if not self._dirty:
+            self._dirty = True
+            self.modified_changed.emit(True)
 
     def mark_saved(self) -> None:
+        was = self.is_modified
+        self._dirty = False
         self.undo_stack.setClean()
+        if was:
+            self.modified_changed.emit(False)
 
     # -- edits -------------------------------------------------------------
     def apply(self, edit: Any) -> bool:
         """Apply a core edit as one undoable step; False (and ``edit_failed``) if refused."""
         from sialign.gui.commands import EditCommand
 
+        if self.locked_reason:
+            self.edit_failed.emit(self.locked_reason)
+            return False
         try:
             command = EditCommand.applied(self, edit)
         except SialignError as exc:

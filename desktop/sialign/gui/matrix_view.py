@@ -1,0 +1,405 @@
+"""The alignment matrix: similarity as a heat map with the beads drawn on top.
+
+Rows are source segments (top to bottom), columns are target segments (left
+to right). A click on a cell selects the bead that contains it, or the
+nearest bead when the cell lies outside every bead; the selected bead is
+outlined. Everything is drawn with pyqtgraph (an ``ImageItem`` for the
+similarity, ``PlotCurveItem`` overlays with NaN breaks for the beads), so
+a 1,000 × 3,000 talk pans and zooms smoothly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QPen
+from PySide6.QtWidgets import QGraphicsRectItem, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from sialign.core.model import Bead, BeadStatus, Project
+
+# Outline colours of beads on the heat map (viridis runs dark blue → yellow,
+# so the outlines use colours that stay visible on both ends).
+BEAD_PENS = {
+    "auto": (255, 255, 255, 200),
+    "confirmed": (60, 220, 90, 255),
+    "dropped": (150, 150, 150, 220),
+    "flagged": (255, 140, 0, 255),
+}
+PATH_COLOUR = (255, 60, 60, 150)
+SELECTION_COLOUR = QColor(255, 30, 200)
+# Width given to the empty side of a 1-0 / 0-1 bead so it can be seen and clicked.
+SKIP_HALF_WIDTH = 0.2
+
+
+@dataclass
+class SimilarityGrid:
+    """A similarity matrix together with the segment ids of its rows and columns.
+
+    Attributes:
+        values: float32 array of shape (len(src_ids), len(tgt_ids)).
+        src_ids: source segment id of each row.
+        tgt_ids: target segment id of each column.
+    """
+
+    values: np.ndarray
+    src_ids: list[int]
+    tgt_ids: list[int]
+
+    def remapped(self, src_ids: Sequence[int], tgt_ids: Sequence[int]) -> np.ndarray:
+        """The matrix for the current segments: float32 (len(src_ids), len(tgt_ids)).
+
+        Segments made by a split since the run have no similarity; their rows
+        or columns are NaN (drawn transparent) until the next alignment run.
+        """
+        if list(src_ids) == self.src_ids and list(tgt_ids) == self.tgt_ids:
+            return self.values
+        row_of = {s: i for i, s in enumerate(self.src_ids)}
+        col_of = {t: j for j, t in enumerate(self.tgt_ids)}
+        rows = np.array([row_of.get(s, -1) for s in src_ids], dtype=np.int64)
+        cols = np.array([col_of.get(t, -1) for t in tgt_ids], dtype=np.int64)
+        out = np.full((len(rows), len(cols)), np.nan, dtype=np.float32)
+        if len(rows) and len(cols) and self.values.size:
+            ok_r = rows >= 0
+            ok_c = cols >= 0
+            out[np.ix_(ok_r, ok_c)] = self.values[np.ix_(rows[ok_r], cols[ok_c])]
+        return out
+
+
+def bead_spans(beads: Sequence[Bead]) -> np.ndarray:
+    """Row/column extent of every bead: int64 array (n_beads, 4) of src_lo, src_hi, tgt_lo, tgt_hi.
+
+    Beads cover both documents in order, so a bead's first position is the
+    number of segments in the beads before it; ``*_hi`` is exclusive and
+    equals ``*_lo`` on an empty side.
+    """
+    n = len(beads)
+    sizes = np.empty((n, 2), dtype=np.int64)
+    for i, b in enumerate(beads):
+        sizes[i, 0] = len(b.src)
+        sizes[i, 1] = len(b.tgt)
+    ends = np.cumsum(sizes, axis=0)
+    spans = np.empty((n, 4), dtype=np.int64)
+    spans[:, 1] = ends[:, 0]
+    spans[:, 0] = ends[:, 0] - sizes[:, 0]
+    spans[:, 3] = ends[:, 1]
+    spans[:, 2] = ends[:, 1] - sizes[:, 1]
+    return spans
+
+
+def bead_at(spans: np.ndarray, row: int, col: int) -> int:
+    """Index of the bead containing cell (row, col), else of the nearest bead; -1 with no beads.
+
+    Args:
+        spans: (n_beads, 4) from :func:`bead_spans`.
+        row: source position; col: target position.
+    """
+    if len(spans) == 0:
+        return -1
+    inside = (spans[:, 0] <= row) & (row < spans[:, 1]) & (spans[:, 2] <= col) & (col < spans[:, 3])
+    hits = np.flatnonzero(inside)
+    if len(hits):
+        return int(hits[0])
+    # Distance from the cell centre to each bead's rectangle (0 inside).
+    y = row + 0.5
+    x = col + 0.5
+    dy = np.maximum(np.maximum(spans[:, 0] - y, 0.0), y - spans[:, 1])
+    dx = np.maximum(np.maximum(spans[:, 2] - x, 0.0), x - spans[:, 3])
+    return int(np.argmin(dx * dx + dy * dy))
+
+
+def _outline_points(spans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x, y arrays drawing each span's rectangle, separated by NaN breaks."""
+    if len(spans) == 0:
+        return np.empty(0), np.empty(0)
+    y0 = spans[:, 0].astype(np.float64)
+    y1 = spans[:, 1].astype(np.float64)
+    x0 = spans[:, 2].astype(np.float64)
+    x1 = spans[:, 3].astype(np.float64)
+    flat_x = x0 == x1
+    x0 = np.where(flat_x, x0 - SKIP_HALF_WIDTH, x0)
+    x1 = np.where(flat_x, x1 + SKIP_HALF_WIDTH, x1)
+    flat_y = y0 == y1
+    y0 = np.where(flat_y, y0 - SKIP_HALF_WIDTH, y0)
+    y1 = np.where(flat_y, y1 + SKIP_HALF_WIDTH, y1)
+    nan = np.full_like(x0, np.nan)
+    xs = np.stack([x0, x1, x1, x0, x0, nan], axis=1).ravel()
+    ys = np.stack([y0, y0, y1, y1, y0, nan], axis=1).ravel()
+    return xs, ys
+
+
+class ClickableImageItem(pg.ImageItem):
+    """An ``ImageItem`` that reports which cell was clicked.
+
+    Signals:
+        cell_clicked(int, int): (row, col) of the clicked cell, i.e. (source
+            position, target position).
+    """
+
+    cell_clicked = Signal(int, int)
+    cell_context_requested = Signal(int, int, object)
+
+    def mouseClickEvent(self, ev: Any) -> None:
+        pos = ev.pos()
+        row, col = int(np.floor(pos.y())), int(np.floor(pos.x()))
+        if ev.button() == Qt.MouseButton.LeftButton:
+            ev.accept()
+            self.cell_clicked.emit(row, col)
+        elif ev.button() == Qt.MouseButton.RightButton:
+            ev.accept()
+            self.cell_context_requested.emit(row, col, ev.screenPos().toPoint())
+        else:
+            ev.ignore()
+
+
+class MatrixView(QWidget):
+    """Heat map of source × target similarity with beads, path and selection.
+
+    Signals:
+        bead_clicked(int): the user clicked on or near a bead.
+        context_requested(int, QPoint): right click on a bead (global position).
+    """
+
+    bead_clicked = Signal(int)
+    context_requested = Signal(int, object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._project: Project | None = None
+        self._grid: SimilarityGrid | None = None
+        self._spans = np.empty((0, 4), dtype=np.int64)
+        self._selected = -1
+        self._shape = (0, 0)
+
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setBackground("w")
+        self.plot: pg.PlotItem = self.graphics.addPlot()
+        self.plot.invertY(True)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.showAxis("top")
+        self.plot.hideAxis("bottom")
+        self.plot.setLabel("top", "target segment (interpretation)")
+        self.plot.setLabel("left", "source segment")
+        self.plot.getViewBox().setDefaultPadding(0.0)
+        self.plot.showGrid(x=False, y=False)
+
+        self.image_item = ClickableImageItem(axisOrder="row-major")
+        self.image_item.setAutoDownsample(True)
+        self.plot.addItem(self.image_item)
+        self.colour_map = pg.colormap.get("viridis")
+        self.image_item.setColorMap(self.colour_map)
+        self.colour_bar = pg.ColorBarItem(
+            values=(0.0, 1.0), colorMap=self.colour_map, label="similarity", interactive=False, width=14
+        )
+        self.colour_bar.setImageItem(self.image_item, insert_in=self.plot)
+
+        self._bead_curves: dict[str, pg.PlotCurveItem] = {}
+        for key, colour in BEAD_PENS.items():
+            curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=1.5, cosmetic=True), connect="finite")
+            curve.setZValue(10)
+            self.plot.addItem(curve)
+            self._bead_curves[key] = curve
+        self.path_curve = pg.PlotCurveItem(pen=pg.mkPen(PATH_COLOUR, width=1, cosmetic=True), connect="finite")
+        self.path_curve.setZValue(11)
+        self.plot.addItem(self.path_curve)
+
+        self.selection_item = QGraphicsRectItem()
+        pen = QPen(SELECTION_COLOUR)
+        pen.setWidthF(3.0)
+        pen.setCosmetic(True)
+        self.selection_item.setPen(pen)
+        fill = QColor(SELECTION_COLOUR)
+        fill.setAlpha(60)
+        self.selection_item.setBrush(QBrush(fill))
+        self.selection_item.setZValue(20)
+        self.selection_item.setVisible(False)
+        self.plot.addItem(self.selection_item)
+
+        self.hover_label = QLabel(" ")
+        self.hover_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        fit_button = QPushButton("Fit")
+        fit_button.setToolTip("Show the whole matrix (Ctrl+0)")
+        fit_button.clicked.connect(self.fit_to_window)
+        zoom_button = QPushButton("Zoom to bead")
+        zoom_button.setToolTip("Zoom in around the selected bead")
+        zoom_button.clicked.connect(lambda: self.zoom_to_bead(self._selected))
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 0, 4, 0)
+        bar.addWidget(self.hover_label, 1)
+        bar.addWidget(zoom_button)
+        bar.addWidget(fit_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.graphics, 1)
+        layout.addLayout(bar)
+
+        self.image_item.cell_clicked.connect(self._on_cell_clicked)
+        self.image_item.cell_context_requested.connect(self._on_cell_context)
+        self.graphics.scene().sigMouseMoved.connect(self._on_mouse_moved)
+
+    # -- data -----------------------------------------------------------------
+    def set_project(self, project: Project | None, grid: SimilarityGrid | None, *, fit: bool = True) -> None:
+        """Show ``project``'s alignment over ``grid`` (either may be missing)."""
+        self._project = project
+        self._grid = grid
+        self._refresh_image()
+        self.refresh_beads()
+        if fit:
+            self.fit_to_window()
+
+    def refresh_documents(self) -> None:
+        """Segments were split or merged: rebuild the image for the new rows/columns."""
+        self._refresh_image()
+        self.refresh_beads()
+
+    def _refresh_image(self) -> None:
+        project = self._project
+        if project is None:
+            self.image_item.clear()
+            self._shape = (0, 0)
+            return
+        n_src, n_tgt = len(project.source), len(project.target)
+        self._shape = (n_src, n_tgt)
+        if self._grid is not None:
+            values = self._grid.remapped(project.source.ids(), project.target.ids())
+        else:
+            values = np.full((max(n_src, 1), max(n_tgt, 1)), np.nan, dtype=np.float32)
+        finite = values[np.isfinite(values)]
+        if finite.size:
+            lo, hi = float(np.percentile(finite, 1)), float(np.max(finite))
+            if hi <= lo:
+                hi = lo + 1e-3
+        else:
+            lo, hi = 0.0, 1.0
+        # An all-NaN image (no run yet) stays transparent over a light background.
+        self.image_item.setImage(values, levels=(lo, hi), autoLevels=False)
+        self.image_item.setRect(QRectF(0, 0, max(n_tgt, 1), max(n_src, 1)))
+        self.colour_bar.setLevels((lo, hi))
+
+    def refresh_beads(self) -> None:
+        """Redraw bead outlines, the path and the selection from the current alignment."""
+        project = self._project
+        beads = project.alignment.beads if project is not None and project.alignment is not None else []
+        self._spans = bead_spans(beads)
+        groups: dict[str, list[int]] = {key: [] for key in BEAD_PENS}
+        for i, b in enumerate(beads):
+            if b.status is BeadStatus.CONFIRMED:
+                groups["confirmed"].append(i)
+            elif b.status is BeadStatus.DROPPED:
+                groups["dropped"].append(i)
+            elif b.failed_flags:
+                groups["flagged"].append(i)
+            else:
+                groups["auto"].append(i)
+        for key, curve in self._bead_curves.items():
+            xs, ys = _outline_points(self._spans[groups[key]] if groups[key] else self._spans[:0])
+            curve.setData(xs, ys, connect="finite")
+        if len(self._spans):
+            centre_x = (self._spans[:, 2] + self._spans[:, 3]) / 2.0
+            centre_y = (self._spans[:, 0] + self._spans[:, 1]) / 2.0
+            self.path_curve.setData(centre_x, centre_y)
+        else:
+            self.path_curve.setData([], [])
+        self._draw_selection()
+
+    # -- selection ------------------------------------------------------------
+    @property
+    def spans(self) -> np.ndarray:
+        return self._spans
+
+    @property
+    def selected_bead(self) -> int:
+        return self._selected
+
+    def set_selected_bead(self, index: int, *, ensure_visible: bool = True) -> None:
+        """Highlight bead ``index`` (-1: none), panning to it if it is off screen."""
+        self._selected = index
+        self._draw_selection()
+        if ensure_visible and 0 <= index < len(self._spans):
+            self._ensure_visible(index)
+
+    def selection_rect(self) -> QRectF | None:
+        """The highlighted rectangle in matrix coordinates (x = target, y = source), or None."""
+        if not self.selection_item.isVisible():
+            return None
+        return self.selection_item.rect()
+
+    def _bead_rect(self, index: int) -> QRectF:
+        y0, y1, x0, x1 = (float(v) for v in self._spans[index])
+        if x0 == x1:
+            x0, x1 = x0 - SKIP_HALF_WIDTH, x1 + SKIP_HALF_WIDTH
+        if y0 == y1:
+            y0, y1 = y0 - SKIP_HALF_WIDTH, y1 + SKIP_HALF_WIDTH
+        return QRectF(QPointF(x0, y0), QPointF(x1, y1))
+
+    def _draw_selection(self) -> None:
+        index = self._selected
+        if 0 <= index < len(self._spans):
+            self.selection_item.setRect(self._bead_rect(index))
+            self.selection_item.setVisible(True)
+        else:
+            self.selection_item.setVisible(False)
+
+    def _ensure_visible(self, index: int) -> None:
+        rect = self._bead_rect(index)
+        view = self.plot.getViewBox()
+        (vx0, vx1), (vy0, vy1) = view.viewRange()
+        if vx0 <= rect.left() and rect.right() <= vx1 and vy0 <= rect.top() and rect.bottom() <= vy1:
+            return
+        w, h = vx1 - vx0, vy1 - vy0
+        cx, cy = rect.center().x(), rect.center().y()
+        view.setRange(xRange=(cx - w / 2, cx + w / 2), yRange=(cy - h / 2, cy + h / 2), padding=0)
+
+    # -- view -----------------------------------------------------------------
+    def fit_to_window(self) -> None:
+        n_src, n_tgt = self._shape
+        self.plot.getViewBox().setRange(
+            xRange=(0, max(n_tgt, 1)), yRange=(0, max(n_src, 1)), padding=0.0
+        )
+
+    def zoom_to_bead(self, index: int, *, context: int = 12) -> None:
+        """Zoom so that bead ``index`` and about ``context`` segments around it fill the view."""
+        if not 0 <= index < len(self._spans):
+            return
+        rect = self._bead_rect(index)
+        self.plot.getViewBox().setRange(
+            xRange=(rect.left() - context, rect.right() + context),
+            yRange=(rect.top() - context / 2, rect.bottom() + context / 2),
+            padding=0.0,
+        )
+
+    # -- events ---------------------------------------------------------------
+    def _on_cell_clicked(self, row: int, col: int) -> None:
+        index = bead_at(self._spans, row, col)
+        if index >= 0:
+            self.bead_clicked.emit(index)
+
+    def _on_cell_context(self, row: int, col: int, global_pos: Any) -> None:
+        index = bead_at(self._spans, row, col)
+        if index >= 0:
+            self.bead_clicked.emit(index)
+            self.context_requested.emit(index, global_pos)
+
+    def _on_mouse_moved(self, scene_pos: QPointF) -> None:
+        project = self._project
+        if project is None or not self.plot.sceneBoundingRect().contains(scene_pos):
+            return
+        point = self.plot.getViewBox().mapSceneToView(scene_pos)
+        row, col = int(np.floor(point.y())), int(np.floor(point.x()))
+        n_src, n_tgt = self._shape
+        if not (0 <= row < n_src and 0 <= col < n_tgt):
+            self.hover_label.setText(" ")
+            return
+        image = self.image_item.image
+        text = f"source {row + 1} × target {col + 1}"
+        if image is not None and row < image.shape[0] and col < image.shape[1] and np.isfinite(image[row, col]):
+            text += f" · similarity {float(image[row, col]):.2f}"
+        index = bead_at(self._spans, row, col)
+        if index >= 0:
+            text += f" · bead {index + 1}"
+        self.hover_label.setText(text)

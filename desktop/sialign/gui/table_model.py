@@ -1,0 +1,473 @@
+"""The segment table: one row per bead, adapting the session's alignment.
+
+:class:`SegmentTableModel` does not own the alignment; it keeps a cache of
+rendered rows (text, times, flags) so that painting 5,000 beads never re-joins
+segment texts, and after each edit it diffs cheap per-bead fingerprints to
+emit the precise ``rowsRemoved`` / ``rowsInserted`` / ``dataChanged`` signals
+for the range that changed. :class:`SegmentFilterProxy` sorts and filters the
+rows (status, flags, cost, plain or regex search over both sides).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Callable, Iterable, Sequence
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor
+
+from sialign.core.model import Alignment, Bead, BeadStatus, Project, bead_text, bead_times
+
+# A bead with a cost above this is "low confidence" unless the user changes it
+# in the preferences: costs are 1 - cosine-like similarities, so 0.6 means the
+# two sides share well under half their meaning.
+DEFAULT_LOW_CONFIDENCE = 0.6
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+BEAD_INDEX_ROLE = Qt.ItemDataRole.UserRole + 2
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class Column(IntEnum):
+    """Columns of the segment table, in display order."""
+
+    SOURCE = 0
+    TARGET = 1
+    COST = 2
+    STATUS = 3
+    FLAGS = 4
+    TIMES = 5
+
+
+HEADERS = {
+    Column.SOURCE: "Source",
+    Column.TARGET: "Target",
+    Column.COST: "Cost",
+    Column.STATUS: "Status",
+    Column.FLAGS: "Flags / reasons",
+    Column.TIMES: "Times · EVS",
+}
+
+STATUS_COLOURS = {
+    BeadStatus.AUTO: None,
+    BeadStatus.CONFIRMED: QColor(214, 240, 214),
+    BeadStatus.DROPPED: QColor(236, 236, 236),
+}
+FLAGGED_COLOUR = QColor(255, 236, 200)
+LOW_CONFIDENCE_COLOUR = QColor(250, 218, 218)
+DROPPED_TEXT_COLOUR = QColor(130, 130, 130)
+
+
+def _fmt_time(t: float | None) -> str:
+    if t is None:
+        return ""
+    minutes, seconds = divmod(t, 60.0)
+    return f"{int(minutes)}:{seconds:05.2f}"
+
+
+@dataclass(frozen=True)
+class Row:
+    """What the table shows for one bead (rendered once, reused for painting)."""
+
+    source: str
+    target: str
+    trimmed_text: str
+    cost: float | None
+    status: BeadStatus
+    flags: str
+    flag_names: frozenset[str]
+    flagged: bool
+    times: str
+    evs: float | None
+    kind: str
+    labels: str
+
+
+def bead_fingerprint(bead: Bead) -> tuple[Any, ...]:
+    """Everything about a bead that changes what its row shows, as immutable values."""
+    return (
+        bead.src,
+        bead.tgt,
+        bead.cost,
+        bead.status,
+        bead.reason,
+        bead.good_align,
+        bead.good_mt,
+        bead.note,
+        bead.post_edit,
+        bead.trimmed,
+        tuple((f.name, f.score, f.threshold, f.reason, f.failed) for f in bead.flags),
+    )
+
+
+def render_row(bead: Bead, project: Project) -> Row:
+    """Render one bead of ``project`` into a :class:`Row`."""
+    src = bead_text(bead, project.source, "src")
+    tgt = bead_text(bead, project.target, "tgt")
+    trimmed = ""
+    if bead.trimmed:
+        trimmed = project.target.joiner.join(project.target.get(i).text for i in bead.trimmed)
+    reasons = [f"{f.name}: {f.reason}" if f.reason else f.name for f in bead.failed_flags]
+    if bead.trimmed:
+        reasons.append(f"trimmed: {trimmed}")
+    if bead.status is BeadStatus.DROPPED and bead.reason:
+        reasons.insert(0, bead.reason)
+    s_start, s_end = bead_times(bead, project.source, "src")
+    t_start, t_end = bead_times(bead, project.target, "tgt")
+    evs = t_start - s_start if (t_start is not None and s_start is not None) else None
+    times = ""
+    if s_start is not None or t_start is not None:
+        times = f"{_fmt_time(s_start)}–{_fmt_time(s_end)} → {_fmt_time(t_start)}–{_fmt_time(t_end)}"
+        if evs is not None:
+            times += f" · EVS {evs:+.1f} s"
+    labels = []
+    if bead.good_align is not None:
+        labels.append("align ✓" if bead.good_align else "align ✗")
+    if bead.good_mt is not None:
+        labels.append("MT ✓" if bead.good_mt else "MT ✗")
+    return Row(
+        source=src,
+        target=tgt,
+        trimmed_text=trimmed,
+        cost=bead.cost,
+        status=bead.status,
+        flags="; ".join(reasons),
+        flag_names=frozenset(f.name for f in bead.failed_flags) | ({"trimmed"} if bead.trimmed else frozenset()),
+        flagged=bool(bead.failed_flags),
+        times=times,
+        evs=evs,
+        kind=bead.kind,
+        labels=", ".join(labels),
+    )
+
+
+def _common_range(old: Sequence[Any], new: Sequence[Any]) -> tuple[int, int, int]:
+    """(start, old_stop, new_stop): the smallest slice outside which both lists agree."""
+    n_old, n_new = len(old), len(new)
+    start = 0
+    limit = min(n_old, n_new)
+    while start < limit and old[start] == new[start]:
+        start += 1
+    old_stop, new_stop = n_old, n_new
+    while old_stop > start and new_stop > start and old[old_stop - 1] == new[new_stop - 1]:
+        old_stop -= 1
+        new_stop -= 1
+    return start, old_stop, new_stop
+
+
+class SegmentTableModel(QAbstractTableModel):
+    """Rows = beads of the alignment of ``project_getter()``; read-only (edits go through the session).
+
+    Args:
+        project_getter: returns the current project (the session's), so the
+            model follows project replacement without holding a stale one.
+    """
+
+    def __init__(self, project_getter: Callable[[], Project], parent: Any = None) -> None:
+        super().__init__(parent)
+        self._project_getter = project_getter
+        self._rows: list[Row] = []
+        self._fingerprints: list[tuple[Any, ...]] = []
+        self._documents_key: tuple[int, int] = (0, 0)
+        self.low_confidence = DEFAULT_LOW_CONFIDENCE
+        self.reset()
+
+    # -- synchronisation ----------------------------------------------------
+    @property
+    def project(self) -> Project:
+        return self._project_getter()
+
+    def _beads(self) -> list[Bead]:
+        alignment: Alignment | None = self.project.alignment
+        return alignment.beads if alignment is not None else []
+
+    def reset(self) -> None:
+        """Re-render every row (a new project or a new alignment)."""
+        self.beginResetModel()
+        project = self.project
+        beads = self._beads()
+        self._rows = [render_row(b, project) for b in beads]
+        self._fingerprints = [bead_fingerprint(b) for b in beads]
+        self.endResetModel()
+
+    def sync(self, touched_segments: Iterable[tuple[str, int]] = ()) -> None:
+        """Bring the rows in line with the alignment after an edit, with precise signals.
+
+        Beads whose fingerprint changed are found by a prefix/suffix diff;
+        ``touched_segments`` ((side, seg_id) pairs) adds beads whose segment
+        text or times changed without changing the bead itself.
+        """
+        project = self.project
+        beads = self._beads()
+        new_prints = [bead_fingerprint(b) for b in beads]
+        start, old_stop, new_stop = _common_range(self._fingerprints, new_prints)
+        n_old = old_stop - start
+        n_new = new_stop - start
+        # Rows present on both sides of the diff change in place; the rest are
+        # removed or inserted, so selections and sort order survive elsewhere.
+        common = min(n_old, n_new)
+        if common:
+            self._rows[start : start + common] = [render_row(b, project) for b in beads[start : start + common]]
+            self._fingerprints[start : start + common] = new_prints[start : start + common]
+            self.dataChanged.emit(self.index(start, 0), self.index(start + common - 1, len(Column) - 1))
+        if n_old > common:
+            first = start + common
+            self.beginRemoveRows(QModelIndex(), first, start + n_old - 1)
+            del self._rows[first : start + n_old]
+            del self._fingerprints[first : start + n_old]
+            self.endRemoveRows()
+        elif n_new > common:
+            first = start + common
+            last = start + n_new - 1
+            self.beginInsertRows(QModelIndex(), first, last)
+            self._rows[first:first] = [render_row(b, project) for b in beads[first : last + 1]]
+            self._fingerprints[first:first] = new_prints[first : last + 1]
+            self.endInsertRows()
+        extra: set[int] = set()
+        for side, seg_id in touched_segments:
+            row = self._bead_of_segment(beads, side, seg_id)
+            if row is not None:
+                extra.add(row)
+        for row in sorted(extra):
+            self._rows[row] = render_row(beads[row], project)
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+
+    @staticmethod
+    def _bead_of_segment(beads: list[Bead], side: str, seg_id: int) -> int | None:
+        for i, b in enumerate(beads):
+            if seg_id in (b.src if side == "src" else b.tgt):
+                return i
+        return None
+
+    def set_low_confidence(self, threshold: float) -> None:
+        self.low_confidence = threshold
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(Column) - 1))
+
+    # -- row access ---------------------------------------------------------
+    def row(self, index: int) -> Row:
+        return self._rows[index]
+
+    def is_low_confidence(self, row: Row) -> bool:
+        return row.cost is not None and row.cost > self.low_confidence
+
+    # -- QAbstractTableModel -----------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(Column)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return HEADERS[Column(section)]
+        # Bead numbers live in the vertical header: they shift when beads are
+        # merged or split, and a header renumbers itself without dataChanged.
+        return str(section + 1)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        r = index.row()
+        if r >= len(self._rows):
+            return None
+        row = self._rows[r]
+        col = Column(index.column())
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(r, row, col)
+        if role == SORT_ROLE:
+            return self._sort_key(r, row, col)
+        if role == BEAD_INDEX_ROLE:
+            return r
+        if role == Qt.ItemDataRole.BackgroundRole:
+            colour = self._background(row)
+            return QBrush(colour) if colour is not None else None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if row.status is BeadStatus.DROPPED:
+                return QBrush(DROPPED_TEXT_COLOUR)
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r, row)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col is Column.COST:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        return None
+
+    def _display(self, r: int, row: Row, col: Column) -> str:
+        if col is Column.SOURCE:
+            return row.source
+        if col is Column.TARGET:
+            return row.target
+        if col is Column.COST:
+            return "" if row.cost is None else f"{row.cost:.2f}"
+        if col is Column.STATUS:
+            text = row.status.value
+            return f"{text} · {row.labels}" if row.labels else text
+        if col is Column.FLAGS:
+            return row.flags
+        return row.times
+
+    def _sort_key(self, r: int, row: Row, col: Column) -> Any:
+        if col is Column.COST:
+            return -1.0 if row.cost is None else row.cost
+        if col is Column.TIMES:
+            return row.evs if row.evs is not None else float("inf")
+        if col is Column.FLAGS:
+            return (len(row.flag_names), row.flags)
+        return self._display(r, row, col)
+
+    def _background(self, row: Row) -> QColor | None:
+        if row.status is not BeadStatus.AUTO:
+            return STATUS_COLOURS[row.status]
+        if row.flagged:
+            return FLAGGED_COLOUR
+        if self.is_low_confidence(row):
+            return LOW_CONFIDENCE_COLOUR
+        return None
+
+    def _tooltip(self, r: int, row: Row) -> str:
+        lines = [f"Bead {r + 1} ({row.kind}), {row.status.value}"]
+        if row.cost is not None:
+            lines[0] += f", cost {row.cost:.3f}"
+            if self.is_low_confidence(row):
+                lines[0] += " (low confidence)"
+        if row.flags:
+            lines.append(row.flags)
+        if row.labels:
+            lines.append(row.labels)
+        return "\n".join(lines)
+
+
+class SegmentFilterProxy(QSortFilterProxyModel):
+    """Sort by any column and filter beads by status, flag, cost and text search."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.setDynamicSortFilter(True)
+        self._statuses: frozenset[BeadStatus] | None = None
+        self._flag: str | None = None
+        self._flagged_only = False
+        self._cost_min: float | None = None
+        self._pattern: re.Pattern[str] | None = None
+
+    def _model(self) -> SegmentTableModel:
+        model = self.sourceModel()
+        assert isinstance(model, SegmentTableModel)
+        return model
+
+    def _change_filter(self, **values: Any) -> None:
+        # Qt >= 6.10 wants begin/endFilterChange around the change; older
+        # releases only have invalidateRowsFilter (deprecated since).
+        if hasattr(self, "endFilterChange"):
+            self.beginFilterChange()
+            for name, value in values.items():
+                setattr(self, name, value)
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            for name, value in values.items():
+                setattr(self, name, value)
+            self.invalidateRowsFilter()
+
+    def set_statuses(self, statuses: Iterable[BeadStatus] | None) -> None:
+        """Show only beads with one of ``statuses`` (None: all)."""
+        self._change_filter(_statuses=frozenset(statuses) if statuses is not None else None)
+
+    def set_flag(self, flag: str | None) -> None:
+        """Show only beads failing filter ``flag`` ("any" for any failed flag, None: all)."""
+        self._change_filter(_flag=flag)
+
+    def set_cost_min(self, cost_min: float | None) -> None:
+        """Show only beads costing at least ``cost_min`` (None: all)."""
+        self._change_filter(_cost_min=cost_min)
+
+    def set_search(self, text: str, *, regex: bool = False, case_sensitive: bool = False) -> str | None:
+        """Search both sides; returns an error message for a bad regex (filter unchanged) or None."""
+        flags = 0 if case_sensitive else re.IGNORECASE
+        pattern: re.Pattern[str] | None = None
+        if text:
+            try:
+                pattern = re.compile(text if regex else re.escape(text), flags)
+            except re.error as exc:
+                return f"Not a valid regular expression: {exc}"
+        self._change_filter(_pattern=pattern)
+        return None
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        model = self._model()
+        row = model.row(source_row)
+        if self._statuses is not None and row.status not in self._statuses:
+            return False
+        if self._flag == "any" and not row.flag_names:
+            return False
+        if self._flag not in (None, "any") and self._flag not in row.flag_names:
+            return False
+        if self._cost_min is not None and (row.cost is None or row.cost < self._cost_min):
+            return False
+        if self._pattern is not None and not (
+            self._pattern.search(row.source) or self._pattern.search(row.target)
+        ):
+            return False
+        return True
+
+    def bead_of(self, proxy_index: QModelIndex) -> int:
+        """The bead index (source row) behind a proxy index, or -1."""
+        if not proxy_index.isValid():
+            return -1
+        return self.mapToSource(proxy_index).row()
+
+    def proxy_row_of(self, bead_index: int) -> int:
+        """The visible row showing ``bead_index``, or -1 when filtered out."""
+        model = self._model()
+        if not 0 <= bead_index < model.rowCount():
+            return -1
+        return self.mapFromSource(model.index(bead_index, 0)).row()
+
+
+def is_unconfirmed(bead: Bead, low_confidence: float) -> bool:
+    return bead.status is BeadStatus.AUTO
+
+
+def is_flagged(bead: Bead, low_confidence: float) -> bool:
+    return bead.status is not BeadStatus.DROPPED and bool(bead.failed_flags or bead.trimmed)
+
+
+def is_low_confidence(bead: Bead, low_confidence: float) -> bool:
+    return bead.status is BeadStatus.AUTO and bead.cost is not None and bead.cost > low_confidence
+
+
+def find_next(
+    beads: Sequence[Bead],
+    current: int,
+    predicate: Callable[[Bead, float], bool],
+    low_confidence: float = DEFAULT_LOW_CONFIDENCE,
+    *,
+    backwards: bool = False,
+) -> int:
+    """The next bead after ``current`` (wrapping round) satisfying ``predicate``; -1 if none.
+
+    ``current`` may be -1 (nothing selected): the search then starts at the
+    first bead (or the last, backwards).
+    """
+    n = len(beads)
+    if n == 0:
+        return -1
+    step = -1 if backwards else 1
+    start = current if current >= 0 else (n if backwards else -1)
+    for k in range(1, n + 1):
+        i = (start + step * k) % n
+        if predicate(beads[i], low_confidence):
+            return i
+    return -1

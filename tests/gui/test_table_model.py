@@ -1,0 +1,224 @@
+"""The segment table model on its own (no view): rows, roles, precise signals on edits and undo."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from sialign.core import edits
+from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
+from sialign.gui.table_model import (
+    BEAD_INDEX_ROLE,
+    FLAGGED_COLOUR,
+    LOW_CONFIDENCE_COLOUR,
+    SORT_ROLE,
+    Column,
+    SegmentFilterProxy,
+    SegmentTableModel,
+    find_next,
+    is_flagged,
+    is_low_confidence,
+    is_unconfirmed,
+)
+
+
+class SignalLog:
+    """Records the structural and data signals a model emits."""
+
+    def __init__(self, model: SegmentTableModel) -> None:
+        self.events: list[tuple] = []
+        model.rowsInserted.connect(lambda p, a, b: self.events.append(("inserted", a, b)))
+        model.rowsRemoved.connect(lambda p, a, b: self.events.append(("removed", a, b)))
+        model.dataChanged.connect(lambda tl, br, roles=(): self.events.append(("changed", tl.row(), br.row())))
+        model.modelReset.connect(lambda: self.events.append(("reset",)))
+
+
+def _rows_match_alignment(model: SegmentTableModel, session) -> None:  # noqa: ANN001
+    from sialign.core.model import bead_text
+
+    project = session.project
+    beads = project.alignment.beads
+    assert model.rowCount() == len(beads)
+    for i, bead in enumerate(beads):
+        assert model.data(model.index(i, Column.SOURCE)) == bead_text(bead, project.source, "src")
+        assert model.data(model.index(i, Column.TARGET)) == bead_text(bead, project.target, "tgt")
+        assert model.data(model.index(i, Column.STATUS)).startswith(bead.status.value)
+
+
+def test_table_model_rows_and_roles(session, qtmodeltester) -> None:  # noqa: ANN001
+    model = SegmentTableModel(lambda: session.project)
+    qtmodeltester.check(model)
+    assert model.rowCount() == 6
+    assert model.columnCount() == len(Column)
+    assert model.headerData(Column.SOURCE, Qt.Orientation.Horizontal) == "Source"
+    assert model.data(model.index(1, Column.SOURCE)) == "Today I want to talk about water."
+    # Japanese chunks join without spaces.
+    assert model.data(model.index(1, Column.TARGET)) == "今日は、水についてお話しします。"
+    assert model.data(model.index(0, Column.COST)) == "0.20"
+    assert model.data(model.index(0, Column.COST), SORT_ROLE) == pytest.approx(0.2)
+    assert model.data(model.index(3, Column.SOURCE), BEAD_INDEX_ROLE) == 3
+    assert model.headerData(3, Qt.Orientation.Vertical) == "4"
+    # Bead 5: a failed filter and a trimmed filler are both shown, the filler left out of the text.
+    flags = model.data(model.index(4, Column.FLAGS))
+    assert "alpha: covers 1 of 5 content words" in flags
+    assert "trimmed: えー、" in flags
+    assert model.data(model.index(4, Column.TARGET)) == "数字をお見せします。"
+    assert model.data(model.index(4, Column.SOURCE), Qt.ItemDataRole.BackgroundRole).color() == FLAGGED_COLOUR
+    assert "EVS" in model.data(model.index(0, Column.TIMES))
+
+
+def test_table_model_low_confidence_colour(session) -> None:  # noqa: ANN001
+    model = SegmentTableModel(lambda: session.project)
+    model.set_low_confidence(0.65)
+    # Bead 6 costs 0.7 > 0.65 and is neither flagged nor reviewed.
+    assert model.data(model.index(5, Column.COST), Qt.ItemDataRole.BackgroundRole).color() == LOW_CONFIDENCE_COLOUR
+    assert model.data(model.index(0, Column.COST), Qt.ItemDataRole.BackgroundRole) is None
+    assert "low confidence" in model.data(model.index(5, Column.COST), Qt.ItemDataRole.ToolTipRole)
+
+
+# (edit, expected structural signals, rows whose data changed)
+EDIT_CASES = [
+    (lambda p: edits.SetStatus((2,), BeadStatus.DROPPED, "off topic"), [], {2}),
+    (lambda p: edits.SetLabels(1, True, False, "fine"), [], {1}),
+    (lambda p: edits.SetPostEdit(0, "皆さん、おはよう。"), [], {0}),
+    (lambda p: edits.MergeBeads(1), [("removed", 2, 2)], {1}),
+    (lambda p: edits.SplitBead(1, 1, 1), [("inserted", 2, 2)], {1}),
+    (lambda p: edits.SplitSegment("src", 2, 5), [], {2}),
+    (lambda p: edits.MoveSegment("tgt", 2, 1), [], {1, 2}),
+    (lambda p: edits.EditText("tgt", 0, "みなさん、おはようございます。"), [], {0}),
+]
+
+
+@pytest.mark.parametrize("make_edit, structure, changed", EDIT_CASES)
+def test_table_model_precise_signals_on_edit_and_undo(session, qtmodeltester, make_edit, structure, changed) -> None:  # noqa: ANN001
+    from sialign.gui.session import touched_segments
+
+    model = SegmentTableModel(lambda: session.project)
+    qtmodeltester.check(model)
+    session.edited.connect(lambda e: model.sync(touched_segments(e)))
+    log = SignalLog(model)
+    assert session.apply(make_edit(session.project))
+    assert [e for e in log.events if e[0] in ("inserted", "removed", "reset")] == structure
+    changed_rows = {r for e in log.events if e[0] == "changed" for r in range(e[1], e[2] + 1)}
+    assert changed <= changed_rows and len(changed_rows) <= len(changed) + 1
+    _rows_match_alignment(model, session)
+    log.events.clear()
+    session.undo_stack.undo()
+    assert ("reset",) not in log.events
+    _rows_match_alignment(model, session)
+    session.undo_stack.redo()
+    _rows_match_alignment(model, session)
+    qtmodeltester.check(model)
+
+
+def test_table_model_refused_edit_changes_nothing(session) -> None:  # noqa: ANN001
+    model = SegmentTableModel(lambda: session.project)
+    session.edited.connect(lambda e: model.sync())
+    failures: list[str] = []
+    session.edit_failed.connect(failures.append)
+    log = SignalLog(model)
+    assert not session.apply(edits.MergeBeads(5))  # the last bead has no next bead
+    assert failures and "no next bead" in failures[0]
+    assert log.events == []
+    assert not session.is_modified
+
+
+def _big_project(n: int) -> Project:
+    source = Document.from_texts([f"Sentence number {i} about topic {i % 17}." for i in range(n)], language="en")
+    target = Document.from_texts([f"文 {i} 番、話題 {i % 17}。" for i in range(n)], language="ja")
+    beads = [Bead(src=(i,), tgt=(i,), cost=(i % 100) / 100) for i in range(n)]
+    return Project(source=source, target=target, alignment=Alignment(beads=beads))
+
+
+def test_table_model_fast_for_5000_beads(qapp) -> None:  # noqa: ANN001
+    from sialign.gui.session import ProjectSession
+
+    session = ProjectSession(_big_project(5000))
+    t0 = time.perf_counter()
+    model = SegmentTableModel(lambda: session.project)
+    build = time.perf_counter() - t0
+    session.edited.connect(lambda e: model.sync())
+    t0 = time.perf_counter()
+    session.apply(edits.MergeBeads(2500))
+    edit_time = time.perf_counter() - t0
+    assert model.rowCount() == 4999
+    # Generous bounds for a busy 2-core machine; typical values are ~10x lower.
+    assert build < 2.0
+    assert edit_time < 0.5
+
+
+def test_table_model_proxy_filters_and_sorts(session) -> None:  # noqa: ANN001
+    model = SegmentTableModel(lambda: session.project)
+    proxy = SegmentFilterProxy()
+    proxy.setSourceModel(model)
+    assert proxy.rowCount() == 6
+    proxy.set_statuses({BeadStatus.CONFIRMED})
+    assert [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())] == [3]
+    proxy.set_statuses(None)
+    proxy.set_flag("alpha")
+    assert [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())] == [4]
+    proxy.set_flag("any")
+    assert proxy.rowCount() == 1
+    proxy.set_flag(None)
+    proxy.set_cost_min(0.55)
+    assert [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())] == [4, 5]
+    proxy.set_cost_min(None)
+    proxy.sort(Column.COST, Qt.SortOrder.DescendingOrder)
+    assert [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())] == [5, 4, 3, 2, 1, 0]
+    assert proxy.proxy_row_of(5) == 0
+    assert proxy.bead_of(QModelIndex()) == -1
+
+
+@pytest.mark.parametrize(
+    "text, regex, expected",
+    [
+        ("water", False, [1, 2]),
+        ("WATER", False, [1, 2]),
+        ("水", False, [1, 2]),
+        (r"^(Good|Thank)", True, [0, 5]),
+        (r"お(話し|見せ)します", True, [1, 4]),
+        ("a.b", False, []),
+        ("", False, [0, 1, 2, 3, 4, 5]),
+    ],
+)
+def test_table_model_search_over_both_sides(session, text, regex, expected) -> None:  # noqa: ANN001
+    model = SegmentTableModel(lambda: session.project)
+    proxy = SegmentFilterProxy()
+    proxy.setSourceModel(model)
+    assert proxy.set_search(text, regex=regex) is None
+    assert sorted(proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())) == expected
+
+
+def test_table_model_bad_regex_is_reported_not_raised(session) -> None:  # noqa: ANN001
+    model = SegmentTableModel(lambda: session.project)
+    proxy = SegmentFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_search("water")
+    message = proxy.set_search("(unclosed", regex=True)
+    assert message is not None and "regular expression" in message
+    assert proxy.rowCount() == 2  # the previous search stays
+
+
+@pytest.mark.parametrize(
+    "predicate, current, backwards, expected",
+    [
+        (is_unconfirmed, -1, False, 0),
+        (is_unconfirmed, 2, False, 4),  # bead 3 (index 3) is confirmed
+        (is_unconfirmed, 5, False, 0),  # wraps round
+        (is_unconfirmed, 4, True, 2),
+        (is_flagged, 0, False, 4),
+        (is_flagged, 4, False, 4),  # the only one: found again after a full turn
+        (is_low_confidence, 0, False, 5),
+    ],
+)
+def test_table_model_find_next(project, predicate, current, backwards, expected) -> None:  # noqa: ANN001
+    assert find_next(project.alignment.beads, current, predicate, 0.65, backwards=backwards) == expected
+
+
+def test_table_model_find_next_none(project) -> None:  # noqa: ANN001
+    for bead in project.alignment.beads:
+        bead.status = BeadStatus.CONFIRMED
+    assert find_next(project.alignment.beads, 0, is_unconfirmed) == -1
+    assert find_next([], -1, is_unconfirmed) == -1
