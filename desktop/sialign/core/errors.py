@@ -61,6 +61,22 @@ class EmptyInputError(InputError):
     """The file holds no segment."""
 
 
+class OverlapError(TimestampError):
+    """Two captions overlap in time (or come out of time order)."""
+
+
+class BinaryFileError(InputError):
+    """The file holds binary data (audio, a word-processor file...), not text."""
+
+
+class FileTooLargeError(InputError):
+    """The file is larger than the limit for its kind; refused before reading it."""
+
+
+class TierNotFoundError(InputError):
+    """The tier (or TSV column) asked for is not in the file."""
+
+
 class ProjectVersionError(InputError):
     """The project file was written by a newer SI Aligner."""
 
