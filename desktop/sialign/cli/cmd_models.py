@@ -1,0 +1,146 @@
+"""``sialign models`` — list, add, remove and choose local sentence-transformers models."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sialign.embed.models_registry import ModelRegistry
+
+NAME = "models"
+HELP = "manage local sentence-transformers model folders (list, add, remove, default, check)"
+DESCRIPTION = (
+    "Manage the sentence-transformers models SI Aligner uses offline. A model is a folder "
+    "written by SentenceTransformer(...).save(FOLDER) on a machine with internet and copied "
+    "here; 'add' checks that it loads and encodes before copying it into the user models "
+    "folder ($SIALIGN_MODEL_DIR, or the per-user data folder). Without any model SI Aligner "
+    "uses its built-in lexical embedder ('lexical')."
+)
+ORDER = 80
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="models_command", metavar="ACTION", required=True)
+    fmt = argparse.ArgumentDefaultsHelpFormatter
+
+    p = sub.add_parser("list", help="list the models SI Aligner can find (* marks the default)", formatter_class=fmt)
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--no-hf-cache", action="store_true", help="do not look into the Hugging Face cache")
+
+    p = sub.add_parser("add", help="check a model folder and copy it into the user models folder", formatter_class=fmt)
+    p.add_argument("path", metavar="PATH", help="a sentence-transformers model folder (holding modules.json)")
+    p.add_argument("--name", help="name to give the model (default: derived from the folder name)")
+    p.add_argument("--link", action="store_true", help="link to the folder instead of copying it (saves disk space)")
+    p.add_argument("--default", action="store_true", help="also make it the default model")
+
+    p = sub.add_parser("remove", help="remove a model added with 'add' (a linked folder itself is kept)", formatter_class=fmt)
+    p.add_argument("name", metavar="NAME")
+
+    p = sub.add_parser("default", help="show or set the default model ('lexical' = built-in)", formatter_class=fmt)
+    p.add_argument("name", metavar="NAME", nargs="?", help="model to use by default; omit to show the current one")
+    p.add_argument("--clear", action="store_true", help="forget the default choice")
+
+    p = sub.add_parser("check", help="load a model (name or folder) and encode two sentences", formatter_class=fmt)
+    p.add_argument("model", metavar="NAME_OR_PATH")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sialign.embed import models_registry as mr
+
+    registry = mr.ModelRegistry()
+    action = args.models_command
+    if action == "list":
+        return _list(registry, as_json=args.json, include_hf_cache=not args.no_hf_cache)
+    if action == "add":
+        print(f"Checking {args.path} (loading the model and encoding two sentences)...", file=sys.stderr)
+        entry = registry.add(args.path, name=args.name, link=args.link, make_default=args.default)
+        how = "linked" if entry.linked else "copied"
+        print(f"Added model '{entry.name}' ({entry.dim}-dimensional vectors), {how} to {entry.path}.")
+        if args.default:
+            print(f"'{entry.name}' is now the default model.")
+        return 0
+    if action == "remove":
+        entry = registry.remove(args.name)
+        if entry.linked:
+            print(f"Removed model '{entry.name}' (the link only; {entry.origin or 'its folder'} is kept).")
+        else:
+            print(f"Removed model '{entry.name}' and deleted its copy in {registry.model_dir}.")
+        return 0
+    if action == "default":
+        if args.clear:
+            registry.set_default(None)
+            print("No default model: the built-in lexical embedder is used unless a project or --embedder names a model.")
+            return 0
+        if args.name is None:
+            current = registry.default
+            print(current if current else "(none: the built-in lexical embedder unless a project or --embedder names a model)")
+            return 0
+        registry.set_default(args.name)
+        print(f"Default model: {args.name}")
+        return 0
+    if action == "check":
+        return _check(registry, args.model)
+    raise AssertionError(f"unhandled models action {action!r}")
+
+
+def _list(registry: ModelRegistry, *, as_json: bool, include_hf_cache: bool) -> int:
+    entries = registry.list_models(include_hf_cache=include_hf_cache)
+    default = registry.default
+    if as_json:
+        rows = [
+            {
+                "name": e.name,
+                "source": e.source,
+                "path": str(e.path) if e.path else None,
+                "dim": e.dim,
+                "status": e.status,
+                "linked": e.linked,
+                "default": e.name == default,
+            }
+            for e in entries
+        ]
+        json.dump({"user_model_dir": str(registry.model_dir), "default": default, "models": rows}, sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"User models folder: {registry.model_dir}")
+    header = ("", "NAME", "SOURCE", "DIM", "STATUS", "PATH")
+    rows_txt = [
+        (
+            "*" if e.name == default else "",
+            e.name,
+            e.source + (" (link)" if e.linked else ""),
+            str(e.dim) if e.dim else "-",
+            e.status,
+            str(e.path) if e.path else "(built in)",
+        )
+        for e in entries
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows_txt]) for i in range(len(header) - 1)]
+    for row in [header, *rows_txt]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
+    if default is None:
+        print("No default set: `sialign models default NAME` chooses one.")
+    elif all(e.name != default for e in entries):
+        print(f"The default model '{default}' is not available any more; the built-in lexical embedder is used.")
+    return 0
+
+
+def _check(registry: ModelRegistry, model: str) -> int:
+    from pathlib import Path
+
+    from sialign.embed import models_registry as mr
+
+    if model == mr.LEXICAL:
+        print("'lexical' is built in and needs no check.")
+        return 0
+    candidate = Path(model).expanduser()
+    folder = candidate if candidate.exists() else registry.find(model).path
+    result = mr.check_model_folder(folder)
+    print(
+        f"OK: {folder} loads in {result.load_seconds:.2f} s and encodes into "
+        f"{result.dim}-dimensional vectors ({result.encode_seconds * 1000:.0f} ms for two sentences)."
+    )
+    return 0
