@@ -1,0 +1,59 @@
+"""The embedder protocol shared by the lexical embedder and neural models."""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from sialign.core.progress import ProgressFn, StopFn
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors whose dot product is a similarity.
+
+    Attributes:
+        name: a short human-readable name, shown in the UI and recorded in
+            :attr:`sialign.core.model.Alignment.embedder`.
+        dim: length of the vectors :meth:`encode` returns.
+        cache_id: identifies the exact function text → vector (model files,
+            parameters and, for embedders with corpus statistics, the fitted
+            state); :class:`sialign.embed.cache.EmbeddingCache` keys on it.
+            Empty when vectors must not be cached.
+    """
+
+    name: str
+    dim: int
+
+    @property
+    def cache_id(self) -> str: ...
+
+    def fit(self, texts: Sequence[str]) -> None:
+        """Collect corpus statistics (a no-op for embedders without any)."""
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        progress: ProgressFn | None = None,
+        should_stop: StopFn | None = None,
+    ) -> np.ndarray:
+        """Vectors of ``texts``.
+
+        Returns:
+            float32 array of shape (len(texts), dim); every row has L2 norm 1,
+            except rows of texts without any feature (empty strings), which
+            are all zeros.
+
+        Raises:
+            AlignmentCancelled: when ``should_stop()`` returns True between batches.
+        """
+        ...
+
+
+def l2_normalise_rows(matrix: np.ndarray) -> np.ndarray:
+    """Scale each row of ``matrix`` (n, dim) to unit length in place; zero rows stay zero."""
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    np.divide(matrix, norms, out=matrix, where=norms > 0)
+    return matrix
