@@ -97,7 +97,17 @@ def extract_numbers(text: str) -> list[str]:
     norm = unicodedata.normalize("NFKC", text)
     found: list[tuple[int, str]] = []
     taken: list[tuple[int, int]] = []
+    # Kanji runs first: they may start with digits (300万, 1.5兆).
+    for m in _KANJI_RUN.finditer(norm):
+        if not any(c in _KANJI_DIGITS or c in _KANJI_SMALL_UNITS or c in _KANJI_BIG_UNITS for c in m.group(0)):
+            continue  # plain digits are read below, with separators and scale words
+        value = kanji_number(m.group(0).replace(",", ""))
+        if value is not None:
+            found.append((m.start(), canonical(value)))
+            taken.append((m.start(), m.end()))
     for m in _ARABIC.finditer(norm):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
         whole = float(m.group(1).replace(",", ""))
         if m.group(2):
             whole += float("0." + m.group(2))
@@ -105,14 +115,6 @@ def extract_numbers(text: str) -> list[str]:
             whole *= _SCALES[m.group(3).lower()]
         found.append((m.start(), canonical(whole)))
         taken.append((m.start(), m.end()))
-    for m in _KANJI_RUN.finditer(norm):
-        if any(a <= m.start() < b for a, b in taken):
-            continue
-        if not any(c in _KANJI_DIGITS or c in _KANJI_SMALL_UNITS or c in _KANJI_BIG_UNITS for c in m.group(0)):
-            continue  # plain digits were read above
-        value = kanji_number(m.group(0))
-        if value is not None:
-            found.append((m.start(), canonical(value)))
     for m in _WORD_RUN.finditer(norm):
         if any(a <= m.start() < b for a, b in taken):
             continue
