@@ -1,0 +1,389 @@
+"""The project file (``.sialign``): versioned JSON, autosave and crash recovery.
+
+Layout (schema 1)::
+
+    {
+     "format": "sialign-project",
+     "schema": 1,
+     "app_version": "0.1.0",
+     "saved": "2026-05-01T10:00:00+00:00",
+     "autosave_of": null,            # only in autosaves: the project file they protect
+     "project": { ...Project.to_dict(): documents, alignment, params, history... }
+    }
+
+Documents, beads and history entries are written one segment / bead / edit
+per line, so files stay readable and diff well, and writing uses the C JSON
+encoder per item (a 5,000-bead project saves in a fraction of a second).
+
+Older schemas are upgraded on load through :data:`MIGRATIONS`; a file from a
+newer SI Aligner is refused with :class:`ProjectVersionError` instead of
+being misread. Every write is atomic, so a crash or a serialisation error
+never leaves a truncated project behind.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import IO, Any, Callable
+
+import sialign
+from sialign.core.edits import EDIT_TYPES, apply_edit, check_invariants, edit_from_dict
+from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ProjectVersionError
+from sialign.core.model import BeadStatus, Project
+from sialign.io.atomic import atomic_open
+
+FORMAT_NAME = "sialign-project"
+SCHEMA_VERSION = 1
+PROJECT_SUFFIX = ".sialign"
+AUTOSAVE_SUFFIX = ".autosave"
+
+# Containers this deep or deeper are written on one line (segments, beads,
+# history entries); shallower ones get one item per line.
+_ONE_LINE_DEPTH = 4
+
+
+# --------------------------------------------------------------------------
+# migrations
+
+
+def _migrate_0_to_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 0 → 1.
+
+    Schema 0 (development builds before 0.1.0) was one flat object with a
+    ``"version": 0`` key; beads carried ``confirmed`` / ``dropped`` booleans
+    and a ``drop_reason`` instead of ``status`` / ``reason``, and there were
+    no ``filter_params`` and no edit ``history``.
+    """
+    project = {k: v for k, v in data.items() if k not in ("format", "version")}
+    alignment = project.get("alignment")
+    if isinstance(alignment, dict):
+        beads = []
+        for bead in alignment.get("beads", []):
+            bead = dict(bead)
+            confirmed = bool(bead.pop("confirmed", False))
+            dropped = bool(bead.pop("dropped", False))
+            reason = bead.pop("drop_reason", "")
+            # A dropped bead was dropped whether or not it had been confirmed before.
+            status = BeadStatus.DROPPED if dropped else BeadStatus.CONFIRMED if confirmed else BeadStatus.AUTO
+            bead["status"] = status.value
+            if reason:
+                bead["reason"] = reason
+            beads.append(bead)
+        project["alignment"] = {**alignment, "beads": beads}
+    project.setdefault("filter_params", {})
+    project.setdefault("history", [])
+    return {"format": FORMAT_NAME, "schema": 1, "project": project}
+
+
+# schema n -> function turning a schema-n file into a schema-(n+1) file
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _migrate_0_to_1}
+
+
+def _schema_of(data: dict[str, Any]) -> Any:
+    if "schema" in data:
+        return data["schema"]
+    return data.get("version")  # schema 0 called it "version"
+
+
+# --------------------------------------------------------------------------
+# writing
+
+
+def _write_json(fh: IO[str], value: Any, depth: int = 0) -> None:
+    """Write ``value`` as JSON, one item per line down to :data:`_ONE_LINE_DEPTH`."""
+    pad = " " * depth
+    if depth < _ONE_LINE_DEPTH and isinstance(value, dict) and value:
+        fh.write("{\n")
+        for n, (key, item) in enumerate(value.items()):
+            fh.write(f"{pad} {json.dumps(str(key), ensure_ascii=False)}: ")
+            _write_json(fh, item, depth + 1)
+            fh.write(",\n" if n < len(value) - 1 else "\n")
+        fh.write(pad + "}")
+    elif depth < _ONE_LINE_DEPTH and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
+        fh.write("[\n")
+        for n, item in enumerate(value):
+            fh.write(pad + " ")
+            _write_json(fh, item, _ONE_LINE_DEPTH)
+            fh.write(",\n" if n < len(value) - 1 else "\n")
+        fh.write(pad + "]")
+    else:
+        fh.write(json.dumps(value, ensure_ascii=False))
+
+
+def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "format": FORMAT_NAME,
+        "schema": SCHEMA_VERSION,
+        "app_version": sialign.__version__,
+        "saved": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+    if autosave:
+        payload["autosave_of"] = project.path
+    payload["project"] = project.to_dict()
+    return payload
+
+
+def _write_payload(payload: dict[str, Any], path: Path) -> None:
+    # Streamed into the temporary file: if an unserialisable value turns up
+    # half-way, atomic_open removes the temporary and the old file stays.
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        _write_json(fh, payload)
+        fh.write("\n")
+
+
+def save_project(project: Project, path: str | Path) -> None:
+    """Save ``project`` to ``path`` atomically and make ``path`` its file.
+
+    Also removes the autosave of that file (and of the project's previous
+    location), which is now older than the saved state.
+
+    Raises:
+        TypeError: a value in ``params``/``metadata`` is not JSON-serialisable
+            (the file on disk is left untouched).
+        OSError: the folder cannot be written.
+    """
+    path = Path(path)
+    previous = project.path
+    _write_payload(_payload(project, autosave=False), path)
+    project.path = str(path)
+    discard_autosave(previous, project.talk_id)
+    discard_autosave(path)
+
+
+# --------------------------------------------------------------------------
+# reading
+
+
+def _damaged(path: Path, detail: str) -> FormatError:
+    return FormatError(
+        path,
+        f"the project file is damaged: {detail}",
+        hint="open its autosave (same name ending in .autosave) or a backup",
+    )
+
+
+def _check_document(path: Path, d: Any, name: str, *, required: bool) -> None:
+    if d is None and not required:
+        return
+    if not isinstance(d, dict):
+        raise _damaged(path, f"'{name}' is missing or not an object")
+    segments = d.get("segments")
+    if not isinstance(segments, list):
+        raise _damaged(path, f"'{name}.segments' is missing or not a list")
+    for n, seg in enumerate(segments):
+        if not isinstance(seg, dict) or not isinstance(seg.get("id"), int) or not isinstance(seg.get("text"), str):
+            raise _damaged(path, f"'{name}.segments[{n}]' needs an integer 'id' and a string 'text'")
+        for key in ("start", "end"):
+            value = seg.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise _damaged(path, f"'{name}.segments[{n}].{key}' is {value!r}, not a time in seconds")
+        if not isinstance(seg.get("gap", ""), str) or not isinstance(seg.get("line", 0), (int, type(None))):
+            raise _damaged(path, f"'{name}.segments[{n}]' has a malformed 'gap' or 'line'")
+
+
+def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
+    body = data.get("project")
+    if not isinstance(body, dict):
+        raise _damaged(path, "the 'project' object is missing")
+    _check_document(path, body.get("source"), "source", required=True)
+    _check_document(path, body.get("target"), "target", required=True)
+    _check_document(path, body.get("reference"), "reference", required=False)
+    alignment = body.get("alignment")
+    if alignment is not None:
+        if not isinstance(alignment, dict) or not isinstance(alignment.get("beads"), list):
+            raise _damaged(path, "'alignment.beads' is missing or not a list")
+        for n, bead in enumerate(alignment["beads"]):
+            if not isinstance(bead, dict):
+                raise _damaged(path, f"'alignment.beads[{n}]' is not an object")
+            status = bead.get("status", "auto")
+            if status not in {s.value for s in BeadStatus}:
+                raise _damaged(path, f"'alignment.beads[{n}].status' is {status!r}, not auto, confirmed or dropped")
+    history = body.get("history", [])
+    if not isinstance(history, list):
+        raise _damaged(path, "'history' is not a list")
+    for n, entry in enumerate(history):
+        if not isinstance(entry, dict) or entry.get("type") not in EDIT_TYPES:
+            raise _damaged(path, f"'history[{n}]' is not an edit this version knows")
+    try:
+        project = Project.from_dict(body)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _damaged(path, f"{type(exc).__name__}: {exc}") from exc
+    try:
+        check_invariants(project)
+    except InvariantError as exc:
+        raise _damaged(path, str(exc)) from exc
+    return project
+
+
+def read_project_data(path: str | Path) -> dict[str, Any]:
+    """The file's JSON, upgraded to the current schema (no Project built yet)."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(path, "no such project file", hint="check the path, or create a project first") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot be read: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise FormatError(path, "is not an SI Aligner project (not UTF-8 JSON text)", hint="open a .sialign file") from None
+    if not text.strip():
+        raise FormatError(path, "the project file is empty", hint="open its autosave (same name ending in .autosave) or a backup")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            path,
+            f"the project file is not valid JSON ({exc.msg}, column {exc.colno})",
+            line=exc.lineno,
+            hint="it may be truncated or edited by hand; open its autosave (same name ending in .autosave) or a backup",
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
+        raise FormatError(path, "is not an SI Aligner project (no 'format': 'sialign-project')", hint="open a .sialign file")
+    schema = _schema_of(data)
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 0:
+        raise _damaged(path, f"its schema number {schema!r} is not a whole number")
+    if schema > SCHEMA_VERSION:
+        raise ProjectVersionError(
+            path,
+            f"written by a newer SI Aligner (schema {schema}); this version reads up to {SCHEMA_VERSION}",
+            hint="update SI Aligner",
+        )
+    while schema < SCHEMA_VERSION:
+        try:
+            data = MIGRATIONS[schema](data)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise _damaged(path, f"cannot upgrade it from schema {schema}: {exc}") from exc
+        schema += 1
+    return data
+
+
+def load_project(path: str | Path) -> Project:
+    """Read a project file (any schema up to :data:`SCHEMA_VERSION`).
+
+    ``project.path`` becomes ``path``; when ``path`` is an autosave, it
+    becomes the project file the autosave protects (None for a project never
+    saved), so saving a recovered project writes the real file.
+
+    Raises:
+        InputError: the file is missing or unreadable.
+        FormatError: broken JSON, not a project, missing or malformed fields,
+            or an inconsistent alignment (message names the file).
+        ProjectVersionError: written by a newer SI Aligner.
+    """
+    path = Path(path)
+    data = read_project_data(path)
+    project = _project_from_payload(path, data)
+    project.path = data["autosave_of"] if "autosave_of" in data else str(path)
+    return project
+
+
+def replay_history(project_without_edits: Project, history: list[dict[str, Any]]) -> Project:
+    """Apply recorded edits to a copy of ``project_without_edits``; the copy is returned.
+
+    The copy's history ends up equal to ``history``. Raises
+    :class:`EditError` naming the first entry that cannot be applied.
+    """
+    project = Project.from_dict(project_without_edits.to_dict())
+    project.history = []
+    project.path = project_without_edits.path
+    for n, entry in enumerate(history):
+        edit = edit_from_dict(entry)
+        try:
+            apply_edit(project, edit)
+        except (EditError, InvariantError) as exc:
+            raise EditError(f"history entry {n + 1} ({edit.describe()}) cannot be replayed: {exc}") from exc
+    return project
+
+
+# --------------------------------------------------------------------------
+# autosave and crash recovery
+
+
+def autosave_dir() -> Path:
+    """Where autosaves of never-saved projects go (``SIALIGN_AUTOSAVE_DIR`` overrides)."""
+    override = os.environ.get("SIALIGN_AUTOSAVE_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+        return base / "SI Aligner" / "autosave"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "SI Aligner" / "autosave"
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "sialign" / "autosave"
+
+
+def autosave_path(path: str | Path | None, talk_id: str = "untitled") -> Path:
+    """The autosave of a project file: ``talk.sialign`` → ``talk.sialign.autosave`` beside it.
+
+    A project never saved (``path`` None) autosaves into :func:`autosave_dir`
+    under its talk id.
+    """
+    if path is None:
+        safe = re.sub(r"[^\w.-]+", "_", talk_id).strip("._") or "untitled"
+        return autosave_dir() / f"{safe}{PROJECT_SUFFIX}{AUTOSAVE_SUFFIX}"
+    path = Path(path)
+    return path.with_name(path.name + AUTOSAVE_SUFFIX)
+
+
+def save_autosave(project: Project) -> Path:
+    """Write the project's autosave (atomically) and return where; ``project.path`` is unchanged."""
+    target = autosave_path(project.path, project.talk_id)
+    _write_payload(_payload(project, autosave=True), target)
+    return target
+
+
+def find_recovery(path: str | Path | None, talk_id: str = "untitled") -> Path | None:
+    """An autosave newer than the project file (or with no file at all), else None.
+
+    The GUI offers to open it when the project is opened after a crash.
+    """
+    candidate = autosave_path(path, talk_id)
+    if not candidate.is_file():
+        return None
+    if path is not None and Path(path).is_file() and Path(path).stat().st_mtime > candidate.stat().st_mtime:
+        return None
+    return candidate
+
+
+def untitled_autosaves() -> list[Path]:
+    """Autosaves of projects that were never saved, newest first (offered at start-up)."""
+    folder = autosave_dir()
+    if not folder.is_dir():
+        return []
+    found = list(folder.glob(f"*{PROJECT_SUFFIX}{AUTOSAVE_SUFFIX}"))
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def discard_autosave(path: str | Path | None, talk_id: str = "untitled") -> None:
+    """Remove the autosave of ``path`` (after a save, or when the user declines recovery)."""
+    try:
+        autosave_path(path, talk_id).unlink()
+    except FileNotFoundError:
+        pass
+
+
+__all__ = [
+    "AUTOSAVE_SUFFIX",
+    "FORMAT_NAME",
+    "MIGRATIONS",
+    "PROJECT_SUFFIX",
+    "SCHEMA_VERSION",
+    "autosave_dir",
+    "autosave_path",
+    "discard_autosave",
+    "find_recovery",
+    "load_project",
+    "read_project_data",
+    "replay_history",
+    "save_autosave",
+    "save_project",
+    "untitled_autosaves",
+]
