@@ -516,6 +516,27 @@ ALL_EDITS: list[Edit] = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("edit", "text"),
+    [
+        (SplitSegment("src", 12, 4), "Split source segment 12"),
+        (MergeSegments("tgt", 3), "Merge target segment 3 with the next"),
+        (MoveSegment("tgt", 3, -1), "Move target segment 3 to the previous bead"),
+        (MergeBeads(4), "Merge beads 5 and 6"),
+        (SplitBead(0, 1, 1), "Split bead 1"),
+        (SetStatus((0,), "confirmed"), "Confirm bead 1"),
+        (SetStatus((0, 1, 2), "dropped", "noise"), "Drop 3 beads"),
+        (SetStatus((6,), "auto"), "Set bead 7 back to auto"),
+        (SetPostEdit(0, None), "Clear the post-edit of bead 1"),
+        (ReplaceBeads(2, 5, ()), "Replace beads 3–5"),
+        (ReplaceBeads(2, 5, (), label="Apply filters"), "Apply filters"),
+        (Batch((MergeBeads(0), MergeBeads(0))), "2 edits"),
+    ],
+)
+def test_edits_describe_for_the_undo_menu(edit: Edit, text: str) -> None:
+    assert edit.describe() == text
+
+
 def test_edits_every_edit_type_is_covered() -> None:
     assert {type(e).__name__ for e in ALL_EDITS} == set(EDIT_TYPES)
 

@@ -24,6 +24,7 @@ reviewer sees); ``index`` arguments are 0-based positions in
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
@@ -111,7 +112,7 @@ def _encode(value: Any) -> Any:
 # base class
 
 
-class Edit:
+class Edit(abc.ABC):
     """Base of all edits.
 
     Subclasses are frozen dataclasses. ``preserves_text`` says whether the
@@ -123,11 +124,18 @@ class Edit:
     # field name -> function turning the JSON value back into the field value
     _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {}
 
-    def apply(self, project: Project) -> Edit:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def apply(self, project: Project) -> Edit:
+        """Mutate ``project`` (copy-on-write) and return the edit that undoes it.
 
-    def describe(self) -> str:  # pragma: no cover - abstract
-        raise NotImplementedError
+        Raises :class:`EditError` before changing anything when the edit does
+        not fit the project. Use :func:`apply_edit`, which also checks the
+        invariants and rolls back.
+        """
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """Undo-menu text, e.g. ``"Split source segment 12"``."""
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": type(self).__name__}
@@ -591,7 +599,7 @@ class SplitBead(Edit):
         return ReplaceBeads(self.index, self.index + 2, (bead,), label=f"Merge beads {self.index + 1} and {self.index + 2} back")
 
 
-_STATUS_VERB = {BeadStatus.CONFIRMED: "Confirm", BeadStatus.DROPPED: "Drop", BeadStatus.AUTO: "Reset to auto"}
+_STATUS_TEXT = {BeadStatus.CONFIRMED: "Confirm {}", BeadStatus.DROPPED: "Drop {}", BeadStatus.AUTO: "Set {} back to auto"}
 
 
 @dataclass(frozen=True)
@@ -618,7 +626,7 @@ class SetStatus(Edit):
                 raise EditError(f"status must be auto, confirmed or dropped, not {self.status!r}") from None
 
     def describe(self) -> str:
-        return f"{_STATUS_VERB[self.status]} {_bead_label(self.indices)}"
+        return _STATUS_TEXT[self.status].format(_bead_label(self.indices))
 
     def apply(self, project: Project) -> Edit:
         alignment = _alignment(project)
