@@ -759,12 +759,17 @@ def test_edits_random_sequences_keep_invariants_and_undo_to_the_original(project
         apply_edit(base, edit_from_dict(d))
     assert state(base) == edited
 
-    # Undo everything, the way the undo stack does, then redo everything.
+    # Undo everything, the way the undo stack does (undos are recorded too),
+    # then redo everything.
     redos = []
     for inverse in reversed(inverses):
-        redos.append(apply_edit(project, inverse, record=False))
+        redos.append(apply_edit(project, inverse))
         check_invariants(project)
     assert state(project) == original
+    replayed = Project.from_dict(original | {"history": []})
+    for d in project.history:
+        apply_edit(replayed, edit_from_dict(d))
+    assert state(replayed) == original
     for redo in reversed(redos):
         apply_edit(project, redo, record=False)
     assert state(project) == edited
