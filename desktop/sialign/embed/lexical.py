@@ -118,6 +118,9 @@ class LexicalEmbedder:
     """
 
     name = "lexical"
+    # See sialign.embed.cache: refitting changes every vector, and computing
+    # them is faster than reading them back.
+    cacheable = False
 
     def __init__(self, settings: LexicalSettings | None = None, **overrides: object) -> None:
         base = settings or LexicalSettings()

@@ -1,0 +1,230 @@
+"""An on-disk vector cache, so re-aligning after an edit re-embeds only what changed.
+
+Vectors live in one SQLite file (``embeddings.sqlite`` in the user cache
+folder, ``$SIALIGN_CACHE_DIR`` to override), keyed by the embedder's
+:attr:`~sialign.embed.base.Embedder.cache_id` (model name plus a digest of
+its files) and the SHA-1 of the text. The file is kept under a size limit by
+evicting the least recently used vectors.
+
+The lexical embedder is not cached: its vectors depend on the talk's
+statistics (any edit that refits changes them all) and it computes them
+faster than they could be read back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from sialign.core.errors import SialignError
+from sialign.core.progress import ProgressFn, StopFn, check_stop
+from sialign.embed.base import Embedder
+
+ENV_CACHE_DIR = "SIALIGN_CACHE_DIR"
+CACHE_FILE = "embeddings.sqlite"
+DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (
+    key BLOB PRIMARY KEY,
+    model TEXT NOT NULL,
+    dim INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    used REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vectors_used ON vectors(used);
+"""
+
+
+def user_cache_dir() -> Path:
+    """SI Aligner's cache folder: ``$SIALIGN_CACHE_DIR``, else the platform's per-user cache."""
+    env = os.environ.get(ENV_CACHE_DIR)
+    if env:
+        return Path(env).expanduser()
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "sialign" / "cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "sialign"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sialign"
+
+
+def text_key(cache_id: str, text: str) -> bytes:
+    """The 20-byte key of one (embedder, text) pair."""
+    return hashlib.sha1(cache_id.encode("utf-8") + b"\0" + text.encode("utf-8")).digest()
+
+
+class EmbeddingCache:
+    """Vectors on disk with a size limit and least-recently-used eviction.
+
+    Args:
+        path: the SQLite file; ``<user_cache_dir>/embeddings.sqlite`` when None.
+        max_bytes: most bytes of vector data kept; older vectors are evicted
+            (down to 90 % of the limit, so eviction does not run on every write).
+
+    Safe to share between threads (one connection behind a lock) and between
+    processes (SQLite's own locking, write-ahead log).
+    """
+
+    def __init__(self, path: str | Path | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.path = Path(path) if path is not None else user_cache_dir() / CACHE_FILE
+        self.max_bytes = int(max_bytes)
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise SialignError(
+                f"{self.path}: the embedding cache cannot be opened ({exc}) — delete the file, "
+                f"or set {ENV_CACHE_DIR} to a writable folder."
+            ) from exc
+        self.hits = 0
+        self.misses = 0
+        self._last_stamp = 0.0
+
+    def _stamp(self) -> float:
+        # Strictly increasing within this process, so least-recently-used
+        # order is exact even for writes in the same clock tick.
+        self._last_stamp = max(time.time(), self._last_stamp + 1e-6)
+        return self._last_stamp
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> EmbeddingCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def get(self, cache_id: str, texts: Sequence[str], dim: int) -> tuple[np.ndarray, np.ndarray]:
+        """Look up vectors.
+
+        Returns:
+            (vectors, found): float32 array (len(texts), dim) with the cached
+            rows filled (zeros elsewhere) and a bool array (len(texts),)
+            telling which rows were found.
+        """
+        out = np.zeros((len(texts), dim), dtype=np.float32)
+        found = np.zeros(len(texts), dtype=bool)
+        if not texts:
+            return out, found
+        keys = [text_key(cache_id, t) for t in texts]
+        rows: dict[bytes, bytes] = {}
+        with self._lock:
+            unique = list(dict.fromkeys(keys))
+            for start in range(0, len(unique), 500):  # SQLite caps bound parameters
+                chunk = unique[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for key, data in self._db.execute(
+                    f"SELECT key, data FROM vectors WHERE dim = ? AND key IN ({marks})", (dim, *chunk)
+                ):
+                    rows[key] = data
+            if rows:
+                now = self._stamp()
+                self._db.executemany("UPDATE vectors SET used = ? WHERE key = ?", [(now, k) for k in rows])
+                self._db.commit()
+        for i, key in enumerate(keys):
+            data = rows.get(key)
+            if data is not None and len(data) == 4 * dim:
+                out[i] = np.frombuffer(data, dtype=np.float32)
+                found[i] = True
+        self.hits += int(found.sum())
+        self.misses += int((~found).sum())
+        return out, found
+
+    def put(self, cache_id: str, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Store ``vectors`` (len(texts), dim) for ``texts``, then evict beyond the size limit."""
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vectors.shape[0] != len(texts):
+            raise ValueError(f"{len(texts)} texts but {vectors.shape[0]} vectors")
+        if not texts:
+            return
+        dim = vectors.shape[1]
+        with self._lock:
+            now = self._stamp()
+            rows = [(text_key(cache_id, t), cache_id, dim, vectors[i].tobytes(), now) for i, t in enumerate(texts)]
+            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?)", rows)
+            self._db.commit()
+            self._evict()
+
+    def _evict(self) -> None:
+        total = self._db.execute("SELECT COALESCE(SUM(LENGTH(data)), 0) FROM vectors").fetchone()[0]
+        if total <= self.max_bytes:
+            return
+        goal = int(self.max_bytes * 0.9)
+        excess = total - goal
+        victims: list[bytes] = []
+        for key, size in self._db.execute("SELECT key, LENGTH(data) FROM vectors ORDER BY used ASC"):
+            victims.append(key)
+            excess -= size
+            if excess <= 0:
+                break
+        self._db.executemany("DELETE FROM vectors WHERE key = ?", [(k,) for k in victims])
+        self._db.commit()
+
+    def size_bytes(self) -> int:
+        """Bytes of vector data held."""
+        with self._lock:
+            return int(self._db.execute("SELECT COALESCE(SUM(LENGTH(data)), 0) FROM vectors").fetchone()[0])
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
+
+    def clear(self) -> None:
+        """Remove every vector."""
+        with self._lock:
+            self._db.execute("DELETE FROM vectors")
+            self._db.commit()
+            self._db.execute("VACUUM")
+
+
+def is_cacheable(embedder: Embedder) -> bool:
+    """Whether ``embedder``'s vectors are worth caching (see the module docstring)."""
+    return bool(getattr(embedder, "cacheable", True)) and bool(embedder.cache_id)
+
+
+def cached_encode(
+    embedder: Embedder,
+    texts: Sequence[str],
+    cache: EmbeddingCache | None,
+    *,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> np.ndarray:
+    """Encode ``texts``, reading what the cache has and embedding only the rest.
+
+    Repeated texts are embedded once. Without a cache, or for an embedder
+    that is not cacheable, this is ``embedder.encode``.
+
+    Returns:
+        float32 array (len(texts), embedder.dim), as :meth:`Embedder.encode`.
+    """
+    if cache is None or not is_cacheable(embedder):
+        return embedder.encode(texts, progress=progress, should_stop=should_stop)
+    check_stop(should_stop)
+    vectors, found = cache.get(embedder.cache_id, texts, embedder.dim)
+    missing: dict[str, list[int]] = {}
+    for i in np.flatnonzero(~found):
+        missing.setdefault(texts[i], []).append(int(i))
+    if missing:
+        new_texts = list(missing)
+        new = embedder.encode(new_texts, progress=progress, should_stop=should_stop)
+        for text, row in zip(new_texts, new):
+            vectors[missing[text]] = row
+        cache.put(embedder.cache_id, new_texts, new)
+    elif progress is not None:
+        progress(1.0, f"Embedding with {embedder.name} (all cached)")
+    return vectors

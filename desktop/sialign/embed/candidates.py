@@ -1,0 +1,104 @@
+"""Vectors of multi-segment candidates: runs of 1..max_len consecutive segments.
+
+A bead may join two source sentences or five interpreter chunks; the DP needs
+a vector for each such run. Two ways (DESIGN.md §2.3):
+
+* ``fast``: the normalised sum of the members' vectors. No re-encoding, so
+  it is what makes interactive re-alignment possible.
+* ``exact``: encode the concatenated texts, as vecalign and Bertalign do;
+  max_len times more text to embed (fed through the cache when one is given).
+
+Layout (the one :class:`sialign.align.costs.Signal` reads): ``out[k-1, p]``
+is the vector of the run of ``k`` segments starting at position ``p``
+(segments ``p .. p+k-1``); runs that would pass the end of the document are
+zero rows.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from sialign.core.progress import ProgressFn, StopFn, check_stop
+from sialign.embed.base import Embedder, l2_normalise_rows
+from sialign.embed.cache import EmbeddingCache, cached_encode
+
+
+def overlap_texts(texts: Sequence[str], max_len: int, joiner: str = " ") -> list[list[str]]:
+    """The texts of all runs of 1..max_len consecutive segments.
+
+    Returns:
+        ``runs[k-1][p]`` = ``joiner.join(texts[p:p+k])`` for ``p`` in
+        ``0 .. len(texts)-k`` (shorter lists for longer runs).
+    """
+    if max_len < 1:
+        raise ValueError(f"max_len must be at least 1, not {max_len}")
+    return [[joiner.join(texts[p : p + k]) for p in range(len(texts) - k + 1)] for k in range(1, max_len + 1)]
+
+
+def candidate_vectors(
+    doc_vectors: np.ndarray,
+    max_len: int,
+    mode: str = "fast",
+    texts: Sequence[str] | None = None,
+    embedder: Embedder | None = None,
+    *,
+    joiner: str = " ",
+    cache: EmbeddingCache | None = None,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> np.ndarray:
+    """Vectors of every run of 1..max_len consecutive segments.
+
+    Args:
+        doc_vectors: (n, dim) float32 unit vectors of the single segments.
+        max_len: the longest run.
+        mode: ``"fast"`` (normalised sums) or ``"exact"`` (encode concatenations).
+        texts: the n segment texts (exact mode).
+        embedder: encodes the concatenations (exact mode).
+        joiner: joins segment texts in exact mode (``""`` for Japanese).
+        cache: exact mode reads and stores the concatenations' vectors here.
+        progress / should_stop: as usual; exact mode reports encoding progress.
+
+    Returns:
+        float32 array of shape (max_len, n, dim): ``out[k-1, p]`` is the unit
+        vector of segments ``p .. p+k-1``; zero rows where ``p+k > n`` or the
+        run has no content. ``out[0]`` equals ``doc_vectors`` (fast mode).
+
+    Raises:
+        ValueError: an unknown mode, or exact mode without texts and embedder.
+        AlignmentCancelled: ``should_stop()`` returned True.
+    """
+    if max_len < 1:
+        raise ValueError(f"max_len must be at least 1, not {max_len}")
+    n, dim = doc_vectors.shape
+    out = np.zeros((max_len, n, dim), dtype=np.float32)
+    if mode == "fast":
+        # Running sums: run k starting at p = run k-1 starting at p plus segment p+k-1.
+        running = doc_vectors.astype(np.float32, copy=True)
+        for k in range(1, max_len + 1):
+            check_stop(should_stop)
+            if k > 1:
+                running = running[:-1] + doc_vectors[k - 1 :]
+            out[k - 1, : n - k + 1] = running
+            l2_normalise_rows(out[k - 1])
+            if progress is not None:
+                progress(k / max_len, "Combining segment vectors")
+        return out
+    if mode != "exact":
+        raise ValueError(f"mode must be 'fast' or 'exact', not {mode!r}")
+    if texts is None or embedder is None:
+        raise ValueError("exact mode needs the segment texts and an embedder")
+    if len(texts) != n:
+        raise ValueError(f"{len(texts)} texts but {n} vectors")
+    runs = overlap_texts(texts, max_len, joiner)
+    out[0] = doc_vectors
+    longer = [t for k_runs in runs[1:] for t in k_runs]
+    vectors = cached_encode(embedder, longer, cache, progress=progress, should_stop=should_stop)
+    offset = 0
+    for k in range(2, max_len + 1):
+        count = len(runs[k - 1])
+        out[k - 1, :count] = vectors[offset : offset + count]
+        offset += count
+    return out
