@@ -42,6 +42,7 @@ _SOURCE_TEXT = {
     mr.SOURCE_BUILTIN: "built in",
     mr.SOURCE_USER: "added",
     mr.SOURCE_BUNDLED: "installed with SI Aligner",
+    mr.SOURCE_PACKAGE: "pip package",
     mr.SOURCE_HF_CACHE: "Hugging Face cache",
 }
 COLUMNS = ["Model", "Where", "Dimensions", "Status", "Folder"]

@@ -39,7 +39,9 @@ class TaskWorker(QObject):
     Signals:
         progressed(float, str): fraction 0..1 and a message, throttled.
         succeeded(object): the task's return value.
-        failed(str, str): a readable message and the technical details.
+        failed(str, str): a readable message, and technical details for the
+            error log ("" for the application's own errors, whose message
+            says everything).
         cancelled(): the task stopped because :meth:`cancel` was called.
         done(): emitted last in every case, for clean-up.
     """
@@ -85,7 +87,8 @@ class TaskWorker(QObject):
         except AlignmentCancelled:
             self.cancelled.emit()
         except SialignError as exc:
-            self.failed.emit(str(exc), traceback.format_exc())
+            # The user's own problem, fully described by the message.
+            self.failed.emit(str(exc), "")
         except MemoryError:
             self.failed.emit(
                 f"{self.title} ran out of memory. Close other programs or use the lexical embedder and try again.",
@@ -218,8 +221,6 @@ class WorkerRunner(QObject):
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
         worker.done.connect(thread.quit)
-        # Qt's documented pattern: the worker is deleted as its thread ends.
-        thread.finished.connect(worker.deleteLater)
         thread.finished.connect(self._on_thread_finished)
         self._thread = thread
         self._worker = worker
@@ -238,8 +239,11 @@ class WorkerRunner(QObject):
 
     def _on_thread_finished(self) -> None:
         thread = self._thread
+        if thread is not None:
+            # ``finished`` is emitted just before the thread ends; wait for
+            # the end so dropping the last reference cannot destroy a
+            # running QThread. Both objects are then freed by Python.
+            thread.wait()
         self._thread = None
         self._worker = None
-        if thread is not None:
-            thread.deleteLater()
         self.finished.emit()

@@ -1,0 +1,207 @@
+"""``sialign-gui`` — start the desktop application.
+
+    sialign-gui                      an empty window (File → New talk…)
+    sialign-gui talk.sialign         open a saved project
+    sialign-gui --example            open the bundled example talk and align it
+    sialign-gui --smoke-test         open the example, align, export TSV, check it, exit
+                                     (works headless: QT_QPA_PLATFORM=offscreen)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Sequence
+
+from sialign.core.errors import InputError, SialignError
+from sialign.core.model import Document, Project
+
+TRANSCRIPT_SUFFIXES = (".srt", ".vtt", ".tsv", ".textgrid", ".eaf", ".txt")
+AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
+SMOKE_TIMEOUT_S = 600
+
+
+def examples_dir() -> Path:
+    """The bundled example folder (checkout, install or frozen build)."""
+    from sialign.gui.resources import resource_path
+
+    found = resource_path("examples")
+    if found is None:
+        raise InputError(None, "the example talk is not installed", hint="reinstall SI Aligner or open your own talk")
+    return found
+
+
+def _find_audio(folder: Path, transcript: Path) -> str | None:
+    """An audio file named like ``transcript`` (same stem, any audio suffix)."""
+    for suffix in AUDIO_SUFFIXES:
+        for candidate in (transcript.with_suffix(suffix), folder / f"{transcript.stem}{suffix}"):
+            if candidate.is_file():
+                return str(candidate)
+    return None
+
+
+def load_example_project(folder: Path | None = None) -> Project:
+    """The bundled example talk as an unaligned project.
+
+    A saved ``*.sialign`` in the folder is opened as it is; otherwise the
+    transcripts there are read and sorted by language: the Japanese one is the
+    interpretation, the other the source; audio files with the same name
+    stem are attached.
+    """
+    from sialign.io.readers import read_transcript
+
+    folder = folder or examples_dir()
+    projects = sorted(folder.glob("*.sialign"))
+    if projects:
+        from sialign.io.project_file import load_project
+
+        project = load_project(projects[0])
+        project.path = None  # never overwrite the bundled file
+        return project
+    transcripts = sorted(p for p in folder.iterdir() if p.suffix.lower() in TRANSCRIPT_SUFFIXES and p.is_file())
+    documents: list[tuple[Path, Document]] = []
+    for path in transcripts:
+        if path.name.lower().startswith(("readme", "license", "licence")):
+            continue
+        documents.append((path, read_transcript(path)))
+    sources = [(p, d) for p, d in documents if d.language != "ja"]
+    targets = [(p, d) for p, d in documents if d.language == "ja" and "ref" not in p.stem.lower()]
+    references = [(p, d) for p, d in documents if d.language == "ja" and "ref" in p.stem.lower()]
+    if not sources or not targets:
+        raise InputError(folder, "the example folder needs a source transcript and a Japanese interpretation transcript")
+    src_path, source = sources[0]
+    tgt_path, target = targets[0]
+    source.audio_path = _find_audio(folder, src_path)
+    target.audio_path = _find_audio(folder, tgt_path)
+    reference = references[0][1] if references and len(references[0][1]) == len(source) else None
+    talk_id = os.path.commonprefix([src_path.stem, tgt_path.stem]).rstrip("._-") or "example"
+    return Project(talk_id=talk_id, source=source, target=target, reference=reference, metadata={"example": True})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sialign-gui",
+        description="SI Aligner desktop application: align a talk with its interpretation, review, export.",
+    )
+    parser.add_argument("project", nargs="?", help="a .sialign project to open")
+    parser.add_argument("--example", action="store_true", help="open the bundled example talk and align it")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="open the example, align it, export TSV to a temporary file, check it and exit (0 = passed)",
+    )
+    return parser
+
+
+def make_application(argv: Sequence[str]) -> object:
+    """The QApplication with name, icon, style and a CJK-capable font."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+
+    from sialign.gui.resources import app_icon, install_cjk_font_fallback
+
+    QCoreApplication.setOrganizationName("sialign")
+    QCoreApplication.setApplicationName("SI Aligner")
+    app = QApplication.instance() or QApplication(list(argv))
+    app.setWindowIcon(app_icon())
+    if sys.platform.startswith("linux") and app.style().objectName().lower() == "windows":
+        app.setStyle("Fusion")
+    family = install_cjk_font_fallback(app)  # type: ignore[arg-type]
+    if family is None:
+        print(
+            "sialign-gui: no Japanese font found; Japanese text will show as boxes. "
+            "Install one (Debian/Ubuntu: sudo apt install fonts-noto-cjk).",
+            file=sys.stderr,
+        )
+    return app
+
+
+def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S) -> int:
+    """Open the example in ``window``, align, export TSV, check the file; 0 when all worked."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from sialign.core.model import BeadStatus
+    from sialign.gui.export_dialog import FORMATS, ExportOptions, export
+    from sialign.gui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    errors: list[str] = []
+    window.show_error = lambda title, message: errors.append(f"{title}: {message}")  # type: ignore[method-assign]
+    t0 = time.monotonic()
+    try:
+        project = load_example_project()
+    except SialignError as exc:
+        print(f"smoke test: FAILED: {exc}", file=sys.stderr)
+        return 1
+    window.session.set_project(project, modified=True)
+    loop = QEventLoop()
+    finished: list[bool] = []
+    window.runner.finished.connect(lambda: (finished.append(True), loop.quit()))
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    if not window.align():
+        print(f"smoke test: FAILED: alignment did not start: {errors}", file=sys.stderr)
+        return 1
+    loop.exec()
+    if not finished:
+        window.cancel_task()
+        window.runner.wait(5000)
+        print(f"smoke test: FAILED: alignment took longer than {timeout_s:.0f} s", file=sys.stderr)
+        return 1
+    alignment = window.session.project.alignment
+    if errors or alignment is None or not alignment.beads:
+        print(f"smoke test: FAILED: no alignment ({'; '.join(errors) or 'empty result'})", file=sys.stderr)
+        return 1
+    aligned_s = time.monotonic() - t0
+    with tempfile.TemporaryDirectory(prefix="sialign-smoke-") as scratch:
+        out = Path(scratch) / "example.tsv"
+        rows = export(window.session.project, ExportOptions(str(out), FORMATS[0], False, False))
+        lines = out.read_text(encoding="utf-8").splitlines()
+    expected = sum(1 for b in alignment.beads if b.status is not BeadStatus.DROPPED)
+    header = lines[0].split("\t") if lines else []
+    problems = []
+    if header[:1] != ["talk"] or "source" not in header or "target" not in header:
+        problems.append(f"unexpected header {header}")
+    if rows != expected or len(lines) - 1 != rows:
+        problems.append(f"{rows} rows reported, {len(lines) - 1} in the file, {expected} beads not dropped")
+    if problems:
+        print("smoke test: FAILED: " + "; ".join(problems), file=sys.stderr)
+        return 1
+    print(
+        f"smoke test: passed — {len(project.source)} × {len(project.target)} segments, "
+        f"{len(alignment.beads)} beads, {rows} TSV rows, aligned in {aligned_s:.1f} s "
+        f"(embedder {alignment.embedder or '?'})"
+    )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.smoke_test and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY") and not sys.platform.startswith(("win", "darwin")):
+        # Headless CI: nothing to show, render offscreen.
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = make_application(sys.argv[:1])
+    from sialign.gui.main_window import MainWindow
+
+    window = MainWindow()
+    if args.smoke_test:
+        code = run_smoke_test(window)
+        window.session.mark_saved()  # nothing to keep from a smoke test
+        window._discard_current_autosave()
+        window.close()
+        return code
+    window.show()
+    if args.project:
+        window.open_path(args.project, ask_save=False)
+    elif args.example:
+        window.open_example()
+    else:
+        window.offer_untitled_recovery()
+    return int(app.exec())  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

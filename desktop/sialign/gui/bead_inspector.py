@@ -1,0 +1,326 @@
+"""The selected bead up close: its segments, where to cut them, its labels and post-edit.
+
+Each side of the bead is shown in a read-only text box, one paragraph per
+segment; the text cursor there is the edit point: "split at cursor" cuts the
+segment under it at the cursor's character position, "merge with next",
+"move to the previous bead" and so on act on the segment under it. Labels
+(good alignment / good MT, note) and the post-edited target are applied as
+edits through the session, so they undo like everything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFocusEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sialign.core.model import Bead, Document, Project
+from sialign.gui.session import ProjectSession
+
+# Qt shows a paragraph break for "\n"; inside one segment a line break is a
+# line separator, so one segment stays one paragraph (one block) and cursor
+# positions still count the same characters.
+LINE_SEPARATOR = "\u2028"
+TRIMMED_COLOUR = QColor(150, 150, 150)
+
+
+def utf16_to_index(text: str, utf16_pos: int) -> int:
+    """Python string index of a Qt (UTF-16 code unit) position in ``text``.
+
+    They differ after characters outside the Basic Multilingual Plane (rare
+    kanji, emoji), which take two UTF-16 units but one Python character.
+    """
+    encoded = text.encode("utf-16-le")[: 2 * utf16_pos]
+    return len(encoded.decode("utf-16-le", errors="ignore"))
+
+
+@dataclass(frozen=True)
+class SegmentCursor:
+    """Where the edit point is: a side, a segment and a character offset in it."""
+
+    side: str
+    seg_id: int
+    offset: int
+
+
+class SegmentTextView(QPlainTextEdit):
+    """Read-only text of one side of a bead; tells which segment the cursor is in.
+
+    Signals:
+        focused(str): the view got the keyboard focus (its side).
+    """
+
+    focused = Signal(str)
+
+    def __init__(self, side: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.side = side
+        self.setReadOnly(True)
+        # Keep a visible, keyboard-movable caret although the text is read-only.
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._seg_ids: list[int] = []
+        self._texts: list[str] = []
+
+    def show_segments(self, doc: Document, ids: tuple[int, ...], trimmed: tuple[int, ...] = ()) -> None:
+        """One paragraph per segment; trimmed segments greyed out."""
+        self._seg_ids = list(ids)
+        self._texts = [doc.get(i).text for i in ids]
+        self.clear()
+        cursor = QTextCursor(self.document())
+        plain = QTextCharFormat()
+        grey = QTextCharFormat()
+        grey.setForeground(TRIMMED_COLOUR)
+        grey.setFontItalic(True)
+        for k, (seg_id, text) in enumerate(zip(self._seg_ids, self._texts)):
+            if k:
+                cursor.insertBlock()
+            cursor.insertText(text.replace("\r\n", LINE_SEPARATOR).replace("\n", LINE_SEPARATOR).replace("\r", LINE_SEPARATOR), grey if seg_id in trimmed else plain)
+        self.moveCursor(QTextCursor.MoveOperation.Start)
+        tips = []
+        for seg_id in self._seg_ids:
+            seg = doc.get(seg_id)
+            where = f"segment {seg_id}"
+            if seg.line is not None:
+                where += f", line {seg.line}"
+            if seg.has_time:
+                where += f", {seg.start:.2f}–{seg.end:.2f} s"
+            if seg_id in trimmed:
+                where += " (trimmed by the intra filter)"
+            tips.append(where)
+        self.setToolTip("\n".join(tips))
+
+    @property
+    def segment_ids(self) -> list[int]:
+        return list(self._seg_ids)
+
+    def cursor_position(self) -> SegmentCursor | None:
+        """The segment under the caret and the caret's character offset in it."""
+        if not self._seg_ids:
+            return None
+        cursor = self.textCursor()
+        block = cursor.blockNumber()
+        if not 0 <= block < len(self._seg_ids):
+            return None
+        offset = utf16_to_index(self._texts[block], cursor.positionInBlock())
+        return SegmentCursor(self.side, self._seg_ids[block], offset)
+
+    def place_cursor(self, seg_index: int, offset: int) -> None:
+        """Put the caret in segment ``seg_index`` (position in the bead) at Python offset ``offset``."""
+        block = self.document().findBlockByNumber(seg_index)
+        text = self._texts[seg_index]
+        utf16 = len(text[:offset].encode("utf-16-le")) // 2
+        cursor = QTextCursor(block)
+        cursor.setPosition(block.position() + utf16)
+        self.setTextCursor(cursor)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.focused.emit(self.side)
+
+
+class BeadInspector(QWidget):
+    """Shows the session's selected bead and edits it through the session."""
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._index = -1
+        self._last_side = "tgt"
+
+        self.title = QLabel("No bead selected")
+        self.title.setWordWrap(True)
+        self.source_view = SegmentTextView("src")
+        self.target_view = SegmentTextView("tgt")
+        for view in (self.source_view, self.target_view):
+            view.focused.connect(self._remember_side)
+            view.setMinimumHeight(48)
+
+        source_box = QGroupBox("Source segments")
+        QVBoxLayout(source_box).addWidget(self.source_view)
+        target_box = QGroupBox("Target segments (interpretation)")
+        QVBoxLayout(target_box).addWidget(self.target_view)
+        texts = QSplitter(Qt.Orientation.Horizontal)
+        texts.addWidget(source_box)
+        texts.addWidget(target_box)
+        texts.setChildrenCollapsible(False)
+
+        # Buttons carry the main window's actions (set by attach_actions), so
+        # their shortcuts, undo text and enabled state stay in one place.
+        self.button_row = QHBoxLayout()
+        self.button_row.setSpacing(4)
+
+        self.good_align = QCheckBox("Good alignment")
+        self.good_align.setTristate(True)
+        self.good_mt = QCheckBox("Good translation")
+        self.good_mt.setTristate(True)
+        self.note = QLineEdit()
+        self.note.setPlaceholderText("Note for this bead")
+        self.post_edit = QLineEdit()
+        self.post_edit.setPlaceholderText("Corrected target text (the original stays in the transcript)")
+        apply_labels = QPushButton("Apply labels")
+        apply_labels.clicked.connect(self.apply_labels)
+        self.note.returnPressed.connect(self.apply_labels)
+        apply_post_edit = QPushButton("Apply post-edit")
+        apply_post_edit.clicked.connect(self.apply_post_edit)
+        self.post_edit.returnPressed.connect(self.apply_post_edit)
+        clear_post_edit = QPushButton("Clear")
+        clear_post_edit.setToolTip("Remove the post-edit and use the interpreter's text again")
+        clear_post_edit.clicked.connect(self.clear_post_edit)
+
+        labels_row = QHBoxLayout()
+        labels_row.addWidget(self.good_align)
+        labels_row.addWidget(self.good_mt)
+        labels_row.addWidget(self.note, 1)
+        labels_row.addWidget(apply_labels)
+        post_row = QHBoxLayout()
+        post_row.addWidget(self.post_edit, 1)
+        post_row.addWidget(apply_post_edit)
+        post_row.addWidget(clear_post_edit)
+        form = QFormLayout()
+        form.addRow("Labels", labels_row)
+        form.addRow("Post-edit", post_row)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(texts, 1)
+        layout.addLayout(self.button_row)
+        layout.addLayout(form)
+
+        session.selection_changed.connect(self.show_bead)
+        session.edited.connect(lambda _edit: self.show_bead(session.selected_bead))
+        session.alignment_replaced.connect(lambda: self.show_bead(session.selected_bead))
+        session.project_replaced.connect(lambda: self.show_bead(-1))
+        self.show_bead(session.selected_bead)
+
+    def attach_actions(self, actions: list) -> None:  # list[QAction | None]
+        """Add tool buttons for the given actions (None adds a gap)."""
+        from PySide6.QtWidgets import QToolButton
+
+        for action in actions:
+            if action is None:
+                self.button_row.addSpacing(10)
+                continue
+            button = QToolButton()
+            button.setDefaultAction(action)
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            self.button_row.addWidget(button)
+        self.button_row.addStretch(1)
+
+    # -- display --------------------------------------------------------------
+    @property
+    def project(self) -> Project:
+        return self.session.project
+
+    def _bead(self) -> Bead | None:
+        alignment = self.project.alignment
+        if alignment is None or not 0 <= self._index < len(alignment.beads):
+            return None
+        return alignment.beads[self._index]
+
+    def show_bead(self, index: int) -> None:
+        self._index = index
+        bead = self._bead()
+        enabled = bead is not None
+        for w in (self.good_align, self.good_mt, self.note, self.post_edit):
+            w.setEnabled(enabled)
+        if bead is None:
+            self.title.setText("No bead selected — click a row of the table or a cell of the matrix.")
+            self.source_view.show_segments(self.project.source, ())
+            self.target_view.show_segments(self.project.target, ())
+            self.note.clear()
+            self.post_edit.clear()
+            return
+        cost = "—" if bead.cost is None else f"{bead.cost:.3f}"
+        text = f"<b>Bead {index + 1}</b> ({bead.kind}) · {bead.status.value} · cost {cost}"
+        if bead.reason:
+            text += f" · {bead.reason}"
+        for flag in bead.failed_flags:
+            text += f" · <span style='color:#b35c00'>{flag.name}: {flag.reason or 'failed'}</span>"
+        self.title.setText(text)
+        self.source_view.show_segments(self.project.source, bead.src)
+        self.target_view.show_segments(self.project.target, bead.tgt, bead.trimmed)
+        self.good_align.setCheckState(_check_state(bead.good_align))
+        self.good_mt.setCheckState(_check_state(bead.good_mt))
+        self.note.setText(bead.note)
+        self.post_edit.setText(bead.post_edit or "")
+
+    def _remember_side(self, side: str) -> None:
+        self._last_side = side
+
+    # -- edit points -------------------------------------------------------
+    def current_segment(self) -> SegmentCursor | None:
+        """The segment under the caret of the side last focused (target by default)."""
+        view = self.source_view if self._last_side == "src" else self.target_view
+        found = view.cursor_position()
+        if found is None:
+            other = self.target_view if view is self.source_view else self.source_view
+            found = other.cursor_position()
+        return found
+
+    def view_for(self, side: str) -> SegmentTextView:
+        return self.source_view if side == "src" else self.target_view
+
+    def focus_side(self, side: str) -> None:
+        self._last_side = side
+        self.view_for(side).setFocus()
+
+    # -- label / post-edit edits ---------------------------------------------
+    def apply_labels(self) -> None:
+        from sialign.core.edits import SetLabels
+
+        bead = self._bead()
+        if bead is None:
+            return
+        good_align = _from_check_state(self.good_align.checkState())
+        good_mt = _from_check_state(self.good_mt.checkState())
+        note = self.note.text()
+        if (good_align, good_mt, note) != (bead.good_align, bead.good_mt, bead.note):
+            self.session.apply(SetLabels(self._index, good_align, good_mt, note))
+
+    def apply_post_edit(self) -> None:
+        from sialign.core.edits import SetPostEdit
+
+        bead = self._bead()
+        if bead is None:
+            return
+        text = self.post_edit.text().strip()
+        new = text or None
+        if new != bead.post_edit:
+            self.session.apply(SetPostEdit(self._index, new))
+
+    def clear_post_edit(self) -> None:
+        from sialign.core.edits import SetPostEdit
+
+        bead = self._bead()
+        if bead is not None and bead.post_edit is not None:
+            self.session.apply(SetPostEdit(self._index, None))
+
+
+def _check_state(value: bool | None) -> Qt.CheckState:
+    if value is None:
+        return Qt.CheckState.PartiallyChecked
+    return Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
+
+
+def _from_check_state(state: Qt.CheckState) -> bool | None:
+    if state == Qt.CheckState.PartiallyChecked:
+        return None
+    return state == Qt.CheckState.Checked

@@ -1,0 +1,314 @@
+"""The filter panel: thresholds with a live count of the beads that would change.
+
+Scoring a talk (GiNZA for Japanese, the reference translation, embeddings)
+takes seconds, so it runs once in a worker; after that every threshold
+change only calls :func:`sialign.filters.preview_flips` on the stored scores
+(vectorised, well under a millisecond per change). "Apply" builds the new
+beads with :func:`sialign.filters.apply_filters` in a worker too and installs
+them as one undoable edit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sialign.core.params import FilterParams
+from sialign.gui.session import ProjectSession
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A numeric field of :class:`FilterParams` shown as slider + spin box."""
+
+    name: str
+    label: str
+    minimum: float
+    maximum: float
+    step: float
+    tip: str
+
+
+THRESHOLDS = (
+    Threshold("alpha_min", "α — content words covered, at least", 0.0, 1.0, 0.01,
+              "Share of the source's content words found in the interpretation"),
+    Threshold("gamma_min", "γ — length ratio, at least", 0.0, 2.0, 0.01,
+              "Interpretation/reference length; below this the bead is flagged as under-translated"),
+    Threshold("gamma_max", "γ — length ratio, at most", 0.5, 10.0, 0.05,
+              "Interpretation/reference length; above this the bead is flagged as over-translated"),
+    Threshold("eta_min", "η — similarity to the reference, at least", 0.0, 1.0, 0.01,
+              "Semantic similarity between the interpretation and the reference translation"),
+)  # fmt: skip
+SLIDER_STEPS = 1000
+
+
+class ThresholdRow(QWidget):
+    """Slider and spin box bound together.
+
+    Signals:
+        value_changed(float)
+    """
+
+    value_changed = Signal(float)
+
+    def __init__(self, spec: Threshold, value: float, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, SLIDER_STEPS)
+        self.spin = QDoubleSpinBox()
+        self.spin.setRange(spec.minimum, spec.maximum)
+        self.spin.setSingleStep(spec.step)
+        self.spin.setDecimals(2)
+        self.spin.setKeyboardTracking(False)
+        self.setToolTip(spec.tip)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.slider, 1)
+        layout.addWidget(self.spin)
+        self.spin.setValue(value)
+        self.slider.setValue(self._to_slider(value))
+        self.slider.valueChanged.connect(self._slider_moved)
+        self.spin.valueChanged.connect(self._spin_changed)
+
+    def _to_slider(self, value: float) -> int:
+        span = self.spec.maximum - self.spec.minimum
+        return round((value - self.spec.minimum) / span * SLIDER_STEPS)
+
+    def _slider_moved(self, position: int) -> None:
+        span = self.spec.maximum - self.spec.minimum
+        value = round((self.spec.minimum + span * position / SLIDER_STEPS) / self.spec.step) * self.spec.step
+        if abs(value - self.spin.value()) > 1e-9:
+            self.spin.setValue(value)
+
+    def _spin_changed(self, value: float) -> None:
+        position = self._to_slider(value)
+        if position != self.slider.value():
+            self.slider.blockSignals(True)
+            self.slider.setValue(position)
+            self.slider.blockSignals(False)
+        self.value_changed.emit(value)
+
+    def value(self) -> float:
+        return self.spin.value()
+
+    def set_value(self, value: float) -> None:
+        self.spin.setValue(value)
+
+
+def _with_current_statuses(scores: Any, beads: list) -> Any:
+    """The scores with their status fields brought up to date (the measurements do not change).
+
+    Confirming, dropping or applying filters changes what a threshold
+    would flip but not α/γ/η; refreshing the three status fields the way
+    ``score_beads`` fills them avoids re-running GiNZA after every review step.
+    """
+    import numpy as np
+
+    from sialign.core.model import BeadStatus
+    from sialign.filters import FILTER_REASON_PREFIX
+
+    status = [b.status for b in beads]
+    return replace(
+        scores,
+        status=status,
+        filter_dropped=np.array(
+            [b.status == BeadStatus.DROPPED and b.reason.startswith(FILTER_REASON_PREFIX) for b in beads], dtype=bool
+        ),
+        confirmed=np.array([b.status == BeadStatus.CONFIRMED for b in beads], dtype=bool),
+    )
+
+
+class FilterPanel(QWidget):
+    """Edit the project's filter thresholds; see which beads would flip; apply as one step.
+
+    The panel does not run workers itself: it asks the main window through
+    ``run_task(worker, on_success)`` so that one worker runs at a time and
+    progress shows in one place.
+
+    Signals:
+        flips_changed(list): bead indices whose status the current thresholds would change.
+    """
+
+    flips_changed = Signal(list)
+
+    def __init__(self, session: ProjectSession, run_task: Callable[[Any, Callable[[Any], None]], None],
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.session = session
+        self._run_task = run_task
+        self.scores: Any = None
+        self.flips: list[int] = []
+
+        params = FilterParams.from_dict(session.project.filter_params)
+        self.rows: dict[str, ThresholdRow] = {}
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.intra = QCheckBox("Trim leading/trailing chunks without a content word (intra)")
+        self.drop_contentless = QCheckBox("Drop beads whose interpretation has no content word")
+        self.drop_failed = QCheckBox("Drop beads that fail a threshold (off: only flag them)")
+        self.eta_metric = QComboBox()
+        self.eta_metric.addItems(["auto", "cosine", "chrf"])
+        self.eta_metric.setToolTip("auto: embedding cosine when a model scored the talk, else chrF")
+        for box in (self.intra, self.drop_contentless, self.drop_failed):
+            form.addRow(box)
+        for spec in THRESHOLDS:
+            row = ThresholdRow(spec, float(getattr(params, spec.name)))
+            row.value_changed.connect(self._update_preview)
+            self.rows[spec.name] = row
+            form.addRow(spec.label, row)
+        form.addRow("η metric", self.eta_metric)
+
+        self.score_button = QPushButton("Score beads")
+        self.score_button.setToolTip("Measure α, γ and η for every bead (GiNZA for Japanese; takes a few seconds)")
+        self.score_button.clicked.connect(self.compute_scores)
+        self.apply_button = QPushButton("Apply filters")
+        self.apply_button.setToolTip("Trim, flag and drop beads with these thresholds (one undoable step)")
+        self.apply_button.clicked.connect(self.apply)
+        self.count_label = QLabel("Score the beads to see how many each threshold would change.")
+        self.count_label.setWordWrap(True)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.score_button)
+        buttons.addWidget(self.apply_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.count_label)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+
+        self.set_params(params)
+        for box in (self.intra, self.drop_contentless, self.drop_failed):
+            box.toggled.connect(self._update_preview)
+        self.eta_metric.currentIndexChanged.connect(self._update_preview)
+        session.project_replaced.connect(self._project_replaced)
+        session.edited.connect(lambda _e: self._check_scores())
+        session.alignment_replaced.connect(self._check_scores)
+        self._check_scores()
+
+    # -- parameters ------------------------------------------------------------
+    def params(self) -> FilterParams:
+        base = FilterParams.from_dict(self.session.project.filter_params)
+        values = {name: row.value() for name, row in self.rows.items()}
+        return replace(
+            base,
+            intra=self.intra.isChecked(),
+            drop_contentless=self.drop_contentless.isChecked(),
+            drop_failed=self.drop_failed.isChecked(),
+            eta_metric=self.eta_metric.currentText(),
+            **values,
+        )
+
+    def set_params(self, params: FilterParams) -> None:
+        for name, row in self.rows.items():
+            row.set_value(float(getattr(params, name)))
+        self.intra.setChecked(params.intra)
+        self.drop_contentless.setChecked(params.drop_contentless)
+        self.drop_failed.setChecked(params.drop_failed)
+        index = self.eta_metric.findText(params.eta_metric)
+        self.eta_metric.setCurrentIndex(max(0, index))
+
+    def _project_replaced(self) -> None:
+        self.scores = None
+        self.set_params(FilterParams.from_dict(self.session.project.filter_params))
+        self._check_scores()
+
+    # -- scores and preview ---------------------------------------------------
+    def _check_scores(self) -> None:
+        alignment = self.session.project.alignment
+        has_beads = alignment is not None and len(alignment.beads) > 0
+        if self.scores is not None and (not has_beads or not self.scores.matches(alignment.beads)):
+            self.scores = None
+        if self.scores is not None and alignment is not None:
+            self.scores = _with_current_statuses(self.scores, alignment.beads)
+        self.score_button.setEnabled(has_beads)
+        self.apply_button.setEnabled(has_beads)
+        self._update_preview()
+
+    def compute_scores(self) -> None:
+        from sialign.gui.workers import TaskWorker, snapshot
+
+        project = snapshot(self.session.project)
+        content_pos = self.params().content_pos
+
+        def task(progress: Any, should_stop: Any) -> Any:
+            from sialign.filters import score_beads
+
+            return score_beads(project, content_pos=content_pos, progress=progress, should_stop=should_stop)
+
+        self._run_task(TaskWorker(task, "Scoring beads"), self._scores_ready)
+
+    def _scores_ready(self, scores: Any) -> None:
+        alignment = self.session.project.alignment
+        self.scores = scores if alignment is not None and scores.matches(alignment.beads) else None
+        self._update_preview()
+
+    def _update_preview(self, *_: Any) -> None:
+        if self.scores is None:
+            self.flips = []
+            if self.session.project.alignment is None:
+                self.count_label.setText("Align the talk first.")
+            else:
+                self.count_label.setText("Score the beads to see how many each threshold would change.")
+            self.flips_changed.emit(self.flips)
+            return
+        from sialign.filters import preview_flips
+
+        try:
+            self.flips = preview_flips(self.scores, self.params())
+        except ValueError as exc:
+            self.flips = []
+            self.count_label.setText(str(exc))
+            self.flips_changed.emit(self.flips)
+            return
+        beads = self.session.project.alignment.beads if self.session.project.alignment else []
+        from sialign.core.model import BeadStatus
+
+        dropping = sum(1 for i in self.flips if i < len(beads) and beads[i].status is not BeadStatus.DROPPED)
+        restoring = len(self.flips) - dropping
+        text = f"<b>{len(self.flips)}</b> beads would change: {dropping} dropped, {restoring} restored."
+        self.count_label.setText(text)
+        self.flips_changed.emit(self.flips)
+
+    # -- apply -----------------------------------------------------------------
+    def apply(self) -> None:
+        from sialign.gui.workers import TaskWorker, snapshot
+
+        if self.session.project.alignment is None:
+            return
+        project = snapshot(self.session.project)
+        params = self.params()
+        scores = self.scores
+
+        def task(progress: Any, should_stop: Any) -> Any:
+            from sialign.filters import apply_filters
+
+            return apply_filters(project, params, scores, progress=progress, should_stop=should_stop)
+
+        self._run_task(TaskWorker(task, "Applying filters"), lambda beads: self._install(beads, params))
+
+    def _install(self, beads: list, params: FilterParams) -> None:
+        from sialign.core.edits import ReplaceBeads
+
+        alignment = self.session.project.alignment
+        if alignment is None:
+            return
+        n = len(alignment.beads)
+        if self.session.apply(ReplaceBeads(0, n, tuple(beads), label="Apply filters")):
+            if self.session.project.filter_params != params.to_dict():
+                self.session.project.filter_params = params.to_dict()
+                self.session.mark_dirty()

@@ -1,0 +1,1227 @@
+"""The main window: matrix, table, bead inspector and filters as dock widgets.
+
+Every view shows the session's selected bead; every change goes through
+``session.apply`` (one undoable core edit). Long work (alignment, filter
+scoring) runs in one worker at a time, with a progress bar and Cancel in
+the status bar, while the window stays responsive. Layout, recent files and
+preferences live in ``QSettings``; projects autosave beside their file (or
+in the autosave folder while untitled) and the autosave is offered back
+after a crash.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
+from PySide6.QtCore import QByteArray, QModelIndex, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sialign.core.errors import SialignError
+from sialign.core.model import BeadStatus, Project
+from sialign.core.params import AlignParams
+from sialign.gui.bead_inspector import BeadInspector
+from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
+from sialign.gui.filter_panel import FilterPanel
+from sialign.gui.matrix_view import MatrixView, SimilarityGrid
+from sialign.gui.resources import app_icon
+from sialign.gui.session import ProjectSession, touched_segments
+from sialign.gui.table_model import (
+    Column,
+    SegmentFilterProxy,
+    SegmentTableModel,
+    find_next,
+    is_flagged,
+    is_low_confidence,
+    is_unconfirmed,
+)
+from sialign.gui.workers import AlignWorker, TaskWorker, WorkerRunner
+
+APP_NAME = "SI Aligner"
+PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
+MAX_RECENT = 10
+# Bump when docks are added or renamed, so an old saved layout is not
+# restored onto a different set of docks.
+LAYOUT_VERSION = 2
+
+
+def error_log_path() -> Path:
+    """Where unexpected errors are written (the dialog names this file, never shows a traceback)."""
+    from sialign.io.project_file import autosave_dir
+
+    return autosave_dir().parent / "errors.log"
+
+
+class SegmentTableView(QTableView):
+    """The review table: one row per bead, two text lines per row, keyboard-driven."""
+
+    context_requested = Signal(object)  # global QPoint
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setAlternatingRowColors(False)
+        self.setSortingEnabled(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(lambda pos: self.context_requested.emit(self.viewport().mapToGlobal(pos)))
+        vertical = self.verticalHeader()
+        # Fixed two-line rows: resizing 5,000 rows to their contents would
+        # stall the GUI; the inspector shows a bead's full text.
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(int(self.fontMetrics().lineSpacing() * 2.6))
+        vertical.setDefaultAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        header = self.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setStretchLastSection(False)
+
+    def configure_columns(self) -> None:
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(Column.SOURCE, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(Column.TARGET, QHeaderView.ResizeMode.Stretch)
+        for column, chars in ((Column.COST, 6), (Column.STATUS, 12), (Column.FLAGS, 22), (Column.TIMES, 20)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            self.setColumnWidth(column, self.fontMetrics().averageCharWidth() * chars + 16)
+
+
+class MainWindow(QMainWindow):
+    """The application window around one :class:`ProjectSession`."""
+
+    def __init__(self, session: ProjectSession | None = None, *, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.session = session or ProjectSession(parent=self)
+        self.settings = settings or QSettings()
+        self.prefs = Preferences.load(self.settings)
+        self.runner = WorkerRunner(self)
+        self._progress_started = 0.0
+        self._on_task_success: Callable[[Any], None] | None = None
+        self._syncing_selection = False
+        self.last_align_seconds: dict[str, float] = {}
+        self.setWindowIcon(app_icon())
+        self.setDockNestingEnabled(True)
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks
+            | QMainWindow.DockOption.AllowNestedDocks
+            | QMainWindow.DockOption.AllowTabbedDocks
+        )
+
+        # -- models and views ---------------------------------------------------
+        self.table_model = SegmentTableModel(lambda: self.session.project, self)
+        self.table_model.set_low_confidence(self.prefs.low_confidence)
+        self.proxy = SegmentFilterProxy(self)
+        self.proxy.setSourceModel(self.table_model)
+        self.table = SegmentTableView()
+        self.table.setModel(self.proxy)
+        self.table.configure_columns()
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.matrix = MatrixView()
+        self.inspector = BeadInspector(self.session)
+        self.filter_panel = FilterPanel(self.session, self.run_task)
+
+        self._build_actions()
+        self.inspector.attach_actions(
+            [self.act_split_segment, self.act_merge_next_segment, self.act_merge_prev_segment, None,
+             self.act_move_prev, self.act_move_next, None, self.act_confirm, self.act_drop]
+        )  # fmt: skip
+        self.table_panel = self._build_table_panel()
+        self._build_docks()
+        self._build_menus()
+        self._build_toolbar()
+        self._build_status_bar()
+        self._connect()
+
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self._apply_prefs()
+        self.resize(1400, 880)
+        self._restore_layout()
+        self._project_replaced()
+
+    # ======================================================================
+    # construction
+    def _action(self, text: str, slot: Callable[[], Any], shortcut: Any = None, tip: str = "",
+                checkable: bool = False) -> QAction:  # fmt: skip
+        action = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                action.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            shortcut_text = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            action.setToolTip(f"{tip} ({shortcut_text})" if shortcut_text else tip)
+            action.setStatusTip(tip)
+        action.setCheckable(checkable)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        A = self._action
+        K = QKeySequence.StandardKey
+        self.act_new = A("&New talk…", self.new_talk, K.New, "Start a project from a talk's transcripts and audio")
+        self.act_open = A("&Open…", self.open_dialog, K.Open, "Open a saved project")
+        self.act_example = A("Open the &example talk", self.open_example, None, "Open the bundled example and align it")
+        self.act_save = A("&Save", self.save, K.Save, "Save the project")
+        self.act_save_as = A("Save &as…", self.save_as, K.SaveAs, "Save the project under a new name")
+        self.act_export = A("&Export…", self.export_dialog, "Ctrl+E", "Export the alignment as TSV, JSONL or TMX")
+        self.act_quit = A("&Quit", self.close, K.Quit, "Close SI Aligner")
+
+        self.act_undo = self.session.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcuts([QKeySequence(K.Undo)])
+        self.act_undo.setToolTip("Undo the last edit (Ctrl+Z)")
+        self.act_redo = self.session.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.act_redo.setToolTip("Redo (Ctrl+Shift+Z)")
+        self.addAction(self.act_undo)
+        self.addAction(self.act_redo)
+
+        self.act_align = A("&Align", self.align, "Ctrl+R", "Align the talk (confirmed beads stay as anchors)")
+        self.act_realign = A("&Re-align unconfirmed", self.realign, "Ctrl+Shift+R",
+                             "Re-align everything between confirmed beads, reusing cached embeddings")  # fmt: skip
+        self.act_align_scratch = A("Align from &scratch…", self.align_from_scratch, None,
+                                   "Align the whole talk again, ignoring confirmed beads")  # fmt: skip
+        self.act_cancel = A("&Cancel", self.cancel_task, "Esc", "Stop the running alignment or scoring")
+        self.act_filters = A("&Filters", self.show_filters, "Ctrl+Shift+F", "Show the filter thresholds")
+
+        self.act_confirm = A("&Confirm", self.confirm, "C", "Confirm the selected beads")
+        self.act_drop = A("&Drop / restore", self.drop_or_restore, "D", "Drop the selected beads, or restore dropped ones")
+        self.act_reset_status = A("Reset to &auto", self.reset_status, None, "Mark the selected beads unreviewed")
+        self.act_merge_beads = A("&Merge with next bead", self.merge_with_next_bead, "M", "Merge the bead with the next one")
+        self.act_merge_prev_bead = A("Merge with &previous bead", self.merge_with_previous_bead, "Shift+M",
+                                     "Merge the bead with the previous one")  # fmt: skip
+        self.act_split_bead = A("Split &bead…", self.split_bead, "B", "Split the bead in two")
+        self.act_split_segment = A("&Split at cursor", self.split_segment, "Ctrl+K",
+                                   "Split the segment under the text cursor of the bead inspector")  # fmt: skip
+        self.act_merge_next_segment = A("Merge with ne&xt segment", self.merge_segment_next, "Ctrl+J",
+                                        "Merge the segment under the cursor with the next segment")  # fmt: skip
+        self.act_merge_prev_segment = A("Merge with pre&vious segment", self.merge_segment_previous, "Ctrl+Shift+J",
+                                        "Merge the segment under the cursor with the previous segment")  # fmt: skip
+        self.act_move_prev = A("Move first segment to previous bead", self.move_first_to_previous, "Alt+Up",
+                               "Move the bead's first segment (side of the cursor) to the previous bead")  # fmt: skip
+        self.act_move_next = A("Move last segment to next bead", self.move_last_to_next, "Alt+Down",
+                               "Move the bead's last segment (side of the cursor) to the next bead")  # fmt: skip
+        self.act_good_align = A("Label: good &alignment (cycle)", lambda: self.cycle_label("good_align"), "G",
+                                "Cycle the good-alignment label: yes → no → not judged")  # fmt: skip
+        self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.cycle_label("good_mt"), "T",
+                             "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
+        self.act_post_edit = A("&Post-edit target…", self.focus_post_edit, "E", "Type a corrected target text")
+        self.act_find = A("&Find…", self.focus_search, K.Find, "Search source and target text")
+
+        self.act_next_unconfirmed = A("Next &unconfirmed", lambda: self.go_next(is_unconfirmed), "N",
+                                      "Go to the next bead nobody confirmed or dropped")  # fmt: skip
+        self.act_prev_unconfirmed = A("Previous unconfirmed", lambda: self.go_next(is_unconfirmed, True), "Shift+N",
+                                      "Go to the previous unconfirmed bead")  # fmt: skip
+        self.act_next_flagged = A("Next &flagged", lambda: self.go_next(is_flagged), "F",
+                                  "Go to the next bead a filter flagged or trimmed")  # fmt: skip
+        self.act_next_low = A("Next &low-confidence", lambda: self.go_next(is_low_confidence), "L",
+                              "Go to the next unreviewed bead with a high cost")  # fmt: skip
+
+        self.act_fit = A("&Fit matrix to window", self.matrix.fit_to_window, "Ctrl+0", "Show the whole matrix")
+        self.act_zoom_bead = A("&Zoom matrix to bead", lambda: self.matrix.zoom_to_bead(self.session.selected_bead),
+                               "Ctrl+=", "Zoom the matrix around the selected bead")  # fmt: skip
+        self.act_reset_layout = A("&Reset layout", self.reset_layout, None, "Put the panels back where they started")
+        self.act_prefs = A("&Preferences…", self.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
+        self.act_models = A("&Embedding model…", self.model_settings, None, "Choose and add sentence-embedding models")
+        self.act_about = A("&About SI Aligner", self.about, None, "Version and licence")
+
+    def _build_table_panel(self) -> QWidget:
+        panel = QWidget()
+        self.search_edit = QLineEdit()
+        self.search_edit.setPlaceholderText("Search source and target…  (Ctrl+F)")
+        self.search_edit.setClearButtonEnabled(True)
+        self.regex_box = QCheckBox("Regex")
+        self.status_filter = QComboBox()
+        self.status_filter.addItems(["All statuses", "Auto", "Confirmed", "Dropped", "Not dropped"])
+        self.flag_filter = QComboBox()
+        self.flag_filter.addItem("All beads", None)
+        self.flag_filter.addItem("Any flag", "any")
+        self.cost_filter = QDoubleSpinBox()
+        self.cost_filter.setRange(0.0, 2.0)
+        self.cost_filter.setSingleStep(0.05)
+        self.cost_filter.setPrefix("cost ≥ ")
+        self.cost_filter.setSpecialValueText("any cost")
+        self.cost_filter.setToolTip("Show only beads costing at least this much")
+        self.search_message = QLabel("")
+        self.search_message.setStyleSheet("color: #b00020;")
+        top = QHBoxLayout()
+        top.addWidget(self.search_edit, 3)
+        top.addWidget(self.regex_box)
+        top.addWidget(self.status_filter)
+        top.addWidget(self.flag_filter)
+        top.addWidget(self.cost_filter)
+        nav = QHBoxLayout()
+        for action in (self.act_next_unconfirmed, self.act_next_flagged, self.act_next_low):
+            button = QToolButton()
+            button.setDefaultAction(action)
+            nav.addWidget(button)
+        nav.addWidget(self.search_message, 1)
+        self.shown_label = QLabel("")
+        nav.addWidget(self.shown_label)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        layout.addLayout(top)
+        layout.addLayout(nav)
+        layout.addWidget(self.table, 1)
+        return panel
+
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        # The table is the central review surface; everything else can move.
+        self.setCentralWidget(self.table_panel)
+        self.matrix_dock = self._dock("Alignment matrix", "matrix_dock", self.matrix, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.inspector_dock = self._dock("Bead", "inspector_dock", self.inspector, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.filter_dock = self._dock("Filters", "filter_dock", self.filter_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.filter_dock.hide()
+        self.audio_dock: QDockWidget | None = None
+        self._default_state = self.saveState(LAYOUT_VERSION)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        for action in (self.act_new, self.act_open):
+            file_menu.addAction(action)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addAction(self.act_example)
+        file_menu.addSeparator()
+        for action in (self.act_save, self.act_save_as, self.act_export):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_quit)
+
+        edit_menu = bar.addMenu("&Edit")
+        edit_menu.addAction(self.act_undo)
+        edit_menu.addAction(self.act_redo)
+        edit_menu.addSeparator()
+        segment_menu = edit_menu.addMenu("Se&gment")
+        for action in (self.act_split_segment, self.act_merge_next_segment, self.act_merge_prev_segment,
+                       self.act_move_prev, self.act_move_next):  # fmt: skip
+            segment_menu.addAction(action)
+        bead_menu = edit_menu.addMenu("&Bead")
+        for action in (self.act_merge_beads, self.act_merge_prev_bead, self.act_split_bead):
+            bead_menu.addAction(action)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.act_find)
+
+        review_menu = bar.addMenu("&Review")
+        for action in (self.act_confirm, self.act_drop, self.act_reset_status, None, self.act_good_align,
+                       self.act_good_mt, self.act_post_edit, None, self.act_next_unconfirmed,
+                       self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low):  # fmt: skip
+            if action is None:
+                review_menu.addSeparator()
+            else:
+                review_menu.addAction(action)
+
+        align_menu = bar.addMenu("&Align")
+        for action in (self.act_align, self.act_realign, self.act_align_scratch, self.act_cancel, None, self.act_filters):
+            if action is None:
+                align_menu.addSeparator()
+            else:
+                align_menu.addAction(action)
+
+        self.view_menu = bar.addMenu("&View")
+        for dock in (self.matrix_dock, self.inspector_dock, self.filter_dock):
+            self.view_menu.addAction(dock.toggleViewAction())
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.act_fit)
+        self.view_menu.addAction(self.act_zoom_bead)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.act_reset_layout)
+
+        settings_menu = bar.addMenu("&Settings")
+        settings_menu.addAction(self.act_models)
+        settings_menu.addAction(self.act_prefs)
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.act_about)
+
+    def _build_toolbar(self) -> None:
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main_toolbar")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.setMovable(True)
+        for action in (self.act_new, self.act_open, self.act_save, None, self.act_align, self.act_cancel, None,
+                       self.act_undo, self.act_redo, None, self.act_filters, self.act_export):  # fmt: skip
+            if action is None:
+                toolbar.addSeparator()
+            else:
+                toolbar.addAction(action)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.embedder_label = QLabel("")
+        self.counts_label = QLabel("")
+        self.saved_label = QLabel("")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(360)
+        self.progress.setMinimumWidth(240)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel_task)
+        self.cancel_button.hide()
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.cancel_button)
+        bar.addPermanentWidget(self.embedder_label)
+        bar.addPermanentWidget(self.counts_label)
+        bar.addPermanentWidget(self.saved_label)
+
+    def _connect(self) -> None:
+        s = self.session
+        s.project_replaced.connect(self._project_replaced)
+        s.alignment_replaced.connect(self._alignment_replaced)
+        s.edited.connect(self._edited)
+        s.selection_changed.connect(self._selection_changed)
+        s.modified_changed.connect(lambda _m: self._update_title())
+        s.edit_failed.connect(self._edit_failed)
+        self.table.selectionModel().currentRowChanged.connect(self._table_current_changed)
+        self.table.context_requested.connect(self._show_context_menu)
+        self.matrix.bead_clicked.connect(s.select_bead)
+        self.matrix.context_requested.connect(lambda _i, pos: self._show_context_menu(pos))
+        self.search_edit.textChanged.connect(self._search_changed)
+        self.regex_box.toggled.connect(self._search_changed)
+        self.status_filter.currentIndexChanged.connect(self._status_filter_changed)
+        self.flag_filter.currentIndexChanged.connect(lambda _i: self.proxy.set_flag(self.flag_filter.currentData()))
+        self.cost_filter.valueChanged.connect(lambda v: self.proxy.set_cost_min(v if v > 0 else None))
+        for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
+            signal.connect(self._update_shown)
+        # A model reset resets the header's section modes; set them again.
+        self.proxy.modelReset.connect(self.table.configure_columns)
+        self.runner.finished.connect(self._task_finished)
+        self.filter_panel.flips_changed.connect(self._flips_changed)
+
+    # ======================================================================
+    # session → views
+    def _project_replaced(self) -> None:
+        self.table_model.reset()
+        self.matrix.set_project(self.session.project, self.session.similarity)
+        self._refresh_flag_filter()
+        self._update_title()
+        self._update_counts()
+        self._update_enabled()
+
+    def _alignment_replaced(self) -> None:
+        self.table_model.reset()
+        self.matrix.set_project(self.session.project, self.session.similarity, fit=False)
+        self.matrix.set_selected_bead(self.session.selected_bead, ensure_visible=False)
+        self._refresh_flag_filter()
+        self._update_counts()
+        self._update_enabled()
+
+    def _edited(self, edit: Any) -> None:
+        self.table_model.sync(touched_segments(edit))
+        self.matrix.refresh_documents()
+        self._update_counts()
+        self._update_enabled()
+
+    def _selection_changed(self, index: int) -> None:
+        self.matrix.set_selected_bead(index)
+        if self._syncing_selection:
+            return
+        self._syncing_selection = True
+        try:
+            row = self.proxy.proxy_row_of(index) if index >= 0 else -1
+            selection = self.table.selectionModel()
+            if row < 0:
+                if index < 0:
+                    selection.clearSelection()
+            else:
+                proxy_index = self.proxy.index(row, 0)
+                current = selection.currentIndex()
+                if not current.isValid() or current.row() != row:
+                    self.table.setCurrentIndex(proxy_index)
+                self.table.scrollTo(proxy_index, QAbstractItemView.ScrollHint.EnsureVisible)
+        finally:
+            self._syncing_selection = False
+        self._update_enabled()
+
+    def _table_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._syncing_selection:
+            return
+        self._syncing_selection = True
+        try:
+            self.session.select_bead(self.proxy.bead_of(current))
+        finally:
+            self._syncing_selection = False
+
+    def _edit_failed(self, message: str) -> None:
+        self.statusBar().showMessage(f"Not done: {message}", 10000)
+
+    def _update_title(self) -> None:
+        project = self.session.project
+        name = Path(project.path).name if project.path else f"{project.talk_id} (not saved)"
+        self.setWindowTitle(f"{name}[*] — {APP_NAME}")
+        self.setWindowModified(self.session.is_modified)
+        if project.path is None:
+            self.saved_label.setText("not saved yet")
+        elif self.session.is_modified:
+            self.saved_label.setText("modified")
+        else:
+            self.saved_label.setText("saved")
+
+    def _update_counts(self) -> None:
+        project = self.session.project
+        alignment = project.alignment
+        if alignment is None:
+            self.embedder_label.setText(f"embedder: {AlignParams.from_dict(project.params or {}).embedder}")
+            self.counts_label.setText(f"{len(project.source)} × {len(project.target)} segments · not aligned")
+            return
+        self.embedder_label.setText(f"embedder: {alignment.embedder or '?'}")
+        c = alignment.counts()
+        text = (
+            f"{c['total']} beads · {c['confirmed']} confirmed · {c['flagged']} flagged · {c['dropped']} dropped"
+        )
+        evs = [self.table_model.row(i).evs for i in range(self.table_model.rowCount())]
+        evs = [e for e in evs if e is not None]
+        if evs:
+            text += f" · median EVS {statistics.median(evs):.1f} s"
+        self.counts_label.setText(text)
+
+    def _update_shown(self, *_: Any) -> None:
+        total = self.table_model.rowCount()
+        shown = self.proxy.rowCount()
+        self.shown_label.setText(f"{shown} of {total} beads shown" if shown != total else f"{total} beads")
+
+    def _refresh_flag_filter(self) -> None:
+        names: set[str] = set()
+        for i in range(self.table_model.rowCount()):
+            names |= self.table_model.row(i).flag_names
+        current = self.flag_filter.currentData()
+        self.flag_filter.blockSignals(True)
+        while self.flag_filter.count() > 2:
+            self.flag_filter.removeItem(2)
+        for name in sorted(names):
+            self.flag_filter.addItem(f"Flag: {name}", name)
+        index = self.flag_filter.findData(current)
+        self.flag_filter.setCurrentIndex(max(0, index))
+        self.flag_filter.blockSignals(False)
+        self._update_shown()
+
+    def _update_enabled(self) -> None:
+        busy = self.runner.busy
+        project = self.session.project
+        has_text = len(project.source) > 0 and len(project.target) > 0
+        aligned = project.alignment is not None and len(project.alignment.beads) > 0
+        selected = aligned and self.session.selected_bead >= 0
+        for action in (self.act_align, self.act_align_scratch):
+            action.setEnabled(has_text and not busy)
+        self.act_realign.setEnabled(aligned and not busy)
+        self.act_cancel.setEnabled(busy)
+        self.act_export.setEnabled(aligned)
+        for action in (self.act_confirm, self.act_drop, self.act_reset_status, self.act_merge_beads,
+                       self.act_merge_prev_bead, self.act_split_bead, self.act_split_segment,
+                       self.act_merge_next_segment, self.act_merge_prev_segment, self.act_move_prev,
+                       self.act_move_next, self.act_good_align, self.act_good_mt, self.act_post_edit):  # fmt: skip
+            action.setEnabled(selected and not busy)
+        for action in (self.act_next_unconfirmed, self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low):
+            action.setEnabled(aligned)
+        self.act_undo.setEnabled(self.session.undo_stack.canUndo() and not busy)
+        self.act_redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
+
+    # ======================================================================
+    # selection helpers
+    def selected_beads(self) -> list[int]:
+        """Bead indices of the table's selected rows, or the session's selected bead."""
+        rows = self.table.selectionModel().selectedRows()
+        indices = sorted({self.proxy.bead_of(r) for r in rows} - {-1})
+        if not indices and self.session.selected_bead >= 0:
+            indices = [self.session.selected_bead]
+        return indices
+
+    def _search_changed(self, *_: Any) -> None:
+        message = self.proxy.set_search(self.search_edit.text(), regex=self.regex_box.isChecked())
+        self.search_message.setText(message or "")
+        self._update_shown()
+
+    def _status_filter_changed(self, index: int) -> None:
+        choices: list[set[BeadStatus] | None] = [
+            None,
+            {BeadStatus.AUTO},
+            {BeadStatus.CONFIRMED},
+            {BeadStatus.DROPPED},
+            {BeadStatus.AUTO, BeadStatus.CONFIRMED},
+        ]
+        self.proxy.set_statuses(choices[index])
+        self._update_shown()
+
+    def _flips_changed(self, flips: list[int]) -> None:
+        if flips:
+            self.statusBar().showMessage(f"{len(flips)} beads would change with these thresholds", 4000)
+
+    def focus_search(self) -> None:
+        self.search_edit.setFocus()
+        self.search_edit.selectAll()
+
+    def go_next(self, predicate: Callable[..., bool], backwards: bool = False) -> None:
+        alignment = self.session.project.alignment
+        if alignment is None:
+            return
+        index = find_next(alignment.beads, self.session.selected_bead, predicate, self.prefs.low_confidence,
+                          backwards=backwards)  # fmt: skip
+        if index < 0:
+            self.statusBar().showMessage("No such bead left.", 5000)
+            return
+        if self.proxy.proxy_row_of(index) < 0:
+            self.statusBar().showMessage(f"Bead {index + 1} is hidden by the table's filters.", 5000)
+        self.session.select_bead(index)
+        self.table.setFocus()
+
+    # ======================================================================
+    # edits
+    def _apply(self, edit: Any) -> bool:
+        return self.session.apply(edit)
+
+    def confirm(self) -> None:
+        from sialign.core.edits import SetStatus
+
+        indices = self.selected_beads()
+        if indices:
+            self._apply(SetStatus(tuple(indices), BeadStatus.CONFIRMED))
+
+    def drop_or_restore(self) -> None:
+        from sialign.core.edits import SetStatus
+
+        indices = self.selected_beads()
+        alignment = self.session.project.alignment
+        if not indices or alignment is None:
+            return
+        if all(alignment.beads[i].status is BeadStatus.DROPPED for i in indices):
+            self._apply(SetStatus(tuple(indices), BeadStatus.AUTO))
+        else:
+            self._apply(SetStatus(tuple(indices), BeadStatus.DROPPED, "dropped by the reviewer"))
+
+    def reset_status(self) -> None:
+        from sialign.core.edits import SetStatus
+
+        indices = self.selected_beads()
+        if indices:
+            self._apply(SetStatus(tuple(indices), BeadStatus.AUTO))
+
+    def merge_with_next_bead(self) -> None:
+        from sialign.core.edits import MergeBeads
+
+        index = self.session.selected_bead
+        if index >= 0:
+            self._apply(MergeBeads(index))
+
+    def merge_with_previous_bead(self) -> None:
+        from sialign.core.edits import MergeBeads
+
+        index = self.session.selected_bead
+        if index >= 1 and self._apply(MergeBeads(index - 1)):
+            self.session.select_bead(index - 1)
+        elif index == 0:
+            self._edit_failed("the first bead has no previous bead to merge with")
+
+    def split_bead(self) -> None:
+        from sialign.core.edits import SplitBead
+
+        index = self.session.selected_bead
+        alignment = self.session.project.alignment
+        if index < 0 or alignment is None:
+            return
+        bead = alignment.beads[index]
+        if len(bead.src) + len(bead.tgt) < 2:
+            self._edit_failed(f"bead {index + 1} holds one segment; there is nothing to split")
+            return
+        dialog = SplitBeadDialog(self.session.project, index, self)
+        if dialog.exec():
+            src_count, tgt_count = dialog.counts()
+            self._apply(SplitBead(index, src_count, tgt_count))
+
+    def split_segment(self) -> None:
+        from sialign.core.edits import SplitSegment
+
+        where = self.inspector.current_segment()
+        if where is None:
+            self._edit_failed("put the text cursor in a segment of the bead panel, where it should be cut")
+            return
+        self._apply(SplitSegment(where.side, where.seg_id, where.offset))
+
+    def merge_segment_next(self) -> None:
+        from sialign.core.edits import MergeSegments
+
+        where = self.inspector.current_segment()
+        if where is None:
+            self._edit_failed("put the text cursor in a segment of the bead panel")
+            return
+        doc = self.session.project.document(where.side)
+        if doc.index_of(where.seg_id) == len(doc) - 1:
+            self._edit_failed(f"segment {where.seg_id} is the last one; there is no next segment")
+            return
+        self._apply(MergeSegments(where.side, where.seg_id))
+
+    def merge_segment_previous(self) -> None:
+        from sialign.core.edits import MergeSegments
+
+        where = self.inspector.current_segment()
+        if where is None:
+            self._edit_failed("put the text cursor in a segment of the bead panel")
+            return
+        doc = self.session.project.document(where.side)
+        pos = doc.index_of(where.seg_id)
+        if pos == 0:
+            self._edit_failed(f"segment {where.seg_id} is the first one; there is no previous segment")
+            return
+        self._apply(MergeSegments(where.side, doc.segments[pos - 1].id))
+
+    def _edit_side(self) -> str:
+        where = self.inspector.current_segment()
+        return where.side if where is not None else "tgt"
+
+    def move_first_to_previous(self) -> None:
+        self._move_boundary(-1)
+
+    def move_last_to_next(self) -> None:
+        self._move_boundary(+1)
+
+    def _move_boundary(self, direction: int) -> None:
+        from sialign.core.edits import MoveSegment
+
+        index = self.session.selected_bead
+        alignment = self.session.project.alignment
+        if index < 0 or alignment is None:
+            return
+        side = self._edit_side()
+        bead = alignment.beads[index]
+        ids = bead.src if side == "src" else bead.tgt
+        if not ids:
+            name = "source" if side == "src" else "target"
+            self._edit_failed(f"bead {index + 1} has no {name} segment to move")
+            return
+        n_before = len(alignment.beads)
+        seg_id = ids[0] if direction < 0 else ids[-1]
+        if self._apply(MoveSegment(side, seg_id, direction)):
+            # Keep the selection on what is left of the bead (it may have been
+            # removed when its last segment moved away).
+            if len(alignment.beads) < n_before and direction < 0:
+                self.session.select_bead(index - 1)
+            else:
+                self.session.select_bead(min(index, len(alignment.beads) - 1))
+
+    def cycle_label(self, name: str) -> None:
+        from sialign.core.edits import SetLabels
+
+        index = self.session.selected_bead
+        alignment = self.session.project.alignment
+        if index < 0 or alignment is None:
+            return
+        bead = alignment.beads[index]
+        current = getattr(bead, name)
+        new = True if current is None else (False if current else None)
+        good_align = new if name == "good_align" else bead.good_align
+        good_mt = new if name == "good_mt" else bead.good_mt
+        self._apply(SetLabels(index, good_align, good_mt, bead.note))
+
+    def focus_post_edit(self) -> None:
+        self.inspector_dock.show()
+        self.inspector_dock.raise_()
+        self.inspector.post_edit.setFocus()
+        self.inspector.post_edit.selectAll()
+
+    def _show_context_menu(self, global_pos: QPoint) -> None:
+        if self.session.selected_bead < 0:
+            return
+        menu = QMenu(self)
+        for action in (self.act_confirm, self.act_drop, self.act_reset_status, None, self.act_merge_beads,
+                       self.act_merge_prev_bead, self.act_split_bead, None, self.act_move_prev, self.act_move_next,
+                       None, self.act_good_align, self.act_good_mt, self.act_post_edit, None,
+                       self.act_zoom_bead):  # fmt: skip
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+        menu.popup(global_pos)
+
+    # ======================================================================
+    # long work
+    def run_task(self, worker: TaskWorker, on_success: Callable[[Any], None]) -> bool:
+        """Run ``worker`` (one at a time); ``on_success`` gets its result on the GUI thread."""
+        if self.runner.busy:
+            self.statusBar().showMessage("Wait for the running task to finish, or cancel it.", 5000)
+            return False
+        self._on_task_success = on_success
+        worker.progressed.connect(self._task_progressed)
+        worker.succeeded.connect(self._task_succeeded)
+        worker.failed.connect(self._task_failed)
+        worker.cancelled.connect(self._task_cancelled)
+        self.session.locked_reason = f"{worker.title} is running; edit again when it finishes (or cancel it)."
+        self._progress_started = time.monotonic()
+        self.progress.setValue(0)
+        self.progress.setFormat(f"{worker.title}…")
+        self.progress.show()
+        self.cancel_button.show()
+        self.cancel_button.setEnabled(True)
+        self.runner.start(worker)
+        self._update_enabled()
+        return True
+
+    def _task_progressed(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(fraction * 1000))
+        self.progress.setFormat(f"{message} — %p%")
+
+    def _task_succeeded(self, result: Any) -> None:
+        callback = self._on_task_success
+        self._on_task_success = None
+        self.session.locked_reason = ""
+        if callback is not None:
+            try:
+                callback(result)
+            except SialignError as exc:
+                self.show_error("Could not use the result", str(exc))
+
+    def _task_failed(self, message: str, details: str) -> None:
+        self._on_task_success = None
+        self.session.locked_reason = ""
+        if details:
+            self._log_error(details)
+            message += f"\n\nDetails were written to {error_log_path()}."
+        self.show_error("Something went wrong", message)
+
+    def _task_cancelled(self) -> None:
+        self._on_task_success = None
+        self.session.locked_reason = ""
+        self.statusBar().showMessage("Cancelled. Nothing was changed.", 6000)
+
+    def _task_finished(self) -> None:
+        self.session.locked_reason = ""
+        self.progress.hide()
+        self.cancel_button.hide()
+        self._update_enabled()
+
+    def cancel_task(self) -> None:
+        if self.runner.busy:
+            self.runner.cancel()
+            self.cancel_button.setEnabled(False)
+            self.progress.setFormat("Cancelling…")
+
+    def _log_error(self, details: str) -> None:
+        try:
+            path = error_log_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as fh:
+                fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n{details}\n")
+        except OSError:
+            pass
+
+    def show_error(self, title: str, message: str) -> None:
+        """A readable error dialog (tests replace ``QMessageBox.warning``)."""
+        QMessageBox.warning(self, title, message)
+
+    # -- alignment ---------------------------------------------------------------
+    def align_params(self) -> AlignParams:
+        project = self.session.project
+        if project.params:
+            return AlignParams.from_dict(project.params)
+        return AlignParams(embedder=self.prefs.embedder)
+
+    def align(self, *, keep_confirmed: bool = True, on_done: Callable[[], None] | None = None) -> bool:
+        """Start aligning the talk in a worker; True when it started."""
+        project = self.session.project
+        if not len(project.source) or not len(project.target):
+            self.show_error("Nothing to align", "Open or create a talk with a source and a target transcript first.")
+            return False
+        params = self.align_params()
+        worker = AlignWorker(project, params, keep_confirmed=keep_confirmed, embedders=self.session.embedders)
+        src_ids, tgt_ids = worker.project.source.ids(), worker.project.target.ids()
+        label = "Re-align unconfirmed beads" if keep_confirmed and project.alignment is not None else "Align the talk"
+
+        def install(result: Any) -> None:
+            self._install_alignment(result, src_ids, tgt_ids, params, label)
+            if on_done is not None:
+                on_done()
+
+        return self.run_task(worker, install)
+
+    def realign(self) -> None:
+        self.align(keep_confirmed=True)
+
+    def align_from_scratch(self) -> None:
+        alignment = self.session.project.alignment
+        confirmed = alignment.counts()["confirmed"] if alignment is not None else 0
+        if confirmed:
+            answer = QMessageBox.question(
+                self,
+                "Align from scratch",
+                f"{confirmed} confirmed beads will be re-aligned like the rest (you can undo this). Continue?",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.align(keep_confirmed=False)
+
+    def _install_alignment(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams,
+                           label: str) -> None:  # fmt: skip
+        from sialign.core.edits import ReplaceAlignment
+
+        project = self.session.project
+        if project.source.ids() != src_ids or project.target.ids() != tgt_ids:
+            self.show_error("Alignment not applied", "The segments changed while aligning; align again.")
+            return
+        self.session.set_similarity(SimilarityGrid(result.similarity, src_ids, tgt_ids))
+        if self.session.apply(ReplaceAlignment(result.alignment, label=label)):
+            if project.params != params.to_dict():
+                project.params = params.to_dict()
+                self.session.mark_dirty()
+            self.last_align_seconds = dict(result.timings)
+            total = sum(result.timings.values())
+            parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items())
+            self.statusBar().showMessage(f"Aligned in {total:.1f} s ({parts}).", 10000)
+            self.matrix.fit_to_window()
+            if self.session.selected_bead < 0 and result.alignment.beads:
+                self.session.select_bead(0)
+            self.autosave()
+
+    # ======================================================================
+    # files
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; False when the user cancels."""
+        if not self.session.is_modified:
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"“{self.session.project.talk_id}” has changes that are not saved. Save them?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        if answer == QMessageBox.StandardButton.Discard:
+            # The user chose to lose the changes: do not offer them back later.
+            self._discard_current_autosave()
+            return True
+        return False
+
+    def new_talk(self) -> None:
+        from sialign.gui.new_talk_dialog import NewTalkDialog
+
+        if self.runner.busy or not self.maybe_save():
+            return
+        dialog = NewTalkDialog(self)
+        if dialog.exec():
+            project = dialog.project()
+            project.params = AlignParams(embedder=self.prefs.embedder).to_dict()
+            self._discard_current_autosave()
+            self.session.set_project(project, modified=True)
+            self.statusBar().showMessage("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
+
+    def open_dialog(self) -> None:
+        if self.runner.busy or not self.maybe_save():
+            return
+        start = str(self.settings.value("last_dir", str(Path.home())))
+        path, _ = QFileDialog.getOpenFileName(self, "Open project", start, PROJECT_FILTER)
+        if path:
+            self.open_path(path, ask_save=False)
+
+    def open_path(self, path: str, *, ask_save: bool = True) -> bool:
+        """Open a project file, offering its autosave when it is newer (after a crash)."""
+        from sialign.io.project_file import discard_autosave, find_recovery, load_project
+
+        if ask_save and not self.maybe_save():
+            return False
+        try:
+            project = load_project(path)
+        except SialignError as exc:
+            self.show_error("Cannot open the project", str(exc))
+            return False
+        except OSError as exc:
+            self.show_error("Cannot open the project", f"{path}: {exc.strerror or exc}")
+            return False
+        project.path = str(path)
+        modified = False
+        recovery = find_recovery(path, project.talk_id)
+        if recovery is not None:
+            answer = QMessageBox.question(
+                self,
+                "Recover unsaved work?",
+                f"There is autosaved work for {Path(path).name} newer than the file "
+                f"(saved {time.strftime('%Y-%m-%d %H:%M', time.localtime(recovery.stat().st_mtime))}). "
+                "SI Aligner may not have closed properly. Open the autosaved version?",
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                try:
+                    project = load_project(recovery)
+                    project.path = str(path)
+                    modified = True
+                except SialignError as exc:
+                    self.show_error("Cannot recover", str(exc))
+            else:
+                discard_autosave(path, project.talk_id)
+        self._discard_current_autosave()
+        self.session.set_project(project, modified=modified)
+        self._add_recent(str(path))
+        self.settings.setValue("last_dir", str(Path(path).parent))
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def offer_untitled_recovery(self) -> bool:
+        """At start-up: offer the newest autosave of a never-saved project; True if one was opened."""
+        from sialign.io.project_file import load_project, untitled_autosaves
+
+        found = untitled_autosaves()
+        if not found:
+            return False
+        newest = found[0]
+        answer = QMessageBox.question(
+            self,
+            "Recover unsaved work?",
+            f"SI Aligner did not close properly last time. Recover the unsaved talk “{newest.name.split('.')[0]}” "
+            f"(autosaved {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest.stat().st_mtime))})?",
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            for path in found:
+                path.unlink(missing_ok=True)
+            return False
+        try:
+            project = load_project(newest)
+        except SialignError as exc:
+            self.show_error("Cannot recover", str(exc))
+            return False
+        project.path = None
+        self.session.set_project(project, modified=True)
+        newest.unlink(missing_ok=True)
+        return True
+
+    def save(self) -> bool:
+        if self.session.project.path is None:
+            return self.save_as()
+        return self._save_to(self.session.project.path)
+
+    def save_as(self) -> bool:
+        project = self.session.project
+        start_dir = str(self.settings.value("last_dir", str(Path.home())))
+        suggestion = project.path or str(Path(start_dir) / f"{project.talk_id}.sialign")
+        path, _ = QFileDialog.getSaveFileName(self, "Save project as", suggestion, PROJECT_FILTER)
+        if not path:
+            return False
+        if not path.endswith(".sialign"):
+            path += ".sialign"
+        self._discard_current_autosave()
+        return self._save_to(path)
+
+    def _save_to(self, path: str) -> bool:
+        from sialign.io.project_file import discard_autosave, save_project
+
+        project = self.session.project
+        try:
+            save_project(project, path)
+        except SialignError as exc:
+            self.show_error("Cannot save", str(exc))
+            return False
+        except OSError as exc:
+            self.show_error("Cannot save", f"{path}: {exc.strerror or exc} — choose another folder")
+            return False
+        project.path = str(path)
+        discard_autosave(path, project.talk_id)
+        self.session.mark_saved()
+        self._add_recent(str(path))
+        self.settings.setValue("last_dir", str(Path(path).parent))
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def autosave(self) -> None:
+        """Write the autosave when there are unsaved changes (never touches the project file)."""
+        from sialign.io.project_file import save_autosave
+
+        project = self.session.project
+        if not self.session.is_modified or (not len(project.source) and not len(project.target)):
+            return
+        try:
+            path = save_autosave(project)
+        except (SialignError, OSError) as exc:
+            self.statusBar().showMessage(f"Autosave failed: {exc}", 10000)
+            return
+        self.statusBar().showMessage(f"Autosaved to {path}", 4000)
+
+    def _discard_current_autosave(self) -> None:
+        from sialign.io.project_file import discard_autosave
+
+        project = self.session.project
+        if len(project.source) or len(project.target):
+            discard_autosave(project.path, project.talk_id)
+
+    def export_dialog(self) -> None:
+        from sialign.gui.export_dialog import ExportDialog, export
+
+        project = self.session.project
+        if project.alignment is None:
+            return
+        base = Path(project.path).with_suffix("") if project.path else Path(
+            str(self.settings.value("last_dir", str(Path.home())))
+        ) / project.talk_id
+        dialog = ExportDialog(project, str(base) + ".tsv", self)
+        if not dialog.exec():
+            return
+        options = dialog.options()
+        try:
+            rows = export(project, options)
+        except SialignError as exc:
+            self.show_error("Export failed", str(exc))
+            return
+        except OSError as exc:
+            self.show_error("Export failed", f"{options.path}: {exc.strerror or exc}")
+            return
+        self.statusBar().showMessage(f"Exported {rows} rows to {options.path}", 8000)
+
+    def open_example(self) -> None:
+        from sialign.gui.app import load_example_project
+
+        if self.runner.busy or not self.maybe_save():
+            return
+        try:
+            project = load_example_project()
+        except SialignError as exc:
+            self.show_error("Cannot open the example", str(exc))
+            return
+        self._discard_current_autosave()
+        self.session.set_project(project, modified=True)
+        self.align()
+
+    # -- recent files ---------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: str) -> None:
+        recent = [p for p in self.recent_files() if p != path]
+        recent.insert(0, path)
+        self.settings.setValue("recent_files", recent[:MAX_RECENT])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for path in recent:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    # ======================================================================
+    # panels, settings
+    def show_filters(self) -> None:
+        self.filter_dock.show()
+        self.filter_dock.raise_()
+
+    def add_audio_panel(self, panel: QWidget) -> QDockWidget:
+        """Add the waveform/EVS panel as a dock above the matrix and table."""
+        self.audio_dock = self._dock("Audio", "audio_dock", panel, Qt.DockWidgetArea.TopDockWidgetArea)
+        self.view_menu.insertAction(self.view_menu.actions()[0], self.audio_dock.toggleViewAction())
+        return self.audio_dock
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state, LAYOUT_VERSION)
+        self._default_sizes()
+
+    def _default_sizes(self) -> None:
+        width = self.width()
+        self.resizeDocks([self.matrix_dock], [int(width * 0.36)], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.inspector_dock], [int(self.height() * 0.28)], Qt.Orientation.Vertical)
+
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        restored = isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION)
+        if not restored:
+            QTimer.singleShot(0, self._default_sizes)
+        self._rebuild_recent_menu()
+
+    def save_layout(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
+
+    def _apply_prefs(self) -> None:
+        self.table_model.set_low_confidence(self.prefs.low_confidence)
+        if self.prefs.autosave_minutes > 0:
+            self.autosave_timer.start(self.prefs.autosave_minutes * 60_000)
+        else:
+            self.autosave_timer.stop()
+
+    def edit_preferences(self) -> None:
+        embedders = ["lexical"]
+        try:
+            from sialign.embed import list_models  # type: ignore[attr-defined]
+
+            embedders += [str(m) for m in list_models()]
+        except (ImportError, SialignError, OSError):
+            pass
+        dialog = PreferencesDialog(self.prefs, embedders, self)
+        if dialog.exec():
+            self.prefs = dialog.preferences()
+            self.prefs.save(self.settings)
+            self._apply_prefs()
+
+    def model_settings(self) -> None:
+        from sialign.gui.model_settings import ModelSettingsDialog
+
+        ModelSettingsDialog(self).exec()
+
+    def about(self) -> None:
+        import sialign
+
+        QMessageBox.about(
+            self,
+            f"About {APP_NAME}",
+            f"<b>{APP_NAME}</b> {sialign.__version__}<br>Align a talk with its simultaneous interpretation, "
+            "review the alignment and export a parallel corpus — offline.<br>MIT licence.",
+        )
+
+    # ======================================================================
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        if self.runner.busy:
+            self.runner.cancel()
+            self.runner.wait(3000)
+        if not self.session.is_modified:
+            self._discard_current_autosave()
+        self.save_layout()
+        self.autosave_timer.stop()
+        event.accept()
+

@@ -1,0 +1,132 @@
+"""The alignment matrix: bead geometry, clicks, selection highlight, large talks."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+
+from sialign.core.model import Alignment, Bead, Document, Project
+from sialign.gui.matrix_view import MatrixView, SimilarityGrid, bead_at, bead_spans
+
+# Beads of the hand-made talk (see conftest): rows = source, cols = target.
+SPANS = [[0, 1, 0, 1], [1, 2, 1, 3], [2, 3, 3, 5], [3, 4, 5, 6], [4, 5, 6, 8], [5, 6, 8, 9]]
+
+
+def test_matrix_view_bead_spans(project) -> None:  # noqa: ANN001
+    assert bead_spans(project.alignment.beads).tolist() == SPANS
+
+
+def test_matrix_view_bead_spans_with_skips() -> None:
+    beads = [Bead(src=(0,), tgt=()), Bead(src=(), tgt=(0, 1)), Bead(src=(1, 2), tgt=(2,))]
+    assert bead_spans(beads).tolist() == [[0, 1, 0, 0], [1, 1, 0, 2], [1, 3, 2, 3]]
+
+
+@pytest.mark.parametrize(
+    "row, col, expected",
+    [
+        (0, 0, 0),  # inside bead 1
+        (1, 2, 1),  # inside bead 2 (second target chunk)
+        (2, 4, 2),
+        (5, 8, 5),
+        (5, 2, 2),  # outside every bead: bead 3 (row 2, cols 3-4) is nearest
+        (3, 0, 1),  # left of bead 4: bead 2 is nearest
+        (-3, -3, 0),  # outside the matrix
+    ],
+)
+def test_matrix_view_bead_at(row, col, expected) -> None:  # noqa: ANN001
+    spans = np.array(SPANS)
+    assert bead_at(spans, row, col) == expected
+
+
+def test_matrix_view_bead_at_empty() -> None:
+    assert bead_at(np.empty((0, 4), dtype=np.int64), 1, 1) == -1
+
+
+def test_matrix_view_similarity_remap_after_split() -> None:
+    values = np.arange(6, dtype=np.float32).reshape(2, 3)
+    grid = SimilarityGrid(values, [0, 1], [10, 11, 12])
+    out = grid.remapped([0, 7, 1], [10, 12])
+    assert out.shape == (3, 2)
+    assert out[0].tolist() == [0.0, 2.0]
+    assert np.isnan(out[1]).all()  # the new segment from a split has no similarity yet
+    assert out[2].tolist() == [3.0, 5.0]
+
+
+def _cell_centre_in_viewport(view: MatrixView, row: int, col: int):  # noqa: ANN202
+    scene_point = view.plot.getViewBox().mapViewToScene(QPointF(col + 0.5, row + 0.5))
+    return view.graphics.mapFromScene(scene_point)
+
+
+@pytest.fixture
+def matrix(qtbot, session):  # noqa: ANN001
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.resize(600, 500)
+    view.set_project(session.project, session.similarity)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+@pytest.mark.parametrize("row, col, expected", [(0, 0, 0), (1, 2, 1), (2, 3, 2), (4, 7, 4), (5, 8, 5), (5, 2, 2)])
+def test_matrix_view_click_selects_bead(qtbot, matrix, row, col, expected) -> None:  # noqa: ANN001
+    with qtbot.waitSignal(matrix.bead_clicked, timeout=2000) as blocker:
+        qtbot.mouseClick(matrix.graphics.viewport(), Qt.MouseButton.LeftButton, pos=_cell_centre_in_viewport(matrix, row, col))
+    assert blocker.args == [expected]
+
+
+def test_matrix_view_selection_rectangle(matrix) -> None:  # noqa: ANN001
+    assert matrix.selection_rect() is None
+    matrix.set_selected_bead(2)
+    rect = matrix.selection_rect()
+    # Bead 3: source row 2, target columns 3-4.
+    assert (rect.left(), rect.top(), rect.right(), rect.bottom()) == (3.0, 2.0, 5.0, 3.0)
+    matrix.set_selected_bead(-1)
+    assert matrix.selection_rect() is None
+
+
+def test_matrix_view_selection_scrolls_into_view(matrix) -> None:  # noqa: ANN001
+    matrix.zoom_to_bead(0, context=1)
+    (x0, x1), (y0, y1) = matrix.plot.getViewBox().viewRange()
+    assert x1 < 5
+    matrix.set_selected_bead(5)
+    (x0, x1), (y0, y1) = matrix.plot.getViewBox().viewRange()
+    assert x0 <= 8 and 9 <= x1 + 1e-6 and y0 <= 5 and 6 <= y1 + 1e-6
+
+
+def test_matrix_view_fit_to_window(matrix) -> None:  # noqa: ANN001
+    matrix.zoom_to_bead(2, context=1)
+    matrix.fit_to_window()
+    (x0, x1), (y0, y1) = matrix.plot.getViewBox().viewRange()
+    assert x0 == pytest.approx(0, abs=0.05) and x1 == pytest.approx(9, abs=0.05)
+    assert y0 == pytest.approx(0, abs=0.05) and y1 == pytest.approx(6, abs=0.05)
+
+
+def test_matrix_view_large_talk_draws_quickly(qtbot) -> None:  # noqa: ANN001
+    n_src, n_tgt = 1000, 3000
+    source = Document.from_texts([f"s{i}" for i in range(n_src)], language="en")
+    target = Document.from_texts([f"t{i}" for i in range(n_tgt)], language="ja")
+    beads = [Bead(src=(i,), tgt=(3 * i, 3 * i + 1, 3 * i + 2), cost=0.3) for i in range(n_src)]
+    project = Project(source=source, target=target, alignment=Alignment(beads=beads))
+    values = np.random.default_rng(1).random((n_src, n_tgt), dtype=np.float32)
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.resize(700, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    t0 = time.perf_counter()
+    view.set_project(project, SimilarityGrid(values, source.ids(), target.ids()))
+    view.grab()  # forces a paint of the whole 3-million-cell image
+    first = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    view.refresh_beads()
+    view.set_selected_bead(500)
+    redraw = time.perf_counter() - t0
+    assert view.image_item.image.shape == (n_src, n_tgt)
+    assert bead_at(view.spans, 500, 1501) == 500
+    # Bounds for a loaded 2-core machine; typically ~10x faster.
+    assert first < 5.0
+    assert redraw < 1.0
