@@ -22,6 +22,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def model_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "user-models"))
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf-hub"))
+    monkeypatch.setattr(mr, "packaged_models", lambda: [])  # the dev environment has one installed
     monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
     return tmp_path / "user-models"
 

@@ -24,6 +24,7 @@ def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> mr.ModelRegistr
     monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "user-models"))
     monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf-hub"))
+    monkeypatch.setattr(mr, "packaged_models", lambda: [])  # the dev environment has one installed
     return mr.ModelRegistry()
 
 
@@ -193,6 +194,35 @@ def test_models_registry_bundled_and_hf_cache_are_listed_not_removable(
         registry.remove("shipped")
     registry.set_default("org/encoder")
     assert registry.default == "org/encoder"
+
+
+def test_models_registry_lists_models_of_pip_packages(
+    tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sialign.embed import models as embed_models
+
+    (tmp_path / "pkgs").mkdir()
+    (tmp_path / "pkgs" / "carries_tiny_model.py").write_text(
+        f"def get_model_path():\n    return {str(tiny_model)!r}\n", encoding="utf-8"
+    )
+    (tmp_path / "pkgs" / "carries_nothing.py").write_text(
+        "def get_model_path():\n    raise RuntimeError('damaged')\n", encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "pkgs"))
+    monkeypatch.setattr(
+        embed_models,
+        "PACKAGED_MODELS",
+        {
+            "carries_tiny_model": (("tiny-packaged",), "get_model_path"),
+            "carries_nothing": (("broken-packaged",), "get_model_path"),
+            "not_installed_anywhere": (("absent",), "get_model_path"),
+        },
+    )
+    listed = [(e.name, e.source, e.path, e.status) for e in mr.packaged_models()]
+    assert listed == [
+        ("tiny-packaged", "pip-package", tiny_model, "ok"),
+        ("broken-packaged", "pip-package", None, "package broken"),
+    ]
 
 
 @pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"format": 99, "models": {}}'])

