@@ -455,6 +455,7 @@ class MainWindow(QMainWindow):
 
     def _selection_changed(self, index: int) -> None:
         self.matrix.set_selected_bead(index)
+        self._update_enabled()
         if self._syncing_selection:
             return
         self._syncing_selection = True
@@ -472,7 +473,6 @@ class MainWindow(QMainWindow):
                 self.table.scrollTo(proxy_index, QAbstractItemView.ScrollHint.EnsureVisible)
         finally:
             self._syncing_selection = False
-        self._update_enabled()
 
     def _table_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._syncing_selection:

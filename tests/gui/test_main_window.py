@@ -1,0 +1,335 @@
+"""The main window with qtbot: selection sync, every edit with undo/redo, files, errors, close."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QMessageBox
+
+from sialign.core.model import BeadStatus, bead_text
+from sialign.gui.matrix_view import bead_spans
+from sialign.gui.table_model import Column
+from sialign.gui.workers import TaskWorker
+
+
+@pytest.fixture
+def window(qtbot, session, monkeypatch):  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+
+    # No dialog may block a test: every question is answered by the test itself.
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    w = MainWindow(session)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def assert_consistent(window) -> None:  # noqa: ANN001
+    """Table rows, matrix beads and selection all match the project."""
+    project = window.session.project
+    beads = project.alignment.beads
+    model = window.table_model
+    assert model.rowCount() == len(beads)
+    for i, bead in enumerate(beads):
+        assert model.data(model.index(i, Column.SOURCE)) == bead_text(bead, project.source, "src")
+        assert model.data(model.index(i, Column.TARGET)) == bead_text(bead, project.target, "tgt")
+        assert model.data(model.index(i, Column.STATUS)).split(" ")[0] == bead.status.value
+    assert window.proxy.rowCount() == len(beads)
+    assert window.matrix.spans.tolist() == bead_spans(beads).tolist()
+    image = window.matrix.image_item.image
+    assert image.shape == (len(project.source), len(project.target))
+    selected = window.session.selected_bead
+    assert window.matrix.selected_bead == selected
+    if selected >= 0:
+        y0, y1, x0, x1 = bead_spans(beads)[selected]
+        rect = window.matrix.selection_rect()
+        assert rect is not None
+        assert rect.top() <= y0 and y1 <= rect.bottom() and rect.left() <= x0 and x1 <= rect.right()
+        current = window.table.currentIndex()
+        assert window.proxy.bead_of(current) == selected
+    window.session.project.validate()
+
+
+def test_main_window_table_selection_drives_matrix_and_inspector(qtbot, window) -> None:  # noqa: ANN001
+    rect = window.table.visualRect(window.proxy.index(2, Column.SOURCE))
+    qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.session.selected_bead == 2
+    assert window.inspector.source_view.toPlainText() == "Water is the most precious resource we have."
+    assert window.inspector.target_view.toPlainText() == "水は、\n私たちが持つ最も貴重な資源です。"
+    assert_consistent(window)
+
+
+def test_main_window_matrix_click_selects_table_row(qtbot, window) -> None:  # noqa: ANN001
+    view = window.matrix
+    view.fit_to_window()
+    scene_point = view.plot.getViewBox().mapViewToScene(QPointF(7.5, 4.5))  # target 8, source 5 → bead 5
+    qtbot.mouseClick(view.graphics.viewport(), Qt.MouseButton.LeftButton, pos=view.graphics.mapFromScene(scene_point))
+    assert window.session.selected_bead == 4
+    assert window.proxy.bead_of(window.table.currentIndex()) == 4
+    assert_consistent(window)
+
+
+def test_main_window_selection_from_another_view(window) -> None:  # noqa: ANN001
+    # What the waveform view does: select through the session only.
+    window.session.select_bead(5)
+    assert_consistent(window)
+    assert window.inspector.title.text().startswith("<b>Bead 6</b>")
+
+
+def _place_cursor(window, side: str, seg_index: int, offset: int) -> None:  # noqa: ANN001
+    window.inspector.focus_side(side)
+    window.inspector.view_for(side).place_cursor(seg_index, offset)
+
+
+def _split_bead(window, monkeypatch) -> None:  # noqa: ANN001
+    from sialign.gui import main_window
+
+    monkeypatch.setattr(main_window.SplitBeadDialog, "exec", lambda self: True)
+    monkeypatch.setattr(main_window.SplitBeadDialog, "counts", lambda self: (1, 1))
+    window.act_split_bead.trigger()
+
+
+# (name, bead to select, how to do it, check after the edit)
+EDIT_CASES = [
+    ("confirm", 0, lambda w, m: w.act_confirm.trigger(),
+     lambda p: p.alignment.beads[0].status is BeadStatus.CONFIRMED),
+    ("drop", 2, lambda w, m: w.act_drop.trigger(),
+     lambda p: p.alignment.beads[2].status is BeadStatus.DROPPED),
+    ("merge beads", 1, lambda w, m: w.act_merge_beads.trigger(),
+     lambda p: len(p.alignment.beads) == 5 and p.alignment.beads[1].src == (1, 2)),
+    ("merge with previous bead", 2, lambda w, m: w.act_merge_prev_bead.trigger(),
+     lambda p: len(p.alignment.beads) == 5 and p.alignment.beads[1].tgt == (1, 2, 3, 4)),
+    ("split bead", 1, _split_bead,
+     lambda p: len(p.alignment.beads) == 7 and p.alignment.beads[1].tgt == (1,) and p.alignment.beads[2].tgt == (2,)),
+    ("split source segment", 2, lambda w, m: (_place_cursor(w, "src", 0, 9), w.act_split_segment.trigger()),
+     lambda p: len(p.source) == 7 and p.source.segments[2].text == "Water is" and p.source.segments[3].text == "the most precious resource we have."),
+    ("split target segment", 2, lambda w, m: (_place_cursor(w, "tgt", 1, 5), w.act_split_segment.trigger()),
+     lambda p: len(p.target) == 10 and p.target.segments[4].text == "私たちが持"),
+    ("merge segment with next", 2, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act_merge_next_segment.trigger()),
+     lambda p: len(p.target) == 8 and p.target.segments[3].text == "水は、\n私たちが持つ最も貴重な資源です。"),
+    ("merge segment with previous", 2, lambda w, m: (_place_cursor(w, "tgt", 1, 0), w.act_merge_prev_segment.trigger()),
+     lambda p: len(p.target) == 8 and p.target.segments[3].text.startswith("水は、")),
+    ("move first target segment to previous bead", 2, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act_move_prev.trigger()),
+     lambda p: p.alignment.beads[1].tgt == (1, 2, 3) and p.alignment.beads[2].tgt == (4,)),
+    ("move last target segment to next bead", 1, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act_move_next.trigger()),
+     lambda p: p.alignment.beads[1].tgt == (1,) and p.alignment.beads[2].tgt == (2, 3, 4)),
+    ("label good alignment", 0, lambda w, m: w.act_good_align.trigger(),
+     lambda p: p.alignment.beads[0].good_align is True),
+    ("label good translation", 0, lambda w, m: w.act_good_mt.trigger(),
+     lambda p: p.alignment.beads[0].good_mt is True),
+    ("post-edit", 0, lambda w, m: (w.inspector.post_edit.setText("皆さん、おはよう。"), w.inspector.apply_post_edit()),
+     lambda p: p.alignment.beads[0].post_edit == "皆さん、おはよう。"),
+    ("note", 3, lambda w, m: (w.inspector.note.setText("check the numbers"), w.inspector.apply_labels()),
+     lambda p: p.alignment.beads[3].note == "check the numbers"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, bead, act, check", EDIT_CASES, ids=[c[0] for c in EDIT_CASES])
+def test_main_window_edit_undo_redo_consistent(window, monkeypatch, name, bead, act, check) -> None:  # noqa: ANN001
+    session = window.session
+    before = session.project.to_dict()
+    before.pop("history")
+    session.select_bead(bead)
+    assert not session.is_modified
+    act(window, monkeypatch)
+    assert check(session.project), name
+    assert session.is_modified and window.isWindowModified()
+    assert session.undo_stack.count() == 1
+    assert window.act_undo.text().startswith("&Undo ") or window.act_undo.text().startswith("Undo ")
+    assert_consistent(window)
+
+    window.act_undo.trigger()
+    after_undo = session.project.to_dict()
+    after_undo.pop("history")
+    assert after_undo == before
+    assert not session.is_modified
+    assert_consistent(window)
+
+    window.act_redo.trigger()
+    assert check(session.project)
+    assert_consistent(window)
+
+
+def test_main_window_refused_edit_is_reported_in_the_status_bar(window) -> None:  # noqa: ANN001
+    window.session.select_bead(5)
+    window.act_merge_beads.trigger()  # the last bead has no next bead
+    assert "no next bead" in window.statusBar().currentMessage()
+    assert window.session.undo_stack.count() == 0
+    assert_consistent(window)
+
+
+def test_main_window_multi_select_confirm_is_one_step(qtbot, window) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QItemSelectionModel
+
+    window.table.selectRow(0)
+    for row in (1, 2):
+        window.table.selectionModel().select(
+            window.proxy.index(row, 0), QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        )
+    window.act_confirm.trigger()
+    assert [b.status for b in window.session.project.alignment.beads[:3]] == [BeadStatus.CONFIRMED] * 3
+    assert window.session.undo_stack.count() == 1
+    window.act_undo.trigger()
+    assert [b.status for b in window.session.project.alignment.beads[:3]] == [BeadStatus.AUTO] * 3
+
+
+def test_main_window_navigation(window) -> None:  # noqa: ANN001
+    window.session.select_bead(0)
+    window.act_next_flagged.trigger()
+    assert window.session.selected_bead == 4
+    window.act_next_unconfirmed.trigger()
+    assert window.session.selected_bead == 5
+    window.prefs.low_confidence = 0.35
+    window.act_next_low.trigger()
+    assert window.session.selected_bead == 2  # wraps round; bead 4 is confirmed
+    assert_consistent(window)
+
+
+def test_main_window_search_and_filters(window) -> None:  # noqa: ANN001
+    window.search_edit.setText("water")
+    assert window.proxy.rowCount() == 2
+    window.regex_box.setChecked(True)
+    window.search_edit.setText("(")
+    assert "regular expression" in window.search_message.text()
+    window.search_edit.setText("")
+    window.status_filter.setCurrentIndex(2)  # confirmed
+    assert window.proxy.rowCount() == 1
+    window.status_filter.setCurrentIndex(0)
+    index = window.flag_filter.findData("alpha")
+    assert index >= 0
+    window.flag_filter.setCurrentIndex(index)
+    assert window.proxy.rowCount() == 1
+    assert "1 of 6" in window.shown_label.text()
+
+
+def test_main_window_worker_error_shows_dialog(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text)))
+
+    def failing(progress, should_stop):  # noqa: ANN001, ANN202
+        raise RuntimeError("model file is corrupt")
+
+    with qtbot.waitSignal(window.runner.finished, timeout=5000):
+        window.run_task(TaskWorker(failing, "Alignment"), lambda r: None)
+    assert len(shown) == 1
+    title, text = shown[0]
+    assert "Alignment failed unexpectedly: RuntimeError: model file is corrupt" in text
+    assert "Traceback" not in text
+    assert window.session.locked_reason == ""
+    assert window.act_align.isEnabled()
+
+
+def test_main_window_edits_refused_while_a_worker_runs(qtbot, window) -> None:  # noqa: ANN001
+    import time
+
+    def slow(progress, should_stop):  # noqa: ANN001, ANN202
+        from sialign.core.errors import AlignmentCancelled
+
+        while not should_stop():
+            time.sleep(0.01)
+        raise AlignmentCancelled()
+
+    window.session.select_bead(0)
+    window.run_task(TaskWorker(slow, "Alignment"), lambda r: None)
+    assert window.act_cancel.isEnabled()
+    assert not window.session.apply(__import__("sialign.core.edits", fromlist=["SetStatus"]).SetStatus((0,), BeadStatus.CONFIRMED))
+    with qtbot.waitSignal(window.runner.finished, timeout=3000):
+        window.act_cancel.trigger()
+    assert "Cancelled" in window.statusBar().currentMessage()
+    assert window.session.project.alignment.beads[0].status is BeadStatus.AUTO
+
+
+def test_main_window_close_with_unsaved_changes_prompts(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+    from sialign.core.edits import SetStatus
+
+    asked: list[str] = []
+
+    def answer_cancel(parent, title, text, *args, **kwargs):  # noqa: ANN001, ANN202
+        asked.append(title)
+        return QMessageBox.StandardButton.Cancel
+
+    window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
+    monkeypatch.setattr(QMessageBox, "question", answer_cancel)
+    assert window.close() is False
+    assert asked == ["Unsaved changes"]
+    assert window.isVisible()
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    assert window.close() is True
+
+
+def test_main_window_close_without_changes_does_not_prompt(window, monkeypatch) -> None:  # noqa: ANN001
+    def fail(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("asked although nothing changed")
+
+    monkeypatch.setattr(QMessageBox, "question", fail)
+    assert window.close() is True
+
+
+def test_main_window_save_open_round_trip(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QFileDialog
+
+    from sialign.core.edits import SetStatus
+
+    target = tmp_path / "water.sialign"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.session.apply(SetStatus((1,), BeadStatus.DROPPED, "off topic"))
+    assert window.act_save.isEnabled()
+    window.act_save.trigger()
+    assert target.is_file()
+    assert not window.session.is_modified
+    assert "saved" == window.saved_label.text()
+    assert window.recent_files()[0] == str(target)
+
+    window.session.apply(SetStatus((2,), BeadStatus.CONFIRMED))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(target), ""))
+    window.act_open.trigger()  # the prompt (patched) discards the unsaved confirm
+    project = window.session.project
+    assert project.path == str(target)
+    assert project.alignment.beads[1].status is BeadStatus.DROPPED
+    assert project.alignment.beads[2].status is BeadStatus.AUTO
+    assert_consistent(window)
+
+
+def test_main_window_autosave_and_recovery(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QFileDialog
+
+    from sialign.core.edits import SetStatus
+
+    monkeypatch.setenv("SIALIGN_AUTOSAVE_DIR", str(tmp_path / "autosave"))
+    target = tmp_path / "talk.sialign"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.act_save.trigger()
+    window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
+    window.autosave()
+    autosave = Path(str(target) + ".autosave")
+    assert autosave.is_file()
+
+    # As after a crash: opening the project offers the newer autosave.
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    window.session.mark_saved()
+    assert window.open_path(str(target), ask_save=False)
+    assert window.session.project.alignment.beads[0].status is BeadStatus.CONFIRMED
+    assert window.session.is_modified
+
+
+def test_main_window_export_dialog_counts_and_writes(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+    from sialign.gui.export_dialog import FORMATS, ExportDialog, export
+
+    dialog = ExportDialog(window.session.project, str(tmp_path / "water.tsv"), window)
+    qtbot.addWidget(dialog)
+    assert dialog.row_count == 6
+    assert "6 rows" in dialog.count_label.text()
+    dialog.only_confirmed.setChecked(True)
+    assert dialog.row_count == 1
+    dialog.only_confirmed.setChecked(False)
+    dialog.format_box.setCurrentIndex(1)  # two-column
+    assert dialog.options().path.endswith(".tsv") and dialog.options().format is FORMATS[1]
+    rows = export(window.session.project, dialog.options())
+    lines = (tmp_path / "water.tsv").read_text(encoding="utf-8").splitlines()
+    assert rows == 6
+    assert len(lines) == 6  # two-column TSV has no header row
+    assert lines[0] == "Good morning, everyone.\t皆さん、おはようございます。"
