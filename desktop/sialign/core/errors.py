@@ -77,6 +77,10 @@ class TierNotFoundError(InputError):
     """The tier (or TSV column) asked for is not in the file."""
 
 
+class ExportError(SialignError):
+    """An output cannot be written as asked (no alignment yet, no times for a timed format...)."""
+
+
 class ProjectVersionError(InputError):
     """The project file was written by a newer SI Aligner."""
 

@@ -37,6 +37,8 @@ from sialign.core.errors import BinaryFileError, EmptyInputError, EncodingError,
 # Transcripts of a talk are kilobytes; 50 MB is far beyond any real one and
 # keeps a mistaken choice (a video, a corpus dump) from being read into memory.
 MAX_TRANSCRIPT_BYTES = 50 * 1024 * 1024
+# Exported corpora (TSV, JSONL) of many talks can be larger.
+MAX_TABLE_BYTES = 1024 * 1024 * 1024
 
 # Encodings tried after BOM and UTF-16 checks, in order.
 LEGACY_JAPANESE = ("cp932", "euc_jp")

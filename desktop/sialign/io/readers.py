@@ -27,6 +27,7 @@ from sialign.core.errors import (
 )
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
+from sialign.io.escaping import unescape_tsv_field
 from sialign.io.timecodes import format_vtt_time, parse_clock, parse_time
 
 FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
@@ -274,10 +275,6 @@ def _is_time(value: str) -> bool:
     return True
 
 
-def _unescape_tsv(value: str) -> str:
-    return re.sub(r"\\(.)", lambda m: {"t": "\t", "n": "\n", "r": "\r", "\\": "\\"}.get(m.group(1), m.group(0)), value)
-
-
 def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> list[_Raw]:
     """Rows of ``[start, end,] text`` with an optional header naming the columns.
 
@@ -350,7 +347,7 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
         else:
             value = cells[text_col] if text_col < len(cells) else ""
         if escaped:
-            value = _unescape_tsv(value)
+            value = unescape_tsv_field(value)
         start = _tsv_time(cells, start_col, path, line_no, "start")
         end = _tsv_time(cells, end_col, path, line_no, "end")
         if value.strip():

@@ -1,0 +1,648 @@
+"""Writers: aligned corpora (TSV, JSONL, TMX, vecalign) and transcripts (for ``convert``).
+
+Alignment outputs (DESIGN.md §4):
+
+- ``tsv``: the parallel TSV, header ``talk src_ids tgt_ids src_start src_end
+  tgt_start tgt_end cost status source target``; ids are segment ids joined
+  by commas, times in seconds (empty when unknown), text fields escaped
+  (``\\t``, ``\\n``, ``\\r``, ``\\\\``) so a row never breaks.
+- ``tsv2``: ``source<TAB>target`` only, no header, for MT toolkits; beads with
+  an empty side are left out (they are not sentence pairs).
+- ``jsonl``: one bead per line with every field (labels, flags, trimmed
+  chunks, times, segment texts).
+- ``tmx``: TMX 1.4; beads with an empty side are left out.
+- ``align``: vecalign's ``[i, j]:[k]:cost`` with 0-based positions of the
+  segments in their documents; every bead, skips and dropped ones included.
+
+Dropped beads are left out unless ``include_dropped``; ``only_confirmed``
+keeps confirmed beads only (plus dropped ones when ``include_dropped``).
+The target text honours the reviewer's post-edit and leaves out trimmed
+chunks (:func:`sialign.core.model.bead_text`).
+
+Every file is written atomically (temp file + rename).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape as _xml_escape
+from xml.sax.saxutils import quoteattr
+
+import sialign
+from sialign.core.errors import ExportError, FormatError
+from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times
+from sialign.io.atomic import atomic_open
+from sialign.io.escaping import escape_tsv_field, unescape_tsv_field
+from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
+
+ALIGNMENT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx", "align")
+TRANSCRIPT_FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
+
+ALIGNMENT_EXTENSIONS = {".tsv": "tsv", ".jsonl": "jsonl", ".tmx": "tmx", ".align": "align"}
+TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".textgrid": "textgrid", ".eaf": "eaf"}
+
+PARALLEL_TSV_COLUMNS = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
+
+# Exported times keep millisecond precision, costs four decimals: enough for
+# any use, and a TSV that reads back to exactly the same numbers.
+TIME_DECIMALS = 3
+COST_DECIMALS = 4
+
+
+# ---------------------------------------------------------------------------
+# Choosing beads
+
+
+def select_beads(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> list[tuple[int, Bead]]:
+    """(index, bead) pairs to export, in order.
+
+    Raises:
+        ExportError: the project has no alignment yet.
+    """
+    if project.alignment is None:
+        raise ExportError(f"project {project.talk_id!r} has no alignment yet — align it before exporting")
+    chosen = []
+    for index, bead in enumerate(project.alignment.beads):
+        if bead.status is BeadStatus.DROPPED:
+            if include_dropped:
+                chosen.append((index, bead))
+        elif not only_confirmed or bead.status is BeadStatus.CONFIRMED:
+            chosen.append((index, bead))
+    return chosen
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    if value is None or not math.isfinite(value):
+        return None
+    return round(float(value), digits)
+
+
+# ---------------------------------------------------------------------------
+# Parallel TSV
+
+
+@dataclass
+class AlignmentRow:
+    """One row of the parallel TSV (times rounded to ms, cost to 4 decimals)."""
+
+    talk: str = ""
+    src_ids: tuple[int, ...] = ()
+    tgt_ids: tuple[int, ...] = ()
+    src_start: float | None = None
+    src_end: float | None = None
+    tgt_start: float | None = None
+    tgt_end: float | None = None
+    cost: float | None = None
+    status: str = ""
+    source: str = ""
+    target: str = ""
+
+
+def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> list[AlignmentRow]:
+    """The rows the parallel TSV holds for ``project``."""
+    rows = []
+    for _, bead in select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
+        s0, s1 = bead_times(bead, project.source, "src")
+        t0, t1 = bead_times(bead, project.target, "tgt")
+        rows.append(
+            AlignmentRow(
+                talk=project.talk_id,
+                src_ids=tuple(bead.src),
+                tgt_ids=tuple(bead.tgt),
+                src_start=_round(s0, TIME_DECIMALS),
+                src_end=_round(s1, TIME_DECIMALS),
+                tgt_start=_round(t0, TIME_DECIMALS),
+                tgt_end=_round(t1, TIME_DECIMALS),
+                cost=_round(bead.cost, COST_DECIMALS),
+                status=bead.status.value,
+                source=bead_text(bead, project.source, "src"),
+                target=bead_text(bead, project.target, "tgt"),
+            )
+        )
+    return rows
+
+
+def _format_number(value: float | None, digits: int) -> str:
+    if value is None:
+        return ""
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def format_tsv_row(row: AlignmentRow) -> str:
+    """One line (no line break) of the parallel TSV."""
+    fields = [
+        row.talk,
+        ",".join(str(i) for i in row.src_ids),
+        ",".join(str(i) for i in row.tgt_ids),
+        _format_number(row.src_start, TIME_DECIMALS),
+        _format_number(row.src_end, TIME_DECIMALS),
+        _format_number(row.tgt_start, TIME_DECIMALS),
+        _format_number(row.tgt_end, TIME_DECIMALS),
+        _format_number(row.cost, COST_DECIMALS),
+        row.status,
+        row.source,
+        row.target,
+    ]
+    return "\t".join(escape_tsv_field(f) for f in fields)
+
+
+def write_parallel_tsv(rows: list[AlignmentRow], path: str | Path, *, two_column: bool = False) -> int:
+    """Write rows as the parallel TSV (or ``source<TAB>target``); returns rows written."""
+    written = 0
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        if not two_column:
+            fh.write("\t".join(PARALLEL_TSV_COLUMNS) + "\n")
+        for row in rows:
+            if two_column:
+                if not row.source.strip() or not row.target.strip():
+                    continue
+                fh.write(escape_tsv_field(row.source) + "\t" + escape_tsv_field(row.target) + "\n")
+            else:
+                fh.write(format_tsv_row(row) + "\n")
+            written += 1
+    return written
+
+
+def _read_utf8(path: Path) -> str:
+    """Our own exports are UTF-8 (a BOM from a spreadsheet is tolerated); an empty file is empty."""
+    from sialign.core.errors import EmptyInputError, EncodingError
+    from sialign.io.encoding import MAX_TABLE_BYTES, read_limited_bytes
+
+    try:
+        data = read_limited_bytes(path, limit=MAX_TABLE_BYTES, kind="corpus file")
+    except EmptyInputError:
+        return ""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise EncodingError(
+            path,
+            "the file is not UTF-8",
+            line=data.count(b"\n", 0, exc.start) + 1,
+            hint="exports of SI Aligner are UTF-8; save the file as UTF-8",
+        ) from None
+
+
+def _parse_ids(value: str, path: Path, line: int) -> tuple[int, ...]:
+    if not value.strip():
+        return ()
+    try:
+        return tuple(int(v) for v in value.split(","))
+    except ValueError:
+        raise FormatError(path, f"segment ids must be numbers joined by commas, found {value!r}", line=line) from None
+
+
+def _parse_float(value: str, path: Path, line: int, column: str) -> float | None:
+    if not value.strip():
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        raise FormatError(path, f"column {column} must be a number or empty, found {value!r}", line=line) from None
+    return number
+
+
+def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
+    """Read a parallel TSV (with header) or a two-column ``source<TAB>target`` file.
+
+    The inverse of :func:`write_parallel_tsv`: escapes are undone, ids and
+    numbers parsed. In a two-column file only ``source`` and ``target`` are set.
+
+    Raises:
+        FormatError: a row with the wrong number of fields or a bad number,
+            naming the line.
+    """
+    path = Path(path)
+    text = _read_utf8(path)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    rows: list[AlignmentRow] = []
+    if not lines:
+        return rows
+    header = tuple(lines[0].rstrip("\r").split("\t"))
+    with_header = header == PARALLEL_TSV_COLUMNS
+    width = len(PARALLEL_TSV_COLUMNS) if with_header else 2
+    for number, line in enumerate(lines[1:] if with_header else lines, start=2 if with_header else 1):
+        fields = line.rstrip("\r").split("\t")
+        if len(fields) != width:
+            what = "the 11 columns of the header" if with_header else "source<TAB>target"
+            raise FormatError(path, f"expected {what}, found {len(fields)} field(s)", line=number, hint="a tab or line break inside a text was not escaped")
+        fields = [unescape_tsv_field(f) for f in fields]
+        if not with_header:
+            rows.append(AlignmentRow(source=fields[0], target=fields[1]))
+            continue
+        rows.append(
+            AlignmentRow(
+                talk=fields[0],
+                src_ids=_parse_ids(fields[1], path, number),
+                tgt_ids=_parse_ids(fields[2], path, number),
+                src_start=_parse_float(fields[3], path, number, "src_start"),
+                src_end=_parse_float(fields[4], path, number, "src_end"),
+                tgt_start=_parse_float(fields[5], path, number, "tgt_start"),
+                tgt_end=_parse_float(fields[6], path, number, "tgt_end"),
+                cost=_parse_float(fields[7], path, number, "cost"),
+                status=fields[8],
+                source=fields[9],
+                target=fields[10],
+            )
+        )
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# JSONL
+
+
+def _finite(value: float | None) -> float | None:
+    return float(value) if value is not None and math.isfinite(value) else None
+
+
+def alignment_records(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> list[dict[str, Any]]:
+    """One JSON-ready dict per exported bead, with every field of the bead.
+
+    Keys: talk, index (position in the alignment), src_ids, tgt_ids,
+    src_positions, tgt_positions (0-based positions in the documents),
+    src_start, src_end, tgt_start, tgt_end, cost, status, reason,
+    good_align, good_mt, note, post_edit, trimmed (target ids), flags,
+    source, target (output text), target_original (every target chunk, no
+    post-edit), trimmed_text, src_texts, tgt_texts (segment by segment).
+    """
+    src, tgt = project.source, project.target
+    records = []
+    for index, bead in select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
+        s0, s1 = bead_times(bead, src, "src")
+        t0, t1 = bead_times(bead, tgt, "tgt")
+        records.append(
+            {
+                "talk": project.talk_id,
+                "index": index,
+                "src_ids": list(bead.src),
+                "tgt_ids": list(bead.tgt),
+                "src_positions": [src.index_of(i) for i in bead.src],
+                "tgt_positions": [tgt.index_of(i) for i in bead.tgt],
+                "src_start": _finite(s0),
+                "src_end": _finite(s1),
+                "tgt_start": _finite(t0),
+                "tgt_end": _finite(t1),
+                "cost": _finite(bead.cost),
+                "status": bead.status.value,
+                "reason": bead.reason,
+                "good_align": bead.good_align,
+                "good_mt": bead.good_mt,
+                "note": bead.note,
+                "post_edit": bead.post_edit,
+                "trimmed": list(bead.trimmed),
+                "flags": [{k: (_finite(v) if k in ("score", "threshold") else v) for k, v in f.to_dict().items()} for f in bead.flags],
+                "source": bead_text(bead, src, "src"),
+                "target": bead_text(bead, tgt, "tgt"),
+                "target_original": bead_text(bead, tgt, "tgt", use_post_edit=False, include_trimmed=True),
+                "trimmed_text": tgt.joiner.join(" ".join(tgt.get(i).text.split()) for i in bead.tgt if i in bead.trimmed),
+                "src_texts": [src.get(i).text for i in bead.src],
+                "tgt_texts": [tgt.get(i).text for i in bead.tgt],
+            }
+        )
+    return records
+
+
+def write_jsonl(records: list[dict[str, Any]], path: str | Path) -> int:
+    """One compact JSON object per line (UTF-8, not ASCII-escaped); returns lines written."""
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        for record in records:
+            # json escapes \n and \r inside strings; U+2028/2029 stay raw, which
+            # is valid JSON, so readers must split on "\n" only.
+            fh.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+    return len(records)
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """Read JSON Lines written by :func:`write_jsonl` (blank lines ignored).
+
+    Raises:
+        FormatError: a line that is not a JSON object, naming the line.
+    """
+    path = Path(path)
+    records = []
+    for number, line in enumerate(_read_utf8(path).split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise FormatError(path, f"not valid JSON ({exc.msg}, column {exc.colno})", line=number, hint="each line must be one JSON object") from None
+        if not isinstance(record, dict):
+            raise FormatError(path, "each line must be a JSON object", line=number)
+        records.append(record)
+    return records
+
+
+# ---------------------------------------------------------------------------
+# TMX 1.4
+
+# Characters XML 1.0 cannot carry at all (even escaped).
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(value: str) -> str:
+    return _xml_escape(_XML_ILLEGAL.sub("", value))
+
+
+def _xml_attr(value: str) -> str:
+    return quoteattr(_XML_ILLEGAL.sub("", value), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+
+
+def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]]) -> int:
+    """TMX 1.4: one ``<tu>`` per bead with text on both sides; returns units written."""
+    src_lang = project.source.language or "und"
+    tgt_lang = project.target.language or "und"
+    created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    header = (
+        '<header creationtool="SI Aligner" creationtoolversion={version} datatype="plaintext" '
+        'segtype="sentence" adminlang="en" srclang={src} o-tmf="sialign" creationdate="{created}">'
+    ).format(version=_xml_attr(sialign.__version__), src=_xml_attr(src_lang), created=created)
+    written = 0
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        fh.write('<tmx version="1.4">\n')
+        fh.write(f"  {header}\n")
+        fh.write(f'    <prop type="x-talk">{_xml_text(project.talk_id)}</prop>\n')
+        fh.write("  </header>\n  <body>\n")
+        for index, bead in beads:
+            source = bead_text(bead, project.source, "src")
+            target = bead_text(bead, project.target, "tgt")
+            if not source.strip() or not target.strip():
+                continue
+            fh.write(f"    <tu tuid={_xml_attr(str(index + 1))} srclang={_xml_attr(src_lang)}>\n")
+            if bead.note:
+                fh.write(f"      <note>{_xml_text(bead.note)}</note>\n")
+            props = [
+                ("x-status", bead.status.value),
+                ("x-src-ids", ",".join(map(str, bead.src))),
+                ("x-tgt-ids", ",".join(map(str, bead.tgt))),
+            ]
+            cost = _round(bead.cost, COST_DECIMALS)
+            if cost is not None:
+                props.append(("x-cost", _format_number(cost, COST_DECIMALS)))
+            if bead.reason:
+                props.append(("x-reason", bead.reason))
+            for ptype, value in props:
+                fh.write(f"      <prop type={_xml_attr(ptype)}>{_xml_text(value)}</prop>\n")
+            for lang, text, doc, side in ((src_lang, source, project.source, "src"), (tgt_lang, target, project.target, "tgt")):
+                start, end = bead_times(bead, doc, side)
+                fh.write(f"      <tuv xml:lang={_xml_attr(lang)}>\n")
+                if start is not None and end is not None:
+                    fh.write(f'        <prop type="x-start">{format_seconds(start)}</prop>\n')
+                    fh.write(f'        <prop type="x-end">{format_seconds(end)}</prop>\n')
+                fh.write(f"        <seg>{_xml_text(text)}</seg>\n      </tuv>\n")
+            fh.write("    </tu>\n")
+            written += 1
+        fh.write("  </body>\n</tmx>\n")
+    return written
+
+
+# ---------------------------------------------------------------------------
+# vecalign
+
+
+def format_vecalign_bead(src_positions: list[int], tgt_positions: list[int], cost: float | None = None) -> str:
+    """``[0, 1]:[2]:0.123456`` (cost left out when unknown)."""
+    text = f"[{', '.join(map(str, src_positions))}]:[{', '.join(map(str, tgt_positions))}]"
+    if cost is not None and math.isfinite(cost):
+        text += f":{cost:.6f}"
+    return text
+
+
+def write_vecalign(project: Project, path: str | Path, beads: list[tuple[int, Bead]]) -> int:
+    """vecalign's alignment format with 0-based segment positions; returns lines written."""
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        for _, bead in beads:
+            src_pos = [project.source.index_of(i) for i in bead.src]
+            tgt_pos = [project.target.index_of(i) for i in bead.tgt]
+            fh.write(format_vecalign_bead(src_pos, tgt_pos, bead.cost) + "\n")
+    return len(beads)
+
+
+# ---------------------------------------------------------------------------
+# Alignment entry point
+
+
+def alignment_format_for(path: str | Path, format: str | None = None, *, two_column: bool = False) -> str:
+    """The alignment format from ``format`` or the file extension."""
+    if format:
+        key = format.strip().lower().lstrip(".")
+        if key not in ALIGNMENT_FORMATS:
+            raise ExportError(f"unknown export format {format!r} — use one of {', '.join(ALIGNMENT_FORMATS)}")
+    else:
+        key = ALIGNMENT_EXTENSIONS.get(Path(path).suffix.lower(), "")
+        if not key:
+            raise ExportError(
+                f"cannot tell the export format from {Path(path).name!r} — name it .tsv, .jsonl, .tmx or .align, or choose a format"
+            )
+    if key == "tsv" and two_column:
+        key = "tsv2"
+    return key
+
+
+def write_alignment(
+    project: Project,
+    path: str | Path,
+    *,
+    format: str | None = None,
+    only_confirmed: bool = False,
+    include_dropped: bool = False,
+    two_column: bool = False,
+) -> int:
+    """Export the project's alignment; returns the number of rows (beads) written.
+
+    Args:
+        project: a project with an alignment.
+        path: the output file (replaced atomically).
+        format: ``tsv``, ``tsv2``, ``jsonl``, ``tmx`` or ``align``; from the
+            extension when None.
+        only_confirmed: export confirmed beads only.
+        include_dropped: export dropped beads too (the ``align`` format
+            includes them anyway unless ``only_confirmed``: it describes the
+            whole segmentation).
+        two_column: with ``tsv``, write ``source<TAB>target`` only.
+
+    Raises:
+        ExportError: no alignment, or an unknown format.
+    """
+    fmt = alignment_format_for(path, format, two_column=two_column)
+    if fmt in ("tsv", "tsv2"):
+        rows = alignment_rows(project, only_confirmed=only_confirmed, include_dropped=include_dropped)
+        return write_parallel_tsv(rows, path, two_column=fmt == "tsv2")
+    if fmt == "jsonl":
+        return write_jsonl(alignment_records(project, only_confirmed=only_confirmed, include_dropped=include_dropped), path)
+    if fmt == "tmx":
+        return write_tmx(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped))
+    # The vecalign format describes the whole segmentation: dropped beads stay
+    # in unless only confirmed beads were asked for.
+    keep_dropped = include_dropped or not only_confirmed
+    return write_vecalign(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=keep_dropped))
+
+
+# ---------------------------------------------------------------------------
+# Transcripts (for ``sialign convert``)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _require_times(doc: Document, fmt: str, *, ordered: bool) -> None:
+    for i, seg in enumerate(doc.segments):
+        if seg.start is None or seg.end is None:
+            where = f"line {seg.line}" if seg.line else f"segment {i + 1}"
+            raise ExportError(
+                f"{doc.path or 'the transcript'}, {where}: segment {_one_line(seg.text)[:40]!r} has no times, "
+                f"and {fmt} needs start and end times — write txt or tsv instead"
+            )
+        if ordered and i and seg.start < doc.segments[i - 1].end - 1e-6:  # type: ignore[operator]
+            raise ExportError(
+                f"{doc.path or 'the transcript'}: segment {i + 1} ({_one_line(seg.text)[:40]!r}) overlaps the one before it; "
+                f"{fmt} tiers cannot hold overlapping intervals"
+            )
+
+
+def _caption_text(text: str) -> str:
+    # A blank line inside a caption would end it early.
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def transcript_format_for(path: str | Path, format: str | None = None) -> str:
+    """The transcript format from ``format`` or the file extension."""
+    from sialign.io.readers import normalise_format
+
+    if format:
+        return normalise_format(format)
+    key = TRANSCRIPT_EXTENSIONS.get(Path(path).suffix.lower())
+    if key is None:
+        raise ExportError(f"cannot tell the transcript format from {Path(path).name!r} — use .txt .tsv .srt .vtt .TextGrid .eaf or choose a format")
+    return key
+
+
+def write_transcript(doc: Document, path: str | Path, *, format: str | None = None, tier_name: str | None = None) -> int:
+    """Write a document as a transcript; returns the number of segments written.
+
+    ``txt`` and ``tsv`` put each segment on one line (line breaks inside a
+    segment become spaces); ``srt``/``vtt`` keep them as caption lines;
+    ``textgrid`` writes one interval tier (gaps become empty intervals) and
+    ``eaf`` one tier, both named ``tier_name`` (default: the language).
+
+    Raises:
+        ExportError: a timed format for segments without times, or
+            overlapping segments for TextGrid/EAF.
+    """
+    fmt = transcript_format_for(path, format)
+    segments = doc.segments
+    name = tier_name or doc.language or "transcript"
+    if fmt in ("srt", "vtt"):
+        _require_times(doc, fmt.upper(), ordered=False)
+    elif fmt in ("textgrid", "eaf"):
+        _require_times(doc, "TextGrid" if fmt == "textgrid" else "ELAN", ordered=True)
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        if fmt == "txt":
+            for seg in segments:
+                fh.write(_one_line(seg.text) + "\n")
+        elif fmt == "tsv":
+            fh.write("start\tend\ttext\n")
+            for seg in segments:
+                fh.write(f"{format_seconds(seg.start)}\t{format_seconds(seg.end)}\t{_one_line(seg.text)}\n")
+        elif fmt == "srt":
+            for i, seg in enumerate(segments, start=1):
+                assert seg.start is not None and seg.end is not None
+                fh.write(f"{i}\n{format_srt_time(seg.start)} --> {format_srt_time(seg.end)}\n{_caption_text(seg.text)}\n\n")
+        elif fmt == "vtt":
+            fh.write("WEBVTT\n\n")
+            for seg in segments:
+                assert seg.start is not None and seg.end is not None
+                text = _caption_text(seg.text).replace("-->", "--&gt;")
+                fh.write(f"{format_vtt_time(seg.start)} --> {format_vtt_time(seg.end)}\n{text}\n\n")
+        elif fmt == "textgrid":
+            fh.write(_textgrid_text(segments, name))
+        else:
+            fh.write(_eaf_text(segments, name, doc.audio_path))
+    return len(segments)
+
+
+def _praat_string(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _textgrid_text(segments: list, tier: str) -> str:
+    """A long-form text TextGrid with one interval tier covering 0..last end."""
+    intervals: list[tuple[float, float, str]] = []
+    t = 0.0
+    for seg in segments:
+        if seg.start > t + 1e-9:
+            intervals.append((t, seg.start, ""))
+        intervals.append((max(seg.start, t), seg.end, seg.text))
+        t = max(t, seg.end)
+    xmax = t
+    out = [
+        'File type = "ooTextFile"',
+        'Object class = "TextGrid"',
+        "",
+        "xmin = 0 ",
+        f"xmax = {format_seconds(xmax)} ",
+        "tiers? <exists> ",
+        "size = 1 ",
+        "item []: ",
+        "    item [1]:",
+        '        class = "IntervalTier" ',
+        f"        name = {_praat_string(tier)} ",
+        "        xmin = 0 ",
+        f"        xmax = {format_seconds(xmax)} ",
+        f"        intervals: size = {len(intervals)} ",
+    ]
+    for k, (a, b, text) in enumerate(intervals, start=1):
+        out += [
+            f"        intervals [{k}]:",
+            f"            xmin = {format_seconds(a)} ",
+            f"            xmax = {format_seconds(b)} ",
+            f"            text = {_praat_string(text)} ",
+        ]
+    return "\n".join(out) + "\n"
+
+
+def _eaf_text(segments: list, tier: str, media: str | None) -> str:
+    """An ELAN 3.0 document with one time-aligned tier."""
+    date = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<ANNOTATION_DOCUMENT AUTHOR="" DATE="{date}" FORMAT="3.0" VERSION="3.0" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+        'xsi:noNamespaceSchemaLocation="http://www.mpi.nl/tools/elan/EAFv3.0.xsd">',
+        '    <HEADER MEDIA_FILE="" TIME_UNITS="milliseconds">',
+    ]
+    if media:
+        out.append(f"        <MEDIA_DESCRIPTOR MEDIA_URL={_xml_attr(Path(media).resolve().as_uri())} RELATIVE_MEDIA_URL={_xml_attr(Path(media).name)}/>")
+    out += ["    </HEADER>", "    <TIME_ORDER>"]
+    for k, seg in enumerate(segments):
+        out.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{2 * k + 1}" TIME_VALUE="{int(round(seg.start * 1000))}"/>')
+        out.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{2 * k + 2}" TIME_VALUE="{int(round(seg.end * 1000))}"/>')
+    out.append("    </TIME_ORDER>")
+    out.append(f'    <TIER LINGUISTIC_TYPE_REF="default-lt" TIER_ID={_xml_attr(tier)}>')
+    for k, seg in enumerate(segments):
+        out += [
+            "        <ANNOTATION>",
+            f'            <ALIGNABLE_ANNOTATION ANNOTATION_ID="a{k + 1}" TIME_SLOT_REF1="ts{2 * k + 1}" TIME_SLOT_REF2="ts{2 * k + 2}">',
+            f"                <ANNOTATION_VALUE>{_xml_text(seg.text)}</ANNOTATION_VALUE>",
+            "            </ALIGNABLE_ANNOTATION>",
+            "        </ANNOTATION>",
+        ]
+    out += [
+        "    </TIER>",
+        '    <LINGUISTIC_TYPE GRAPHIC_REFERENCES="false" LINGUISTIC_TYPE_ID="default-lt" TIME_ALIGNABLE="true"/>',
+        "</ANNOTATION_DOCUMENT>",
+    ]
+    return "\n".join(out) + "\n"
+
