@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -17,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.core.model import Bead, Project, bead_text
+from sialign.core.model import Bead, Project
 from sialign.gui.table_model import DEFAULT_LOW_CONFIDENCE
 
 
@@ -83,7 +82,6 @@ class Preferences:
 
     low_confidence: float = DEFAULT_LOW_CONFIDENCE
     autosave_minutes: int = 3
-    embedder: str = "lexical"
 
     @classmethod
     def load(cls, settings: QSettings) -> Preferences:
@@ -93,19 +91,17 @@ class Preferences:
             minutes = int(settings.value("prefs/autosave_minutes", d.autosave_minutes))
         except (TypeError, ValueError):
             low, minutes = d.low_confidence, d.autosave_minutes
-        embedder = str(settings.value("prefs/embedder", d.embedder) or d.embedder)
-        return cls(low_confidence=low, autosave_minutes=max(0, minutes), embedder=embedder)
+        return cls(low_confidence=low, autosave_minutes=max(0, minutes))
 
     def save(self, settings: QSettings) -> None:
         settings.setValue("prefs/low_confidence", self.low_confidence)
         settings.setValue("prefs/autosave_minutes", self.autosave_minutes)
-        settings.setValue("prefs/embedder", self.embedder)
 
 
 class PreferencesDialog(QDialog):
     """Edit :class:`Preferences`."""
 
-    def __init__(self, prefs: Preferences, embedders: list[str], parent: QWidget | None = None) -> None:
+    def __init__(self, prefs: Preferences, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Preferences")
         self.low = QDoubleSpinBox()
@@ -119,15 +115,9 @@ class PreferencesDialog(QDialog):
         self.autosave.setSuffix(" min")
         self.autosave.setSpecialValueText("never")
         self.autosave.setValue(prefs.autosave_minutes)
-        self.embedder = QComboBox()
-        self.embedder.setEditable(True)
-        self.embedder.addItems(embedders)
-        self.embedder.setEditText(prefs.embedder)
-        self.embedder.setToolTip("'lexical' (built in, fast) or an installed sentence-transformers model")
         form = QFormLayout()
         form.addRow("Low-confidence cost above", self.low)
         form.addRow("Autosave every", self.autosave)
-        form.addRow("Embedder for new talks", self.embedder)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -139,5 +129,4 @@ class PreferencesDialog(QDialog):
         return Preferences(
             low_confidence=self.low.value(),
             autosave_minutes=self.autosave.value(),
-            embedder=self.embedder.currentText().strip() or "lexical",
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -67,6 +68,13 @@ MAX_RECENT = 10
 # Bump when docks are added or renamed, so an old saved layout is not
 # restored onto a different set of docks.
 LAYOUT_VERSION = 2
+
+
+def default_embedder() -> str:
+    """The embedder new talks use: the model chosen in Settings → Embedding model, else lexical."""
+    from sialign.embed.models_registry import default_model
+
+    return default_model() or "lexical"
 
 
 def error_log_path() -> Path:
@@ -852,7 +860,7 @@ class MainWindow(QMainWindow):
         project = self.session.project
         if project.params:
             return AlignParams.from_dict(project.params)
-        return AlignParams(embedder=self.prefs.embedder)
+        return AlignParams(embedder=default_embedder())
 
     def align(self, *, keep_confirmed: bool = True, on_done: Callable[[], None] | None = None) -> bool:
         """Start aligning the talk in a worker; True when it started."""
@@ -861,7 +869,7 @@ class MainWindow(QMainWindow):
             self.show_error("Nothing to align", "Open or create a talk with a source and a target transcript first.")
             return False
         params = self.align_params()
-        worker = AlignWorker(project, params, keep_confirmed=keep_confirmed, embedders=self.session.embedders)
+        worker = AlignWorker(project, params, keep_confirmed=keep_confirmed)
         src_ids, tgt_ids = worker.project.source.ids(), worker.project.target.ids()
         label = "Re-align unconfirmed beads" if keep_confirmed and project.alignment is not None else "Align the talk"
 
@@ -939,7 +947,7 @@ class MainWindow(QMainWindow):
         dialog = NewTalkDialog(self)
         if dialog.exec():
             project = dialog.project()
-            project.params = AlignParams(embedder=self.prefs.embedder).to_dict()
+            project.params = AlignParams(embedder=default_embedder()).to_dict()
             self._discard_current_autosave()
             self.session.set_project(project, modified=True)
             self.statusBar().showMessage("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
@@ -1183,14 +1191,7 @@ class MainWindow(QMainWindow):
             self.autosave_timer.stop()
 
     def edit_preferences(self) -> None:
-        embedders = ["lexical"]
-        try:
-            from sialign.embed import list_models  # type: ignore[attr-defined]
-
-            embedders += [str(m) for m in list_models()]
-        except (ImportError, SialignError, OSError):
-            pass
-        dialog = PreferencesDialog(self.prefs, embedders, self)
+        dialog = PreferencesDialog(self.prefs, self)
         if dialog.exec():
             self.prefs = dialog.preferences()
             self.prefs.save(self.settings)
@@ -1199,7 +1200,20 @@ class MainWindow(QMainWindow):
     def model_settings(self) -> None:
         from sialign.gui.model_settings import ModelSettingsDialog
 
-        ModelSettingsDialog(self).exec()
+        dialog = ModelSettingsDialog(self, active=self.align_params().embedder)
+        dialog.default_changed.connect(self._default_model_changed)
+        dialog.exec()
+
+    def _default_model_changed(self, name: str) -> None:
+        """The user chose a model: the open talk aligns with it from now on."""
+        spec = name or "lexical"
+        project = self.session.project
+        params = self.align_params()
+        if params.embedder != spec:
+            project.params = replace(params, embedder=spec).to_dict()
+            self.session.mark_dirty()
+        self._update_counts()
+        self.statusBar().showMessage(f"Align (Ctrl+R) now uses {spec}.", 8000)
 
     def about(self) -> None:
         import sialign

@@ -16,7 +16,6 @@ from PySide6.QtGui import QUndoStack
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.gui.matrix_view import SimilarityGrid
-from sialign.gui.workers import EmbedderProvider
 
 
 def touched_segments(edit: Any) -> list[tuple[str, int]]:
@@ -62,8 +61,6 @@ class ProjectSession(QObject):
         # Similarity of the last alignment run, keyed by segment ids so that it
         # survives splits and merges (new segments show as blank cells).
         self.similarity: SimilarityGrid | None = None
-        # Embedders stay loaded between runs, so a re-alignment reuses them.
-        self.embedders = EmbedderProvider()
         # Changes outside the undo stack (filter thresholds) that still need saving.
         self._dirty = False
         # While a worker aligns a snapshot, edits would be lost when its result

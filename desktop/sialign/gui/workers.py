@@ -108,34 +108,6 @@ class TaskWorker(QObject):
             self.done.emit()
 
 
-class EmbedderProvider:
-    """Keeps one embedder per model spec alive between runs, so re-alignment reuses it.
-
-    Loading a neural model takes seconds and the embedder keeps its vector
-    cache; creating it once per session makes "re-align the unconfirmed part"
-    only embed the candidates it has not seen. Thread-safe: it is called
-    from worker threads.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._embedders: dict[str, Any] = {}
-
-    def get(self, spec: str) -> Any:
-        with self._lock:
-            embedder = self._embedders.get(spec)
-            if embedder is None:
-                from sialign.embed import make_embedder
-
-                embedder = make_embedder(spec)
-                self._embedders[spec] = embedder
-            return embedder
-
-    def clear(self) -> None:
-        with self._lock:
-            self._embedders.clear()
-
-
 def snapshot(project: Project) -> Project:
     """A deep copy for a worker, so edits in the GUI cannot race with the run."""
     clone = copy.deepcopy(project)
@@ -153,7 +125,10 @@ class AlignWorker(TaskWorker):
         project: the live project (copied here, on the GUI thread).
         params: alignment parameters.
         keep_confirmed: keep confirmed beads as anchors and re-align only the gaps.
-        embedders: shared :class:`EmbedderProvider` (None: the pipeline makes its own).
+
+    The pipeline keeps loaded embedders and the vectors of recent runs for
+    the life of the process, so a re-alignment after edits only embeds
+    segments it has not seen (split or merged ones).
     """
 
     def __init__(
@@ -162,28 +137,21 @@ class AlignWorker(TaskWorker):
         params: AlignParams,
         *,
         keep_confirmed: bool = True,
-        embedders: EmbedderProvider | None = None,
     ) -> None:
         self.project = snapshot(project)
         self.params = params
         self.keep_confirmed = keep_confirmed
-        self._embedders = embedders
         super().__init__(self._align, "Re-alignment" if keep_confirmed and project.alignment else "Alignment")
 
     def _align(self, progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
         from sialign.align.pipeline import align_project
 
-        embedder = None
-        if self._embedders is not None:
-            progress(0.0, f"Loading embedder {self.params.embedder}…")
-            embedder = self._embedders.get(self.params.embedder)
         return align_project(
             self.project,
             self.params,
             progress=progress,
             should_stop=should_stop,
             keep_confirmed=self.keep_confirmed,
-            embedder=embedder,
         )
 
 
