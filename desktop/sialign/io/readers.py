@@ -293,7 +293,8 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
     lowered = [f.lower() for f in fields]
     first_is_data = len(fields) >= 3 and _is_time(fields[0]) and _is_time(fields[1])
     known = set(_TEXT_COLUMNS) | set(_START_COLUMNS) | set(_END_COLUMNS)
-    has_header = not first_is_data and len(fields) > 1 and any(f in known for f in lowered)
+    named_by_tier = isinstance(tier, str) and tier.strip().lower() in lowered
+    has_header = not first_is_data and len(fields) > 1 and (named_by_tier or any(f in known for f in lowered))
 
     text_col: int | None
     start_col: int | None = None
