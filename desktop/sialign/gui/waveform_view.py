@@ -1,0 +1,300 @@
+"""One audio track as a waveform with its transcript's segments on top.
+
+The waveform comes from the track's envelope pyramid (``sialign.audio.envelope``):
+on every zoom or scroll the view asks for the level that gives about one
+block per pixel, clipped to what is visible, so a one-hour talk draws a few
+thousand points at any zoom (the curve also has pyqtgraph's peak
+downsampling and clip-to-view on, for the finest level). Every segment with
+times is a shaded band; the segments of the selected bead are
+``LinearRegionItem``s whose edges can be dragged to correct the times, each
+drag becoming one undoable core edit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtWidgets import QLabel, QWidget
+
+from sialign.audio.envelope import EnvelopePyramid
+from sialign.core.model import Document, Segment
+
+if TYPE_CHECKING:
+    from sialign.gui.session import ProjectSession
+
+SIDE_NAMES = {"src": "source", "tgt": "interpretation"}
+WAVE_COLORS = {"src": "#6fa8dc", "tgt": "#f6b26b"}
+SELECTED_BRUSH = {"src": (111, 168, 220, 70), "tgt": (246, 178, 107, 70)}
+BAND_BRUSHES = ((255, 255, 255, 14), (255, 255, 255, 30))
+BACKGROUND = "#1e1f22"
+PLAYHEAD_COLOR = "#ff5c5c"
+# Shortest segment a drag may leave (seconds), so a boundary never crosses its partner.
+MIN_SEGMENT = 0.02
+# Two boundaries this close (s) are the same boundary: dragging one moves both.
+SHARED_BOUNDARY = 1e-3
+
+
+class WaveformView(pg.PlotWidget):
+    """Waveform of one side (``"src"`` or ``"tgt"``) of the session's project.
+
+    Signals:
+        segment_clicked(int): a click landed on the segment with this id.
+        segment_double_clicked(int): a double click landed on it (the panel plays it).
+    """
+
+    segment_clicked = Signal(int)
+    segment_double_clicked = Signal(int)
+
+    def __init__(self, session: ProjectSession, side: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent=parent, background=BACKGROUND)
+        if side not in SIDE_NAMES:
+            raise ValueError(f"side must be 'src' or 'tgt', not {side!r}")
+        self.session = session
+        self.side = side
+        self._pyramid: EnvelopePyramid | None = None
+        self._duration = 0.0
+        self._starts = np.zeros(0)
+        self._ends = np.zeros(0)
+        self._ids: list[int] = []
+        self._regions: list[tuple[int, pg.LinearRegionItem]] = []
+        self._highlight_ids: tuple[int, ...] = ()
+
+        item = self.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.showGrid(x=True, y=False, alpha=0.15)
+        item.setMouseEnabled(x=True, y=False)
+        item.setYRange(-1.0, 1.0, padding=0.02)
+        left = item.getAxis("left")
+        left.setWidth(64)
+        left.setTicks([[(0.0, SIDE_NAMES[side])]])
+        # One time axis for the pair: the lower (interpretation) view shows it.
+        if side == "tgt":
+            item.getAxis("bottom").setLabel("time", units="s")
+        else:
+            item.getAxis("bottom").setStyle(showValues=False)
+
+        self.bands = pg.BarGraphItem(x0=[], x1=[], y0=[], y1=[], brushes=[], pen=None)
+        self.bands.setZValue(-10)
+        self.addItem(self.bands)
+        self.curve = pg.PlotDataItem(pen=pg.mkPen(WAVE_COLORS[side], width=1))
+        self.curve.setDownsampling(auto=True, method="peak")
+        self.curve.setClipToView(True)
+        self.addItem(self.curve)
+        self.playhead = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(PLAYHEAD_COLOR, width=2))
+        self.playhead.setZValue(20)
+        self.playhead.hide()
+        self.addItem(self.playhead, ignoreBounds=True)
+
+        self.message = QLabel(self)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.message.setWordWrap(True)
+        self.message.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.message.setStyleSheet("color: #d8d8d8; background: rgba(30, 31, 34, 200); padding: 6px; border-radius: 4px;")
+        self.message.hide()
+
+        item.getViewBox().sigXRangeChanged.connect(self._redraw_wave)
+        self.scene().sigMouseClicked.connect(self._on_scene_clicked)
+        self._ready = True
+
+    # -- data --------------------------------------------------------------
+    @property
+    def document(self) -> Document:
+        return self.session.project.document(self.side)
+
+    @property
+    def duration(self) -> float:
+        """Length of what can be shown: the audio, else the last segment end."""
+        return self._duration
+
+    def set_envelope(self, pyramid: EnvelopePyramid | None) -> None:
+        """Show this envelope (None: no waveform, only the segments)."""
+        self._pyramid = pyramid
+        self._update_duration()
+        self._redraw_wave()
+
+    def set_message(self, text: str) -> None:
+        """Say something in plain words over the view (empty hides it)."""
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+        self._place_message()
+
+    def message_text(self) -> str:
+        return self.message.text() if not self.message.isHidden() else ""
+
+    def refresh_segments(self) -> None:
+        """Re-read the segments' times (after an edit or a new project)."""
+        segs = [s for s in self.document.segments if s.has_time]
+        self._ids = [s.id for s in segs]
+        self._starts = np.array([s.start for s in segs], dtype=np.float64)
+        self._ends = np.array([s.end for s in segs], dtype=np.float64)
+        brushes = [pg.mkBrush(*BAND_BRUSHES[i % 2]) for i in range(len(segs))]
+        self.bands.setOpts(x0=self._starts, x1=self._ends, y0=np.full(len(segs), -1.0), y1=np.full(len(segs), 1.0),
+                           brushes=brushes, pens=[pg.mkPen(None)] * len(segs))
+        self._update_duration()
+        self.highlight(self._highlight_ids)
+
+    def _update_duration(self) -> None:
+        audio = self._pyramid.duration if self._pyramid is not None else 0.0
+        segs = float(self._ends.max()) if self._ends.size else 0.0
+        self._duration = max(audio, segs)
+        if self._duration > 0:
+            self.getPlotItem().getViewBox().setLimits(xMin=-0.5, xMax=self._duration + 0.5, minXRange=0.05)
+
+    # -- drawing -----------------------------------------------------------
+    def _redraw_wave(self, *args: Any) -> None:
+        if self._pyramid is None:
+            self.curve.setData([], [])
+            return
+        (t0, t1), _ = self.getPlotItem().getViewBox().viewRange()
+        width = max(200, int(self.getPlotItem().getViewBox().width()))
+        x, y = self._pyramid.visible(t0, t1, width)
+        self.curve.setData(x, y)
+
+    def highlight(self, seg_ids: tuple[int, ...]) -> None:
+        """Make these segments (the selected bead's side) editable regions."""
+        self._highlight_ids = tuple(seg_ids)
+        for _, region in self._regions:
+            self.removeItem(region)
+        self._regions = []
+        doc = self.document
+        for seg_id in self._highlight_ids:
+            try:
+                seg = doc.get(seg_id)
+            except KeyError:
+                continue
+            if not seg.has_time:
+                continue
+            region = pg.LinearRegionItem(values=(seg.start, seg.end), brush=pg.mkBrush(*SELECTED_BRUSH[self.side]),
+                                         pen=pg.mkPen(WAVE_COLORS[self.side], width=2), movable=False)
+            # Only the edges move: dragging a whole segment in time is never what a reviewer means.
+            for line in region.lines:
+                line.setMovable(True)
+                line.setHoverPen(pg.mkPen("#ffffff", width=3))
+                line.setCursor(Qt.CursorShape.SizeHorCursor)
+            self._set_bounds(region, seg)
+            region.setZValue(5)
+            region.sigRegionChangeFinished.connect(lambda r, sid=seg_id: self._on_region_finished(sid, r))
+            self.addItem(region)
+            self._regions.append((seg_id, region))
+
+    def region_of(self, seg_id: int) -> pg.LinearRegionItem | None:
+        for sid, region in self._regions:
+            if sid == seg_id:
+                return region
+        return None
+
+    def _neighbours(self, seg_id: int) -> tuple[Segment | None, Segment | None]:
+        doc = self.document
+        pos = doc.index_of(seg_id)
+        prev = doc.segments[pos - 1] if pos > 0 else None
+        nxt = doc.segments[pos + 1] if pos + 1 < len(doc.segments) else None
+        return (prev if prev is not None and prev.has_time else None, nxt if nxt is not None and nxt.has_time else None)
+
+    def _set_bounds(self, region: pg.LinearRegionItem, seg: Segment) -> None:
+        assert seg.start is not None and seg.end is not None
+        prev, nxt = self._neighbours(seg.id)
+        lo = (prev.start + MIN_SEGMENT) if prev is not None and prev.start is not None else 0.0
+        hi = (nxt.end - MIN_SEGMENT) if nxt is not None and nxt.end is not None else max(self._duration, seg.end) + 60.0
+        region.lines[0].setBounds((lo, seg.end - MIN_SEGMENT))
+        region.lines[1].setBounds((seg.start + MIN_SEGMENT, hi))
+
+    def x_to_widget(self, seconds: float) -> float:
+        """Horizontal pixel of ``seconds`` in this widget's coordinates."""
+        scene_point = self.getPlotItem().getViewBox().mapViewToScene(QPointF(seconds, 0.0))
+        return float(self.mapFromScene(scene_point).x())
+
+    def plot_top_bottom(self) -> tuple[int, int]:
+        """Top and bottom pixel rows of the plotting area in widget coordinates."""
+        rect = self.getPlotItem().getViewBox().sceneBoundingRect()
+        top = self.mapFromScene(rect.topLeft())
+        bottom = self.mapFromScene(rect.bottomLeft())
+        return top.y(), bottom.y()
+
+    def set_playhead(self, seconds: float | None) -> None:
+        if seconds is None:
+            self.playhead.hide()
+            return
+        self.playhead.setValue(seconds)
+        self.playhead.show()
+        (t0, t1), _ = self.getPlotItem().getViewBox().viewRange()
+        if not t0 <= seconds <= t1:
+            # Page along with playback, like a DAW, keeping the zoom.
+            span = t1 - t0
+            self.setXRange(seconds - 0.1 * span, seconds + 0.9 * span, padding=0)
+
+    def show_span(self, start: float, end: float) -> None:
+        """Scroll (keeping the zoom unless the span is wider) so ``start..end`` is visible."""
+        (t0, t1), _ = self.getPlotItem().getViewBox().viewRange()
+        width = t1 - t0
+        if end - start > 0.9 * width:
+            pad = 0.1 * (end - start)
+            self.setXRange(start - pad, end + pad, padding=0)
+        elif start < t0 or end > t1:
+            middle = 0.5 * (start + end)
+            self.setXRange(middle - width / 2, middle + width / 2, padding=0)
+
+    def segment_at(self, seconds: float) -> int | None:
+        """Id of the segment covering ``seconds`` (the later one where two overlap), else None."""
+        hits = np.flatnonzero((self._starts <= seconds) & (seconds <= self._ends))
+        return self._ids[int(hits[-1])] if hits.size else None
+
+    # -- events ------------------------------------------------------------
+    def _on_scene_clicked(self, event: Any) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        vb = self.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        seconds = vb.mapSceneToView(event.scenePos()).x()
+        seg_id = self.segment_at(seconds)
+        if seg_id is None:
+            return
+        if event.double():
+            self.segment_double_clicked.emit(seg_id)
+        else:
+            self.segment_clicked.emit(seg_id)
+
+    def _on_region_finished(self, seg_id: int, region: pg.LinearRegionItem) -> None:
+        from sialign.core.edits import Batch, SetSegmentTimes
+
+        seg = self.document.get(seg_id)
+        if seg.start is None or seg.end is None:
+            return
+        new_start, new_end = (float(v) for v in region.getRegion())
+        if abs(new_start - seg.start) < 1e-4 and abs(new_end - seg.end) < 1e-4:
+            return
+        prev, nxt = self._neighbours(seg_id)
+        edits = [SetSegmentTimes(self.side, seg_id, round(new_start, 3), round(new_end, 3))]
+        moved = []
+        if abs(new_start - seg.start) >= 1e-4:
+            moved.append(f"start to {new_start:.2f} s")
+            # A boundary shared with the previous segment moves for both; an
+            # overlap the drag would create is resolved the same way.
+            if prev is not None and prev.end is not None and (abs(prev.end - seg.start) < SHARED_BOUNDARY or prev.end > new_start):
+                edits.append(SetSegmentTimes(self.side, prev.id, prev.start, round(new_start, 3)))
+        if abs(new_end - seg.end) >= 1e-4:
+            moved.append(f"end to {new_end:.2f} s")
+            if nxt is not None and nxt.start is not None and (abs(nxt.start - seg.end) < SHARED_BOUNDARY or nxt.start < new_end):
+                edits.append(SetSegmentTimes(self.side, nxt.id, round(new_end, 3), nxt.end))
+        label = f"Move the {' and '.join(moved)} of {SIDE_NAMES[self.side]} segment {seg_id}"
+        edit = edits[0] if len(edits) == 1 else Batch(tuple(edits), label)
+        if not self.session.apply(edit):
+            # Refused: put the region back where the document says it is.
+            self.highlight(self._highlight_ids)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        if not getattr(self, "_ready", False):  # PlotWidget resizes itself inside its __init__
+            return
+        self._place_message()
+        self._redraw_wave()
+
+    def _place_message(self) -> None:
+        width = min(self.width() - 40, 560)
+        self.message.setFixedWidth(max(120, width))
+        self.message.adjustSize()
+        self.message.move(QPoint((self.width() - self.message.width()) // 2, (self.height() - self.message.height()) // 2))
