@@ -442,3 +442,83 @@ def test_readers_srt_round_trip(tmp_path: Path, captions: list[tuple[str, int, i
 @given(st.floats(0, 360000, allow_nan=False))
 def test_readers_clock_round_trip(seconds: float) -> None:
     assert parse_clock(format_srt_time(seconds)) == pytest.approx(round(seconds, 3), abs=1e-6)
+
+
+# ---------------------------------------------------------------------------
+# The bundled example talk
+
+
+def _example_script(examples: Path):  # type: ignore[no-untyped-def]
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("sialign_example_script", examples / "make_example.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
+
+
+@pytest.fixture
+def examples(repo_root: Path) -> Path:
+    return repo_root / "resources" / "examples"
+
+
+def test_readers_example_talk_reads(examples: Path) -> None:
+    en = read_transcript(examples / "talk.en.srt")
+    ja = read_transcript(examples / "talk.ja.srt")
+    ref = read_transcript(examples / "talk.ref.ja.txt")
+    assert (en.language, ja.language, ref.language) == ("en", "ja", "ja")
+    assert 30 <= len(en) <= 40 and 70 <= len(ja) <= 100
+    assert len(ref) == len(en)
+    assert en.has_times and ja.has_times
+    assert all(s.text.endswith(("、", "。")) for s in ja)
+
+
+def test_readers_example_talk_matches_its_script(examples: Path) -> None:
+    """The committed files are what make_example.py writes from its talk text."""
+    script = _example_script(examples)
+    assert read_transcript(examples / "talk.en.srt").texts() == [s for s, _, _ in script.TALK]
+    assert read_transcript(examples / "talk.ja.srt").texts() == [c for _, chunks, _ in script.TALK for c in chunks or []]
+    assert read_transcript(examples / "talk.ref.ja.txt").texts() == [r for _, _, r in script.TALK]
+
+
+def test_readers_example_talk_gold_and_lag(examples: Path) -> None:
+    en = read_transcript(examples / "talk.en.srt")
+    ja = read_transcript(examples / "talk.ja.srt")
+    beads = []
+    for line in (examples / "talk.gold.align").read_text().splitlines():
+        left, right = line.split(":")
+        beads.append(([int(x) for x in left.strip("[]").split(",") if x.strip()], [int(x) for x in right.strip("[]").split(",") if x.strip()]))
+    assert [i for s, _ in beads for i in s] == list(range(len(en)))
+    assert [j for _, t in beads for j in t] == list(range(len(ja)))
+    assert sum(1 for s, t in beads if s and not t) == 2  # two omissions
+    assert any(len(s) == 2 for s, _ in beads)  # one condensed pair
+    lags = [ja.segments[t[0]].start - en.segments[s[0]].start for s, t in beads if s and t]
+    assert 2.0 <= min(lags) and max(lags) <= 4.0 + 1e-6
+
+
+@pytest.mark.parametrize("name", ["en", "ja"])
+def test_readers_example_talk_audio_agrees_with_times(examples: Path, name: str) -> None:
+    import numpy as np
+    import soundfile as sf
+
+    doc = read_transcript(examples / f"talk.{name}.srt")
+    samples, rate = sf.read(examples / f"talk.{name}.ogg", dtype="float32")
+    assert samples.ndim == 1 and rate == 16000
+    assert len(samples) / rate >= doc.duration  # type: ignore[operator]
+    inside = np.zeros(len(samples), dtype=bool)
+    for seg in doc:
+        inside[int(seg.start * rate) : int(seg.end * rate)] = True  # type: ignore[operator]
+    rms_in = float(np.sqrt(np.mean(samples[inside] ** 2)))
+    rms_out = float(np.sqrt(np.mean(samples[~inside] ** 2)))
+    # Speech lies inside the captions, silence between them.
+    assert rms_in > 20 * rms_out
+
+
+def test_readers_example_talk_is_small(examples: Path) -> None:
+    assert sum(p.stat().st_size for p in examples.iterdir() if p.is_file()) < 3 * 1024 * 1024
