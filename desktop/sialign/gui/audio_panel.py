@@ -83,7 +83,7 @@ class LinkStrip(QWidget):
         t0, t1 = (self._x(self.target_view, t) for t in self.tgt_span)
         band = QPolygonF([QPointF(s0, 0), QPointF(s1, 0), QPointF(t1, h), QPointF(t0, h)])
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QBrush(QColor(255, 255, 255, 40)))
+        painter.setBrush(QBrush(QColor(255, 255, 255, 55)))
         painter.drawPolygon(band)
         # The start-to-start line is the ear-voice span itself: draw it as an arrow.
         painter.setPen(QPen(QColor("#ffffff"), 1.6))

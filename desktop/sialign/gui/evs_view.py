@@ -63,12 +63,20 @@ class EvsView(QWidget):
                                             pen=pg.mkPen(None))
         self.iqr_band.setZValue(-10)
         self.median_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen("#dddddd", width=1, style=Qt.PenStyle.DashLine),
-                                           label="median {value:+.2f} s", labelOpts={"position": 0.05, "color": "#dddddd"})
-        self.end_curve = pg.PlotDataItem(pen=pg.mkPen((111, 168, 220, 110), width=1))
-        self.points = pg.ScatterPlotItem(size=7, pen=pg.mkPen(None), hoverable=True, hoverSize=11, tip=self._tip)
+                                           label="median {value:+.2f} s",
+                                           labelOpts={"position": 0.9, "color": "#dddddd", "anchors": [(1, 1), (1, 1)]})
+        # End lags are context, start lags the measure: small hollow marks behind the dots.
+        self.end_points = pg.ScatterPlotItem(size=5, symbol="t", pen=pg.mkPen((111, 168, 220, 170)),
+                                             brush=pg.mkBrush(None), name="end lag")
+        self.points = pg.ScatterPlotItem(size=7, pen=pg.mkPen(None), brush=pg.mkBrush(*POINT_BRUSH), hoverable=True,
+                                         hoverSize=11, tip=self._tip, name="start lag")
         self.selected = pg.ScatterPlotItem(size=15, pen=pg.mkPen("#ffffff", width=2), brush=pg.mkBrush(None))
-        for it in (self.iqr_band, self.median_line, self.end_curve, self.points, self.selected):
+        # One row across the top; refresh() leaves head-room above the points for it.
+        legend = item.addLegend(offset=(4, 2), labelTextColor="#d8d8d8", brush=pg.mkBrush(30, 31, 34, 200), colCount=4)
+        for it in (self.iqr_band, self.median_line, self.end_points, self.points, self.selected):
             self.plot.addItem(it)
+        legend.addItem(pg.ScatterPlotItem(size=7, pen=pg.mkPen(None), brush=pg.mkBrush(*OUTLIER_BRUSH)), "outlier")
+        legend.addItem(pg.ScatterPlotItem(size=7, pen=pg.mkPen(None), brush=pg.mkBrush(*CONFIRMED_BRUSH)), "confirmed")
         self.points.sigClicked.connect(self._on_points_clicked)
 
         self.stats_label = QLabel()
@@ -97,10 +105,7 @@ class EvsView(QWidget):
             brush = OUTLIER_BRUSH if r.bead in outliers else CONFIRMED_BRUSH if r.confirmed else POINT_BRUSH
             spots.append({"pos": (r.src_start, r.start_lag), "data": r.bead, "brush": pg.mkBrush(*brush)})
         self.points.setData(spots)
-        if self.records:
-            self.end_curve.setData([r.src_start for r in self.records], [r.end_lag for r in self.records])
-        else:
-            self.end_curve.setData([], [])
+        self.end_points.setData([r.src_start for r in self.records], [r.end_lag for r in self.records])
         if self.start_stats is not None:
             self.iqr_band.setRegion((self.start_stats.q1, self.start_stats.q3))
             self.median_line.setValue(self.start_stats.median)
@@ -110,6 +115,13 @@ class EvsView(QWidget):
             self.iqr_band.hide()
             self.median_line.hide()
         self.stats_label.setText(stats_text(self.start_stats, self.end_stats))
+        if self.records:
+            lags = [r.start_lag for r in self.records] + [r.end_lag for r in self.records]
+            low, high = min(lags), max(lags)
+            span = max(high - low, 1.0)
+            self.plot.setYRange(low - 0.08 * span, high + 0.25 * span, padding=0)
+            times = [r.src_start for r in self.records]
+            self.plot.setXRange(min(times), max(times), padding=0.03)
         self._show_selection(self.session.selected_bead)
 
     def _tip(self, x: float, y: float, data: Any) -> str:

@@ -68,9 +68,11 @@ class WaveformView(pg.PlotWidget):
         item.showGrid(x=True, y=False, alpha=0.15)
         item.setMouseEnabled(x=True, y=False)
         item.setYRange(-1.0, 1.0, padding=0.02)
+        # Same fixed axis width in both views, so one time lies at one x pixel in both.
         left = item.getAxis("left")
-        left.setWidth(64)
-        left.setTicks([[(0.0, SIDE_NAMES[side])]])
+        left.setWidth(44)
+        left.setTicks([[]])
+        left.setLabel(SIDE_NAMES[side], color=WAVE_COLORS[side])
         # One time axis for the pair: the lower (interpretation) view shows it.
         if side == "tgt":
             item.getAxis("bottom").setLabel("time", units="s")
@@ -115,6 +117,7 @@ class WaveformView(pg.PlotWidget):
         self._pyramid = pyramid
         self._update_duration()
         self._redraw_wave()
+        self._place_message()
 
     def set_message(self, text: str) -> None:
         """Say something in plain words over the view (empty hides it)."""
@@ -297,4 +300,6 @@ class WaveformView(pg.PlotWidget):
         width = min(self.width() - 40, 560)
         self.message.setFixedWidth(max(120, width))
         self.message.adjustSize()
-        self.message.move(QPoint((self.width() - self.message.width()) // 2, (self.height() - self.message.height()) // 2))
+        # Over a drawn waveform the note sits at the top; over an empty view, in the middle.
+        y = 6 if self._pyramid is not None else (self.height() - self.message.height()) // 2
+        self.message.move(QPoint((self.width() - self.message.width()) // 2, y))
