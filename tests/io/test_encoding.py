@@ -188,3 +188,36 @@ JAPANESE_ALPHABET = (
 def test_encoding_detects_random_japanese_text(lines: list[str], codec: str) -> None:
     text = "\n".join(lines) + "\n"
     assert decode_bytes(text.encode(codec)).text == text
+
+
+@pytest.mark.parametrize("codec", ["cp932", "euc_jp"])
+def test_encoding_charset_normalizer_tiebreak_names_the_right_codec(codec: str) -> None:
+    from sialign.io.encoding import _charset_normalizer_choice
+
+    data = (JA_TEXT * 3).encode(codec)
+    assert _charset_normalizer_choice(data, ["cp932", "euc_jp"]) == codec
+
+
+@pytest.mark.parametrize(
+    ("text", "plausible"),
+    [
+        ("今日はパンの話です。", True),
+        ("Café, naïve — “quoted”", True),
+        ("\x01\x02\x03 control", False),
+        ("ｱｲｳｴｵｶｷｸｹｺｻｼｽｾｿ", False),  # half-width katakana: EUC-JP read as CP932
+        ("\ue000\ue001\ue002\ue003", False),  # private use
+    ],
+)
+def test_encoding_plausibility(text: str, plausible: bool) -> None:
+    from sialign.io.encoding import MIN_PLAUSIBILITY, _plausibility
+
+    assert (_plausibility(text) >= MIN_PLAUSIBILITY) is plausible
+
+
+def test_encoding_euc_jp_read_as_cp932_is_rejected() -> None:
+    """EUC-JP bytes often decode as CP932 too; the detector must still say EUC-JP."""
+    text = "政府の会議、時間は大学生と先生。\n新しい野菜、ひらがなとカタカナ。\n"
+    data = text.encode("euc_jp")
+    assert data.decode("cp932") != text  # the trap: valid CP932, but mojibake
+    decoded = decode_bytes(data)
+    assert (decoded.encoding, decoded.text) == ("euc_jp", text)

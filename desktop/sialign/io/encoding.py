@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,66 +161,40 @@ def _looks_like_bomless_utf16(data: bytes) -> str | None:
     return candidate if _plausibility(text) >= MIN_PLAUSIBILITY else None
 
 
-def _is_plausible_char(ch: str) -> bool:
-    """True for characters ordinary transcripts are made of (non-ASCII only)."""
-    cp = ord(ch)
-    if 0x3040 <= cp <= 0x30FF:  # hiragana, katakana
-        return True
-    if 0x4E00 <= cp <= 0x9FFF:  # common CJK ideographs
-        return True
-    if 0x3000 <= cp <= 0x303F or 0xFF01 <= cp <= 0xFF5E:  # CJK punctuation, full-width ASCII
-        return True
-    if 0x00A0 <= cp <= 0x024F or 0x1E00 <= cp <= 0x1EFF:  # Latin letters with accents
-        return True
-    if 0x2000 <= cp <= 0x206F or 0x2190 <= cp <= 0x21FF or 0x2460 <= cp <= 0x24FF:  # punctuation, arrows, ①
-        return True
-    if 0x0370 <= cp <= 0x04FF:  # Greek, Cyrillic
-        return True
-    if 0x0590 <= cp <= 0x06FF or 0x0900 <= cp <= 0x0DFF or 0x0E00 <= cp <= 0x0EFF:  # Hebrew/Arabic, Indic, Thai/Lao
-        return True
-    if 0xAC00 <= cp <= 0xD7AF or 0x1100 <= cp <= 0x11FF or 0x3130 <= cp <= 0x318F:  # Hangul
-        return True
-    if 0x3200 <= cp <= 0x33FF or 0xFE30 <= cp <= 0xFE4F or 0x2E80 <= cp <= 0x2FDF:  # enclosed CJK, compat
-        return True
-    if cp == 0xFEFF or 0x2100 <= cp <= 0x214F or 0x2200 <= cp <= 0x22FF or 0x25A0 <= cp <= 0x26FF:
-        return True
-    if 0x1F300 <= cp <= 0x1FAFF:  # emoji appear in modern subtitles
-        return True
-    return False
+# Characters ordinary transcripts are made of: printable ASCII and usual
+# whitespace, Latin letters with accents, general punctuation, Greek/Cyrillic,
+# Hebrew/Arabic, Indic, Thai/Lao, kana, common CJK ideographs and punctuation,
+# full-width ASCII, Hangul, enclosed and compatibility CJK, arrows, maths and
+# shapes, emoji. Missing on purpose: C0/C1 controls, private use, half-width
+# katakana (what EUC-JP bytes become when read as CP932) and rare ideographs.
+_PLAUSIBLE = (
+    "\t\n\r\f\x20-\x7e"
+    "\u00a0-\u024f\u1e00-\u1eff"
+    "\u2000-\u206f\u2100-\u214f\u2190-\u22ff\u2460-\u24ff\u25a0-\u26ff"
+    "\u0370-\u04ff\u0590-\u06ff\u0900-\u0dff\u0e00-\u0eff"
+    "\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff01-\uff5e"
+    "\uac00-\ud7af\u1100-\u11ff\u3130-\u318f"
+    "\u3200-\u33ff\ufe30-\ufe4f\u2e80-\u2fdf\ufeff"
+    "\U0001f300-\U0001faff"
+)
+_IMPLAUSIBLE_RE = re.compile(f"[^{_PLAUSIBLE}]")
+_NON_ASCII_RE = re.compile("[^\x00-\x7f]")
+_JAPANESE_RE = re.compile("[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff01-\uff5e]")
 
 
 def _plausibility(text: str) -> float:
-    """Share of characters that ordinary transcript text is made of.
-
-    ASCII printable characters and the usual whitespace always count; C0/C1
-    control characters, private-use characters and half-width katakana (what
-    EUC-JP bytes become when read as CP932) count against.
-    """
+    """Share of characters that ordinary transcript text is made of (see ``_PLAUSIBLE``)."""
     if not text:
         return 1.0
-    good = 0
-    total = 0
-    for ch in text:
-        total += 1
-        cp = ord(ch)
-        if 0x20 <= cp < 0x7F or ch in "\t\n\r\f":
-            good += 1
-        elif cp >= 0xA0 and _is_plausible_char(ch):
-            good += 1
-    return good / total
+    return 1.0 - len(_IMPLAUSIBLE_RE.findall(text)) / len(text)
 
 
 def _japanese_score(text: str) -> float:
     """Share of non-ASCII characters that are kana, common kanji or CJK punctuation."""
-    non_ascii = [c for c in text if ord(c) > 0x7F]
+    non_ascii = len(_NON_ASCII_RE.findall(text))
     if not non_ascii:
         return 1.0
-    good = sum(
-        1
-        for c in non_ascii
-        if 0x3040 <= ord(c) <= 0x30FF or 0x4E00 <= ord(c) <= 0x9FFF or 0x3000 <= ord(c) <= 0x303F or 0xFF01 <= ord(c) <= 0xFF5E
-    )
-    return good / len(non_ascii)
+    return len(_JAPANESE_RE.findall(text)) / non_ascii
 
 
 def _charset_normalizer_choice(data: bytes, candidates: list[str]) -> str | None:
