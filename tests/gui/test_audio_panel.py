@@ -309,3 +309,15 @@ def test_audio_panel_follows_project_replaced(panel: AudioPanel, qtbot: Any, tmp
     panel.session.set_project(make_project(other, with_audio=False))
     assert panel.tracks["src"] is None and "No source audio" in panel.source_view.message_text()
     assert panel.source_view.curve.getData()[0] is None or len(panel.source_view.curve.getData()[0]) == 0
+
+
+def test_audio_panel_empty_project_then_open(qtbot: Any, tmp_path: Path) -> None:
+    session = ProjectSession()  # the window starts with nothing open
+    panel = AudioPanel(session, player=Player(FakeOutput()), cache_dir=tmp_path / "cache")
+    qtbot.addWidget(panel)
+    assert "No source audio" in panel.source_view.message_text()
+    assert panel.evs_view.records == [] and "No ear-voice span yet" in panel.evs_view.stats_label.text()
+    session.set_project(make_project(tmp_path))
+    panel.wait_for_envelopes()
+    qtbot.waitUntil(lambda: panel.envelopes["tgt"] is not None, timeout=5000)
+    assert len(panel.evs_view.records) == 4

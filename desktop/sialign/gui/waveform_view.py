@@ -136,7 +136,7 @@ class WaveformView(pg.PlotWidget):
         self._ends = np.array([s.end for s in segs], dtype=np.float64)
         brushes = [pg.mkBrush(*BAND_BRUSHES[i % 2]) for i in range(len(segs))]
         self.bands.setOpts(x0=self._starts, x1=self._ends, y0=np.full(len(segs), -1.0), y1=np.full(len(segs), 1.0),
-                           brushes=brushes, pens=[pg.mkPen(None)] * len(segs))
+                           brushes=brushes, pen=pg.mkPen(None))
         self._update_duration()
         self.highlight(self._highlight_ids)
 
