@@ -26,29 +26,58 @@ def _from_dict(cls: type[T], d: dict[str, Any] | None) -> T:
 class AlignParams:
     """Parameters of the coarse alignment (DESIGN.md §2.3–2.6).
 
+    Cost knobs left at ``None`` take the preset of ``target_units``: the
+    interpreter's chunks (an SI transcript: 1-5 beads are normal, so extra
+    target chunks are cheap) or sentences (a written translation: both
+    sides pay for extra segments, as in vecalign). The presets were tuned on
+    the AHC-SI and Text+Berg dev sets.
+
     Attributes:
         embedder: ``"lexical"`` for the built-in embedder, or a
             sentence-transformers model path or name (resolved offline).
         candidates: ``"fast"`` (normalised sum of member vectors) or
             ``"exact"`` (encode concatenations) for multi-segment beads.
+        method: ``"beads"`` (coarse DP with n:m, 1-0 and 0-1 beads) or
+            ``"segment"`` (constrained segmentation: every source segment
+            gets one span of 1..max_tgt target units, nothing is skipped).
         max_src: most source segments in one bead.
-        max_tgt: most target segments in one bead.
+        max_tgt: most target segments in one bead (and span length in segment mode).
         drop_threshold: beads costing more than this are marked dropped.
+        target_units: ``"chunks"``, ``"sentences"`` or ``"auto"`` (chunks
+            when the target has at least 1.5 times as many segments as the source).
+        skip_penalty: cost of a 1-0 or 0-1 bead (None: preset).
+        src_size_penalty: cost multiplier per extra source segment (None: preset).
+        tgt_size_penalty: cost multiplier per extra target segment (None: preset).
+        length_weight: weight of the character-length-ratio term (None: preset).
         time_prior: use timestamps (ear-voice span) when both sides have them.
+        time_weight: cost per second a bead's lag falls outside the window.
         evs_min: earliest plausible target start relative to its source start (s).
         evs_max: latest plausible target start relative to its source start (s).
         pivot: use the reference translation as a same-language pivot when present.
+        pivot_weight: share of the reference ↔ target signal in pivot mode
+            (the rest is source ↔ target; 1.0 uses the pivot alone).
+        pivot_embedder: embedder of the same-language pivot signal:
+            ``"lexical"`` or ``"main"`` (the ``embedder`` above).
     """
 
     embedder: str = "lexical"
     candidates: str = "fast"
+    method: str = "beads"
     max_src: int = 4
-    max_tgt: int = 8
+    max_tgt: int = 12
     drop_threshold: float = 1.0
+    target_units: str = "auto"
+    skip_penalty: float | None = None
+    src_size_penalty: float | None = None
+    tgt_size_penalty: float | None = None
+    length_weight: float | None = None
     time_prior: bool = True
+    time_weight: float = 0.1
     evs_min: float = -1.0
     evs_max: float = 10.0
     pivot: bool = True
+    pivot_weight: float = 1.0
+    pivot_embedder: str = "lexical"
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

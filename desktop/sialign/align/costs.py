@@ -1,0 +1,518 @@
+"""Bead costs for the coarse DP (DESIGN.md §2.4).
+
+A bead ending at lattice point (i, j) with ``a`` source and ``b`` target
+segments covers source segments ``i-a .. i-1`` and target segments
+``j-b .. j-1``. Its text cost is the cosine distance between the two sides,
+divided by how far each side is, on average, from random segments of the
+other document (vecalign's normalisation: unrelated pairs cost about 1, and
+"hub" segments that resemble everything do not get cheap matches).
+
+Several *signals* can contribute: the source ↔ target vectors, and in pivot
+mode the reference translation ↔ target vectors (same language). Their
+normalised costs are averaged with the signals' weights.
+
+Multi-segment sides are compared in one of two ways:
+
+- fast: the side's vector is the normalised sum of its members' vectors. The
+  cosine then only needs sums of the similarity matrix over a block, read in
+  O(1) from 2-D prefix sums, plus the norms of the summed vectors, read from
+  the dot products of neighbouring segments. Nothing is re-encoded.
+- exact: the caller supplies vectors of the concatenated texts
+  (``src_spans[a-1, p]`` = vector of segments ``p .. p+a-1``), as
+  vecalign/Bertalign do.
+
+The size penalty knows the target side is chunks: an interpreter renders one
+source sentence in several short chunks, so a 1-5 bead is normal and only
+pays ``tgt_size_penalty`` per extra chunk, while extra source sentences pay
+``src_size_penalty`` each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# The least normaliser: a segment whose random partners are on average almost
+# as close as its true partner would otherwise divide by ~0 and make every
+# bead with it arbitrarily cheap or expensive.
+MIN_NORMALISER = 0.05
+
+
+@dataclass
+class Signal:
+    """One pair of vector sequences the DP compares, with its weight.
+
+    Attributes:
+        src: (n_src, dim) float32 unit vectors of the source side (or of the
+            reference translation, 1:1 with the source, in pivot mode).
+        tgt: (n_tgt, dim) float32 unit vectors of the target side.
+        weight: share of this signal in the combined cost.
+        src_spans: optional (max_src, n_src, dim) vectors of concatenated
+            source runs for exact mode (row ``p`` of slice ``a-1`` is the run
+            ``p .. p+a-1``; rows past the end are ignored).
+        tgt_spans: optional (max_tgt, n_tgt, dim), likewise.
+        name: shown in timings and reports.
+    """
+
+    src: np.ndarray
+    tgt: np.ndarray
+    weight: float = 1.0
+    src_spans: np.ndarray | None = None
+    tgt_spans: np.ndarray | None = None
+    name: str = "text"
+
+    @property
+    def exact(self) -> bool:
+        return self.src_spans is not None and self.tgt_spans is not None
+
+
+def similarity_matrix(src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
+    """Cosine similarities of unit vectors.
+
+    Args:
+        src: (n_src, dim) unit vectors.
+        tgt: (n_tgt, dim) unit vectors.
+
+    Returns:
+        (n_src, n_tgt) float32.
+    """
+    if src.shape[0] == 0 or tgt.shape[0] == 0:
+        return np.zeros((src.shape[0], tgt.shape[0]), dtype=np.float32)
+    return np.asarray(src @ tgt.T, dtype=np.float32)
+
+
+def prefix_sums_2d(sim: np.ndarray) -> np.ndarray:
+    """2-D inclusive prefix sums padded with a zero row and column.
+
+    Args:
+        sim: (n, m) similarities.
+
+    Returns:
+        (n+1, m+1) float64 ``P`` with ``P[i, j] = sim[:i, :j].sum()``.
+    """
+    n, m = sim.shape
+    out = np.zeros((n + 1, m + 1), dtype=np.float64)
+    if n and m:
+        np.cumsum(sim, axis=0, dtype=np.float64, out=out[1:, 1:])
+        np.cumsum(out[1:, 1:], axis=1, out=out[1:, 1:])
+    return out
+
+
+def run_norms(vectors: np.ndarray, max_run: int) -> np.ndarray:
+    """Norms of sums of consecutive vectors, indexed by run end.
+
+    Args:
+        vectors: (n, dim) vectors.
+        max_run: longest run.
+
+    Returns:
+        (max_run + 1, n + 1) float64 ``N`` with ``N[a, i] = ||sum(vectors[i-a:i])||``
+        for ``a <= i``; NaN where the run does not fit. Row 0 is unused (zeros).
+    """
+    n = vectors.shape[0]
+    out = np.full((max_run + 1, n + 1), np.nan)
+    out[0] = 0.0
+    if n == 0:
+        return out
+    v = vectors.astype(np.float64, copy=False)
+    # lagged[k][p] = v[p] . v[p+k]; the squared norm of a run is the sum of
+    # all pair products inside it, i.e. the diagonal plus twice each lag.
+    lagged_cums = []
+    for k in range(max_run):
+        d = np.einsum("ij,ij->i", v[: n - k], v[k:]) if k < n else np.zeros(0)
+        lagged_cums.append(np.concatenate(([0.0], np.cumsum(d))))
+    ends = np.arange(n + 1)
+    for a in range(1, max_run + 1):
+        ok = ends >= a
+        i = ends[ok]
+        sq = np.zeros(i.shape)
+        for k in range(a):
+            # pairs (p, p+k) with i-a <= p and p+k <= i-1
+            c = lagged_cums[k]
+            hi = np.clip(i - k, 0, len(c) - 1)
+            lo = np.clip(i - a, 0, len(c) - 1)
+            part = c[hi] - c[lo]
+            sq += part if k == 0 else 2.0 * part
+        out[a, ok] = np.sqrt(np.maximum(sq, 0.0))
+    return out
+
+
+def _random_partners(n: int, count: int, rng: np.random.Generator) -> np.ndarray:
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if n <= count:
+        return np.arange(n)
+    return np.sort(rng.choice(n, size=count, replace=False))
+
+
+@dataclass
+class _SignalTables:
+    """Precomputed tables of one signal (see :class:`BeadCostModel`)."""
+
+    signal: Signal
+    sim: np.ndarray  # (n, m) float32 single-segment similarities
+    prefix: np.ndarray | None  # (n+1, m+1) block sums, fast mode
+    src_norm: np.ndarray  # (A+1, n+1) norms of summed runs (fast) or ones (exact)
+    tgt_norm: np.ndarray  # (B+1, m+1)
+    src_random: np.ndarray  # (A+1, n+1) mean distance of each run to random targets
+    tgt_random: np.ndarray  # (B+1, m+1)
+
+
+@dataclass
+class CostSettings:
+    """The scalar knobs of the bead cost (a view of :class:`~sialign.core.params.AlignParams`).
+
+    Attributes:
+        skip: cost of a 1-0 or 0-1 bead.
+        src_size_penalty: the text cost is multiplied by ``1 + src_size_penalty * (a - 1)``.
+        tgt_size_penalty: ... and by ``1 + tgt_size_penalty * (b - 1)`` (vecalign: both 1).
+        time_weight: cost per second outside the ear-voice-span window.
+        evs_min, evs_max: the window, target start minus source start, in seconds.
+        length_weight: weight of the length-ratio term (0 = off): a bead
+            whose sides' character lengths deviate from the document's
+            overall ratio pays ``length_weight * |log deviation|``.
+        merge_cost: added per segment beyond a 1-1 bead; tiny, it only breaks
+            ties toward the smallest beads ("minimal groups"): with identical
+            documents a 2-2 bead costs exactly as little as two 1-1 beads.
+        random_pairs: how many random partners estimate a segment's normaliser.
+        seed: of the random partner draw (results are reproducible).
+    """
+
+    skip: float = 0.3
+    src_size_penalty: float = 1.0
+    tgt_size_penalty: float = 0.05
+    time_weight: float = 0.0
+    evs_min: float = -1.0
+    evs_max: float = 10.0
+    length_weight: float = 0.0
+    merge_cost: float = 1e-3
+    random_pairs: int = 64
+    seed: int = 0
+
+
+@dataclass
+class BeadCostModel:
+    """Costs of every bead the DP may choose.
+
+    Args:
+        signals: one or more :class:`Signal` over the same (n_src, n_tgt).
+        max_src, max_tgt: largest bead sides.
+        settings: the scalar knobs.
+        src_lengths: (n_src,) character lengths, or None (no length term).
+        tgt_lengths: (n_tgt,) character lengths, or None.
+        src_starts: (n_src,) start times in seconds, or None (no time prior).
+        tgt_starts: (n_tgt,) start times in seconds, or None.
+    """
+
+    signals: list[Signal]
+    max_src: int
+    max_tgt: int
+    settings: CostSettings = field(default_factory=CostSettings)
+    src_starts: np.ndarray | None = None
+    tgt_starts: np.ndarray | None = None
+    src_lengths: np.ndarray | None = None
+    tgt_lengths: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if not self.signals:
+            raise ValueError("at least one signal is needed")
+        self.n_src = int(self.signals[0].src.shape[0])
+        self.n_tgt = int(self.signals[0].tgt.shape[0])
+        for s in self.signals:
+            if s.src.shape[0] != self.n_src or s.tgt.shape[0] != self.n_tgt:
+                raise ValueError("all signals must cover the same source and target segments")
+        total = sum(s.weight for s in self.signals)
+        if total <= 0:
+            raise ValueError("signal weights must sum to a positive number")
+        self._weights = [s.weight / total for s in self.signals]
+        rng = np.random.default_rng(self.settings.seed)
+        self._tables = [self._prepare(s, rng) for s in self.signals]
+        self.use_time = (
+            self.settings.time_weight > 0 and self.src_starts is not None and self.tgt_starts is not None
+        )
+        self.use_length = (
+            self.settings.length_weight > 0 and self.src_lengths is not None and self.tgt_lengths is not None
+        )
+        if self.use_length:
+            assert self.src_lengths is not None and self.tgt_lengths is not None
+            ls = np.asarray(self.src_lengths, dtype=np.float64)
+            lt = np.asarray(self.tgt_lengths, dtype=np.float64)
+            self._src_len_cums = np.concatenate(([0.0], np.cumsum(ls)))
+            self._tgt_len_cums = np.concatenate(([0.0], np.cumsum(lt)))
+            self._log_ratio = float(np.log((lt.sum() + 1.0) / (ls.sum() + 1.0)))
+
+    # ---------------------------------------------------------------- tables
+    def _prepare(self, signal: Signal, rng: np.random.Generator) -> _SignalTables:
+        n, m, A, B = self.n_src, self.n_tgt, self.max_src, self.max_tgt
+        rand_tgt = _random_partners(m, self.settings.random_pairs, rng)
+        rand_src = _random_partners(n, self.settings.random_pairs, rng)
+        if signal.exact:
+            assert signal.src_spans is not None and signal.tgt_spans is not None
+            src_norm = np.ones((A + 1, n + 1))
+            tgt_norm = np.ones((B + 1, m + 1))
+            src_random = np.full((A + 1, n + 1), np.nan)
+            tgt_random = np.full((B + 1, m + 1), np.nan)
+            tgt_sample = signal.tgt[rand_tgt]
+            src_sample = signal.src[rand_src]
+            for a in range(1, A + 1):
+                if a > n or len(rand_tgt) == 0:
+                    continue
+                spans = signal.src_spans[a - 1, : n - a + 1]
+                src_random[a, a:] = 1.0 - (spans @ tgt_sample.T).mean(axis=1)
+            for b in range(1, B + 1):
+                if b > m or len(rand_src) == 0:
+                    continue
+                spans = signal.tgt_spans[b - 1, : m - b + 1]
+                tgt_random[b, b:] = 1.0 - (spans @ src_sample.T).mean(axis=1)
+            sim = similarity_matrix(signal.src, signal.tgt)
+            return _SignalTables(signal, sim, None, src_norm, tgt_norm, src_random, tgt_random)
+
+        sim = similarity_matrix(signal.src, signal.tgt)
+        prefix = prefix_sums_2d(sim)
+        src_norm = run_norms(signal.src, A)
+        tgt_norm = run_norms(signal.tgt, B)
+        # Mean similarity of each single segment to the random partners; a
+        # run's mean similarity is the sum over members divided by the run norm.
+        row_mean = sim[:, rand_tgt].mean(axis=1, dtype=np.float64) if len(rand_tgt) else np.zeros(n)
+        col_mean = sim[rand_src, :].mean(axis=0, dtype=np.float64) if len(rand_src) else np.zeros(m)
+        src_random = self._run_mean_distance(row_mean, src_norm, A)
+        tgt_random = self._run_mean_distance(col_mean, tgt_norm, B)
+        return _SignalTables(signal, sim, prefix, src_norm, tgt_norm, src_random, tgt_random)
+
+    @staticmethod
+    def _run_mean_distance(single_mean: np.ndarray, norms: np.ndarray, max_run: int) -> np.ndarray:
+        n = single_mean.shape[0]
+        cums = np.concatenate(([0.0], np.cumsum(single_mean)))
+        out = np.full((max_run + 1, n + 1), np.nan)
+        ends = np.arange(n + 1)
+        for a in range(1, max_run + 1):
+            ok = ends >= a
+            i = ends[ok]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean_sim = (cums[i] - cums[i - a]) / norms[a, i]
+            out[a, ok] = 1.0 - np.nan_to_num(mean_sim)
+        return out
+
+    # ----------------------------------------------------------------- costs
+    def size_multiplier(self, a: int, b: int) -> float:
+        s = self.settings
+        # vecalign multiplies by a * b (both penalties 1); SI chunks need a
+        # small target penalty or 1-5 beads lose to 1-1 plus four skips.
+        return (1.0 + s.src_size_penalty * (a - 1)) * (1.0 + s.tgt_size_penalty * (b - 1))
+
+    def text_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Normalised text cost of (a, b) beads ending at lattice points (i, j).
+
+        Args:
+            a, b: bead sides (both >= 1).
+            i: int array of run ends on the source side (any shape).
+            j: int array of run ends on the target side (broadcastable with ``i``).
+
+        Returns:
+            float64 array of the broadcast shape; ``inf`` where the bead does
+            not fit (``i < a``, ``j < b``, ``i > n_src`` or ``j > n_tgt``).
+        """
+        i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
+        if a > self.n_src or b > self.n_tgt:
+            return np.full(i.shape, np.inf)
+        ok = (i >= a) & (j >= b) & (i <= self.n_src) & (j <= self.n_tgt)
+        ic = np.where(ok, i, a)
+        jc = np.where(ok, j, b)
+        total = np.zeros(i.shape, dtype=np.float64)
+        for w, t in zip(self._weights, self._tables):
+            if t.prefix is not None:
+                p = t.prefix
+                block = p[ic, jc] - p[ic - a, jc] - p[ic, jc - b] + p[ic - a, jc - b]
+                denom = t.src_norm[a, ic] * t.tgt_norm[b, jc]
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    cos = np.where(denom > 0, block / denom, 0.0)
+            else:
+                cos = self._exact_cos(t.signal, a, b, ic, jc)
+            dist = 1.0 - cos
+            norm = 0.5 * (t.src_random[a, ic] + t.tgt_random[b, jc])
+            norm = np.maximum(np.nan_to_num(norm, nan=1.0), MIN_NORMALISER)
+            total += w * dist / norm
+        return np.where(ok, total, np.inf)
+
+    @staticmethod
+    def _exact_cos(signal: Signal, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        assert signal.src_spans is not None and signal.tgt_spans is not None
+        src_rows = i - a
+        tgt_rows = j - b
+        out = np.empty(i.shape, dtype=np.float64)
+        if i.size == 0:
+            return out
+        if i.ndim == 2:
+            # A band block: one dense product over the columns the block touches.
+            r_lo, r_hi = int(src_rows.min()), int(src_rows.max()) + 1
+            c_lo, c_hi = int(tgt_rows.min()), int(tgt_rows.max()) + 1
+            dense = signal.src_spans[a - 1, r_lo:r_hi] @ signal.tgt_spans[b - 1, c_lo:c_hi].T
+            out[...] = dense[src_rows - r_lo, tgt_rows - c_lo]
+            return out
+        flat_s = signal.src_spans[a - 1][src_rows.ravel()]
+        flat_t = signal.tgt_spans[b - 1][tgt_rows.ravel()]
+        out.reshape(-1)[:] = np.einsum("ij,ij->i", flat_s, flat_t)
+        return out
+
+    def time_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
+        """Ear-voice-span penalty of (a, b) beads ending at (i, j); 0 without times.
+
+        The bead's lag is the start of its first target segment minus the start
+        of its first source segment; lags outside ``[evs_min, evs_max]`` cost
+        ``time_weight`` per second outside.
+        """
+        if not self.use_time:
+            return 0.0
+        assert self.src_starts is not None and self.tgt_starts is not None
+        s = self.settings
+        i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
+        si = np.clip(i - a, 0, max(self.n_src - 1, 0))
+        tj = np.clip(j - b, 0, max(self.n_tgt - 1, 0))
+        lag = self.tgt_starts[tj] - self.src_starts[si]
+        outside = np.maximum(s.evs_min - lag, 0.0) + np.maximum(lag - s.evs_max, 0.0)
+        return s.time_weight * outside
+
+    def length_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
+        """Length-ratio penalty of (a, b) beads ending at (i, j); 0 when off.
+
+        Translations keep a fairly stable character-length ratio (Gale &
+        Church); a bead far from the document's overall ratio is suspicious.
+        The deviation is measured in log space with +10 characters of
+        smoothing so that very short segments are not over-penalised.
+        """
+        if not self.use_length:
+            return 0.0
+        i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
+        ic = np.clip(i, a, self.n_src)
+        jc = np.clip(j, b, self.n_tgt)
+        ls = self._src_len_cums[ic] - self._src_len_cums[ic - a]
+        lt = self._tgt_len_cums[jc] - self._tgt_len_cums[jc - b]
+        deviation = np.abs(np.log((lt + 10.0) / (ls + 10.0)) - self._log_ratio)
+        return self.settings.length_weight * deviation
+
+    def bead_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """What the DP minimises for (a, b) beads ending at (i, j) (``inf`` where impossible)."""
+        if a == 0 or b == 0:
+            i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
+            ok = (i >= a) & (j >= b) & (i <= self.n_src) & (j <= self.n_tgt)
+            return np.where(ok, self.settings.skip, np.inf)
+        return (
+            self.size_multiplier(a, b) * (self.text_cost(a, b, i, j) + self.length_cost(a, b, i, j))
+            + self.time_cost(a, b, i, j)
+            + self.settings.merge_cost * (a + b - 2)
+        )
+
+    def reported_cost(self, a: int, b: int, i: int, j: int) -> float:
+        """The cost stored on a bead: normalised text cost plus the time penalty (no size multiplier).
+
+        About 1 means the two sides are as unrelated as random pairs; beads
+        above the drop threshold are marked dropped. Skip beads report None
+        upstream and are given ``nan`` here.
+        """
+        if a == 0 or b == 0:
+            return float("nan")
+        ii = np.array([i])
+        jj = np.array([j])
+        text = float(self.text_cost(a, b, ii, jj)[0])
+        timed = self.time_cost(a, b, ii, jj)
+        return text + (float(np.asarray(timed).reshape(-1)[0]) if self.use_time else 0.0)
+
+    def band_costs(self, types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
+        """:meth:`bead_cost` of every bead type over a block of DP rows, vectorised.
+
+        Shares work across types: block sums of one source run length are
+        gathered once for all target run lengths, per-run tables are read once
+        per block.
+
+        Args:
+            types: (a, b) bead shapes, as :func:`sialign.align.dp.bead_types` lists them.
+            rows: (R,) lattice rows i (source segments consumed).
+            j_grid: (R, W) lattice columns j for each row, all <= n_tgt.
+
+        Returns:
+            (len(types), R, W) float64 costs, ``inf`` where a bead does not fit.
+        """
+        R, W = j_grid.shape
+        rows = np.asarray(rows, dtype=np.int64)
+        i_col = rows[:, None]
+        A, B = self.max_src, self.max_tgt
+        out = np.empty((len(types), R, W))
+        s = self.settings
+        # Per target run length b: the run's start column, clipped, and validity.
+        tgt_start = [np.clip(j_grid - b, 0, self.n_tgt) for b in range(B + 1)]
+        tgt_ok = [j_grid >= b for b in range(B + 1)]
+        src_ok = [rows >= a for a in range(A + 1)]
+        type_set = frozenset(types)
+        text: dict[tuple[int, int], np.ndarray] = {}
+        for w, t in zip(self._weights, self._tables):
+            if t.prefix is None:
+                for a, b in types:
+                    if a and b:
+                        cost = self._exact_cos_block(t, a, b, rows, j_grid)
+                        text[(a, b)] = text.get((a, b), 0.0) + w * cost
+                continue
+            with np.errstate(invalid="ignore", divide="ignore"):
+                inv_tgt = [None] + [np.nan_to_num(1.0 / t.tgt_norm[b], nan=0.0, posinf=0.0) for b in range(1, B + 1)]
+            rnd_tgt = [None] + [np.nan_to_num(t.tgt_random[b], nan=1.0) for b in range(1, B + 1)]
+            tgt_inv_g = [None] + [inv_tgt[b][j_grid] for b in range(1, B + 1)]
+            tgt_rnd_g = [None] + [rnd_tgt[b][j_grid] for b in range(1, B + 1)]
+            for a in range(1, min(A, self.n_src) + 1):
+                if not any(ta == a and tb for ta, tb in types):
+                    continue
+                prev = np.clip(rows - a, 0, None)
+                run_rows = t.prefix[rows] - t.prefix[prev]  # (R, m+1): sums over source rows i-a..i-1
+                gathered = [np.take_along_axis(run_rows, tgt_start[b], axis=1) for b in range(B + 1)]
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    inv_src = np.nan_to_num(1.0 / t.src_norm[a, np.clip(rows, a, None)], nan=0.0, posinf=0.0)[:, None]
+                rnd_src = np.nan_to_num(t.src_random[a, np.clip(rows, a, None)], nan=1.0)[:, None]
+                for b in range(1, B + 1):
+                    if (a, b) not in type_set:
+                        continue
+                    cos = (gathered[0] - gathered[b]) * inv_src * tgt_inv_g[b]
+                    norm = np.maximum(0.5 * (rnd_src + tgt_rnd_g[b]), MIN_NORMALISER)
+                    cost = (1.0 - cos) / norm
+                    text[(a, b)] = text.get((a, b), 0.0) + w * cost
+        if self.use_length:
+            log_tgt = [np.log(self._tgt_len_cums[j_grid] - self._tgt_len_cums[tgt_start[b]] + 10.0) for b in range(B + 1)]
+        if self.use_time:
+            assert self.src_starts is not None and self.tgt_starts is not None
+            tgt_time = [self.tgt_starts[np.clip(j_grid - b, 0, max(self.n_tgt - 1, 0))] for b in range(B + 1)]
+        for k, (a, b) in enumerate(types):
+            ok = src_ok[a][:, None] & tgt_ok[b]
+            if a == 0 or b == 0:
+                out[k] = np.where(ok, s.skip, np.inf)
+                continue
+            if (a, b) not in text:  # the source is shorter than a
+                out[k] = np.inf
+                continue
+            cost = text[(a, b)]
+            if self.use_length:
+                ic = np.clip(rows, a, self.n_src)
+                log_src = np.log(self._src_len_cums[ic] - self._src_len_cums[ic - a] + 10.0)[:, None]
+                cost = cost + s.length_weight * np.abs(log_tgt[b] - log_src - self._log_ratio)
+            cost = cost * self.size_multiplier(a, b) + s.merge_cost * (a + b - 2)
+            if self.use_time:
+                assert self.src_starts is not None
+                lag = tgt_time[b] - self.src_starts[np.clip(rows - a, 0, max(self.n_src - 1, 0))][:, None]
+                cost = cost + s.time_weight * (np.maximum(s.evs_min - lag, 0.0) + np.maximum(lag - s.evs_max, 0.0))
+            out[k] = np.where(ok, cost, np.inf)
+        return out
+
+    def _exact_cos_block(self, t: _SignalTables, a: int, b: int, rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
+        """Normalised text cost of (a, b) beads over a block, exact mode: (R, W)."""
+        if a > self.n_src or b > self.n_tgt:
+            return np.full(j_grid.shape, np.inf)
+        ic = np.broadcast_to(np.clip(rows, a, self.n_src)[:, None], j_grid.shape)
+        jc = np.clip(j_grid, b, self.n_tgt)
+        cos = self._exact_cos(t.signal, a, b, ic, jc)
+        norm = 0.5 * (t.src_random[a, ic] + t.tgt_random[b, jc])
+        norm = np.maximum(np.nan_to_num(norm, nan=1.0), MIN_NORMALISER)
+        return (1.0 - cos) / norm
+
+    def similarity(self) -> np.ndarray:
+        """The weighted single-segment similarity matrix (n_src, n_tgt) float32, for display."""
+        out = np.zeros((self.n_src, self.n_tgt), dtype=np.float32)
+        for w, t in zip(self._weights, self._tables):
+            out += np.float32(w) * t.sim
+        return out

@@ -1,0 +1,415 @@
+"""Align a project: embed, run the coarse DP (or constrained segmentation), mark dropped beads.
+
+:func:`align_project` is what the GUI's align worker and ``sialign align``
+call. It reports progress in two stages (embedding, aligning), checks
+``should_stop()`` between batches and DP row blocks (well under a second
+apart), keeps confirmed beads as fixed anchors and re-aligns only the gaps
+between them, and returns the similarity matrix the matrix view draws.
+
+Pivot mode (DESIGN.md §2.6): with a reference translation, one line per
+source segment, the DP compares reference ↔ target in the target language
+(the lexical embedder is strong there, and a model need not be bilingual).
+Because reference line i *is* source segment i, a bead over reference lines
+i..i+a-1 carries over to source segments i..i+a-1 unchanged. With
+``pivot_weight`` below 1 the source ↔ target costs are mixed in as a second
+signal.
+
+Vectors are memoised in the process: re-aligning a talk whose texts did not
+change re-uses them (the GUI re-aligns after every change of parameters),
+and a neural model is loaded once per process.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Sequence
+
+import numpy as np
+
+from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
+from sialign.align.costs import BeadCostModel, CostSettings, Signal
+from sialign.align.dp import EXACT_CELL_LIMIT, align_window
+from sialign.core.errors import SialignError
+from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
+from sialign.core.params import AlignParams
+from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
+from sialign.embed.base import Embedder
+
+# Cost presets per kind of target unit, tuned on the dev sets (see
+# tests/benchmarks/RESULTS.md): chunks on AHC-SI dev (pivot, LCS accuracy),
+# sentences on Text+Berg dev (bead F1).
+PRESETS: dict[str, dict[str, float]] = {
+    "chunks": {"skip_penalty": 2.0, "src_size_penalty": 2.0, "tgt_size_penalty": 0.3, "length_weight": 0.2},
+    "sentences": {"skip_penalty": 1.0, "src_size_penalty": 0.75, "tgt_size_penalty": 0.75, "length_weight": 0.4},
+}
+# A target with this many times the source's segments is taken to be chunks.
+CHUNK_RATIO = 1.5
+
+
+@dataclass
+class AlignResult:
+    """What :func:`align_project` returns.
+
+    Attributes:
+        alignment: the new alignment (not yet applied to the project; the GUI
+            applies it as one undoable edit).
+        similarity: (n_src, n_tgt) float32 single-segment similarities for the
+            matrix view (the weighted mix of the signals used).
+        timings: seconds per stage: ``embedding``, ``aligning``, ``total``.
+    """
+
+    alignment: Alignment
+    similarity: np.ndarray
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def resolve_target_units(params: AlignParams, n_src: int, n_tgt: int) -> str:
+    """``"chunks"`` or ``"sentences"``: the preset ``params.target_units`` selects for these sizes."""
+    if params.target_units in PRESETS:
+        return params.target_units
+    if params.target_units != "auto":
+        raise SialignError(f"target_units must be 'auto', 'chunks' or 'sentences', not {params.target_units!r}")
+    return "chunks" if n_tgt >= CHUNK_RATIO * max(n_src, 1) else "sentences"
+
+
+def cost_settings(params: AlignParams, units: str) -> CostSettings:
+    """The DP's cost knobs: explicit parameters, else the preset of ``units``."""
+    preset = PRESETS[units]
+
+    def pick(name: str) -> float:
+        value = getattr(params, name)
+        return float(preset[name] if value is None else value)
+
+    return CostSettings(
+        skip=pick("skip_penalty"),
+        src_size_penalty=pick("src_size_penalty"),
+        tgt_size_penalty=pick("tgt_size_penalty"),
+        length_weight=pick("length_weight"),
+        time_weight=float(params.time_weight) if params.time_prior else 0.0,
+        evs_min=float(params.evs_min),
+        evs_max=float(params.evs_max),
+    )
+
+
+# ------------------------------------------------------------------ embedding
+_EMBEDDERS: dict[str, Embedder] = {}
+_PAIR_MEMO: OrderedDict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]] = OrderedDict()
+_PAIR_MEMO_SIZE = 16
+
+
+def get_embedder(spec: str) -> Embedder:
+    """The embedder named by ``spec`` (``"lexical"``, a model path or name), loaded once per process."""
+    from sialign.embed.models import make_embedder
+
+    key = spec.strip() or "default"
+    if key not in _EMBEDDERS:
+        _EMBEDDERS[key] = make_embedder(key)
+    return _EMBEDDERS[key]
+
+
+def _digest(*parts: object) -> str:
+    h = hashlib.sha1()
+    for part in parts:
+        if isinstance(part, (list, tuple)):
+            for item in part:
+                h.update(str(item).encode("utf-8"))
+                h.update(b"\x00")
+        else:
+            h.update(str(part).encode("utf-8"))
+        h.update(b"\x01")
+    return h.hexdigest()
+
+
+def _is_lexical(embedder: Embedder) -> bool:
+    from sialign.embed.lexical import LexicalEmbedder
+
+    return isinstance(embedder, LexicalEmbedder)
+
+
+def encode_pair(
+    embedder: Embedder,
+    side: Sequence[str],
+    other: Sequence[str],
+    *,
+    candidates: str = "fast",
+    max_side: int = 1,
+    max_other: int = 1,
+    side_joiner: str = " ",
+    other_joiner: str = " ",
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Vectors of two documents to compare, memoised per process.
+
+    The lexical embedder is first fitted on both documents (its statistics
+    are per talk). In exact mode the concatenations of up to ``max_side`` /
+    ``max_other`` consecutive segments are encoded too.
+
+    Returns:
+        ``(side_vectors (n, dim), other_vectors (m, dim), side_spans, other_spans)``;
+        the spans are (max_side, n, dim) / (max_other, m, dim) in exact mode, else None.
+    """
+    from sialign.embed.candidates import candidate_vectors
+
+    lexical = _is_lexical(embedder)
+    identity = repr(getattr(embedder, "settings", "")) if lexical else embedder.cache_id or f"id{id(embedder)}"
+    # Fast mode vectors do not depend on the bead sizes; exact ones do.
+    sizes = (max_side, max_other) if candidates == "exact" else ()
+    key = _digest(type(embedder).__name__, identity, candidates, sizes, list(side), "|", list(other))
+    hit = _PAIR_MEMO.get(key)
+    if hit is not None:
+        _PAIR_MEMO.move_to_end(key)
+        if progress is not None:
+            progress(1.0, f"Embedding with {embedder.name} (cached)")
+        return hit
+    if lexical:
+        embedder.fit(side, other=other)  # type: ignore[call-arg]
+    half_a, half_b = stage(progress, 0.0, 0.5), stage(progress, 0.5, 1.0)
+    x = embedder.encode(list(side), progress=half_a, should_stop=should_stop)
+    y = embedder.encode(list(other), progress=half_b, should_stop=should_stop)
+    x_spans = y_spans = None
+    if candidates == "exact":
+        x_spans = candidate_vectors(x, max_side, "exact", list(side), embedder, joiner=side_joiner, should_stop=should_stop)
+        y_spans = candidate_vectors(y, max_other, "exact", list(other), embedder, joiner=other_joiner, should_stop=should_stop)
+    elif candidates != "fast":
+        raise SialignError(f"candidates must be 'fast' or 'exact', not {candidates!r}")
+    result = (x, y, x_spans, y_spans)
+    _PAIR_MEMO[key] = result
+    while len(_PAIR_MEMO) > _PAIR_MEMO_SIZE:
+        _PAIR_MEMO.popitem(last=False)
+    return result
+
+
+def clear_memo() -> None:
+    """Forget memoised vectors (tests; after changing a model in place)."""
+    _PAIR_MEMO.clear()
+
+
+# ------------------------------------------------------------------ anchors
+def _anchor_gaps(
+    project: Project, keep_confirmed: bool
+) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, Bead]]]:
+    """Gaps to align and confirmed beads to keep.
+
+    Returns:
+        ``gaps``: (src_start, src_stop, tgt_start, tgt_stop) positions between
+        anchors; ``anchors``: (position in the output order, bead) pairs,
+        where the position is the index of the gap the anchor follows.
+    """
+    n, m = len(project.source), len(project.target)
+    alignment = project.alignment
+    if not keep_confirmed or alignment is None or not any(b.status is BeadStatus.CONFIRMED for b in alignment.beads):
+        return [(0, n, 0, m)], []
+    alignment.validate(project.source, project.target)
+    gaps: list[tuple[int, int, int, int]] = []
+    anchors: list[tuple[int, Bead]] = []
+    i = j = 0
+    gap_i = gap_j = 0
+    for bead in alignment.beads:
+        if bead.status is BeadStatus.CONFIRMED:
+            gaps.append((gap_i, i, gap_j, j))
+            anchors.append((len(gaps) - 1, bead.copy()))
+            gap_i, gap_j = i + len(bead.src), j + len(bead.tgt)
+        i += len(bead.src)
+        j += len(bead.tgt)
+    gaps.append((gap_i, n, gap_j, m))
+    return gaps, anchors
+
+
+# ------------------------------------------------------------------ beads
+def _make_bead(
+    project: Project,
+    i0: int,
+    a: int,
+    j0: int,
+    b: int,
+    model: BeadCostModel | None,
+    drop_threshold: float,
+) -> Bead:
+    src_ids = tuple(s.id for s in project.source.segments[i0 : i0 + a])
+    tgt_ids = tuple(s.id for s in project.target.segments[j0 : j0 + b])
+    if a == 0:
+        return Bead(src_ids, tgt_ids, None, BeadStatus.DROPPED, "no source segment: nothing in the source matches this (0-1)")
+    if b == 0:
+        return Bead(src_ids, tgt_ids, None, BeadStatus.DROPPED, "no rendition found in the interpretation (1-0, omission)")
+    assert model is not None
+    raw = model.reported_cost(a, b, i0 + a, j0 + b)
+    cost = round(raw, 4) if np.isfinite(raw) else None
+    if cost is not None and cost > drop_threshold:
+        return Bead(src_ids, tgt_ids, cost, BeadStatus.DROPPED, f"cost {cost:.2f} is above the drop threshold {drop_threshold:g}")
+    return Bead(src_ids, tgt_ids, cost)
+
+
+def _texts(doc: Document) -> list[str]:
+    return [" ".join(s.text.split()) for s in doc.segments]
+
+
+def _starts(doc: Document) -> np.ndarray:
+    return np.array([s.start for s in doc.segments], dtype=np.float64)
+
+
+# ------------------------------------------------------------------ main entry
+def align_project(
+    project: Project,
+    params: AlignParams | None = None,
+    *,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+    keep_confirmed: bool = True,
+    embedder: Embedder | None = None,
+) -> AlignResult:
+    """Align the project's source with its target.
+
+    Args:
+        project: documents (and reference translation) to align; read only.
+        params: alignment parameters; defaults to ``project.params`` (or the
+            defaults when the project has none).
+        progress: ``progress(fraction, message)``.
+        should_stop: checked often; cancellation raises :class:`AlignmentCancelled`.
+        keep_confirmed: keep the current alignment's confirmed beads and
+            re-align only the gaps between them.
+        embedder: use this embedder instead of the one ``params.embedder`` names.
+
+    Returns:
+        :class:`AlignResult` with the new alignment, the similarity matrix
+        (n_src, n_tgt) and the timings.
+
+    Raises:
+        AlignmentCancelled: ``should_stop()`` returned True.
+        ModelNotFoundError: the model named in ``params.embedder`` is not on this computer.
+        SialignError: bad parameters (unknown mode, segmentation impossible).
+    """
+    started = time.perf_counter()
+    params = params or AlignParams.from_dict(project.params)
+    progress = progress or (lambda f, m: None)
+    check_stop(should_stop)
+    src_doc, tgt_doc = project.source, project.target
+    n, m = len(src_doc), len(tgt_doc)
+    units = resolve_target_units(params, n, m)
+    settings = cost_settings(params, units)
+    if params.method not in ("beads", "segment"):
+        raise SialignError(f"method must be 'beads' or 'segment', not {params.method!r}")
+
+    # ---- embedding
+    embed_progress = stage(progress, 0.0, 0.5)
+    main = embedder if embedder is not None else get_embedder(params.embedder)
+    use_pivot = bool(params.pivot and project.reference is not None and n > 0)
+    if use_pivot and project.reference is not None and len(project.reference) != n:
+        raise SialignError(
+            f"the reference translation has {len(project.reference)} lines but the source has {n} segments; "
+            "pivot alignment needs one reference line per source segment — fix the reference or align without it"
+        )
+    pivot_weight = min(max(float(params.pivot_weight), 0.0), 1.0) if use_pivot else 0.0
+    signals: list[Signal] = []
+    names: list[str] = []
+    src_texts, tgt_texts = _texts(src_doc), _texts(tgt_doc)
+    lengths_from = src_texts
+    if n and m:
+        if pivot_weight < 1.0:
+            x, y, xs, ys = encode_pair(
+                main, src_texts, tgt_texts, candidates=params.candidates, max_side=params.max_src,
+                max_other=params.max_tgt, side_joiner=src_doc.joiner, other_joiner=tgt_doc.joiner,
+                progress=stage(embed_progress, 0.0, 0.5 if pivot_weight > 0 else 1.0), should_stop=should_stop,
+            )
+            signals.append(Signal(x, y, 1.0 - pivot_weight, xs, ys, name="source"))
+            names.append(main.name)
+        if pivot_weight > 0:
+            assert project.reference is not None
+            pivot_embedder = main if params.pivot_embedder == "main" else get_embedder(params.pivot_embedder)
+            ref_texts = _texts(project.reference)
+            x, y, xs, ys = encode_pair(
+                pivot_embedder, ref_texts, tgt_texts, candidates=params.candidates, max_side=params.max_src,
+                max_other=params.max_tgt, side_joiner=project.reference.joiner, other_joiner=tgt_doc.joiner,
+                progress=stage(embed_progress, 0.5 if pivot_weight < 1 else 0.0, 1.0), should_stop=should_stop,
+            )
+            signals.append(Signal(x, y, pivot_weight, xs, ys, name="pivot"))
+            names.append(f"{pivot_embedder.name} (pivot through the reference translation)")
+            lengths_from = ref_texts
+    embedded = time.perf_counter()
+    check_stop(should_stop)
+
+    # ---- aligning
+    align_progress = stage(progress, 0.5, 1.0)
+    align_progress(0.0, "Aligning")
+    timed = params.time_prior and n > 0 and m > 0 and src_doc.has_times and tgt_doc.has_times
+    model: BeadCostModel | None = None
+    if signals:
+        model = BeadCostModel(
+            signals,
+            params.max_src,
+            params.max_tgt,
+            settings,
+            _starts(src_doc) if timed else None,
+            _starts(tgt_doc) if timed else None,
+            np.array([len(t) for t in lengths_from], dtype=np.float64),
+            np.array([len(t) for t in tgt_texts], dtype=np.float64),
+        )
+    gaps, anchors = _anchor_gaps(project, keep_confirmed)
+    gap_beads: list[list[Bead]] = []
+    levels: list[list[int]] = []
+    total_cells = max(sum((g[1] - g[0] + 1) * (g[3] - g[2] + 1) for g in gaps), 1)
+    done_cells = 0
+    for s0, s1, t0, t1 in gaps:
+        check_stop(should_stop)
+        cells = (s1 - s0 + 1) * (t1 - t0 + 1)
+        sub = stage(align_progress, done_cells / total_cells, (done_cells + cells) / total_cells)
+        done_cells += cells
+        beads: list[Bead] = []
+        if s1 == s0 or t1 == t0 or model is None:
+            beads.extend(_make_bead(project, i, 1, t0, 0, None, params.drop_threshold) for i in range(s0, s1))
+            beads.extend(_make_bead(project, s1, 0, j, 1, None, params.drop_threshold) for j in range(t0, t1))
+        elif params.method == "segment":
+            window = [Signal(sg.src[s0:s1], sg.tgt[t0:t1], sg.weight, name=sg.name) for sg in signals]
+            try:
+                spans, _ = constrained_segmentation(
+                    window, params.max_tgt, allow_empty=True, progress=sub, should_stop=should_stop
+                )
+            except SegmentationInfeasible as exc:
+                raise SialignError(
+                    f"segment mode: {exc} (source {s0 + 1}–{s1}, target {t0 + 1}–{t1}); raise the maximum "
+                    "target span (--max-tgt) or use the bead aligner"
+                ) from exc
+            for k, (a0, a1) in enumerate(spans):
+                beads.append(_make_bead(project, s0 + k, 1, t0 + a0, a1 - a0, model, params.drop_threshold))
+        else:
+            result = align_window(model, s0, s1, t0, t1, exact_cell_limit=EXACT_CELL_LIMIT, progress=sub, should_stop=should_stop)
+            levels.extend([list(level) for level in result.levels])
+            beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in result.beads)
+        gap_beads.append(beads)
+    ordered: list[Bead] = []
+    anchor_after = {}
+    for gap_index, bead in anchors:
+        anchor_after.setdefault(gap_index, []).append(bead)
+    for index, beads in enumerate(gap_beads):
+        ordered.extend(beads)
+        ordered.extend(anchor_after.get(index, []))
+    similarity = model.similarity() if model is not None else np.zeros((n, m), dtype=np.float32)
+    finished = time.perf_counter()
+    timings = {
+        "embedding": round(embedded - started, 4),
+        "aligning": round(finished - embedded, 4),
+        "total": round(finished - started, 4),
+    }
+    alignment = Alignment(
+        beads=ordered,
+        embedder=" + ".join(names) if names else main.name,
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        info={
+            "params": params.to_dict(),
+            "target_units": units,
+            "cost_settings": dataclasses.asdict(settings),
+            "time_prior": bool(timed),
+            "signals": [{"name": s.name, "weight": s.weight} for s in signals],
+            "anchors": len(anchors),
+            "dp_levels": levels,
+            "timings": timings,
+        },
+    )
+    alignment.validate(src_doc, tgt_doc)
+    progress(1.0, "Aligned")
+    return AlignResult(alignment=alignment, similarity=similarity, timings=timings)
