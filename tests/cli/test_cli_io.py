@@ -124,6 +124,8 @@ def test_cli_io_convert_untimed_to_srt_is_refused(tmp_path: Path, capsys: pytest
         (["-f", "tsv2", "-o", "{tmp}/x2.tsv", "--include-dropped"], "x2.tsv", 3),
         (["--two-column", "-o", "{tmp}/x3.tsv"], "x3.tsv", 2),
         (["--include-dropped"], "t1.tsv", 3),
+        (["-f", "textgrid"], "t1.TextGrid", 2),
+        (["-o", "{tmp}/x.eaf"], "x.eaf", 2),
     ],
 )
 def test_cli_io_export(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], out_name: str, count: int) -> None:
@@ -138,6 +140,8 @@ def test_cli_io_export(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv:
         assert [r.source for r in rows][:2] == ["Good morning.", "Let us begin."]
     elif out_name.endswith(".jsonl"):
         assert [r["source"] for r in read_jsonl(out)] == ["Good morning.", "Let us begin."]
+    elif out_name.endswith((".TextGrid", ".eaf")):
+        assert read_transcript(out, tier="target").texts() == ["おはようございます。", "始めましょう。"]
     elif out_name.endswith(".align"):
         assert out.read_text().splitlines() == ["[0]:[0]:0.100000", "[1]:[1]:0.200000", "[2]:[2]:0.900000"]
 

@@ -370,7 +370,7 @@ def test_writers_eaf_is_well_formed(tmp_path: Path) -> None:
     root = ET.parse(path).getroot()
     assert root.tag == "ANNOTATION_DOCUMENT"
     assert [ts.get("TIME_VALUE") for ts in root.iter("TIME_SLOT")][:2] == ["500", "1250"]
-    assert root.find("HEADER/MEDIA_DESCRIPTOR").get("RELATIVE_MEDIA_URL") == "talk.ogg"  # type: ignore[union-attr]
+    assert root.find("HEADER/MEDIA_DESCRIPTOR").get("RELATIVE_MEDIA_URL") == "./talk.ogg"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("fmt", ["srt", "vtt", "textgrid", "eaf"])
@@ -398,3 +398,27 @@ def test_writers_untimed_tsv_has_empty_time_columns(tmp_path: Path) -> None:
 def test_writers_transcript_format_from_extension_required(tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="cannot tell the transcript format"):
         write_transcript(timed_doc(), tmp_path / "x.docx")
+
+
+@pytest.mark.parametrize("fmt", ["textgrid", "eaf"])
+def test_writers_aligned_tiers(tmp_path: Path, fmt: str) -> None:
+    project = make_project()
+    project.source.audio_path = str(tmp_path / "talk.en.ogg")
+    path = tmp_path / f"out.{'TextGrid' if fmt == 'textgrid' else 'eaf'}"
+    assert write_alignment(project, path) == 5
+    source = read_transcript(path, tier="source")
+    target = read_transcript(path, tier="target")
+    beads = read_transcript(path, tier="bead")
+    assert source.texts() == ["Good morning.", "Tabs and newlines \\ here.", "This one is omitted.", "Last one."]
+    assert [(s.start, s.end) for s in source][:2] == [(0.0, 1.5), (1.7, 3.0)]
+    assert target.texts() == ["おはようございます。", "タブと、改行です。", "あの、", "最後の\t文です。"]
+    assert [(s.start, s.end) for s in target][1] == (3.6, 6.0)
+    assert beads.texts()[0] == "1 1-1 confirmed cost 0.1235"
+    assert beads.texts()[2] == "3 1-0 auto"
+
+
+def test_writers_aligned_tiers_need_times(tmp_path: Path) -> None:
+    project = make_project()
+    project.target.segments[3].end = None
+    with pytest.raises(ExportError, match="bead 2 has no target times"):
+        write_alignment(project, tmp_path / "x.TextGrid")

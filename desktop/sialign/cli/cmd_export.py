@@ -6,16 +6,17 @@ import argparse
 from pathlib import Path
 
 NAME = "export"
-HELP = "export a project's aligned beads as TSV, two-column TSV, JSONL, TMX or vecalign"
+HELP = "export a project's aligned beads as TSV, two-column TSV, JSONL, TMX, vecalign, TextGrid or EAF"
 DESCRIPTION = (
     "Write the alignment of a .sialign project. tsv: the parallel TSV (talk, ids, times, cost, "
     "status, source, target; tabs and line breaks escaped); tsv2: source<TAB>target for MT "
     "toolkits; jsonl: one bead per line with every field; tmx: TMX 1.4; align: vecalign's "
-    "[i, j]:[k]:cost with 0-based positions. Dropped beads are left out unless --include-dropped."
+    "[i, j]:[k]:cost with 0-based positions; textgrid/eaf: Praat/ELAN files with aligned source, "
+    "target and bead tiers. Dropped beads are left out unless --include-dropped."
 )
 ORDER = 60
 
-FORMAT_EXTENSIONS = {"tsv": ".tsv", "tsv2": ".tsv", "jsonl": ".jsonl", "tmx": ".tmx", "align": ".align"}
+FORMAT_EXTENSIONS = {"tsv": ".tsv", "tsv2": ".tsv", "jsonl": ".jsonl", "tmx": ".tmx", "align": ".align", "textgrid": ".TextGrid", "eaf": ".eaf"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

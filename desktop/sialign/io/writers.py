@@ -13,6 +13,10 @@ Alignment outputs (DESIGN.md §4):
 - ``tmx``: TMX 1.4; beads with an empty side are left out.
 - ``align``: vecalign's ``[i, j]:[k]:cost`` with 0-based positions of the
   segments in their documents; every bead, skips and dropped ones included.
+- ``textgrid`` / ``eaf``: Praat / ELAN files with aligned tiers ``source``
+  and ``target`` (one interval per bead side, at its times) and ``bead``
+  (the bead number and status over the source span), to open beside the
+  audio.
 
 Dropped beads are left out unless ``include_dropped``; ``only_confirmed``
 keeps confirmed beads only (plus dropped ones when ``include_dropped``).
@@ -41,13 +45,16 @@ from sialign.io.atomic import atomic_open
 from sialign.io.escaping import escape_tsv_field, unescape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
 
-ALIGNMENT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx", "align")
+ALIGNMENT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx", "align", "textgrid", "eaf")
 TRANSCRIPT_FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
 
-ALIGNMENT_EXTENSIONS = {".tsv": "tsv", ".jsonl": "jsonl", ".tmx": "tmx", ".align": "align"}
+ALIGNMENT_EXTENSIONS = {".tsv": "tsv", ".jsonl": "jsonl", ".tmx": "tmx", ".align": "align", ".textgrid": "textgrid", ".eaf": "eaf"}
 TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".textgrid": "textgrid", ".eaf": "eaf"}
 
 PARALLEL_TSV_COLUMNS = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
+
+# (start, end, text) of one interval of a TextGrid or EAF tier.
+Interval = tuple[float, float, str]
 
 # Exported times keep millisecond precision, costs four decimals: enough for
 # any use, and a TSV that reads back to exactly the same numbers.
@@ -430,6 +437,48 @@ def write_vecalign(project: Project, path: str | Path, beads: list[tuple[int, Be
 
 
 # ---------------------------------------------------------------------------
+# Praat / ELAN with aligned tiers
+
+
+def aligned_tiers(project: Project, beads: list[tuple[int, Bead]]) -> list[tuple[str, list[Interval]]]:
+    """Tiers ``source``, ``target`` and ``bead`` for the chosen beads.
+
+    Raises:
+        ExportError: a bead side has no times, or overlaps the previous bead
+            on that side (tiers cannot hold overlapping intervals).
+    """
+    tiers: dict[str, list[Interval]] = {"source": [], "target": [], "bead": []}
+    for index, bead in beads:
+        for side, doc, name in (("src", project.source, "source"), ("tgt", project.target, "target")):
+            if not (bead.src if side == "src" else bead.tgt):
+                continue
+            start, end = bead_times(bead, doc, side)
+            if start is None or end is None:
+                raise ExportError(
+                    f"bead {index + 1} has no {name} times — Praat and ELAN tiers need a timed {name} transcript (SRT, VTT, TextGrid, EAF or TSV with times)"
+                )
+            items = tiers[name]
+            if items and start < items[-1][1] - 1e-6:
+                raise ExportError(f"bead {index + 1} overlaps the bead before it on the {name} side; correct the segment times first")
+            items.append((start, end, bead_text(bead, doc, side)))
+            if name == "source":
+                cost = _round(bead.cost, COST_DECIMALS)
+                label = f"{index + 1} {bead.kind} {bead.status.value}" + (f" cost {_format_number(cost, COST_DECIMALS)}" if cost is not None else "")
+                tiers["bead"].append((start, end, label))
+    return list(tiers.items())
+
+
+def write_aligned_tiers(project: Project, path: str | Path, beads: list[tuple[int, Bead]], fmt: str) -> int:
+    """Write the aligned tiers as a TextGrid or EAF; returns beads written."""
+    tiers = aligned_tiers(project, beads)
+    media = [d.audio_path for d in (project.source, project.target) if d.audio_path]
+    text = _textgrid_text(tiers) if fmt == "textgrid" else _eaf_text(tiers, media)
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+    return len(beads)
+
+
+# ---------------------------------------------------------------------------
 # Alignment entry point
 
 
@@ -443,7 +492,7 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
         key = ALIGNMENT_EXTENSIONS.get(Path(path).suffix.lower(), "")
         if not key:
             raise ExportError(
-                f"cannot tell the export format from {Path(path).name!r} — name it .tsv, .jsonl, .tmx or .align, or choose a format"
+                f"cannot tell the export format from {Path(path).name!r} — name it .tsv, .jsonl, .tmx, .align, .TextGrid or .eaf, or choose a format"
             )
     if key == "tsv" and two_column:
         key = "tsv2"
@@ -464,8 +513,8 @@ def write_alignment(
     Args:
         project: a project with an alignment.
         path: the output file (replaced atomically).
-        format: ``tsv``, ``tsv2``, ``jsonl``, ``tmx`` or ``align``; from the
-            extension when None.
+        format: ``tsv``, ``tsv2``, ``jsonl``, ``tmx``, ``align``,
+            ``textgrid`` or ``eaf``; from the extension when None.
         only_confirmed: export confirmed beads only.
         include_dropped: export dropped beads too (the ``align`` format
             includes them anyway unless ``only_confirmed``: it describes the
@@ -483,6 +532,8 @@ def write_alignment(
         return write_jsonl(alignment_records(project, only_confirmed=only_confirmed, include_dropped=include_dropped), path)
     if fmt == "tmx":
         return write_tmx(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped))
+    if fmt in ("textgrid", "eaf"):
+        return write_aligned_tiers(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped), fmt)
     # The vecalign format describes the whole segmentation: dropped beads stay
     # in unless only confirmed beads were asked for.
     keep_dropped = include_dropped or not only_confirmed
@@ -567,9 +618,9 @@ def write_transcript(doc: Document, path: str | Path, *, format: str | None = No
                 text = _caption_text(seg.text).replace("-->", "--&gt;")
                 fh.write(f"{format_vtt_time(seg.start)} --> {format_vtt_time(seg.end)}\n{text}\n\n")
         elif fmt == "textgrid":
-            fh.write(_textgrid_text(segments, name))
+            fh.write(_textgrid_text([(name, [(s.start, s.end, s.text) for s in segments])]))
         else:
-            fh.write(_eaf_text(segments, name, doc.audio_path))
+            fh.write(_eaf_text([(name, [(s.start, s.end, s.text) for s in segments])], [doc.audio_path] if doc.audio_path else []))
     return len(segments)
 
 
@@ -577,16 +628,9 @@ def _praat_string(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def _textgrid_text(segments: list, tier: str) -> str:
-    """A long-form text TextGrid with one interval tier covering 0..last end."""
-    intervals: list[tuple[float, float, str]] = []
-    t = 0.0
-    for seg in segments:
-        if seg.start > t + 1e-9:
-            intervals.append((t, seg.start, ""))
-        intervals.append((max(seg.start, t), seg.end, seg.text))
-        t = max(t, seg.end)
-    xmax = t
+def _textgrid_text(tiers: list[tuple[str, list[Interval]]]) -> str:
+    """A long-form text TextGrid; each tier covers 0..the last end, gaps as empty intervals."""
+    xmax = max((b for _, items in tiers for _, b, _ in items), default=0.0)
     out = [
         'File type = "ooTextFile"',
         'Object class = "TextGrid"',
@@ -594,27 +638,39 @@ def _textgrid_text(segments: list, tier: str) -> str:
         "xmin = 0 ",
         f"xmax = {format_seconds(xmax)} ",
         "tiers? <exists> ",
-        "size = 1 ",
+        f"size = {len(tiers)} ",
         "item []: ",
-        "    item [1]:",
-        '        class = "IntervalTier" ',
-        f"        name = {_praat_string(tier)} ",
-        "        xmin = 0 ",
-        f"        xmax = {format_seconds(xmax)} ",
-        f"        intervals: size = {len(intervals)} ",
     ]
-    for k, (a, b, text) in enumerate(intervals, start=1):
+    for number, (name, items) in enumerate(tiers, start=1):
+        intervals: list[Interval] = []
+        t = 0.0
+        for a, b, text in items:
+            if a > t + 1e-9:
+                intervals.append((t, a, ""))
+            intervals.append((max(a, t), b, text))
+            t = max(t, b)
+        if xmax > t + 1e-9:
+            intervals.append((t, xmax, ""))
         out += [
-            f"        intervals [{k}]:",
-            f"            xmin = {format_seconds(a)} ",
-            f"            xmax = {format_seconds(b)} ",
-            f"            text = {_praat_string(text)} ",
+            f"    item [{number}]:",
+            '        class = "IntervalTier" ',
+            f"        name = {_praat_string(name)} ",
+            "        xmin = 0 ",
+            f"        xmax = {format_seconds(xmax)} ",
+            f"        intervals: size = {len(intervals)} ",
         ]
+        for k, (a, b, text) in enumerate(intervals, start=1):
+            out += [
+                f"        intervals [{k}]:",
+                f"            xmin = {format_seconds(a)} ",
+                f"            xmax = {format_seconds(b)} ",
+                f"            text = {_praat_string(text)} ",
+            ]
     return "\n".join(out) + "\n"
 
 
-def _eaf_text(segments: list, tier: str, media: str | None) -> str:
-    """An ELAN 3.0 document with one time-aligned tier."""
+def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str]) -> str:
+    """An ELAN 3.0 document with one time-aligned tier per entry of ``tiers``."""
     date = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -623,26 +679,32 @@ def _eaf_text(segments: list, tier: str, media: str | None) -> str:
         'xsi:noNamespaceSchemaLocation="http://www.mpi.nl/tools/elan/EAFv3.0.xsd">',
         '    <HEADER MEDIA_FILE="" TIME_UNITS="milliseconds">',
     ]
-    if media:
-        out.append(f"        <MEDIA_DESCRIPTOR MEDIA_URL={_xml_attr(Path(media).resolve().as_uri())} RELATIVE_MEDIA_URL={_xml_attr(Path(media).name)}/>")
+    for item in media:
+        out.append(f"        <MEDIA_DESCRIPTOR MEDIA_URL={_xml_attr(Path(item).resolve().as_uri())} RELATIVE_MEDIA_URL={_xml_attr('./' + Path(item).name)}/>")
     out += ["    </HEADER>", "    <TIME_ORDER>"]
-    for k, seg in enumerate(segments):
-        out.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{2 * k + 1}" TIME_VALUE="{int(round(seg.start * 1000))}"/>')
-        out.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{2 * k + 2}" TIME_VALUE="{int(round(seg.end * 1000))}"/>')
+    slot = 0
+    annotations: list[list[str]] = []
+    for _, items in tiers:
+        lines = []
+        for a, b, text in items:
+            out.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{slot + 1}" TIME_VALUE="{int(round(a * 1000))}"/>')
+            out.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{slot + 2}" TIME_VALUE="{int(round(b * 1000))}"/>')
+            lines += [
+                "        <ANNOTATION>",
+                f'            <ALIGNABLE_ANNOTATION ANNOTATION_ID="a{slot // 2 + 1}" TIME_SLOT_REF1="ts{slot + 1}" TIME_SLOT_REF2="ts{slot + 2}">',
+                f"                <ANNOTATION_VALUE>{_xml_text(text)}</ANNOTATION_VALUE>",
+                "            </ALIGNABLE_ANNOTATION>",
+                "        </ANNOTATION>",
+            ]
+            slot += 2
+        annotations.append(lines)
     out.append("    </TIME_ORDER>")
-    out.append(f'    <TIER LINGUISTIC_TYPE_REF="default-lt" TIER_ID={_xml_attr(tier)}>')
-    for k, seg in enumerate(segments):
-        out += [
-            "        <ANNOTATION>",
-            f'            <ALIGNABLE_ANNOTATION ANNOTATION_ID="a{k + 1}" TIME_SLOT_REF1="ts{2 * k + 1}" TIME_SLOT_REF2="ts{2 * k + 2}">',
-            f"                <ANNOTATION_VALUE>{_xml_text(seg.text)}</ANNOTATION_VALUE>",
-            "            </ALIGNABLE_ANNOTATION>",
-            "        </ANNOTATION>",
-        ]
+    for (name, _), lines in zip(tiers, annotations):
+        out.append(f'    <TIER LINGUISTIC_TYPE_REF="default-lt" TIER_ID={_xml_attr(name)}>')
+        out += lines
+        out.append("    </TIER>")
     out += [
-        "    </TIER>",
         '    <LINGUISTIC_TYPE GRAPHIC_REFERENCES="false" LINGUISTIC_TYPE_ID="default-lt" TIME_ALIGNABLE="true"/>',
         "</ANNOTATION_DOCUMENT>",
     ]
     return "\n".join(out) + "\n"
-
