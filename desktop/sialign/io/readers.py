@@ -486,7 +486,15 @@ def parse_vtt(text: str, path: str | Path) -> list[_Raw]:
         )
     raws: list[_Raw] = []
     blocks = _blocks(lines)
-    for line_no, block in blocks[1:] if blocks and blocks[0][0] == 1 else blocks:
+    if blocks and blocks[0][0] == 1:
+        header_line, header = blocks.pop(0)
+        # A cue written right under the header, without the blank line the
+        # format asks for, is still a cue: keep it rather than drop it.
+        arrow_at = next((k for k, ln in enumerate(header) if _ARROW in ln), None)
+        if arrow_at is not None:
+            first = arrow_at - 1 if arrow_at >= 2 else arrow_at
+            blocks.insert(0, (header_line + first, header[first:]))
+    for line_no, block in blocks:
         head = block[0].strip()
         if head.startswith(("NOTE", "STYLE", "REGION")) and _ARROW not in head:
             continue
