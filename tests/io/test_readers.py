@@ -525,3 +525,18 @@ def test_readers_example_talk_audio_agrees_with_times(examples: Path, name: str)
 
 def test_readers_example_talk_is_small(examples: Path) -> None:
     assert sum(p.stat().st_size for p in examples.iterdir() if p.is_file()) < 3 * 1024 * 1024
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=200))
+def test_readers_txt_lossless_for_any_text(text: str) -> None:
+    """Gaps + texts rebuild the input exactly (up to trailing whitespace); lines are right."""
+    from sialign.io.readers import parse_txt
+
+    raws, gaps = parse_txt(text, "x.txt")
+    assert "".join(g + r.text for g, r in zip(gaps, raws)) == text.rstrip()
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for raw in raws:
+        assert raw.text == raw.text.strip() and raw.text
+        assert "\n" not in raw.text and "\r" not in raw.text
+        assert lines[raw.line - 1].strip() == raw.text

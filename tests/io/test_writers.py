@@ -422,3 +422,27 @@ def test_writers_aligned_tiers_need_times(tmp_path: Path) -> None:
     project.target.segments[3].end = None
     with pytest.raises(ExportError, match="bead 2 has no target times"):
         write_alignment(project, tmp_path / "x.TextGrid")
+
+
+segment_text = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters="\x85\ufffe\uffff"), min_size=1, max_size=25).map(
+    lambda t: " ".join(t.split())
+).filter(lambda t: t and "-->" not in t)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.tuples(segment_text, st.integers(0, 3000), st.integers(1, 4000)), min_size=1, max_size=8),
+    st.sampled_from(["tsv", "srt", "vtt", "textgrid", "eaf"]),
+)
+def test_writers_transcript_round_trip_random(tmp_path: Path, items: list[tuple[str, int, int]], fmt: str) -> None:
+    t = 0
+    times = []
+    for _, pause, duration in items:
+        times.append(((t + pause) / 1000, (t + pause + duration) / 1000))
+        t += pause + duration
+    doc = Document.from_texts([x for x, _, _ in items], "en", times=times)
+    path = tmp_path / f"r.{fmt}"
+    write_transcript(doc, path)
+    back = read_transcript(path, format=fmt)
+    assert back.texts() == doc.texts()
+    assert [(s.start, s.end) for s in back] == [pytest.approx(x) for x in times]
