@@ -540,3 +540,20 @@ def test_readers_txt_lossless_for_any_text(text: str) -> None:
         assert raw.text == raw.text.strip() and raw.text
         assert "\n" not in raw.text and "\r" not in raw.text
         assert lines[raw.line - 1].strip() == raw.text
+
+
+@pytest.mark.slow
+def test_readers_example_talk_rebuilds_identically(examples: Path, tmp_path: Path) -> None:
+    """make_example.py is deterministic: rebuilding gives the committed transcripts and timings."""
+    import shutil
+
+    pytest.importorskip("sudachipy")
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    import soundfile as sf
+
+    assert _example_script(examples).main([str(tmp_path)]) == 0
+    for name in ("talk.en.srt", "talk.ja.srt", "talk.ref.ja.txt", "talk.gold.align"):
+        assert (tmp_path / name).read_bytes() == (examples / name).read_bytes(), name
+    for name in ("talk.en.ogg", "talk.ja.ogg"):
+        assert sf.info(tmp_path / name).frames == sf.info(examples / name).frames
