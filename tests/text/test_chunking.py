@@ -116,3 +116,27 @@ def test_chunking_ginza_is_loaded_once(ginza: Any) -> None:
     from sialign.text import ginza_nlp
 
     assert ginza_nlp() is ginza
+
+
+@pytest.mark.parametrize(
+    "ud_pos, tag, expected",
+    [
+        ("ADJ", "名詞-普通名詞-一般", "NOUN"),  # 送電網、 on its own
+        ("ADJ", "名詞-固有名詞-一般", "PROPN"),  # ＴＥＤなんですけども
+        ("ADJ", "名詞-普通名詞-形状詞可能", "ADJ"),  # 脆弱だ: a real na-adjective
+        ("ADJ", "形状詞-一般", "ADJ"),
+        ("NOUN", "名詞-普通名詞-一般", "NOUN"),
+        ("CCONJ", "接続詞", "CCONJ"),
+    ],
+)
+def test_chunking_effective_pos_corrects_nouns_tagged_adj(ud_pos: str, tag: str, expected: str) -> None:
+    from sialign.text.japanese import effective_pos
+
+    assert effective_pos(ud_pos, tag) == expected
+
+
+@pytest.mark.slow
+def test_chunking_analysis_of_short_chunks_keeps_nouns(ginza: Any) -> None:
+    analyses = analyze_japanese(["ただ送電網、", "簡単なんです。"])
+    assert {t.text: t.pos for t in analyses[0].tokens}["送電網"] == "NOUN"
+    assert {t.text: t.pos for t in analyses[1].tokens}["簡単"] == "ADJ"

@@ -71,9 +71,12 @@ class Token:
     Attributes:
         text: the surface form, exactly as in the input.
         lemma: dictionary form.
-        pos: Universal Dependencies POS tag (``"NOUN"``, ``"VERB"``...).
+        pos: Universal Dependencies POS tag (``"NOUN"``, ``"VERB"``...), as
+            corrected by :func:`effective_pos`.
         start: character offset of the word in the analysed text.
         end: offset just after it.
+        tag: SudachiPy's own part of speech (``"名詞-普通名詞-一般"``).
+        ud_pos: GiNZA's UD tag before correction.
     """
 
     text: str
@@ -81,6 +84,25 @@ class Token:
     pos: str
     start: int
     end: int
+    tag: str = ""
+    ud_pos: str = ""
+
+
+def effective_pos(ud_pos: str, tag: str) -> str:
+    """GiNZA's UD tag, except for nouns it mis-tags ADJ.
+
+    On a short chunk such as 送電網、 or ＴＥＤなんですけども、 GiNZA reads a
+    noun before a copula (だ, な, です) as a na-adjective and tags it ADJ,
+    while SudachiPy's dictionary says 名詞-普通名詞-一般 / 名詞-固有名詞. Those
+    count as NOUN / PROPN; genuine na-adjectives (形状詞, 名詞-普通名詞-形状詞可能
+    such as 簡単, 脆弱) stay ADJ.
+    """
+    if ud_pos == "ADJ":
+        if tag.startswith("名詞-固有名詞"):
+            return "PROPN"
+        if tag.startswith("名詞-普通名詞-一般"):
+            return "NOUN"
+    return ud_pos
 
 
 @dataclass(frozen=True)
@@ -157,7 +179,9 @@ def analyze_japanese(
                 for t in doc:
                     if t.is_space:
                         continue
-                    tokens[i].append(Token(t.text, t.lemma_, t.pos_, a + t.idx, a + t.idx + len(t.text)))
+                    tokens[i].append(
+                        Token(t.text, t.lemma_, effective_pos(t.pos_, t.tag_), a + t.idx, a + t.idx + len(t.text), t.tag_, t.pos_)
+                    )
                 for span in bunsetu_spans(doc):
                     starts[i].append(a + span.start_char)
             done += len(batch)
