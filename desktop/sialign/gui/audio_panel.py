@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
@@ -166,6 +166,10 @@ class AudioPanel(QWidget):
         self.playhead_timer.setInterval(PLAYHEAD_INTERVAL_MS)
         self.playhead_timer.timeout.connect(self._poll_playhead)
 
+        app = QCoreApplication.instance()
+        if app is not None:
+            # A dock's closeEvent does not run when the main window quits: stop the stream here.
+            app.aboutToQuit.connect(self.shutdown)
         session.project_replaced.connect(self.reload)
         session.edited.connect(self._on_edited)
         session.alignment_replaced.connect(self._on_edited)
@@ -469,9 +473,13 @@ class AudioPanel(QWidget):
             output = self.player.output
             self.status_label.setText(f"Output: {output.name}" if output is not None else "")
 
-    def closeEvent(self, event: Any) -> None:
-        self._generation += 1  # tells loader threads to stop
+    def shutdown(self) -> None:
+        """Stop playback and tell envelope loaders to give up (window closing, app quitting)."""
+        self._generation += 1
         self.stop()
+
+    def closeEvent(self, event: Any) -> None:
+        self.shutdown()
         super().closeEvent(event)
 
 
