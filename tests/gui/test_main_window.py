@@ -305,6 +305,7 @@ def test_main_window_autosave_and_recovery(qtbot, window, tmp_path, monkeypatch)
     window.act_save.trigger()
     window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
     window.autosave()
+    window.wait_for_autosave()
     autosave = Path(str(target) + ".autosave")
     assert autosave.is_file()
 

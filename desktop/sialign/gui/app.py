@@ -82,6 +82,23 @@ def load_example_project(folder: Path | None = None) -> Project:
     return Project(talk_id=talk_id, source=source, target=target, reference=reference, metadata={"example": True})
 
 
+def preload_engine() -> None:
+    """Import the alignment, filter and file modules now, before the window shows.
+
+    Their first import (SciPy, the project file and writers) takes about a
+    second and would otherwise happen in the middle of the first alignment,
+    where importing C extensions holds the interpreter lock long enough to
+    freeze the window for a few hundred milliseconds. Torch and
+    sentence-transformers stay lazy: they load in the worker with the model.
+    """
+    import sialign.align.pipeline  # noqa: F401
+    import sialign.core.edits  # noqa: F401
+    import sialign.filters  # noqa: F401
+    import sialign.io.project_file  # noqa: F401
+    import sialign.io.readers  # noqa: F401
+    import sialign.io.writers  # noqa: F401
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sialign-gui",
@@ -184,6 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Headless CI: nothing to show, render offscreen.
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = make_application(sys.argv[:1])
+    preload_engine()
     from sialign.gui.main_window import MainWindow
 
     window = MainWindow()

@@ -12,6 +12,7 @@ after a crash.
 from __future__ import annotations
 
 import statistics
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -43,8 +44,9 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.errors import SialignError
-from sialign.core.model import BeadStatus, Project
+from sialign.core.model import BeadStatus, Project, bead_times
 from sialign.core.params import AlignParams
+from sialign.gui.audio_panel import AudioPanel
 from sialign.gui.bead_inspector import BeadInspector
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.filter_panel import FilterPanel
@@ -60,14 +62,14 @@ from sialign.gui.table_model import (
     is_low_confidence,
     is_unconfirmed,
 )
-from sialign.gui.workers import AlignWorker, TaskWorker, WorkerRunner
+from sialign.gui.workers import AlignWorker, TaskWorker, WorkerRunner, snapshot
 
 APP_NAME = "SI Aligner"
 PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
 MAX_RECENT = 10
 # Bump when docks are added or renamed, so an old saved layout is not
 # restored onto a different set of docks.
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 
 
 def default_embedder() -> str:
@@ -120,7 +122,14 @@ class SegmentTableView(QTableView):
 
 
 class MainWindow(QMainWindow):
-    """The application window around one :class:`ProjectSession`."""
+    """The application window around one :class:`ProjectSession`.
+
+    Signals:
+        autosave_done(str): an autosave finished (message for the status bar);
+            emitted from the autosave thread, delivered queued.
+    """
+
+    autosave_done = Signal(str)
 
     def __init__(self, session: ProjectSession | None = None, *, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -152,6 +161,7 @@ class MainWindow(QMainWindow):
         self.matrix = MatrixView()
         self.inspector = BeadInspector(self.session)
         self.filter_panel = FilterPanel(self.session, self.run_task)
+        self.audio_panel = AudioPanel(self.session)
 
         self._build_actions()
         self.inspector.attach_actions(
@@ -165,6 +175,8 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect()
 
+        self._autosave_thread: threading.Thread | None = None
+        self.autosave_done.connect(self._show_autosave_message, Qt.ConnectionType.QueuedConnection)
         self.autosave_timer = QTimer(self)
         self.autosave_timer.timeout.connect(self.autosave)
         self._apply_prefs()
@@ -238,7 +250,7 @@ class MainWindow(QMainWindow):
                                "Move the bead's last segment (side of the cursor) to the next bead")  # fmt: skip
         self.act_good_align = A("Label: good &alignment (cycle)", lambda: self.cycle_label("good_align"), "G",
                                 "Cycle the good-alignment label: yes → no → not judged")  # fmt: skip
-        self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.cycle_label("good_mt"), "T",
+        self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.cycle_label("good_mt"), "Shift+G",
                              "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
         self.act_post_edit = A("&Post-edit target…", self.focus_post_edit, "E", "Type a corrected target text")
         self.act_find = A("&Find…", self.focus_search, K.Find, "Search source and target text")
@@ -249,7 +261,7 @@ class MainWindow(QMainWindow):
                                       "Go to the previous unconfirmed bead")  # fmt: skip
         self.act_next_flagged = A("Next &flagged", lambda: self.go_next(is_flagged), "F",
                                   "Go to the next bead a filter flagged or trimmed")  # fmt: skip
-        self.act_next_low = A("Next &low-confidence", lambda: self.go_next(is_low_confidence), "L",
+        self.act_next_low = A("Next &low-confidence", lambda: self.go_next(is_low_confidence), "W",
                               "Go to the next unreviewed bead with a high cost")  # fmt: skip
 
         self.act_fit = A("&Fit matrix to window", self.matrix.fit_to_window, "Ctrl+0", "Show the whole matrix")
@@ -320,7 +332,7 @@ class MainWindow(QMainWindow):
         self.inspector_dock = self._dock("Bead", "inspector_dock", self.inspector, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.filter_dock = self._dock("Filters", "filter_dock", self.filter_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.filter_dock.hide()
-        self.audio_dock: QDockWidget | None = None
+        self.audio_dock = self._dock("Audio", "audio_dock", self.audio_panel, Qt.DockWidgetArea.TopDockWidgetArea)
         self._default_state = self.saveState(LAYOUT_VERSION)
 
     def _build_menus(self) -> None:
@@ -367,13 +379,17 @@ class MainWindow(QMainWindow):
                 align_menu.addAction(action)
 
         self.view_menu = bar.addMenu("&View")
-        for dock in (self.matrix_dock, self.inspector_dock, self.filter_dock):
+        for dock in (self.audio_dock, self.matrix_dock, self.inspector_dock, self.filter_dock):
             self.view_menu.addAction(dock.toggleViewAction())
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.act_fit)
         self.view_menu.addAction(self.act_zoom_bead)
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.act_reset_layout)
+
+        play_menu = bar.addMenu("&Play")
+        for action in self.audio_panel.actions_for_menu():
+            play_menu.addAction(action)
 
         settings_menu = bar.addMenu("&Settings")
         settings_menu.addAction(self.act_models)
@@ -386,8 +402,10 @@ class MainWindow(QMainWindow):
         toolbar.setObjectName("main_toolbar")
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         toolbar.setMovable(True)
+        play_source, play_target = self.audio_panel.play_source_action, self.audio_panel.play_target_action
         for action in (self.act_new, self.act_open, self.act_save, None, self.act_align, self.act_cancel, None,
-                       self.act_undo, self.act_redo, None, self.act_filters, self.act_export):  # fmt: skip
+                       self.act_undo, self.act_redo, None, play_source, play_target, None, self.act_filters,
+                       self.act_export):  # fmt: skip
             if action is None:
                 toolbar.addSeparator()
             else:
@@ -518,8 +536,14 @@ class MainWindow(QMainWindow):
         text = (
             f"{c['total']} beads · {c['confirmed']} confirmed · {c['flagged']} flagged · {c['dropped']} dropped"
         )
-        evs = [self.table_model.row(i).evs for i in range(self.table_model.rowCount())]
-        evs = [e for e in evs if e is not None]
+        evs = []
+        for bead in alignment.beads:
+            if bead.status is BeadStatus.DROPPED:
+                continue
+            src_start = bead_times(bead, project.source, "src")[0]
+            tgt_start = bead_times(bead, project.target, "tgt")[0]
+            if src_start is not None and tgt_start is not None:
+                evs.append(tgt_start - src_start)
         if evs:
             text += f" · median EVS {statistics.median(evs):.1f} s"
         self.counts_label.setText(text)
@@ -531,8 +555,11 @@ class MainWindow(QMainWindow):
 
     def _refresh_flag_filter(self) -> None:
         names: set[str] = set()
-        for i in range(self.table_model.rowCount()):
-            names |= self.table_model.row(i).flag_names
+        alignment = self.session.project.alignment
+        for bead in alignment.beads if alignment is not None else []:
+            names.update(f.name for f in bead.failed_flags)
+            if bead.trimmed:
+                names.add("trimmed")
         current = self.flag_filter.currentData()
         self.flag_filter.blockSignals(True)
         while self.flag_filter.count() > 2:
@@ -788,10 +815,13 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Wait for the running task to finish, or cancel it.", 5000)
             return False
         self._on_task_success = on_success
-        worker.progressed.connect(self._task_progressed)
-        worker.succeeded.connect(self._task_succeeded)
-        worker.failed.connect(self._task_failed)
-        worker.cancelled.connect(self._task_cancelled)
+        # Explicitly queued: the handlers touch widgets, which only the GUI
+        # thread may do.
+        queued = Qt.ConnectionType.QueuedConnection
+        worker.progressed.connect(self._task_progressed, queued)
+        worker.succeeded.connect(self._task_succeeded, queued)
+        worker.failed.connect(self._task_failed, queued)
+        worker.cancelled.connect(self._task_cancelled, queued)
         self.session.locked_reason = f"{worker.title} is running; edit again when it finishes (or cancel it)."
         self._progress_started = time.monotonic()
         self.progress.setValue(0)
@@ -911,7 +941,8 @@ class MainWindow(QMainWindow):
                 self.session.mark_dirty()
             self.last_align_seconds = dict(result.timings)
             total = sum(result.timings.values())
-            parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items())
+            parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
+            total = result.timings.get("total", total)
             self.statusBar().showMessage(f"Aligned in {total:.1f} s ({parts}).", 10000)
             self.matrix.fit_to_window()
             if self.session.selected_bead < 0 and result.alignment.beads:
@@ -1068,22 +1099,43 @@ class MainWindow(QMainWindow):
         return True
 
     def autosave(self) -> None:
-        """Write the autosave when there are unsaved changes (never touches the project file)."""
-        from sialign.io.project_file import save_autosave
+        """Write the autosave when there are unsaved changes (never touches the project file).
 
+        Serialising thousands of beads takes tens of milliseconds, so the
+        write runs on a short-lived thread over a snapshot of the project.
+        """
         project = self.session.project
         if not self.session.is_modified or (not len(project.source) and not len(project.target)):
             return
-        try:
-            path = save_autosave(project)
-        except (SialignError, OSError) as exc:
-            self.statusBar().showMessage(f"Autosave failed: {exc}", 10000)
-            return
-        self.statusBar().showMessage(f"Autosaved to {path}", 4000)
+        if self._autosave_thread is not None and self._autosave_thread.is_alive():
+            return  # the next tick saves the newer state
+        copy = snapshot(project)
+
+        def write() -> None:
+            from sialign.io.project_file import save_autosave
+
+            try:
+                path = save_autosave(copy)
+            except (SialignError, OSError) as exc:
+                self.autosave_done.emit(f"Autosave failed: {exc}")
+            else:
+                self.autosave_done.emit(f"Autosaved to {path}")
+
+        self._autosave_thread = threading.Thread(target=write, name="autosave", daemon=True)
+        self._autosave_thread.start()
+
+    def _show_autosave_message(self, message: str) -> None:
+        self.statusBar().showMessage(message, 4000)
+
+    def wait_for_autosave(self, timeout_s: float = 10.0) -> None:
+        """Block until a running autosave has written its file (close, tests)."""
+        if self._autosave_thread is not None:
+            self._autosave_thread.join(timeout_s)
 
     def _discard_current_autosave(self) -> None:
         from sialign.io.project_file import discard_autosave
 
+        self.wait_for_autosave()
         project = self.session.project
         if len(project.source) or len(project.target):
             discard_autosave(project.path, project.talk_id)
@@ -1154,12 +1206,6 @@ class MainWindow(QMainWindow):
         self.filter_dock.show()
         self.filter_dock.raise_()
 
-    def add_audio_panel(self, panel: QWidget) -> QDockWidget:
-        """Add the waveform/EVS panel as a dock above the matrix and table."""
-        self.audio_dock = self._dock("Audio", "audio_dock", panel, Qt.DockWidgetArea.TopDockWidgetArea)
-        self.view_menu.insertAction(self.view_menu.actions()[0], self.audio_dock.toggleViewAction())
-        return self.audio_dock
-
     def reset_layout(self) -> None:
         self.restoreState(self._default_state, LAYOUT_VERSION)
         self._default_sizes()
@@ -1167,7 +1213,10 @@ class MainWindow(QMainWindow):
     def _default_sizes(self) -> None:
         width = self.width()
         self.resizeDocks([self.matrix_dock], [int(width * 0.36)], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.inspector_dock], [int(self.height() * 0.28)], Qt.Orientation.Vertical)
+        self.resizeDocks(
+            [self.audio_dock, self.inspector_dock], [int(self.height() * 0.22), int(self.height() * 0.24)],
+            Qt.Orientation.Vertical,
+        )
 
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
@@ -1237,5 +1286,6 @@ class MainWindow(QMainWindow):
             self._discard_current_autosave()
         self.save_layout()
         self.autosave_timer.stop()
+        self.audio_panel.shutdown()
         event.accept()
 

@@ -175,7 +175,14 @@ class SegmentTableModel(QAbstractTableModel):
     def __init__(self, project_getter: Callable[[], Project], parent: Any = None) -> None:
         super().__init__(parent)
         self._project_getter = project_getter
-        self._rows: list[Row] = []
+        # Rendered lazily: a row is rendered when first painted, sorted or
+        # filtered, so opening or re-aligning a 5,000-bead talk only
+        # fingerprints the beads.
+        self._rows: list[Row | None] = []
+        # The bead object behind each row, updated in step with the row
+        # signals, so a row rendered while an edit's signals are being
+        # emitted shows the bead the view believes is there.
+        self._bead_refs: list[Bead] = []
         self._fingerprints: list[tuple[Any, ...]] = []
         self._documents_key: tuple[int, int] = (0, 0)
         self.low_confidence = DEFAULT_LOW_CONFIDENCE
@@ -193,9 +200,9 @@ class SegmentTableModel(QAbstractTableModel):
     def reset(self) -> None:
         """Re-render every row (a new project or a new alignment)."""
         self.beginResetModel()
-        project = self.project
         beads = self._beads()
-        self._rows = [render_row(b, project) for b in beads]
+        self._rows = [None] * len(beads)
+        self._bead_refs = list(beads)
         self._fingerprints = [bead_fingerprint(b) for b in beads]
         self.endResetModel()
 
@@ -206,7 +213,6 @@ class SegmentTableModel(QAbstractTableModel):
         ``touched_segments`` ((side, seg_id) pairs) adds beads whose segment
         text or times changed without changing the bead itself.
         """
-        project = self.project
         beads = self._beads()
         new_prints = [bead_fingerprint(b) for b in beads]
         start, old_stop, new_stop = _common_range(self._fingerprints, new_prints)
@@ -216,20 +222,23 @@ class SegmentTableModel(QAbstractTableModel):
         # removed or inserted, so selections and sort order survive elsewhere.
         common = min(n_old, n_new)
         if common:
-            self._rows[start : start + common] = [render_row(b, project) for b in beads[start : start + common]]
+            self._rows[start : start + common] = [None] * common
+            self._bead_refs[start : start + common] = beads[start : start + common]
             self._fingerprints[start : start + common] = new_prints[start : start + common]
             self.dataChanged.emit(self.index(start, 0), self.index(start + common - 1, len(Column) - 1))
         if n_old > common:
             first = start + common
             self.beginRemoveRows(QModelIndex(), first, start + n_old - 1)
             del self._rows[first : start + n_old]
+            del self._bead_refs[first : start + n_old]
             del self._fingerprints[first : start + n_old]
             self.endRemoveRows()
         elif n_new > common:
             first = start + common
             last = start + n_new - 1
             self.beginInsertRows(QModelIndex(), first, last)
-            self._rows[first:first] = [render_row(b, project) for b in beads[first : last + 1]]
+            self._rows[first:first] = [None] * (last + 1 - first)
+            self._bead_refs[first:first] = beads[first : last + 1]
             self._fingerprints[first:first] = new_prints[first : last + 1]
             self.endInsertRows()
         extra: set[int] = set()
@@ -238,7 +247,7 @@ class SegmentTableModel(QAbstractTableModel):
             if row is not None:
                 extra.add(row)
         for row in sorted(extra):
-            self._rows[row] = render_row(beads[row], project)
+            self._rows[row] = None
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
 
     @staticmethod
@@ -255,7 +264,12 @@ class SegmentTableModel(QAbstractTableModel):
 
     # -- row access ---------------------------------------------------------
     def row(self, index: int) -> Row:
-        return self._rows[index]
+        """The rendered row of bead ``index`` (rendered now if it never was)."""
+        row = self._rows[index]
+        if row is None:
+            row = render_row(self._bead_refs[index], self.project)
+            self._rows[index] = row
+        return row
 
     def is_low_confidence(self, row: Row) -> bool:
         return row.cost is not None and row.cost > self.low_confidence
@@ -282,7 +296,7 @@ class SegmentTableModel(QAbstractTableModel):
         r = index.row()
         if r >= len(self._rows):
             return None
-        row = self._rows[r]
+        row = self.row(r)
         col = Column(index.column())
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(r, row, col)
@@ -406,6 +420,8 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         return None
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        if self._statuses is None and self._flag is None and self._cost_min is None and self._pattern is None:
+            return True  # without a filter, rows need not even be rendered
         model = self._model()
         row = model.row(source_row)
         if self._statuses is not None and row.status not in self._statuses:

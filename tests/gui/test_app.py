@@ -1,0 +1,255 @@
+"""End to end: open a talk, align with the real pipeline, edit, undo, export; the smoke test; responsiveness."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from sialign.core.model import BeadStatus
+from sialign.gui.app import build_parser, load_example_project, preload_engine
+
+REPO = Path(__file__).resolve().parents[2]
+
+SOURCE_SRT = """1
+00:00:01,000 --> 00:00:03,000
+Good morning, everyone.
+
+2
+00:00:03,500 --> 00:00:06,000
+Today I want to talk about water.
+
+3
+00:00:06,500 --> 00:00:09,000
+Thank you very much.
+"""
+TARGET_SRT = """1
+00:00:02,000 --> 00:00:04,000
+皆さん、おはようございます。
+
+2
+00:00:04,500 --> 00:00:07,500
+今日は水についてお話しします。
+
+3
+00:00:08,000 --> 00:00:10,000
+ありがとうございました。
+"""
+
+
+def test_app_parser_options() -> None:
+    args = build_parser().parse_args(["talk.sialign"])
+    assert args.project == "talk.sialign" and not args.example and not args.smoke_test
+    args = build_parser().parse_args(["--example", "--smoke-test"])
+    assert args.example and args.smoke_test and args.project is None
+
+
+def test_app_load_example_project_from_folder(tmp_path) -> None:  # noqa: ANN001
+    (tmp_path / "talk.en.srt").write_text(SOURCE_SRT, encoding="utf-8")
+    (tmp_path / "talk.ja.srt").write_text(TARGET_SRT, encoding="utf-8")
+    (tmp_path / "talk.ja.wav").write_bytes(b"RIFF")  # only its name matters here
+    (tmp_path / "README.txt").write_text("About this example.\n", encoding="utf-8")
+    project = load_example_project(tmp_path)
+    assert project.talk_id == "talk"
+    assert project.source.language == "en" and len(project.source) == 3
+    assert project.target.language == "ja" and len(project.target) == 3
+    assert project.target.audio_path == str(tmp_path / "talk.ja.wav")
+    assert project.source.audio_path is None
+    assert project.alignment is None and project.path is None
+
+
+def test_app_load_example_project_needs_both_sides(tmp_path) -> None:  # noqa: ANN001
+    from sialign.core.errors import InputError
+
+    (tmp_path / "talk.en.srt").write_text(SOURCE_SRT, encoding="utf-8")
+    with pytest.raises(InputError, match="Japanese interpretation"):
+        load_example_project(tmp_path)
+
+
+@pytest.fixture
+def window(qtbot, monkeypatch):  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+
+    preload_engine()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def _talk():  # noqa: ANN202
+    from conftest import build_project
+
+    project = build_project()
+    project.alignment = None
+    return project
+
+
+def _align(qtbot, window) -> None:  # noqa: ANN001
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        assert window.align()
+
+
+def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from sialign.gui import export_dialog
+    from sialign.gui.export_dialog import ExportDialog
+
+    window.session.set_project(_talk(), modified=True)
+    _align(qtbot, window)
+    session = window.session
+    alignment = session.project.alignment
+    assert alignment is not None and len(alignment.beads) >= 3
+    assert window.table_model.rowCount() == len(alignment.beads)
+    assert window.matrix.image_item.image.shape == (6, 9)
+    assert session.undo_stack.count() == 1 and session.undo_stack.undoText() == "Align the talk"
+    assert "beads" in window.counts_label.text()
+    n_beads = len(alignment.beads)
+
+    # Split the first source sentence after "Good morning," (character 13).
+    bead = alignment.bead_index_of_src(0)
+    session.select_bead(bead)
+    window.inspector.focus_side("src")
+    window.inspector.source_view.place_cursor(0, 13)
+    window.act_split_segment.trigger()
+    assert [s.text for s in session.project.source.segments[:2]] == ["Good morning,", "everyone."]
+    # Merge them back, then merge two beads, drop one.
+    window.inspector.source_view.place_cursor(0, 0)
+    window.act_merge_next_segment.trigger()
+    assert session.project.source.segments[0].text == "Good morning, everyone."
+    session.select_bead(0)
+    window.act_merge_beads.trigger()
+    assert len(session.project.alignment.beads) == n_beads - 1
+    session.select_bead(1)
+    window.act_drop.trigger()
+    assert session.project.alignment.beads[1].status is BeadStatus.DROPPED
+    window.act_undo.trigger()  # undo the drop
+    assert session.project.alignment.beads[1].status is not BeadStatus.DROPPED
+    window.act_undo.trigger()  # undo the bead merge
+    assert len(session.project.alignment.beads) == n_beads
+    window.act_redo.trigger()
+    assert len(session.project.alignment.beads) == n_beads - 1
+    session.select_bead(0)
+    window.act_confirm.trigger()
+
+    # Export through the dialog, as a user would.
+    out = tmp_path / "water.tsv"
+
+    def run_dialog(dialog: ExportDialog) -> bool:
+        dialog.path_edit.setText(str(out))
+        return True
+
+    monkeypatch.setattr(
+        export_dialog, "ExportDialog", lambda project, path, parent: _AutoExport(ExportDialog(project, path, parent), run_dialog)
+    )
+    window.act_export.trigger()
+    lines = out.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    assert header == ["talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target"]
+    beads = session.project.alignment.beads
+    kept = [b for b in beads if b.status is not BeadStatus.DROPPED]
+    assert len(lines) - 1 == len(kept)
+    first = lines[1].split("\t")
+    assert first[0] == "water" and first[8] == "confirmed"
+    assert first[9].startswith("Good morning, everyone.")
+    assert "Exported" in window.statusBar().currentMessage()
+
+
+class _AutoExport:
+    """Stands in for the modal export dialog: fills it in and accepts."""
+
+    def __init__(self, dialog, fill) -> None:  # noqa: ANN001
+        self.dialog = dialog
+        self.fill = fill
+
+    def exec(self) -> bool:
+        return self.fill(self.dialog)
+
+    def options(self):  # noqa: ANN201
+        return self.dialog.options()
+
+
+def test_app_realign_keeps_confirmed_beads(qtbot, window) -> None:  # noqa: ANN001
+    from sialign.core.edits import SetStatus
+
+    window.session.set_project(_talk(), modified=True)
+    _align(qtbot, window)
+    first = window.session.project.alignment.beads[0]
+    window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        window.act_realign.trigger()
+    beads = window.session.project.alignment.beads
+    assert beads[0].status is BeadStatus.CONFIRMED
+    assert (beads[0].src, beads[0].tgt) == (first.src, first.tgt)
+    assert window.session.undo_stack.undoText() == "Re-align unconfirmed beads"
+
+
+def test_app_gui_thread_never_stalls_during_align(qtbot, window) -> None:  # noqa: ANN001
+    """Heartbeat every 10 ms on the GUI thread while a talk aligns in the worker."""
+    from PySide6.QtCore import QTimer
+
+    from sialign.core.model import Document, Project
+
+    # A talk big enough to keep the worker busy for a while.
+    n = 400
+    source = Document.from_texts([f"Sentence {i} speaks about topic {i % 23} and item {i % 7}." for i in range(n)],
+                                 language="en", times=[(2.0 * i, 2.0 * i + 1.8) for i in range(n)])  # fmt: skip
+    target = Document.from_texts([f"Satz {i} spricht über Thema {i % 23} und Ding {i % 7}." for i in range(n)],
+                                 language="de", times=[(2.0 * i + 0.8, 2.0 * i + 2.5) for i in range(n)])  # fmt: skip
+    window.session.set_project(Project(talk_id="big", source=source, target=target), modified=True)
+    _align(qtbot, window)  # first run: warms caches and first paints, like the app's start-up
+    beats: list[float] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: beats.append(time.perf_counter()))
+    timer.start()
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        window.align(keep_confirmed=False)
+    timer.stop()
+    gaps = sorted(b - a for a, b in zip(beats, beats[1:]))
+    assert len(gaps) > 5
+    # The goal is no stall over ~50 ms. On an idle machine the longest gap is
+    # the repaint after the result lands; on a shared, overloaded CI machine
+    # the scheduler alone adds tens of milliseconds, so the hard bound is
+    # looser and most beats must still arrive on time. Aligning on the GUI
+    # thread would fail both by seconds.
+    p95 = gaps[int(len(gaps) * 0.95)]
+    assert p95 < 0.05, f"5% of heartbeats were {p95 * 1000:.0f} ms or more apart"
+    assert gaps[-1] < 0.3, f"the GUI thread stalled {gaps[-1] * 1000:.0f} ms"
+
+
+def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:  # noqa: ANN001
+    from sialign.core.model import Document, Project
+
+    n = 1500
+    source = Document.from_texts([f"Sentence {i} about topic {i % 31}." for i in range(n)], language="en")
+    target = Document.from_texts([f"Satz {i} über Thema {i % 31}." for i in range(n)], language="de")
+    window.session.set_project(Project(talk_id="big", source=source, target=target), modified=True)
+    progressed: list[str] = []
+    window.runner.started.connect(lambda title: progressed.append(title))
+    assert window.align()
+    qtbot.wait(300)
+    t0 = time.monotonic()
+    with qtbot.waitSignal(window.runner.finished, timeout=5000):
+        window.act_cancel.trigger()
+    elapsed = time.monotonic() - t0
+    assert elapsed < 1.0, f"cancel took {elapsed:.2f} s"
+    assert window.session.project.alignment is None
+    assert window.session.undo_stack.count() == 0
+
+
+@pytest.mark.skipif(not any((REPO / "resources" / "examples").glob("*")), reason="the example talk is not in this checkout")
+def test_app_smoke_test_command_exits_zero() -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run(
+        [sys.executable, "-m", "sialign.gui.app", "--smoke-test"], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert "smoke test: passed" in done.stdout
