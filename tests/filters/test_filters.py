@@ -301,3 +301,19 @@ def test_filters_empty_alignment_and_missing_alignment() -> None:
         score_beads(project)
     project.alignment = Alignment([])
     assert apply_filters(project, FilterParams()) == []
+
+
+@pytest.mark.slow
+def test_filters_scores_with_statuses_follow_review(scored: tuple[Project, Any]) -> None:
+    project, scores = scored
+    beads = [b.copy() for b in project.alignment.beads]
+    beads[1].status = BeadStatus.CONFIRMED
+    beads[2].status = BeadStatus.DROPPED
+    beads[2].reason = FILTER_REASON_PREFIX + "γ"
+    refreshed = scores.with_statuses(beads)
+    assert bool(refreshed.confirmed[1]) and bool(refreshed.filter_dropped[2])
+    assert not scores.confirmed[1]  # the original is untouched
+    assert 2 in preview_flips(refreshed, FilterParams())  # a filter drop that now passes comes back
+    assert 1 not in preview_flips(refreshed, FilterParams(gamma_min=5.0))  # confirmed: never dropped
+    with pytest.raises(ValueError, match="scored"):
+        scores.with_statuses(beads[:-1])

@@ -140,3 +140,27 @@ def test_chunking_analysis_of_short_chunks_keeps_nouns(ginza: Any) -> None:
     analyses = analyze_japanese(["ただ送電網、", "簡単なんです。"])
     assert {t.text: t.pos for t in analyses[0].tokens}["送電網"] == "NOUN"
     assert {t.text: t.pos for t in analyses[1].tokens}["簡単"] == "ADJ"
+
+
+@pytest.mark.slow
+def test_chunking_ginza_loader_is_shared_across_threads(ginza: Any) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sialign.text import ginza_nlp
+
+    with ThreadPoolExecutor(4) as pool:
+        loaded = list(pool.map(lambda _: ginza_nlp(), range(8)))
+        parsed = list(pool.map(lambda t: analyze_japanese([t])[0], ["政府の話", "音楽の話", "信頼の話", "都市の話"]))
+    assert all(nlp is ginza for nlp in loaded)
+    assert [a.tokens[0].text for a in parsed] == ["政府", "音楽", "信頼", "都市"]
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(["政府", "の", "話", "を", "します", "えー", "、", "。", " ", "\n", "ABC", "1.5"]), max_size=40))
+def test_chunking_lossless_with_bunsetsu_cuts(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    doc = chunk_japanese(text, max_chars=6)
+    if text.strip():
+        assert doc.full_text() == text
+    assert all(s.text.strip() and len(s.text.strip()) <= 6 for s in doc.segments)

@@ -26,6 +26,7 @@ project allows, recorded per bead:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
@@ -137,6 +138,26 @@ class BeadScores:
     def matches(self, beads: Sequence[Bead]) -> bool:
         """Whether ``beads`` are the beads these scores were computed for."""
         return [(b.src, b.tgt) for b in beads] == self.signature
+
+    def with_statuses(self, beads: Sequence[Bead]) -> BeadScores:
+        """A copy whose status fields follow ``beads`` (same beads, statuses changed by review).
+
+        Confirming or dropping beads changes what thresholds would flip but
+        none of the measurements, so a slider preview need not re-run GiNZA.
+
+        Raises:
+            ValueError: the beads are not the ones these scores measured.
+        """
+        if not self.matches(beads):
+            raise ValueError("the beads changed since they were scored; compute the scores again")
+        return dataclasses.replace(
+            self,
+            status=[b.status for b in beads],
+            filter_dropped=np.array(
+                [b.status == BeadStatus.DROPPED and b.reason.startswith(FILTER_REASON_PREFIX) for b in beads], dtype=bool
+            ),
+            confirmed=np.array([b.status == BeadStatus.CONFIRMED for b in beads], dtype=bool),
+        )
 
 
 FILTER_REASON_PREFIX = "filter: "

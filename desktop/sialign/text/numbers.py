@@ -14,7 +14,7 @@ _KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "�
 _KANJI_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 _KANJI_BIG_UNITS = {"万": 10**4, "億": 10**8, "兆": 10**12}
 _KANJI_RUN = re.compile(r"[〇零一二三四五六七八九十百千万億兆0-9][〇零一二三四五六七八九十百千万億兆点0-9]*")
-_ARABIC = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(hundred|thousand|million|billion|trillion)\b)?", re.I)
+_ARABIC = re.compile(r"(?<![A-Za-z0-9.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(hundred|thousand|million|billion|trillion)\b)?", re.I)
 _WORD_VALUES = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
