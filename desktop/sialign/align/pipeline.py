@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -141,13 +142,15 @@ def encode_pair(
     max_other: int = 1,
     side_joiner: str = " ",
     other_joiner: str = " ",
+    same_language: bool = False,
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Vectors of two documents to compare, memoised per process.
 
     The lexical embedder is first fitted on both documents (its statistics
-    are per talk). In exact mode the concatenations of up to ``max_side`` /
+    are per talk); for a same-language pair (pivot) its cross-lingual
+    positional feature weighting is turned off, as the embedder documents. In exact mode the concatenations of up to ``max_side`` /
     ``max_other`` consecutive segments are encoded too.
 
     Returns:
@@ -160,7 +163,7 @@ def encode_pair(
     identity = repr(getattr(embedder, "settings", "")) if lexical else embedder.cache_id or f"id{id(embedder)}"
     # Fast mode vectors do not depend on the bead sizes; exact ones do.
     sizes = (max_side, max_other) if candidates == "exact" else ()
-    key = _digest(type(embedder).__name__, identity, candidates, sizes, list(side), "|", list(other))
+    key = _digest(type(embedder).__name__, identity, candidates, sizes, same_language, list(side), "|", list(other))
     hit = _PAIR_MEMO.get(key)
     if hit is not None:
         _PAIR_MEMO.move_to_end(key)
@@ -168,7 +171,10 @@ def encode_pair(
             progress(1.0, f"Embedding with {embedder.name} (cached)")
         return hit
     if lexical:
-        embedder.fit(side, other=other)  # type: ignore[call-arg]
+        options = {}
+        if same_language and "positional" in inspect.signature(embedder.fit).parameters:
+            options["positional"] = False
+        embedder.fit(side, other=other, **options)  # type: ignore[call-arg]
     half_a, half_b = stage(progress, 0.0, 0.5), stage(progress, 0.5, 1.0)
     x = embedder.encode(list(side), progress=half_a, should_stop=should_stop)
     y = embedder.encode(list(other), progress=half_b, should_stop=should_stop)
@@ -325,7 +331,7 @@ def align_project(
             x, y, xs, ys = encode_pair(
                 pivot_embedder, ref_texts, tgt_texts, candidates=params.candidates, max_side=params.max_src,
                 max_other=params.max_tgt, side_joiner=project.reference.joiner, other_joiner=tgt_doc.joiner,
-                progress=stage(embed_progress, 0.5 if pivot_weight < 1 else 0.0, 1.0), should_stop=should_stop,
+                same_language=True, progress=stage(embed_progress, 0.5 if pivot_weight < 1 else 0.0, 1.0), should_stop=should_stop,
             )
             signals.append(Signal(x, y, pivot_weight, xs, ys, name="pivot"))
             names.append(f"{pivot_embedder.name} (pivot through the reference translation)")
