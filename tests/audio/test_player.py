@@ -8,6 +8,8 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 import soundfile as sf
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sialign.audio.decode import AudioTrack, load_audio
 from sialign.audio.player import (
@@ -142,6 +144,39 @@ def test_player_engine_stop_request_ends_with_silence() -> None:
     engine.stop_requested = True
     out = np.full((10, 1), 3.0, dtype=np.float32)
     assert engine.fill(out, 10) is True and np.all(out == 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 400), ops=st.lists(st.tuples(st.sampled_from(["fill", "pause", "resume", "loop_on", "loop_off"]),
+                                                    st.integers(1, 300)), max_size=40))
+def test_player_engine_property_frames_in_order(n: int, ops: list[tuple[str, int]]) -> None:
+    """Whatever the block sizes, pauses and loop toggles, the sound is the buffer in order, wrapping only when looping."""
+    engine = PlaybackEngine(np.arange(1, n + 1, dtype=np.float32)[:, None])
+    expected_next = 1
+    for op, frames in ops:
+        if engine.finished:
+            break
+        if op == "pause":
+            engine.paused = True
+        elif op == "resume":
+            engine.paused = False
+        elif op in ("loop_on", "loop_off"):
+            engine.loop = op == "loop_on"
+        else:
+            out = np.full((frames, 1), -1.0, dtype=np.float32)
+            stopped = engine.fill(out, frames)
+            assert not np.any(out == -1.0), "every frame of the block must be written"
+            values = out[:, 0].astype(int)
+            if engine.paused:
+                assert np.all(values == 0)
+                continue
+            for k, v in enumerate(values):
+                if v == 0:
+                    assert stopped and np.all(values[k:] == 0), "silence only after the end"
+                    break
+                assert v == expected_next
+                expected_next = v % n + 1 if engine.loop or v < n else n + 1
+            assert stopped == engine.finished
 
 
 # -- the player through a fake stream -----------------------------------------

@@ -321,3 +321,44 @@ def test_audio_panel_empty_project_then_open(qtbot: Any, tmp_path: Path) -> None
     panel.wait_for_envelopes()
     qtbot.waitUntil(lambda: panel.envelopes["tgt"] is not None, timeout=5000)
     assert len(panel.evs_view.records) == 4
+
+
+def test_audio_panel_link_strip_maps_one_time_to_one_x(panel: AudioPanel) -> None:
+    # Both views share the time axis and the axis width, so the strip's band is honest.
+    for seconds in (1.0, 5.5, 12.0):
+        assert panel.link._x(panel.source_view, seconds) == pytest.approx(panel.link._x(panel.target_view, seconds), abs=1.0)
+    assert panel.link._x(panel.source_view, 2.0) < panel.link._x(panel.source_view, 9.0)
+
+
+def test_audio_panel_evs_stats_follow_edits(panel: AudioPanel, qtbot: Any) -> None:
+    from sialign.core.edits import SetSegmentTimes
+
+    seen: list[Any] = []
+    panel.evs_view.stats_changed.connect(seen.append)
+    before = panel.evs_view.point_of(1)
+    assert before is not None and before[1] == pytest.approx(7.0 - 3.2)
+    assert panel.session.apply(SetSegmentTimes("tgt", 2, 8.0, 9.0))
+    assert panel.evs_view.point_of(1)[1] == pytest.approx(8.0 - 3.2)  # type: ignore[index]
+    assert seen and seen[-1].n == 4
+    panel.session.undo_stack.undo()
+    assert panel.evs_view.point_of(1)[1] == pytest.approx(7.0 - 3.2)  # type: ignore[index]
+
+
+def test_audio_panel_device_probed_again_on_open(qtbot: Any, tmp_path: Path) -> None:
+    attempts: list[int] = []
+    output = FakeOutput()
+
+    def flaky() -> Any:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise AudioUnavailable("No audio output device was found.")
+        return output
+
+    session = ProjectSession(make_project(tmp_path))
+    panel = AudioPanel(session, player=Player(output_factory=flaky), cache_dir=tmp_path / "cache")
+    qtbot.addWidget(panel)
+    assert panel.audio_error
+    session.set_project(make_project(tmp_path))
+    assert panel.audio_error == "" and len(attempts) == 2
+    session.select_bead(0)
+    assert panel.play_source_action.isEnabled()

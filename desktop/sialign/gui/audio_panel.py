@@ -134,11 +134,7 @@ class AudioPanel(QWidget):
         self.session = session
         self.cache_dir = cache_dir
         self.player = player if player is not None else Player()
-        self.audio_error = ""
-        try:
-            self.player.open()
-        except AudioUnavailable as exc:
-            self.audio_error = str(exc)
+        self.audio_error = ""  # set by reload() when the device cannot be opened
         self.tracks: dict[str, AudioTrack | None] = {"src": None, "tgt": None}
         self.envelopes: dict[str, EnvelopePyramid | None] = {"src": None, "tgt": None}
         self._generation = 0
@@ -254,6 +250,13 @@ class AudioPanel(QWidget):
     def reload(self) -> None:
         """Open the project's audio files (headers now, envelopes on a worker thread)."""
         self.stop()
+        # Probed on every opening (a no-op once a device is open): headphones may
+        # have been plugged in since the last project.
+        try:
+            self.player.open()
+            self.audio_error = ""
+        except AudioUnavailable as exc:
+            self.audio_error = str(exc)
         self._generation += 1
         generation = self._generation
         for side, view in self.views.items():

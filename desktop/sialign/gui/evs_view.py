@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from sialign.audio.evs import EvsRecord, EvsStats, compute_evs, evs_stats
@@ -41,7 +41,14 @@ def stats_text(start: EvsStats | None, end: EvsStats | None) -> str:
 
 
 class EvsView(QWidget):
-    """Lag of every bead over talk time; click a point to select the bead."""
+    """Lag of every bead over talk time; click a point to select the bead.
+
+    Signals:
+        stats_changed(object): the start-lag :class:`EvsStats` (or None) after
+            each recomputation, e.g. for a "median EVS" in the status bar.
+    """
+
+    stats_changed = Signal(object)
 
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -123,6 +130,7 @@ class EvsView(QWidget):
             times = [r.src_start for r in self.records]
             self.plot.setXRange(min(times), max(times), padding=0.03)
         self._show_selection(self.session.selected_bead)
+        self.stats_changed.emit(self.start_stats)
 
     def _tip(self, x: float, y: float, data: Any) -> str:
         return f"bead {int(data) + 1}\nsource at {x:.1f} s\nlag {y:+.2f} s"
