@@ -181,6 +181,41 @@ def intra_agreement(intra_tsv: Path) -> dict[str, Any]:
     return report
 
 
+def _lcs_pairs(talk: Any, project: Any, params: Any = None, scores: Any = None) -> dict[str, Any]:
+    """(F^a, F^m) pairs of one aligned talk without and with the filters."""
+    from sialign.core.model import Alignment, BeadStatus
+    from sialign.core.params import FilterParams
+    from sialign.evaluate.datasets import automatic_targets
+    from sialign.filters import FILTER_REASON_PREFIX, apply_filters
+
+    params = params or FilterParams()
+    without = automatic_targets(project)
+    beads = apply_filters(project, params, scores)
+    with_filters = automatic_targets(project, Alignment(beads=beads))
+    kept_src = {i for b in beads if b.status != BeadStatus.DROPPED for i in b.src}
+    by_filters = {i for b in beads if b.status == BeadStatus.DROPPED and b.reason.startswith(FILTER_REASON_PREFIX) for i in b.src}
+    ids = [seg.id for seg in project.source.segments]
+    return {
+        "without": list(zip(without, talk.manual)),
+        "with": list(zip(with_filters, talk.manual)),
+        "kept": [(a, m) for i, a, m in zip(ids, with_filters, talk.manual) if i in kept_src],
+        "dropped_by_filters": len(by_filters),
+        "dropped_in_all": len(ids) - len(kept_src),
+    }
+
+
+def _lcs_summary(pairs: dict[str, Any]) -> dict[str, Any]:
+    from sialign.evaluate.lcs import lcs_accuracy
+
+    return {
+        "without": lcs_accuracy(pairs["without"]),
+        "with": lcs_accuracy(pairs["with"]),
+        "with_kept_only": lcs_accuracy(pairs["kept"]),
+        "sentences_dropped_by_filters": pairs["dropped_by_filters"],
+        "sentences_dropped_in_all": pairs["dropped_in_all"],
+    }
+
+
 def filters_lcs_effect(talk: Any, project: Any, params: Any = None, scores: Any = None) -> dict[str, Any]:
     """LCS accuracy of an aligned AHC-SI talk before and after the filters.
 
@@ -191,29 +226,12 @@ def filters_lcs_effect(talk: Any, project: Any, params: Any = None, scores: Any 
         scores: precomputed :class:`BeadScores`, when at hand.
 
     Returns:
-        ``{"without": lcs_accuracy, "with": lcs_accuracy, "with_kept_only": ...,
-        "dropped_sentences": n}``; with the filters a dropped bead's
-        sentences count as unaligned (empty F^a), trimmed chunks are left out.
+        ``{"without", "with", "with_kept_only"}`` LCS accuracies and how many
+        sentences were dropped (by the filters, and in all). With the filters
+        a dropped bead's sentences count as unaligned (empty F^a) and trimmed
+        chunks are left out; "with_kept_only" scores the sentences still kept.
     """
-    from sialign.core.model import Alignment, BeadStatus
-    from sialign.core.params import FilterParams
-    from sialign.evaluate.datasets import automatic_targets
-    from sialign.evaluate.lcs import lcs_accuracy
-    from sialign.filters import apply_filters
-
-    params = params or FilterParams()
-    without = automatic_targets(project)
-    beads = apply_filters(project, params, scores)
-    filtered = Alignment(beads=beads)
-    with_filters = automatic_targets(project, filtered)
-    kept_src = {i for b in beads if b.status != BeadStatus.DROPPED for i in b.src}
-    kept = [(a, m) for seg, a, m in zip(project.source.segments, with_filters, talk.manual) if seg.id in kept_src]
-    return {
-        "without": lcs_accuracy(zip(without, talk.manual)),
-        "with": lcs_accuracy(zip(with_filters, talk.manual)),
-        "with_kept_only": lcs_accuracy(kept),
-        "dropped_sentences": len(project.source) - len(kept_src),
-    }
+    return _lcs_summary(_lcs_pairs(talk, project, params, scores))
 
 
 def lcs_effect_on_dev(true_tsv: Path) -> dict[str, Any]:
@@ -222,14 +240,22 @@ def lcs_effect_on_dev(true_tsv: Path) -> dict[str, Any]:
         from sialign.align.pipeline import align_project
     except ImportError as exc:
         return {"measured": False, "why": f"alignment pipeline not importable: {exc}"}
-    from sialign.core.params import AlignParams
+    from sialign.core.params import AlignParams, FilterParams
     from sialign.evaluate.datasets import load_ahcsi
 
-    out: dict[str, Any] = {"measured": True, "talks": {}}
+    params = FilterParams()
+    out: dict[str, Any] = {"measured": True, "align_params": AlignParams(pivot=True).to_dict(), "filter_params": params.to_dict(), "talks": {}}
+    pooled: dict[str, Any] = {"without": [], "with": [], "kept": [], "dropped_by_filters": 0, "dropped_in_all": 0}
     for talk in load_ahcsi(true_tsv):
         project = talk.project()
         project.alignment = align_project(project, AlignParams(pivot=True)).alignment
-        out["talks"][talk.name] = filters_lcs_effect(talk, project)
+        pairs = _lcs_pairs(talk, project, params)
+        out["talks"][talk.name] = _lcs_summary(pairs)
+        for key in ("without", "with", "kept"):
+            pooled[key].extend(pairs[key])
+        pooled["dropped_by_filters"] += pairs["dropped_by_filters"]
+        pooled["dropped_in_all"] += pairs["dropped_in_all"]
+    out["all_talks"] = _lcs_summary(pooled)
     return out
 
 
@@ -267,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=REPO / "tests" / "benchmarks" / "out" / "text_report.json")
-    parser.add_argument("--skip-lcs", action="store_true", help="do not align the dev talks")
+    parser.add_argument("--parts", default="ginza,intra,lcs", help="comma-separated subset of ginza,intra,lcs to run; "
+                        "results of other parts already in --out are kept")
     args = parser.parse_args(argv)
     try:
         import torch
@@ -276,19 +303,22 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     ahcsi = args.data / "ahcsi-dev"
-    report: dict[str, Any] = {}
-    report["ginza_load"] = ginza_load_seconds()
-    print("GiNZA load:", report["ginza_load"], flush=True)
-    report["ginza_throughput"] = ginza_throughput([ahcsi / "dev.intra.tsv", ahcsi / "dev.true.tsv"])
-    print("GiNZA throughput:", report["ginza_throughput"], flush=True)
-    report["intra_vs_auto_intra_label"] = intra_agreement(ahcsi / "dev.intra.tsv")
-    summary = {k: v for k, v in report["intra_vs_auto_intra_label"].items() if not isinstance(v, list)}
-    print("Intra vs label:", json.dumps(summary, ensure_ascii=False, indent=1), flush=True)
-    for r in report["intra_vs_auto_intra_label"]["acted_but_label_Y"][:15]:
-        print("  acted, label Y:", r["si_tgt"][:50], "| trimmed", r["trimmed"], "| contentless", r["contentless"])
-    if not args.skip_lcs:
+    parts = {p.strip() for p in args.parts.split(",") if p.strip()}
+    report: dict[str, Any] = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+    if "ginza" in parts:
+        report["ginza_load"] = ginza_load_seconds()
+        print("GiNZA load:", report["ginza_load"], flush=True)
+        report["ginza_throughput"] = ginza_throughput([ahcsi / "dev.intra.tsv", ahcsi / "dev.true.tsv"])
+        print("GiNZA throughput:", report["ginza_throughput"], flush=True)
+    if "intra" in parts:
+        report["intra_vs_auto_intra_label"] = intra_agreement(ahcsi / "dev.intra.tsv")
+        summary = {k: v for k, v in report["intra_vs_auto_intra_label"].items() if not isinstance(v, list)}
+        print("Intra vs label:", json.dumps(summary, ensure_ascii=False, indent=1), flush=True)
+        for r in report["intra_vs_auto_intra_label"]["acted_but_label_Y"][:15]:
+            print("  acted, label Y:", r["si_tgt"][:50], "| trimmed", r["trimmed"], "| contentless", r["contentless"])
+    if "lcs" in parts:
         report["lcs_with_without_filters"] = lcs_effect_on_dev(ahcsi / "dev.true.tsv")
-        print("LCS:", json.dumps(report["lcs_with_without_filters"], indent=1), flush=True)
+        print("LCS (all talks):", json.dumps(report["lcs_with_without_filters"].get("all_talks"), indent=1), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     print("written", args.out)
