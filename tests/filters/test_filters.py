@@ -317,3 +317,13 @@ def test_filters_scores_with_statuses_follow_review(scored: tuple[Project, Any])
     assert 1 not in preview_flips(refreshed, FilterParams(gamma_min=5.0))  # confirmed: never dropped
     with pytest.raises(ValueError, match="scored"):
         scores.with_statuses(beads[:-1])
+
+
+@pytest.mark.slow
+def test_filters_apply_honours_statuses_changed_after_scoring(scored: tuple[Project, Any]) -> None:
+    project, scores = scored
+    project = Project.from_dict(project.to_dict())
+    project.alignment.beads[1].status = BeadStatus.CONFIRMED  # confirmed after the scores were computed
+    beads = apply_filters(project, FilterParams(gamma_min=0.9), scores)
+    assert beads[1].status == BeadStatus.CONFIRMED
+    assert any(f.name == "gamma" and f.failed for f in beads[1].flags)

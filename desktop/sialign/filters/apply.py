@@ -145,6 +145,9 @@ def apply_filters(
             project, embedder=embedder, content_pos=params.content_pos, progress=stage(progress, 0.0, 0.9),
             should_stop=should_stop,
         )  # fmt: skip
+    else:
+        # Statuses may have changed since scoring (a bead confirmed meanwhile must not be dropped).
+        scores = scores.with_statuses(beads)
     check_stop(should_stop)
     d = decide(scores, params)
     out: list[Bead] = []
