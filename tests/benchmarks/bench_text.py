@@ -17,7 +17,8 @@ Measures:
    agreement of our intra decision (keep unchanged = Y) and, for reading the
    label as the paper's keep/drop verdict, how well α, γ, η separate Y
    from N (ROC AUC, best single threshold), with disagreements listed.
-3. :func:`filters_lcs_effect`: LCS accuracy (ε = 0.5/0.8/0.9) of an aligned
+3. Sentence splitter: boundary precision/recall on the English side.
+4. :func:`filters_lcs_effect`: LCS accuracy (ε = 0.5/0.8/0.9) of an aligned
    AHC-SI talk with and without the filters — run here when the alignment
    pipeline (``sialign.align.pipeline.align_project``) is importable.
 """
@@ -259,6 +260,38 @@ def lcs_effect_on_dev(true_tsv: Path) -> dict[str, Any]:
     return out
 
 
+def splitter_boundaries(intra_tsv: Path) -> dict[str, Any]:
+    """Sentence-boundary precision/recall of :func:`split_sentences` on AHC-SI English.
+
+    Each talk's ``eng_src`` rows are joined with spaces into one paragraph;
+    the row boundaries are the gold. Some rows hold two sentences (the
+    dataset merged them), which shows up as false positives.
+    """
+    from sialign.text import split_sentences
+
+    with open(intra_tsv, encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    talks: dict[str, list[str]] = {}
+    for row in rows:
+        talks.setdefault(row["name"], []).append(row["eng_src"].strip())
+    tp = fp = fn = 0
+    examples: list[str] = []
+    for sentences in talks.values():
+        text = " ".join(sentences)
+        gold, offset = set(), 0
+        for sentence in sentences[:-1]:
+            offset += len(sentence)
+            gold.add(offset)
+            offset += 1
+        hyp, offset = set(), 0
+        for seg in split_sentences(text, "en").segments[:-1]:
+            offset += len(seg.gap) + len(seg.text)
+            hyp.add(offset)
+        tp, fp, fn = tp + len(gold & hyp), fp + len(hyp - gold), fn + len(gold - hyp)
+        examples += [f"missed: …{text[g - 30:g]}|{text[g:g + 20]}…" for g in sorted(gold - hyp)]
+    return {"boundaries": tp + fn, "precision": tp / max(1, tp + fp), "recall": tp / max(1, tp + fn), "missed": examples}
+
+
 def ginza_throughput(paths: list[Path]) -> dict[str, float]:
     """Chunks per second through :func:`analyze_japanese` (GiNZA already loaded)."""
     from sialign.evaluate.datasets import chunk_after_punctuation
@@ -293,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=REPO / "tests" / "benchmarks" / "out" / "text_report.json")
-    parser.add_argument("--parts", default="ginza,intra,lcs", help="comma-separated subset of ginza,intra,lcs to run; "
+    parser.add_argument("--parts", default="ginza,intra,split,lcs", help="comma-separated subset of ginza,intra,split,lcs to run; "
                         "results of other parts already in --out are kept")
     args = parser.parse_args(argv)
     try:
@@ -316,6 +349,9 @@ def main(argv: list[str] | None = None) -> int:
         print("Intra vs label:", json.dumps(summary, ensure_ascii=False, indent=1), flush=True)
         for r in report["intra_vs_auto_intra_label"]["acted_but_label_Y"][:15]:
             print("  acted, label Y:", r["si_tgt"][:50], "| trimmed", r["trimmed"], "| contentless", r["contentless"])
+    if "split" in parts:
+        report["sentence_splitter"] = splitter_boundaries(ahcsi / "dev.intra.tsv")
+        print("Sentence splitter:", {k: v for k, v in report["sentence_splitter"].items() if k != "missed"}, flush=True)
     if "lcs" in parts:
         report["lcs_with_without_filters"] = lcs_effect_on_dev(ahcsi / "dev.true.tsv")
         print("LCS (all talks):", json.dumps(report["lcs_with_without_filters"].get("all_talks"), indent=1), flush=True)
