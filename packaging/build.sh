@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Build the SI Aligner bundle (one folder, two programs) with PyInstaller.
+#   packaging/build.sh                      CPU build into packaging/dist/sialign/
+#   packaging/build.sh --model DIR          also bundle a sentence-transformers model folder
+#                      [--model-name NAME]  under resources/models/NAME (default: the folder name)
+#   packaging/build.sh --gpu                allow a CUDA build of torch in the environment
+#   packaging/build.sh --archive            also pack packaging/dist/sialign-VERSION-linux-ARCH.tar.gz
+# Needs the development environment (packaging/dev.sh setup) plus PyInstaller
+# (pip install -e ".[packaging]"). SIALIGN_VENV selects another environment.
+# Intermediate files go to packaging/build/, the bundle to packaging/dist/ (both ignored by git).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+VENV=${SIALIGN_VENV:-$ROOT/.venv}
+PY="$VENV/bin/python"
+MODEL=""
+MODEL_NAME=""
+GPU=0
+ARCHIVE=0
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --model) MODEL=$(cd "$2" && pwd); shift 2 ;;
+        --model-name) MODEL_NAME=$2; shift 2 ;;
+        --gpu) GPU=1; shift ;;
+        --archive) ARCHIVE=1; shift ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+die() { echo "build.sh: $*" >&2; exit 1; }
+
+[ -x "$PY" ] || die "no environment at $VENV — run packaging/dev.sh setup first"
+"$PY" -c 'import PyInstaller' 2>/dev/null \
+    || die "PyInstaller is not installed in $VENV — run: $VENV/bin/pip install -e '.[packaging]'"
+
+# PortAudio must be on the build machine: the bundle carries the system library.
+if [ "$(uname -s)" = Linux ] && ! ldconfig -p 2>/dev/null | grep -q 'libportaudio\.so\.2'; then
+    die "libportaudio.so.2 not found — install it (Debian/Ubuntu: apt-get install libportaudio2)"
+fi
+
+# Torch stays CPU-only unless a GPU build is asked for: a CUDA torch adds gigabytes.
+CUDA=$("$PY" -c 'import torch; print(torch.version.cuda or "")' 2>/dev/null) \
+    || die "torch cannot be imported from $VENV"
+if [ -n "$CUDA" ] && [ "$GPU" -ne 1 ]; then
+    die "the environment's torch is a CUDA $CUDA build; install the CPU build
+    ($VENV/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu)
+    or pass --gpu to bundle it with its CUDA libraries (see packaging/README.md)"
+fi
+
+if [ -n "$MODEL" ]; then
+    echo "Checking the model folder $MODEL ..."
+    SIALIGN_MODEL_DIR=$(mktemp -d) "$VENV/bin/sialign" models check "$MODEL"
+    export SIALIGN_BUNDLE_MODEL="$MODEL"
+    export SIALIGN_BUNDLE_MODEL_NAME="${MODEL_NAME:-$(basename "$MODEL")}"
+else
+    unset SIALIGN_BUNDLE_MODEL SIALIGN_BUNDLE_MODEL_NAME
+fi
+export SIALIGN_BUNDLE_GPU=$GPU
+
+start=$(date +%s)
+# The build is CPU-heavy for minutes; nice keeps a shared machine responsive.
+nice -n 10 "$PY" -m PyInstaller --noconfirm --log-level WARN \
+    --distpath packaging/dist --workpath packaging/build packaging/sialign.spec
+DIST=packaging/dist/sialign
+
+# Desktop integration files travel with the bundle.
+cp packaging/sialign.desktop packaging/install-desktop-entry.sh "$DIST/"
+if [ -f resources/icons/sialign.png ]; then
+    cp resources/icons/sialign.png "$DIST/sialign.png"
+fi
+chmod +x "$DIST/install-desktop-entry.sh"
+
+echo
+echo "Built $DIST in $(( $(date +%s) - start )) s: $(du -sh "$DIST" | cut -f1)"
+echo "  $DIST/sialign-gui    desktop app"
+echo "  $DIST/sialign        command line"
+[ -n "$MODEL" ] && echo "  bundled model: resources/models/$SIALIGN_BUNDLE_MODEL_NAME"
+
+if [ "$ARCHIVE" -eq 1 ]; then
+    version=$("$PY" -c 'import sialign; print(sialign.__version__)')
+    tarball="packaging/dist/sialign-$version-linux-$(uname -m).tar.gz"
+    nice -n 10 tar -C packaging/dist -czf "$tarball" sialign
+    echo "  archive: $tarball ($(du -sh "$tarball" | cut -f1))"
+fi

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Check a built bundle: headless, offline, without the development environment.
+#   packaging/smoke_test.sh [BUNDLE_DIR]     (default: packaging/dist/sialign)
+# Runs the frozen CLI (--version, doctor, doctor --full, models, demo, align
+# on the example talk with a TSV export that is checked) and the frozen
+# desktop app's --smoke-test offscreen; prints the bundle size and start-up
+# times. Exit status 0 when every check passed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+DIST=$(cd "${1:-packaging/dist/sialign}" 2>/dev/null && pwd) || { echo "no bundle at ${1:-packaging/dist/sialign}; run packaging/build.sh" >&2; exit 2; }
+CLI="$DIST/sialign"
+GUI="$DIST/sialign-gui"
+EXAMPLES="$ROOT/resources/examples"
+WORK=$(mktemp -d -t sialign-smoke.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/home" "$WORK/runtime" && chmod 700 "$WORK/runtime"
+# ALSA's null device stands in for a sound card on machines without one.
+printf '</usr/share/alsa/alsa.conf>\npcm.!default { type plug slave.pcm "null" }\n' > "$WORK/alsa.conf"
+
+# A bare environment: no virtual environment on PATH, no PYTHON* variables, an
+# empty home (no user models, no caches, no Hugging Face cache).
+BARE=(env -i "HOME=$WORK/home" "PATH=/usr/bin:/bin" "LANG=C.UTF-8" "QT_QPA_PLATFORM=offscreen"
+      "XDG_RUNTIME_DIR=$WORK/runtime" "ALSA_CONFIG_PATH=$WORK/alsa.conf" "OMP_NUM_THREADS=1")
+# Without network when the kernel lets us make an empty network namespace.
+if unshare -rn true 2>/dev/null; then
+    BARE=(unshare -rn "${BARE[@]}"); NET="none (empty network namespace)"
+else
+    NET="not isolated (unshare unavailable); the programs set HF_HUB_OFFLINE=1"
+fi
+
+failures=0
+declare -a SUMMARY=()
+pass() { echo "  ok    $1"; SUMMARY+=("ok    $1"); }
+fail() { echo "  FAIL  $1" >&2; SUMMARY+=("FAIL  $1"); failures=$((failures + 1)); }
+
+# run NAME CMD...: run with the bare environment, keep output in $WORK/NAME.log, time it.
+run() {
+    local name=$1; shift
+    local t0 t1
+    t0=$(date +%s.%N)
+    "${BARE[@]}" "$@" > "$WORK/$name.log" 2>&1
+    local rc=$?
+    t1=$(date +%s.%N)
+    LAST_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+    return $rc
+}
+
+echo "Bundle: $DIST"
+echo "Network: $NET"
+[ -x "$CLI" ] && [ -x "$GUI" ] || { echo "sialign or sialign-gui missing in $DIST" >&2; exit 2; }
+SIZE=$(du -sh "$DIST" | cut -f1)
+FILES=$(find "$DIST" -type f | wc -l)
+
+# Start-up: the first run reads the files from disk, later runs from the page cache.
+run version_cold "$CLI" --version && COLD=$LAST_S || { fail "sialign --version"; COLD="-"; }
+run version_warm "$CLI" --version && WARM=$LAST_S || WARM="-"
+if grep -q "^sialign " "$WORK/version_warm.log"; then pass "sialign --version ($(cat "$WORK/version_warm.log"))"; else fail "sialign --version"; fi
+run help "$CLI" --help && HELP_S=$LAST_S && pass "sialign --help (${HELP_S} s)" || fail "sialign --help"
+
+if run doctor "$CLI" doctor; then
+    DOCTOR_S=$LAST_S
+    grep -q "installed   yes" "$WORK/doctor.log" && pass "doctor: GiNZA installed" || fail "doctor: GiNZA not found in the bundle"
+    grep -q "libsndfile *[0-9]" "$WORK/doctor.log" && pass "doctor: libsndfile" || fail "doctor: libsndfile"
+    grep -q "PortAudio *PortAudio" "$WORK/doctor.log" && pass "doctor: PortAudio" || fail "doctor: PortAudio"
+    grep -q "platform plugins .*offscreen" "$WORK/doctor.log" && grep -q "platform plugins .*xcb" "$WORK/doctor.log" \
+        && pass "doctor: Qt platforms xcb + offscreen" || fail "doctor: Qt platform plugins"
+else
+    fail "sialign doctor (see below)"; sed 's/^/    /' "$WORK/doctor.log" | tail -20
+fi
+if run doctor_full "$CLI" doctor --full; then
+    GINZA_LINE=$(grep "load check" "$WORK/doctor_full.log" | sed 's/^ *//')
+    grep -q "load check  loaded in" "$WORK/doctor_full.log" && pass "GiNZA loads frozen: ${GINZA_LINE#load check  }" \
+        || { fail "GiNZA load in the bundle"; grep -A1 "load check" "$WORK/doctor_full.log" >&2; }
+    grep -q "version *[0-9]" "$WORK/doctor_full.log" && pass "torch imports frozen" || fail "torch import in the bundle"
+else
+    fail "sialign doctor --full"; tail -20 "$WORK/doctor_full.log" >&2
+fi
+
+if run models "$CLI" models list; then
+    pass "models list"
+    bundled=$(awk '$3 == "bundled" || $2 == "bundled" {print ($1 == "*" ? $2 : $1)}' "$WORK/models.log" | head -1)
+    if [ -n "$bundled" ]; then
+        run model_check "$CLI" models check "$bundled" && pass "bundled model '$bundled': $(cut -c1-120 "$WORK/model_check.log" | tail -1)" \
+            || { fail "bundled model '$bundled' does not load"; tail -5 "$WORK/model_check.log" >&2; }
+    fi
+else
+    fail "models list"; tail -5 "$WORK/models.log" >&2
+fi
+
+# The desktop app, offscreen: open the example, align, export TSV, check it.
+if run gui_smoke "$GUI" --smoke-test; then
+    GUI_S=$LAST_S; pass "sialign-gui --smoke-test in ${GUI_S} s: $(grep 'smoke test' "$WORK/gui_smoke.log" | tail -1)"
+else
+    GUI_S="-"; fail "sialign-gui --smoke-test"; tail -25 "$WORK/gui_smoke.log" >&2
+fi
+
+# check_tsv FILE: the parallel TSV header and at least one well-formed row.
+check_tsv() {
+    local file=$1
+    [ -s "$file" ] || { echo "no TSV written"; return 1; }
+    local expected=$'talk\tsrc_ids\ttgt_ids\tsrc_start\tsrc_end\ttgt_start\ttgt_end\tcost\tstatus\tsource\ttarget'
+    [ "$(head -1 "$file" | tr -d '\r')" = "$expected" ] || { echo "unexpected header: $(head -1 "$file")"; return 1; }
+    local rows bad
+    rows=$(($(wc -l < "$file") - 1))
+    bad=$(awk -F'\t' 'NR > 1 && NF != 11' "$file" | wc -l)
+    [ "$rows" -ge 1 ] && [ "$bad" -eq 0 ] || { echo "$rows rows, $bad without 11 columns"; return 1; }
+    echo "$rows rows"
+}
+
+# The command line on the example talk.
+if grep -q "^    demo " "$WORK/help.log"; then
+    if run demo "$CLI" demo --out "$WORK/demo.tsv"; then
+        DEMO_S=$LAST_S
+        if msg=$(check_tsv "$WORK/demo.tsv"); then pass "sialign demo in ${DEMO_S} s: TSV with $msg"; else fail "sialign demo TSV: $msg"; fi
+    else
+        DEMO_S="-"; fail "sialign demo"; tail -15 "$WORK/demo.log" >&2
+    fi
+else
+    DEMO_S="-"; fail "sialign demo: no such subcommand in this build"
+fi
+if grep -q "^    align " "$WORK/help.log"; then
+    SRC=$(ls "$EXAMPLES"/*.en.* 2>/dev/null | head -1)
+    TGT=$(ls "$EXAMPLES"/*.ja.* 2>/dev/null | grep -v -i ref | head -1)
+    if [ -n "$SRC" ] && [ -n "$TGT" ] && run align "$CLI" align "$SRC" "$TGT" -o "$WORK/align.tsv"; then
+        ALIGN_S=$LAST_S
+        if msg=$(check_tsv "$WORK/align.tsv"); then pass "sialign align in ${ALIGN_S} s: TSV with $msg"; else fail "sialign align TSV: $msg"; fi
+    else
+        ALIGN_S="-"; fail "sialign align on the example talk ($SRC, $TGT)"; tail -15 "$WORK/align.log" >&2
+    fi
+else
+    ALIGN_S="-"; fail "sialign align: no such subcommand in this build"
+fi
+
+echo
+echo "Bundle size: $SIZE in $FILES files ($DIST)"
+echo "Start-up, sialign --version: ${COLD} s first run, ${WARM} s again; --help ${HELP_S:--} s; doctor ${DOCTOR_S:--} s"
+echo "sialign-gui --smoke-test (start, align the example, export, check, quit): ${GUI_S} s"
+echo "sialign demo: ${DEMO_S} s; sialign align: ${ALIGN_S} s"
+if [ "$failures" -eq 0 ]; then
+    echo "SMOKE TEST PASSED"
+else
+    echo "SMOKE TEST FAILED: $failures check(s)"
+fi
+exit $((failures > 0))
