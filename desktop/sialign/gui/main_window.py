@@ -106,7 +106,7 @@ class SegmentTableView(QTableView):
         # Fixed two-line rows: resizing 5,000 rows to their contents would
         # stall the GUI; the inspector shows a bead's full text.
         vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vertical.setDefaultSectionSize(int(self.fontMetrics().lineSpacing() * 2.6))
+        vertical.setDefaultSectionSize(self.fontMetrics().lineSpacing() * 2 + 8)
         vertical.setDefaultAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         header = self.horizontalHeader()
         header.setHighlightSections(False)
@@ -116,9 +116,12 @@ class SegmentTableView(QTableView):
         header = self.horizontalHeader()
         header.setSectionResizeMode(Column.SOURCE, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(Column.TARGET, QHeaderView.ResizeMode.Stretch)
-        for column, chars in ((Column.COST, 6), (Column.STATUS, 12), (Column.FLAGS, 22), (Column.TIMES, 20)):
+        # Widths in digits of the table font: the average character width of a
+        # font with a CJK fallback is that of a full-width character.
+        digit = self.fontMetrics().horizontalAdvance("0")
+        for column, chars in ((Column.COST, 5), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            self.setColumnWidth(column, self.fontMetrics().averageCharWidth() * chars + 16)
+            self.setColumnWidth(column, digit * chars + 12)
 
 
 class MainWindow(QMainWindow):
@@ -1214,7 +1217,7 @@ class MainWindow(QMainWindow):
         width = self.width()
         self.resizeDocks([self.matrix_dock], [int(width * 0.36)], Qt.Orientation.Horizontal)
         self.resizeDocks(
-            [self.audio_dock, self.inspector_dock], [int(self.height() * 0.22), int(self.height() * 0.24)],
+            [self.audio_dock, self.inspector_dock], [int(self.height() * 0.26), int(self.height() * 0.22)],
             Qt.Orientation.Vertical,
         )
 

@@ -131,6 +131,25 @@ def _outline_points(spans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return xs, ys
 
 
+def _clamped(lo: float, hi: float, size: float) -> tuple[float, float]:
+    """Shift the range ``[lo, hi]`` inside ``[0, size]`` without changing its length (unless too long)."""
+    length = hi - lo
+    if length >= size:
+        return 0.0, float(size)
+    if lo < 0:
+        return 0.0, length
+    if hi > size:
+        return size - length, float(size)
+    return lo, hi
+
+
+class SegmentAxis(pg.AxisItem):
+    """Axis labelled with 1-based segment numbers (cell ``i`` spans ``[i, i+1)`` and is segment ``i + 1``)."""
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
+        return [str(int(round(v)) + 1) if abs(v - round(v)) < 1e-6 and v >= 0 else "" for v in values]
+
+
 class ClickableImageItem(pg.ImageItem):
     """An ``ImageItem`` that reports which cell was clicked.
 
@@ -176,7 +195,9 @@ class MatrixView(QWidget):
 
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setBackground("w")
-        self.plot: pg.PlotItem = self.graphics.addPlot()
+        self.plot: pg.PlotItem = self.graphics.addPlot(
+            axisItems={"left": SegmentAxis("left"), "top": SegmentAxis("top"), "bottom": SegmentAxis("bottom")}
+        )
         self.plot.invertY(True)
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
@@ -279,6 +300,10 @@ class MatrixView(QWidget):
         # An all-NaN image (no run yet) stays transparent over a light background.
         self.image_item.setImage(values, levels=(lo, hi), autoLevels=False)
         self.image_item.setRect(QRectF(0, 0, max(n_tgt, 1), max(n_src, 1)))
+        # Panning and zooming stay on the matrix (a little margin for skip beads at the edges).
+        self.plot.getViewBox().setLimits(
+            xMin=-1, xMax=max(n_tgt, 1) + 1, yMin=-1, yMax=max(n_src, 1) + 1, minXRange=3, minYRange=3
+        )
         self.colour_bar.setLevels((lo, hi))
 
     def refresh_beads(self) -> None:
@@ -367,11 +392,10 @@ class MatrixView(QWidget):
         if not 0 <= index < len(self._spans):
             return
         rect = self._bead_rect(index)
-        self.plot.getViewBox().setRange(
-            xRange=(rect.left() - context, rect.right() + context),
-            yRange=(rect.top() - context / 2, rect.bottom() + context / 2),
-            padding=0.0,
-        )
+        n_src, n_tgt = self._shape
+        x0, x1 = _clamped(rect.left() - context, rect.right() + context, max(n_tgt, 1))
+        y0, y1 = _clamped(rect.top() - context / 2, rect.bottom() + context / 2, max(n_src, 1))
+        self.plot.getViewBox().setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.0)
 
     # -- events ---------------------------------------------------------------
     def _on_cell_clicked(self, row: int, col: int) -> None:

@@ -67,11 +67,12 @@ LOW_CONFIDENCE_COLOUR = QColor(250, 218, 218)
 DROPPED_TEXT_COLOUR = QColor(130, 130, 130)
 
 
-def _fmt_time(t: float | None) -> str:
+def _fmt_time(t: float | None, decimals: int = 2) -> str:
     if t is None:
-        return ""
+        return "?"
     minutes, seconds = divmod(t, 60.0)
-    return f"{int(minutes)}:{seconds:05.2f}"
+    width = 3 + decimals if decimals else 2
+    return f"{int(minutes)}:{seconds:0{width}.{decimals}f}"
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class Row:
     flag_names: frozenset[str]
     flagged: bool
     times: str
+    spans: str
     evs: float | None
     kind: str
     labels: str
@@ -124,11 +126,14 @@ def render_row(bead: Bead, project: Project) -> Row:
     s_start, s_end = bead_times(bead, project.source, "src")
     t_start, t_end = bead_times(bead, project.target, "tgt")
     evs = t_start - s_start if (t_start is not None and s_start is not None) else None
+    # The cell shows where each side starts and the lag; the full spans are in the tooltip.
     times = ""
+    spans = ""
     if s_start is not None or t_start is not None:
-        times = f"{_fmt_time(s_start)}–{_fmt_time(s_end)} → {_fmt_time(t_start)}–{_fmt_time(t_end)}"
+        times = f"{_fmt_time(s_start, 1)} → {_fmt_time(t_start, 1)}"
         if evs is not None:
             times += f" · EVS {evs:+.1f} s"
+        spans = f"source {_fmt_time(s_start)}–{_fmt_time(s_end)}, interpretation {_fmt_time(t_start)}–{_fmt_time(t_end)}"
     labels = []
     if bead.good_align is not None:
         labels.append("align ✓" if bead.good_align else "align ✗")
@@ -144,6 +149,7 @@ def render_row(bead: Bead, project: Project) -> Row:
         flag_names=frozenset(f.name for f in bead.failed_flags) | ({"trimmed"} if bead.trimmed else frozenset()),
         flagged=bool(bead.failed_flags),
         times=times,
+        spans=spans,
         evs=evs,
         kind=bead.kind,
         labels=", ".join(labels),
@@ -361,6 +367,8 @@ class SegmentTableModel(QAbstractTableModel):
             lines.append(row.flags)
         if row.labels:
             lines.append(row.labels)
+        if row.spans:
+            lines.append(row.spans)
         return "\n".join(lines)
 
 

@@ -1,0 +1,140 @@
+"""Take the README's screenshots of the desktop app on the example talk.
+
+Run under a real X server so fonts and styles are the ones users see:
+
+    xvfb-run -a -s "-screen 0 1440x900x24" .venv/bin/python tests/gui/make_screenshots.py
+
+Writes ``resources/screenshots/main_window.png`` (the whole window with the
+example aligned and filtered, a flagged bead selected),
+``matrix_zoomed.png`` (the alignment matrix zoomed around that bead) and
+``table_flags.png`` (the segment table showing only flagged beads). Settings
+and autosaves go to a temporary folder, never the user's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+OUT = REPO / "resources" / "screenshots"
+MAX_BYTES = 400_000
+
+
+def _wait(app, runner, timeout_ms: int = 600_000) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    if not runner.busy:
+        return
+    loop = QEventLoop()
+    runner.finished.connect(loop.quit)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    loop.exec()
+    if runner.busy:
+        raise SystemExit("timed out waiting for the worker")
+
+
+def _settle(app, ms: int = 400) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+    app.processEvents()
+
+
+def _save(pixmap, name: str) -> Path:  # noqa: ANN001
+    """Save as PNG; if it is over the size limit, reduce the colours (UI shots have few)."""
+    path = OUT / name
+    pixmap.save(str(path), "PNG", 9)
+    if path.stat().st_size > MAX_BYTES:
+        from PySide6.QtCore import Qt
+        from PySide6.QtGui import QImage
+
+        image = pixmap.toImage().convertToFormat(QImage.Format.Format_Indexed8, Qt.ImageConversionFlag.ThresholdDither)
+        image.save(str(path), "PNG", 9)
+    print(f"{path.relative_to(REPO)}: {pixmap.width()}×{pixmap.height()}, {path.stat().st_size // 1024} KB")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", default="1440x900", help="window size WxH")
+    args = parser.parse_args(argv)
+    width, height = (int(v) for v in args.size.split("x"))
+
+    scratch = Path(tempfile.mkdtemp(prefix="sialign-shots-"))
+    os.environ["SIALIGN_AUTOSAVE_DIR"] = str(scratch / "autosave")
+    # Show the audio panel as on a computer with speakers: the X server used
+    # for screenshots has no sound card, so play into ALSA's null device.
+    alsa = Path("/usr/share/alsa/alsa.conf")
+    if "ALSA_CONFIG_PATH" not in os.environ and alsa.exists():
+        conf = scratch / "alsa-null.conf"
+        conf.write_text(f'<{alsa}>\npcm.!default {{ type plug slave.pcm "null" }}\n')
+        os.environ["ALSA_CONFIG_PATH"] = str(conf)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+    from PySide6.QtCore import QSettings
+
+    from sialign.core.model import BeadStatus
+    from sialign.gui.app import load_example_project, make_application, preload_engine
+
+    app = make_application(sys.argv[:1])
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
+    preload_engine()
+    from sialign.gui.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(width, height)
+    window.show()
+    window.reset_layout()
+    _settle(app)
+
+    window.session.set_project(load_example_project(), modified=True)
+    window.align()
+    _wait(app, window.runner)
+    # Filters: score (GiNZA for the Japanese side), then apply the default thresholds.
+    window.show_filters()
+    window.filter_panel.compute_scores()
+    _wait(app, window.runner)
+    window.filter_panel.apply()
+    _wait(app, window.runner)
+    window.filter_dock.hide()
+    beads = window.session.project.alignment.beads
+    # A bead in the middle of the talk with a filter verdict shows the most.
+    middle = [i for i in range(len(beads)) if len(beads) // 4 <= i]
+    chosen = next(
+        (i for i in middle if beads[i].failed_flags),
+        next((i for i in middle if beads[i].status is BeadStatus.DROPPED or beads[i].trimmed), middle[0]),
+    )
+    window.session.select_bead(chosen)
+    window.matrix.fit_to_window()
+    _settle(app, 800)
+    OUT.mkdir(parents=True, exist_ok=True)
+    _save(window.grab(), "main_window.png")
+
+    window.matrix.zoom_to_bead(chosen, context=10)
+    _settle(app)
+    _save(window.matrix_dock.grab(), "matrix_zoomed.png")
+
+    window.flag_filter.setCurrentIndex(window.flag_filter.findData("any"))
+    window.table.scrollToTop()
+    _settle(app)
+    _save(window.table_panel.grab(), "table_flags.png")
+
+    counts = window.session.project.alignment.counts()
+    print(
+        f"{counts['total']} beads, {counts['flagged']} flagged, {counts['dropped']} dropped, "
+        f"{sum(1 for b in beads if b.status is BeadStatus.CONFIRMED)} confirmed; bead {chosen + 1} selected"
+    )
+    window.session.mark_saved()
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
