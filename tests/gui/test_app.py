@@ -245,11 +245,22 @@ def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:  # no
     assert window.session.undo_stack.count() == 0
 
 
-@pytest.mark.skipif(not any((REPO / "resources" / "examples").glob("*")), reason="the example talk is not in this checkout")
-def test_app_smoke_test_command_exits_zero() -> None:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+def test_app_smoke_test_command_exits_zero(tmp_path) -> None:  # noqa: ANN001
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SIALIGN_AUTOSAVE_DIR=str(tmp_path / "autosave"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
     done = subprocess.run(
         [sys.executable, "-m", "sialign.gui.app", "--smoke-test"], capture_output=True, text=True, env=env, timeout=600
     )
     assert done.returncode == 0, done.stderr
     assert "smoke test: passed" in done.stdout
+
+
+def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:  # noqa: ANN001
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        window.act_example.trigger()
+    project = window.session.project
+    assert project.talk_id == "talk" and project.source.language == "en" and project.target.language == "ja"
+    assert project.reference is not None and len(project.reference) == len(project.source)
+    assert project.source.audio_path and project.source.audio_path.endswith("talk.en.ogg")
+    assert project.alignment is not None and window.table_model.rowCount() == len(project.alignment.beads)
+    assert project.path is None  # never saved over the bundled files

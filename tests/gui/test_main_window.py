@@ -334,3 +334,94 @@ def test_main_window_export_dialog_counts_and_writes(qtbot, window, tmp_path) ->
     assert rows == 6
     assert len(lines) == 6  # two-column TSV has no header row
     assert lines[0] == "Good morning, everyone.\t皆さん、おはようございます。"
+
+
+@pytest.mark.parametrize(
+    "key, modifier, check",
+    [
+        (Qt.Key.Key_C, Qt.KeyboardModifier.NoModifier, lambda p: p.alignment.beads[1].status is BeadStatus.CONFIRMED),
+        (Qt.Key.Key_D, Qt.KeyboardModifier.NoModifier, lambda p: p.alignment.beads[1].status is BeadStatus.DROPPED),
+        (Qt.Key.Key_M, Qt.KeyboardModifier.NoModifier, lambda p: len(p.alignment.beads) == 5),
+        (Qt.Key.Key_G, Qt.KeyboardModifier.ShiftModifier, lambda p: p.alignment.beads[1].good_mt is True),
+    ],
+)
+def test_main_window_keyboard_shortcuts_in_the_table(qtbot, window, key, modifier, check) -> None:  # noqa: ANN001
+    window.session.select_bead(1)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, key, modifier)
+    assert check(window.session.project)
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.undo_stack.index() == 0
+
+
+def test_main_window_typing_in_search_does_not_trigger_shortcuts(qtbot, window) -> None:  # noqa: ANN001
+    window.session.select_bead(1)
+    window.search_edit.setFocus()
+    qtbot.keyClicks(window.search_edit, "dcm")
+    assert window.search_edit.text() == "dcm"
+    assert window.session.undo_stack.count() == 0
+
+
+def test_main_window_model_settings_choice_aligns_the_open_talk(window, monkeypatch) -> None:  # noqa: ANN001
+    from sialign.gui import model_settings
+
+    opened: list[str | None] = []
+
+    class FakeDialog:
+        def __init__(self, parent, *, active=None) -> None:  # noqa: ANN001
+            opened.append(active)
+            from PySide6.QtCore import QObject, Signal
+
+            class Signals(QObject):
+                default_changed = Signal(str)
+
+            self._signals = Signals()
+            self.default_changed = self._signals.default_changed
+
+        def exec(self) -> int:
+            self.default_changed.emit("my-model")
+            return 0
+
+    monkeypatch.setattr(model_settings, "ModelSettingsDialog", FakeDialog)
+    window.act_models.trigger()
+    assert opened == ["lexical"]
+    assert window.session.project.params["embedder"] == "my-model"
+    assert window.session.is_modified
+    assert window.align_params().embedder == "my-model"
+
+
+def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from sialign.core.edits import SetStatus
+
+    monkeypatch.setenv("SIALIGN_AUTOSAVE_DIR", str(tmp_path / "autosave"))
+    window.session.apply(SetStatus((2,), BeadStatus.DROPPED, "noise"))
+    window.autosave()
+    window.wait_for_autosave()
+    assert list((tmp_path / "autosave").iterdir())
+
+    from sialign.gui.main_window import MainWindow
+    from sialign.gui.session import ProjectSession
+
+    fresh = MainWindow(ProjectSession())
+    qtbot.addWidget(fresh)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    assert fresh.offer_untitled_recovery()
+    assert fresh.session.project.talk_id == "water"
+    assert fresh.session.project.alignment.beads[2].status is BeadStatus.DROPPED
+    assert fresh.session.is_modified
+    assert not list((tmp_path / "autosave").iterdir())
+
+
+def test_main_window_layout_is_remembered(qtbot, window) -> None:  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+    from sialign.gui.session import ProjectSession
+
+    window.filter_dock.show()
+    window.matrix_dock.hide()
+    window.save_layout()
+    again = MainWindow(ProjectSession())
+    qtbot.addWidget(again)
+    again.show()
+    assert again.filter_dock.isVisibleTo(again) and not again.matrix_dock.isVisibleTo(again)
+    again.reset_layout()
+    assert again.matrix_dock.isVisibleTo(again) and not again.filter_dock.isVisibleTo(again)
