@@ -159,7 +159,8 @@ def apply_filters(
             new.trimmed = scores.trims[k] if params.intra else ()
         flags = _flags_for(k, new, project, scores, params, d)
         new.flags.extend(flags)
-        if not confirmed:
+        dropped_by_others = bead.status == BeadStatus.DROPPED and not scores.filter_dropped[k]
+        if not confirmed and not dropped_by_others:  # the aligner's or the user's drop and reason stand
             if d.filter_drop[k]:
                 failed = [f.reason for f in flags if f.failed and f.name in ("intra", "alpha", "gamma", "eta")]
                 new.status = BeadStatus.DROPPED
