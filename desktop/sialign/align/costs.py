@@ -15,7 +15,8 @@ Multi-segment sides are compared in one of two ways:
 
 - fast: the side's vector is the normalised sum of its members' vectors. The
   cosine then only needs sums of the similarity matrix over a block, read in
-  O(1) from 2-D prefix sums, plus the norms of the summed vectors, read from
+  O(1) from 2-D prefix sums (built per block of DP rows over the columns
+  the band touches, never for the whole matrix), plus the norms of the summed vectors, read from
   the dot products of neighbouring segments. Nothing is re-encoded.
 - exact: the caller supplies vectors of the concatenated texts
   (``src_spans[a-1, p]`` = vector of segments ``p .. p+a-1``), as
@@ -29,6 +30,8 @@ pays ``tgt_size_penalty`` per extra chunk, while extra source sentences pay
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,6 +40,10 @@ import numpy as np
 # as close as its true partner would otherwise divide by ~0 and make every
 # bead with it arbitrarily cheap or expensive.
 MIN_NORMALISER = 0.05
+
+# Tables of recently used signals (see BeadCostModel._cached_tables).
+_TABLE_CACHE: OrderedDict[tuple, tuple[list, "_SignalTables"]] = OrderedDict()
+_TABLE_CACHE_SIZE = 8
 
 
 @dataclass
@@ -152,7 +159,7 @@ class _SignalTables:
 
     signal: Signal
     sim: np.ndarray  # (n, m) float32 single-segment similarities
-    prefix: np.ndarray | None  # (n+1, m+1) block sums, fast mode
+    fast: bool  # sums of member vectors (True) or exact span vectors
     src_norm: np.ndarray  # (A+1, n+1) norms of summed runs (fast) or ones (exact)
     tgt_norm: np.ndarray  # (B+1, m+1)
     src_random: np.ndarray  # (A+1, n+1) mean distance of each run to random targets
@@ -226,8 +233,7 @@ class BeadCostModel:
         if total <= 0:
             raise ValueError("signal weights must sum to a positive number")
         self._weights = [s.weight / total for s in self.signals]
-        rng = np.random.default_rng(self.settings.seed)
-        self._tables = [self._prepare(s, rng) for s in self.signals]
+        self._tables = [self._cached_tables(s) for s in self.signals]
         self.use_time = (
             self.settings.time_weight > 0 and self.src_starts is not None and self.tgt_starts is not None
         )
@@ -243,6 +249,35 @@ class BeadCostModel:
             self._log_ratio = float(np.log((lt.sum() + 1.0) / (ls.sum() + 1.0)))
 
     # ---------------------------------------------------------------- tables
+    def _cached_tables(self, signal: Signal) -> _SignalTables:
+        """Tables of ``signal``, reused while its very arrays are alive.
+
+        Re-aligning with other costs (a new skip penalty, a confirmed bead)
+        keeps the vectors, so the similarity matrix, run norms and
+        normalisers need not be computed again. Entries hold weak references
+        and match only the identical array objects.
+        """
+        arrays = [signal.src, signal.tgt, signal.src_spans, signal.tgt_spans]
+        key = (
+            tuple(id(x) for x in arrays),
+            self.max_src,
+            self.max_tgt,
+            self.settings.random_pairs,
+            self.settings.seed,
+        )
+        hit = _TABLE_CACHE.get(key)
+        if hit is not None:
+            refs, tables = hit
+            if all((r is None and x is None) or (r is not None and r() is x) for r, x in zip(refs, arrays)):
+                _TABLE_CACHE.move_to_end(key)
+                tables.signal = signal
+                return tables
+        tables = self._prepare(signal, np.random.default_rng(self.settings.seed))
+        _TABLE_CACHE[key] = ([None if x is None else weakref.ref(x) for x in arrays], tables)
+        while len(_TABLE_CACHE) > _TABLE_CACHE_SIZE:
+            _TABLE_CACHE.popitem(last=False)
+        return tables
+
     def _prepare(self, signal: Signal, rng: np.random.Generator) -> _SignalTables:
         n, m, A, B = self.n_src, self.n_tgt, self.max_src, self.max_tgt
         rand_tgt = _random_partners(m, self.settings.random_pairs, rng)
@@ -266,10 +301,9 @@ class BeadCostModel:
                 spans = signal.tgt_spans[b - 1, : m - b + 1]
                 tgt_random[b, b:] = 1.0 - (spans @ src_sample.T).mean(axis=1)
             sim = similarity_matrix(signal.src, signal.tgt)
-            return _SignalTables(signal, sim, None, src_norm, tgt_norm, src_random, tgt_random)
+            return _SignalTables(signal, sim, False, src_norm, tgt_norm, src_random, tgt_random)
 
         sim = similarity_matrix(signal.src, signal.tgt)
-        prefix = prefix_sums_2d(sim)
         src_norm = run_norms(signal.src, A)
         tgt_norm = run_norms(signal.tgt, B)
         # Mean similarity of each single segment to the random partners; a
@@ -278,7 +312,7 @@ class BeadCostModel:
         col_mean = sim[rand_src, :].mean(axis=0, dtype=np.float64) if len(rand_src) else np.zeros(m)
         src_random = self._run_mean_distance(row_mean, src_norm, A)
         tgt_random = self._run_mean_distance(col_mean, tgt_norm, B)
-        return _SignalTables(signal, sim, prefix, src_norm, tgt_norm, src_random, tgt_random)
+        return _SignalTables(signal, sim, True, src_norm, tgt_norm, src_random, tgt_random)
 
     @staticmethod
     def _run_mean_distance(single_mean: np.ndarray, norms: np.ndarray, max_run: int) -> np.ndarray:
@@ -321,9 +355,12 @@ class BeadCostModel:
         jc = np.where(ok, j, b)
         total = np.zeros(i.shape, dtype=np.float64)
         for w, t in zip(self._weights, self._tables):
-            if t.prefix is not None:
-                p = t.prefix
-                block = p[ic, jc] - p[ic - a, jc] - p[ic, jc - b] + p[ic - a, jc - b]
+            if t.fast:
+                # a*b gathers: point evaluations are few (traceback, tests).
+                block = np.zeros(i.shape, dtype=np.float64)
+                for da in range(a):
+                    for db in range(b):
+                        block += t.sim[ic - a + da, jc - b + db]
                 denom = t.src_norm[a, ic] * t.tgt_norm[b, jc]
                 with np.errstate(invalid="ignore", divide="ignore"):
                     cos = np.where(denom > 0, block / denom, 0.0)
@@ -446,7 +483,7 @@ class BeadCostModel:
         type_set = frozenset(types)
         text: dict[tuple[int, int], np.ndarray] = {}
         for w, t in zip(self._weights, self._tables):
-            if t.prefix is None:
+            if not t.fast:
                 for a, b in types:
                     if a and b:
                         cost = self._exact_cos_block(t, a, b, rows, j_grid)
@@ -457,12 +494,21 @@ class BeadCostModel:
             rnd_tgt = [None] + [np.nan_to_num(t.tgt_random[b], nan=1.0) for b in range(1, B + 1)]
             tgt_inv_g = [None] + [inv_tgt[b][j_grid] for b in range(1, B + 1)]
             tgt_rnd_g = [None] + [rnd_tgt[b][j_grid] for b in range(1, B + 1)]
+            # 2-D prefix sums of the similarities this block can touch:
+            # source rows r_lo.. and target columns c_lo.. (local coordinates).
+            r_lo = max(int(rows.min()) - A, 0)
+            r_hi = min(int(rows.max()), self.n_src)
+            c_lo = max(int(j_grid.min()) - B, 0)
+            c_hi = min(int(j_grid.max()), self.n_tgt)
+            local = prefix_sums_2d(t.sim[r_lo:r_hi, c_lo:c_hi])
+            local_cols = [tgt_start[b] - c_lo for b in range(B + 1)]
             for a in range(1, min(A, self.n_src) + 1):
                 if not any(ta == a and tb for ta, tb in types):
                     continue
-                prev = np.clip(rows - a, 0, None)
-                run_rows = t.prefix[rows] - t.prefix[prev]  # (R, m+1): sums over source rows i-a..i-1
-                gathered = [np.take_along_axis(run_rows, tgt_start[b], axis=1) for b in range(B + 1)]
+                top = np.clip(rows, a, None) - r_lo
+                # (R, local columns): sums over source rows i-a..i-1
+                run_rows = local[np.clip(top, 0, local.shape[0] - 1)] - local[np.clip(top - a, 0, local.shape[0] - 1)]
+                gathered = [np.take_along_axis(run_rows, local_cols[b], axis=1) for b in range(B + 1)]
                 with np.errstate(invalid="ignore", divide="ignore"):
                     inv_src = np.nan_to_num(1.0 / t.src_norm[a, np.clip(rows, a, None)], nan=0.0, posinf=0.0)[:, None]
                 rnd_src = np.nan_to_num(t.src_random[a, np.clip(rows, a, None)], nan=1.0)[:, None]
@@ -512,6 +558,8 @@ class BeadCostModel:
 
     def similarity(self) -> np.ndarray:
         """The weighted single-segment similarity matrix (n_src, n_tgt) float32, for display."""
+        if len(self._tables) == 1:
+            return self._tables[0].sim
         out = np.zeros((self.n_src, self.n_tgt), dtype=np.float32)
         for w, t in zip(self._weights, self._tables):
             out += np.float32(w) * t.sim

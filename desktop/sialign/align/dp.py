@@ -32,9 +32,14 @@ from sialign.align.costs import BeadCostModel, CostSettings, Signal
 
 # Back-pointer code of a 0-1 bead; other codes index the model's bead types.
 ZERO_ONE = -1
-# Up to this many lattice cells the DP is exact (no band): a 200 x 600 talk
-# and the 468 x 554 Text+Berg document stay exact.
-EXACT_CELL_LIMIT = 300_000
+# Up to this many lattice cells the DP is exact (no band). Above it a band
+# around a coarse path is searched: on the dev sets (Text+Berg 469 x 555,
+# the AHC-SI talks joined, 239 x 641) the banded result equals the exact one
+# at half the time.
+EXACT_CELL_LIMIT = 60_000
+# Largest downsampling factor of one level; larger reductions recurse, so the
+# band around each level's path stays narrow.
+MAX_FACTOR = 8
 
 
 def bead_types(max_src: int, max_tgt: int) -> list[tuple[int, int]]:
@@ -361,7 +366,7 @@ def align_window(
         if timed.cells <= max(exact_cell_limit, 64 * (n + 1)):
             band = timed
     if band is None:
-        factor = max(2, math.ceil(math.sqrt(cells / exact_cell_limit)))
+        factor = min(MAX_FACTOR, max(2, math.ceil(math.sqrt(cells / exact_cell_limit))))
         coarse_signals = [
             Signal(
                 downsample(s.src[src_start:src_stop], factor),
@@ -395,7 +400,7 @@ def align_window(
         for i0, a, j0, b in coarse.beads:
             pts.append((min((i0 + a) * factor, n), min((j0 + b) * factor, m)))
         pts[-1] = (n, m)
-        band = band_around_path(np.array(pts), n, m, margin=max(8, 2 * factor))
+        band = band_around_path(np.array(pts), n, m, margin=max(8, factor + 4))
     result = banded_dp(view, band, progress=stage(progress, 0.2 if levels else 0.0, 1.0), should_stop=should_stop)  # type: ignore[arg-type]
     result.beads = [(i0 + src_start, a, j0 + tgt_start, b) for i0, a, j0, b in result.beads]
     result.levels = levels + result.levels
