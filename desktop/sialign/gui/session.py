@@ -25,8 +25,12 @@ def touched_segments(edit: Any) -> list[tuple[str, int]]:
     """
     from sialign.core import edits
 
-    if isinstance(edit, (edits.EditText, edits.SetSegmentTimes)):
+    # Merging across a bead boundary (and undoing it) changes the text of a
+    # segment whose bead keeps the same ids, so the bead itself looks unchanged.
+    if isinstance(edit, (edits.EditText, edits.SetSegmentTimes, edits.SplitSegment, edits.MergeSegments)):
         return [(edit.side, edit.seg_id)]
+    if isinstance(edit, edits.UnmergeSegments):
+        return [(edit.side, edit.left.id)]
     if isinstance(edit, edits.Batch):
         return [pair for sub in edit.edits for pair in touched_segments(sub)]
     return []
