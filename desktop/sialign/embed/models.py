@@ -208,8 +208,15 @@ class SentenceTransformerEmbedder:
         threads = num_threads
         if threads is None and os.environ.get("SIALIGN_TORCH_THREADS"):
             threads = int(os.environ["SIALIGN_TORCH_THREADS"])
-        import torch
-        from sentence_transformers import SentenceTransformer
+        try:
+            import torch
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ModelLoadError(
+                f"sentence-transformers is not installed ({exc}); this installation can use only the "
+                "built-in lexical embedder (--model lexical). Install SI Aligner with its 'nlp' extra "
+                "to use model folders."
+            ) from exc
 
         if threads is not None:
             torch.set_num_threads(max(1, threads))
