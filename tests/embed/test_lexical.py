@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sialign.core.errors import AlignmentCancelled
-from sialign.embed import Embedder, LexicalEmbedder
+from sialign.embed import Embedder, LexicalEmbedder, similarities
 from sialign.evaluate import load_textberg
 
 ENGLISH = [
@@ -108,9 +108,12 @@ def test_lexical_dense_folding_keeps_cosines() -> None:
     emb = LexicalEmbedder(dim=4096)
     emb.fit(ENGLISH + JAPANESE)
     sparse = emb.encode_sparse(ENGLISH + JAPANESE)
-    exact = (sparse @ sparse.T).toarray()
+    exact = similarities(sparse, sparse)
+    assert exact.shape == (6, 6) and exact.dtype == np.float32
+    assert np.allclose(np.diag(exact), 1.0, atol=1e-5)
     dense = emb.encode(ENGLISH + JAPANESE)
-    assert np.abs(dense @ dense.T - exact).max() < 0.1
+    assert np.abs(similarities(dense, dense) - exact).max() < 0.1
+    assert similarities(dense[:0], dense).shape == (0, 6)
 
 
 @pytest.mark.parametrize(

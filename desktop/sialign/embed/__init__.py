@@ -4,7 +4,7 @@ Heavy libraries (torch, sentence-transformers) are imported only when a
 :class:`SentenceTransformerEmbedder` is created.
 """
 
-from sialign.embed.base import Embedder, l2_normalise_rows
+from sialign.embed.base import Embedder, l2_normalise_rows, similarities
 from sialign.embed.cache import EmbeddingCache, cached_encode, user_cache_dir
 from sialign.embed.candidates import candidate_vectors, overlap_texts
 from sialign.embed.lexical import LexicalEmbedder, LexicalSettings, fold_sparse
@@ -24,5 +24,6 @@ __all__ = [
     "model_digest",
     "overlap_texts",
     "resolve_model",
+    "similarities",
     "user_cache_dir",
 ]

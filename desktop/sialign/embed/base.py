@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
+import scipy.sparse as sp
 
 from sialign.core.progress import ProgressFn, StopFn
 
@@ -57,3 +58,22 @@ def l2_normalise_rows(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     np.divide(matrix, norms, out=matrix, where=norms > 0)
     return matrix
+
+
+def similarities(a: np.ndarray | sp.spmatrix, b: np.ndarray | sp.spmatrix) -> np.ndarray:
+    """Cosine similarities of two sets of unit vectors, dense or sparse.
+
+    Args:
+        a: (n_a, dim) unit rows — a numpy array or a scipy sparse matrix
+            (e.g. :meth:`sialign.embed.lexical.LexicalEmbedder.encode_sparse`).
+        b: (n_b, dim) unit rows, same kind of dimension.
+
+    Returns:
+        float32 array of shape (n_a, n_b).
+    """
+    if a.shape[0] == 0 or b.shape[0] == 0:
+        return np.zeros((a.shape[0], b.shape[0]), dtype=np.float32)
+    if sp.issparse(a) or sp.issparse(b):
+        product = sp.csr_matrix(a) @ sp.csr_matrix(b).T
+        return np.asarray(product.toarray(), dtype=np.float32)
+    return np.asarray(a @ b.T, dtype=np.float32)
