@@ -273,7 +273,7 @@ class LexicalEmbedder:
             texts: the texts to collect statistics on (one side, or all).
             other: the other side of a bilingual or pivot pair, in document
                 order. When given, statistics cover both and two more weights
-                apply to each feature (module docstring of this class):
+                apply to each feature:
 
                 * seen on only one side → weight 0: it cannot make a source
                   text similar to a target text, yet it would dilute the norm
@@ -285,8 +285,8 @@ class LexicalEmbedder:
                   smoothed by ``positional_sigma`` slices). A name or number
                   rendered on both sides occurs at matching places (r ≈ 1),
                   a false friend at unrelated places (r ≤ 0). This assumes
-                  what alignment assumes:
-                  both sides cover the same material in the same order.
+                  what alignment assumes: both sides cover the same
+                  material in the same order.
             positional: override whether the positional weight applies
                 (None: when ``positional_bins`` > 0). Measured on the dev
                 sets: across languages it is the main gain (Text+Berg
