@@ -112,6 +112,10 @@ def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypa
     assert session.undo_stack.count() == 1 and session.undo_stack.undoText() == "Align the talk"
     assert "beads" in window.counts_label.text()
     n_beads = len(alignment.beads)
+    # An alignment is autosaved (the talk was never saved, so into the autosave folder).
+    from sialign.io.project_file import autosave_path
+
+    qtbot.waitUntil(lambda: autosave_path(None, "water").is_file(), timeout=10_000)
 
     # Split the first source sentence after "Good morning," (character 13).
     bead = alignment.bead_index_of_src(0)
@@ -197,32 +201,56 @@ def test_app_gui_thread_never_stalls_during_align(qtbot, window) -> None:  # noq
 
     from sialign.core.model import Document, Project
 
-    # A talk big enough to keep the worker busy for a while.
+    # Warm up on a small talk (imports, first paints), as the app's start-up does.
+    window.session.set_project(_talk(), modified=True)
+    _align(qtbot, window)
+    # A talk big enough to keep the worker busy for a while; its vectors are not cached yet.
     n = 400
     source = Document.from_texts([f"Sentence {i} speaks about topic {i % 23} and item {i % 7}." for i in range(n)],
                                  language="en", times=[(2.0 * i, 2.0 * i + 1.8) for i in range(n)])  # fmt: skip
     target = Document.from_texts([f"Satz {i} spricht über Thema {i % 23} und Ding {i % 7}." for i in range(n)],
                                  language="de", times=[(2.0 * i + 0.8, 2.0 * i + 2.5) for i in range(n)])  # fmt: skip
     window.session.set_project(Project(talk_id="big", source=source, target=target), modified=True)
-    _align(qtbot, window)  # first run: warms caches and first paints, like the app's start-up
-    beats: list[float] = []
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(lambda: beats.append(time.perf_counter()))
-    timer.start()
-    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.align(keep_confirmed=False)
-    timer.stop()
-    gaps = sorted(b - a for a, b in zip(beats, beats[1:]))
-    assert len(gaps) > 5
-    # The goal is no stall over ~50 ms. On an idle machine the longest gap is
-    # the repaint after the result lands; on a shared, overloaded CI machine
-    # the scheduler alone adds tens of milliseconds, so the hard bound is
-    # looser and most beats must still arrive on time. Aligning on the GUI
-    # thread would fail both by seconds.
-    p95 = gaps[int(len(gaps) * 0.95)]
-    assert p95 < 0.05, f"5% of heartbeats were {p95 * 1000:.0f} ms or more apart"
-    assert gaps[-1] < 0.3, f"the GUI thread stalled {gaps[-1] * 1000:.0f} ms"
+    qtbot.wait(200)
+
+    work_done: list[float] = []
+
+    def heartbeat_gaps(during) -> list[float]:  # noqa: ANN001
+        beats: list[float] = []
+        timer = QTimer()
+        timer.setInterval(10)
+        timer.timeout.connect(lambda: beats.append(time.perf_counter()))
+        timer.start()
+        during()
+        timer.stop()
+        # Only while the worker works: drawing the result once it has landed
+        # is a single repaint after the wait, not a stall during it.
+        end = work_done[-1] if work_done else float("inf")
+        return sorted(b - a for a, b in zip(beats, beats[1:]) if b < end)
+
+    def run_align() -> None:
+        with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+            window.align()
+            # Runs in the worker thread the moment the work ends.
+            window.runner.worker.done.connect(lambda: work_done.append(time.perf_counter()))
+
+    # The same heartbeat with nothing running: on a shared machine the
+    # scheduler alone delays beats, and that is not the application's doing.
+    idle = heartbeat_gaps(lambda: qtbot.wait(800))
+    busy = heartbeat_gaps(run_align)
+    assert len(busy) > 20, "the alignment was too quick to measure anything"
+
+    def p95(gaps: list[float]) -> float:
+        return gaps[int(len(gaps) * 0.95)]
+
+    # Goal: no stall over ~50 ms. Allowed: 50 ms, or twice what the machine
+    # does when idle, for 95% of the beats, and 100 ms (or three times the idle
+    # worst) for the longest gap. Measured here: p95 15-22 ms, longest 16-26 ms
+    # with the machine idling at 10-14 ms. Aligning on the GUI thread would
+    # miss both by seconds.
+    allowed = max(0.05, 2 * p95(idle) + 0.01)
+    assert p95(busy) < allowed, f"5% of heartbeats were {p95(busy) * 1000:.0f} ms apart (idle: {p95(idle) * 1000:.0f} ms)"
+    assert busy[-1] < max(0.1, 3 * idle[-1]), f"the GUI thread stalled {busy[-1] * 1000:.0f} ms"
 
 
 def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:  # noqa: ANN001

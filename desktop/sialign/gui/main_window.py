@@ -424,10 +424,15 @@ class MainWindow(QMainWindow):
         self.progress.setMaximumWidth(360)
         self.progress.setMinimumWidth(240)
         self.progress.setTextVisible(True)
-        self.progress.hide()
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self.cancel_task)
-        self.cancel_button.hide()
+        # Keep their place when hidden: showing them must not re-lay-out the
+        # window (and repaint every panel) at the start of each alignment.
+        for widget in (self.progress, self.cancel_button):
+            policy = widget.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            widget.setSizePolicy(policy)
+            widget.hide()
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
         bar.addPermanentWidget(self.embedder_label)
@@ -950,7 +955,8 @@ class MainWindow(QMainWindow):
             self.matrix.fit_to_window()
             if self.session.selected_bead < 0 and result.alignment.beads:
                 self.session.select_bead(0)
-            self.autosave()
+            # Autosave once the new result has been drawn, not while it is.
+            QTimer.singleShot(1500, self.autosave)
 
     # ======================================================================
     # files
