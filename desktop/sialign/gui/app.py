@@ -17,69 +17,25 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from sialign.core.errors import InputError, SialignError
-from sialign.core.model import Document, Project
+from sialign.core.errors import SialignError
+from sialign.core.model import Project
 
-TRANSCRIPT_SUFFIXES = (".srt", ".vtt", ".tsv", ".textgrid", ".eaf", ".txt")
-AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 SMOKE_TIMEOUT_S = 600
 
 
-def examples_dir() -> Path:
-    """The bundled example folder (checkout, install or frozen build)."""
-    from sialign.gui.resources import resource_path
-
-    found = resource_path("examples")
-    if found is None:
-        raise InputError(None, "the example talk is not installed", hint="reinstall SI Aligner or open your own talk")
-    return found
-
-
-def _find_audio(folder: Path, transcript: Path) -> str | None:
-    """An audio file named like ``transcript`` (same stem, any audio suffix)."""
-    for suffix in AUDIO_SUFFIXES:
-        for candidate in (transcript.with_suffix(suffix), folder / f"{transcript.stem}{suffix}"):
-            if candidate.is_file():
-                return str(candidate)
-    return None
-
-
 def load_example_project(folder: Path | None = None) -> Project:
-    """The bundled example talk as an unaligned project.
+    """The bundled example talk (or the talk in ``folder``) as an unaligned project.
 
-    A saved ``*.sialign`` in the folder is opened as it is; otherwise the
-    transcripts there are read and sorted by language: the Japanese one is the
-    interpretation, the other the source; audio files with the same name
-    stem are attached.
+    The same reader as ``sialign demo``: the Japanese transcript without
+    "ref" in its name is the interpretation, the one with "ref" the reference
+    translation, the other the source; audio files named like a transcript
+    are attached to it.
     """
-    from sialign.io.readers import read_transcript
+    from sialign.cli.cmd_demo import example_folder, load_example
 
-    folder = folder or examples_dir()
-    projects = sorted(folder.glob("*.sialign"))
-    if projects:
-        from sialign.io.project_file import load_project
-
-        project = load_project(projects[0])
-        project.path = None  # never overwrite the bundled file
-        return project
-    transcripts = sorted(p for p in folder.iterdir() if p.suffix.lower() in TRANSCRIPT_SUFFIXES and p.is_file())
-    documents: list[tuple[Path, Document]] = []
-    for path in transcripts:
-        if path.name.lower().startswith(("readme", "license", "licence")):
-            continue
-        documents.append((path, read_transcript(path)))
-    sources = [(p, d) for p, d in documents if d.language != "ja"]
-    targets = [(p, d) for p, d in documents if d.language == "ja" and "ref" not in p.stem.lower()]
-    references = [(p, d) for p, d in documents if d.language == "ja" and "ref" in p.stem.lower()]
-    if not sources or not targets:
-        raise InputError(folder, "the example folder needs a source transcript and a Japanese interpretation transcript")
-    src_path, source = sources[0]
-    tgt_path, target = targets[0]
-    source.audio_path = _find_audio(folder, src_path)
-    target.audio_path = _find_audio(folder, tgt_path)
-    reference = references[0][1] if references and len(references[0][1]) == len(source) else None
-    talk_id = os.path.commonprefix([src_path.stem, tgt_path.stem]).rstrip("._-") or "example"
-    return Project(talk_id=talk_id, source=source, target=target, reference=reference, metadata={"example": True})
+    project = load_example(folder if folder is not None else example_folder(None))
+    project.path = None  # never save over the bundled files
+    return project
 
 
 def preload_engine() -> None:

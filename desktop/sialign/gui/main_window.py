@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.errors import SialignError
-from sialign.core.model import BeadStatus, Project, bead_times
+from sialign.core.model import BeadStatus, bead_times
 from sialign.core.params import AlignParams
 from sialign.gui.audio_panel import AudioPanel
 from sialign.gui.bead_inspector import BeadInspector
