@@ -130,3 +130,19 @@ def test_matrix_view_large_talk_draws_quickly(qtbot) -> None:  # noqa: ANN001
     # Bounds for a loaded 2-core machine; typically ~10x faster.
     assert first < 5.0
     assert redraw < 1.0
+
+
+def test_matrix_view_says_what_to_do_when_empty(qtbot, project) -> None:  # noqa: ANN001
+    from sialign.core.model import Project
+
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.set_project(Project(), None)
+    assert "New talk" in view.empty_message() and view.empty_label.isVisibleTo(view)
+    project.alignment = None
+    view.set_project(project, None)
+    assert "Align (Ctrl+R)" in view.empty_message()
+    from conftest import build_project
+
+    view.set_project(build_project(), None)
+    assert view.empty_message() == "" and not view.empty_label.isVisibleTo(view)

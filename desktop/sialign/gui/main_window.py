@@ -536,8 +536,11 @@ class MainWindow(QMainWindow):
         project = self.session.project
         alignment = project.alignment
         if alignment is None:
-            self.embedder_label.setText(f"embedder: {AlignParams.from_dict(project.params or {}).embedder}")
-            self.counts_label.setText(f"{len(project.source)} × {len(project.target)} segments · not aligned")
+            self.embedder_label.setText(f"embedder: {self.align_params().embedder}")
+            if not len(project.source) and not len(project.target):
+                self.counts_label.setText("no talk open")
+            else:
+                self.counts_label.setText(f"{len(project.source)} × {len(project.target)} segments · not aligned")
             return
         self.embedder_label.setText(f"embedder: {alignment.embedder or '?'}")
         c = alignment.counts()
@@ -588,6 +591,8 @@ class MainWindow(QMainWindow):
         for action in (self.act_align, self.act_align_scratch):
             action.setEnabled(has_text and not busy)
         self.act_realign.setEnabled(aligned and not busy)
+        self.act_save.setEnabled(has_text)
+        self.act_save_as.setEnabled(has_text)
         self.act_cancel.setEnabled(busy)
         self.act_export.setEnabled(aligned)
         for action in (self.act_confirm, self.act_drop, self.act_reset_status, self.act_merge_beads,

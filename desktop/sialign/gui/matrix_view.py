@@ -249,6 +249,13 @@ class MatrixView(QWidget):
             line.setVisible(False)
             self.plot.addItem(line, ignoreBounds=True)
 
+        # Says what to do while there is nothing to draw.
+        self.empty_label = QLabel(self.graphics)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setStyleSheet("color: #555; background: rgba(255, 255, 255, 210); padding: 8px;")
+        self.empty_label.hide()
+
         self.hover_label = QLabel(" ")
         self.hover_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         fit_button = QPushButton("Fit")
@@ -279,8 +286,35 @@ class MatrixView(QWidget):
         self._grid = grid
         self._refresh_image()
         self.refresh_beads()
+        self._update_empty_label()
         if fit:
             self.fit_to_window()
+
+    def empty_message(self) -> str:
+        """What the view tells the user when there is no alignment to draw ("" when there is one)."""
+        project = self._project
+        if project is None or (not len(project.source) and not len(project.target)):
+            return "No talk open.\nFile → New talk… (Ctrl+N) or Open… (Ctrl+O)"
+        if project.alignment is None:
+            return "Not aligned yet.\nAlign (Ctrl+R) draws the similarity and the beads here."
+        return ""
+
+    def _update_empty_label(self) -> None:
+        message = self.empty_message()
+        self.empty_label.setText(message)
+        self.empty_label.setVisible(bool(message))
+        self._place_empty_label()
+
+    def _place_empty_label(self) -> None:
+        area = self.graphics.rect()
+        width = min(area.width() - 20, 360)
+        self.empty_label.setFixedWidth(max(width, 100))
+        self.empty_label.adjustSize()
+        self.empty_label.move((area.width() - self.empty_label.width()) // 2, (area.height() - self.empty_label.height()) // 2)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._place_empty_label()
 
     def refresh_documents(self) -> None:
         """Segments were split or merged: rebuild the image for the new rows/columns."""
