@@ -7,11 +7,9 @@
 # times. Exit status 0 when every check passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
 DIST=$(cd "${1:-packaging/dist/sialign}" 2>/dev/null && pwd) || { echo "no bundle at ${1:-packaging/dist/sialign}; run packaging/build.sh" >&2; exit 2; }
 CLI="$DIST/sialign"
 GUI="$DIST/sialign-gui"
-EXAMPLES="$ROOT/resources/examples"
 WORK=$(mktemp -d -t sialign-smoke.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/home" "$WORK/runtime" && chmod 700 "$WORK/runtime"
@@ -110,9 +108,11 @@ check_tsv() {
 
 # The command line on the example talk.
 if grep -q "^    demo " "$WORK/help.log"; then
-    if run demo "$CLI" demo --out "$WORK/demo.tsv"; then
+    if run demo "$CLI" demo -o "$WORK/demo"; then
         DEMO_S=$LAST_S
-        if msg=$(check_tsv "$WORK/demo.tsv"); then pass "sialign demo in ${DEMO_S} s: TSV with $msg"; else fail "sialign demo TSV: $msg"; fi
+        DEMO_TSV=$(ls "$WORK"/demo/*.tsv 2>/dev/null | head -1)
+        if msg=$(check_tsv "$DEMO_TSV"); then pass "sialign demo in ${DEMO_S} s: TSV with $msg"; else fail "sialign demo TSV: $msg"; fi
+        ls "$WORK"/demo/*.sialign >/dev/null 2>&1 && pass "sialign demo wrote a project" || fail "sialign demo wrote no .sialign project"
     else
         DEMO_S="-"; fail "sialign demo"; tail -15 "$WORK/demo.log" >&2
     fi
@@ -120,8 +120,9 @@ else
     DEMO_S="-"; fail "sialign demo: no such subcommand in this build"
 fi
 if grep -q "^    align " "$WORK/help.log"; then
-    SRC=$(ls "$EXAMPLES"/*.en.* 2>/dev/null | head -1)
-    TGT=$(ls "$EXAMPLES"/*.ja.* 2>/dev/null | grep -v -i ref | head -1)
+    # The example transcripts as shipped inside the bundle.
+    SRC=$(ls "$DIST"/_internal/resources/examples/*.en.srt 2>/dev/null | head -1)
+    TGT=$(ls "$DIST"/_internal/resources/examples/*.ja.srt 2>/dev/null | grep -v -i ref | head -1)
     if [ -n "$SRC" ] && [ -n "$TGT" ] && run align "$CLI" align "$SRC" "$TGT" -o "$WORK/align.tsv"; then
         ALIGN_S=$LAST_S
         if msg=$(check_tsv "$WORK/align.tsv"); then pass "sialign align in ${ALIGN_S} s: TSV with $msg"; else fail "sialign align TSV: $msg"; fi
