@@ -11,12 +11,13 @@ after a crash.
 
 from __future__ import annotations
 
-import statistics
 import threading
 import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
+
+import numpy as np
 
 import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
 from PySide6.QtCore import QByteArray, QModelIndex, QPoint, QSettings, Qt, QTimer, Signal
@@ -44,7 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.errors import SialignError
-from sialign.core.model import BeadStatus, bead_times
+from sialign.core.model import BeadStatus
 from sialign.core.params import AlignParams
 from sialign.gui.audio_panel import AudioPanel
 from sialign.gui.bead_inspector import BeadInspector
@@ -547,17 +548,29 @@ class MainWindow(QMainWindow):
         text = (
             f"{c['total']} beads · {c['confirmed']} confirmed · {c['flagged']} flagged · {c['dropped']} dropped"
         )
-        evs = []
-        for bead in alignment.beads:
-            if bead.status is BeadStatus.DROPPED:
-                continue
-            src_start = bead_times(bead, project.source, "src")[0]
-            tgt_start = bead_times(bead, project.target, "tgt")[0]
-            if src_start is not None and tgt_start is not None:
-                evs.append(tgt_start - src_start)
-        if evs:
-            text += f" · median EVS {statistics.median(evs):.1f} s"
+        evs = self._lags(alignment)
+        if evs.size:
+            text += f" · median EVS {float(np.median(evs)):.1f} s"
         self.counts_label.setText(text)
+
+    def _lags(self, alignment: Any) -> np.ndarray:
+        """Start lag (interpretation start − source start, s) of every kept bead with times on both sides.
+
+        Vectorised over the matrix view's bead spans: it runs after every
+        edit, and 5,000 beads of per-segment look-ups took ~80 ms.
+        """
+        project = self.session.project
+        spans = self.matrix.spans
+        if len(spans) != len(alignment.beads) or not len(spans):
+            return np.empty(0)
+        src_starts = np.array([np.nan if s.start is None else s.start for s in project.source.segments] + [np.nan])
+        tgt_starts = np.array([np.nan if s.start is None else s.start for s in project.target.segments] + [np.nan])
+        # An empty side has lo == hi; index the NaN sentinel at the end instead.
+        src_first = np.where(spans[:, 1] > spans[:, 0], spans[:, 0], len(src_starts) - 1)
+        tgt_first = np.where(spans[:, 3] > spans[:, 2], spans[:, 2], len(tgt_starts) - 1)
+        kept = np.fromiter((b.status is not BeadStatus.DROPPED for b in alignment.beads), dtype=bool, count=len(spans))
+        lags = tgt_starts[tgt_first] - src_starts[src_first]
+        return lags[kept & np.isfinite(lags)]
 
     def _update_shown(self, *_: Any) -> None:
         total = self.table_model.rowCount()

@@ -192,6 +192,8 @@ class MatrixView(QWidget):
         self._spans = np.empty((0, 4), dtype=np.int64)
         self._selected = -1
         self._shape = (0, 0)
+        # Segment ids the image was built for; edits that keep them only redraw the beads.
+        self._image_key: tuple[list[int], list[int]] | None = None
 
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setBackground("w")
@@ -317,12 +319,16 @@ class MatrixView(QWidget):
         self._place_empty_label()
 
     def refresh_documents(self) -> None:
-        """Segments were split or merged: rebuild the image for the new rows/columns."""
-        self._refresh_image()
+        """After an edit: rebuild the image if segments were split or merged, redraw the beads."""
+        project = self._project
+        key = (project.source.ids(), project.target.ids()) if project is not None else None
+        if key != self._image_key:
+            self._refresh_image()
         self.refresh_beads()
 
     def _refresh_image(self) -> None:
         project = self._project
+        self._image_key = (project.source.ids(), project.target.ids()) if project is not None else None
         if project is None:
             self.image_item.clear()
             self._shape = (0, 0)
@@ -333,9 +339,13 @@ class MatrixView(QWidget):
             values = self._grid.remapped(project.source.ids(), project.target.ids())
         else:
             values = np.full((max(n_src, 1), max(n_tgt, 1)), np.nan, dtype=np.float32)
-        finite = values[np.isfinite(values)]
+        # Colour levels from a sample: a percentile over 30 million cells would
+        # take a second; a strided sample of ~1 million gives the same levels.
+        step = max(1, values.size // 1_000_000)
+        sample = values.ravel()[::step]
+        finite = sample[np.isfinite(sample)]
         if finite.size:
-            lo, hi = float(np.percentile(finite, 1)), float(np.max(finite))
+            lo, hi = float(np.percentile(finite, 1)), float(np.nanmax(values))
             if hi <= lo:
                 hi = lo + 1e-3
         else:
