@@ -93,6 +93,17 @@ else
     GUI_S="-"; fail "sialign-gui --smoke-test"; tail -25 "$WORK/gui_smoke.log" >&2
 fi
 
+# The same on a real X server (Qt's xcb plugin and the system's X libraries), when Xvfb is installed.
+if command -v xvfb-run >/dev/null 2>&1; then
+    if run gui_xcb xvfb-run -a -s "-screen 0 1280x800x24" env QT_QPA_PLATFORM=xcb "$GUI" --smoke-test; then
+        pass "sialign-gui --smoke-test on X11 (Xvfb) in ${LAST_S} s"
+    else
+        fail "sialign-gui --smoke-test on X11 (Xvfb)"; tail -15 "$WORK/gui_xcb.log" >&2
+    fi
+else
+    echo "  skip  X11 run (xvfb-run not installed)"
+fi
+
 # check_tsv FILE: the parallel TSV header and at least one well-formed row.
 check_tsv() {
     local file=$1
