@@ -176,3 +176,24 @@ def test_cli_doctor_full_loads_ginza(capsys: pytest.CaptureFixture[str]) -> None
     check = report["Japanese analysis (GiNZA)"]["load check"]
     assert check["status"] == "ok" and check["value"].startswith("loaded in")
     assert report["torch"]["version"]["status"] == "ok"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fontconfig check runs on Linux")
+@pytest.mark.parametrize(
+    ("fonts", "status", "value"),
+    [
+        ([], "warn", "none"),
+        (["Noto Sans CJK JP"], "ok", "Noto Sans CJK JP"),
+        (["A", "B", "C", "D", "E"], "ok", "A, B, C and 2 more"),
+        (None, "ok", "not checked (fc-list unavailable)"),
+    ],
+)
+def test_cli_doctor_japanese_font_check(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, fonts, status: str, value: str
+) -> None:
+    pytest.importorskip("PySide6")
+    monkeypatch.setattr(cmd_doctor, "_japanese_fonts", lambda: fonts)
+    check = _report(capsys)["Qt (desktop app)"]["Japanese fonts"]
+    assert (check["status"], check["value"]) == (status, value)
+    if status == "warn":
+        assert "fonts-noto-cjk" in check["hint"]

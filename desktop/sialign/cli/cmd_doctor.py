@@ -363,6 +363,20 @@ def _qt_section() -> Section:
                 "no display: the desktop app cannot open a window; use the command line, "
                 "xvfb-run, or QT_QPA_PLATFORM=offscreen",
             )
+    if sys.platform.startswith("linux"):
+        fonts = _japanese_fonts()
+        if fonts is None:
+            s.add("Japanese fonts", "not checked (fc-list unavailable)")
+        elif fonts:
+            s.add("Japanese fonts", ", ".join(fonts[:3]) + (f" and {len(fonts) - 3} more" if len(fonts) > 3 else ""))
+        else:
+            s.add(
+                "Japanese fonts",
+                "none",
+                "warn",
+                "Japanese text will show as empty boxes; install one (Debian/Ubuntu: fonts-noto-cjk "
+                "or fonts-ipaexfont-gothic)",
+            )
     if sys.platform.startswith("linux") and "xcb" in found:
         missing = _missing_shared_libraries(platforms_dir / "libqxcb.so")
         if missing is None:
@@ -378,6 +392,21 @@ def _qt_section() -> Section:
         else:
             s.add("xcb libraries", "all found")
     return s
+
+
+def _japanese_fonts() -> list[str] | None:
+    """Font families fontconfig knows for Japanese; None when ``fc-list`` cannot be run."""
+    import shutil
+    import subprocess
+
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return None
+    try:
+        out = subprocess.run([fc_list, ":lang=ja", "family"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return sorted({line.split(",")[0].strip() for line in out.splitlines() if line.strip()})
 
 
 def _missing_shared_libraries(library: Path) -> list[str] | None:
