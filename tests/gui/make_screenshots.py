@@ -104,6 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     window.filter_panel.apply()
     _wait(app, window.runner)
     window.filter_dock.hide()
+    # A review under way: the first beads confirmed, one labelled.
+    from sialign.core.edits import SetLabels, SetStatus
+
+    window.session.apply(SetStatus(tuple(range(6)), BeadStatus.CONFIRMED))
+    window.session.apply(SetLabels(0, True, True, "clean"))
     beads = window.session.project.alignment.beads
     # A bead in the middle of the talk with a filter verdict shows the most.
     middle = [i for i in range(len(beads)) if len(beads) // 4 <= i]
