@@ -111,3 +111,51 @@ def test_new_talk_dialog_missing_files_and_audio(qtbot, files, tmp_path) -> None
     assert "Choose the source transcript." in problems
     assert "Choose the interpretation transcript." in problems
     assert any("nope.wav" in p for p in problems)
+
+
+TEXTGRID = '''File type = "ooTextFile"
+Object class = "TextGrid"
+
+xmin = 0
+xmax = 6
+tiers? <exists>
+size = 2
+item []:
+    item [1]:
+        class = "IntervalTier"
+        name = "words"
+        xmin = 0
+        xmax = 6
+        intervals: size = 1
+        intervals [1]:
+            xmin = 0
+            xmax = 6
+            text = "one long word tier"
+    item [2]:
+        class = "IntervalTier"
+        name = "sentences"
+        xmin = 0
+        xmax = 6
+        intervals: size = 2
+        intervals [1]:
+            xmin = 0
+            xmax = 3
+            text = "Good morning."
+        intervals [2]:
+            xmin = 3
+            xmax = 6
+            text = "Thank you."
+'''
+
+
+def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(qtbot, tmp_path) -> None:  # noqa: ANN001
+    path = tmp_path / "talk.TextGrid"
+    path.write_text(TEXTGRID, encoding="utf-8")
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.source.set_path(str(path))
+    assert dialog.source.tier.count() == 2 and dialog.source.tier.isVisibleTo(dialog)
+    assert "1 segments" in dialog.source.status.text()
+    dialog.source.tier.setCurrentIndex(1)
+    assert "2 segments" in dialog.source.status.text()
+    assert [s.text for s in dialog._documents["src"]] == ["Good morning.", "Thank you."]

@@ -53,9 +53,14 @@ class FileField(QWidget):
         self.status = QLabel("")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Praat and ELAN files hold several tiers; the user picks the one with the text.
+        self.tier = QComboBox()
+        self.tier.setToolTip("The tier that holds this transcript")
+        self.tier.hide()
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.edit, 1)
+        row.addWidget(self.tier)
         row.addWidget(browse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -71,6 +76,21 @@ class FileField(QWidget):
     def set_path(self, path: str) -> None:
         self.edit.setText(path)
         self.edit.editingFinished.emit()
+
+    def set_tiers(self, names: list[str]) -> None:
+        """Offer ``names`` (empty: the file has no tiers to choose from); keeps the choice if still there."""
+        current = self.tier.currentText()
+        self.tier.blockSignals(True)
+        self.tier.clear()
+        self.tier.addItems(names)
+        if current in names:
+            self.tier.setCurrentText(current)
+        self.tier.blockSignals(False)
+        self.tier.setVisible(len(names) > 1)
+
+    def chosen_tier(self) -> int | None:
+        """1-based number of the chosen tier, or None when the file has at most one."""
+        return self.tier.currentIndex() + 1 if self.tier.count() > 1 else None
 
     def browse(self) -> None:
         start = self.path or str(Path.home())
@@ -128,6 +148,7 @@ class NewTalkDialog(QDialog):
 
         for key, field in (("src", self.source), ("tgt", self.target), ("ref", self.reference)):
             field.edit.editingFinished.connect(lambda k=key, f=field: self._read(k, f))
+            field.tier.currentIndexChanged.connect(lambda _i, k=key, f=field: self._read(k, f, keep_tiers=True))
         for field in (self.source_audio, self.target_audio):
             field.edit.editingFinished.connect(lambda f=field: self._check_audio(f))
 
@@ -165,16 +186,19 @@ class NewTalkDialog(QDialog):
         return box
 
     # -- reading ------------------------------------------------------------
-    def _read(self, key: str, field: FileField) -> None:
-        from sialign.io.readers import guess_language, read_transcript
+    def _read(self, key: str, field: FileField, *, keep_tiers: bool = False) -> None:
+        from sialign.io.readers import guess_language, list_tiers, read_transcript
 
         path = field.path
         self._documents[key] = None
         if not path:
+            field.set_tiers([])
             field.clear_status()
             return
         try:
-            doc = read_transcript(path)
+            if not keep_tiers:
+                field.set_tiers(list_tiers(path))
+            doc = read_transcript(path, tier=field.chosen_tier())
         except SialignError as exc:
             field.show_error(str(exc))
             return
