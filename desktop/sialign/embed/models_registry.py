@@ -196,6 +196,8 @@ def check_model_folder(path: str | Path) -> ModelCheck:
     # instead of hanging on a network timeout.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    # transformers draws a "Loading weights" bar on stderr; the caller reports the outcome.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
