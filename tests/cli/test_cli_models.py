@@ -102,3 +102,10 @@ def test_cli_models_list_warns_about_vanished_default(
     )
     code, out, _ = _run(capsys, "list")
     assert code == 0 and "'soon-gone' is not available any more" in out
+
+
+def test_cli_models_check_broken_package_model(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = mr.ModelEntry(name="pkg-model", source=mr.SOURCE_PACKAGE, path=None, status="package broken")
+    monkeypatch.setattr(mr, "packaged_models", lambda: [broken])
+    code, _, err = _run(capsys, "check", "pkg-model")
+    assert code == 2 and "model 'pkg-model' (pip-package) cannot be used: package broken" in err

@@ -131,13 +131,20 @@ def _list(registry: ModelRegistry, *, as_json: bool, include_hf_cache: bool) -> 
 def _check(registry: ModelRegistry, model: str) -> int:
     from pathlib import Path
 
+    from sialign.core.errors import ModelLoadError
     from sialign.embed import models_registry as mr
 
     if model == mr.LEXICAL:
         print("'lexical' is built in and needs no check.")
         return 0
     candidate = Path(model).expanduser()
-    folder = candidate if candidate.exists() else registry.find(model).path
+    if candidate.exists():
+        folder = candidate
+    else:
+        entry = registry.find(model)
+        if entry.path is None:
+            raise ModelLoadError(f"model '{entry.name}' ({entry.source}) cannot be used: {entry.status}.")
+        folder = entry.path
     result = mr.check_model_folder(folder)
     print(
         f"OK: {folder} loads in {result.load_seconds:.2f} s and encodes into "
