@@ -93,3 +93,33 @@ def test_costs_signals_must_agree_in_size() -> None:
     x = unit(np.ones((2, 2)))
     with pytest.raises(ValueError, match="same source and target"):
         BeadCostModel([Signal(x, x), Signal(x, unit(np.ones((3, 2))))], 1, 1)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_costs_band_costs_equal_point_costs(exact: bool) -> None:
+    from sialign.align.dp import bead_types
+
+    rng = np.random.default_rng(4)
+    n, m, dim = 7, 11, 16
+    x, y = unit(rng.normal(size=(n, dim))), unit(rng.normal(size=(m, dim)))
+    spans = {}
+    if exact:
+        spans = {"src_spans": unit(rng.normal(size=(3, n, dim))), "tgt_spans": unit(rng.normal(size=(4, m, dim)))}
+    model = BeadCostModel(
+        [Signal(x, y, **spans)],
+        3,
+        4,
+        CostSettings(length_weight=0.3, time_weight=0.2),
+        src_starts=np.arange(n) * 2.0,
+        tgt_starts=np.arange(m) * 1.3,
+        src_lengths=np.arange(n) + 5.0,
+        tgt_lengths=np.arange(m) + 3.0,
+    )
+    types = bead_types(3, 4)
+    rows = np.arange(n + 1)
+    grid = np.tile(np.arange(m + 1), (n + 1, 1))
+    vectorised = model.band_costs(types, rows, grid)
+    pointwise = np.stack([model.bead_cost(a, b, rows[:, None], grid) for a, b in types])
+    assert np.array_equal(np.isinf(vectorised), np.isinf(pointwise))
+    finite = np.isfinite(pointwise)
+    assert np.allclose(vectorised[finite], pointwise[finite])

@@ -1,0 +1,164 @@
+"""Run the benchmarks and write tests/benchmarks/out/report.json and report.md.
+
+    packaging/dev.sh bench [--parts ...] [--no-model] [--align-only]
+
+The alignment benchmarks (bench_align.py: Text+Berg bead F1, AHC-SI LCS
+accuracy, speed and memory) run in this process and make the report; the
+other bench_*.py scripts of this folder (text, audio) then run one after the
+other with their own defaults and write their own reports next to it.
+Nothing here is part of the test suite (pytest does not collect this folder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "out"
+REPO = HERE.parents[1]
+
+TARGETS = {
+    "textberg lexical strict F1": ">= 0.75",
+    "ahcsi pivot acc@0.8": ">= 0.90",
+    "large dp wall s": "< 10 (after embedding)",
+    "large memory MB": "< 2000",
+    "talk realign cached wall s": "< 0.5",
+    "fast vs exact speed-up": ">= 5x, no F1 loss",
+}
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def markdown(report: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The report as Markdown: one table per part, then the targets."""
+    lines = ["# Alignment benchmarks", ""]
+    lines.append(
+        f"Run {meta['date']} on {meta['machine']} ({meta['cpus']} CPUs, shared), Python {meta['python']}; "
+        f"load average at start {meta['load_start']}, at end {meta['load_end']}. Wall times on a loaded "
+        "machine are inflated; CPU (process) times are given beside them."
+    )
+    lines.append("")
+    tb = report.get("textberg")
+    if tb:
+        lines += ["## Text+Berg dev (bead F1)", "", f"Document: {tb['document']}.", "", "| embedder | strict P | strict R | strict F1 | lax F1 |", "|---|---|---|---|---|"]
+        for name, r in tb.items():
+            if isinstance(r, dict) and "f1_strict" in r:
+                lines.append(f"| {name} | {_fmt(r['precision_strict'])} | {_fmt(r['recall_strict'])} | **{_fmt(r['f1_strict'])}** | {_fmt(r['f1_lax'])} |")
+        lines.append("")
+    ah = report.get("ahcsi")
+    if ah:
+        lines += [
+            "## AHC-SI dev (LCS accuracy, pivot mode, lexical)",
+            "",
+            f"{ah['talks']} talks, {ah['sentences']} sentences. 'aligned': every bead's target counts (the alignment itself); "
+            "'exported': dropped beads (cost above 1.0) count as unaligned, as in a TSV export.",
+            "",
+            "| method | dropped beads | ε=0.5 | ε=0.8 | ε=0.9 | mean s |",
+            "|---|---|---|---|---|---|",
+        ]
+        for method in ("pivot, beads", "pivot, segment"):
+            for label, key in (("aligned", "dropped count as aligned"), ("exported", "dropped count as unaligned")):
+                r = ah[method][key]
+                lines.append(f"| {method} | {label} | {_fmt(r['acc@0.5'])} | **{_fmt(r['acc@0.8'])}** | {_fmt(r['acc@0.9'])} | {_fmt(r['mean'])} |")
+        lines.append("")
+        lines.append("Per talk (beads, aligned, ε=0.8): " + ", ".join(f"{k} {v}" for k, v in ah["pivot, beads"]["acc@0.8 per talk (aligned)"].items()))
+        lines.append("")
+    tk = report.get("talk")
+    if tk:
+        lines += [
+            f"## Speed: one talk of {tk['size']} (the AHC-SI dev talks joined)",
+            "",
+            "| mode | embedding s | DP s | total wall s | total CPU s | segments/s | peak traced MB | re-align cached wall s | CPU s |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for mode in ("pivot (lexical)", "direct (lexical)"):
+            r = tk[mode]
+            lines.append(
+                f"| {mode} | {r['embedding_s']} | {r['dp_s']} | {r['total_wall_s']} | {r['total_cpu_s']} | {r['segments_per_s']} | "
+                f"{r['peak_traced_MB']} | **{r['realign_cached_wall_s']}** | {r['realign_cached_cpu_s']} |"
+            )
+        lines += ["", f"Peak resident memory of the benchmark process: {tk['maxrss_MB']} MB.", ""]
+    lg = report.get("large")
+    if lg:
+        lines += [f"## Speed: synthetic pair {lg.get('size', '')}", ""]
+        if "error" in lg:
+            lines += ["```", lg["error"], "```", ""]
+        else:
+            lines += [
+                f"Alignment after embedding: **{lg['dp_wall_s']} s wall** ({lg['dp_cpu_s']} s CPU), {lg['segments_per_s']} segments/s; "
+                f"DP levels (n_src, n_tgt, cells searched): {lg['levels']}; peak traced memory {lg['peak_traced_MB']} MB, "
+                f"peak resident memory of the process **{lg['maxrss_MB']} MB**; beads equal to the generated gold: {lg['beads_correct']}; "
+                f"load during the run {lg['load']}.",
+                "",
+            ]
+    fe = report.get("fast-exact")
+    if fe:
+        lines += [
+            "## Fast vs exact multi-segment candidates (Text+Berg, all-MiniLM-L6-v2, 4 x 4 beads)",
+            "",
+            "| mode | strict F1 | lax F1 | embedding s | DP s | total wall s | CPU s |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for mode in ("fast", "exact"):
+            r = fe[mode]
+            lines.append(f"| {mode} | {_fmt(r['f1_strict'])} | {_fmt(r['f1_lax'])} | {r['timings']['embedding']} | {r['timings']['aligning']} | {r['wall_s']} | {r['cpu_s']} |")
+        ov = fe["vecalign overlaps up to 8: encoding"]
+        lines += [
+            "",
+            f"Encoding vecalign-style overlaps of up to 8 sentences ({ov['texts']} texts) alone takes {ov['wall_s']} s wall ({ov['cpu_s']} s CPU). "
+            f"Speed-up of fast mode: **{fe['speed-up fast vs exact (wall)']}x** over exact runs of up to 4, "
+            f"**{fe['speed-up fast vs overlaps up to 8 (wall)']}x** over overlaps of up to 8. Load {fe['load_before']} → {fe['load_after']}.",
+            "",
+        ]
+    lines += ["## Targets", ""]
+    lines += [f"- {k}: {v}" for k, v in TARGETS.items()]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--parts", help="alignment parts to run (bench_align.py --parts)")
+    parser.add_argument("--no-model", action="store_true", help="skip the parts that need all-MiniLM-L6-v2")
+    parser.add_argument("--align-only", action="store_true", help="do not run the other bench_*.py scripts")
+    args = parser.parse_args()
+    sys.path.insert(0, str(HERE))
+    import bench_align
+
+    OUT.mkdir(exist_ok=True)
+    meta = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": platform.platform(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "load_start": bench_align.load_average(),
+    }
+    argv = (["--parts", args.parts] if args.parts else []) + (["--no-model"] if args.no_model else [])
+    report = bench_align.main(argv)
+    meta["load_end"] = bench_align.load_average()
+    (OUT / "report.json").write_text(json.dumps({"meta": meta, **report}, indent=2, ensure_ascii=False), encoding="utf-8")
+    (OUT / "report.md").write_text(markdown(report, meta), encoding="utf-8")
+    print(f"wrote {OUT / 'report.json'} and {OUT / 'report.md'}")
+    status = 0
+    if not args.align_only:
+        for script in sorted(HERE.glob("bench_*.py")):
+            if script.name == "bench_align.py":
+                continue
+            print(f"== {script.name}", flush=True)
+            status |= subprocess.run([sys.executable, str(script)], cwd=REPO).returncode
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
