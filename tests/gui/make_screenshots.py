@@ -46,9 +46,9 @@ def _settle(app, ms: int = 400) -> None:  # noqa: ANN001
     app.processEvents()
 
 
-def _save(pixmap, name: str) -> Path:  # noqa: ANN001
+def _save(pixmap, out: Path, name: str) -> Path:  # noqa: ANN001
     """Save as PNG; if it is over the size limit, reduce the colours (UI shots have few)."""
-    path = OUT / name
+    path = out / name
     pixmap.save(str(path), "PNG", 9)
     if path.stat().st_size > MAX_BYTES:
         from PySide6.QtCore import Qt
@@ -56,14 +56,16 @@ def _save(pixmap, name: str) -> Path:  # noqa: ANN001
 
         image = pixmap.toImage().convertToFormat(QImage.Format.Format_Indexed8, Qt.ImageConversionFlag.ThresholdDither)
         image.save(str(path), "PNG", 9)
-    print(f"{path.relative_to(REPO)}: {pixmap.width()}×{pixmap.height()}, {path.stat().st_size // 1024} KB")
+    print(f"{path}: {pixmap.width()}×{pixmap.height()}, {path.stat().st_size // 1024} KB")
     return path
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", default="1440x900", help="window size WxH")
+    parser.add_argument("--out", type=Path, default=OUT, help="folder for the PNG files")
     args = parser.parse_args(argv)
+    out = args.out
     width, height = (int(v) for v in args.size.split("x"))
 
     scratch = Path(tempfile.mkdtemp(prefix="sialign-shots-"))
@@ -119,17 +121,17 @@ def main(argv: list[str] | None = None) -> int:
     window.session.select_bead(chosen)
     window.matrix.fit_to_window()
     _settle(app, 800)
-    OUT.mkdir(parents=True, exist_ok=True)
-    _save(window.grab(), "main_window.png")
+    out.mkdir(parents=True, exist_ok=True)
+    _save(window.grab(), out, "main_window.png")
 
     window.matrix.zoom_to_bead(chosen, context=10)
     _settle(app)
-    _save(window.matrix_dock.grab(), "matrix_zoomed.png")
+    _save(window.matrix_dock.grab(), out, "matrix_zoomed.png")
 
     window.flag_filter.setCurrentIndex(window.flag_filter.findData("any"))
     window.table.scrollToTop()
     _settle(app)
-    _save(window.table_panel.grab(), "table_flags.png")
+    _save(window.table_panel.grab(), out, "table_flags.png")
 
     counts = window.session.project.alignment.counts()
     print(

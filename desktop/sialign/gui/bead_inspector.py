@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFocusEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -130,6 +130,11 @@ class SegmentTextView(QPlainTextEdit):
         cursor.setPosition(block.position() + utf16)
         self.setTextCursor(cursor)
 
+    def sizeHint(self) -> QSize:
+        # A few lines: QPlainTextEdit asks for ~12 lines, which would make the
+        # bead panel claim half of a laptop screen.
+        return QSize(super().sizeHint().width(), self.fontMetrics().lineSpacing() * 3 + 12)
+
     def focusInEvent(self, event: QFocusEvent) -> None:
         super().focusInEvent(event)
         self.focused.emit(self.side)
@@ -165,6 +170,8 @@ class BeadInspector(QWidget):
         # their shortcuts, undo text and enabled state stay in one place.
         self.button_row = QHBoxLayout()
         self.button_row.setSpacing(4)
+        self.status_buttons = QHBoxLayout()
+        self.status_buttons.setSpacing(4)
 
         self.good_align = QCheckBox("Good alignment")
         self.good_align.setTristate(True)
@@ -185,6 +192,7 @@ class BeadInspector(QWidget):
         clear_post_edit.clicked.connect(self.clear_post_edit)
 
         labels_row = QHBoxLayout()
+        labels_row.addLayout(self.status_buttons)
         labels_row.addWidget(self.good_align)
         labels_row.addWidget(self.good_mt)
         labels_row.addWidget(self.note, 1)
@@ -194,14 +202,14 @@ class BeadInspector(QWidget):
         post_row.addWidget(apply_post_edit)
         post_row.addWidget(clear_post_edit)
         form = QFormLayout()
-        form.addRow("Labels", labels_row)
+        form.addRow("Segments", self.button_row)
+        form.addRow("Review", labels_row)
         form.addRow("Post-edit", post_row)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(texts, 1)
-        layout.addLayout(self.button_row)
         layout.addLayout(form)
 
         session.selection_changed.connect(self.show_bead)
@@ -210,19 +218,24 @@ class BeadInspector(QWidget):
         session.project_replaced.connect(lambda: self.show_bead(-1))
         self.show_bead(session.selected_bead)
 
-    def attach_actions(self, actions: list) -> None:  # list[QAction | None]
-        """Add tool buttons for the given actions (None adds a gap)."""
+    def attach_actions(self, segment_actions: list, bead_actions: list) -> None:  # lists of QAction | None
+        """Tool buttons for the segment edits (first row) and the bead's status (before the labels).
+
+        A button shows its action's ``iconText`` (short), the tooltip its full text and shortcut.
+        """
         from PySide6.QtWidgets import QToolButton
 
-        for action in actions:
-            if action is None:
-                self.button_row.addSpacing(10)
-                continue
-            button = QToolButton()
-            button.setDefaultAction(action)
-            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            self.button_row.addWidget(button)
+        for row, actions in ((self.button_row, segment_actions), (self.status_buttons, bead_actions)):
+            for action in actions:
+                if action is None:
+                    row.addSpacing(10)
+                    continue
+                button = QToolButton()
+                button.setDefaultAction(action)
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+                row.addWidget(button)
         self.button_row.addStretch(1)
+        self.status_buttons.addSpacing(10)
 
     # -- display --------------------------------------------------------------
     @property

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QDoubleSpinBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -38,6 +39,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -168,9 +170,14 @@ class MainWindow(QMainWindow):
         self.audio_panel = AudioPanel(self.session)
 
         self._build_actions()
+        for action, short in ((self.act_merge_next_segment, "Merge with next"),
+                              (self.act_merge_prev_segment, "Merge with previous"),
+                              (self.act_move_prev, "← To previous bead"), (self.act_move_next, "To next bead →")):  # fmt: skip
+            action.setIconText(short)
         self.inspector.attach_actions(
             [self.act_split_segment, self.act_merge_next_segment, self.act_merge_prev_segment, None,
-             self.act_move_prev, self.act_move_next, None, self.act_confirm, self.act_drop]
+             self.act_move_prev, self.act_move_next],
+            [self.act_confirm, self.act_drop],
         )  # fmt: skip
         self.table_panel = self._build_table_panel()
         self._build_docks()
@@ -317,6 +324,19 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.table, 1)
         return panel
 
+    @staticmethod
+    def _scrollable(widget: QWidget) -> QScrollArea:
+        """``widget`` in a scroll area, so its dock can shrink below the widget's minimum size.
+
+        Without it the bead panel and the filters would make the window's
+        minimum size taller than a 1366 × 768 laptop screen.
+        """
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(widget)
+        return scroll
+
     def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
@@ -333,8 +353,10 @@ class MainWindow(QMainWindow):
         # The table is the central review surface; everything else can move.
         self.setCentralWidget(self.table_panel)
         self.matrix_dock = self._dock("Alignment matrix", "matrix_dock", self.matrix, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.inspector_dock = self._dock("Bead", "inspector_dock", self.inspector, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.filter_dock = self._dock("Filters", "filter_dock", self.filter_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.inspector_dock = self._dock("Bead", "inspector_dock", self._scrollable(self.inspector),
+                                         Qt.DockWidgetArea.BottomDockWidgetArea)  # fmt: skip
+        self.filter_dock = self._dock("Filters", "filter_dock", self._scrollable(self.filter_panel),
+                                      Qt.DockWidgetArea.RightDockWidgetArea)  # fmt: skip
         self.filter_dock.hide()
         self.audio_dock = self._dock("Audio", "audio_dock", self.audio_panel, Qt.DockWidgetArea.TopDockWidgetArea)
         self._default_state = self.saveState(LAYOUT_VERSION)
@@ -1240,10 +1262,12 @@ class MainWindow(QMainWindow):
     def _default_sizes(self) -> None:
         width = self.width()
         self.resizeDocks([self.matrix_dock], [int(width * 0.36)], Qt.Orientation.Horizontal)
-        self.resizeDocks(
-            [self.audio_dock, self.inspector_dock], [int(self.height() * 0.26), int(self.height() * 0.22)],
-            Qt.Orientation.Vertical,
-        )
+        # Matrix and table keep about half of the height; on a small screen the
+        # bead panel scrolls rather than squeezing them.
+        height = self.height()
+        needed = self.inspector.minimumSizeHint().height() + self.inspector_dock.minimumSizeHint().height()
+        inspector = min(max(int(height * 0.25), needed), int(height * 0.3))
+        self.resizeDocks([self.audio_dock, self.inspector_dock], [int(height * 0.25), inspector], Qt.Orientation.Vertical)
 
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
