@@ -292,3 +292,21 @@ def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:  # noq
     assert project.source.audio_path and project.source.audio_path.endswith("talk.en.ogg")
     assert project.alignment is not None and window.table_model.rowCount() == len(project.alignment.beads)
     assert project.path is None  # never saved over the bundled files
+
+
+def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeypatch, tmp_path) -> None:  # noqa: ANN001
+    from sialign.gui.app import install_error_dialog
+
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(text))
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # restored after the test
+    install_error_dialog(window)
+    try:
+        raise ZeroDivisionError("division by zero")
+    except ZeroDivisionError:
+        sys.excepthook(*sys.exc_info())
+    assert len(shown) == 1
+    assert "ZeroDivisionError: division by zero" in shown[0] and "Traceback" not in shown[0]
+    from sialign.gui.main_window import error_log_path
+
+    assert "ZeroDivisionError" in error_log_path().read_text(encoding="utf-8")

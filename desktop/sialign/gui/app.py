@@ -55,6 +55,39 @@ def preload_engine() -> None:
     import sialign.io.writers  # noqa: F401
 
 
+def install_error_dialog(window: object) -> None:
+    """Show unexpected errors raised in the GUI thread as a dialog, not a traceback on a console.
+
+    The details go to the error log; the project is autosaved so that a
+    restart can offer it back.
+    """
+    import traceback
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from sialign.gui.main_window import MainWindow, error_log_path
+
+    assert isinstance(window, MainWindow)
+    previous = sys.excepthook
+
+    def hook(exc_type, exc, tb) -> None:  # noqa: ANN001
+        if issubclass(exc_type, KeyboardInterrupt):
+            previous(exc_type, exc, tb)
+            return
+        window._log_error("".join(traceback.format_exception(exc_type, exc, tb)))
+        if isinstance(exc, SialignError):
+            message = str(exc)
+        else:
+            message = (
+                f"Something unexpected went wrong: {exc_type.__name__}: {exc}\n\n"
+                f"Your work is autosaved. Details were written to {error_log_path()}."
+            )
+            window.autosave()
+        QMessageBox.warning(window, "SI Aligner", message)
+
+    sys.excepthook = hook
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sialign-gui",
@@ -167,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         window._discard_current_autosave()
         window.close()
         return code
+    install_error_dialog(window)
     window.show()
     if args.project:
         window.open_path(args.project, ask_save=False)
