@@ -144,5 +144,8 @@ def test_matrix_view_says_what_to_do_when_empty(qtbot, project) -> None:  # noqa
     assert "Align (Ctrl+R)" in view.empty_message()
     from conftest import build_project
 
-    view.set_project(build_project(), None)
+    aligned = build_project()
+    view.set_project(aligned, None)  # as opened from a file: beads but no similarity
+    assert "Re-align" in view.empty_message()
+    view.set_project(aligned, SimilarityGrid(np.zeros((6, 9), dtype=np.float32), aligned.source.ids(), aligned.target.ids()))
     assert view.empty_message() == "" and not view.empty_label.isVisibleTo(view)

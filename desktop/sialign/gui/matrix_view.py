@@ -255,7 +255,9 @@ class MatrixView(QWidget):
         self.empty_label = QLabel(self.graphics)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
-        self.empty_label.setStyleSheet("color: #555; background: rgba(255, 255, 255, 210); padding: 8px;")
+        self.empty_label.setStyleSheet("color: #444; background: rgba(255, 255, 255, 225); padding: 8px;")
+        # Clicks go through to the matrix below (the hint may cover beads).
+        self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.empty_label.hide()
 
         self.hover_label = QLabel(" ")
@@ -299,6 +301,10 @@ class MatrixView(QWidget):
             return "No talk open.\nFile → New talk… (Ctrl+N) or Open… (Ctrl+O)"
         if project.alignment is None:
             return "Not aligned yet.\nAlign (Ctrl+R) draws the similarity and the beads here."
+        if self._grid is None:
+            # Projects store beads, not the similarity matrix; a re-alignment
+            # keeps every confirmed bead and brings the colours back.
+            return "Similarity not computed in this session.\nRe-align unconfirmed (Ctrl+Shift+R) to colour the matrix."
         return ""
 
     def _update_empty_label(self) -> None:
@@ -312,7 +318,11 @@ class MatrixView(QWidget):
         width = min(area.width() - 20, 360)
         self.empty_label.setFixedWidth(max(width, 100))
         self.empty_label.adjustSize()
-        self.empty_label.move((area.width() - self.empty_label.width()) // 2, (area.height() - self.empty_label.height()) // 2)
+        x = (area.width() - self.empty_label.width()) // 2
+        has_beads = self._project is not None and self._project.alignment is not None
+        # Over an aligned talk the hint sits at the bottom, off the diagonal's middle.
+        y = area.height() - self.empty_label.height() - 12 if has_beads else (area.height() - self.empty_label.height()) // 2
+        self.empty_label.move(x, max(0, y))
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
