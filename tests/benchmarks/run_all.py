@@ -6,7 +6,9 @@ The alignment benchmarks (bench_align.py: Text+Berg bead F1, AHC-SI LCS
 accuracy, speed and memory) run in this process and make the report; the
 other bench_*.py scripts of this folder (text, audio) then run one after the
 other with their own defaults and write their own reports next to it.
-Nothing here is part of the test suite (pytest does not collect this folder).
+Parts not run this time are kept from the previous report (each part
+records the load average it ran under); ``--fresh`` starts over. Nothing
+here is part of the test suite (pytest does not collect this folder).
 """
 
 from __future__ import annotations
@@ -52,10 +54,21 @@ def markdown(report: dict[str, Any], meta: dict[str, Any]) -> str:
     lines.append("")
     tb = report.get("textberg")
     if tb:
-        lines += ["## Text+Berg dev (bead F1)", "", f"Document: {tb['document']}.", "", "| embedder | strict P | strict R | strict F1 | lax F1 |", "|---|---|---|---|---|"]
+        lines += [
+            "## Text+Berg dev (bead F1)",
+            "",
+            f"Document: {tb['document']}. Load {tb.get('load', '?')}.",
+            "",
+            "| embedder | strict P | strict R | strict F1 | lax F1 | embedding s | DP s |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for name, r in tb.items():
             if isinstance(r, dict) and "f1_strict" in r:
-                lines.append(f"| {name} | {_fmt(r['precision_strict'])} | {_fmt(r['recall_strict'])} | **{_fmt(r['f1_strict'])}** | {_fmt(r['f1_lax'])} |")
+                t = r.get("timings", {})
+                lines.append(
+                    f"| {name} | {_fmt(r['precision_strict'])} | {_fmt(r['recall_strict'])} | **{_fmt(r['f1_strict'])}** | "
+                    f"{_fmt(r['f1_lax'])} | {t.get('embedding', '')} | {t.get('aligning', '')} |"
+                )
         lines.append("")
     ah = report.get("ahcsi")
     if ah:
@@ -132,8 +145,16 @@ def main() -> int:
     parser.add_argument("--parts", help="alignment parts to run (bench_align.py --parts)")
     parser.add_argument("--no-model", action="store_true", help="skip the parts that need all-MiniLM-L6-v2")
     parser.add_argument("--align-only", action="store_true", help="do not run the other bench_*.py scripts")
+    parser.add_argument("--fresh", action="store_true", help="drop the parts of an earlier report that were not run now")
+    parser.add_argument("--render-only", action="store_true", help="only rewrite report.md from report.json")
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
+    if args.render_only:
+        saved = json.loads((OUT / "report.json").read_text(encoding="utf-8"))
+        meta = saved.pop("meta")
+        (OUT / "report.md").write_text(markdown(saved, meta), encoding="utf-8")
+        print(f"wrote {OUT / 'report.md'}")
+        return 0
     import bench_align
 
     OUT.mkdir(exist_ok=True)
@@ -147,6 +168,12 @@ def main() -> int:
     argv = (["--parts", args.parts] if args.parts else []) + (["--no-model"] if args.no_model else [])
     report = bench_align.main(argv)
     meta["load_end"] = bench_align.load_average()
+    previous = OUT / "report.json"
+    if previous.is_file() and not args.fresh:
+        # Parts run earlier (the slow model parts, say) stay in the report.
+        earlier = json.loads(previous.read_text(encoding="utf-8"))
+        earlier.pop("meta", None)
+        report = {**earlier, **report}
     (OUT / "report.json").write_text(json.dumps({"meta": meta, **report}, indent=2, ensure_ascii=False), encoding="utf-8")
     (OUT / "report.md").write_text(markdown(report, meta), encoding="utf-8")
     print(f"wrote {OUT / 'report.json'} and {OUT / 'report.md'}")

@@ -559,7 +559,10 @@ class BeadCostModel:
     def similarity(self) -> np.ndarray:
         """The weighted single-segment similarity matrix (n_src, n_tgt) float32, for display."""
         if len(self._tables) == 1:
-            return self._tables[0].sim
+            # The table is cached and shared: hand out a read-only view.
+            view = self._tables[0].sim.view()
+            view.flags.writeable = False
+            return view
         out = np.zeros((self.n_src, self.n_tgt), dtype=np.float32)
         for w, t in zip(self._weights, self._tables):
             out += np.float32(w) * t.sim
