@@ -187,3 +187,18 @@ def test_downsample_averages_runs() -> None:
     assert d.shape == (2, 4)
     assert np.allclose(d[0], unit(np.array([1, 1, 0, 0.0])))
     assert downsample(x[:3], 2).shape == (2, 4)
+
+
+def test_dp_time_corridor_replaces_downsampling_on_long_timed_input() -> None:
+    rng = np.random.default_rng(21)
+    src, tgt, gold = chunked_pair(300, rng, noise=0.05)
+    # each source sentence lasts 4 s; its chunks start 2 s later, 1 s apart
+    src_starts = np.arange(300) * 4.0
+    tgt_starts = np.concatenate([src_starts[i] + 2.0 + np.arange(k) for i, _, _, k in gold])
+    settings = CostSettings(skip=2.0, src_size_penalty=2.0, tgt_size_penalty=0.3, time_weight=0.1)
+    common = dict(max_src=2, max_tgt=4, settings=settings, src_starts=src_starts, tgt_starts=tgt_starts)
+    exact, _ = align_signals([Signal(src, tgt)], exact_cell_limit=10**9, **common)
+    timed, _ = align_signals([Signal(src, tgt)], exact_cell_limit=5_000, **common)
+    assert len(timed.levels) == 1, "the corridor needs no coarse pass"
+    assert timed.cells < exact.cells / 4
+    assert timed.beads == exact.beads == gold

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 NAME = "align"
 HELP = "align a source transcript with an interpretation (or translation) and write TSV, JSONL, TMX, .align or a project"
 DESCRIPTION = (
-    "Coarse alignment (DESIGN.md §2.4–2.6): source sentences are grouped with runs of target chunks by a "
+    "Coarse alignment (NAIST-SIC-Aligned §4.1.1, vecalign): source sentences are grouped with runs of target chunks by a "
     "dynamic programme over n:m beads (1-0 and 0-1 included). Beads costing more than the drop threshold, "
     "or with an empty side, are kept with status 'dropped' and a reason. With --ref (a reference "
     "translation, one line per source segment) the target is compared with the reference in the target "

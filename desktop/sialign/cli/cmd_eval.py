@@ -13,7 +13,7 @@ DESCRIPTION = (
     "bead-f1: HYP is a vecalign-format .align file (or a .sialign project), GOLD a .align file; prints "
     "strict and lax precision, recall and F1 (1-0/0-1 beads do not count toward recall). "
     "lcs: GOLD is an AHC-SI *.true.tsv; the talk's source is its eng_src rows and its target the "
-    "manual_si_tgt texts concatenated and cut after each 、。？！ (DESIGN.md §5). HYP is a .align file "
+    "manual_si_tgt texts concatenated and cut after each 、。？！. HYP is a .align file "
     "whose positions refer to those sentences and chunks, a parallel .tsv written by 'sialign align' "
     "(src_ids are the sentence positions; rows not in the file, e.g. dropped beads, count as unaligned), "
     "or a .sialign project. Each source sentence's automatic span F^a is the target of the bead holding it "
