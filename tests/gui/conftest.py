@@ -85,6 +85,16 @@ def project() -> Project:
 
 
 @pytest.fixture
+def make_project():  # noqa: ANN201
+    """:func:`build_project` itself, for tests that need several fresh talks.
+
+    (Test modules cannot import this file by name: other test folders have a
+    ``conftest`` module too.)
+    """
+    return build_project
+
+
+@pytest.fixture
 def session(qapp, project):  # noqa: ANN001 - pytest fixtures
     from sialign.gui.matrix_view import SimilarityGrid
     from sialign.gui.session import ProjectSession

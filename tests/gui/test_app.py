@@ -85,10 +85,8 @@ def window(qtbot, monkeypatch):  # noqa: ANN001
     return w
 
 
-def _talk():  # noqa: ANN202
-    from conftest import build_project
-
-    project = build_project()
+def _talk(make_project):  # noqa: ANN001, ANN202
+    project = make_project()
     project.alignment = None
     return project
 
@@ -98,11 +96,11 @@ def _align(qtbot, window) -> None:  # noqa: ANN001
         assert window.align()
 
 
-def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch, make_project) -> None:  # noqa: ANN001
     from sialign.gui import export_dialog
     from sialign.gui.export_dialog import ExportDialog
 
-    window.session.set_project(_talk(), modified=True)
+    window.session.set_project(_talk(make_project), modified=True)
     _align(qtbot, window)
     session = window.session
     alignment = session.project.alignment
@@ -180,10 +178,10 @@ class _AutoExport:
         return self.dialog.options()
 
 
-def test_app_realign_keeps_confirmed_beads(qtbot, window) -> None:  # noqa: ANN001
+def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:  # noqa: ANN001
     from sialign.core.edits import SetStatus
 
-    window.session.set_project(_talk(), modified=True)
+    window.session.set_project(_talk(make_project), modified=True)
     _align(qtbot, window)
     first = window.session.project.alignment.beads[0]
     window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
@@ -195,14 +193,14 @@ def test_app_realign_keeps_confirmed_beads(qtbot, window) -> None:  # noqa: ANN0
     assert window.session.undo_stack.undoText() == "Re-align unconfirmed beads"
 
 
-def test_app_gui_thread_never_stalls_during_align(qtbot, window) -> None:  # noqa: ANN001
+def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -> None:  # noqa: ANN001
     """Heartbeat every 10 ms on the GUI thread while a talk aligns in the worker."""
     from PySide6.QtCore import QTimer
 
     from sialign.core.model import Document, Project
 
     # Warm up on a small talk (imports, first paints), as the app's start-up does.
-    window.session.set_project(_talk(), modified=True)
+    window.session.set_project(_talk(make_project), modified=True)
     _align(qtbot, window)
     # A talk big enough to keep the worker busy for a while; its vectors are not cached yet.
     n = 400

@@ -132,7 +132,7 @@ def test_matrix_view_large_talk_draws_quickly(qtbot) -> None:  # noqa: ANN001
     assert redraw < 1.0
 
 
-def test_matrix_view_says_what_to_do_when_empty(qtbot, project) -> None:  # noqa: ANN001
+def test_matrix_view_says_what_to_do_when_empty(qtbot, project, make_project) -> None:  # noqa: ANN001
     from sialign.core.model import Project
 
     view = MatrixView()
@@ -142,9 +142,7 @@ def test_matrix_view_says_what_to_do_when_empty(qtbot, project) -> None:  # noqa
     project.alignment = None
     view.set_project(project, None)
     assert "Align (Ctrl+R)" in view.empty_message()
-    from conftest import build_project
-
-    aligned = build_project()
+    aligned = make_project()
     view.set_project(aligned, None)  # as opened from a file: beads but no similarity
     assert "Re-align" in view.empty_message()
     view.set_project(aligned, SimilarityGrid(np.zeros((6, 9), dtype=np.float32), aligned.source.ids(), aligned.target.ids()))

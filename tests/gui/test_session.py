@@ -116,11 +116,9 @@ def _assert_table_matches(model: SegmentTableModel, session: ProjectSession) -> 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 50), st.integers(0, 50)), min_size=1, max_size=12))
-def test_session_random_edit_sequences_keep_the_table_in_step(qapp, steps) -> None:  # noqa: ANN001
-    from conftest import build_project
-
+def test_session_random_edit_sequences_keep_the_table_in_step(qapp, make_project, steps) -> None:  # noqa: ANN001
     session = ProjectSession()
-    session.set_project(build_project())
+    session.set_project(make_project())
     original = session.project.to_dict()
     model = SegmentTableModel(lambda: session.project)
     session.edited.connect(lambda e: model.sync(touched_segments(e)))
