@@ -140,6 +140,16 @@ if grep -q "^    align " "$WORK/help.log"; then
     else
         ALIGN_S="-"; fail "sialign align on the example talk ($SRC, $TGT)"; tail -15 "$WORK/align.log" >&2
     fi
+    # With the bundled model, the neural path (torch + sentence-transformers) runs frozen too.
+    if [ -n "${bundled:-}" ]; then
+        if run align_model "$CLI" align "$SRC" "$TGT" --model "$bundled" -o "$WORK/align_model.tsv" \
+                && grep -q "embedder: $bundled" "$WORK/align_model.log"; then
+            MODEL_S=$LAST_S
+            if msg=$(check_tsv "$WORK/align_model.tsv"); then pass "sialign align --model $bundled in ${MODEL_S} s: TSV with $msg"; else fail "align with $bundled: $msg"; fi
+        else
+            fail "sialign align --model $bundled"; tail -15 "$WORK/align_model.log" >&2
+        fi
+    fi
 else
     ALIGN_S="-"; fail "sialign align: no such subcommand in this build"
 fi
@@ -148,7 +158,7 @@ echo
 echo "Bundle size: $SIZE in $FILES files ($DIST)"
 echo "Start-up, sialign --version: ${COLD} s first run, ${WARM} s again; --help ${HELP_S:--} s; doctor ${DOCTOR_S:--} s"
 echo "sialign-gui --smoke-test (start, align the example, export, check, quit): ${GUI_S} s"
-echo "sialign demo: ${DEMO_S} s; sialign align: ${ALIGN_S} s"
+echo "sialign demo: ${DEMO_S} s; sialign align: ${ALIGN_S} s${MODEL_S:+; with the bundled model: ${MODEL_S} s}"
 if [ "$failures" -eq 0 ]; then
     echo "SMOKE TEST PASSED"
 else
