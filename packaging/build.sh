@@ -65,6 +65,19 @@ nice -n 10 "$PY" -m PyInstaller --noconfirm --log-level WARN \
     --distpath packaging/dist --workpath packaging/build packaging/sialign.spec
 DIST=packaging/dist/sialign
 
+# spaCy's and thinc's Cython modules (and libpython) come with debug
+# information: about 130 MB that nobody running the app needs. Only these are
+# stripped — libraries that auditwheel rewrote with patchelf (numpy.libs,
+# scipy.libs...) can break when stripped.
+if command -v strip >/dev/null 2>&1; then
+    before=$(du -sm "$DIST" | cut -f1)
+    find "$DIST/_internal" -type f -name '*.so' \( -path '*/spacy/*' -o -path '*/thinc/*' -o -path '*/blis/*' \
+        -o -path '*/srsly/*' -o -path '*/preshed/*' -o -path '*/cymem/*' -o -path '*/murmurhash/*' \) -print0 \
+        | xargs -0 -r nice -n 10 strip --strip-debug
+    find "$DIST/_internal" -maxdepth 1 -type f -name 'libpython3*.so*' -exec strip --strip-debug {} +
+    echo "Stripped debug information: $((before - $(du -sm "$DIST" | cut -f1))) MB"
+fi
+
 # Desktop integration files travel with the bundle.
 cp packaging/sialign.desktop packaging/install-desktop-entry.sh "$DIST/"
 if [ -f resources/icons/sialign.png ]; then
