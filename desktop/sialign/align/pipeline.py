@@ -388,7 +388,7 @@ def align_project(
             beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in result.beads)
         gap_beads.append(beads)
     ordered: list[Bead] = []
-    anchor_after = {}
+    anchor_after: dict[int, list[Bead]] = {}
     for gap_index, bead in anchors:
         anchor_after.setdefault(gap_index, []).append(bead)
     for index, beads in enumerate(gap_beads):
