@@ -244,3 +244,18 @@ def test_cli_demo_bundled_example_with_filters(tmp_path: Path, repo_root: Path, 
     printed = capsys.readouterr().out
     assert "beads: 35" in printed and "agreement with talk.gold.align" in printed
     assert (tmp_path / "demo" / "talk.sialign").is_file()
+
+
+def test_cli_align_pivot_weight_mixes_the_direct_signal(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(align_args(talk, talk / "mixed.tsv", "--pivot-weight", "0.8")) == 0
+    assert "embedder: lexical + lexical (pivot through the reference translation)" in capsys.readouterr().out
+    assert main(align_args(talk, talk / "bad.tsv", "--pivot-weight", "1.5")) == 2
+    assert "--pivot-weight must be between 0 and 1" in capsys.readouterr().err
+
+
+def test_cli_align_allow_overlaps(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overlapping = write_srt(talk / "overlap.ja.srt", [(0.0, 3.0, "皆さん、"), (2.0, 4.0, "おはようございます。")])
+    args = ["align", str(talk / "talk.en.srt"), str(overlapping), "-o", str(talk / "o.tsv")]
+    assert main(args) == 2
+    assert "overlap" in capsys.readouterr().err
+    assert main([*args, "--allow-overlaps", "-q"]) == 0

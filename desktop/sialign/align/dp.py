@@ -275,6 +275,10 @@ def downsample(vectors: np.ndarray, factor: int) -> np.ndarray:
     return sums
 
 
+def _sorted(values: np.ndarray | None) -> bool:
+    return values is not None and bool(np.all(np.diff(values) >= 0))
+
+
 def _group_sums(values: np.ndarray | None, factor: int) -> np.ndarray | None:
     """Sums of each run of ``factor`` values (lengths of downsampled segments)."""
     if values is None or len(values) == 0:
@@ -351,7 +355,8 @@ def align_window(
     band: Band | None = None
     if cells <= exact_cell_limit:
         band = Band.full(n, m)
-    elif model.use_time:
+    elif model.use_time and _sorted(model.src_starts[src_start:src_stop]) and _sorted(model.tgt_starts[tgt_start:tgt_stop]):
+        # (overlapping captions out of order would make the corridor lie)
         assert model.src_starts is not None and model.tgt_starts is not None
         timed = band_from_times(
             model.src_starts[src_start:src_stop],

@@ -53,6 +53,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-prior", action=argparse.BooleanOptionalAction, default=None, help="use timestamps (ear-voice span) when both sides have them")
     parser.add_argument("--evs", nargs=2, type=float, metavar=("MIN", "MAX"), help="plausible lag window of the interpretation, seconds (default -1 10)")
     parser.add_argument("--pivot", action=argparse.BooleanOptionalAction, default=None, help="with --ref: align through the reference translation")
+    parser.add_argument(
+        "--pivot-weight",
+        type=float,
+        metavar="W",
+        help="with --ref: share of the reference ↔ target costs; the rest is source ↔ target with --model "
+        "(default 1.0: the pivot alone, compared with the built-in lexical embedder)",
+    )
+    parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
     parser.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
     parser.add_argument("--talk-id", metavar="NAME", help="talk name written into exports (default: the source file name)")
     parser.add_argument("--rows", type=int, default=5, metavar="N", help="beads to print after the summary")
@@ -76,6 +84,7 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
         "target_units": args.target_units,
         "time_prior": args.time_prior,
         "pivot": args.pivot,
+        "pivot_weight": args.pivot_weight,
     }
     if args.evs is not None:
         changes["evs_min"], changes["evs_max"] = args.evs
@@ -87,6 +96,8 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
     for name in ("max_src", "max_tgt"):
         if name in changes and changes[name] < 1:
             raise_error(f"--{name.replace('_', '-')} must be at least 1, not {changes[name]}")
+    if args.pivot_weight is not None and not 0.0 <= args.pivot_weight <= 1.0:
+        raise_error(f"--pivot-weight must be between 0 and 1, not {args.pivot_weight}")
     if args.evs is not None and args.evs[0] >= args.evs[1]:
         raise_error(f"--evs MIN MAX needs MIN < MAX, not {args.evs[0]} {args.evs[1]}")
     return dataclasses.replace(params, **changes)
@@ -200,11 +211,12 @@ def build_project(args: argparse.Namespace) -> Project:
     from sialign.core.model import Project
     from sialign.io.readers import read_transcript
 
-    source = read_transcript(args.source, language=args.src_lang, tier=args.src_tier)
-    target = read_transcript(args.target, language=args.tgt_lang, tier=args.tgt_tier)
+    strict = not args.allow_overlaps
+    source = read_transcript(args.source, language=args.src_lang, tier=args.src_tier, strict=strict)
+    target = read_transcript(args.target, language=args.tgt_lang, tier=args.tgt_tier, strict=strict)
     reference = None
     if args.ref:
-        reference = read_transcript(args.ref, language=args.tgt_lang or target.language)
+        reference = read_transcript(args.ref, language=args.tgt_lang or target.language, strict=strict)
     return Project(
         talk_id=args.talk_id or Path(args.source).name.split(".")[0],
         source=source,
