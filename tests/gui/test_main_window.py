@@ -469,3 +469,14 @@ def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None
     assert window.table_model.rowCount() == n - 1
     # ~25 ms each on a loaded 2-core machine.
     assert max(spent) < 0.25, [round(s, 3) for s in spent]
+
+
+def test_main_window_selecting_a_hidden_bead_clears_the_table_selection(window) -> None:  # noqa: ANN001
+    window.session.select_bead(1)
+    window.search_edit.setText("water")  # beads 2 and 3 stay visible
+    window.session.select_bead(0)  # hidden by the search
+    assert window.matrix.selected_bead == 0
+    assert not window.table.selectionModel().hasSelection()
+    assert not window.table.currentIndex().isValid()
+    window.session.select_bead(2)
+    assert window.proxy.bead_of(window.table.currentIndex()) == 2

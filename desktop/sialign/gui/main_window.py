@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
-from PySide6.QtCore import QByteArray, QModelIndex, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QItemSelectionModel, QModelIndex, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -520,8 +520,9 @@ class MainWindow(QMainWindow):
             row = self.proxy.proxy_row_of(index) if index >= 0 else -1
             selection = self.table.selectionModel()
             if row < 0:
-                if index < 0:
-                    selection.clearSelection()
+                # No bead, or one the table's filters hide: no row may look selected.
+                selection.clearSelection()
+                selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
             else:
                 proxy_index = self.proxy.index(row, 0)
                 current = selection.currentIndex()
@@ -979,6 +980,7 @@ class MainWindow(QMainWindow):
         from sialign.core.edits import ReplaceAlignment
 
         project = self.session.project
+        first_run = project.alignment is None  # a re-alignment keeps the user's zoom
         if project.source.ids() != src_ids or project.target.ids() != tgt_ids:
             self.show_error("Alignment not applied", "The segments changed while aligning; align again.")
             return
@@ -992,7 +994,8 @@ class MainWindow(QMainWindow):
             parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
             total = result.timings.get("total", total)
             self.statusBar().showMessage(f"Aligned in {total:.1f} s ({parts}).", 10000)
-            self.matrix.fit_to_window()
+            if first_run:
+                self.matrix.fit_to_window()
             if self.session.selected_bead < 0 and result.alignment.beads:
                 self.session.select_bead(0)
             # Autosave once the new result has been drawn, not while it is.
