@@ -56,6 +56,10 @@ def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa:
     # "Ernte." is far shorter than its reference: below γ = 0.2 it would be dropped.
     assert panel.flips == [2]
     assert "1</b> beads would change: 1 dropped" in panel.count_label.text()
+    panel.show_flips.setChecked(True)  # the table shows just the bead that would change
+    assert [window.proxy.bead_of(window.proxy.index(r, 0)) for r in range(window.proxy.rowCount())] == [2]
+    panel.show_flips.setChecked(False)
+    assert window.proxy.rowCount() == 4
     panel.rows["gamma_min"].set_value(0.0)
     assert panel.flips == []
     panel.rows["gamma_min"].slider.setValue(500)  # the slider drives the spin box (γ = 1.0)
@@ -84,6 +88,8 @@ def test_filter_panel_scores_dropped_after_structural_edit(qtbot, window) -> Non
     from sialign.core.edits import MergeBeads
 
     _score(qtbot, window)
+    window.filter_panel.show_flips.setChecked(True)
     window.session.apply(MergeBeads(0))
     assert window.filter_panel.scores is None
+    assert window.proxy.rowCount() == 3  # every bead again, not an empty table
     assert "Score the beads" in window.filter_panel.count_label.text()

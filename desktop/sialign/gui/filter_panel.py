@@ -75,6 +75,7 @@ class ThresholdRow(QWidget):
         self.spin.setSingleStep(spec.step)
         self.spin.setDecimals(2)
         self.spin.setKeyboardTracking(False)
+        self.spin.setFixedWidth(self.spin.fontMetrics().horizontalAdvance("00.00") + 40)
         self.setToolTip(spec.tip)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -142,9 +143,11 @@ class FilterPanel(QWidget):
 
     Signals:
         flips_changed(list): bead indices whose status the current thresholds would change.
+        table_filter_changed(object): the beads the table should show (a list), or None for all.
     """
 
     flips_changed = Signal(list)
+    table_filter_changed = Signal(object)
 
     def __init__(self, session: ProjectSession, run_task: Callable[[Any, Callable[[Any], None]], None],
                  parent: QWidget | None = None) -> None:  # fmt: skip
@@ -181,6 +184,8 @@ class FilterPanel(QWidget):
         self.apply_button.clicked.connect(self.apply)
         self.count_label = QLabel("Score the beads to see how many each threshold would change.")
         self.count_label.setWordWrap(True)
+        self.show_flips = QCheckBox("Show only these beads in the table")
+        self.show_flips.setToolTip("Filter the segment table to the beads these thresholds would drop or restore")
         buttons = QHBoxLayout()
         buttons.addWidget(self.score_button)
         buttons.addWidget(self.apply_button)
@@ -188,6 +193,7 @@ class FilterPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.count_label)
+        layout.addWidget(self.show_flips)
         layout.addLayout(buttons)
         layout.addStretch(1)
 
@@ -195,6 +201,8 @@ class FilterPanel(QWidget):
         for box in (self.intra, self.drop_contentless, self.drop_failed):
             box.toggled.connect(self._update_preview)
         self.eta_metric.currentIndexChanged.connect(self._update_preview)
+        self.show_flips.toggled.connect(lambda _on: self._emit_table_filter())
+        self.flips_changed.connect(lambda _flips: self._emit_table_filter())
         session.project_replaced.connect(self._project_replaced)
         session.edited.connect(lambda _e: self._check_scores())
         session.alignment_replaced.connect(self._check_scores)
@@ -283,6 +291,11 @@ class FilterPanel(QWidget):
         text = f"<b>{len(self.flips)}</b> beads would change: {dropping} dropped, {restoring} restored."
         self.count_label.setText(text)
         self.flips_changed.emit(self.flips)
+
+    def _emit_table_filter(self) -> None:
+        # Without scores there is nothing to show; the table goes back to every bead.
+        active = self.show_flips.isChecked() and self.scores is not None
+        self.table_filter_changed.emit(list(self.flips) if active else None)
 
     # -- apply -----------------------------------------------------------------
     def apply(self) -> None:

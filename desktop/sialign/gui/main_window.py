@@ -485,6 +485,7 @@ class MainWindow(QMainWindow):
         self.proxy.modelReset.connect(self.table.configure_columns)
         self.runner.finished.connect(self._task_finished)
         self.filter_panel.flips_changed.connect(self._flips_changed)
+        self.filter_panel.table_filter_changed.connect(self._show_only)
 
     # ======================================================================
     # session → views
@@ -665,6 +666,10 @@ class MainWindow(QMainWindow):
             {BeadStatus.AUTO, BeadStatus.CONFIRMED},
         ]
         self.proxy.set_statuses(choices[index])
+        self._update_shown()
+
+    def _show_only(self, beads: list[int] | None) -> None:
+        self.proxy.set_only(beads)
         self._update_shown()
 
     def _flips_changed(self, flips: list[int]) -> None:

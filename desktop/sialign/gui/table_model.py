@@ -384,6 +384,7 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         self._flagged_only = False
         self._cost_min: float | None = None
         self._pattern: re.Pattern[str] | None = None
+        self._only: frozenset[int] | None = None
 
     def _model(self) -> SegmentTableModel:
         model = self.sourceModel()
@@ -415,6 +416,10 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         """Show only beads costing at least ``cost_min`` (None: all)."""
         self._change_filter(_cost_min=cost_min)
 
+    def set_only(self, beads: Iterable[int] | None) -> None:
+        """Show only these bead indices (the filter panel's "would change" list; None: all)."""
+        self._change_filter(_only=frozenset(beads) if beads is not None else None)
+
     def set_search(self, text: str, *, regex: bool = False, case_sensitive: bool = False) -> str | None:
         """Search both sides; returns an error message for a bad regex (filter unchanged) or None."""
         flags = 0 if case_sensitive else re.IGNORECASE
@@ -428,6 +433,8 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         return None
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        if self._only is not None and source_row not in self._only:
+            return False
         if self._statuses is None and self._flag is None and self._cost_min is None and self._pattern is None:
             return True  # without a filter, rows need not even be rendered
         model = self._model()
