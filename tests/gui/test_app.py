@@ -308,3 +308,17 @@ def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeyp
     from sialign.gui.main_window import error_log_path
 
     assert "ZeroDivisionError" in error_log_path().read_text(encoding="utf-8")
+
+
+def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_path, make_project) -> None:  # noqa: ANN001
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text)))
+    project = _talk(make_project)
+    project.params = {"embedder": str(tmp_path / "no-such-model")}
+    window.session.set_project(project, modified=True)
+    _align(qtbot, window)
+    assert len(shown) == 1
+    title, text = shown[0]
+    assert "no-such-model" in text and "Traceback" not in text
+    assert window.session.project.alignment is None
+    assert window.act_align.isEnabled()
