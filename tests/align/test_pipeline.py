@@ -341,3 +341,49 @@ def test_pipeline_realign_reuses_vectors() -> None:
     project.target.segments[0].text += " extra"
     align_project(project, embedder=embedder)
     assert sum(encoded) == 2 * (len(texts) + len(chunks))
+
+
+def _pivot_talk_without(omitted: set[int], n: int = 25) -> tuple[Project, list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    """A pivot talk whose interpretation leaves out the sentences ``omitted``; the gold beads."""
+    clauses = kana_sentences(10, n)
+    reference = ["".join(c)[:-1] + "。" for c in clauses]
+    chunks: list[str] = []
+    gold: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for i, c in enumerate(clauses):
+        rendered = [] if i in omitted else c
+        gold.append(((i,), tuple(range(len(chunks), len(chunks) + len(rendered)))))
+        chunks.extend(rendered)
+    project = project_of(sentences(11, n), chunks, "en", "ja", reference=Document.from_texts(reference, "ja"))
+    return project, gold
+
+
+@pytest.mark.parametrize("omitted", [{12}, {3, 17}, {0}, {24}])
+def test_pipeline_omitted_sentence_becomes_a_one_zero_bead(omitted: set[int]) -> None:
+    project, gold = _pivot_talk_without(omitted)
+    result = align_project(project, AlignParams(pivot_embedder="main"), embedder=WORDS)
+    got = positions(project, result.alignment)
+    one_zero = [b for b in result.alignment.beads if b.src and not b.tgt]
+    assert {project.source.index_of(b.src[0]) for b in one_zero} == omitted
+    assert all(b.status is BeadStatus.DROPPED and "omission" in b.reason for b in one_zero)
+    # the rendered neighbours keep exactly their own chunks
+    assert sum(bead in got for bead in gold) >= len(gold) - 1
+    for i in omitted:
+        for k in (i - 1, i + 1):
+            if 0 <= k < len(gold):
+                assert gold[k] in got
+
+
+def test_pipeline_omission_cost_equal_to_chunk_skip_hides_the_omission() -> None:
+    # What the 1-0 cost changed: at the 0-1 cost (2) the omitted sentence is
+    # paired with a neighbour's chunk or joins its bead instead.
+    project, _ = _pivot_talk_without({12})
+    result = align_project(project, AlignParams(pivot_embedder="main", omission_skip=2.0), embedder=WORDS)
+    assert not any(b.src and not b.tgt for b in result.alignment.beads)
+
+
+def test_pipeline_rendered_sentences_are_not_split_off() -> None:
+    project, gold = _pivot_talk_without(set(), n=40)
+    result = align_project(project, AlignParams(pivot_embedder="main"), embedder=WORDS)
+    assert not any(b.src and not b.tgt for b in result.alignment.beads)
+    got = positions(project, result.alignment)
+    assert sum(bead in got for bead in gold) >= 0.9 * len(gold)

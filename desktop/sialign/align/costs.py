@@ -171,7 +171,14 @@ class CostSettings:
     """The scalar knobs of the bead cost (a view of :class:`~sialign.core.params.AlignParams`).
 
     Attributes:
-        skip: cost of a 1-0 or 0-1 bead.
+        skip: cost of a 0-1 bead (a target segment matching nothing), and of
+            a 1-0 bead unless ``omission_skip`` is set.
+        omission_skip: cost of a 1-0 bead (a source segment left
+            unrendered, an omission), or None for ``skip``. An interpreter
+            leaves whole sentences out far more often than a chunk renders
+            nothing, and at about 1 (the cost of pairing with unrelated
+            text) an omitted sentence no longer has to be pushed into a
+            neighbour's bead.
         src_size_penalty: the text cost is multiplied by ``1 + src_size_penalty * (a - 1)``.
         tgt_size_penalty: ... and by ``1 + tgt_size_penalty * (b - 1)`` (vecalign: both 1).
         time_weight: cost per second outside the ear-voice-span window.
@@ -187,6 +194,7 @@ class CostSettings:
     """
 
     skip: float = 0.3
+    omission_skip: float | None = None
     src_size_penalty: float = 1.0
     tgt_size_penalty: float = 0.05
     time_weight: float = 0.0
@@ -428,12 +436,17 @@ class BeadCostModel:
         deviation = np.abs(np.log((lt + 10.0) / (ls + 10.0)) - self._log_ratio)
         return self.settings.length_weight * deviation
 
+    def skip_cost(self, a: int) -> float:
+        """Cost of a 1-0 (``a`` = 1, omission) or 0-1 (``a`` = 0) bead."""
+        s = self.settings
+        return float(s.omission_skip) if a and s.omission_skip is not None else float(s.skip)
+
     def bead_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """What the DP minimises for (a, b) beads ending at (i, j) (``inf`` where impossible)."""
         if a == 0 or b == 0:
             i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
             ok = (i >= a) & (j >= b) & (i <= self.n_src) & (j <= self.n_tgt)
-            return np.where(ok, self.settings.skip, np.inf)
+            return np.where(ok, self.skip_cost(a), np.inf)
         return (
             self.size_multiplier(a, b) * (self.text_cost(a, b, i, j) + self.length_cost(a, b, i, j))
             + self.time_cost(a, b, i, j)
@@ -527,7 +540,7 @@ class BeadCostModel:
         for k, (a, b) in enumerate(types):
             ok = src_ok[a][:, None] & tgt_ok[b]
             if a == 0 or b == 0:
-                out[k] = np.where(ok, s.skip, np.inf)
+                out[k] = np.where(ok, self.skip_cost(a), np.inf)
                 continue
             if (a, b) not in text:  # the source is shorter than a
                 out[k] = np.inf

@@ -58,6 +58,9 @@ class AlignParams:
             (the rest is source ↔ target; 1.0 uses the pivot alone).
         pivot_embedder: embedder of the same-language pivot signal:
             ``"lexical"`` or ``"main"`` (the ``embedder`` above).
+        omission_skip: cost of leaving a source segment unrendered (a 1-0
+            bead, shown as an omission); ``skip_penalty`` then applies to
+            0-1 beads only (None: preset).
     """
 
     embedder: str = "lexical"
@@ -78,6 +81,7 @@ class AlignParams:
     pivot: bool = True
     pivot_weight: float = 1.0
     pivot_embedder: str = "lexical"
+    omission_skip: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
