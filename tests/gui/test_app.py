@@ -320,5 +320,6 @@ def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_
     assert len(shown) == 1
     title, text = shown[0]
     assert "no-such-model" in text and "Traceback" not in text
+    assert "Settings → Embedding model" in text
     assert window.session.project.alignment is None
     assert window.act_align.isEnabled()

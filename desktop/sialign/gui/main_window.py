@@ -902,8 +902,13 @@ class MainWindow(QMainWindow):
                 self.show_error("Could not use the result", str(exc))
 
     def _task_failed(self, message: str, details: str) -> None:
+        from sialign.core.errors import ModelNotFoundError
+
         self._on_task_success = None
         self.session.locked_reason = ""
+        worker = self.runner.worker
+        if worker is not None and isinstance(worker.error, ModelNotFoundError):
+            message += "\n\nIn SI Aligner: Settings → Embedding model… to add or choose a model (lexical always works)."
         if details:
             self._log_error(details)
             message += f"\n\nDetails were written to {error_log_path()}."

@@ -60,6 +60,8 @@ class TaskWorker(QObject):
         self._last_fraction = -1.0
         self._last_message: str | None = None
         self._last_emit = 0.0
+        # The exception behind ``failed``, for callers that add advice by type.
+        self.error: BaseException | None = None
 
     def cancel(self) -> None:
         """Ask the task to stop at its next check (thread-safe)."""
@@ -88,13 +90,16 @@ class TaskWorker(QObject):
             self.cancelled.emit()
         except SialignError as exc:
             # The user's own problem, fully described by the message.
+            self.error = exc
             self.failed.emit(str(exc), "")
-        except MemoryError:
+        except MemoryError as exc:
+            self.error = exc
             self.failed.emit(
                 f"{self.title} ran out of memory. Close other programs or use the lexical embedder and try again.",
                 traceback.format_exc(),
             )
         except Exception as exc:  # noqa: BLE001 - the worker must never take the application down
+            self.error = exc
             self.failed.emit(
                 f"{self.title} failed unexpectedly: {type(exc).__name__}: {exc}",
                 traceback.format_exc(),
