@@ -14,6 +14,10 @@ from PySide6.QtWidgets import QMessageBox
 from sialign.core.model import BeadStatus
 from sialign.gui.app import build_parser, load_example_project, preload_engine
 
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 REPO = Path(__file__).resolve().parents[2]
 
 SOURCE_SRT = """1

@@ -8,6 +8,10 @@ from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.gui.bead_inspector import BeadInspector, utf16_to_index
 from sialign.gui.session import ProjectSession
 
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 
 @pytest.mark.parametrize(
     "text, utf16, expected",

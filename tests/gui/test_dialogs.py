@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialogButtonBox
 
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
+
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
 def test_dialogs_split_bead_preview_and_counts(qtbot, project) -> None:  # noqa: ANN001

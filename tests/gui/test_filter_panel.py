@@ -7,6 +7,10 @@ from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 SOURCE = ["The river floods every spring.", "Farmers plant rice in May.", "The harvest comes in autumn.", "Then they celebrate."]
 # German interpretation and reference (no Japanese, so no GiNZA is needed here).
 TARGET = ["Der Fluss tritt jeden Frühling über die Ufer.", "Bauern pflanzen im Mai Reis.", "Ernte.", "Dann feiern sie."]

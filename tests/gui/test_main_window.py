@@ -13,6 +13,10 @@ from sialign.gui.matrix_view import bead_spans
 from sialign.gui.table_model import Column
 from sialign.gui.workers import TaskWorker
 
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 
 @pytest.fixture
 def window(qtbot, session, monkeypatch):  # noqa: ANN001

@@ -11,6 +11,10 @@ from PySide6.QtCore import QPointF, Qt
 from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.gui.matrix_view import MatrixView, SimilarityGrid, bead_at, bead_spans
 
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 # Beads of the hand-made talk (see conftest): rows = source, cols = target.
 SPANS = [[0, 1, 0, 1], [1, 2, 1, 3], [2, 3, 3, 5], [3, 4, 5, 6], [4, 5, 6, 8], [5, 6, 8, 9]]
 

@@ -6,6 +6,10 @@ import pytest
 
 from sialign.gui.new_talk_dialog import NewTalkDialog, talk_id_from_path
 
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 SOURCE_SRT = """1
 00:00:01,000 --> 00:00:03,500
 Good morning, everyone.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +11,10 @@ from sialign.core import edits
 from sialign.core.model import BeadStatus, bead_text
 from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.table_model import Column, SegmentTableModel
+
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
 def test_session_apply_undo_redo_and_modified(session) -> None:  # noqa: ANN001

@@ -23,6 +23,10 @@ from sialign.gui.table_model import (
     is_unconfirmed,
 )
 
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 
 class SignalLog:
     """Records the structural and data signals a model emits."""

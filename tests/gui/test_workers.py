@@ -9,6 +9,10 @@ import pytest
 from sialign.core.errors import AlignmentCancelled, InputError
 from sialign.gui.workers import TaskWorker, WorkerRunner
 
+# Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
+# timers is a bug. The offscreen platform's note about size hints is not.
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
 
 def _run(qtbot, worker: TaskWorker, timeout: int = 10_000) -> WorkerRunner:  # noqa: ANN001
     runner = WorkerRunner()
