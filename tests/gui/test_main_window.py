@@ -350,6 +350,10 @@ def test_main_window_export_dialog_counts_and_writes(qtbot, window, tmp_path) ->
     ],
 )
 def test_main_window_keyboard_shortcuts_in_the_table(qtbot, window, key, modifier, check) -> None:  # noqa: ANN001
+    # Window shortcuts only fire in the active window (a real X server has no
+    # window manager here to activate it).
+    window.activateWindow()
+    qtbot.waitActive(window)
     window.session.select_bead(1)
     window.table.setFocus()
     qtbot.keyClick(window.table, key, modifier)
