@@ -123,3 +123,29 @@ def test_costs_band_costs_equal_point_costs(exact: bool) -> None:
     assert np.array_equal(np.isinf(vectorised), np.isinf(pointwise))
     finite = np.isfinite(pointwise)
     assert np.allclose(vectorised[finite], pointwise[finite])
+
+
+@pytest.mark.parametrize(("a", "b"), [(1, 1), (1, 4), (2, 3), (3, 1)])
+def test_costs_reported_cost_of_random_beads_averages_one(a: int, b: int) -> None:
+    rng = np.random.default_rng(5)
+    x, y = unit(rng.normal(size=(150, 16)) + 1.0), unit(rng.normal(size=(400, 16)) + 1.0)
+    lengths = rng.integers(20, 120, size=150).astype(float), rng.integers(5, 60, size=400).astype(float)
+    model = BeadCostModel([Signal(x, y)], 3, 5, CostSettings(length_weight=0.2), src_lengths=lengths[0], tgt_lengths=lengths[1])
+    # every bead position, not the sample the calibration drew
+    costs = [model.reported_cost(a, b, i, j) for i in range(a, 151, 3) for j in range(b, 401, 7)]
+    assert np.mean(costs) == pytest.approx(1.0, abs=0.05)
+    if b > 1:
+        # why the calibration is needed: summed runs of chunks look closer to
+        # anything, so their per-segment-normalised text cost sits below 1
+        raw = model.text_cost(a, b, np.arange(a, 151, 3)[:, None], np.arange(b, 401, 7)[None, :])
+        assert raw.mean() < 0.97
+
+
+def test_costs_reported_cost_of_identical_beads_is_about_zero() -> None:
+    rng = np.random.default_rng(6)
+    x = unit(rng.normal(size=(60, 16)) + 1.0)
+    lengths = rng.integers(20, 120, size=60).astype(float)
+    model = BeadCostModel([Signal(x, x.copy())], 2, 2, CostSettings(length_weight=0.2), src_lengths=lengths, tgt_lengths=lengths)
+    assert model.reported_cost(1, 1, 10, 10) == pytest.approx(0.0, abs=1e-5)
+    assert model.reported_cost(2, 2, 30, 30) == pytest.approx(0.0, abs=1e-5)
+    assert model.reported_cost(1, 1, 10, 40) > 0.5

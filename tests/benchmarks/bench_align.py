@@ -1,6 +1,6 @@
 """Alignment quality and speed on the shared dev data (run on demand, not by pytest).
 
-    .venv/bin/python tests/benchmarks/bench_align.py [--parts textberg,ahcsi,talk,large,fast-exact] [--no-model]
+    .venv/bin/python tests/benchmarks/bench_align.py [--parts textberg,ahcsi,omission,talk,large,fast-exact] [--no-model]
 
 Parts (DESIGN.md §5; targets from the alignment issue in brackets):
 
@@ -10,8 +10,19 @@ Parts (DESIGN.md §5; targets from the alignment issue in brackets):
 - ``ahcsi``: AHC-SI dev (4 talks, 238 sentences), pivot mode (reference
   translation ↔ interpretation chunks, lexical), LCS accuracy at ε = 0.5,
   0.8, 0.9 [ε = 0.8 >= 0.90]: dropped beads counted as unaligned (what an
-  export holds) and counted as aligned (the alignment itself), plus the
-  constrained segmentation DP for comparison.
+  export holds) and counted as aligned (the alignment itself), how many
+  n:m beads were dropped for their cost and how many of those were correct,
+  plus the constrained segmentation DP for comparison.
+- ``omission``: omission detection. Synthetic: for each AHC-SI dev talk and
+  each of several seeds, the gold interpretation of a random 5–10% of the
+  source sentences is removed before the chunks are cut; pivot mode then
+  should leave exactly those sentences in 1-0 beads. Reported: precision
+  and recall of the 1-0 beads (a 1-0 bead for a removed sentence, or for
+  one whose gold rendering is empty, is a hit), LCS accuracy of the other
+  sentences, with the default 1-0 cost and with the 1-0 cost equal to the
+  0-1 cost (2.0, as before). Also the example
+  talk (two sentences deliberately left out) against its gold beads, and
+  the 1-0 beads made on the unmodified AHC-SI dev talks.
 - ``talk``: the four AHC-SI dev talks joined into one 238 × 640 talk (about
   the size of a 200 × 600 talk): embedding and DP time separately,
   segments/s, peak memory; re-alignment with cached vectors [< 0.5 s].
@@ -45,7 +56,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data"
-PARTS = ("textberg", "ahcsi", "talk", "large", "fast-exact")
+PARTS = ("textberg", "ahcsi", "omission", "talk", "large", "fast-exact")
+OMISSION_SEEDS = (0, 1, 2, 3, 4)
 
 
 def load_average() -> str:
@@ -132,12 +144,14 @@ def ahcsi(data: Path) -> dict[str, Any]:
     from sialign.align.pipeline import clear_memo
     from sialign.core.params import AlignParams
     from sialign.evaluate import automatic_targets, lcs_accuracy, load_ahcsi
+    from sialign.evaluate.lcs import lcs_score
 
     talks = load_ahcsi(data / "ahcsi-dev" / "dev.true.tsv")
     out: dict[str, Any] = {"talks": len(talks), "sentences": sum(len(t.source) for t in talks), "load": load_average()}
     clear_memo()
     for label, params in (("pivot, beads", AlignParams()), ("pivot, segment", AlignParams(method="segment"))):
         exported, aligned, per_talk = [], [], {}
+        dropped = dropped_correct = 0
         started = time.perf_counter()
         for talk in talks:
             project = talk.project()
@@ -147,12 +161,125 @@ def ahcsi(data: Path) -> dict[str, Any]:
             exported += a
             aligned += b
             per_talk[talk.name] = round(lcs_accuracy(b)["acc@0.8"], 3)
+            for bead in result.alignment.beads:
+                if bead.status.value == "dropped" and bead.src and bead.tgt:
+                    dropped += 1
+                    rows = [project.source.index_of(s) for s in bead.src]
+                    dropped_correct += all(lcs_score(b[r][0], b[r][1]) > 0.8 for r in rows)
         out[label] = {
+            "dropped n:m beads": dropped,
+            "dropped n:m beads correct at 0.8": dropped_correct,
             "dropped count as unaligned": {k: round(v, 4) for k, v in lcs_accuracy(exported).items()},
             "dropped count as aligned": {k: round(v, 4) for k, v in lcs_accuracy(aligned).items()},
             "acc@0.8 per talk (aligned)": per_talk,
             "wall_s": round(time.perf_counter() - started, 2),
         }
+    return out
+
+
+# ---------------------------------------------------------------- omissions
+def omission_talks(data: Path, seeds: tuple[int, ...] = OMISSION_SEEDS) -> list[tuple[Any, Any, set[int]]]:
+    """(project, talk, omitted positions) per AHC-SI dev talk and seed, with 5–10% of the renderings removed."""
+    from sialign.core.model import Document, Project
+    from sialign.evaluate import load_ahcsi
+    from sialign.evaluate.datasets import chunk_after_punctuation
+
+    talks = load_ahcsi(data / "ahcsi-dev" / "dev.true.tsv")
+    out = []
+    for seed in seeds:
+        for index, talk in enumerate(talks):
+            rng = np.random.default_rng(1000 * seed + index)
+            n = len(talk.source)
+            k = max(1, int(round(rng.uniform(0.05, 0.10) * n)))
+            removed = set(rng.choice(n, size=k, replace=False).tolist())
+            target = chunk_after_punctuation("".join(m for i, m in enumerate(talk.manual) if i not in removed))
+            project = Project(
+                talk_id=f"{talk.name}-omit{seed}",
+                source=Document.from_texts(talk.source, "en"),
+                target=Document.from_texts(target, "ja"),
+                reference=Document.from_texts(talk.reference, "ja"),
+            )
+            omitted = removed | {i for i, m in enumerate(talk.manual) if not m.strip()}
+            out.append((project, talk, omitted))
+    return out
+
+
+def omission_scores(cases: list[tuple[Any, Any, set[int]]], params: Any) -> dict[str, Any]:
+    """Omission precision/recall and LCS accuracy of the rendered sentences over ``cases``."""
+    from sialign.align import align_project
+    from sialign.evaluate import automatic_targets, lcs_accuracy
+
+    hits = hyp = gold = 0
+    aligned, exported = [], []
+    dropped = 0
+    for project, talk, omitted in cases:
+        result = align_project(project, params)
+        beads = result.alignment.beads
+        found = {project.source.index_of(s) for b in beads if b.src and not b.tgt for s in b.src}
+        dropped += sum(1 for b in beads if b.src and b.tgt and b.status.value == "dropped")
+        hits += len(found & omitted)
+        hyp += len(found)
+        gold += len(omitted)
+        keep = [i for i in range(len(talk.source)) if i not in omitted]
+        a = automatic_targets(project, result.alignment, include_dropped=True)
+        e = automatic_targets(project, result.alignment)
+        aligned += [(a[i], talk.manual[i]) for i in keep]
+        exported += [(e[i], talk.manual[i]) for i in keep]
+    precision = hits / hyp if hyp else 0.0
+    recall = hits / gold if gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "omitted": gold,
+        "hypothesised 1-0": hyp,
+        "hits": hits,
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "lcs rendered (aligned)": {k: round(v, 4) for k, v in lcs_accuracy(aligned).items()},
+        "lcs rendered (exported)": {k: round(v, 4) for k, v in lcs_accuracy(exported).items()},
+        "dropped n:m beads": dropped,
+    }
+
+
+def example_scores(params: Any) -> dict[str, Any]:
+    """The bundled example talk (pivot, time prior) against its gold beads."""
+    from sialign.align import align_project
+    from sialign.cli.cmd_demo import load_example
+    from sialign.evaluate import alignment_positions, bead_f1, read_beads
+
+    folder = REPO / "resources" / "examples"
+    project = load_example(folder)
+    result = align_project(project, params)
+    gold = read_beads(folder / "talk.gold.align")
+    positions = alignment_positions(result.alignment, project.source, project.target)
+    f = bead_f1(positions, gold)
+    gold_omitted = sorted(s[0] for s, t in gold if s and not t)
+    found = sorted(i for s, t in positions if s and not t for i in s)
+    return {
+        "f1_strict": round(f["f1_strict"], 4),
+        "f1_lax": round(f["f1_lax"], 4),
+        "gold 1-0": gold_omitted,
+        "hypothesised 1-0": found,
+    }
+
+
+def omission(data: Path) -> dict[str, Any]:
+    from sialign.align.pipeline import clear_memo
+    from sialign.core.params import AlignParams
+    from sialign.evaluate import load_ahcsi
+
+    clear_memo()
+    cases = omission_talks(data)
+    out: dict[str, Any] = {"seeds": list(OMISSION_SEEDS), "cases": len(cases), "load": load_average()}
+    passes = (("1-0 cost 1.0 (default)", AlignParams()), ("1-0 cost 2.0 (= 0-1, as before)", AlignParams(omission_skip=2.0)))
+    for label, params in passes:
+        started = time.perf_counter()
+        out[f"synthetic, {label}"] = {**omission_scores(cases, params), "wall_s": round(time.perf_counter() - started, 2)}
+        out[f"example talk, {label}"] = example_scores(params)
+    talks = load_ahcsi(data / "ahcsi-dev" / "dev.true.tsv")
+    plain = [(t.project(), t, {i for i, m in enumerate(t.manual) if not m.strip()}) for t in talks]
+    for label, params in passes:
+        out[f"ahcsi dev unmodified, {label}"] = omission_scores(plain, params)
     return out
 
 
@@ -299,6 +426,8 @@ def run(parts: list[str], data: Path, with_model: bool) -> dict[str, Any]:
             report[part] = textberg(data, with_model)
         elif part == "ahcsi":
             report[part] = ahcsi(data)
+        elif part == "omission":
+            report[part] = omission(data)
         elif part == "talk":
             report[part] = talk_speed(data)
         elif part == "large":

@@ -86,7 +86,40 @@ def markdown(report: dict[str, Any], meta: dict[str, Any]) -> str:
                 r = ah[method][key]
                 lines.append(f"| {method} | {label} | {_fmt(r['acc@0.5'])} | **{_fmt(r['acc@0.8'])}** | {_fmt(r['acc@0.9'])} | {_fmt(r['mean'])} |")
         lines.append("")
+        for method in ("pivot, beads", "pivot, segment"):
+            r = ah[method]
+            if "dropped n:m beads" in r:
+                lines.append(f"{method}: {r['dropped n:m beads']} n:m beads dropped for cost above 1.0, {r['dropped n:m beads correct at 0.8']} of them correct at ε = 0.8.")
+        lines.append("")
         lines.append("Per talk (beads, aligned, ε=0.8): " + ", ".join(f"{k} {v}" for k, v in ah["pivot, beads"]["acc@0.8 per talk (aligned)"].items()))
+        lines.append("")
+    om = report.get("omission")
+    if om:
+        lines += [
+            "## Omissions (AHC-SI dev with renderings removed; example talk)",
+            "",
+            f"Synthetic: each of the 4 AHC-SI dev talks with the gold interpretation of a random 5–10% of its sentences removed "
+            f"before the chunks are cut, seeds {om['seeds']} ({om['cases']} talks); pivot mode, lexical. A 1-0 bead for a removed "
+            "sentence (or one whose gold rendering is empty) is a hit. LCS accuracy at ε = 0.8 over the other sentences. Load "
+            f"{om.get('load', '?')}.",
+            "",
+            "| data | 1-0 cost | omitted | 1-0 beads | hits | precision | recall | acc@0.8 rendered, aligned | exported |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for key, r in om.items():
+            if isinstance(r, dict) and "precision" in r:
+                data, _, cost = key.partition(", ")
+                lines.append(
+                    f"| {data} | {cost} | {r['omitted']} | {r['hypothesised 1-0']} | {r['hits']} | {_fmt(r['precision'])} | "
+                    f"**{_fmt(r['recall'])}** | {_fmt(r['lcs rendered (aligned)']['acc@0.8'])} | {_fmt(r['lcs rendered (exported)']['acc@0.8'])} |"
+                )
+        lines.append("")
+        for key, r in om.items():
+            if isinstance(r, dict) and "f1_strict" in r:
+                lines.append(
+                    f"- {key}: strict F1 **{_fmt(r['f1_strict'])}** (lax {_fmt(r['f1_lax'])}) against talk.gold.align; "
+                    f"1-0 beads at {r['hypothesised 1-0']} (gold: {r['gold 1-0']})"
+                )
         lines.append("")
     tk = report.get("talk")
     if tk:

@@ -453,20 +453,54 @@ class BeadCostModel:
             + self.settings.merge_cost * (a + b - 2)
         )
 
-    def reported_cost(self, a: int, b: int, i: int, j: int) -> float:
-        """The cost stored on a bead: normalised text cost plus the time penalty (no size multiplier).
+    def random_bead_cost(self, a: int, b: int) -> float:
+        """Mean of :meth:`calibrated_terms` over random (a, b) beads of these documents.
 
-        About 1 means the two sides are as unrelated as random pairs; beads
-        above the drop threshold are marked dropped. Skip beads report None
-        upstream and are given ``nan`` here.
+        Estimated per document and bead shape from ``4 * settings.random_pairs``
+        random positions (seeded; a bead shape is evaluated only for the
+        beads of the final path, so a larger sample is cheap), as vecalign estimates its normaliser from
+        random pairs, but for the combined cost: the per-segment normaliser
+        of :meth:`text_cost` brings unrelated single pairs to about 1, yet
+        runs of several chunks sit lower (a summed vector overlaps more
+        with anything) and the length term adds to unrelated pairs only.
+        """
+        key = (a, b)
+        cache = self.__dict__.setdefault("_random_bead_mean", {})
+        if key not in cache:
+            count = max(4 * self.settings.random_pairs, 1)
+            rng = np.random.default_rng([self.settings.seed, a, b])
+            if a > self.n_src or b > self.n_tgt:
+                cache[key] = 1.0
+            else:
+                i = rng.integers(a, self.n_src + 1, size=count)
+                j = rng.integers(b, self.n_tgt + 1, size=count)
+                mean = float(np.mean(self.calibrated_terms(a, b, i, j)))
+                cache[key] = mean if np.isfinite(mean) and mean > MIN_NORMALISER else 1.0
+        return cache[key]
+
+    def calibrated_terms(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Text cost plus the length term of (a, b) beads ending at (i, j): what a bead's reported cost scales."""
+        return self.text_cost(a, b, i, j) + self.length_cost(a, b, i, j)
+
+    def reported_cost(self, a: int, b: int, i: int, j: int) -> float:
+        """The cost stored on a bead, calibrated so that unrelated beads cost about 1.
+
+        The text cost plus the length term (the DP's cost without the size
+        multiplier, which only expresses a preference among bead shapes),
+        divided by its mean over random beads of the same shape in these
+        documents (:meth:`random_bead_cost`), plus the time penalty. So a
+        bead of any shape costs about 1 when it is as unrelated as random
+        text, 0 when both sides are identical, and ``drop_threshold`` (1)
+        means "no better than chance". Skip beads report None upstream and
+        are given ``nan`` here.
         """
         if a == 0 or b == 0:
             return float("nan")
         ii = np.array([i])
         jj = np.array([j])
-        text = float(self.text_cost(a, b, ii, jj)[0])
+        terms = float(self.calibrated_terms(a, b, ii, jj)[0]) / self.random_bead_cost(a, b)
         timed = self.time_cost(a, b, ii, jj)
-        return text + (float(np.asarray(timed).reshape(-1)[0]) if self.use_time else 0.0)
+        return terms + (float(np.asarray(timed).reshape(-1)[0]) if self.use_time else 0.0)
 
     def band_costs(self, types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
         """:meth:`bead_cost` of every bead type over a block of DP rows, vectorised.
