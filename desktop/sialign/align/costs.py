@@ -242,6 +242,8 @@ class BeadCostModel:
             raise ValueError("signal weights must sum to a positive number")
         self._weights = [s.weight / total for s in self.signals]
         self._tables = [self._cached_tables(s) for s in self.signals]
+        # (a, b) -> mean calibrated terms of random beads (random_bead_cost)
+        self._random_bead_mean: dict[tuple[int, int], float] = {}
         self.use_time = (
             self.settings.time_weight > 0 and self.src_starts is not None and self.tgt_starts is not None
         )
@@ -465,7 +467,7 @@ class BeadCostModel:
         with anything) and the length term adds to unrelated pairs only.
         """
         key = (a, b)
-        cache = self.__dict__.setdefault("_random_bead_mean", {})
+        cache = self._random_bead_mean
         if key not in cache:
             count = max(4 * self.settings.random_pairs, 1)
             rng = np.random.default_rng([self.settings.seed, a, b])
