@@ -185,11 +185,21 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S) -> int
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import multiprocessing
+
+    # First of all: in a frozen program the scoring process (spawn) starts
+    # this executable again, and this turns that start into the child's loop
+    # instead of a second window. Without freezing it does nothing.
+    multiprocessing.freeze_support()
     args = build_parser().parse_args(argv)
     if args.smoke_test and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY") and not sys.platform.startswith(("win", "darwin")):
         # Headless CI: nothing to show, render offscreen.
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = make_application(sys.argv[:1])
+    from sialign.filters.remote import shutdown as shutdown_scoring_process
+
+    # GiNZA's 1.8 GB go with the window, not at interpreter exit.
+    app.aboutToQuit.connect(shutdown_scoring_process)  # type: ignore[attr-defined]
     preload_engine()
     from sialign.gui.main_window import MainWindow
 

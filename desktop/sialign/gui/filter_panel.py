@@ -1,11 +1,18 @@
 """The filter panel: thresholds with a live count of the beads that would change.
 
-Scoring a talk (GiNZA for Japanese, the reference translation, embeddings)
-takes seconds, so it runs once in a worker; after that every threshold
-change only calls :func:`sialign.filters.preview_flips` on the stored scores
-(vectorised, well under a millisecond per change). "Apply" builds the new
-beads with :func:`sialign.filters.apply_filters` in a worker too and installs
-them as one undoable edit.
+Scoring a talk (GiNZA for Japanese, the reference translation, chrF) takes
+seconds, so it runs once, in the scoring process of
+:mod:`sialign.filters.remote` (a worker thread waits for it and relays its
+progress): loading GiNZA holds the interpreter lock for up to a second at a
+time, which in the GUI process would freeze the window. The process loads
+GiNZA once per session, and starts loading it in the background while
+this panel shows an aligned Japanese talk, so the first "Score beads"
+rarely waits for it. After
+scoring, every threshold change only calls
+:func:`sialign.filters.preview_flips` on the stored scores (vectorised, well
+under a millisecond per change). "Apply" builds the new beads with
+:func:`sialign.filters.apply_filters` in a worker too and installs them as
+one undoable edit.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -54,6 +62,10 @@ THRESHOLDS = (
               "Semantic similarity between the interpretation and the reference translation"),
 )  # fmt: skip
 SLIDER_STEPS = 1000
+# GiNZA starts loading in the scoring process once the panel has been shown
+# this long with an aligned Japanese talk: a glance at the panel should not
+# cost a CPU core for ten seconds and 1.8 GB.
+WARM_UP_DELAY_MS = 2000
 
 
 class ThresholdRow(QWidget):
@@ -206,6 +218,12 @@ class FilterPanel(QWidget):
         session.project_replaced.connect(self._project_replaced)
         session.edited.connect(lambda _e: self._check_scores())
         session.alignment_replaced.connect(self._check_scores)
+        self._warm_timer = QTimer(self)
+        self._warm_timer.setSingleShot(True)
+        self._warm_timer.setInterval(WARM_UP_DELAY_MS)
+        self._warm_timer.timeout.connect(self._warm_up_if_japanese)
+        session.alignment_replaced.connect(self._warm_timer.start)
+        session.project_replaced.connect(self._warm_timer.start)
         self._check_scores()
 
     # -- parameters ------------------------------------------------------------
@@ -235,6 +253,30 @@ class FilterPanel(QWidget):
         self.set_params(FilterParams.from_dict(self.session.project.filter_params))
         self._check_scores()
 
+    def _warm_up_if_japanese(self) -> None:
+        """Start loading GiNZA in the scoring process when a Japanese talk can be scored here.
+
+        Only while the panel is shown and the talk is aligned (checked
+        :data:`WARM_UP_DELAY_MS` after the panel shows or the alignment
+        changes), not whenever a Japanese talk opens: the load takes a CPU
+        core for about ten seconds and 1.8 GB, and right after opening the
+        aligner wants the CPU. It never touches the GUI thread (starting the
+        process takes a few milliseconds); a scoring started meanwhile waits
+        for the load.
+        """
+        if not self.isVisible():
+            return
+        from sialign.filters.remote import needs_japanese, warm_up_japanese
+
+        project = self.session.project
+        if project.alignment is None or not project.alignment.beads or not needs_japanese(project):
+            return
+        warm_up_japanese()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._warm_timer.start()
+
     # -- scores and preview ---------------------------------------------------
     def _check_scores(self) -> None:
         alignment = self.session.project.alignment
@@ -254,9 +296,9 @@ class FilterPanel(QWidget):
         content_pos = self.params().content_pos
 
         def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.filters import score_beads
+            from sialign.filters.remote import score_beads_in_process
 
-            return score_beads(project, content_pos=content_pos, progress=progress, should_stop=should_stop)
+            return score_beads_in_process(project, content_pos=content_pos, progress=progress, should_stop=should_stop)
 
         self._run_task(TaskWorker(task, "Scoring beads"), self._scores_ready)
 
@@ -308,19 +350,33 @@ class FilterPanel(QWidget):
         scores = self.scores
 
         def task(progress: Any, should_stop: Any) -> Any:
+            from sialign.core.progress import stage
             from sialign.filters import apply_filters
 
-            return apply_filters(project, params, scores, progress=progress, should_stop=should_stop)
+            nonlocal scores
+            beads = project.alignment.beads if project.alignment is not None else []
+            if scores is None or not scores.matches(beads) or tuple(scores.content_pos) != tuple(params.content_pos):
+                # Scoring (GiNZA) goes to the scoring process; deciding and
+                # building the new beads is quick and stays here.
+                from sialign.filters.remote import score_beads_in_process
 
-        self._run_task(TaskWorker(task, "Applying filters"), lambda beads: self._install(beads, params))
+                scores = score_beads_in_process(project, content_pos=params.content_pos,
+                                                progress=stage(progress, 0.0, 0.9), should_stop=should_stop)  # fmt: skip
+                progress = stage(progress, 0.9, 1.0)
+            return apply_filters(project, params, scores, progress=progress, should_stop=should_stop), scores
 
-    def _install(self, beads: list, params: FilterParams) -> None:
+        self._run_task(TaskWorker(task, "Applying filters"), lambda result: self._install(*result, params))
+
+    def _install(self, beads: list, scores: Any, params: FilterParams) -> None:
         from sialign.core.edits import ReplaceBeads
 
         alignment = self.session.project.alignment
         if alignment is None:
             return
         n = len(alignment.beads)
+        # Kept before the edit, whose signal refreshes the preview with them:
+        # applying changes statuses and trims, never which segments a bead holds.
+        self.scores = scores if scores.matches(alignment.beads) else None
         if self.session.apply(ReplaceBeads(0, n, tuple(beads), label="Apply filters")):
             if self.session.project.filter_params != params.to_dict():
                 self.session.project.filter_params = params.to_dict()
