@@ -261,3 +261,46 @@ def test_remote_child_does_not_rerun_the_programs_main(tmp_path) -> None:  # noq
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["main ran", "child answered ok"]
+
+
+def test_remote_child_leaves_when_the_application_is_killed(tmp_path) -> None:  # noqa: ANN001
+    """A killed application must not leave GiNZA's 1.8 GB behind in an orphaned child."""
+    import signal
+    import subprocess
+    import sys
+
+    script = tmp_path / "app.py"
+    script.write_text(
+        "import time\n"
+        "from sialign.filters.remote import ScoringProcess\n"
+        "def _job(*, progress, should_stop):\n"
+        "    return 0\n"
+        "if __name__ == '__main__':\n"
+        "    p = ScoringProcess()\n"
+        "    p.call(_job)\n"
+        "    print(p.pid, flush=True)\n"
+        "    time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    app = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(app.stdout.readline())
+    finally:
+        app.send_signal(signal.SIGKILL)
+        app.wait(10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        # A zombie (no longer running, not yet reaped by init) has left too.
+        try:
+            with open(f"/proc/{child}/stat", encoding="ascii") as fh:
+                if fh.read().split(")")[-1].split()[0] == "Z":
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.2)
+    os.kill(child, signal.SIGKILL)
+    pytest.fail("the scoring process outlived the killed application")

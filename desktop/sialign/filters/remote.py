@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
+import os
 import pickle
 import queue
 import threading
@@ -50,6 +51,8 @@ from sialign.core.progress import ProgressFn, StopFn
 POLL_S = 0.05
 # How long a started job may ignore a cancel before its process is terminated.
 CANCEL_GRACE_S = 3.0
+# How often an idle child checks that the application still runs.
+PARENT_CHECK_S = 1.0
 # How long shutdown waits for the child to leave on its own.
 SHUTDOWN_GRACE_S = 2.0
 # The child sends a progress report at most this often (unless the message changes).
@@ -95,13 +98,25 @@ def _portable_exception(exc: BaseException) -> BaseException:
 
 def _child_main(requests: Any, replies: Any, cancelled_job: Any) -> None:
     """The child's loop: run requests one at a time until the stop request (or the parent is gone)."""
+    parent = multiprocessing.parent_process()
     while True:
         try:
-            request = requests.get()
+            request = requests.get(timeout=PARENT_CHECK_S)
+        except queue.Empty:
+            # The child holds both ends of the request pipe, so a parent that
+            # was killed never shows as end-of-file: look at the parent itself.
+            if parent is not None and not parent.is_alive():
+                return
+            continue
         except (EOFError, OSError, KeyboardInterrupt):
             return
         if request is _STOP_REQUEST:
-            return
+            # Leave without the interpreter's teardown: freeing GiNZA's
+            # objects one by one takes most of a second, and the parent may
+            # be waiting for this exit on quit. Replies are flushed first.
+            replies.close()
+            replies.join_thread()
+            os._exit(0)
         job, function, args = request
         if cancelled_job.value >= job:  # cancelled while it waited behind another job
             replies.put((job, "cancelled"))
