@@ -6,9 +6,10 @@ Run under a real X server so fonts and styles are the ones users see:
 
 Writes ``resources/screenshots/main_window.png`` (the whole window with the
 example aligned and filtered, a flagged bead selected),
-``matrix_zoomed.png`` (the alignment matrix zoomed around that bead) and
-``table_flags.png`` (the segment table showing only flagged beads). Settings
-and autosaves go to a temporary folder, never the user's.
+``matrix_zoomed.png`` (the alignment matrix zoomed around that bead),
+``evs_dock.png`` (the interpreter-lag tab beside it) and
+``table_flags.png`` (the segment table showing only flagged beads).
+Settings and autosaves go to a temporary folder, never the user's.
 """
 
 from __future__ import annotations
@@ -127,6 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     window.matrix.zoom_to_bead(chosen, context=10)
     _settle(app)
     _save(window.matrix_dock.grab(), out, "matrix_zoomed.png")
+
+    # The lag plot shares the matrix's place as a tab.
+    window.evs_dock.raise_()
+    _settle(app)
+    _save(window.evs_dock.grab(), out, "evs_dock.png")
+    window.matrix_dock.raise_()
 
     window.flag_filter.setCurrentIndex(window.flag_filter.findData("any"))
     window.table.scrollToTop()

@@ -362,3 +362,273 @@ def test_audio_panel_device_probed_again_on_open(qtbot: Any, tmp_path: Path) -> 
     assert panel.audio_error == "" and len(attempts) == 2
     session.select_bead(0)
     assert panel.play_source_action.isEnabled()
+
+
+# -- large talks: edits cost what they change ---------------------------------------------
+
+
+def big_timed_project(n: int = 5000) -> Project:
+    """``n`` one-to-one beads with times on both sides, lags 1.0–2.4 s (no audio files)."""
+    source = Document.from_texts([f"Sentence {i}." for i in range(n)], "en", [(2.0 * i, 2.0 * i + 1.5) for i in range(n)])
+    target = Document.from_texts([f"文 {i}" for i in range(n)], "ja",
+                                 [(2.0 * i + 1.0 + 0.2 * (i % 8), 2.0 * i + 2.5) for i in range(n)])  # fmt: skip
+    return Project(talk_id="big", source=source, target=target,
+                   alignment=Alignment([Bead((i,), (i,)) for i in range(n)]))  # fmt: skip
+
+
+def _idle(qtbot: Any) -> None:
+    """Let the single-shot timers of the views run."""
+    from sialign.gui.evs_view import REDRAW_DELAY_MS
+
+    QApplication.processEvents()
+    qtbot.wait(2 * REDRAW_DELAY_MS + 10)
+    QApplication.processEvents()
+
+
+def _work(panel: AudioPanel) -> dict[str, int]:
+    views = panel.views.values()
+    return {"reads": sum(v.segment_reads for v in views), "patches": sum(v.segment_patches for v in views),
+            "regions": sum(v.region_builds for v in views), "evs": panel.evs_view.recomputations}  # fmt: skip
+
+
+def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    return {k: after[k] - before[k] for k in before}
+
+
+@pytest.mark.parametrize("edit_name,expected", [
+    # Labels and text: nothing to redraw (the selected bead's regions stay as they are).
+    ("labels", {"reads": 0, "patches": 0, "regions": 0, "evs": 0}),
+    ("post_edit", {"reads": 0, "patches": 0, "regions": 0, "evs": 0}),
+    # A status: point colours only.
+    ("status", {"reads": 0, "patches": 0, "regions": 0, "evs": 1}),
+    # Times of one segment: patched in place on its side, the lag recomputed.
+    ("times", {"reads": 0, "patches": 1, "regions": 0, "evs": 1}),
+    # A split adds a segment: that side is re-read once.
+    ("split", {"reads": 1, "patches": 0, "regions": 0, "evs": 1}),
+    # Beads merged: segments untouched; the selected bead (2500) now holds two of each.
+    ("merge_beads", {"reads": 0, "patches": 0, "regions": 2, "evs": 1}),
+])  # fmt: skip
+def test_audio_panel_edits_redraw_only_what_changed(qtbot: Any, tmp_path: Path, edit_name: str,
+                                                    expected: dict[str, int]) -> None:
+    from sialign.core import edits
+    from sialign.core.model import BeadStatus
+
+    chosen = {
+        "labels": edits.SetLabels(2500, True, None),
+        "post_edit": edits.SetPostEdit(2500, "新しい訳"),
+        "status": edits.SetStatus((2500,), BeadStatus.CONFIRMED),
+        "times": edits.SetSegmentTimes("tgt", 4000, 8001.5, 8002.4),
+        "split": edits.SplitSegment("src", 4000, 4),
+        "merge_beads": edits.MergeBeads(2500),
+    }[edit_name]
+    session = ProjectSession(big_timed_project())
+    panel = AudioPanel(session, player=Player(FakeOutput()), cache_dir=tmp_path / "cache")
+    qtbot.addWidget(panel)
+    panel.resize(1200, 420)
+    panel.show()
+    session.select_bead(2500)
+    _idle(qtbot)
+    before = _work(panel)
+    assert session.apply(chosen)
+    _idle(qtbot)
+    assert _delta(before, _work(panel)) == expected
+    if edit_name == "times":
+        assert panel.evs_view.point_of(4000)[1] == pytest.approx(8001.5 - 8000.0)  # type: ignore[index]
+        assert panel.target_view.segment_at(8001.6) == 4000 and panel.target_view.segment_at(8001.2) is None
+
+
+def test_audio_panel_5000_beads_open_and_edit_fast(qtbot: Any, tmp_path: Path) -> None:
+    """Opening and editing a 5,000-bead talk: bursts coalesce, paints stay small, time near the core's own."""
+    import time
+
+    from sialign.core import edits
+    from sialign.core.model import BeadStatus
+
+    # Baseline: the same edits on a session nobody draws (the core's checks), on this machine now.
+    bare = ProjectSession(big_timed_project())
+    script = [edits.SetStatus((2500,), BeadStatus.CONFIRMED), edits.SetSegmentTimes("tgt", 2500, 5001.1, 5002.4),
+              edits.MergeBeads(2500), edits.SplitSegment("tgt", 100, 2)]  # fmt: skip
+    t0 = time.perf_counter()
+    for edit in script:
+        assert bare.apply(edit)
+    baseline = (time.perf_counter() - t0) / len(script)
+
+    session = ProjectSession()
+    panel = AudioPanel(session, player=Player(FakeOutput()), cache_dir=tmp_path / "cache")
+    qtbot.addWidget(panel)
+    panel.resize(1200, 420)
+    panel.show()
+    _idle(qtbot)
+    t0 = time.perf_counter()
+    session.set_project(big_timed_project())
+    _idle(qtbot)
+    opened = time.perf_counter() - t0
+    assert len(panel.evs_view.table) == 5000
+    session.select_bead(2500)
+    _idle(qtbot)
+
+    spent = []
+    for edit in script:
+        t0 = time.perf_counter()
+        assert session.apply(edit)
+        _idle(qtbot)
+        spent.append(time.perf_counter() - t0)
+    # Several edits in one pass of the event loop: one recomputation, one re-read.
+    before = _work(panel)
+    session.undo_stack.undo()  # the split (re-read)
+    session.undo_stack.undo()  # the merge
+    session.undo_stack.undo()  # the times
+    _idle(qtbot)
+    done = _delta(before, _work(panel))
+    assert done["evs"] == 1 and done["reads"] == 1, done
+    # Only the bands in view are painted: a minute of talk, not 5,000 segments.
+    panel.source_view.setXRange(4990.0, 5050.0, padding=0)
+    panel.source_view.viewport().repaint()
+    assert 0 < panel.source_view.bands.last_painted <= 40
+    # Zoomed out, bands merge into pixel columns.
+    panel.source_view.setXRange(0.0, 10000.0, padding=0)
+    panel.source_view.viewport().repaint()
+    assert panel.source_view.bands.last_painted <= 2 * panel.source_view.width()
+    # The old views took 0.5–0.9 s per edit here; now a few times the core's own work.
+    assert max(spent) < 0.3 + 10 * baseline, ([round(s, 3) for s in spent], round(baseline, 4))
+    assert opened < 0.6 + 10 * baseline, (round(opened, 3), round(baseline, 4))
+
+
+@pytest.mark.parametrize("edit_name,side,expected", [
+    ("times_src", "src", {7}), ("times_src", "tgt", set()), ("split", "src", "all"), ("split", "tgt", set()),
+    ("status", "src", set()), ("batch_times", "tgt", {3, 4}), ("batch_split", "tgt", "all"),
+])  # fmt: skip
+def test_audio_panel_changed_segments_table(edit_name: str, side: str, expected: Any) -> None:
+    from sialign.core import edits
+    from sialign.core.model import BeadStatus
+    from sialign.gui.waveform_view import ALL_SEGMENTS, changed_segments
+
+    times = edits.SetSegmentTimes("tgt", 3, 1.0, 2.0)
+    chosen = {
+        "times_src": edits.SetSegmentTimes("src", 7, 1.0, 2.0),
+        "split": edits.SplitSegment("src", 7, 3),
+        "status": edits.SetStatus((1,), BeadStatus.DROPPED),
+        "batch_times": edits.Batch((times, edits.SetSegmentTimes("tgt", 4, 2.0, 3.0)), "drag"),
+        "batch_split": edits.Batch((times, edits.MergeSegments("tgt", 4)), "mixed"),
+    }[edit_name]
+    assert changed_segments(chosen, side) == (ALL_SEGMENTS if expected == "all" else expected)
+
+
+@pytest.mark.parametrize("edit_name,affected", [("labels", False), ("post_edit", False), ("trim", False),
+                                                ("text", False), ("status", True), ("times", True),
+                                                ("batch_labels", False), ("batch_mixed", True)])  # fmt: skip
+def test_audio_panel_evs_affected_table(edit_name: str, affected: bool) -> None:
+    from sialign.core import edits
+    from sialign.core.model import BeadStatus
+    from sialign.gui.evs_view import evs_affected
+
+    labels = edits.SetLabels(0, True, None)
+    chosen = {
+        "labels": labels, "post_edit": edits.SetPostEdit(0, "x"), "trim": edits.SetTrimmed(0, (1,)),
+        "text": edits.EditText("src", 0, "Hello."), "status": edits.SetStatus((0,), BeadStatus.CONFIRMED),
+        "times": edits.SetSegmentTimes("tgt", 0, 1.0, 2.0), "batch_labels": edits.Batch((labels, labels), ""),
+        "batch_mixed": edits.Batch((labels, edits.MergeBeads(0)), ""),
+    }[edit_name]  # fmt: skip
+    assert evs_affected(chosen) is affected
+
+
+def test_audio_panel_evs_table_matches_bead_times(tmp_path: Path) -> None:
+    """The vectorised lags equal the per-bead definition, dropped and untimed beads included."""
+    from sialign.audio.evs import evs_table
+    from sialign.core.model import BeadStatus, bead_times
+
+    project = big_timed_project(300)
+    beads = project.alignment.beads  # type: ignore[union-attr]
+    beads[10] = Bead((10,), (10,), status=BeadStatus.DROPPED)
+    beads[20] = Bead((20,), (20,), status=BeadStatus.CONFIRMED)
+    project.target.segments[30] = project.target.segments[30].__class__(
+        **{**project.target.segments[30].__dict__, "start": None, "end": None})
+    for include_dropped in (False, True):
+        table = evs_table(project, include_dropped=include_dropped)
+        expected = []
+        for i, bead in enumerate(beads):
+            (s0, s1), (t0, t1) = bead_times(bead, project.source, "src"), bead_times(bead, project.target, "tgt")
+            if None in (s0, s1, t0, t1) or (bead.status is BeadStatus.DROPPED and not include_dropped):
+                continue
+            expected.append((i, t0 - s0, t1 - s1, bead.status is BeadStatus.CONFIRMED))  # type: ignore[operator]
+        got = list(zip(table.bead.tolist(), table.start_lag.tolist(), table.end_lag.tolist(), table.confirmed.tolist()))
+        assert got == expected
+    assert 30 not in evs_table(project).bead.tolist() and 10 in evs_table(project, include_dropped=True).bead.tolist()
+
+
+@pytest.mark.parametrize("size,key,long_label,short_stats", [((600, 420), True, True, False),
+                                                               ((600, 170), True, False, True),
+                                                               ((260, 120), False, False, True)])  # fmt: skip
+def test_audio_panel_evs_view_fits_small_sizes(qtbot: Any, tmp_path: Path, size: tuple[int, int], key: bool,
+                                               long_label: bool, short_stats: bool) -> None:
+    from sialign.gui.evs_view import EvsView
+
+    session = ProjectSession(make_project(tmp_path, with_audio=False))
+    view = EvsView(session, show_title=False)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    qtbot.waitExposed(view)
+    state = view.compact_state()
+    assert (state["key"], state["long_y_label"], state["short_stats"]) == (key, long_label, short_stats)
+    # The median is named where it can be read, never as a label on the plot.
+    shown = view.key_label.text() if key else view.stats_label.text()
+    assert f"median {view.start_stats.median:+.2f} s" in shown  # type: ignore[union-attr]
+    assert view.stats_label.toolTip().startswith("Start lag") == short_stats
+
+
+def test_audio_panel_short_side_names_when_low(panel: AudioPanel, qtbot: Any) -> None:
+    assert (panel.source_view.axis_label(), panel.target_view.axis_label()) == ("source", "interpretation")
+    panel.resize(1200, 170)
+    qtbot.waitUntil(lambda: panel.target_view.axis_label() == "interp.", timeout=2000)
+    panel.resize(1200, 520)
+    qtbot.waitUntil(lambda: panel.target_view.axis_label() == "interpretation", timeout=2000)
+
+
+def test_audio_panel_main_window_docks_the_lag_plot(qtbot: Any, monkeypatch: Any) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from sialign.gui.main_window import MainWindow
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    window = MainWindow(ProjectSession())
+    qtbot.addWidget(window)
+    window.resize(1440, 900)
+    window.show()
+    window.reset_layout()
+    qtbot.wait(50)
+    evs = window.audio_panel.evs_view
+    assert window.evs_dock.widget() is evs and evs.parent() is not window.audio_panel.splitter
+    assert window.evs_dock in window.tabifiedDockWidgets(window.matrix_dock)
+    assert window.evs_dock.toggleViewAction() in window.view_menu.actions()
+    window.evs_dock.raise_()
+    qtbot.waitUntil(lambda: evs.isVisible(), timeout=2000)
+    # Tabbed with the matrix it has room for the key and the long axis label.
+    assert evs.height() >= 200 and evs.compact_state()["key"]
+
+
+def test_audio_panel_hidden_lag_plot_waits_until_shown(qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from sialign.core import edits
+    from sialign.core.model import BeadStatus
+    from sialign.gui.main_window import MainWindow
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    session = ProjectSession()
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.reset_layout()
+    session.set_project(big_timed_project(500))
+    _idle(qtbot)
+    evs = window.audio_panel.evs_view
+    assert evs.visibleRegion().isEmpty()  # behind the matrix tab
+    before = evs.recomputations
+    for index in (10, 11, 12):
+        assert session.apply(edits.SetStatus((index,), BeadStatus.CONFIRMED))
+        _idle(qtbot)
+    assert evs.recomputations == before
+    window.evs_dock.raise_()
+    qtbot.waitUntil(lambda: evs.recomputations == before + 1, timeout=2000)
+    assert int(evs.table.confirmed.sum()) == 3 and evs.recomputations == before + 1

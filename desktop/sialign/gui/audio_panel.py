@@ -9,6 +9,10 @@ recording never freezes the window; playback runs through
 :class:`sialign.audio.player.Player` and the playhead is polled by a QTimer.
 Without audio files or without an output device the views say so and
 everything else keeps working.
+
+The lag plot (:class:`EvsView`) sits beside the waveforms when the panel
+stands alone; the main window passes ``with_evs=False`` and gives it a dock
+of its own, where it has the height a scatter plot needs.
 """
 
 from __future__ import annotations
@@ -105,6 +109,33 @@ class LinkStrip(QWidget):
         painter.end()
 
 
+class _WavesBox(QWidget):
+    """Source view, link strip, interpretation view; both waveforms get the same plot height.
+
+    The interpretation view also carries the time axis, so equal stretch
+    would leave its waveform that much lower than the source's.
+    """
+
+    def __init__(self, source_view: WaveformView, link: LinkStrip, target_view: WaveformView) -> None:
+        super().__init__()
+        self.target_view = target_view
+        self.link = link
+        self.wave_layout = QVBoxLayout(self)
+        self.wave_layout.setContentsMargins(0, 0, 0, 0)
+        self.wave_layout.setSpacing(0)
+        self.wave_layout.addWidget(source_view, 1)
+        self.wave_layout.addWidget(link)
+        self.wave_layout.addWidget(target_view, 1)
+
+    def resizeEvent(self, event: Any) -> None:
+        axis = int(self.target_view.getPlotItem().getAxis("bottom").height())
+        free = max(2, self.height() - self.link.height())
+        # Stretch in proportion to the height each view needs for an equal plot area.
+        self.wave_layout.setStretch(0, max(1, free - axis))
+        self.wave_layout.setStretch(2, free + axis)
+        super().resizeEvent(event)
+
+
 class _EnvelopeSignals(QObject):
     """Signals a loader thread emits; delivered to the GUI thread (queued)."""
 
@@ -121,6 +152,8 @@ class AudioPanel(QWidget):
         player: the playback engine (tests inject one with a fake device);
             by default the system's output device, probed once.
         cache_dir: where envelopes are cached (default: the user cache folder).
+        with_evs: lay the lag plot out beside the waveforms; when False,
+            ``evs_view`` is still made and kept current but placed by the caller.
 
     Attributes:
         play_source_action / play_target_action / play_both_action /
@@ -129,7 +162,7 @@ class AudioPanel(QWidget):
     """
 
     def __init__(self, session: ProjectSession, parent: QWidget | None = None, *, player: Player | None = None,
-                 cache_dir: str | Path | None = None) -> None:
+                 cache_dir: str | Path | None = None, with_evs: bool = True) -> None:
         super().__init__(parent)
         self.session = session
         self.cache_dir = cache_dir
@@ -148,7 +181,8 @@ class AudioPanel(QWidget):
         self.target_view = WaveformView(session, "tgt")
         self.target_view.setXLink(self.source_view)
         self.link = LinkStrip(self.source_view, self.target_view)
-        self.evs_view = EvsView(session)
+        self.with_evs = with_evs
+        self.evs_view = EvsView(session, show_title=with_evs)
         self.views = {"src": self.source_view, "tgt": self.target_view}
         for view in self.views.values():
             view.segment_clicked.connect(lambda seg_id, side=view.side: self._on_segment_clicked(side, seg_id))
@@ -168,7 +202,7 @@ class AudioPanel(QWidget):
             app.aboutToQuit.connect(self.shutdown)
         session.project_replaced.connect(self.reload)
         session.edited.connect(self._on_edited)
-        session.alignment_replaced.connect(self._on_edited)
+        session.alignment_replaced.connect(self._on_alignment_replaced)
         session.selection_changed.connect(self._on_selection_changed)
         self.reload()
 
@@ -217,19 +251,18 @@ class AudioPanel(QWidget):
         self.status_label.setWordWrap(True)
         controls.addWidget(self.status_label, 1)
 
-        waves = QWidget()
-        wave_layout = QVBoxLayout(waves)
-        wave_layout.setContentsMargins(0, 0, 0, 0)
-        wave_layout.setSpacing(0)
-        wave_layout.addWidget(self.source_view, 1)
-        wave_layout.addWidget(self.link)
-        wave_layout.addWidget(self.target_view, 1)
+        waves = _WavesBox(self.source_view, self.link, self.target_view)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(waves)
-        self.splitter.addWidget(self.evs_view)
         self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
+        if self.with_evs:
+            self.splitter.addWidget(self.evs_view)
+            self.splitter.setStretchFactor(1, 1)
+        else:
+            # Owned here (deleted with the panel) until the caller docks it.
+            self.evs_view.setParent(self)
+            self.evs_view.hide()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -351,9 +384,15 @@ class AudioPanel(QWidget):
             return
         self.session.select_bead(index)
 
-    def _on_edited(self, *args: Any) -> None:
+    def _on_edited(self, edit: Any) -> None:
+        # Each view patches what the edit changed; the highlight and the link
+        # strip follow the selected bead (a few items, rebuilt only if changed).
         for view in self.views.values():
-            view.refresh_segments()
+            view.apply_edit(edit)
+        self._on_selection_changed(self.session.selected_bead)
+
+    def _on_alignment_replaced(self) -> None:
+        # A new alignment leaves the segments and their times as they were.
         self._on_selection_changed(self.session.selected_bead)
 
     def _bead_spans(self, index: int) -> dict[str, tuple[float, float] | None]:

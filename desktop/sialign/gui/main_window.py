@@ -72,7 +72,7 @@ PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
 MAX_RECENT = 10
 # Bump when docks are added or renamed, so an old saved layout is not
 # restored onto a different set of docks.
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4
 
 
 def default_embedder() -> str:
@@ -167,7 +167,7 @@ class MainWindow(QMainWindow):
         self.matrix = MatrixView()
         self.inspector = BeadInspector(self.session)
         self.filter_panel = FilterPanel(self.session, self.run_task)
-        self.audio_panel = AudioPanel(self.session)
+        self.audio_panel = AudioPanel(self.session, with_evs=False)
 
         self._build_actions()
         for action, short in ((self.act_merge_next_segment, "Merge with next"),
@@ -359,6 +359,14 @@ class MainWindow(QMainWindow):
                                       Qt.DockWidgetArea.RightDockWidgetArea)  # fmt: skip
         self.filter_dock.hide()
         self.audio_dock = self._dock("Audio", "audio_dock", self.audio_panel, Qt.DockWidgetArea.TopDockWidgetArea)
+        # The lag plot needs height more than width: a tab beside the matrix
+        # gives it the matrix's area instead of a sliver of the audio strip.
+        self.evs_dock = self._dock("Interpreter lag", "evs_dock", self.audio_panel.evs_view,
+                                   Qt.DockWidgetArea.LeftDockWidgetArea)  # fmt: skip
+        self.tabifyDockWidget(self.matrix_dock, self.evs_dock)
+        self.matrix_dock.raise_()
+        # Behind the matrix tab the plot stays "visible" to Qt: tell it, so edits skip its redraw.
+        self.evs_dock.visibilityChanged.connect(self.audio_panel.evs_view.set_on_screen)
         self._default_state = self.saveState(LAYOUT_VERSION)
 
     def _build_menus(self) -> None:
@@ -405,7 +413,7 @@ class MainWindow(QMainWindow):
                 align_menu.addAction(action)
 
         self.view_menu = bar.addMenu("&View")
-        for dock in (self.audio_dock, self.matrix_dock, self.inspector_dock, self.filter_dock):
+        for dock in (self.audio_dock, self.matrix_dock, self.evs_dock, self.inspector_dock, self.filter_dock):
             self.view_menu.addAction(dock.toggleViewAction())
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.act_fit)
@@ -1280,7 +1288,7 @@ class MainWindow(QMainWindow):
         height = self.height()
         needed = self.inspector.minimumSizeHint().height() + self.inspector_dock.minimumSizeHint().height()
         inspector = min(max(int(height * 0.25), needed), int(height * 0.3))
-        self.resizeDocks([self.audio_dock, self.inspector_dock], [int(height * 0.25), inspector], Qt.Orientation.Vertical)
+        self.resizeDocks([self.audio_dock, self.inspector_dock], [int(height * 0.27), inspector], Qt.Orientation.Vertical)
 
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")

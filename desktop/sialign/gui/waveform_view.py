@@ -5,9 +5,16 @@ on every zoom or scroll the view asks for the level that gives about one
 block per pixel, clipped to what is visible, so a one-hour talk draws a few
 thousand points at any zoom (the curve also has pyqtgraph's peak
 downsampling and clip-to-view on, for the finest level). Every segment with
-times is a shaded band; the segments of the selected bead are
-``LinearRegionItem``s whose edges can be dragged to correct the times, each
-drag becoming one undoable core edit.
+times is a shaded band, all of them drawn by one item that paints only the
+bands in view; the segments of the selected bead are ``LinearRegionItem``s
+whose edges can be dragged to correct the times, each drag becoming one
+undoable core edit.
+
+Edits update only what they change: a segment's new times are written into
+the view's arrays in place, edits of beads, statuses, labels or text leave
+the waveform alone, and only splits and merges of this side's segments
+re-read the document — on the next pass of the event loop, once for any
+number of edits.
 """
 
 from __future__ import annotations
@@ -16,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter
 from PySide6.QtWidgets import QLabel, QWidget
 
 from sialign.audio.envelope import EnvelopePyramid
@@ -26,6 +34,8 @@ if TYPE_CHECKING:
     from sialign.gui.session import ProjectSession
 
 SIDE_NAMES = {"src": "source", "tgt": "interpretation"}
+# Axis labels when the view is too low for the full name.
+SHORT_SIDE_NAMES = {"src": "src", "tgt": "interp."}
 WAVE_COLORS = {"src": "#6fa8dc", "tgt": "#f6b26b"}
 SELECTED_BRUSH = {"src": (111, 168, 220, 70), "tgt": (246, 178, 107, 70)}
 BAND_BRUSHES = ((255, 255, 255, 14), (255, 255, 255, 30))
@@ -35,6 +45,91 @@ PLAYHEAD_COLOR = "#ff5c5c"
 MIN_SEGMENT = 0.02
 # Two boundaries this close (s) are the same boundary: dragging one moves both.
 SHARED_BOUNDARY = 1e-3
+# Edits that never change a segment's times or the list of segments.
+ALL_SEGMENTS = "all"
+
+
+def changed_segments(edit: Any, side: str) -> set[int] | str:
+    """What ``edit`` (a ``sialign.core.edits`` object) changes in ``side``'s segment times.
+
+    Returns the ids whose times changed in place, or :data:`ALL_SEGMENTS` when
+    segments were added or removed (splits, merges) or the edit is of a kind
+    this function does not know.
+    """
+    from sialign.core import edits
+
+    if isinstance(edit, edits.Batch):
+        ids: set[int] = set()
+        for sub in edit.edits:
+            changed = changed_segments(sub, side)
+            if changed == ALL_SEGMENTS:
+                return ALL_SEGMENTS
+            ids |= changed  # type: ignore[arg-type]
+        return ids
+    if isinstance(edit, edits.SetSegmentTimes):
+        return {edit.seg_id} if edit.side == side else set()
+    if isinstance(edit, (edits.SplitSegment, edits.MergeSegments, edits.UnmergeSegments)):
+        return ALL_SEGMENTS if edit.side == side else set()
+    if isinstance(edit, (edits.SetStatus, edits.SetLabels, edits.SetPostEdit, edits.SetTrimmed, edits.EditText,
+                         edits.MergeBeads, edits.SplitBead, edits.MoveSegment, edits.ReplaceBeads,
+                         edits.ReplaceAlignment)):  # fmt: skip
+        return set()
+    return ALL_SEGMENTS
+
+
+class SegmentBands(pg.GraphicsObject):
+    """Every timed segment as a shaded band, alternating two shades; one item for the whole talk.
+
+    Only the bands overlapping the visible time range are painted, and bands
+    narrower than a pixel are merged, so painting costs the same for 50 or
+    5,000 segments.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._starts = np.zeros(0)
+        self._ends = np.zeros(0)
+        self._bounds = QRectF()
+        self._brushes = (QBrush(QColor(*BAND_BRUSHES[0])), QBrush(QColor(*BAND_BRUSHES[1])))
+        self.last_painted = 0  # bands drawn by the last paint (tests check it stays small)
+
+    def set_spans(self, starts: np.ndarray, ends: np.ndarray) -> None:
+        """Bands from ``starts[i]`` to ``ends[i]`` seconds, arrays of shape (n,) in document order."""
+        self.prepareGeometryChange()
+        self._starts, self._ends = starts, ends
+        if starts.size:
+            lo, hi = float(starts.min()), float(ends.max())
+            self._bounds = QRectF(lo, -1.0, max(hi - lo, 1e-6), 2.0)
+        else:
+            self._bounds = QRectF()
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
+        view = self.getViewBox()
+        if view is None or not self._starts.size:
+            self.last_painted = 0
+            return
+        (t0, t1), _ = view.viewRange()
+        visible = np.flatnonzero((self._ends >= t0) & (self._starts <= t1))
+        pixel = (t1 - t0) / max(1.0, float(view.width()))
+        painter.setPen(Qt.PenStyle.NoPen)
+        drawn = 0
+        for parity, brush in enumerate(self._brushes):
+            rows = visible[visible % 2 == parity]
+            starts, ends = self._starts[rows], self._ends[rows]
+            # Zoomed far out, thousands of bands share a few hundred pixels: one
+            # rectangle per pixel column says the same thing.
+            if rows.size > 2 * max(1.0, float(view.width())):
+                columns = np.unique(np.floor((starts - t0) / pixel))
+                starts = t0 + columns * pixel
+                ends = starts + pixel
+            painter.setBrush(brush)
+            painter.drawRects([QRectF(a, -1.0, b - a, 2.0) for a, b in zip(starts.tolist(), ends.tolist())])
+            drawn += int(starts.size)
+        self.last_painted = drawn
 
 
 class WaveformView(pg.PlotWidget):
@@ -59,8 +154,15 @@ class WaveformView(pg.PlotWidget):
         self._starts = np.zeros(0)
         self._ends = np.zeros(0)
         self._ids: list[int] = []
+        self._row_of: dict[int, int] = {}
         self._regions: list[tuple[int, pg.LinearRegionItem]] = []
         self._highlight_ids: tuple[int, ...] = ()
+        self._highlight_key: tuple[Any, ...] | None = None
+        self._segments_pending = False
+        # Work counters: tests and benchmarks check that edits cost what they change.
+        self.segment_reads = 0
+        self.segment_patches = 0
+        self.region_builds = 0
 
         item = self.getPlotItem()
         item.setMenuEnabled(False)
@@ -73,13 +175,14 @@ class WaveformView(pg.PlotWidget):
         left.setWidth(44)
         left.setTicks([[]])
         left.setLabel(SIDE_NAMES[side], color=WAVE_COLORS[side])
+        self._short_label = False
         # One time axis for the pair: the lower (interpretation) view shows it.
         if side == "tgt":
             item.getAxis("bottom").setLabel("time", units="s")
         else:
             item.getAxis("bottom").setStyle(showValues=False)
 
-        self.bands = pg.BarGraphItem(x0=[], x1=[], y0=[], y1=[], brushes=[], pen=None)
+        self.bands = SegmentBands()
         self.bands.setZValue(-10)
         self.addItem(self.bands)
         self.curve = pg.PlotDataItem(pen=pg.mkPen(WAVE_COLORS[side], width=1))
@@ -97,6 +200,13 @@ class WaveformView(pg.PlotWidget):
         self.message.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.message.setStyleSheet("color: #d8d8d8; background: rgba(30, 31, 34, 200); padding: 6px; border-radius: 4px;")
         self.message.hide()
+
+        # Re-reading the segments after a split or merge waits for the event
+        # loop, so a burst of edits reads them once.
+        self._segments_timer = QTimer(self)
+        self._segments_timer.setSingleShot(True)
+        self._segments_timer.setInterval(0)
+        self._segments_timer.timeout.connect(self.flush)
 
         item.getViewBox().sigXRangeChanged.connect(self._redraw_wave)
         self.scene().sigMouseClicked.connect(self._on_scene_clicked)
@@ -129,16 +239,47 @@ class WaveformView(pg.PlotWidget):
         return self.message.text() if not self.message.isHidden() else ""
 
     def refresh_segments(self) -> None:
-        """Re-read the segments' times (after an edit or a new project)."""
+        """Re-read every segment's times (a new project, segments split or merged)."""
+        self._segments_timer.stop()
+        self._segments_pending = False
+        self.segment_reads += 1
         segs = [s for s in self.document.segments if s.has_time]
         self._ids = [s.id for s in segs]
+        self._row_of = {seg_id: row for row, seg_id in enumerate(self._ids)}
         self._starts = np.array([s.start for s in segs], dtype=np.float64)
         self._ends = np.array([s.end for s in segs], dtype=np.float64)
-        brushes = [pg.mkBrush(*BAND_BRUSHES[i % 2]) for i in range(len(segs))]
-        self.bands.setOpts(x0=self._starts, x1=self._ends, y0=np.full(len(segs), -1.0), y1=np.full(len(segs), 1.0),
-                           brushes=brushes, pen=pg.mkPen(None))
+        self.bands.set_spans(self._starts, self._ends)
         self._update_duration()
         self.highlight(self._highlight_ids)
+
+    def apply_edit(self, edit: Any) -> None:
+        """Follow a core edit: patch the times it changed, or re-read the segments soon if it split or merged."""
+        changed = changed_segments(edit, self.side)
+        if not changed:
+            return
+        if changed != ALL_SEGMENTS and not self._segments_pending:
+            doc = self.document
+            rows = []
+            for seg_id in changed:  # type: ignore[union-attr]
+                row = self._row_of.get(seg_id)
+                seg = doc.get(seg_id)
+                if row is None or not seg.has_time:  # a segment gained or lost its times
+                    break
+                rows.append((row, seg))
+            else:
+                self.segment_patches += 1
+                for row, seg in rows:
+                    self._starts[row], self._ends[row] = seg.start, seg.end
+                self.bands.set_spans(self._starts, self._ends)
+                self._update_duration()
+                return
+        self._segments_pending = True
+        self._segments_timer.start()
+
+    def flush(self) -> None:
+        """Do a pending re-read of the segments now (also done by the next pass of the event loop)."""
+        if self._segments_pending:
+            self.refresh_segments()
 
     def _update_duration(self) -> None:
         audio = self._pyramid.duration if self._pyramid is not None else 0.0
@@ -157,20 +298,33 @@ class WaveformView(pg.PlotWidget):
         x, y = self._pyramid.visible(t0, t1, width)
         self.curve.setData(x, y)
 
-    def highlight(self, seg_ids: tuple[int, ...]) -> None:
-        """Make these segments (the selected bead's side) editable regions."""
-        self._highlight_ids = tuple(seg_ids)
-        for _, region in self._regions:
-            self.removeItem(region)
-        self._regions = []
+    def highlight(self, seg_ids: tuple[int, ...], *, force: bool = False) -> None:
+        """Make these segments (the selected bead's side) editable regions.
+
+        Nothing is rebuilt when the segments and their times (and their
+        neighbours', which bound the drags) are what is already shown, unless
+        ``force`` (a refused drag left a region where the document disagrees).
+        """
         doc = self.document
-        for seg_id in self._highlight_ids:
+        segs: list[Segment] = []
+        for seg_id in seg_ids:
             try:
                 seg = doc.get(seg_id)
             except KeyError:
                 continue
-            if not seg.has_time:
-                continue
+            if seg.has_time:
+                segs.append(seg)
+        key = (tuple(seg_ids), self._duration, tuple((s, *self._neighbours(s.id)) for s in segs))
+        if not force and key == self._highlight_key:
+            return
+        self._highlight_key = key
+        self._highlight_ids = tuple(seg_ids)
+        self.region_builds += 1
+        for _, region in self._regions:
+            self.removeItem(region)
+        self._regions = []
+        for seg in segs:
+            seg_id = seg.id
             region = pg.LinearRegionItem(values=(seg.start, seg.end), brush=pg.mkBrush(*SELECTED_BRUSH[self.side]),
                                          pen=pg.mkPen(WAVE_COLORS[self.side], width=2), movable=False)
             # Only the edges move: dragging a whole segment in time is never what a reviewer means.
@@ -242,6 +396,7 @@ class WaveformView(pg.PlotWidget):
 
     def segment_at(self, seconds: float) -> int | None:
         """Id of the segment covering ``seconds`` (the later one where two overlap), else None."""
+        self.flush()
         hits = np.flatnonzero((self._starts <= seconds) & (seconds <= self._ends))
         return self._ids[int(hits[-1])] if hits.size else None
 
@@ -287,7 +442,7 @@ class WaveformView(pg.PlotWidget):
         edit = edits[0] if len(edits) == 1 else Batch(tuple(edits), label)
         if not self.session.apply(edit):
             # Refused: put the region back where the document says it is.
-            self.highlight(self._highlight_ids)
+            self.highlight(self._highlight_ids, force=True)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
@@ -295,6 +450,20 @@ class WaveformView(pg.PlotWidget):
             return
         self._place_message()
         self._redraw_wave()
+        self._fit_axis_label()
+
+    def _fit_axis_label(self) -> None:
+        """The full side name when it fits along the axis, else the short one (rotated labels get cut)."""
+        height = self.getPlotItem().getViewBox().height()
+        short = QFontMetrics(self.font()).horizontalAdvance(SIDE_NAMES[self.side]) + 8 > height
+        if short != self._short_label:
+            self._short_label = short
+            name = SHORT_SIDE_NAMES[self.side] if short else SIDE_NAMES[self.side]
+            self.getPlotItem().getAxis("left").setLabel(name, color=WAVE_COLORS[self.side])
+
+    def axis_label(self) -> str:
+        """The side name the axis shows now."""
+        return SHORT_SIDE_NAMES[self.side] if self._short_label else SIDE_NAMES[self.side]
 
     def _place_message(self) -> None:
         width = min(self.width() - 40, 560)
