@@ -131,8 +131,13 @@ class _WavesBox(QWidget):
         axis = int(self.target_view.getPlotItem().getAxis("bottom").height())
         free = max(2, self.height() - self.link.height())
         # Stretch in proportion to the height each view needs for an equal plot area.
-        self.wave_layout.setStretch(0, max(1, free - axis))
-        self.wave_layout.setStretch(2, free + axis)
+        stretch = (max(1, free - axis), free + axis)
+        if stretch != (self.wave_layout.stretch(0), self.wave_layout.stretch(2)):
+            self.wave_layout.setStretch(0, stretch[0])
+            self.wave_layout.setStretch(2, stretch[1])
+            # The layout has already placed the views for this size: place them again.
+            self.wave_layout.invalidate()
+            self.wave_layout.activate()
         super().resizeEvent(event)
 
 

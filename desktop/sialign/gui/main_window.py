@@ -1288,7 +1288,7 @@ class MainWindow(QMainWindow):
         height = self.height()
         needed = self.inspector.minimumSizeHint().height() + self.inspector_dock.minimumSizeHint().height()
         inspector = min(max(int(height * 0.25), needed), int(height * 0.3))
-        self.resizeDocks([self.audio_dock, self.inspector_dock], [int(height * 0.27), inspector], Qt.Orientation.Vertical)
+        self.resizeDocks([self.audio_dock, self.inspector_dock], [int(height * 0.29), inspector], Qt.Orientation.Vertical)
 
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")

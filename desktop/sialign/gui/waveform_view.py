@@ -45,7 +45,7 @@ PLAYHEAD_COLOR = "#ff5c5c"
 MIN_SEGMENT = 0.02
 # Two boundaries this close (s) are the same boundary: dragging one moves both.
 SHARED_BOUNDARY = 1e-3
-# Edits that never change a segment's times or the list of segments.
+# What changed_segments answers when segments were added or removed: re-read them all.
 ALL_SEGMENTS = "all"
 
 
@@ -75,6 +75,28 @@ def changed_segments(edit: Any, side: str) -> set[int] | str:
                          edits.ReplaceAlignment)):  # fmt: skip
         return set()
     return ALL_SEGMENTS
+
+
+def _covered_runs(starts: np.ndarray, ends: np.ndarray, t0: float, t1: float,
+                  columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """Merge spans into runs of covered pixel columns.
+
+    Args:
+        starts, ends: span times in seconds, shape (n,).
+        t0, t1: the visible time range, drawn over ``columns`` pixel columns.
+
+    Returns:
+        (run starts, run ends) in seconds, shape (m,) each, m <= columns / 2 + 1.
+    """
+    pixel = (t1 - t0) / columns
+    first = np.clip(np.floor((starts - t0) / pixel), 0, columns - 1).astype(np.int64)
+    last = np.clip(np.floor((ends - t0) / pixel), 0, columns - 1).astype(np.int64)
+    cover = np.zeros(columns + 1, dtype=np.int64)
+    np.add.at(cover, first, 1)
+    np.add.at(cover, last + 1, -1)
+    on = np.concatenate([[0], (np.cumsum(cover[:columns]) > 0).astype(np.int8), [0]])
+    edges = np.diff(on)
+    return t0 + np.flatnonzero(edges == 1) * pixel, t0 + np.flatnonzero(edges == -1) * pixel
 
 
 class SegmentBands(pg.GraphicsObject):
@@ -114,18 +136,16 @@ class SegmentBands(pg.GraphicsObject):
             return
         (t0, t1), _ = view.viewRange()
         visible = np.flatnonzero((self._ends >= t0) & (self._starts <= t1))
-        pixel = (t1 - t0) / max(1.0, float(view.width()))
+        columns = max(1, int(view.width()))
         painter.setPen(Qt.PenStyle.NoPen)
         drawn = 0
         for parity, brush in enumerate(self._brushes):
             rows = visible[visible % 2 == parity]
             starts, ends = self._starts[rows], self._ends[rows]
-            # Zoomed far out, thousands of bands share a few hundred pixels: one
-            # rectangle per pixel column says the same thing.
-            if rows.size > 2 * max(1.0, float(view.width())):
-                columns = np.unique(np.floor((starts - t0) / pixel))
-                starts = t0 + columns * pixel
-                ends = starts + pixel
+            if rows.size > columns:
+                # Zoomed far out, thousands of bands share a few hundred pixels:
+                # the runs of covered pixel columns say the same thing.
+                starts, ends = _covered_runs(starts, ends, t0, t1, columns)
             painter.setBrush(brush)
             painter.drawRects([QRectF(a, -1.0, b - a, 2.0) for a, b in zip(starts.tolist(), ends.tolist())])
             drawn += int(starts.size)
@@ -175,7 +195,7 @@ class WaveformView(pg.PlotWidget):
         left.setWidth(44)
         left.setTicks([[]])
         left.setLabel(SIDE_NAMES[side], color=WAVE_COLORS[side])
-        self._short_label = False
+        self._axis_name = SIDE_NAMES[side]
         # One time axis for the pair: the lower (interpretation) view shows it.
         if side == "tgt":
             item.getAxis("bottom").setLabel("time", units="s")
@@ -453,17 +473,25 @@ class WaveformView(pg.PlotWidget):
         self._fit_axis_label()
 
     def _fit_axis_label(self) -> None:
-        """The full side name when it fits along the axis, else the short one (rotated labels get cut)."""
+        """The full side name when it fits along the axis, else the short one, else none (rotated labels get cut)."""
         height = self.getPlotItem().getViewBox().height()
-        short = QFontMetrics(self.font()).horizontalAdvance(SIDE_NAMES[self.side]) + 8 > height
-        if short != self._short_label:
-            self._short_label = short
-            name = SHORT_SIDE_NAMES[self.side] if short else SIDE_NAMES[self.side]
+        axis = self.getPlotItem().getAxis("left")
+        # The label is a text item with its own font and a document margin on each end.
+        metrics = QFontMetrics(axis.label.font())
+        margin = 2 * axis.label.document().documentMargin() + 4
+        name = ""
+        for candidate in (SIDE_NAMES[self.side], SHORT_SIDE_NAMES[self.side]):
+            if metrics.horizontalAdvance(candidate) + margin <= height:
+                name = candidate
+                break
+        if name != self._axis_name:
+            self._axis_name = name
+            # The colour and the order (source above) still say which side a nameless view is.
             self.getPlotItem().getAxis("left").setLabel(name, color=WAVE_COLORS[self.side])
 
     def axis_label(self) -> str:
-        """The side name the axis shows now."""
-        return SHORT_SIDE_NAMES[self.side] if self._short_label else SIDE_NAMES[self.side]
+        """The side name the axis shows now ("" when the view is too low for any)."""
+        return self._axis_name
 
     def _place_message(self) -> None:
         width = min(self.width() - 40, 560)
