@@ -642,3 +642,25 @@ def test_audio_panel_hidden_lag_plot_waits_until_shown(qtbot: Any, tmp_path: Pat
     window.evs_dock.raise_()
     qtbot.waitUntil(lambda: evs.recomputations == before + 1, timeout=2000)
     assert int(evs.table.confirmed.sum()) == 3 and evs.recomputations == before + 1
+
+
+def test_audio_panel_evs_hover_enlarges_one_point(panel: AudioPanel, qtbot: Any) -> None:
+    """Points share one pre-drawn symbol; a hovered point still gets its own, larger one."""
+    evs = panel.evs_view
+    plot = evs.plot
+    plot.getPlotItem().getViewBox().autoRange()
+    qtbot.wait(20)
+    x, y = evs.point_of(1)  # type: ignore[misc]
+    target = plot.mapFromScene(plot.getPlotItem().getViewBox().mapViewToScene(QPointF(x, y)))
+    item = next(it for it in (evs.points, evs.confirmed_points, evs.outlier_points) if 1 in list(it.data["data"]))
+    plain_rect = tuple(item.data["sourceRect"][0])
+    for dx in (30, 10, 0):
+        _send(plot.viewport(), QEvent.Type.MouseMove, QPoint(target.x() + dx, target.y()), Qt.MouseButton.NoButton,
+              Qt.MouseButton.NoButton)  # fmt: skip
+        QTest.qWait(40)
+    qtbot.waitUntil(lambda: bool(item.data["hovered"].any()), timeout=2000)
+    row = int(np.flatnonzero(item.data["hovered"])[0])
+    assert int(item.data["data"][row]) == 1
+    assert item.data["sourceRect"][row]["w"] > plain_rect[2]  # the larger hover symbol
+    others = np.flatnonzero(~item.data["hovered"])
+    assert all(tuple(item.data["sourceRect"][i]) == plain_rect for i in others)
