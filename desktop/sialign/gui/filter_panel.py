@@ -123,29 +123,6 @@ class ThresholdRow(QWidget):
         self.spin.setValue(value)
 
 
-def _with_current_statuses(scores: Any, beads: list) -> Any:
-    """The scores with their status fields brought up to date (the measurements do not change).
-
-    Confirming, dropping or applying filters changes what a threshold
-    would flip but not α/γ/η; refreshing the three status fields the way
-    ``score_beads`` fills them avoids re-running GiNZA after every review step.
-    """
-    import numpy as np
-
-    from sialign.core.model import BeadStatus
-    from sialign.filters import FILTER_REASON_PREFIX
-
-    status = [b.status for b in beads]
-    return replace(
-        scores,
-        status=status,
-        filter_dropped=np.array(
-            [b.status == BeadStatus.DROPPED and b.reason.startswith(FILTER_REASON_PREFIX) for b in beads], dtype=bool
-        ),
-        confirmed=np.array([b.status == BeadStatus.CONFIRMED for b in beads], dtype=bool),
-    )
-
-
 class FilterPanel(QWidget):
     """Edit the project's filter thresholds; see which beads would flip; apply as one step.
 
@@ -284,7 +261,7 @@ class FilterPanel(QWidget):
         if self.scores is not None and (not has_beads or not self.scores.matches(alignment.beads)):
             self.scores = None
         if self.scores is not None and alignment is not None:
-            self.scores = _with_current_statuses(self.scores, alignment.beads)
+            self.scores = self.scores.with_statuses(alignment.beads)
         self.score_button.setEnabled(has_beads)
         self.apply_button.setEnabled(has_beads)
         self._update_preview()
