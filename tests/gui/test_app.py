@@ -285,6 +285,19 @@ def test_app_smoke_test_command_exits_zero(tmp_path) -> None:  # noqa: ANN001
     assert "smoke test: passed" in done.stdout
 
 
+@pytest.mark.slow
+def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> None:  # noqa: ANN001
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SIALIGN_AUTOSAVE_DIR=str(tmp_path / "autosave"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "sialign.gui.app", "--smoke-test", "--with-filters"],
+        capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "beads in the scoring process" in done.stdout
+    assert "smoke test: passed" in done.stdout
+
+
 def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:  # noqa: ANN001
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
         window.act_example.trigger()

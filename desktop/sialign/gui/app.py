@@ -100,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="open the example, align it, export TSV to a temporary file, check it and exit (0 = passed)",
     )
+    parser.add_argument(
+        "--with-filters",
+        action="store_true",
+        help="with --smoke-test: also score the filters in the separate scoring process (loads GiNZA there)",
+    )
     return parser
 
 
@@ -126,8 +131,13 @@ def make_application(argv: Sequence[str]) -> object:
     return app
 
 
-def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S) -> int:
-    """Open the example in ``window``, align, export TSV, check the file; 0 when all worked."""
+def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_filters: bool = False) -> int:
+    """Open the example in ``window``, align, export TSV, check the file; 0 when all worked.
+
+    With ``with_filters`` the beads are also scored in the scoring process the
+    Filters panel uses: the check that a frozen build can start that process
+    and load GiNZA in it.
+    """
     from PySide6.QtCore import QEventLoop, QTimer
 
     from sialign.core.model import BeadStatus
@@ -176,6 +186,20 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S) -> int
     if problems:
         print("smoke test: FAILED: " + "; ".join(problems), file=sys.stderr)
         return 1
+    if with_filters:
+        from sialign.filters.remote import score_beads_in_process
+        from sialign.gui.workers import snapshot
+
+        t1 = time.monotonic()
+        try:
+            scores = score_beads_in_process(snapshot(window.session.project))
+        except SialignError as exc:
+            print(f"smoke test: FAILED: filter scoring: {exc}", file=sys.stderr)
+            return 1
+        if not scores.matches(alignment.beads):
+            print("smoke test: FAILED: filter scores do not match the beads", file=sys.stderr)
+            return 1
+        print(f"smoke test: scored {len(alignment.beads)} beads in the scoring process in {time.monotonic() - t1:.1f} s")
     print(
         f"smoke test: passed — {len(project.source)} × {len(project.target)} segments, "
         f"{len(alignment.beads)} beads, {rows} TSV rows, aligned in {aligned_s:.1f} s "
@@ -205,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     window = MainWindow()
     if args.smoke_test:
-        code = run_smoke_test(window)
+        code = run_smoke_test(window, with_filters=args.with_filters)
         window.session.mark_saved()  # nothing to keep from a smoke test
         window._discard_current_autosave()
         window.close()
