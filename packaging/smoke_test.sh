@@ -3,7 +3,8 @@
 #   packaging/smoke_test.sh [BUNDLE_DIR]     (default: packaging/dist/sialign)
 # Runs the frozen CLI (--version, doctor, doctor --full, models, demo, align
 # on the example talk with a TSV export that is checked) and the frozen
-# desktop app's --smoke-test offscreen; prints the bundle size and start-up
+# desktop app's --smoke-test offscreen (also with --with-filters: the scoring
+# process); prints the bundle size and start-up
 # times. Exit status 0 when every check passed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -91,6 +92,14 @@ if run gui_smoke "$GUI" --smoke-test; then
     GUI_S=$LAST_S; pass "sialign-gui --smoke-test in ${GUI_S} s: $(grep 'smoke test' "$WORK/gui_smoke.log" | tail -1)"
 else
     GUI_S="-"; fail "sialign-gui --smoke-test"; tail -25 "$WORK/gui_smoke.log" >&2
+fi
+
+# Filter scoring runs in a second process started from the frozen program
+# (multiprocessing spawn + freeze_support) and loads GiNZA there.
+if run gui_filters "$GUI" --smoke-test --with-filters; then
+    pass "sialign-gui --smoke-test --with-filters in ${LAST_S} s: $(grep 'scoring process' "$WORK/gui_filters.log" | tail -1)"
+else
+    fail "sialign-gui --smoke-test --with-filters (scoring process)"; tail -25 "$WORK/gui_filters.log" >&2
 fi
 
 # The same on a real X server (Qt's xcb plugin and the system's X libraries), when Xvfb is installed.
