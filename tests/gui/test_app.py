@@ -199,7 +199,7 @@ def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:
 
 def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -> None:  # noqa: ANN001
     """Heartbeat every 10 ms on the GUI thread while a talk aligns in the worker."""
-    from PySide6.QtCore import QTimer
+    from heartbeat import heartbeat_gaps
 
     from sialign.core.model import Document, Project
 
@@ -217,19 +217,6 @@ def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -
 
     work_done: list[float] = []
 
-    def heartbeat_gaps(during) -> list[float]:  # noqa: ANN001
-        beats: list[float] = []
-        timer = QTimer()
-        timer.setInterval(10)
-        timer.timeout.connect(lambda: beats.append(time.perf_counter()))
-        timer.start()
-        during()
-        timer.stop()
-        # Only while the worker works: drawing the result once it has landed
-        # is a single repaint after the wait, not a stall during it.
-        end = work_done[-1] if work_done else float("inf")
-        return sorted(b - a for a, b in zip(beats, beats[1:]) if b < end)
-
     def run_align() -> None:
         with qtbot.waitSignal(window.runner.finished, timeout=120_000):
             window.align()
@@ -238,8 +225,8 @@ def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -
 
     # The same heartbeat with nothing running: on a shared machine the
     # scheduler alone delays beats, and that is not the application's doing.
-    idle = heartbeat_gaps(lambda: qtbot.wait(800))
-    busy = heartbeat_gaps(run_align)
+    idle = heartbeat_gaps(lambda: qtbot.wait(800), work_done)
+    busy = heartbeat_gaps(run_align, work_done)
     assert len(busy) > 20, "the alignment was too quick to measure anything"
 
     def p95(gaps: list[float]) -> float:

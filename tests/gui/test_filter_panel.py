@@ -124,7 +124,7 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
     """
     import time
 
-    from PySide6.QtCore import QTimer
+    from heartbeat import heartbeat_gaps
 
     from sialign.filters import remote
     from sialign.gui.main_window import MainWindow
@@ -142,24 +142,13 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
 
     work_done: list[float] = []
 
-    def heartbeat_gaps(during) -> list[float]:  # noqa: ANN001
-        beats: list[float] = []
-        timer = QTimer()
-        timer.setInterval(10)
-        timer.timeout.connect(lambda: beats.append(time.perf_counter()))
-        timer.start()
-        during()
-        timer.stop()
-        end = work_done[-1] if work_done else float("inf")
-        return sorted(b - a for a, b in zip(beats, beats[1:]) if b < end)
-
     def run_scoring() -> None:
         with qtbot.waitSignal(window.runner.finished, timeout=180_000):
             window.filter_panel.score_button.click()
             window.runner.worker.done.connect(lambda: work_done.append(time.perf_counter()))
 
-    idle = heartbeat_gaps(lambda: qtbot.wait(800))
-    busy = heartbeat_gaps(run_scoring)
+    idle = heartbeat_gaps(lambda: qtbot.wait(800), work_done)
+    busy = heartbeat_gaps(run_scoring, work_done)
     assert window.filter_panel.scores is not None
     assert len(busy) > 100, "the scoring was too quick to have loaded GiNZA"
     print(f"\nheartbeat: idle max {idle[-1] * 1000:.0f} ms, scoring max {busy[-1] * 1000:.0f} ms "

@@ -1,0 +1,26 @@
+"""Measuring how long the GUI thread cannot react while work runs elsewhere."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+
+def heartbeat_gaps(during: Callable[[], None], work_done: list[float], interval_ms: int = 10) -> list[float]:
+    """Sorted gaps in seconds between beats of a GUI-thread QTimer while ``during()`` runs.
+
+    Beats after the first time recorded in ``work_done`` (the moment the
+    worker finished) are left out: drawing the result once it has landed is
+    a single repaint after the wait, not a stall during it.
+    """
+    from PySide6.QtCore import QTimer
+
+    beats: list[float] = []
+    timer = QTimer()
+    timer.setInterval(interval_ms)
+    timer.timeout.connect(lambda: beats.append(time.perf_counter()))
+    timer.start()
+    during()
+    timer.stop()
+    end = work_done[-1] if work_done else float("inf")
+    return sorted(b - a for a, b in zip(beats, beats[1:]) if b < end)
