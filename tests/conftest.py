@@ -17,6 +17,8 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Vectors are cached in a folder of this test run, never in the user's cache.
+os.environ["SIALIGN_CACHE_DIR"] = tempfile.mkdtemp(prefix="sialign-tests-cache-")
 
 _ALSA_CONF = Path(tempfile.gettempdir()) / "sialign-tests-alsa-null.conf"
 if "ALSA_CONFIG_PATH" not in os.environ and Path("/usr/share/alsa/alsa.conf").exists():
@@ -28,6 +30,16 @@ import pytest  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 EXAMPLES = REPO / "resources" / "examples"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_vector_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Each test starts with an empty on-disk vector cache of its own."""
+    from sialign.embed.cache import close_shared_caches
+
+    monkeypatch.setenv("SIALIGN_CACHE_DIR", str(tmp_path_factory.mktemp("vector-cache")))
+    yield
+    close_shared_caches()
 
 
 @pytest.fixture

@@ -131,7 +131,7 @@ def test_cli_align_without_reference_uses_the_direct_signal(talk: Path, capsys: 
     out = talk / "direct.jsonl"
     args = ["align", str(talk / "talk.en.srt"), str(talk / "talk.ja.srt"), "-o", str(out)]
     assert main(args) == 0
-    assert "embedder: lexical\n" in capsys.readouterr().out
+    assert "embedder: use-multilingual\n" in capsys.readouterr().out
     assert len(out.read_text(encoding="utf-8").splitlines()) >= 1
 
 
@@ -248,7 +248,7 @@ def test_cli_demo_bundled_example_with_filters(tmp_path: Path, repo_root: Path, 
 
 def test_cli_align_pivot_weight_mixes_the_direct_signal(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(align_args(talk, talk / "mixed.tsv", "--pivot-weight", "0.8")) == 0
-    assert "embedder: lexical + lexical (pivot through the reference translation)" in capsys.readouterr().out
+    assert "embedder: use-multilingual + lexical (pivot through the reference translation)" in capsys.readouterr().out
     assert main(align_args(talk, talk / "bad.tsv", "--pivot-weight", "1.5")) == 2
     assert "--pivot-weight must be between 0 and 1" in capsys.readouterr().err
 

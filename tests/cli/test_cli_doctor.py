@@ -78,7 +78,8 @@ def test_cli_doctor_flags_missing_default_and_unreadable_registry(
     (isolated / "user-models" / "registry.json").write_text('{"format": 1, "default": "vanished", "models": {}}')
     models = _report(capsys)["Models"]
     assert models["default"]["status"] == "warn" and "not found" in models["default"]["value"]
-    assert models["neural models"]["status"] == "warn"
+    assert "neural models" not in models  # the built-in multilingual encoder is one
+    assert models["use-multilingual"]["status"] == "ok"
     (isolated / "user-models" / "registry.json").write_text("{broken")
     models = _report(capsys)["Models"]
     assert models["registry"]["status"] == "error"

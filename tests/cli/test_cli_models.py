@@ -50,7 +50,7 @@ def test_cli_models_full_cycle(capsys: pytest.CaptureFixture[str], tiny_model: P
     assert code == 0 and not (model_dir / "mini").exists()
     code, out, _ = _run(capsys, "list", "--json")
     listed = json.loads(out)
-    assert [m["name"] for m in listed["models"]] == ["lexical"]
+    assert [m["name"] for m in listed["models"]] == ["use-multilingual", "lexical"]
     assert listed["default"] == "lexical" and listed["user_model_dir"] == str(model_dir)
 
 

@@ -111,3 +111,62 @@ def test_cache_persists_between_sessions(tmp_path: Path) -> None:
         c.clear()
         assert len(c) == 0
     assert emb.encoded == []
+
+
+def test_cache_garbage_file_is_set_aside_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "vectors.sqlite"
+    path.write_bytes(b"this is not a database at all" * 100)
+    with caplog.at_level("WARNING", logger="sialign.embed.cache"), EmbeddingCache(path) as cache:
+        assert cache.recovered_from is not None and cache.recovered_from.name.startswith("vectors.sqlite.corrupt-")
+        assert cache.recovered_from.read_bytes().startswith(b"this is not")
+        model = CountingEmbedder()
+        cached_encode(model, ["alpha", "beta"], cache)
+        cached_encode(model, ["alpha", "beta"], cache)
+        assert model.encoded == ["alpha", "beta"], "the rebuilt cache works"
+    assert "damaged" in caplog.text and "set aside" in caplog.text
+
+
+def test_cache_malformed_page_is_set_aside_and_rebuilt(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "vectors.sqlite"
+    with EmbeddingCache(path) as cache:
+        cached_encode(CountingEmbedder(), [f"text {i} " * 50 for i in range(400)], cache)
+        cache._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    assert len(data) > 8 * 4096
+    data[5 * 4096 : 7 * 4096] = b"\xff" * (2 * 4096)  # two pages of the table overwritten
+    path.write_bytes(bytes(data))
+    with caplog.at_level("WARNING", logger="sialign.embed.cache"), EmbeddingCache(path) as cache:
+        assert cache.recovered_from is not None
+        model = CountingEmbedder()
+        assert cached_encode(model, ["gamma"], cache).shape == (1, 4)
+        assert len(cache) == 1
+    assert "damaged" in caplog.text
+
+
+def test_cache_error_in_use_never_stops_encoding(cache: EmbeddingCache, caplog: pytest.LogCaptureFixture) -> None:
+    import sqlite3
+
+    model = CountingEmbedder()
+    cached_encode(model, ["one"], cache)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    cache.get = broken  # type: ignore[method-assign]
+    with caplog.at_level("WARNING", logger="sialign.embed.cache"):
+        vectors = cached_encode(model, ["one", "two"], cache)
+    assert vectors.shape == (2, 4) and model.encoded == ["one", "one", "two"]
+    assert "reading the embedding cache failed" in caplog.text
+
+
+def test_cache_shared_cache_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sialign.embed.cache import close_shared_caches, shared_cache
+
+    close_shared_caches()
+    monkeypatch.setenv("SIALIGN_CACHE_DIR", str(tmp_path / "c"))
+    cache = shared_cache()
+    assert cache is not None and cache.path == tmp_path / "c" / "embeddings.sqlite"
+    assert shared_cache() is cache
+    monkeypatch.setenv("SIALIGN_VECTOR_CACHE", "off")
+    assert shared_cache() is None
+    close_shared_caches()

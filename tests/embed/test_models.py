@@ -17,6 +17,7 @@ from sialign.embed import (
     resolve_model,
 )
 from sialign.embed import models_registry as mr
+from sialign.embed.multilingual import MultilingualEncoder
 from tiny_models import build_tiny_model
 
 
@@ -179,7 +180,7 @@ def test_models_digest_follows_file_contents(tiny_static: Path, tmp_path: Path) 
 def test_models_make_embedder(tiny_static: Path, places: dict[str, Path]) -> None:
     assert isinstance(make_embedder("lexical"), LexicalEmbedder)
     assert make_embedder("lexical", dim=256).dim == 256
-    assert isinstance(make_embedder(None), LexicalEmbedder)  # no default chosen yet
+    assert isinstance(make_embedder(None), MultilingualEncoder)  # no default chosen yet: the built-in encoder
     mr.ModelRegistry().add(tiny_static, name="tiny", check=False, make_default=True)
     default = make_embedder("default", num_threads=1)
     assert isinstance(default, SentenceTransformerEmbedder) and default.name == "tiny"

@@ -57,7 +57,7 @@ def test_models_registry_user_data_dir_per_platform(
 
 def test_models_registry_starts_empty_with_lexical(registry: mr.ModelRegistry) -> None:
     entries = registry.list_models()
-    assert [(e.name, e.source) for e in entries] == [("lexical", "built-in")]
+    assert [(e.name, e.source) for e in entries] == [("use-multilingual", "built-in"), ("lexical", "built-in")]
     assert registry.default is None
     assert mr.default_model() is None
     assert not registry.registry_path.exists()  # reading never creates files
@@ -100,7 +100,7 @@ def test_models_registry_remove_clears_default(registry: mr.ModelRegistry, tiny_
     registry.remove("tiny")
     assert registry.default is None
     assert not (registry.model_dir / "tiny").exists()
-    assert [e.name for e in registry.list_models()] == ["lexical"]
+    assert [e.name for e in registry.list_models()] == ["use-multilingual", "lexical"]
 
 
 def test_models_registry_broken_folder_is_refused_and_nothing_copied(
@@ -139,7 +139,7 @@ def _mkdir(path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("name", ["lexical", "", "has space", "-dash-first", "a/b", "x" * 81])
+@pytest.mark.parametrize("name", ["lexical", "use-multilingual", "", "has space", "-dash-first", "a/b", "x" * 81])
 def test_models_registry_rejects_bad_names(registry: mr.ModelRegistry, tiny_model: Path, name: str) -> None:
     with pytest.raises(SialignError):
         registry.add(tiny_model, name=name, check=False)
@@ -166,7 +166,7 @@ def test_models_registry_lists_hand_copied_and_missing_folders(registry: mr.Mode
 def test_models_registry_set_default_accepts_lexical_and_rejects_unknown(registry: mr.ModelRegistry) -> None:
     registry.set_default("lexical")
     assert mr.default_model() == "lexical"
-    with pytest.raises(ModelNotFoundError, match="no model named 'nope'.*Available: lexical"):
+    with pytest.raises(ModelNotFoundError, match="no model named 'nope'.*Available: use-multilingual, lexical"):
         registry.set_default("nope")
     registry.set_default(None)
     assert mr.default_model() is None
@@ -186,6 +186,7 @@ def test_models_registry_bundled_and_hf_cache_are_listed_not_removable(
     (plain / "config.json").write_text("{}")
     listed = [(e.name, e.source, e.path) for e in registry.list_models()]
     assert listed == [
+        ("use-multilingual", "built-in", None),
         ("lexical", "built-in", None),
         ("shipped", "bundled", tmp_path / "bundled" / "shipped"),
         ("org/encoder", "hf-cache", snapshot),

@@ -47,9 +47,15 @@ def _wait_idle(qtbot, dlg: ModelSettingsDialog) -> None:
 
 
 def test_model_settings_lists_builtin_and_bundled(dialog: ModelSettingsDialog) -> None:
-    assert [(e.name, e.source) for e in dialog.entries()] == [("lexical", "built-in"), ("shipped", "bundled")]
-    assert _row_texts(dialog)[0] == "lexical  (default)"
-    assert dialog.selected_entry().name == "lexical"
+    assert [(e.name, e.source) for e in dialog.entries()] == [
+        ("use-multilingual", "built-in"),
+        ("lexical", "built-in"),
+        ("shipped", "bundled"),
+    ]
+    assert _row_texts(dialog)[0] == "use-multilingual  (automatic)"
+    assert _row_texts(dialog)[1] == "lexical"
+    assert dialog.selected_entry().name == "use-multilingual"
+    assert "automatic" in dialog.active_label.text()
     # the built-in and bundled models are not the user's to remove
     assert not dialog.remove_button.isEnabled()
     dialog.select("shipped")
@@ -79,7 +85,7 @@ def test_model_settings_broken_folder_shows_reason(
     _wait_idle(qtbot, dialog)
     assert dialog.message_label.property("error") is True
     assert "could not be loaded" in dialog.message_label.text()
-    assert [e.name for e in dialog.entries()] == ["lexical", "shipped"]
+    assert [e.name for e in dialog.entries()] == ["use-multilingual", "lexical", "shipped"]
     assert not (registry.model_dir / "broken").exists()
 
 

@@ -40,6 +40,7 @@ from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.embed.base import Embedder
+from sialign.embed.models import EmbedderChoice, choose_embedder
 
 # Cost presets per kind of target unit, tuned on the dev sets (see
 # tests/benchmarks/RESULTS.md): chunks on AHC-SI dev (pivot, LCS accuracy),
@@ -118,7 +119,7 @@ _PAIR_MEMO_SIZE = 16
 
 
 def get_embedder(spec: str) -> Embedder:
-    """The embedder named by ``spec`` (``"lexical"``, a model path or name), loaded once per process."""
+    """The embedder named by ``spec`` (``"lexical"``, ``"use-multilingual"``, a model path or name), loaded once per process."""
     from sialign.embed.models import make_embedder
 
     key = spec.strip() or "default"
@@ -171,6 +172,7 @@ def encode_pair(
         ``(side_vectors (n, dim), other_vectors (m, dim), side_spans, other_spans)``;
         the spans are (max_side, n, dim) / (max_other, m, dim) in exact mode, else None.
     """
+    from sialign.embed.cache import cached_encode, shared_cache
     from sialign.embed.candidates import candidate_vectors
 
     lexical = _is_lexical(embedder)
@@ -189,13 +191,20 @@ def encode_pair(
         if same_language and "positional" in inspect.signature(embedder.fit).parameters:
             options["positional"] = False
         embedder.fit(side, other=other, **options)  # type: ignore[call-arg]
+    # Vectors of neural embedders go through the on-disk cache: re-aligning
+    # after an edit, or the same file in another run, encodes only new texts.
+    cache = None if lexical else shared_cache()
     half_a, half_b = stage(progress, 0.0, 0.5), stage(progress, 0.5, 1.0)
-    x = embedder.encode(list(side), progress=half_a, should_stop=should_stop)
-    y = embedder.encode(list(other), progress=half_b, should_stop=should_stop)
+    x = cached_encode(embedder, list(side), cache, progress=half_a, should_stop=should_stop)
+    y = cached_encode(embedder, list(other), cache, progress=half_b, should_stop=should_stop)
     x_spans = y_spans = None
     if candidates == "exact":
-        x_spans = candidate_vectors(x, max_side, "exact", list(side), embedder, joiner=side_joiner, should_stop=should_stop)
-        y_spans = candidate_vectors(y, max_other, "exact", list(other), embedder, joiner=other_joiner, should_stop=should_stop)
+        x_spans = candidate_vectors(
+            x, max_side, "exact", list(side), embedder, joiner=side_joiner, cache=cache, should_stop=should_stop
+        )
+        y_spans = candidate_vectors(
+            y, max_other, "exact", list(other), embedder, joiner=other_joiner, cache=cache, should_stop=should_stop
+        )
     elif candidates != "fast":
         raise SialignError(f"candidates must be 'fast' or 'exact', not {candidates!r}")
     result = (x, y, x_spans, y_spans)
@@ -317,7 +326,12 @@ def align_project(
 
     # ---- embedding
     embed_progress = stage(progress, 0.0, 0.5)
-    main = embedder if embedder is not None else get_embedder(params.embedder)
+    if embedder is not None:
+        choice = EmbedderChoice(embedder.name)
+        main = embedder
+    else:
+        choice = choose_embedder(params.embedder, src_doc.language, tgt_doc.language)
+        main = get_embedder(choice.spec)
     use_pivot = bool(params.pivot and project.reference is not None and n > 0)
     if use_pivot and project.reference is not None and len(project.reference) != n:
         raise SialignError(
@@ -421,6 +435,8 @@ def align_project(
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         info={
             "params": params.to_dict(),
+            "embedder_spec": choice.spec,
+            "embedder_note": choice.note,
             "target_units": units,
             "cost_settings": dataclasses.asdict(settings),
             "time_prior": bool(timed),

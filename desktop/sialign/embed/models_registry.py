@@ -42,6 +42,9 @@ ENV_MODEL_DIR = "SIALIGN_MODEL_DIR"
 REGISTRY_FILE = "registry.json"
 REGISTRY_FORMAT = 1
 LEXICAL = "lexical"
+# The built-in multilingual sentence encoder (sialign.embed.multilingual).
+MULTILINGUAL = "use-multilingual"
+BUILTIN_NAMES = (MULTILINGUAL, LEXICAL)
 
 # Sources, in the order resolve_model searches them.
 SOURCE_BUILTIN = "built-in"
@@ -244,8 +247,8 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _check_name(name: str) -> str:
-    if name == LEXICAL:
-        raise SialignError(f"'{LEXICAL}' is the built-in embedder; give the model another name (--name).")
+    if name.lower() in BUILTIN_NAMES:
+        raise SialignError(f"'{name}' is a built-in embedder; give the model another name (--name).")
     if not _NAME_RE.match(name):
         raise SialignError(
             f"'{name}' cannot be a model name: use letters, digits, '.', '_' or '-' "
@@ -348,7 +351,7 @@ class ModelRegistry:
 
     def list_models(self, *, include_hf_cache: bool = True) -> list[ModelEntry]:
         """Every model SI Aligner can find, in search order: built-in, user, bundled, pip packages, HF cache."""
-        entries = [ModelEntry(name=LEXICAL, source=SOURCE_BUILTIN, path=None)]
+        entries = builtin_models()
         entries += self.user_models()
         entries += bundled_models()
         entries += packaged_models()
@@ -491,6 +494,21 @@ class ModelRegistry:
                 )
         self._data["default"] = name
         self._write()
+
+
+def builtin_models() -> list[ModelEntry]:
+    """The embedders built into SI Aligner: the multilingual encoder (when its package is installed) and lexical."""
+    from sialign.embed.multilingual import DIM, is_available
+
+    entries = []
+    if is_available():
+        entries.append(ModelEntry(name=MULTILINGUAL, source=SOURCE_BUILTIN, path=None, dim=DIM))
+    else:
+        entries.append(
+            ModelEntry(name=MULTILINGUAL, source=SOURCE_BUILTIN, path=None, dim=DIM, status="not installed")
+        )
+    entries.append(ModelEntry(name=LEXICAL, source=SOURCE_BUILTIN, path=None))
+    return entries
 
 
 def bundled_models() -> list[ModelEntry]:

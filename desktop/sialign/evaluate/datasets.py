@@ -217,3 +217,91 @@ def load_textberg(directory: str | Path, name: str = "dev", src: str = "de", tgt
         if any(i >= len(source) for i in s) or any(j >= len(target) for j in t):
             raise FormatError(gold_path, f"bead refers to a line beyond the documents ({len(source)} × {len(target)})", line=number)
     return TextbergDoc(name=name, source=source, target=target, gold=gold, src_lang=src, tgt_lang=tgt)
+
+
+@dataclass
+class EpticSpeech:
+    """One EPTIC speech: source sentences, interpretation sentences, gold beads, times and reference.
+
+    Folder layout (``eptic-dev/<direction>/<speech>/``): ``src.txt`` /
+    ``tgt.txt`` (one sentence per line), ``src.tsv`` / ``tgt.tsv`` (start,
+    end, text in seconds), ``gold.align`` (vecalign format, 1-0 omissions and
+    0-1 additions included), ``ref.txt`` (the official written translation,
+    one line per source sentence, ``-`` where a spoken line has none) and
+    ``meta.json`` (languages).
+
+    Attributes:
+        name: ``<direction>/<speech>``.
+        direction: ``en-fr`` etc.
+        source / target: sentences.
+        source_times / target_times: (start, end) per sentence, or None.
+        reference: one line per source sentence ("" where the translation has none), or None.
+        gold: gold beads (0-based positions).
+        src_lang / tgt_lang: languages.
+    """
+
+    name: str
+    direction: str
+    source: list[str]
+    target: list[str]
+    gold: list[BeadPositions]
+    src_lang: str
+    tgt_lang: str
+    source_times: list[tuple[float, float]] | None = None
+    target_times: list[tuple[float, float]] | None = None
+    reference: list[str] | None = None
+
+    def project(self, *, times: bool = True, reference: bool = False) -> Project:
+        """A project of this speech, with timestamps and/or the reference translation when asked."""
+        return Project(
+            talk_id=self.name.replace("/", "_"),
+            source=Document.from_texts(self.source, self.src_lang, self.source_times if times else None),
+            target=Document.from_texts(self.target, self.tgt_lang, self.target_times if times else None),
+            reference=(
+                Document.from_texts(self.reference, self.tgt_lang) if reference and self.reference is not None else None
+            ),
+        )
+
+
+def _read_timed(path: Path, count: int) -> list[tuple[float, float]] | None:
+    if not path.is_file():
+        return None
+    rows = _read_lines(path)[1:]
+    times = []
+    for row in rows[:count]:
+        cells = row.split("\t")
+        times.append((float(cells[0]), float(cells[1])))
+    return times if len(times) == count else None
+
+
+def load_eptic(root: str | Path) -> list[EpticSpeech]:
+    """Every speech under ``root`` (``eptic-dev/``), sorted by direction and speech."""
+    import json
+
+    root = Path(root)
+    speeches = []
+    for folder in sorted(p for p in root.glob("*/*") if (p / "gold.align").is_file()):
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        source = _read_lines(folder / "src.txt")
+        target = _read_lines(folder / "tgt.txt")
+        ref_path = folder / "ref.txt"
+        reference = None
+        if ref_path.is_file():
+            lines = _read_lines(ref_path)
+            if len(lines) == len(source):
+                reference = ["" if line.strip() == "-" else line for line in lines]
+        speeches.append(
+            EpticSpeech(
+                name=f"{folder.parent.name}/{folder.name}",
+                direction=folder.parent.name,
+                source=source,
+                target=target,
+                gold=read_beads(folder / "gold.align"),
+                src_lang=meta.get("src_lang", folder.parent.name.split("-")[0]),
+                tgt_lang=meta.get("tgt_lang", folder.parent.name.split("-")[-1]),
+                source_times=_read_timed(folder / "src.tsv", len(source)),
+                target_times=_read_timed(folder / "tgt.tsv", len(target)),
+                reference=reference,
+            )
+        )
+    return speeches

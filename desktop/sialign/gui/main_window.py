@@ -76,10 +76,14 @@ LAYOUT_VERSION = 4
 
 
 def default_embedder() -> str:
-    """The embedder new talks use: the model chosen in Settings → Embedding model, else lexical."""
+    """The embedder new talks use: the model chosen in Settings → Embedding model, else ``auto``.
+
+    ``auto`` is resolved per language pair when aligning: the built-in
+    multilingual encoder when it covers both languages, else lexical.
+    """
     from sialign.embed.models_registry import default_model
 
-    return default_model() or "lexical"
+    return default_model() or "auto"
 
 
 def error_log_path() -> Path:
@@ -569,13 +573,21 @@ class MainWindow(QMainWindow):
         project = self.session.project
         alignment = project.alignment
         if alignment is None:
-            self.embedder_label.setText(f"embedder: {self.align_params().embedder}")
+            from sialign.embed.models import choose_embedder
+
+            choice = choose_embedder(self.align_params().embedder, project.source.language, project.target.language)
+            self.embedder_label.setText(f"embedder: {choice.spec}")
+            self.embedder_label.setToolTip(choice.note)
             if not len(project.source) and not len(project.target):
                 self.counts_label.setText("no talk open")
             else:
                 self.counts_label.setText(f"{len(project.source)} × {len(project.target)} segments · not aligned")
             return
         self.embedder_label.setText(f"embedder: {alignment.embedder or '?'}")
+        note = str(alignment.info.get("embedder_note", ""))
+        self.embedder_label.setToolTip(note)
+        if " — " in note:  # chosen for the user, with a reason worth seeing
+            self.embedder_label.setText(f"embedder: {alignment.embedder or '?'} ({note.split(' — ', 1)[1]})")
         c = alignment.counts()
         text = (
             f"{c['total']} beads · {c['confirmed']} confirmed · {c['flagged']} flagged · {c['dropped']} dropped"
@@ -1321,7 +1333,11 @@ class MainWindow(QMainWindow):
     def model_settings(self) -> None:
         from sialign.gui.model_settings import ModelSettingsDialog
 
-        dialog = ModelSettingsDialog(self, active=self.align_params().embedder)
+        from sialign.embed.models import choose_embedder
+
+        project = self.session.project
+        active = choose_embedder(self.align_params().embedder, project.source.language, project.target.language).spec
+        dialog = ModelSettingsDialog(self, active=active)
         dialog.default_changed.connect(self._default_model_changed)
         dialog.exec()
 

@@ -167,7 +167,10 @@ class ModelSettingsDialog(QDialog):
     def refresh(self) -> None:
         """Re-read the models from disk and redraw the list, keeping the selection."""
         selected = self.selected_entry()
-        default = self.registry.default or mr.LEXICAL
+        chosen = self.registry.default
+        # Without a chosen default, each talk gets the multilingual encoder
+        # when it covers both languages, else lexical.
+        default = chosen or mr.MULTILINGUAL
         try:
             entries = self.registry.list_models()
         except SialignError as exc:
@@ -176,8 +179,10 @@ class ModelSettingsDialog(QDialog):
         self.tree.clear()
         for entry in entries:
             name = entry.name
-            if name == default:
+            if name == chosen:
                 name += "  (default)"
+            elif chosen is None and name == mr.MULTILINGUAL:
+                name += "  (automatic)"
             if self.active and entry.name == self.active:
                 name += "  (active)"
             dims = str(entry.dim) if entry.dim else ("—" if entry.source != mr.SOURCE_BUILTIN else "hashed n-grams")
@@ -200,7 +205,11 @@ class ModelSettingsDialog(QDialog):
             self.tree.addTopLevelItem(item)
         active = self.active or default
         self.active_label.setText(
-            f"Default model: <b>{default}</b>"
+            (
+                f"Default model: <b>{chosen}</b>"
+                if chosen
+                else f"Default: <b>automatic</b> ({mr.MULTILINGUAL} for the languages it covers, else {mr.LEXICAL})"
+            )
             + (f" · the open project uses <b>{self.active}</b>" if self.active and self.active != default else "")
         )
         if active not in {e.name for e in entries} and not Path(active).is_dir():
