@@ -146,6 +146,12 @@ if grep -q "^    align " "$WORK/help.log"; then
     if [ -n "$SRC" ] && [ -n "$TGT" ] && run align "$CLI" align "$SRC" "$TGT" -o "$WORK/align.tsv"; then
         ALIGN_S=$LAST_S
         if msg=$(check_tsv "$WORK/align.tsv"); then pass "sialign align in ${ALIGN_S} s: TSV with $msg"; else fail "sialign align TSV: $msg"; fi
+        # English -> Japanese with nothing configured: the built-in multilingual encoder, found in the bundle.
+        if grep -q "^embedder: use-multilingual" "$WORK/align.log"; then
+            pass "sialign align en->ja used the built-in multilingual encoder"
+        else
+            fail "sialign align en->ja did not use use-multilingual: $(grep '^embedder' "$WORK/align.log")"
+        fi
     else
         ALIGN_S="-"; fail "sialign align on the example talk ($SRC, $TGT)"; tail -15 "$WORK/align.log" >&2
     fi

@@ -96,7 +96,7 @@ def test_cli_align_writes_tsv_and_summary(talk: Path, capsys: pytest.CaptureFixt
     out = talk / "out.tsv"
     assert main(align_args(talk, out)) == 0
     printed = capsys.readouterr().out
-    assert "embedder: lexical (pivot through the reference translation)" in printed
+    assert "embedder: use-multilingual + lexical (pivot through the reference translation)" in printed
     assert "time prior on" in printed and "ear-voice span: median" in printed
     rows = list(csv.reader(out.open(encoding="utf-8"), delimiter="\t"))
     assert rows[0][:3] == ["talk", "src_ids", "tgt_ids"]
@@ -222,7 +222,7 @@ def test_cli_demo_on_a_small_example(talk: Path, tmp_path: Path, capsys: pytest.
     out = tmp_path / "demo-out"
     assert main(["demo", "--example", str(talk), "-o", str(out), "--no-filters", "--rows", "3"]) == 0
     printed = capsys.readouterr().out
-    assert "embedder: lexical (pivot through the reference translation)" in printed
+    assert "embedder: use-multilingual + lexical (pivot through the reference translation)" in printed
     assert "ear-voice span: median 2.00 s" in printed
     assert "agreement with talk.gold.align: strict F1 1.000" in printed
     assert (out / "talk.tsv").is_file() and (out / "talk.sialign").is_file()

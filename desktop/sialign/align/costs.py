@@ -60,6 +60,11 @@ class Signal:
             ``p .. p+a-1``; rows past the end are ignored).
         tgt_spans: optional (max_tgt, n_tgt, dim), likewise.
         name: shown in timings and reports.
+        src_trust: optional (n_src,) values in [0, 1] scaling ``weight`` per
+            source row: a bead over source rows ``i-a .. i-1`` weighs this
+            signal by ``weight`` times their mean trust. A reference
+            translation line that is blank or shifted gets trust 0, so the
+            other signals decide there.
     """
 
     src: np.ndarray
@@ -68,6 +73,7 @@ class Signal:
     src_spans: np.ndarray | None = None
     tgt_spans: np.ndarray | None = None
     name: str = "text"
+    src_trust: np.ndarray | None = None
 
     @property
     def exact(self) -> bool:
@@ -181,7 +187,13 @@ class CostSettings:
             neighbour's bead.
         src_size_penalty: the text cost is multiplied by ``1 + src_size_penalty * (a - 1)``.
         tgt_size_penalty: ... and by ``1 + tgt_size_penalty * (b - 1)`` (vecalign: both 1).
-        time_weight: cost per second outside the ear-voice-span window.
+        time_weight: cost per second outside the ear-voice-span window, for
+            the first ``time_near`` seconds outside it.
+        time_near: seconds outside the window charged at ``time_weight``;
+            beyond, each second costs ``time_far_weight``. Sentence-level
+            timestamps put a bead a few seconds off now and then (cheap),
+            while a rendering half a minute away is a different sentence.
+        time_far_weight: cost per second beyond ``time_near`` outside the window.
         evs_min, evs_max: the window, target start minus source start, in seconds.
         length_weight: weight of the length-ratio term (0 = off): a bead
             whose sides' character lengths deviate from the document's
@@ -198,6 +210,8 @@ class CostSettings:
     src_size_penalty: float = 1.0
     tgt_size_penalty: float = 0.05
     time_weight: float = 0.0
+    time_near: float = 5.0
+    time_far_weight: float = 0.1
     evs_min: float = -1.0
     evs_max: float = 10.0
     length_weight: float = 0.0
@@ -218,6 +232,9 @@ class BeadCostModel:
         tgt_lengths: (n_tgt,) character lengths, or None.
         src_starts: (n_src,) start times in seconds, or None (no time prior).
         tgt_starts: (n_tgt,) start times in seconds, or None.
+        tgt_skip_scale: (n_tgt,) factors in [0, 1] on the 0-1 cost of each
+            target segment, or None (1 everywhere): a line without words
+            (OCR debris, "- _-") is cheap to leave unaligned.
     """
 
     signals: list[Signal]
@@ -228,6 +245,7 @@ class BeadCostModel:
     tgt_starts: np.ndarray | None = None
     src_lengths: np.ndarray | None = None
     tgt_lengths: np.ndarray | None = None
+    tgt_skip_scale: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if not self.signals:
@@ -241,11 +259,22 @@ class BeadCostModel:
         if total <= 0:
             raise ValueError("signal weights must sum to a positive number")
         self._weights = [s.weight / total for s in self.signals]
+        # Per-row trust as prefix sums (None: the signal's weight everywhere).
+        self._trust_cums: list[np.ndarray | None] = []
+        for sig in self.signals:
+            if sig.src_trust is None:
+                self._trust_cums.append(None)
+            else:
+                trust = np.clip(np.asarray(sig.src_trust, dtype=np.float64), 0.0, 1.0)
+                if trust.shape != (self.n_src,):
+                    raise ValueError(f"src_trust must have shape ({self.n_src},), not {trust.shape}")
+                self._trust_cums.append(np.concatenate(([0.0], np.cumsum(trust))))
+        self._trusted = any(c is not None for c in self._trust_cums)
         self._tables = [self._cached_tables(s) for s in self.signals]
         # (a, b) -> mean calibrated terms of random beads (random_bead_cost)
         self._random_bead_mean: dict[tuple[int, int], float] = {}
         self.use_time = (
-            self.settings.time_weight > 0 and self.src_starts is not None and self.tgt_starts is not None
+            (self.settings.time_weight > 0 or self.settings.time_far_weight > 0) and self.src_starts is not None and self.tgt_starts is not None
         )
         self.use_length = (
             self.settings.length_weight > 0 and self.src_lengths is not None and self.tgt_lengths is not None
@@ -364,7 +393,8 @@ class BeadCostModel:
         ic = np.where(ok, i, a)
         jc = np.where(ok, j, b)
         total = np.zeros(i.shape, dtype=np.float64)
-        for w, t in zip(self._weights, self._tables):
+        weights = self._bead_weights(a, ic)
+        for w, t in zip(weights, self._tables):
             if t.fast:
                 # a*b gathers: point evaluations are few (traceback, tests).
                 block = np.zeros(i.shape, dtype=np.float64)
@@ -381,6 +411,27 @@ class BeadCostModel:
             norm = np.maximum(np.nan_to_num(norm, nan=1.0), MIN_NORMALISER)
             total += w * dist / norm
         return np.where(ok, total, np.inf)
+
+    def _bead_weights(self, a: int, i: np.ndarray) -> list[np.ndarray | float]:
+        """Each signal's share in the cost of beads of ``a`` source rows ending at ``i`` (any shape).
+
+        Without trust values these are the normalised signal weights; with
+        them, a signal's weight is scaled by the mean trust of the bead's
+        source rows and the shares are normalised per bead. Where every
+        signal has weight 0 the plain weights apply.
+        """
+        if not self._trusted:
+            return list(self._weights)
+        raw: list[np.ndarray] = []
+        for w, cums in zip(self._weights, self._trust_cums):
+            if cums is None:
+                raw.append(np.full(np.shape(i), w, dtype=np.float64))
+            else:
+                ic = np.clip(i, a, self.n_src)
+                raw.append(w * (cums[ic] - cums[ic - a]) / a)
+        total = np.sum(raw, axis=0)
+        safe = total > 1e-9
+        return [np.where(safe, r / np.where(safe, total, 1.0), w) for r, w in zip(raw, self._weights)]
 
     @staticmethod
     def _exact_cos(signal: Signal, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -417,8 +468,14 @@ class BeadCostModel:
         si = np.clip(i - a, 0, max(self.n_src - 1, 0))
         tj = np.clip(j - b, 0, max(self.n_tgt - 1, 0))
         lag = self.tgt_starts[tj] - self.src_starts[si]
+        return self._time_penalty(lag)
+
+    def _time_penalty(self, lag: np.ndarray) -> np.ndarray:
+        """Cost of lags (any shape, seconds) against the window: linear, steeper beyond ``time_near``."""
+        s = self.settings
         outside = np.maximum(s.evs_min - lag, 0.0) + np.maximum(lag - s.evs_max, 0.0)
-        return s.time_weight * outside
+        near = np.minimum(outside, s.time_near)
+        return s.time_weight * near + s.time_far_weight * (outside - near)
 
     def length_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
         """Length-ratio penalty of (a, b) beads ending at (i, j); 0 when off.
@@ -443,12 +500,19 @@ class BeadCostModel:
         s = self.settings
         return float(s.omission_skip) if a and s.omission_skip is not None else float(s.skip)
 
+    def _skip_costs(self, a: int, j: np.ndarray) -> np.ndarray | float:
+        """Skip cost of 1-0 (``a`` = 1) or 0-1 beads ending at target lattice columns ``j``."""
+        if a or self.tgt_skip_scale is None:
+            return self.skip_cost(a)
+        scale = np.asarray(self.tgt_skip_scale, dtype=np.float64)
+        return self.skip_cost(0) * scale[np.clip(np.asarray(j) - 1, 0, max(self.n_tgt - 1, 0))]
+
     def bead_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """What the DP minimises for (a, b) beads ending at (i, j) (``inf`` where impossible)."""
         if a == 0 or b == 0:
             i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
             ok = (i >= a) & (j >= b) & (i <= self.n_src) & (j <= self.n_tgt)
-            return np.where(ok, self.skip_cost(a), np.inf)
+            return np.where(ok, self._skip_costs(a, j), np.inf)
         return (
             self.size_multiplier(a, b) * (self.text_cost(a, b, i, j) + self.length_cost(a, b, i, j))
             + self.time_cost(a, b, i, j)
@@ -531,12 +595,17 @@ class BeadCostModel:
         src_ok = [rows >= a for a in range(A + 1)]
         type_set = frozenset(types)
         text: dict[tuple[int, int], np.ndarray] = {}
-        for w, t in zip(self._weights, self._tables):
+        # (R, 1) share of each signal per source run length a (per-row trust).
+        row_weights = {
+            a: [np.asarray(w, dtype=np.float64).reshape(-1, 1) if np.ndim(w) else w for w in self._bead_weights(a, rows)]
+            for a in range(1, A + 1)
+        }
+        for k_signal, t in enumerate(self._tables):
             if not t.fast:
                 for a, b in types:
                     if a and b:
                         cost = self._exact_cos_block(t, a, b, rows, j_grid)
-                        text[(a, b)] = text.get((a, b), 0.0) + w * cost
+                        text[(a, b)] = text.get((a, b), 0.0) + row_weights[a][k_signal] * cost
                 continue
             with np.errstate(invalid="ignore", divide="ignore"):
                 inv_tgt = [None] + [np.nan_to_num(1.0 / t.tgt_norm[b], nan=0.0, posinf=0.0) for b in range(1, B + 1)]
@@ -567,7 +636,7 @@ class BeadCostModel:
                     cos = (gathered[0] - gathered[b]) * inv_src * tgt_inv_g[b]
                     norm = np.maximum(0.5 * (rnd_src + tgt_rnd_g[b]), MIN_NORMALISER)
                     cost = (1.0 - cos) / norm
-                    text[(a, b)] = text.get((a, b), 0.0) + w * cost
+                    text[(a, b)] = text.get((a, b), 0.0) + row_weights[a][k_signal] * cost
         if self.use_length:
             log_tgt = [np.log(self._tgt_len_cums[j_grid] - self._tgt_len_cums[tgt_start[b]] + 10.0) for b in range(B + 1)]
         if self.use_time:
@@ -576,7 +645,7 @@ class BeadCostModel:
         for k, (a, b) in enumerate(types):
             ok = src_ok[a][:, None] & tgt_ok[b]
             if a == 0 or b == 0:
-                out[k] = np.where(ok, self.skip_cost(a), np.inf)
+                out[k] = np.where(ok, self._skip_costs(a, j_grid), np.inf)
                 continue
             if (a, b) not in text:  # the source is shorter than a
                 out[k] = np.inf
@@ -590,7 +659,7 @@ class BeadCostModel:
             if self.use_time:
                 assert self.src_starts is not None
                 lag = tgt_time[b] - self.src_starts[np.clip(rows - a, 0, max(self.n_src - 1, 0))][:, None]
-                cost = cost + s.time_weight * (np.maximum(s.evs_min - lag, 0.0) + np.maximum(lag - s.evs_max, 0.0))
+                cost = cost + self._time_penalty(lag)
             out[k] = np.where(ok, cost, np.inf)
         return out
 
@@ -613,6 +682,8 @@ class BeadCostModel:
             view.flags.writeable = False
             return view
         out = np.zeros((self.n_src, self.n_tgt), dtype=np.float32)
-        for w, t in zip(self._weights, self._tables):
-            out += np.float32(w) * t.sim
+        rows = np.arange(1, self.n_src + 1)
+        for w, t in zip(self._bead_weights(1, rows), self._tables):
+            share = np.asarray(w, dtype=np.float32).reshape(-1, 1) if np.ndim(w) else np.float32(w)
+            out += share * t.sim
         return out

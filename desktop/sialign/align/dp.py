@@ -153,11 +153,27 @@ def banded_dp(
     skip = float(model.settings.skip)
     cols = np.arange(W, dtype=np.int64)
     ramp = cols * skip
+    # Per-target 0-1 costs (lines without words are cheap to leave out):
+    # cumulative skip cost up to each absolute column, so a row's ramp is a
+    # difference of two entries instead of c * skip.
+    scale = getattr(model, "tgt_skip_scale", None)
+    skip_cums = None
+    if scale is not None:
+        per = skip * np.clip(np.asarray(scale, dtype=np.float64), 0.0, 1.0)
+        skip_cums = np.concatenate(([0.0], np.cumsum(per)))
+
+    def row_ramp(start: int) -> np.ndarray:
+        if skip_cums is None:
+            return ramp
+        at = start + cols
+        inside = np.minimum(at, m)
+        return skip_cums[inside] - skip_cums[min(start, m)] + (at - inside) * skip
+
     base_idx = cols[None, :] - b_t[:, None]  # (T, W) column in the earlier row, before the band shift
     table = np.full((n + 1, W), np.inf)
     back = np.full((n + 1, W), ZERO_ONE, dtype=np.int16)
     # Row 0: only 0-1 skips from (0, 0) (lo[0] is 0).
-    table[0] = cols * skip
+    table[0] = row_ramp(0)
     t_index = np.arange(len(types))
     for r0 in range(1, n + 1, block_rows):
         check_stop(should_stop)
@@ -176,9 +192,10 @@ def banded_dp(
             best_t = cand.argmin(axis=0)
             best = cand[best_t, cols]
             # 0-1 skips within the row: running minimum of best[c] - c*skip.
-            shifted = best - ramp
+            row_skip = row_ramp(int(lo[i]))
+            shifted = best - row_skip
             run = np.minimum.accumulate(shifted)
-            table[i] = run + ramp
+            table[i] = run + row_skip
             back[i] = np.where(run < shifted, ZERO_ONE, t_index[best_t])
         if progress is not None:
             progress((r1 - 1) / max(n, 1), "aligning")
@@ -308,6 +325,8 @@ class WindowCosts:
         self.n_tgt = tgt_stop - tgt_start
         self.max_src, self.max_tgt = model.max_src, model.max_tgt
         self.settings = model.settings
+        scale = model.tgt_skip_scale
+        self.tgt_skip_scale = None if scale is None else np.asarray(scale)[tgt_start:tgt_stop]
 
     def band_costs(self, types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
         """:meth:`BeadCostModel.band_costs` in window coordinates: (T, R, W)."""

@@ -58,8 +58,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--pivot-weight",
         type=float,
         metavar="W",
-        help="with --ref: share of the reference ↔ target costs; the rest is source ↔ target with --model "
-        "(default 1.0: the pivot alone, compared with the built-in lexical embedder)",
+        help="with --ref: share of the reference ↔ target costs; the rest is source ↔ target with --model. "
+        "Each reference line counts only as far as it matches its source line (blank or shifted lines fall back "
+        "to the direct signal); 1.0 uses the pivot alone (default 0.5)",
+    )
+    parser.add_argument(
+        "--peel",
+        type=float,
+        metavar="X",
+        help="split off edge source sentences of n:m beads whose own cost against the bead's target is at least X "
+        "(1 = unrelated) as omissions: finds more omissions at some cost in accuracy (off by default; try 1.0)",
     )
     parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
     parser.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
@@ -86,6 +94,7 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
         "time_prior": args.time_prior,
         "pivot": args.pivot,
         "pivot_weight": args.pivot_weight,
+        "peel_threshold": getattr(args, "peel", None),
     }
     if args.evs is not None:
         changes["evs_min"], changes["evs_max"] = args.evs
@@ -183,6 +192,9 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5) ->
     if flag_counts:
         lines.append("flags: " + ", ".join(f"{k} {v}" for k, v in sorted(flag_counts.items())))
     info = alignment.info
+    lag = info.get("lag")
+    if lag and lag.get("note"):
+        lines.append(lag["note"])
     lines.append(
         f"settings: {info.get('target_units', '?')} preset, time prior {'on' if info.get('time_prior') else 'off'}, "
         f"{'pivot through the reference' if any(s['name'] == 'pivot' for s in info.get('signals', [])) else 'direct'}"

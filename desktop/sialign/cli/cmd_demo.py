@@ -25,7 +25,7 @@ AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="DIR", default="sialign-demo", help="folder for the TSV and the project")
     parser.add_argument("--example", metavar="DIR", help="another example folder (default: the bundled one)")
-    parser.add_argument("--model", metavar="PATH|NAME|lexical", default="lexical", help="embedder for the source ↔ target signal")
+    parser.add_argument("--model", metavar="PATH|NAME|lexical", default="auto", help="embedder for the source ↔ target signal (auto: the default model, else use-multilingual for en→ja)")
     parser.add_argument("--no-filters", action="store_true", help="skip the fine-grained filters (they load GiNZA, a few seconds)")
     parser.add_argument("--rows", type=int, default=8, metavar="N", help="beads to print")
 

@@ -52,7 +52,10 @@ class AlignParams:
         tgt_size_penalty: cost multiplier per extra target segment (None: preset).
         length_weight: weight of the character-length-ratio term (None: preset).
         time_prior: use timestamps (ear-voice span) when both sides have them.
-        time_weight: cost per second a bead's lag falls outside the window.
+        time_weight: cost per second a bead's lag falls outside the window
+            (the first 5 s outside; sentence-level timestamps are often a few
+            seconds off).
+        time_far_weight: cost per second beyond those 5 s.
         evs_min: earliest plausible target start relative to its source start (s).
         evs_max: latest plausible target start relative to its source start (s).
         pivot: use the reference translation as a same-language pivot when present.
@@ -63,6 +66,11 @@ class AlignParams:
         omission_skip: cost of leaving a source segment unrendered (a 1-0
             bead, shown as an omission); ``skip_penalty`` then applies to
             0-1 beads only (None: preset).
+        peel_threshold: after the DP, an edge source segment of an n:m bead
+            whose own cost against the bead's target (1 = unrelated text)
+            is at least this becomes a 1-0 bead, an omission; None (the
+            default) turns it off. More omissions found, at some cost in
+            bead accuracy (see tests/benchmarks/RESULTS.md).
     """
 
     embedder: str = "auto"
@@ -77,13 +85,15 @@ class AlignParams:
     tgt_size_penalty: float | None = None
     length_weight: float | None = None
     time_prior: bool = True
-    time_weight: float = 0.1
+    time_weight: float = 0.02
+    time_far_weight: float = 0.1
     evs_min: float = -1.0
     evs_max: float = 10.0
     pivot: bool = True
-    pivot_weight: float = 1.0
+    pivot_weight: float = 0.5
     pivot_embedder: str = "lexical"
     omission_skip: float | None = None
+    peel_threshold: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
