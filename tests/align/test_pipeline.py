@@ -138,7 +138,8 @@ def test_pipeline_one_line_documents() -> None:
 def test_pipeline_reversed_documents_drop_most_beads() -> None:
     texts = sentences(5, 20)
     project = project_of(texts, texts[::-1])
-    result = align_project(project, embedder=WORDS)
+    # One signal: the lexical mix of a shared script would see the shared vocabulary.
+    result = align_project(project, AlignParams(lexical_weight=0.0), embedder=WORDS)
     result.alignment.validate(project.source, project.target)
     # A monotone alignment can pair at most one sentence with itself; every
     # other match bead pairs unrelated sentences and costs about as much as

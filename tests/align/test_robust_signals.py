@@ -161,3 +161,26 @@ def test_pipeline_peel_splits_off_an_unrendered_edge_sentence() -> None:
     beads = [(0, 1, 0, 1), (1, 1, 1, 1), (2, 2, 2, 1), (4, 1, 3, 1), (5, 1, 4, 1)]
     assert peel_unrendered(model, beads, 0.9) == [(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1), (3, 1, 3, 0), (4, 1, 3, 1), (5, 1, 4, 1)]
     assert peel_unrendered(model, beads, 5.0) == beads
+
+
+@pytest.mark.parametrize(
+    ("src", "tgt", "same"),
+    [("de", "fr", True), ("en", "pl", True), ("en", "ja", False), ("ru", "uk", True), ("en", "ru", False),
+     ("ja", "zh", False), ("en", "und", False), ("pt-BR", "es", True)],
+)
+def test_pipeline_same_script(src: str, tgt: str, same: bool) -> None:
+    from sialign.align.pipeline import same_script
+
+    assert same_script(src, tgt) is same
+
+
+def test_pipeline_lexical_signal_joins_a_neural_one_within_a_script() -> None:
+    from test_pipeline import WORDS, sentences  # type: ignore[import-not-found]
+
+    texts = sentences(4, 12)
+    project = Project(source=Document.from_texts(texts, "de"), target=Document.from_texts(texts, "fr"))
+    info = align_project(project, embedder=WORDS).alignment.info
+    assert [(s["name"], round(s["weight"], 2)) for s in info["signals"]] == [("source", 0.7), ("lexical", 0.3)]
+    project.target.language = "ja"
+    info = align_project(project, embedder=WORDS).alignment.info
+    assert [s["name"] for s in info["signals"]] == ["source"]

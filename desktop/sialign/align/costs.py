@@ -235,6 +235,8 @@ class BeadCostModel:
         tgt_skip_scale: (n_tgt,) factors in [0, 1] on the 0-1 cost of each
             target segment, or None (1 everywhere): a line without words
             (OCR debris, "- _-") is cheap to leave unaligned.
+        src_ends: (n_src,) end times in seconds, or None (then the start of
+            the next source segment stands in for a segment's end).
     """
 
     signals: list[Signal]
@@ -246,6 +248,7 @@ class BeadCostModel:
     src_lengths: np.ndarray | None = None
     tgt_lengths: np.ndarray | None = None
     tgt_skip_scale: np.ndarray | None = None
+    src_ends: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if not self.signals:
@@ -456,24 +459,43 @@ class BeadCostModel:
     def time_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
         """Ear-voice-span penalty of (a, b) beads ending at (i, j); 0 without times.
 
-        The bead's lag is the start of its first target segment minus the start
-        of its first source segment; lags outside ``[evs_min, evs_max]`` cost
-        ``time_weight`` per second outside.
+        The rendering starts at the bead's first target segment. It may not
+        start before the first source segment (by more than ``-evs_min``),
+        nor later than ``evs_max`` after the first source segment starts
+        (one segment) or ends (several: an interpreter who compresses two
+        sentences into one often starts speaking during the second, but a
+        rendering half a minute after a sentence ended is not its rendering). Seconds outside cost ``time_weight``
+        each (steeper beyond ``time_near``).
         """
         if not self.use_time:
             return 0.0
         assert self.src_starts is not None and self.tgt_starts is not None
-        s = self.settings
         i, j = np.broadcast_arrays(np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64))
-        si = np.clip(i - a, 0, max(self.n_src - 1, 0))
+        first_src = np.clip(i - a, 0, max(self.n_src - 1, 0))
         tj = np.clip(j - b, 0, max(self.n_tgt - 1, 0))
-        lag = self.tgt_starts[tj] - self.src_starts[si]
-        return self._time_penalty(lag)
+        start = self.tgt_starts[tj]
+        return self._time_penalty(start - self.src_starts[first_src], start - self._late_reference(a, i))
 
-    def _time_penalty(self, lag: np.ndarray) -> np.ndarray:
-        """Cost of lags (any shape, seconds) against the window: linear, steeper beyond ``time_near``."""
+    def _late_reference(self, a: int, i: np.ndarray) -> np.ndarray:
+        """When the rendering of ``a`` source segments ending at ``i`` is due: the first one's start (a = 1) or end."""
+        assert self.src_starts is not None
+        last = max(self.n_src - 1, 0)
+        first = np.clip(np.asarray(i) - a, 0, last)
+        if a == 1:
+            return self.src_starts[first]
+        if self.src_ends is not None:
+            return np.asarray(self.src_ends, dtype=np.float64)[first]
+        return self.src_starts[np.clip(first + 1, 0, last)]
+
+    def _time_penalty(self, lag_first: np.ndarray, lag_late: np.ndarray) -> np.ndarray:
+        """Cost of lags (any shape, seconds) against the window: linear, steeper beyond ``time_near``.
+
+        ``lag_first`` is measured from the bead's first source segment's
+        start (too early below ``evs_min``), ``lag_late`` from when the
+        rendering is due (:meth:`_late_reference`; too late above ``evs_max``).
+        """
         s = self.settings
-        outside = np.maximum(s.evs_min - lag, 0.0) + np.maximum(lag - s.evs_max, 0.0)
+        outside = np.maximum(s.evs_min - lag_first, 0.0) + np.maximum(lag_late - s.evs_max, 0.0)
         near = np.minimum(outside, s.time_near)
         return s.time_weight * near + s.time_far_weight * (outside - near)
 
@@ -658,8 +680,9 @@ class BeadCostModel:
             cost = cost * self.size_multiplier(a, b) + s.merge_cost * (a + b - 2)
             if self.use_time:
                 assert self.src_starts is not None
-                lag = tgt_time[b] - self.src_starts[np.clip(rows - a, 0, max(self.n_src - 1, 0))][:, None]
-                cost = cost + self._time_penalty(lag)
+                lag_first = tgt_time[b] - self.src_starts[np.clip(rows - a, 0, max(self.n_src - 1, 0))][:, None]
+                lag_late = tgt_time[b] - self._late_reference(a, rows)[:, None]
+                cost = cost + self._time_penalty(lag_first, lag_late)
             out[k] = np.where(ok, cost, np.inf)
         return out
 

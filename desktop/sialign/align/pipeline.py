@@ -251,6 +251,31 @@ def _anchor_gaps(
     return gaps, anchors
 
 
+# ------------------------------------------------------------------ scripts
+# Writing system per language (ISO 639-1); anything not listed is Latin.
+SCRIPTS = {
+    "ja": "Jpan", "zh": "Hani", "ko": "Kore", "ar": "Arab", "fa": "Arab", "ur": "Arab", "he": "Hebr",
+    "ru": "Cyrl", "uk": "Cyrl", "bg": "Cyrl", "sr": "Cyrl", "mk": "Cyrl", "be": "Cyrl", "kk": "Cyrl",
+    "el": "Grek", "th": "Thai", "hi": "Deva", "mr": "Deva", "ne": "Deva", "bn": "Beng", "ta": "Taml",
+    "te": "Telu", "ka": "Geor", "hy": "Armn", "km": "Khmr", "lo": "Laoo", "my": "Mymr", "am": "Ethi",
+}
+
+
+def same_script(src_lang: str, tgt_lang: str) -> bool:
+    """Whether two languages are written in the same script (unknown languages never are)."""
+    from sialign.embed.multilingual import language_code
+
+    a, b = language_code(src_lang), language_code(tgt_lang)
+    if a in ("", "und") or b in ("", "und"):
+        return False
+    return SCRIPTS.get(a, "Latn") == SCRIPTS.get(b, "Latn")
+
+
+def mixes_lexical(main: Embedder, src_lang: str, tgt_lang: str) -> bool:
+    """Whether the lexical signal joins ``main``'s: a neural embedder on two languages of one script."""
+    return not _is_lexical(main) and same_script(src_lang, tgt_lang)
+
+
 # ------------------------------------------------------------------ skips
 # Letters and digits a line needs before leaving it unaligned costs the full skip.
 SKIP_FULL_AT = 8
@@ -523,6 +548,10 @@ def _starts(doc: Document) -> np.ndarray:
     return np.array([s.start for s in doc.segments], dtype=np.float64)
 
 
+def _ends(doc: Document) -> np.ndarray:
+    return np.array([s.end if s.end is not None else s.start for s in doc.segments], dtype=np.float64)
+
+
 # ------------------------------------------------------------------ main entry
 def align_project(
     project: Project,
@@ -592,8 +621,21 @@ def align_project(
                 max_other=params.max_tgt, side_joiner=src_doc.joiner, other_joiner=tgt_doc.joiner,
                 progress=stage(embed_progress, 0.0, 0.5 if pivot_weight > 0 else 1.0), should_stop=should_stop,
             )
-            signals.append(Signal(x, y, 1.0 - pivot_weight, xs, ys, name="source"))
+            lexical_weight = float(params.lexical_weight) if mixes_lexical(main, src_doc.language, tgt_doc.language) else 0.0
+            signals.append(Signal(x, y, (1.0 - pivot_weight) * (1.0 - lexical_weight), xs, ys, name="source"))
             names.append(main.name)
+            if lexical_weight > 0:
+                # Names, numbers and cognates in a shared script: the
+                # character n-grams see what a sentence encoder blurs.
+                from sialign.embed.lexical import LexicalEmbedder
+
+                lx, ly, lxs, lys = encode_pair(
+                    LexicalEmbedder(), src_texts, tgt_texts, candidates=params.candidates, max_side=params.max_src,
+                    max_other=params.max_tgt, side_joiner=src_doc.joiner, other_joiner=tgt_doc.joiner,
+                    should_stop=should_stop,
+                )
+                signals.append(Signal(lx, ly, (1.0 - pivot_weight) * lexical_weight, lxs, lys, name="lexical"))
+                names[-1] += f" with lexical {lexical_weight:g}"
         if pivot_weight > 0:
             assert project.reference is not None
             pivot_embedder = main if params.pivot_embedder == "main" else get_embedder(params.pivot_embedder)
@@ -656,6 +698,7 @@ def align_project(
             _starts(tgt_doc) if timed else None,
             *lengths,
             word_skip_scale(tgt_texts) if units == "sentences" else None,
+            _ends(src_doc) if timed else None,
         )
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []

@@ -66,6 +66,10 @@ class AlignParams:
         omission_skip: cost of leaving a source segment unrendered (a 1-0
             bead, shown as an omission); ``skip_penalty`` then applies to
             0-1 beads only (None: preset).
+        lexical_weight: share of the built-in lexical embedder's source ↔
+            target signal beside a neural embedder when both languages are
+            written in the same script (names, numbers, cognates); 0 turns
+            it off. Not used across scripts.
         peel_threshold: after the DP, an edge source segment of an n:m bead
             whose own cost against the bead's target (1 = unrelated text)
             is at least this becomes a 1-0 bead, an omission; None (the
@@ -94,6 +98,7 @@ class AlignParams:
     pivot_embedder: str = "lexical"
     omission_skip: float | None = None
     peel_threshold: float | None = None
+    lexical_weight: float = 0.3
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -1023,7 +1023,10 @@ class MainWindow(QMainWindow):
             total = sum(result.timings.values())
             parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
             total = result.timings.get("total", total)
-            self.statusBar().showMessage(f"Aligned in {total:.1f} s ({parts}).", 10000)
+            info = result.alignment.info
+            notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", ""))]
+            extra = "".join(f" {note[0].upper()}{note[1:]}." for note in notes if note)
+            self.statusBar().showMessage(f"Aligned in {total:.1f} s ({parts}).{extra}", 15000)
             if first_run:
                 self.matrix.fit_to_window()
             if self.session.selected_bead < 0 and result.alignment.beads:
