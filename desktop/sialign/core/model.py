@@ -43,6 +43,8 @@ class Segment:
         gap: the whitespace that separated this segment from the previous one
             in the original (``"\\n"`` between lines); part of the lossless
             invariant.
+        speaker: who speaks, when the file says so (a WebVTT ``<v Name>``
+            voice tag); empty otherwise.
     """
 
     id: int
@@ -51,6 +53,7 @@ class Segment:
     end: float | None = None
     line: int | None = None
     gap: str = ""
+    speaker: str = ""
 
     @property
     def has_time(self) -> bool:
@@ -72,6 +75,8 @@ class Segment:
             d["line"] = self.line
         if self.gap:
             d["gap"] = self.gap
+        if self.speaker:
+            d["speaker"] = self.speaker
         return d
 
     @classmethod
@@ -83,6 +88,7 @@ class Segment:
             end=d.get("end"),
             line=d.get("line"),
             gap=d.get("gap", ""),
+            speaker=d.get("speaker", ""),
         )
 
 

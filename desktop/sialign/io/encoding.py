@@ -70,6 +70,9 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be", "utf-16"),
 )
 
+# Codecs that decode bytes to str but are no encoding of a transcript.
+_NOT_TEXT_CODECS = {"punycode", "idna", "undefined", "raw_unicode_escape", "unicode_escape", "mbcs", "oem"}
+
 _ENCODING_HINT = (
     "save it as UTF-8, or name its encoding (--encoding cp932, euc_jp, utf-16, cp1252...)"
 )
@@ -229,6 +232,9 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
         except LookupError:
             raise EncodingError(path, f"unknown encoding {encoding!r}", hint="use a name such as utf-8, cp932, euc_jp, utf-16") from None
         name = codec.name
+        # rot13, hex, base64, zlib... are codecs but not text encodings.
+        if not getattr(codec, "_is_text_encoding", True) or name in _NOT_TEXT_CODECS:
+            raise EncodingError(path, f"{encoding!r} is not a text encoding", hint="use a name such as utf-8, cp932, euc_jp, utf-16")
         if name == "utf-8" and data.startswith(codecs.BOM_UTF8):
             name = "utf-8-sig"
         try:
@@ -240,6 +246,8 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
                 line=_first_bad_line(data, exc.start),
                 hint="check the encoding, or leave it out to detect it",
             ) from None
+        except (UnicodeError, LookupError, ValueError, TypeError) as exc:
+            raise EncodingError(path, f"the bytes cannot be read as {encoding} ({str(exc)[:80]})", hint="check the encoding, or leave it out to detect it") from None
         return DecodedText(text, name)
 
     for bom, codec_name, reported in _BOMS:

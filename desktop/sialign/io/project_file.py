@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import os
 import re
 import sys
@@ -100,7 +101,7 @@ def _write_json(fh: IO[str], value: Any, depth: int = 0) -> None:
     if depth < _ONE_LINE_DEPTH and isinstance(value, dict) and value:
         fh.write("{\n")
         for n, (key, item) in enumerate(value.items()):
-            fh.write(f"{pad} {json.dumps(str(key), ensure_ascii=False)}: ")
+            fh.write(f"{pad} {json.dumps(str(key), ensure_ascii=False, allow_nan=False)}: ")
             _write_json(fh, item, depth + 1)
             fh.write(",\n" if n < len(value) - 1 else "\n")
         fh.write(pad + "}")
@@ -112,7 +113,25 @@ def _write_json(fh: IO[str], value: Any, depth: int = 0) -> None:
             fh.write(",\n" if n < len(value) - 1 else "\n")
         fh.write(pad + "]")
     else:
-        fh.write(json.dumps(value, ensure_ascii=False))
+        try:
+            fh.write(json.dumps(value, ensure_ascii=False, allow_nan=False))
+        except ValueError:
+            fh.write(json.dumps(_without_non_finite(value), ensure_ascii=False, allow_nan=False))
+
+
+def _without_non_finite(value: Any) -> Any:
+    """``value`` with NaN and ±infinity replaced by None.
+
+    JSON has no such numbers (Python would write ``Infinity``, which other
+    tools and strict parsers refuse); an unknown number is what they mean.
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _without_non_finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_non_finite(v) for v in value]
+    return value
 
 
 def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
