@@ -37,6 +37,8 @@ from sialign.core.edits import EDIT_TYPES, apply_edit, check_invariants, edit_fr
 from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ProjectVersionError
 from sialign.core.model import BeadStatus, Project
 from sialign.io.atomic import atomic_open
+from sialign.io.project_schema import SchemaError, has_surrogate
+from sialign.io.project_schema import payload as check_payload
 
 FORMAT_NAME = "sialign-project"
 SCHEMA_VERSION = 1
@@ -101,7 +103,7 @@ def _write_json(fh: IO[str], value: Any, depth: int = 0) -> None:
     if depth < _ONE_LINE_DEPTH and isinstance(value, dict) and value:
         fh.write("{\n")
         for n, (key, item) in enumerate(value.items()):
-            fh.write(f"{pad} {json.dumps(str(key), ensure_ascii=False, allow_nan=False)}: ")
+            fh.write(f"{pad} {json.dumps(str(key), ensure_ascii=has_surrogate(str(key)))}: ")
             _write_json(fh, item, depth + 1)
             fh.write(",\n" if n < len(value) - 1 else "\n")
         fh.write(pad + "}")
@@ -114,9 +116,15 @@ def _write_json(fh: IO[str], value: Any, depth: int = 0) -> None:
         fh.write(pad + "]")
     else:
         try:
-            fh.write(json.dumps(value, ensure_ascii=False, allow_nan=False))
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         except ValueError:
-            fh.write(json.dumps(_without_non_finite(value), ensure_ascii=False, allow_nan=False))
+            value = _without_non_finite(value)
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        if has_surrogate(text):
+            # A path with undecodable bytes (PEP 383 surrogate escapes) cannot
+            # be written as UTF-8 raw; as \udcXX escapes it reads back intact.
+            text = json.dumps(value, ensure_ascii=True, allow_nan=False)
+        fh.write(text)
 
 
 def _without_non_finite(value: Any) -> Any:
@@ -212,6 +220,10 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
     _check_document(path, body.get("source"), "source", required=True)
     _check_document(path, body.get("target"), "target", required=True)
     _check_document(path, body.get("reference"), "reference", required=False)
+    try:
+        check_payload(data)
+    except SchemaError as exc:
+        raise _damaged(path, str(exc)) from None
     alignment = body.get("alignment")
     if alignment is not None:
         if not isinstance(alignment, dict) or not isinstance(alignment.get("beads"), list):
@@ -263,6 +275,10 @@ def read_project_data(path: str | Path) -> dict[str, Any]:
             line=exc.lineno,
             hint="it may be truncated or edited by hand; open its autosave (same name ending in .autosave) or a backup",
         ) from None
+    except RecursionError:
+        raise _damaged(path, "its values are nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise _damaged(path, f"it holds a value JSON readers cannot take ({str(exc)[:80]})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise FormatError(path, "is not an SI Aligner project (no 'format': 'sialign-project')", hint="open a .sialign file")
     schema = _schema_of(data)
@@ -299,8 +315,24 @@ def load_project(path: str | Path) -> Project:
     path = Path(path)
     data = read_project_data(path)
     project = _project_from_payload(path, data)
-    project.path = data["autosave_of"] if "autosave_of" in data else str(path)
+    project.path = project_path_of(path, data)
     return project
+
+
+def project_path_of(path: Path, data: dict[str, Any]) -> str | None:
+    """The project file that a loaded file stands for, derived from ``path`` only.
+
+    A file's content never names a file the application later writes or
+    deletes (a crafted ``"autosave_of": "/x/other.sialign"`` once made a save
+    delete ``/x/other.sialign.autosave``). ``autosave_of`` only tells
+    whether an autosave belongs to a saved project (then the project is the
+    autosave's name without ``.autosave``) or to one never saved (None).
+    """
+    if "autosave_of" not in data or not path.name.endswith(AUTOSAVE_SUFFIX):
+        return str(path)
+    if data["autosave_of"] is None:
+        return None
+    return str(path.with_name(path.name[: -len(AUTOSAVE_SUFFIX)]))
 
 
 def replay_history(project_without_edits: Project, history: list[dict[str, Any]]) -> Project:
