@@ -30,10 +30,11 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from sialign.core.errors import BinaryFileError, EmptyInputError, EncodingError, FileTooLargeError
+from sialign.core.errors import BinaryFileError, EmptyInputError, EncodingError, FileTooLargeError, InputError
 
 # Transcripts of a talk are kilobytes; 50 MB is far beyond any real one and
 # keeps a mistaken choice (a video, a corpus dump) from being read into memory.
@@ -93,16 +94,37 @@ class DecodedText:
     encoding: str
 
 
+STDIN_NAME = "-"
+_stdin_data: bytes | None = None
+
+
+def _read_stdin(limit: int, kind: str) -> bytes:
+    """Standard input, read once and kept (a command may look at it twice, like ``info -``)."""
+    global _stdin_data
+    if _stdin_data is None:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError(STDIN_NAME, "standard input is not available", hint="give a file name instead of '-'")
+        _stdin_data = stream.read(limit + 1)
+    if len(_stdin_data) > limit:
+        raise FileTooLargeError(STDIN_NAME, f"standard input holds more than the {limit / 2**20:.0f} MB limit for a {kind}")
+    if not _stdin_data:
+        raise EmptyInputError(STDIN_NAME, "standard input is empty", hint="pipe a transcript into the command")
+    return _stdin_data
+
+
 def read_limited_bytes(path: str | Path, *, limit: int = MAX_TRANSCRIPT_BYTES, kind: str = "transcript") -> bytes:
     """Read a whole file, refusing files over ``limit`` bytes before reading them.
+
+    ``-`` reads standard input (once; later calls get the same bytes).
 
     Raises:
         InputError: the file does not exist or cannot be opened.
         FileTooLargeError: the file is larger than ``limit``.
         EmptyInputError: the file has no bytes.
     """
-    from sialign.core.errors import InputError
-
+    if str(path) == STDIN_NAME:
+        return _read_stdin(limit, kind)
     path = Path(path)
     try:
         size = os.stat(path).st_size
