@@ -72,7 +72,7 @@ def test_cli_io_info_lists_tiers(tmp_path: Path, capsys: pytest.CaptureFixture[s
     [
         (b"1\n00:00:05,000 --> 00:00:02,000\nx\n", "line 3"),
         (b"", "empty"),
-        (b"Caf\xe9\n", "--encoding"),
+        (b"ok\n\xff\xfe\xfd\xfc\xfb\n", "--encoding"),  # Latin-1 is read since issue 12; these bytes are in no encoding
     ],
 )
 def test_cli_io_info_bad_file_exits_2_with_message(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, words: str) -> None:

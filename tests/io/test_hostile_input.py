@@ -316,3 +316,51 @@ def test_hostile_aligned_eaf_validates_against_xsd(tmp_path: Path) -> None:
     assert schema.validate(tree), schema.error_log
     assert [m.get("MIME_TYPE") for m in tree.iter("MEDIA_DESCRIPTOR")] == ["audio/mpeg", "video/mp4"]
     assert json.dumps([m.get("RELATIVE_MEDIA_URL") for m in tree.iter("MEDIA_DESCRIPTOR")]) == '["../talk.en.mp3", "../talk.ja.mp4"]'
+
+
+# ---------------------------------------------------------------------------
+# Bounds that keep memory within 10x the file size (tests/benchmarks/bench_io.py)
+
+
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("cr.txt", "a\r" * 50),
+        ("rows.tsv", "x\n" * 50),
+        ("tiny.srt", "".join(f"00:00:0{k % 10},000 --> 00:00:0{k % 10},000\nx\n\n" for k in range(20))),
+    ],
+)
+def test_hostile_many_lines_are_refused_early(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, content: str) -> None:
+    from sialign.core.errors import FileTooLargeError
+    from sialign.io import readers
+
+    monkeypatch.setattr(readers, "MAX_LINES", 40)
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(FileTooLargeError, match="more than 40 lines"):
+        read_transcript(path, strict=False)
+
+
+@pytest.mark.parametrize("fmt", ["txt", "textgrid", "eaf"])
+def test_hostile_many_segments_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    from sialign.core.errors import FileTooLargeError
+    from sialign.io import readers
+
+    monkeypatch.setattr(readers, "MAX_SEGMENTS", 3)
+    monkeypatch.setattr(readers, "_MAX_TOKENS", 3 * 3 + 10)
+    if fmt == "txt":
+        content, name = "a\nb\nc\nd\ne\n", "a.txt"
+    elif fmt == "textgrid":
+        body = "".join(f"        intervals [{k}]:\n            xmin = {k}\n            xmax = {k + 1}\n            text = \"w{k}\"\n" for k in range(1, 9))
+        content = textgrid(interval_tier().split("        intervals: size")[0] + "        intervals: size = 8\n" + body)
+        name = "a.TextGrid"
+    else:
+        refs = "".join(
+            f'<ANNOTATION><REF_ANNOTATION ANNOTATION_ID="r{k}" ANNOTATION_REF="a1"><ANNOTATION_VALUE>w</ANNOTATION_VALUE></REF_ANNOTATION></ANNOTATION>'
+            for k in range(5)
+        )
+        content, name = eaf(refs=f'<TIER TIER_ID="r" LINGUISTIC_TYPE_REF="lt">{refs}</TIER>\n'), "a.eaf"
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(FileTooLargeError, match="more than 3"):
+        read_transcript(path, strict=False)

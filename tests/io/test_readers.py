@@ -339,7 +339,8 @@ def test_readers_binary_file(tmp_path: Path) -> None:
 
 def test_readers_undecodable_file(tmp_path: Path) -> None:
     path = tmp_path / "talk.txt"
-    path.write_bytes(b"line one\nCaf\xe9\n")
+    # Issue 12: "Caf\xe9" (Latin-1) is read now; these bytes are in no encoding.
+    path.write_bytes(b"line one\n\xff\xfe\xfd\xfc\xfb\n")
     with pytest.raises(EncodingError) as info:
         read_transcript(path)
     assert info.value.line == 2

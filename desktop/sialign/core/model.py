@@ -103,6 +103,7 @@ class Document:
         audio_path: the audio track it transcribes, when any.
         format: the reader that produced it (``"txt"``, ``"srt"``...).
         encoding: the detected text encoding of the file.
+        warnings: doubts of the reader, each naming the line (not saved).
     """
 
     language: str = "und"
@@ -111,6 +112,9 @@ class Document:
     audio_path: str | None = None
     format: str | None = None
     encoding: str | None = None
+    # What the reader was unsure of (a guessed encoding, mixed encodings),
+    # for the application to show; not saved in the project.
+    warnings: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.segments)

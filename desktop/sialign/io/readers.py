@@ -20,6 +20,7 @@ from typing import Callable
 
 from sialign.core.errors import (
     EmptyInputError,
+    FileTooLargeError,
     FormatError,
     InputError,
     OverlapError,
@@ -61,6 +62,12 @@ _ALIASES = {
     "praat": "textgrid",
     "elan": "eaf",
 }
+
+# A talk's transcript has a few thousand segments; these bounds keep a file
+# of millions of tiny lines (a corpus dump, a damaged or hostile file) from
+# taking gigabytes: it is refused before the reader builds anything big.
+MAX_LINES = 1_500_000
+MAX_SEGMENTS = 300_000
 
 # Captions may share a boundary that rounding moved by a millisecond.
 OVERLAP_TOLERANCE = 0.0015
@@ -210,6 +217,14 @@ def _check_times(raws: list[_Raw], path: str | Path, *, strict: bool, kind: str)
             previous = raw
 
 
+def _too_many(path: str | Path, count: int, what: str, limit: int) -> FileTooLargeError:
+    return FileTooLargeError(
+        path,
+        f"the file holds more than {limit:,} {what} ({count:,} or more); a transcript reader takes at most {limit:,}",
+        hint="split it into talks, or read a corpus file with the corpus tools",
+    )
+
+
 def _to_document(
     raws: list[_Raw],
     path: str | Path,
@@ -220,6 +235,8 @@ def _to_document(
 ) -> Document:
     if not raws:
         raise EmptyInputError(path, f"no text segment found in this {FORMAT_NAMES[fmt]} file", hint="check that it is the right file")
+    if len(raws) > MAX_SEGMENTS:
+        raise _too_many(path, len(raws), "segments", MAX_SEGMENTS)
     segments = [
         Segment(
             id=i,
@@ -257,6 +274,8 @@ def parse_txt(text: str, path: str | Path) -> tuple[list[_Raw], list[str]]:
         start = m.start(1) + len(content) - len(content.lstrip())
         gaps.append(text[last_end:start])
         raws.append(_Raw(stripped, None, None, line_no))
+        if len(raws) > MAX_SEGMENTS:
+            raise _too_many(path, len(raws), "segments", MAX_SEGMENTS)
         last_end = start + len(stripped)
     return raws, gaps
 
@@ -649,6 +668,10 @@ _TG_TOKEN = re.compile(
 )
 
 
+# Three values per interval (xmin, xmax, text), plus the header.
+_MAX_TOKENS = 3 * MAX_SEGMENTS + 1000
+
+
 @dataclass(slots=True)
 class _Token:
     kind: str  # "str", "num" or "flag"
@@ -668,6 +691,8 @@ def _textgrid_tokens(text: str, path: str | Path) -> list[_Token]:
             if m.group(kind) is not None:
                 value = m.group(kind).replace('""', '"') if kind == "str" else m.group(kind)
                 tokens.append(_Token(kind, value, line))
+                if len(tokens) > _MAX_TOKENS:
+                    raise _too_many(path, len(tokens) // 3, "intervals", MAX_SEGMENTS)
         line += m.group().count("\n")
         pos = m.end()
     return tokens
@@ -819,6 +844,7 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
     value_parts: list[str] = []
     parser = xml.parsers.expat.ParserCreate()
     root_seen: list[str] = []
+    counted = [0]
 
     def start(name: str, attrs: dict[str, str]) -> None:
         nonlocal current
@@ -839,6 +865,9 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
             tiers.append((attrs.get("TIER_ID", f"tier {len(tiers) + 1}"), []))
         elif name in ("ALIGNABLE_ANNOTATION", "REF_ANNOTATION") and tiers:
             current = dict(attrs, _kind=name, _line=parser.CurrentLineNumber)
+            counted[0] += 1
+            if counted[0] > MAX_SEGMENTS:
+                raise _too_many(path, counted[0], "annotations", MAX_SEGMENTS)
         elif name == "ANNOTATION_VALUE":
             value_parts.clear()
 
@@ -990,6 +1019,10 @@ def read_transcript(
         raise EmptyInputError(path, "the file holds only whitespace", hint="choose a transcript with at least one line of text")
     if tier is not None and fmt in ("txt", "srt", "vtt"):
         raise TierNotFoundError(path, f"{FORMAT_NAMES[fmt]} files have no tiers", hint="leave out the tier")
+    if fmt != "eaf":
+        n_lines = text.count("\n") + text.count("\r") - text.count("\r\n")
+        if n_lines > MAX_LINES:
+            raise _too_many(path, n_lines, "lines", MAX_LINES)
 
     gaps: list[str] | None = None
     kind = "caption"
@@ -1010,4 +1043,8 @@ def read_transcript(
         raws = parse_eaf(text, path, tier)
         kind = "annotation"
     _check_times(raws, path, strict=strict, kind=kind)
-    return _to_document(raws, path, fmt, decoded.encoding, language, gaps)
+    doc = _to_document(raws, path, fmt, decoded.encoding, language, gaps)
+    if decoded.doubt:
+        where = f", line {decoded.doubt_line}" if decoded.doubt_line else ""
+        doc.warnings.append(f"{path}{where}: {decoded.doubt}")
+    return doc
