@@ -364,3 +364,41 @@ def test_hostile_many_segments_are_refused(tmp_path: Path, monkeypatch: pytest.M
     path.write_text(content, encoding="utf-8")
     with pytest.raises(FileTooLargeError, match="more than 3"):
         read_transcript(path, strict=False)
+
+
+# ---------------------------------------------------------------------------
+# The parallel TSV read by pandas with the options the README gives
+
+
+def test_hostile_tsv_reads_exactly_in_pandas_with_documented_options(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    import csv
+    import re
+
+    from sialign.io.writers import AlignmentRow, write_parallel_tsv
+
+    texts = ["NA", '"quoted" start', "null", "tab\there", "back\\slash", "", "line\nbreak", "1e5", "#N/A"]
+    rows = [AlignmentRow(talk="t", src_ids=(k,), tgt_ids=(k,), status="auto", source=t, target=t[::-1]) for k, t in enumerate(texts)]
+    path = tmp_path / "p.tsv"
+    write_parallel_tsv(rows, path)
+    # The README's recipe, verbatim.
+    df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, dtype=str, keep_default_na=False, na_filter=False)
+    unescape = lambda s: re.sub(r"\\(.)", lambda m: {"t": "\t", "n": "\n", "r": "\r", "0": "\0"}.get(m[1], m[1]), s)  # noqa: E731
+    assert [unescape(s) for s in df["source"]] == texts
+    assert [unescape(s) for s in df["target"]] == [t[::-1] for t in texts]
+    assert list(df["src_ids"]) == [str(k) for k in range(len(texts))]
+
+    two = tmp_path / "p2.tsv"
+    write_parallel_tsv(rows, two, two_column=True)
+    df2 = pd.read_csv(two, sep="\t", quoting=csv.QUOTE_NONE, dtype=str, keep_default_na=False, na_filter=False, header=None, names=["source", "target"])
+    nonempty = [t for t in texts if t.strip()]
+    assert list(df2["source"]) == [t.replace("\t", " ").replace("\n", " ") for t in nonempty]
+
+
+def test_hostile_tsv_written_by_pandas_reads_back(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+
+    frame = pd.DataFrame({"start": [0.0, 1.0, 2.0], "end": [0.5, 1.5, 2.5], "text": ['He said "hi"', "two\nlines", "a\ttab"]})
+    path = tmp_path / "pandas.tsv"
+    frame.to_csv(path, sep="\t", index=False)
+    assert read_transcript(path).texts() == ['He said "hi"', "two\nlines", "a\ttab"]
