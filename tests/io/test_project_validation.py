@@ -140,3 +140,48 @@ def test_project_validation_accepts_what_it_saves(tmp_path: Path) -> None:
     path = tmp_path / "p.sialign"
     save_project(project, path)
     assert load_project(path).source.segments[0].speaker == "Roger"
+
+
+# ---------------------------------------------------------------------------
+# Checksum: a changed byte is reported, not loaded silently different
+
+
+def test_project_validation_checksum_catches_a_changed_value(tmp_path: Path) -> None:
+    path = tmp_path / "p.sialign"
+    save_project(make_project(), path)
+    text = path.read_text(encoding="utf-8")
+    assert '"checksum": "sha256:' in text
+    path.write_text(text.replace("Today we talk about rivers.", "Today we talk about rovers."), encoding="utf-8")
+    with pytest.raises(FormatError, match="does not match the checksum"):
+        load_project(path)
+    # Deleting the checksum accepts a deliberate hand edit.
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if '"checksum"' not in line]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert load_project(path).source.segments[1].text == "Today we talk about rovers."
+
+
+def test_project_validation_single_byte_corruption_is_never_silent(tmp_path: Path) -> None:
+    import random
+
+    from sialign.core.errors import InputError
+
+    path = tmp_path / "p.sialign"
+    project = make_project()
+    save_project(project, path)
+    original = path.read_bytes()
+    reference = load_project(path).to_dict()
+    rng = random.Random(12)
+    silent = 0
+    for _ in range(400):
+        data = bytearray(original)
+        k = rng.randrange(len(data))
+        data[k] = rng.choice([b for b in range(32, 127) if b != data[k]])
+        broken = tmp_path / "broken.sialign"
+        broken.write_bytes(bytes(data))
+        try:
+            loaded = load_project(broken)
+        except InputError:
+            continue
+        if loaded.to_dict() != reference:
+            silent += 1
+    assert silent == 0

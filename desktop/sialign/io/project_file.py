@@ -8,8 +8,14 @@ Layout (schema 1)::
      "app_version": "0.1.0",
      "saved": "2026-05-01T10:00:00+00:00",
      "autosave_of": null,            # only in autosaves: the project file they protect
+     "checksum": "sha256:...",       # of the project object (see project_checksum)
      "project": { ...Project.to_dict(): documents, alignment, params, history... }
     }
+
+The checksum makes a file changed after saving — a flipped byte on a disk or
+in a transfer, an edit by hand — report itself as damaged instead of loading
+silently different. Files without one (older versions) load as before;
+deleting the line accepts a deliberate hand edit.
 
 Documents, beads and history entries are written one segment / bead / edit
 per line, so files stay readable and diff well, and writing uses the C JSON
@@ -142,7 +148,20 @@ def _without_non_finite(value: Any) -> Any:
     return value
 
 
+def project_checksum(body: Any) -> str:
+    """``sha256:<hex>`` of the project object's canonical JSON (sorted keys, ASCII).
+
+    Computed from the parsed values, so it does not depend on the layout of
+    the file, and floats compare exactly (JSON numbers round-trip).
+    """
+    import hashlib
+
+    canonical = json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
 def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
+    body = _without_non_finite(project.to_dict())
     payload: dict[str, Any] = {
         "format": FORMAT_NAME,
         "schema": SCHEMA_VERSION,
@@ -151,7 +170,8 @@ def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
     }
     if autosave:
         payload["autosave_of"] = project.path
-    payload["project"] = project.to_dict()
+    payload["checksum"] = project_checksum(body)
+    payload["project"] = body
     return payload
 
 
@@ -248,6 +268,14 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
         check_invariants(project)
     except InvariantError as exc:
         raise _damaged(path, str(exc)) from exc
+    expected = data.get("checksum")
+    if expected is not None and project_checksum(body) != expected:
+        raise FormatError(
+            path,
+            "the project file is damaged: its content does not match the checksum written with it "
+            "(changed after saving, by a disk or transfer error or by hand)",
+            hint="open its autosave (same name ending in .autosave) or a backup; to keep a deliberate hand edit, delete the 'checksum' line",
+        )
     return project
 
 

@@ -370,6 +370,7 @@ def payload(value: Any) -> None:
             "app_version": text,
             "saved": text,
             "autosave_of": optional_path,
+            "checksum": text,
             # The body's key paths are given from the project object down
             # ("source.segments[2].start"), as the user sees them in the file.
             "project": lambda v, k: project(v, ""),
