@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sialign.core.errors import FormatError
 from sialign.io.project_file import autosave_path, load_project, save_autosave, save_project
@@ -185,3 +187,62 @@ def test_project_validation_single_byte_corruption_is_never_silent(tmp_path: Pat
         if loaded.to_dict() != reference:
             silent += 1
     assert silent == 0
+
+
+# ---------------------------------------------------------------------------
+# Fuzzing the loader: any value at any key path loads cleanly or is refused
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found += _paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for n, v in enumerate(value):
+            found += _paths(v, prefix + (n,))
+    return found
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5) | st.just("\ud800"),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(choice=st.integers(min_value=0), value=JSON_VALUES, drop=st.booleans())
+def test_project_validation_fuzz_only_input_errors(tmp_path_factory: pytest.TempPathFactory, choice: int, value: Any, drop: bool) -> None:
+    from sialign.core.errors import InputError, SialignError
+    from sialign.io.project_file import project_checksum
+    from sialign.io.writers import write_alignment
+
+    folder = tmp_path_factory.mktemp("fuzz")
+    data = saved(folder)
+    paths = _paths(data["project"])
+    key_path = paths[choice % len(paths)]
+    node: Any = data["project"]
+    for key in key_path[:-1]:
+        node = node[key]
+    if drop and isinstance(node, dict):
+        node.pop(key_path[-1])
+    else:
+        node[key_path[-1]] = value
+    try:
+        data["checksum"] = project_checksum(data["project"])  # a consistent file: only the values are wrong
+    except (ValueError, TypeError):
+        pass
+    path = folder / "fuzzed.sialign"
+    path.write_text(json.dumps(data, ensure_ascii=True), encoding="utf-8")
+    try:
+        project = load_project(path)
+    except InputError:
+        return
+    # What loads must also save and export without a foreign exception.
+    save_project(project, folder / "again.sialign")
+    for fmt in ("tsv", "jsonl", "tmx", "align"):
+        try:
+            write_alignment(project, folder / f"out.{fmt}", format=fmt)
+        except SialignError:
+            pass
