@@ -246,3 +246,14 @@ def test_project_validation_fuzz_only_input_errors(tmp_path_factory: pytest.Temp
             write_alignment(project, folder / f"out.{fmt}", format=fmt)
         except SialignError:
             pass
+
+
+def test_project_validation_accepts_empty_language_and_talk_id(tmp_path: Path) -> None:
+    # Only the type is checked: a cleared language box must not make a project unopenable.
+    project = make_project()
+    project.talk_id = ""
+    project.target.language = ""
+    path = tmp_path / "p.sialign"
+    save_project(project, path)
+    loaded = load_project(path)
+    assert (loaded.talk_id, loaded.target.language) == ("", "")

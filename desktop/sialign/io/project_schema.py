@@ -73,12 +73,6 @@ def text(value: Any, key: str) -> None:
     _string(value, key)
 
 
-def nonempty_text(value: Any, key: str) -> None:
-    _string(value, key)
-    if not value.strip():
-        raise SchemaError(key, "is empty")
-
-
 def optional_text(value: Any, key: str) -> None:
     if value is not None:
         _string(value, key)
@@ -227,7 +221,7 @@ def document(value: Any, key: str) -> None:
         value,
         key,
         {
-            "language": nonempty_text,
+            "language": text,
             "segments": _list_of(segment),
             "path": optional_path,
             "audio_path": optional_path,
@@ -341,7 +335,7 @@ def project(value: Any, key: str) -> None:
         value,
         key,
         {
-            "talk_id": nonempty_text,
+            "talk_id": text,
             "source": document,
             "target": document,
             "reference": optional_document,
