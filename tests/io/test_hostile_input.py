@@ -402,3 +402,32 @@ def test_hostile_tsv_written_by_pandas_reads_back(tmp_path: Path) -> None:
     path = tmp_path / "pandas.tsv"
     frame.to_csv(path, sep="\t", index=False)
     assert read_transcript(path).texts() == ['He said "hi"', "two\nlines", "a\ttab"]
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("talk\tsrc_ids\ttgt_ids\tsrc_start\tsrc_end\ttgt_start\ttgt_end\tcost\tstatus\tsource\ttarget\nt\t0\t0\t1e999\t1\t0\t1\t0\tauto\ta\tb\n", "finite"),
+        ("talk\tsrc_ids\ttgt_ids\tsrc_start\tsrc_end\ttgt_start\ttgt_end\tcost\tstatus\tsource\ttarget\nt\t²\t0\t0\t1\t0\t1\t0\tauto\ta\tb\n", "segment ids"),
+        ("talk\tsrc_ids\ttgt_ids\tsrc_start\tsrc_end\ttgt_start\ttgt_end\tcost\tstatus\tsource\ttarget\nt\t" + "9" * 5000 + "\t0\t0\t1\t0\t1\t0\tauto\ta\tb\n", "segment ids"),
+    ],
+)
+def test_hostile_parallel_tsv_reader(tmp_path: Path, content: str, message: str) -> None:
+    from sialign.io.writers import read_parallel_tsv
+
+    path = tmp_path / "p.tsv"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(FormatError, match=message) as info:
+        read_parallel_tsv(path)
+    assert info.value.line == 2
+
+
+@pytest.mark.parametrize("line, message", [("[" * 100_000 + "]" * 100_000, "nested too deeply"), ('{"a": ' + "9" * 5000 + "}", "cannot take")])
+def test_hostile_jsonl_reader(tmp_path: Path, line: str, message: str) -> None:
+    from sialign.io.writers import read_jsonl
+
+    path = tmp_path / "a.jsonl"
+    path.write_text('{"ok": 1}\n' + line + "\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=message) as info:
+        read_jsonl(path)
+    assert info.value.line == 2

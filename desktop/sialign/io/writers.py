@@ -210,10 +210,11 @@ def _read_utf8(path: Path) -> str:
 def _parse_ids(value: str, path: Path, line: int) -> tuple[int, ...]:
     if not value.strip():
         return ()
-    try:
-        return tuple(int(v) for v in value.split(","))
-    except ValueError:
-        raise FormatError(path, f"segment ids must be numbers joined by commas, found {value!r}", line=line) from None
+    parts = value.split(",")
+    # isdecimal() alone accepts '²'-like digits int() refuses; 16 digits keep ids exact.
+    if not all(p.strip().isascii() and p.strip().isdecimal() and len(p.strip()) <= 16 for p in parts):
+        raise FormatError(path, f"segment ids must be numbers joined by commas, found {value[:40]!r}", line=line)
+    return tuple(int(v) for v in parts)
 
 
 def _parse_float(value: str, path: Path, line: int, column: str) -> float | None:
@@ -222,7 +223,9 @@ def _parse_float(value: str, path: Path, line: int, column: str) -> float | None
     try:
         number = float(value)
     except ValueError:
-        raise FormatError(path, f"column {column} must be a number or empty, found {value!r}", line=line) from None
+        raise FormatError(path, f"column {column} must be a number or empty, found {value[:40]!r}", line=line) from None
+    if not math.isfinite(number) or abs(number) > 1e12:
+        raise FormatError(path, f"column {column} must be a finite number, found {value[:40]!r}", line=line)
     return number
 
 
@@ -365,6 +368,10 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise FormatError(path, f"not valid JSON ({exc.msg}, column {exc.colno})", line=number, hint="each line must be one JSON object") from None
+        except RecursionError:
+            raise FormatError(path, "the JSON is nested too deeply", line=number) from None
+        except ValueError as exc:  # an integer of thousands of digits
+            raise FormatError(path, f"a value JSON readers cannot take ({str(exc)[:60]})", line=number) from None
         if not isinstance(record, dict):
             raise FormatError(path, "each line must be a JSON object", line=number)
         records.append(record)
