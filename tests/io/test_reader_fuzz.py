@@ -1,6 +1,7 @@
 """Reader fuzzing (issue 12): no input may raise anything but an InputError.
 
-Each reader gets a few thousand generated files built from the pieces of its
+Each reader (and the corpus readers of the TSV and JSONL exports) gets a few
+thousand generated files built from the pieces of its
 own format (headers, time lines, arrows, quotes, counts, tags, huge and
 non-finite numbers) mixed with arbitrary text and bytes. Marked ``slow``
 (about a minute in all); ``pytest -m "not slow"`` leaves it out.
@@ -108,3 +109,41 @@ def test_reader_fuzz_only_input_errors(fmt: str) -> None:
 
     check()
     assert seen["examples"] >= EXAMPLES_PER_READER // 2
+
+
+CORPUS_PIECES = {
+    "parallel-tsv": [
+        "talk\tsrc_ids\ttgt_ids\tsrc_start\tsrc_end\ttgt_start\ttgt_end\tcost\tstatus\tsource\ttarget\n",
+        "\t",
+        "\n",
+        ",",
+        "\\",
+        "\\t",
+        "auto",
+        *NUMBERS,
+    ],
+    "jsonl": ["{", "}", "[", "]", '"a"', ":", ",", "\n", "NaN", "Infinity", "\\ud800", '"\\u2028"', *NUMBERS],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(CORPUS_PIECES))
+def test_reader_fuzz_corpus_readers_only_input_errors(kind: str) -> None:
+    from sialign.io.writers import read_jsonl, read_parallel_tsv
+
+    folder = Path(tempfile.mkdtemp(prefix="sialign-fuzz-"))
+    path = folder / "fuzz.data"
+    reader = read_jsonl if kind == "jsonl" else read_parallel_tsv
+    piece = st.one_of(st.sampled_from(CORPUS_PIECES[kind]), st.text(max_size=6))
+    content = st.one_of(st.lists(piece, max_size=40).map(lambda p: "".join(p).encode("utf-8", errors="replace")), st.binary(max_size=120))
+
+    @settings(max_examples=EXAMPLES_PER_READER, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(data=content)
+    def check(data: bytes) -> None:
+        path.write_bytes(data)
+        try:
+            reader(path)
+        except InputError:
+            pass
+
+    check()
