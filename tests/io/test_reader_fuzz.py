@@ -1,10 +1,10 @@
 """Reader fuzzing (issue 12): no input may raise anything but an InputError.
 
-Each reader (and the corpus readers of the TSV and JSONL exports) gets a few
-thousand generated files built from the pieces of its
-own format (headers, time lines, arrows, quotes, counts, tags, huge and
-non-finite numbers) mixed with arbitrary text and bytes. Marked ``slow``
-(about a minute in all); ``pytest -m "not slow"`` leaves it out.
+Each transcript reader, and the readers of the TSV and JSONL exports, gets
+2,500 generated files built from the pieces of its own format (headers, time
+lines, arrows, quotes, counts, tags, huge and non-finite numbers) mixed with
+arbitrary text and bytes. Marked ``slow`` (about a minute in all);
+``pytest -m "not slow"`` leaves it out.
 """
 
 from __future__ import annotations
