@@ -423,15 +423,18 @@ def _mixed_utf8(data: bytes) -> DecodedText | None:
     a legacy encoding) and at most a fifth of its lines are not UTF-8.
     """
     lines = data.split(b"\n")
+    most_bad = max(1, len(lines) // 5)
     bad: list[int] = []
     utf8_non_ascii = False
     out: list[str] = []
     for number, line in enumerate(lines, start=1):
         try:
             text = line.decode("utf-8")
-            utf8_non_ascii = utf8_non_ascii or max(line, default=0) > 0x7F
+            utf8_non_ascii = utf8_non_ascii or not line.isascii()
         except UnicodeDecodeError:
             bad.append(number)
+            if len(bad) > most_bad:
+                return None
             try:
                 text = line.decode("cp1252")
             except UnicodeDecodeError:
@@ -470,6 +473,8 @@ def _western(data: bytes) -> DecodedText | None:
     except UnicodeDecodeError:
         return None
     letters = _count(_ASCII_LETTERS, text)
+    if _count(_NON_ASCII_RE, text) > 0.25 * (letters + 1) / 0.75:
+        return None  # far more non-ASCII than Western prose has: no need to look closer
     accented = 0
     for m in _NON_ASCII_RE.finditer(text):
         k, ch = m.start(), m.group()
