@@ -33,7 +33,8 @@ before step 4. After step 5:
    a Latin-1 document) is decoded line by line, the odd lines as CP1252, and
    reported as doubtful with the first such line.
 7. Western European text (CP1252/Latin-1): accented letters inside mostly
-   ASCII words.
+   ASCII words; then Central European text (CP1250, ISO-8859-2) the same
+   way, with at least one letter only those encodings give (ą ł ř ő...).
 8. charset-normalizer decides among every other encoding (Chinese, Korean,
    Cyrillic, Greek...); a result it is not sure of is reported as doubtful.
 
@@ -371,6 +372,9 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
     western = _western(data)
     if western is not None:
         return western
+    central = _central_european(data)
+    if central is not None:
+        return central
     guessed = _charset_normalizer_guess(data)
     if guessed is not None:
         return guessed
@@ -492,6 +496,44 @@ def _western(data: bytes) -> DecodedText | None:
     if not letters or accented > 0.25 * letters:
         return None
     return DecodedText(text, "cp1252")
+
+
+# Letters of Polish, Czech, Slovak, Hungarian, Slovene, Croatian that no other
+# single-byte encoding gives: one of them must appear in a CP1250/ISO-8859-2 reading.
+_CENTRAL_MARKERS = set("ąęłśźżćńőűčřěůťľĺŕďňĄĘŁŚŹŻĆŃŐŰČŘĚŮŤĽĹŔĎŇ")
+# What Turkish (CP1254) becomes in CP1250: leave it to charset-normalizer.
+_CENTRAL_FOREIGN = set("ţđŢĐ")
+
+
+def _central_european(data: bytes) -> DecodedText | None:
+    """CP1250 or ISO-8859-2 when the bytes read as Central European prose.
+
+    As for Western text: accented letters are a minority inside Latin words,
+    and no symbol sits inside a word. The two encodings differ in a few
+    letters (ą ś ź and their capitals), and the wrong one turns them into
+    symbols (± ¶ ¼) or controls, so the first reading that passes is taken.
+    """
+    for name in ("cp1250", "iso8859_2"):
+        try:
+            text = data.decode(name)
+        except UnicodeDecodeError:
+            continue
+        letters = _count(_ASCII_LETTERS, text)
+        accented = 0
+        marked = False
+        for m in _NON_ASCII_RE.finditer(text):
+            ch, k = m.group(), m.start()
+            if "\u00c0" <= ch <= "\u017f" and ch not in "\u00d7\u00f7" and ch not in _CENTRAL_FOREIGN:
+                accented += 1
+                marked = marked or ch in _CENTRAL_MARKERS
+            elif ch not in _WESTERN_SYMBOLS or 0 < k < len(text) - 1 and text[k - 1].isalpha() and text[k + 1].isalpha():
+                break  # not a Latin letter, or a symbol inside a word: a letter of the other encoding
+            if accented > 0.3 * (letters + accented) and accented > 20:
+                break
+        else:
+            if marked and accented <= 0.3 * (letters + accented):
+                return DecodedText(text, name)
+    return None
 
 
 def _charset_normalizer_guess(data: bytes) -> DecodedText | None:
