@@ -200,3 +200,30 @@ def test_cli_behaviour_gui_version() -> None:
 def test_cli_behaviour_main_module_constants() -> None:
     codes = [code for code, _ in cli_main.EXIT_STATUSES]
     assert len(codes) == len(set(codes))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout")
+def test_cli_behaviour_export_to_dev_stdout_keeps_the_link(tmp_path: Path) -> None:
+    project = saved_project(tmp_path)
+    was_link = os.path.islink("/dev/stdout")
+    done = run_cli("export", str(project), "-o", "/dev/stdout", "-f", "tsv2")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode("utf-8").splitlines()[0] == "Good morning.\tおはようございます。"
+    assert os.path.islink("/dev/stdout") == was_link
+    assert not list(Path("/dev").glob(".stdout.*.tmp"))
+
+
+def test_cli_behaviour_process_substitution_like_pipe(tmp_path: Path) -> None:
+    import threading
+
+    project = saved_project(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    done = run_cli("export", str(project), "-o", str(fifo), "-f", "jsonl")
+    reader.join(30)
+    assert done.returncode == 0, done.stderr
+    assert len(received[0].splitlines()) == 2
+    assert fifo.is_fifo()
