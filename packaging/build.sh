@@ -79,10 +79,12 @@ if command -v strip >/dev/null 2>&1; then
 fi
 
 # Desktop integration files travel with the bundle.
-cp packaging/sialign.desktop packaging/install-desktop-entry.sh "$DIST/"
-if [ -f resources/icons/sialign.png ]; then
-    cp resources/icons/sialign.png "$DIST/sialign.png"
-fi
+cp packaging/sialign.desktop packaging/sialign-mime.xml packaging/install-desktop-entry.sh "$DIST/"
+for icon in sialign.png sialign.svg; do
+    if [ -f "resources/icons/$icon" ]; then
+        cp "resources/icons/$icon" "$DIST/$icon"
+    fi
+done
 chmod +x "$DIST/install-desktop-entry.sh"
 
 echo

@@ -163,3 +163,15 @@ def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(qtbot, tmp_path) -> None
     dialog.source.tier.setCurrentIndex(1)
     assert "2 segments" in dialog.source.status.text()
     assert [s.text for s in dialog._documents["src"]] == ["Good morning.", "Thank you."]
+
+
+def test_new_talk_dialog_warns_about_a_doubtful_encoding(qtbot, tmp_path) -> None:  # noqa: ANN001
+    # Issue 12: a mixed-encoding file is read, and the dialog says which line is doubtful.
+    path = tmp_path / "mixed.ja.txt"
+    path.write_bytes("皆さん、おはようございます。\n".encode() + "Café crème.\n".encode("latin-1") + "ありがとう。\n".encode())
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.target.set_path(str(path))
+    text = dialog.target.status.text()
+    assert "3 segments" in text and "Warning:" in text and "line 2" in text and "mixed encodings" in text
+    assert dialog._documents["tgt"] is not None

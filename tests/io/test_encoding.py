@@ -85,9 +85,8 @@ def test_encoding_unknown_encoding_name() -> None:
 @pytest.mark.parametrize(
     "data",
     [
-        b"Caf\xe9 cr\xe8me\nna\xefve\n",  # Latin-1: decodes as no candidate
         b"ok line\n\xff\xfe\xfd\xfc\xfb\n",  # garbage bytes
-        "Good\n".encode() + b"\x80\x80\x80 \x81\n",
+        b"ok line\n\xfa\xfb\xfc\xfd\xfe\xff\n",
     ],
 )
 def test_encoding_undecodable_bytes_raise_naming_file_and_line(data: bytes, tmp_path: Path) -> None:
@@ -104,6 +103,17 @@ def test_encoding_undecodable_bytes_raise_naming_file_and_line(data: bytes, tmp_
 def test_encoding_broken_utf8_after_bom_is_error() -> None:
     with pytest.raises(EncodingError, match="byte-order mark"):
         decode_bytes(codecs.BOM_UTF8 + b"ok\n\xff\xfe bad\n", "x.txt")
+
+
+def test_encoding_latin1_and_guesses_are_read_not_refused(tmp_path: Path) -> None:
+    # Issue 12: Latin-1/CP1252 files were refused; they are read now, and a
+    # guess charset-normalizer is unsure of is reported with its line.
+    path = tmp_path / "fr.txt"
+    path.write_bytes(b"Caf\xe9 cr\xe8me\nna\xefve\n")
+    decoded = read_text(path)
+    assert (decoded.text, decoded.encoding, decoded.doubt) == ("Café crème\nnaïve\n", "cp1252", "")
+    guessed = decode_bytes("Good\n".encode() + b"\x80\x80\x80 \x81\n", "x.txt")
+    assert guessed.doubt and guessed.doubt_line == 2
 
 
 @pytest.mark.parametrize(

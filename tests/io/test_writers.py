@@ -116,9 +116,11 @@ def test_writers_two_column_tsv(tmp_path: Path) -> None:
     # 1-0 and 0-1 beads are not sentence pairs; dropped beads are excluded.
     assert n == 3 == len(lines)
     assert lines[0] == "Good morning.\tおはようございます。"
-    assert lines[2] == "Last one.\t最後の\\t文です。"
+    # tsv2 carries raw text for MT toolkits (issue 12): a tab inside a text
+    # becomes a space, nothing is escaped.
+    assert lines[2] == "Last one.\t最後の 文です。"
     rows = read_parallel_tsv(path)
-    assert [(r.source, r.target) for r in rows][2] == ("Last one.", "最後の\t文です。")
+    assert [(r.source, r.target) for r in rows][2] == ("Last one.", "最後の 文です。")
     assert write_alignment(make_project(), tmp_path / "b.tsv", format="tsv2") == 3
 
 
@@ -346,8 +348,7 @@ def test_writers_transcript_round_trip(tmp_path: Path, fmt: str) -> None:
     assert back.language == "ja"
     one_line = fmt in ("txt", "tsv")
     expected_texts = [" ".join(s.text.split()) if one_line else s.text for s in doc]
-    if fmt == "vtt":
-        expected_texts[2] = "a --&gt; b & <c>"
+    # WebVTT escapes &, < and > on writing and undoes it on reading (issue 12).
     assert back.texts() == expected_texts
     if fmt != "txt":
         assert [(s.start, s.end) for s in back] == [(s.start, s.end) for s in doc]

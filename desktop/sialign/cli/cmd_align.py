@@ -32,7 +32,8 @@ FILTER_NAMES = ("intra", "inter")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="SRC", help="source transcript (txt, tsv, srt, vtt, TextGrid, eaf)")
     parser.add_argument("target", metavar="TGT", help="interpretation/translation transcript")
-    parser.add_argument("-o", "--output", metavar="OUT", required=True, help="output file: .tsv, .jsonl, .tmx, .align or .sialign")
+    parser.add_argument("-o", "--output", metavar="OUT", required=True, help="output file: .tsv, .jsonl, .tmx, .align or .sialign; '-' writes to standard output (with -f)")
+    parser.add_argument("-f", "--format", choices=["tsv", "tsv2", "jsonl", "tmx", "align", "textgrid", "eaf"], help="export format instead of OUT's extension")
     parser.add_argument("--ref", metavar="REF", help="reference translation of the source, one line per source segment (pivot mode)")
     parser.add_argument("--src-lang", metavar="LANG", help="source language (default: guessed from the script)")
     parser.add_argument("--tgt-lang", metavar="LANG", help="target language (default: guessed from the script)")
@@ -235,15 +236,15 @@ def build_project(args: argparse.Namespace) -> Project:
     )
 
 
-def write_output(project: Project, output: str) -> str:
+def write_output(project: Project, output: str, format: str | None = None) -> str:
     """Write the project (``.sialign``) or its alignment (any export format); returns what was written."""
     from sialign.io.project_file import PROJECT_SUFFIX, save_project
     from sialign.io.writers import write_alignment
 
-    if Path(output).suffix.lower() == PROJECT_SUFFIX:
+    if format is None and Path(output).suffix.lower() == PROJECT_SUFFIX:
         save_project(project, output)
         return f"project {output}"
-    rows = write_alignment(project, output)
+    rows = write_alignment(project, output, format=format)
     return f"{rows} beads to {output}"
 
 
@@ -252,8 +253,9 @@ def run(args: argparse.Namespace) -> int:
     from sialign.io.writers import ALIGNMENT_EXTENSIONS
 
     suffix = Path(args.output).suffix.lower()
-    if suffix != ".sialign" and suffix not in ALIGNMENT_EXTENSIONS:
-        raise_error(f"-o {args.output}: name the output .tsv, .jsonl, .tmx, .align or .sialign")
+    fmt = getattr(args, "format", None)
+    if fmt is None and suffix != ".sialign" and suffix not in ALIGNMENT_EXTENSIONS:
+        raise_error(f"-o {args.output}: name the output .tsv, .jsonl, .tmx, .align or .sialign, or choose a format with -f")
     filters = parse_filters(args.filters)
     params = params_from_args(args)
     project = build_project(args)
@@ -265,9 +267,11 @@ def run(args: argparse.Namespace) -> int:
         apply_named_filters(project, filters, progress=progress)
     if progress is not None:
         print(file=sys.stderr)
-    written = write_output(project, args.output)
+    written = write_output(project, args.output, fmt)
     if not args.quiet:
+        # With -o - standard output carries the export: the summary goes to stderr.
+        stream = sys.stderr if args.output == "-" else sys.stdout
         for line in summary_lines(project, result.timings, rows=args.rows):
-            print(line)
-        print(f"wrote {written}")
+            print(line, file=stream)
+        print(f"wrote {written}", file=sys.stderr)
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 NAME = "convert"
 HELP = "convert a transcript between txt, tsv, srt, vtt, TextGrid and eaf"
@@ -40,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
         strict=not args.allow_overlaps,
     )
     n = write_transcript(doc, args.output, format=out_format, tier_name=args.tier_name)
-    print(f"Wrote {n} segments to {args.output} ({out_format}, from {doc.format} in {doc.encoding})")
+    print(f"Wrote {n} segments to {args.output} ({out_format}, from {doc.format} in {doc.encoding})", file=sys.stderr)
     return 0

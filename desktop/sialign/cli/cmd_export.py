@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 NAME = "export"
@@ -47,5 +48,5 @@ def run(args: argparse.Namespace) -> int:
         include_dropped=args.include_dropped,
     )
     total = len(project.alignment.beads) if project.alignment is not None else 0
-    print(f"Wrote {n} of {total} beads to {output} ({fmt})")
+    print(f"Wrote {n} of {total} beads to {output} ({fmt})", file=sys.stderr)
     return 0

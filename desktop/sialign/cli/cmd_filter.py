@@ -110,5 +110,5 @@ def run(args: argparse.Namespace) -> int:
             print(f"    → {tgt[:80]}")
             for reason in reasons:
                 print(f"    - {reason}")
-    print(f"saved {args.output or args.project}")
+    print(f"saved {args.output or args.project}", file=sys.stderr)
     return 0

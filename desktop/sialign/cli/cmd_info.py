@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 NAME = "info"
 HELP = "show how a transcript file is read: format, encoding, language, segments, times"
@@ -61,11 +62,14 @@ def run(args: argparse.Namespace) -> int:
             "end": doc.duration,
             "characters": sum(len(s.text) for s in doc.segments),
             "tiers": tiers,
+            "warnings": doc.warnings,
             "first": [s.to_dict() for s in shown],
         }
         print(json.dumps(facts, ensure_ascii=False, indent=2))
         return 0
     assert doc.format is not None
+    for warning in doc.warnings:
+        print(f"sialign info: warning: {warning}", file=sys.stderr)
     print(f"File:       {args.file}")
     print(f"Format:     {FORMAT_NAMES[doc.format]}")
     if tiers:

@@ -4,18 +4,78 @@ Each subcommand lives in a module ``sialign.cli.cmd_<name>`` that defines
 ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. The
 modules only parse arguments and call library functions; heavy imports
 happen inside ``run``, so ``sialign --help`` starts fast.
+
+Standard output carries only data (exports to ``-``, ``info``, reports);
+status lines ("Wrote 34 of 35 beads...") go to standard error.
+
+Exit statuses (also in the README and in ``sialign --help``): 0 success;
+2 a file cannot be read or written as asked; 64 wrong arguments; 70 an
+internal error; 130 interrupted; 141 standard output closed early.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from types import ModuleType
 
 import sialign
 from sialign.core.errors import SialignError
+
+EXIT_OK = 0
+EXIT_INPUT = 2  # a file cannot be read or written as asked (bad input, disk full...)
+EXIT_INTERNAL = 70  # a defect of SI Aligner (sysexits EX_SOFTWARE)
+EXIT_USAGE = 64  # wrong command-line arguments (sysexits EX_USAGE)
+EXIT_INTERRUPTED = 130  # Ctrl+C
+EXIT_BROKEN_PIPE = 141  # the reader of standard output went away (as a SIGPIPE death)
+
+EXIT_STATUSES = (
+    (EXIT_OK, "success"),
+    (EXIT_INPUT, "a file cannot be read or written as asked (the message names it and the fix)"),
+    (EXIT_USAGE, "wrong command-line arguments"),
+    (EXIT_INTERNAL, "internal error of SI Aligner (set SIALIGN_DEBUG=1 for the traceback and report it)"),
+    (EXIT_INTERRUPTED, "interrupted"),
+    (EXIT_BROKEN_PIPE, "standard output was closed early (for example by 'head')"),
+)
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Adds "(default: X)" only where the help text does not already say the default.
+
+    Defaults of None, False and empty values mean "not given" and are not
+    shown, so no option reads "(default 4) (default: None)".
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help_text = action.help or ""
+        default = action.default
+        if (
+            "default" in help_text.lower()
+            or "%(default)" in help_text
+            or default is None
+            or default is False
+            or default == []
+            or default is argparse.SUPPRESS
+            or action.option_strings == []
+            or isinstance(action, (argparse._StoreTrueAction, argparse._HelpAction, argparse._VersionAction))
+        ):
+            return help_text
+        return help_text + " (default: %(default)s)"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with the usage-error exit status :data:`EXIT_USAGE`."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _exit_status_epilog() -> str:
+    return "exit statuses: " + "; ".join(f"{code} {what}" for code, what in EXIT_STATUSES)
 
 
 def _command_modules() -> list[ModuleType]:
@@ -29,39 +89,89 @@ def _command_modules() -> list[ModuleType]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="sialign",
         description="SI Aligner: align a talk's transcript with its interpretation, review, export a parallel corpus.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog=_exit_status_epilog() + ". Files named '-' are standard input or output.",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"sialign {sialign.__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for mod in _command_modules():
         p = sub.add_parser(
             mod.NAME,
             help=mod.HELP,
             description=getattr(mod, "DESCRIPTION", mod.HELP),
-            formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+            formatter_class=HelpFormatter,
         )
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
 
 
+def _safe_streams() -> None:
+    """Printing never fails on an encoding (PYTHONIOENCODING=ascii, a cp1252 console).
+
+    Characters the stream cannot encode are written as backslash escapes;
+    data written to ``-`` goes to the byte stream as UTF-8 anyway.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or detached stream
+                pass
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at the null device so the final flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _safe_streams()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
     if not getattr(args, "_run", None):
         parser.print_help()
-        return 0
+        return EXIT_OK
     try:
-        return int(args._run(args) or 0)
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()
+        return code
     except SialignError as exc:
         print(f"sialign {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_INPUT
     except KeyboardInterrupt:
         print(f"sialign {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, no traceback
+        if os.environ.get("SIALIGN_DEBUG"):
+            raise
+        where = ""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
+        print(
+            f"sialign {args.command}: internal error: {type(exc).__name__}: {str(exc)[:200]}{where} — "
+            "this is a defect of SI Aligner; run again with SIALIGN_DEBUG=1 for the details and report them",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -115,3 +115,24 @@ class ModelLoadError(SialignError):
 
 class AudioUnavailable(SialignError):
     """Audio cannot be played: no output device, or the audio library is missing."""
+
+
+class OutputError(SialignError, OSError):
+    """A file cannot be written: disk full, read-only folder, no permission...
+
+    Also an :class:`OSError` (with its ``errno``), so code that handles
+    operating-system errors keeps working; the message is one line naming the
+    target file and what to do.
+    """
+
+    def __init__(self, path: str | Path, message: str, *, errno: int | None = None, hint: str = "") -> None:
+        text = f"{path}: {message}"
+        if hint:
+            text += f" — {hint}"
+        super().__init__(text)
+        self.errno = errno
+        self.filename = str(path)
+        self.path = str(path)
+
+    def __str__(self) -> str:
+        return str(self.args[0])

@@ -43,6 +43,8 @@ class Segment:
         gap: the whitespace that separated this segment from the previous one
             in the original (``"\\n"`` between lines); part of the lossless
             invariant.
+        speaker: who speaks, when the file says so (a WebVTT ``<v Name>``
+            voice tag); empty otherwise.
     """
 
     id: int
@@ -51,6 +53,7 @@ class Segment:
     end: float | None = None
     line: int | None = None
     gap: str = ""
+    speaker: str = ""
 
     @property
     def has_time(self) -> bool:
@@ -72,6 +75,8 @@ class Segment:
             d["line"] = self.line
         if self.gap:
             d["gap"] = self.gap
+        if self.speaker:
+            d["speaker"] = self.speaker
         return d
 
     @classmethod
@@ -83,6 +88,7 @@ class Segment:
             end=d.get("end"),
             line=d.get("line"),
             gap=d.get("gap", ""),
+            speaker=d.get("speaker", ""),
         )
 
 
@@ -97,6 +103,7 @@ class Document:
         audio_path: the audio track it transcribes, when any.
         format: the reader that produced it (``"txt"``, ``"srt"``...).
         encoding: the detected text encoding of the file.
+        warnings: doubts of the reader, each naming the line (not saved).
     """
 
     language: str = "und"
@@ -105,6 +112,9 @@ class Document:
     audio_path: str | None = None
     format: str | None = None
     encoding: str | None = None
+    # What the reader was unsure of (a guessed encoding, mixed encodings),
+    # for the application to show; not saved in the project.
+    warnings: list[str] = field(default_factory=list, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.segments)

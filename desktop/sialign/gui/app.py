@@ -17,10 +17,13 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+import sialign
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 
 SMOKE_TIMEOUT_S = 600
+# The desktop entry installed by packaging/install-desktop-entry.sh, without ".desktop".
+DESKTOP_FILE_NAME = "sialign"
 
 
 def load_example_project(folder: Path | None = None) -> Project:
@@ -93,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sialign-gui",
         description="SI Aligner desktop application: align a talk with its interpretation, review, export.",
     )
+    parser.add_argument("--version", action="version", version=f"sialign-gui {sialign.__version__}")
     parser.add_argument("project", nargs="?", help="a .sialign project to open")
     parser.add_argument("--example", action="store_true", help="open the bundled example talk and align it")
     parser.add_argument(
@@ -118,6 +122,9 @@ def make_application(argv: Sequence[str]) -> object:
     QCoreApplication.setOrganizationName("sialign")
     QCoreApplication.setApplicationName("SI Aligner")
     app = QApplication.instance() or QApplication(list(argv))
+    # Ties the windows to packaging/sialign.desktop (Wayland app id, taskbar
+    # grouping, the icon the desktop shows).
+    app.setDesktopFileName(DESKTOP_FILE_NAME)
     app.setWindowIcon(app_icon())
     if sys.platform.startswith("linux") and app.style().objectName().lower() == "windows":
         app.setStyle("Fusion")

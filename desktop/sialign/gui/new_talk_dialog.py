@@ -108,6 +108,12 @@ class FileField(QWidget):
         self.status.setText(text)
         self.status.show()
 
+    def show_warning(self, text: str) -> None:
+        """Read, but something may be wrong (a guessed encoding): amber, with the reader's words."""
+        self.status.setStyleSheet("color: #8a5a00;")
+        self.status.setText(text)
+        self.status.show()
+
     def clear_status(self) -> None:
         self.status.clear()
         self.status.hide()
@@ -208,7 +214,11 @@ class NewTalkDialog(QDialog):
         self._documents[key] = doc
         language = doc.language if doc.language not in ("", "und") else guess_language(doc.texts())
         times = "with times" if doc.has_times else "no times"
-        field.show_ok(f"{len(doc)} segments · {doc.format or '?'} · {doc.encoding or '?'} · {times} · language {language}")
+        summary = f"{len(doc)} segments · {doc.format or '?'} · {doc.encoding or '?'} · {times} · language {language}"
+        if doc.warnings:
+            field.show_warning(summary + "\nWarning: " + "; ".join(doc.warnings))
+        else:
+            field.show_ok(summary)
         if key == "src":
             self.source_language.setEditText(language)
             if not self.talk_id.text():

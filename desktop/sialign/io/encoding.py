@@ -22,7 +22,24 @@ Order of the checks, and why:
    scored by how much of its non-ASCII text is ordinary Japanese (kana,
    common kanji, full-width punctuation) rather than the debris a wrong
    decoding produces (half-width katakana, private-use characters, control
-   characters). charset-normalizer breaks near ties.
+   characters). charset-normalizer breaks near ties. A decoding with many
+   kanji but hardly any kana is not taken: that is Korean or Chinese read
+   as Japanese.
+
+ISO-2022-JP (7-bit, so valid ASCII) is recognised by its escape sequences
+before step 4. After step 5:
+
+6. Mixed encodings: a file that is UTF-8 except for a few lines (pasted from
+   a Latin-1 document) is decoded line by line, the odd lines as CP1252, and
+   reported as doubtful with the first such line.
+7. Western European text (CP1252/Latin-1): accented letters inside mostly
+   ASCII words; then Central European text (CP1250, ISO-8859-2) the same
+   way, with at least one letter only those encodings give (ą ł ř ő...).
+8. charset-normalizer decides among every other encoding (Chinese, Korean,
+   Cyrillic, Greek...); a result it is not sure of is reported as doubtful.
+
+A doubtful decode is still returned (:attr:`DecodedText.doubt`) so the
+application can read the file and warn, naming the line.
 """
 
 from __future__ import annotations
@@ -30,10 +47,11 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from sialign.core.errors import BinaryFileError, EmptyInputError, EncodingError, FileTooLargeError
+from sialign.core.errors import BinaryFileError, EmptyInputError, EncodingError, FileTooLargeError, InputError
 
 # Transcripts of a talk are kilobytes; 50 MB is far beyond any real one and
 # keeps a mistaken choice (a video, a corpus dump) from being read into memory.
@@ -70,6 +88,9 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be", "utf-16"),
 )
 
+# Codecs that decode bytes to str but are no encoding of a transcript.
+_NOT_TEXT_CODECS = {"punycode", "idna", "undefined", "raw_unicode_escape", "unicode_escape", "mbcs", "oem"}
+
 _ENCODING_HINT = (
     "save it as UTF-8, or name its encoding (--encoding cp932, euc_jp, utf-16, cp1252...)"
 )
@@ -84,22 +105,48 @@ class DecodedText:
         encoding: the encoding name reported to the user (``"utf-8"``,
             ``"utf-8-sig"``, ``"utf-16"``, ``"utf-16-le"``, ``"cp932"``,
             ``"euc_jp"``...).
+        doubt: why the decoding may be wrong (mixed encodings, a guess with
+            low confidence); empty when it is certain enough.
+        doubt_line: the 1-based line the doubt is about, when one is.
     """
 
     text: str
     encoding: str
+    doubt: str = ""
+    doubt_line: int | None = None
+
+
+STDIN_NAME = "-"
+_stdin_data: bytes | None = None
+
+
+def _read_stdin(limit: int, kind: str) -> bytes:
+    """Standard input, read once and kept (a command may look at it twice, like ``info -``)."""
+    global _stdin_data
+    if _stdin_data is None:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError(STDIN_NAME, "standard input is not available", hint="give a file name instead of '-'")
+        _stdin_data = stream.read(limit + 1)
+    if len(_stdin_data) > limit:
+        raise FileTooLargeError(STDIN_NAME, f"standard input holds more than the {limit / 2**20:.0f} MB limit for a {kind}")
+    if not _stdin_data:
+        raise EmptyInputError(STDIN_NAME, "standard input is empty", hint="pipe a transcript into the command")
+    return _stdin_data
 
 
 def read_limited_bytes(path: str | Path, *, limit: int = MAX_TRANSCRIPT_BYTES, kind: str = "transcript") -> bytes:
     """Read a whole file, refusing files over ``limit`` bytes before reading them.
+
+    ``-`` reads standard input (once; later calls get the same bytes).
 
     Raises:
         InputError: the file does not exist or cannot be opened.
         FileTooLargeError: the file is larger than ``limit``.
         EmptyInputError: the file has no bytes.
     """
-    from sialign.core.errors import InputError
-
+    if str(path) == STDIN_NAME:
+        return _read_stdin(limit, kind)
     path = Path(path)
     try:
         size = os.stat(path).st_size
@@ -133,32 +180,38 @@ def _first_bad_line(data: bytes, bad_offset: int) -> int:
     return data.count(b"\n", 0, bad_offset) + 1
 
 
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
 def _looks_like_bomless_utf16(data: bytes) -> str | None:
-    """``"utf-16-le"`` / ``"utf-16-be"`` when the NUL pattern says so, else None."""
-    if len(data) < 2 or b"\x00" not in data:
+    """``"utf-16-le"`` / ``"utf-16-be"`` when the bytes read as plausible UTF-16 text, else None.
+
+    Both byte orders are decoded strictly and scored: mostly-ASCII text puts
+    a NUL in every other byte, Japanese text puts few NULs but decodes to
+    kana and kanji in the right order and to unrelated (often unassigned or
+    private-use) characters in the wrong one.
+    """
+    if len(data) < 2 or len(data) % 2 or b"\x00" not in data:
         return None
     sample = data[: 1 << 16]
-    if len(sample) % 2:
-        sample = sample[:-1]
-    even_nul = sample[0::2].count(0)
-    odd_nul = sample[1::2].count(0)
-    pairs = len(sample) // 2
-    # ASCII in UTF-16LE puts NUL in the odd bytes; BE in the even bytes. Japanese
-    # text has few NULs, so line breaks (0A 00 / 00 0A at even offsets) also count.
-    lf_le = sum(1 for i in range(0, len(sample) - 1, 2) if sample[i] == 0x0A and sample[i + 1] == 0)
-    lf_be = sum(1 for i in range(0, len(sample) - 1, 2) if sample[i] == 0 and sample[i + 1] == 0x0A)
-    candidate = None
-    if odd_nul > 0.2 * pairs and even_nul < 0.05 * pairs or lf_le > 0 and even_nul == 0:
-        candidate = "utf-16-le"
-    elif even_nul > 0.2 * pairs and odd_nul < 0.05 * pairs or lf_be > 0 and odd_nul == 0:
-        candidate = "utf-16-be"
-    if candidate is None or len(data) % 2:
+    best: tuple[float, str] | None = None
+    for candidate in ("utf-16-le", "utf-16-be"):
+        try:
+            text = sample.decode(candidate)
+        except UnicodeDecodeError:
+            continue
+        if _CONTROL_RE.search(text):
+            continue  # NUL or another control character: binary, or the wrong byte order
+        score = _plausibility(text)
+        if score >= 0.95 and (best is None or score > best[0]):
+            best = (score, candidate)
+    if best is None:
         return None
     try:
-        text = data.decode(candidate)
+        data.decode(best[1])
     except UnicodeDecodeError:
         return None
-    return candidate if _plausibility(text) >= MIN_PLAUSIBILITY else None
+    return best[1]
 
 
 # Characters ordinary transcripts are made of: printable ASCII and usual
@@ -182,19 +235,28 @@ _NON_ASCII_RE = re.compile("[^\x00-\x7f]")
 _JAPANESE_RE = re.compile("[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff01-\uff5e]")
 
 
+def _count(pattern: re.Pattern[str], text: str) -> int:
+    """How many characters of ``text`` match ``pattern`` (one per match).
+
+    ``len(findall())`` would build a list of one string per match: for 17
+    million kanji, gigabytes. ``subn`` builds one shorter string.
+    """
+    return pattern.subn("", text)[1]
+
+
 def _plausibility(text: str) -> float:
     """Share of characters that ordinary transcript text is made of (see ``_PLAUSIBLE``)."""
     if not text:
         return 1.0
-    return 1.0 - len(_IMPLAUSIBLE_RE.findall(text)) / len(text)
+    return 1.0 - _count(_IMPLAUSIBLE_RE, text) / len(text)
 
 
 def _japanese_score(text: str) -> float:
     """Share of non-ASCII characters that are kana, common kanji or CJK punctuation."""
-    non_ascii = len(_NON_ASCII_RE.findall(text))
+    non_ascii = _count(_NON_ASCII_RE, text)
     if not non_ascii:
         return 1.0
-    return len(_JAPANESE_RE.findall(text)) / non_ascii
+    return _count(_JAPANESE_RE, text) / non_ascii
 
 
 def _charset_normalizer_choice(data: bytes, candidates: list[str]) -> str | None:
@@ -229,6 +291,9 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
         except LookupError:
             raise EncodingError(path, f"unknown encoding {encoding!r}", hint="use a name such as utf-8, cp932, euc_jp, utf-16") from None
         name = codec.name
+        # rot13, hex, base64, zlib... are codecs but not text encodings.
+        if not getattr(codec, "_is_text_encoding", True) or name in _NOT_TEXT_CODECS:
+            raise EncodingError(path, f"{encoding!r} is not a text encoding", hint="use a name such as utf-8, cp932, euc_jp, utf-16")
         if name == "utf-8" and data.startswith(codecs.BOM_UTF8):
             name = "utf-8-sig"
         try:
@@ -240,6 +305,8 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
                 line=_first_bad_line(data, exc.start),
                 hint="check the encoding, or leave it out to detect it",
             ) from None
+        except (UnicodeError, LookupError, ValueError, TypeError) as exc:
+            raise EncodingError(path, f"the bytes cannot be read as {encoding} ({str(exc)[:80]})", hint="check the encoding, or leave it out to detect it") from None
         return DecodedText(text, name)
 
     for bom, codec_name, reported in _BOMS:
@@ -258,6 +325,9 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
     utf16 = _looks_like_bomless_utf16(data)
     if utf16:
         return DecodedText(data.decode(utf16), utf16)
+    iso2022 = _iso2022_jp(data)
+    if iso2022 is not None:
+        return iso2022
 
     head = data[:16]
     for magic, what in _MAGIC:
@@ -285,23 +355,204 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
             text = data.decode(name)
         except UnicodeDecodeError:
             continue
-        if _plausibility(text) >= MIN_PLAUSIBILITY:
+        if _plausibility(text) >= MIN_PLAUSIBILITY and _has_enough_kana(text) and _japanese_score(text) >= 0.6 and not _INSIDE_LATIN_WORD.search(text):
             decoded.append((_japanese_score(text), name, text))
-    if not decoded:
-        raise EncodingError(
-            path,
-            "cannot tell the text encoding: the bytes are not UTF-8, UTF-16, CP932/Shift_JIS or EUC-JP "
-            f"(first invalid UTF-8 byte 0x{data[utf8_error.start]:02X})",
-            line=_first_bad_line(data, utf8_error.start),
-            hint=_ENCODING_HINT,
-        )
-    decoded.sort(key=lambda d: d[0], reverse=True)
-    if len(decoded) > 1 and decoded[0][0] - decoded[1][0] < 0.05 and decoded[0][2] != decoded[1][2]:
-        choice = _charset_normalizer_choice(data, [d[1] for d in decoded])
-        for score, name, text in decoded:
-            if name == choice:
+    if decoded:
+        decoded.sort(key=lambda d: d[0], reverse=True)
+        if len(decoded) > 1 and decoded[0][0] - decoded[1][0] < 0.05 and decoded[0][2] != decoded[1][2]:
+            choice = _charset_normalizer_choice(data, [d[1] for d in decoded])
+            for score, name, text in decoded:
+                if name == choice:
+                    return DecodedText(text, name)
+        return DecodedText(decoded[0][2], decoded[0][1])
+
+    mixed = _mixed_utf8(data)
+    if mixed is not None:
+        return mixed
+    western = _western(data)
+    if western is not None:
+        return western
+    central = _central_european(data)
+    if central is not None:
+        return central
+    guessed = _charset_normalizer_guess(data)
+    if guessed is not None:
+        return guessed
+    raise EncodingError(
+        path,
+        "cannot tell the text encoding: the bytes are not UTF-8, UTF-16 or any encoding SI Aligner knows "
+        f"(first invalid UTF-8 byte 0x{data[utf8_error.start]:02X})",
+        line=_first_bad_line(data, utf8_error.start),
+        hint=_ENCODING_HINT,
+    )
+
+
+_KANA_RE = re.compile("[\u3040-\u30ff]")
+_KANJI_RE = re.compile("[\u4e00-\u9fff]")
+
+
+# One non-ASCII character between two ASCII letters ("Br杯chen"): a Western
+# accented letter read as half of a double-byte character.
+_INSIDE_LATIN_WORD = re.compile("[A-Za-z][^\x00-\x7f][A-Za-z]")
+
+
+def _has_enough_kana(text: str) -> bool:
+    """Japanese prose is a third or more kana; Korean or Chinese read as Japanese has almost none."""
+    kanji = _count(_KANJI_RE, text)
+    if kanji < 20:
+        return True
+    kana = _count(_KANA_RE, text)
+    return kana >= 0.1 * (kana + kanji)
+
+
+# ISO-2022-JP switches to JIS X 0208 / 0212 with these escape sequences.
+_ISO2022_JP_ESCAPES = (b"\x1b$B", b"\x1b$@", b"\x1b$(D", b"\x1b(J", b"\x1b(I")
+
+
+def _iso2022_jp(data: bytes) -> DecodedText | None:
+    if b"\x1b" not in data or max(data) > 0x7F or not any(e in data for e in _ISO2022_JP_ESCAPES):
+        return None
+    for name in ("iso2022_jp", "iso2022_jp_ext", "iso2022_jp_2004"):
+        try:
+            return DecodedText(data.decode(name), name)
+        except UnicodeDecodeError:
+            continue
+    return None
+
+
+def _mixed_utf8(data: bytes) -> DecodedText | None:
+    """UTF-8 with a few lines in another encoding: each such line read as CP1252.
+
+    Only when the file holds valid multi-byte UTF-8 too (else it is simply in
+    a legacy encoding) and at most a fifth of its lines are not UTF-8.
+    """
+    lines = data.split(b"\n")
+    most_bad = max(1, len(lines) // 5)
+    bad: list[int] = []
+    utf8_non_ascii = False
+    out: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            text = line.decode("utf-8")
+            utf8_non_ascii = utf8_non_ascii or not line.isascii()
+        except UnicodeDecodeError:
+            bad.append(number)
+            if len(bad) > most_bad:
+                return None
+            try:
+                text = line.decode("cp1252")
+            except UnicodeDecodeError:
+                text = line.decode("latin-1")
+        out.append(text)
+    if not bad or not utf8_non_ascii or len(bad) > max(1, len(lines) // 5):
+        return None
+    text = "\n".join(out)
+    if _plausibility(text) < MIN_PLAUSIBILITY:
+        return None
+    where = f"line {bad[0]}" + (f" and {len(bad) - 1} more" if len(bad) > 1 else "")
+    return DecodedText(
+        text,
+        "utf-8",
+        doubt=f"mixed encodings: the file is UTF-8 but {where} is not; read as CP1252 (Western European)",
+        doubt_line=bad[0],
+    )
+
+
+_WESTERN_LETTERS = re.compile("[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff\u0152\u0153\u0160\u0161\u017d\u017e\u0178]")
+_WESTERN_SYMBOLS = set("\u2018\u2019\u201a\u201c\u201d\u201e\u2013\u2014\u2026\u20ac\u00ab\u00bb\u00b0\u00b7\u00a1\u00bf\u00a7\u00a0\u00a3\u00a9\u00ae\u2022")
+
+
+_ASCII_LETTERS = re.compile("[A-Za-z]")
+
+
+def _western(data: bytes) -> DecodedText | None:
+    """CP1252 (a superset of the printable Latin-1) when the bytes read as Western European prose.
+
+    Accented letters then sit inside mostly-ASCII words and are a small share
+    of all letters; Cyrillic or Greek read as CP1252 is nearly all accented
+    letters, Central European text gives symbols (³, ¹, ¿) inside words.
+    """
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        return None
+    letters = _count(_ASCII_LETTERS, text)
+    if _count(_NON_ASCII_RE, text) > 0.25 * (letters + 1) / 0.75:
+        return None  # far more non-ASCII than Western prose has: no need to look closer
+    accented = 0
+    for m in _NON_ASCII_RE.finditer(text):
+        k, ch = m.start(), m.group()
+        if ch in "ýþðÝÞÐ":
+            # Icelandic letters, but mostly Turkish ı ş ğ read as CP1252:
+            # leave the choice to charset-normalizer.
+            return None
+        if _WESTERN_LETTERS.fullmatch(ch):
+            letters += 1
+            accented += 1
+        elif ch not in _WESTERN_SYMBOLS:
+            return None
+        elif 0 < k < len(text) - 1 and text[k - 1].isalpha() and text[k + 1].isalpha() and ch not in "\u2019\u00b7":
+            return None  # a symbol inside a word: a letter of another encoding
+    if not letters or accented > 0.25 * letters:
+        return None
+    return DecodedText(text, "cp1252")
+
+
+# Letters of Polish, Czech, Slovak, Hungarian, Slovene, Croatian that no other
+# single-byte encoding gives: one of them must appear in a CP1250/ISO-8859-2 reading.
+_CENTRAL_MARKERS = set("ąęłśźżćńőűčřěůťľĺŕďňĄĘŁŚŹŻĆŃŐŰČŘĚŮŤĽĹŔĎŇ")
+# What Turkish (CP1254) becomes in CP1250: leave it to charset-normalizer.
+_CENTRAL_FOREIGN = set("ţđŢĐ")
+
+
+def _central_european(data: bytes) -> DecodedText | None:
+    """CP1250 or ISO-8859-2 when the bytes read as Central European prose.
+
+    As for Western text: accented letters are a minority inside Latin words,
+    and no symbol sits inside a word. The two encodings differ in a few
+    letters (ą ś ź and their capitals), and the wrong one turns them into
+    symbols (± ¶ ¼) or controls, so the first reading that passes is taken.
+    """
+    for name in ("cp1250", "iso8859_2"):
+        try:
+            text = data.decode(name)
+        except UnicodeDecodeError:
+            continue
+        letters = _count(_ASCII_LETTERS, text)
+        accented = 0
+        marked = False
+        for m in _NON_ASCII_RE.finditer(text):
+            ch, k = m.group(), m.start()
+            if "\u00c0" <= ch <= "\u017f" and ch not in "\u00d7\u00f7" and ch not in _CENTRAL_FOREIGN:
+                accented += 1
+                marked = marked or ch in _CENTRAL_MARKERS
+            elif ch not in _WESTERN_SYMBOLS or 0 < k < len(text) - 1 and text[k - 1].isalpha() and text[k + 1].isalpha():
+                break  # not a Latin letter, or a symbol inside a word: a letter of the other encoding
+            if accented > 0.3 * (letters + accented) and accented > 20:
+                break
+        else:
+            if marked and accented <= 0.3 * (letters + accented):
                 return DecodedText(text, name)
-    return DecodedText(decoded[0][2], decoded[0][1])
+    return None
+
+
+def _charset_normalizer_guess(data: bytes) -> DecodedText | None:
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:
+        return None
+    best = from_bytes(data).best()
+    if best is None or best.encoding.startswith(("utf_16", "utf_32")):
+        return None  # BOM-less UTF-16/32 is decided above, on stricter evidence
+    text = str(best)
+    if _plausibility(text) < MIN_PLAUSIBILITY:
+        return None
+    doubt = ""
+    if best.chaos > 0.1 or len(data) < 200:
+        doubt = f"the encoding was guessed as {best.encoding} with low confidence; check the text or name the encoding"
+    first_non_ascii = next((k for k, byte in enumerate(data) if byte > 0x7F), 0)
+    line = _first_bad_line(data, first_non_ascii)
+    return DecodedText(text, best.encoding, doubt=doubt, doubt_line=line if doubt else None)
 
 
 def read_text(path: str | Path, *, encoding: str | None = None, limit: int = MAX_TRANSCRIPT_BYTES) -> DecodedText:

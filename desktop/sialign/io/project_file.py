@@ -8,8 +8,14 @@ Layout (schema 1)::
      "app_version": "0.1.0",
      "saved": "2026-05-01T10:00:00+00:00",
      "autosave_of": null,            # only in autosaves: the project file they protect
+     "checksum": "sha256:...",       # of the project object (see project_checksum)
      "project": { ...Project.to_dict(): documents, alignment, params, history... }
     }
+
+The checksum makes a file changed after saving — a flipped byte on a disk or
+in a transfer, an edit by hand — report itself as damaged instead of loading
+silently different. Files without one (older versions) load as before;
+deleting the line accepts a deliberate hand edit.
 
 Documents, beads and history entries are written one segment / bead / edit
 per line, so files stay readable and diff well, and writing uses the C JSON
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import os
 import re
 import sys
@@ -36,6 +43,8 @@ from sialign.core.edits import EDIT_TYPES, apply_edit, check_invariants, edit_fr
 from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ProjectVersionError
 from sialign.core.model import BeadStatus, Project
 from sialign.io.atomic import atomic_open
+from sialign.io.project_schema import SchemaError, has_surrogate
+from sialign.io.project_schema import payload as check_payload
 
 FORMAT_NAME = "sialign-project"
 SCHEMA_VERSION = 1
@@ -100,7 +109,7 @@ def _write_json(fh: IO[str], value: Any, depth: int = 0) -> None:
     if depth < _ONE_LINE_DEPTH and isinstance(value, dict) and value:
         fh.write("{\n")
         for n, (key, item) in enumerate(value.items()):
-            fh.write(f"{pad} {json.dumps(str(key), ensure_ascii=False)}: ")
+            fh.write(f"{pad} {json.dumps(str(key), ensure_ascii=has_surrogate(str(key)))}: ")
             _write_json(fh, item, depth + 1)
             fh.write(",\n" if n < len(value) - 1 else "\n")
         fh.write(pad + "}")
@@ -112,10 +121,47 @@ def _write_json(fh: IO[str], value: Any, depth: int = 0) -> None:
             fh.write(",\n" if n < len(value) - 1 else "\n")
         fh.write(pad + "]")
     else:
-        fh.write(json.dumps(value, ensure_ascii=False))
+        try:
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except ValueError:
+            value = _without_non_finite(value)
+            text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        if has_surrogate(text):
+            # A path with undecodable bytes (PEP 383 surrogate escapes) cannot
+            # be written as UTF-8 raw; as \udcXX escapes it reads back intact.
+            text = json.dumps(value, ensure_ascii=True, allow_nan=False)
+        fh.write(text)
+
+
+def _without_non_finite(value: Any) -> Any:
+    """``value`` with NaN and ±infinity replaced by None.
+
+    JSON has no such numbers (Python would write ``Infinity``, which other
+    tools and strict parsers refuse); an unknown number is what they mean.
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _without_non_finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_non_finite(v) for v in value]
+    return value
+
+
+def project_checksum(body: Any) -> str:
+    """``sha256:<hex>`` of the project object's canonical JSON (sorted keys, ASCII).
+
+    Computed from the parsed values, so it does not depend on the layout of
+    the file, and floats compare exactly (JSON numbers round-trip).
+    """
+    import hashlib
+
+    canonical = json.dumps(body, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
 def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
+    body = _without_non_finite(project.to_dict())
     payload: dict[str, Any] = {
         "format": FORMAT_NAME,
         "schema": SCHEMA_VERSION,
@@ -124,7 +170,8 @@ def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
     }
     if autosave:
         payload["autosave_of"] = project.path
-    payload["project"] = project.to_dict()
+    payload["checksum"] = project_checksum(body)
+    payload["project"] = body
     return payload
 
 
@@ -193,6 +240,10 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
     _check_document(path, body.get("source"), "source", required=True)
     _check_document(path, body.get("target"), "target", required=True)
     _check_document(path, body.get("reference"), "reference", required=False)
+    try:
+        check_payload(data)
+    except SchemaError as exc:
+        raise _damaged(path, str(exc)) from None
     alignment = body.get("alignment")
     if alignment is not None:
         if not isinstance(alignment, dict) or not isinstance(alignment.get("beads"), list):
@@ -217,6 +268,14 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
         check_invariants(project)
     except InvariantError as exc:
         raise _damaged(path, str(exc)) from exc
+    expected = data.get("checksum")
+    if expected is not None and project_checksum(body) != expected:
+        raise FormatError(
+            path,
+            "the project file is damaged: its content does not match the checksum written with it "
+            "(changed after saving, by a disk or transfer error or by hand)",
+            hint="open its autosave (same name ending in .autosave) or a backup; to keep a deliberate hand edit, delete the 'checksum' line",
+        )
     return project
 
 
@@ -244,6 +303,10 @@ def read_project_data(path: str | Path) -> dict[str, Any]:
             line=exc.lineno,
             hint="it may be truncated or edited by hand; open its autosave (same name ending in .autosave) or a backup",
         ) from None
+    except RecursionError:
+        raise _damaged(path, "its values are nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise _damaged(path, f"it holds a value JSON readers cannot take ({str(exc)[:80]})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise FormatError(path, "is not an SI Aligner project (no 'format': 'sialign-project')", hint="open a .sialign file")
     schema = _schema_of(data)
@@ -280,8 +343,24 @@ def load_project(path: str | Path) -> Project:
     path = Path(path)
     data = read_project_data(path)
     project = _project_from_payload(path, data)
-    project.path = data["autosave_of"] if "autosave_of" in data else str(path)
+    project.path = project_path_of(path, data)
     return project
+
+
+def project_path_of(path: Path, data: dict[str, Any]) -> str | None:
+    """The project file that a loaded file stands for, derived from ``path`` only.
+
+    A file's content never names a file the application later writes or
+    deletes (a crafted ``"autosave_of": "/x/other.sialign"`` once made a save
+    delete ``/x/other.sialign.autosave``). ``autosave_of`` only tells
+    whether an autosave belongs to a saved project (then the project is the
+    autosave's name without ``.autosave``) or to one never saved (None).
+    """
+    if "autosave_of" not in data or not path.name.endswith(AUTOSAVE_SUFFIX):
+        return str(path)
+    if data["autosave_of"] is None:
+        return None
+    return str(path.with_name(path.name[: -len(AUTOSAVE_SUFFIX)]))
 
 
 def replay_history(project_without_edits: Project, history: list[dict[str, Any]]) -> Project:

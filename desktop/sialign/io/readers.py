@@ -11,6 +11,7 @@ Entry point: :func:`read_transcript`.
 
 from __future__ import annotations
 
+import math
 import re
 import xml.parsers.expat
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Callable
 
 from sialign.core.errors import (
     EmptyInputError,
+    FileTooLargeError,
     FormatError,
     InputError,
     OverlapError,
@@ -28,7 +30,7 @@ from sialign.core.errors import (
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.escaping import unescape_tsv_field
-from sialign.io.timecodes import format_vtt_time, parse_clock, parse_time
+from sialign.io.timecodes import check_seconds, format_vtt_time, parse_clock, parse_time
 
 FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
 
@@ -60,6 +62,12 @@ _ALIASES = {
     "praat": "textgrid",
     "elan": "eaf",
 }
+
+# A talk's transcript has a few thousand segments; these bounds keep a file
+# of millions of tiny lines (a corpus dump, a damaged or hostile file) from
+# taking gigabytes: it is refused before the reader builds anything big.
+MAX_LINES = 1_500_000
+MAX_SEGMENTS = 300_000
 
 # Captions may share a boundary that rounding moved by a millisecond.
 OVERLAP_TOLERANCE = 0.0015
@@ -164,7 +172,7 @@ def guess_language(texts: list[str], default: str = "en") -> str:
 # Shared checks
 
 
-@dataclass
+@dataclass(slots=True)
 class _Raw:
     """A segment before ids are assigned: text, times, line, optional label."""
 
@@ -173,6 +181,7 @@ class _Raw:
     end: float | None
     line: int
     label: str = ""
+    speaker: str = ""
 
 
 def _describe(raw: _Raw, kind: str) -> str:
@@ -208,6 +217,14 @@ def _check_times(raws: list[_Raw], path: str | Path, *, strict: bool, kind: str)
             previous = raw
 
 
+def _too_many(path: str | Path, count: int, what: str, limit: int) -> FileTooLargeError:
+    return FileTooLargeError(
+        path,
+        f"the file holds more than {limit:,} {what} ({count:,} or more); a transcript reader takes at most {limit:,}",
+        hint="split it into talks, or read a corpus file with the corpus tools",
+    )
+
+
 def _to_document(
     raws: list[_Raw],
     path: str | Path,
@@ -218,6 +235,8 @@ def _to_document(
 ) -> Document:
     if not raws:
         raise EmptyInputError(path, f"no text segment found in this {FORMAT_NAMES[fmt]} file", hint="check that it is the right file")
+    if len(raws) > MAX_SEGMENTS:
+        raise _too_many(path, len(raws), "segments", MAX_SEGMENTS)
     segments = [
         Segment(
             id=i,
@@ -226,6 +245,7 @@ def _to_document(
             end=r.end,
             line=r.line,
             gap=gaps[i] if gaps is not None else ("" if i == 0 else "\n"),
+            speaker=r.speaker,
         )
         for i, r in enumerate(raws)
     ]
@@ -254,6 +274,8 @@ def parse_txt(text: str, path: str | Path) -> tuple[list[_Raw], list[str]]:
         start = m.start(1) + len(content) - len(content.lstrip())
         gaps.append(text[last_end:start])
         raws.append(_Raw(stripped, None, None, line_no))
+        if len(raws) > MAX_SEGMENTS:
+            raise _too_many(path, len(raws), "segments", MAX_SEGMENTS)
         last_end = start + len(stripped)
     return raws, gaps
 
@@ -275,6 +297,53 @@ def _is_time(value: str) -> bool:
     return True
 
 
+# A cell quoted the CSV way (pandas' to_csv, Excel's "Text (Tab delimited)"):
+# it starts with '"', doubles inner quotes and ends with '"' right before a
+# tab, a line break or the end. Only such a well-formed cell is unquoted, so a
+# hand-written cell that merely starts with a quote keeps it.
+_TSV_QUOTED = re.compile(r'"([^"]*(?:""[^"]*)*)"(?=[\t\r\n]|\Z)')
+_TSV_RAW = re.compile(r"[^\t\r\n]*")
+_TSV_BREAK = re.compile(r"\r\n|\n|\r")
+
+
+def _tsv_records(text: str) -> list[tuple[int, list[str]]]:
+    """Rows of a TSV as (1-based line, cells), understanding CSV-style quoted cells.
+
+    A quoted cell may hold tabs and line breaks; the row's line is the line
+    it starts on. Blank rows are left out.
+    """
+    if '"' not in text:
+        return [(i + 1, ln.split("\t")) for i, ln in enumerate(_lines(text)) if ln.strip()]
+    records: list[tuple[int, list[str]]] = []
+    pos, line, end = 0, 1, len(text)
+    while pos < end:
+        row_line = line
+        cells: list[str] = []
+        while True:
+            quoted = _TSV_QUOTED.match(text, pos) if text.startswith('"', pos) else None
+            if quoted:
+                cell = quoted.group(1)
+                line += cell.count("\n") + cell.count("\r") - cell.count("\r\n")
+                cells.append(cell.replace('""', '"'))
+                pos = quoted.end()
+            else:
+                raw = _TSV_RAW.match(text, pos)
+                assert raw is not None
+                cells.append(raw.group())
+                pos = raw.end()
+            if pos < end and text[pos] == "\t":
+                pos += 1
+                continue
+            brk = _TSV_BREAK.match(text, pos)
+            if brk:
+                pos = brk.end()
+                line += 1
+            break
+        if any(c.strip() for c in cells):
+            records.append((row_line, cells))
+    return records
+
+
 def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> list[_Raw]:
     """Rows of ``[start, end,] text`` with an optional header naming the columns.
 
@@ -283,13 +352,21 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
     text. With a header the text column is ``tier`` (a column name or 1-based
     number) or the first of text/transcript/sentence/.../source/target; start
     and end columns are found by name. A parallel TSV written by SI Aligner
-    is read with its escapes undone and the times of the chosen side.
+    is read with its escapes undone and the times of the chosen side; any
+    other TSV may quote cells the CSV way (pandas, Excel): ``"a ""b"" c"``,
+    with tabs and line breaks inside the quotes.
     """
-    rows = [(i + 1, ln) for i, ln in enumerate(_lines(text)) if ln.strip()]
+    first_line = text.lstrip("\r\n").split("\n", 1)[0].rstrip("\r")
+    ours = tuple(f.strip().lower() for f in first_line.split("\t")[: len(PARALLEL_TSV_HEADER)]) == PARALLEL_TSV_HEADER
+    if ours:
+        # Our own parallel TSV is never quoted: a cell starting with '"' is text.
+        rows = [(i + 1, ln.split("\t")) for i, ln in enumerate(_lines(text)) if ln.strip()]
+    else:
+        rows = _tsv_records(text)
     if not rows:
         return []
     first_no, first = rows[0]
-    fields = [f.strip() for f in first.split("\t")]
+    fields = [f.strip() for f in first]
     lowered = [f.lower() for f in fields]
     first_is_data = len(fields) >= 3 and _is_time(fields[0]) and _is_time(fields[1])
     known = set(_TEXT_COLUMNS) | set(_START_COLUMNS) | set(_END_COLUMNS)
@@ -331,10 +408,9 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
         text_col = -1  # the whole line
 
     raws: list[_Raw] = []
-    for line_no, line in rows:
-        cells = line.split("\t")
+    for line_no, cells in rows:
         if text_col == -1:
-            raws.append(_Raw(line.strip(), None, None, line_no))
+            raws.append(_Raw("\t".join(cells).strip(), None, None, line_no))
             continue
         if text_col is None:
             if len(cells) < 3:
@@ -360,7 +436,7 @@ def _choose_column(lowered: list[str], tier: str | int, path: str | Path, line: 
     key = str(tier).strip().lower()
     if key in lowered:
         return lowered.index(key)
-    if key.isdigit() and 1 <= int(key) <= len(lowered):
+    if key.isascii() and key.isdigit() and 1 <= int(key) <= len(lowered):
         return int(key) - 1
     raise TierNotFoundError(path, f"no column {tier!r}", line=line, hint="columns: " + ", ".join(lowered))
 
@@ -401,6 +477,46 @@ def _blocks(lines: list[str], first: int = 0) -> list[tuple[int, list[str]]]:
     return blocks
 
 
+# Caption markup. WebVTT: every <...> is a tag (a literal '<' is written
+# '&lt;'): <i>, <b>, <c.yellow>, <v Speaker>, <lang en>, <ruby>, and the word
+# timestamps <00:00:08.500> of YouTube captions. SubRip has no standard
+# markup; players accept <i>, <b>, <u>, <s>, <font ...> and the {\an8}-style
+# positioning codes of ASS, so only those are removed there.
+_VTT_TAG = re.compile(r"<[^>\n]*>")
+_VTT_VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>")
+_SRT_TAG = re.compile(r"</?(?:i|b|u|s|font)(?:\s[^>\n]*)?>|\{\\[^}\n]*\}", re.IGNORECASE)
+_VTT_ENTITY = re.compile(r"&(amp|lt|gt|nbsp|lrm|rlm|quot|apos|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")
+_VTT_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "nbsp": "\u00a0", "lrm": "\u200e", "rlm": "\u200f", "quot": '"', "apos": "'"}
+
+
+def _vtt_entity(m: re.Match[str]) -> str:
+    name = m.group(1)
+    if name.startswith("#"):
+        code = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
+        return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else m.group()
+    return _VTT_ENTITIES[name]
+
+
+def unescape_vtt_text(text: str) -> str:
+    """Undo WebVTT's character references (``&amp;`` → ``&``, ``&lt;`` → ``<``...)."""
+    return _VTT_ENTITY.sub(_vtt_entity, text) if "&" in text else text
+
+
+def clean_vtt_cue(text: str) -> tuple[str, str]:
+    """(plain text, speaker) of a WebVTT cue: tags removed, references undone.
+
+    The speaker is the name of the first ``<v Name>`` voice tag, else empty.
+    """
+    voice = _VTT_VOICE.search(text)
+    speaker = unescape_vtt_text(voice.group(1).strip()) if voice else ""
+    return unescape_vtt_text(_VTT_TAG.sub("", text)), speaker
+
+
+def clean_srt_caption(text: str) -> str:
+    """A SubRip caption without its formatting tags and ``{\\an8}`` codes."""
+    return _SRT_TAG.sub("", text)
+
+
 def _parse_timing(line: str, path: str | Path, line_no: int, parse: Callable[[str], float], example: str) -> tuple[float, float]:
     left, _, right = line.partition(_ARROW)
     right_fields = right.split()
@@ -418,11 +534,13 @@ def _parse_timing(line: str, path: str | Path, line_no: int, parse: Callable[[st
     return values[0], values[1]
 
 
-def parse_srt(text: str, path: str | Path) -> list[_Raw]:
+def parse_srt(text: str, path: str | Path, *, keep_markup: bool = False) -> list[_Raw]:
     """SubRip: blocks of ``number``, ``start --> end``, text lines, separated by blank lines.
 
     The number line may be missing; a ``.`` instead of ``,`` before the
-    milliseconds is accepted. Captions with no text are skipped.
+    milliseconds is accepted. Formatting tags (``<i>``, ``<font>``...) and
+    ``{\\an8}`` codes are removed unless ``keep_markup``. Captions with no
+    text are skipped.
     """
     lines = _lines(text)
     raws: list[_Raw] = []
@@ -464,17 +582,22 @@ def parse_srt(text: str, path: str | Path) -> list[_Raw]:
                 line=timing_line + 1 + next(i for i, ln in enumerate(body) if _ARROW in ln),
                 hint="a blank line is missing between two captions",
             )
-        caption = "\n".join(body).strip()
+        if not keep_markup:
+            body = [clean_srt_caption(ln).strip() for ln in body]
+        caption = "\n".join(ln for ln in body if ln or keep_markup).strip()
         if caption:
             raws.append(_Raw(caption, start, end, timing_line + 1, label=label or str(block_no + 1)))
     return raws
 
 
-def parse_vtt(text: str, path: str | Path) -> list[_Raw]:
+def parse_vtt(text: str, path: str | Path, *, keep_markup: bool = False) -> list[_Raw]:
     """WebVTT: a ``WEBVTT`` header, then cues (optional id, ``start --> end [settings]``, text).
 
-    NOTE, STYLE and REGION blocks are skipped; cue settings are ignored; the
-    cue text is kept exactly (tags included).
+    NOTE, STYLE and REGION blocks are skipped; cue settings are ignored. The
+    cue text loses its tags (``<i>``, ``<c>``, word timestamps) and gets its
+    character references undone (``&amp;`` → ``&``); the name of a ``<v
+    Name>`` voice tag becomes the segment's speaker. With ``keep_markup``
+    the cue text is kept exactly as written.
     """
     lines = _lines(text.lstrip("\ufeff"))
     if not lines or not (lines[0].startswith("WEBVTT") and (len(lines[0]) == 6 or lines[0][6] in " \t")):
@@ -513,8 +636,12 @@ def parse_vtt(text: str, path: str | Path) -> list[_Raw]:
         timing_line = line_no + timing_at
         start, end = _parse_timing(block[timing_at], path, timing_line, _parse_vtt_clock, "00:00:01.000 --> 00:00:03.500")
         caption = "\n".join(ln.strip() for ln in block[timing_at + 1 :]).strip()
+        speaker = ""
+        if not keep_markup:
+            caption, speaker = clean_vtt_cue(caption)
+            caption = "\n".join(ln.strip() for ln in caption.split("\n") if ln.strip())
         if caption:
-            raws.append(_Raw(caption, start, end, timing_line + 1, label=label))
+            raws.append(_Raw(caption, start, end, timing_line + 1, label=label, speaker=speaker))
     return raws
 
 
@@ -528,7 +655,10 @@ def _parse_vtt_clock(value: str) -> float:
 # Praat TextGrid
 
 _TG_TOKEN = re.compile(
-    r'"(?P<str>(?:[^"]|"")*)"'  # strings, "" escapes a quote, may span lines
+    # Strings ("" escapes a quote, may span lines). Written as an unrolled
+    # loop: "(?:[^"]|"")*" keeps one backtracking frame per character and
+    # needs gigabytes for a string of a few megabytes.
+    r'"(?P<str>[^"]*(?:""[^"]*)*)"'
     r"|(?P<flag><exists>|<absent>)"
     r"|\[[^\]\n]*\]"  # item [1]: / intervals [3]: indices are labels, not data
     r"|(?P<num>(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.]))"
@@ -538,7 +668,11 @@ _TG_TOKEN = re.compile(
 )
 
 
-@dataclass
+# Three values per interval (xmin, xmax, text), plus the header.
+_MAX_TOKENS = 3 * MAX_SEGMENTS + 1000
+
+
+@dataclass(slots=True)
 class _Token:
     kind: str  # "str", "num" or "flag"
     value: str
@@ -557,6 +691,8 @@ def _textgrid_tokens(text: str, path: str | Path) -> list[_Token]:
             if m.group(kind) is not None:
                 value = m.group(kind).replace('""', '"') if kind == "str" else m.group(kind)
                 tokens.append(_Token(kind, value, line))
+                if len(tokens) > _MAX_TOKENS:
+                    raise _too_many(path, len(tokens) // 3, "intervals", MAX_SEGMENTS)
         line += m.group().count("\n")
         pos = m.end()
     return tokens
@@ -569,6 +705,7 @@ class TextGridTier:
     name: str
     tier_class: str
     items: list[_Raw]
+    line: int = 0
 
 
 class _TokenStream:
@@ -588,13 +725,25 @@ class _TokenStream:
         return tok
 
     def number(self, what: str) -> float:
-        return float(self.take("num", what).value)
+        tok = self.take("num", what)
+        try:
+            return check_seconds(float(tok.value), tok.value)
+        except ValueError:
+            raise TimestampError(
+                self.path, f"{what} {tok.value[:30]!r} is not a usable time", line=tok.line, hint="correct the time in Praat"
+            ) from None
 
     def count(self, what: str) -> int:
         tok = self.take("num", what)
         value = float(tok.value)
-        if value < 0 or value != int(value):
-            raise FormatError(self.path, f"{what} must be a whole number, found {tok.value}", line=tok.line)
+        if not math.isfinite(value) or value < 0 or value != int(value):
+            raise FormatError(self.path, f"{what} must be a whole number, found {tok.value[:30]}", line=tok.line)
+        # No count can exceed the tokens left in the file; a larger one is
+        # damage, reported here instead of as a confusing early end.
+        if value > len(self.tokens):
+            raise FormatError(
+                self.path, f"{what} is {tok.value[:30]}, more than the file holds", line=tok.line, hint="the TextGrid is damaged; open and save it in Praat"
+            )
         return int(value)
 
 
@@ -617,7 +766,8 @@ def parse_textgrid_tiers(text: str, path: str | Path) -> list[TextGridTier]:
     n_tiers = stream.count("the number of tiers")
     tiers: list[TextGridTier] = []
     for _ in range(n_tiers):
-        tier_class = stream.take("str", "a tier class").value
+        class_tok = stream.take("str", "a tier class")
+        tier_class = class_tok.value
         name = stream.take("str", "a tier name").value
         stream.number("tier xmin")
         stream.number("tier xmax")
@@ -635,8 +785,8 @@ def parse_textgrid_tiers(text: str, path: str | Path) -> list[TextGridTier]:
                 tok = stream.take("str", "point mark")
                 items.append(_Raw(tok.value, t, t, tok.line))
         else:
-            raise FormatError(path, f"unknown tier class {tier_class!r}", hint="expected IntervalTier or TextTier")
-        tiers.append(TextGridTier(name, tier_class, items))
+            raise FormatError(path, f"unknown tier class {tier_class[:40]!r}", line=class_tok.line, hint="expected IntervalTier or TextTier")
+        tiers.append(TextGridTier(name, tier_class, items, class_tok.line))
     return tiers
 
 
@@ -651,7 +801,8 @@ def _choose_tier(names: list[str], tier: str | int | None, path: str | Path, kin
     if isinstance(tier, str) and tier in names:
         return names.index(tier)
     key = str(tier).strip()
-    if key.isdigit() and 1 <= int(key) <= len(names):
+    # isdigit() is also true for '²' and other digits int() refuses.
+    if key.isascii() and key.isdigit() and 1 <= int(key) <= len(names):
         return int(key) - 1
     raise TierNotFoundError(path, f"no tier {tier!r}", hint=f"choose one of {listing}")
 
@@ -662,7 +813,7 @@ def parse_textgrid(text: str, path: str | Path, tier: str | int | None = None) -
     usable = [t.tier_class == "IntervalTier" and any(r.text.strip() for r in t.items) for t in tiers]
     chosen = tiers[_choose_tier([t.name for t in tiers], tier, path, "interval tier", usable)]
     if chosen.tier_class != "IntervalTier":
-        raise FormatError(path, f"tier {chosen.name!r} is a point tier, not an interval tier", hint="choose an interval tier")
+        raise FormatError(path, f"tier {chosen.name!r} is a point tier, not an interval tier", line=chosen.line or None, hint="choose an interval tier")
     return [_Raw(r.text.strip(), r.start, r.end, r.line) for r in chosen.items if r.text.strip()]
 
 
@@ -693,6 +844,7 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
     value_parts: list[str] = []
     parser = xml.parsers.expat.ParserCreate()
     root_seen: list[str] = []
+    counted = [0]
 
     def start(name: str, attrs: dict[str, str]) -> None:
         nonlocal current
@@ -704,13 +856,18 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
             slot_order.append(sid)
             raw = attrs.get("TIME_VALUE")
             try:
-                slot_values[sid] = int(raw) / 1000 if raw not in (None, "") else None
-            except ValueError:
-                raise TimestampError(path, f"time slot {sid!r} has the value {raw!r}, not milliseconds", line=parser.CurrentLineNumber) from None
+                slot_values[sid] = check_seconds(int(raw) / 1000, raw) if raw not in (None, "") else None
+            except (ValueError, OverflowError):
+                raise TimestampError(
+                    path, f"time slot {sid[:40]!r} has the value {str(raw)[:30]!r}, not milliseconds of a recording", line=parser.CurrentLineNumber
+                ) from None
         elif name == "TIER":
             tiers.append((attrs.get("TIER_ID", f"tier {len(tiers) + 1}"), []))
         elif name in ("ALIGNABLE_ANNOTATION", "REF_ANNOTATION") and tiers:
             current = dict(attrs, _kind=name, _line=parser.CurrentLineNumber)
+            counted[0] += 1
+            if counted[0] > MAX_SEGMENTS:
+                raise _too_many(path, counted[0], "annotations", MAX_SEGMENTS)
         elif name == "ANNOTATION_VALUE":
             value_parts.clear()
 
@@ -749,16 +906,7 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
                 by_id[a.get("ANNOTATION_ID", "")] = (times[a["TIME_SLOT_REF1"]], times[a["TIME_SLOT_REF2"]])
             else:
                 pending_refs.append(a)
-    # Reference annotations may point at other reference annotations.
-    for _ in range(len(pending_refs) + 1):
-        progressed = False
-        for a in pending_refs:
-            aid = a.get("ANNOTATION_ID", "")
-            if aid not in by_id and a.get("ANNOTATION_REF") in by_id:
-                by_id[aid] = by_id[a["ANNOTATION_REF"]]
-                progressed = True
-        if not progressed:
-            break
+    _resolve_references(pending_refs, by_id)
 
     result: list[EafTier] = []
     for tier_id, annotations in tiers:
@@ -769,6 +917,30 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
         items.sort(key=lambda r: (r.start is None, r.start if r.start is not None else 0.0))
         result.append(EafTier(tier_id, items))
     return result
+
+
+def _resolve_references(refs: list[dict], by_id: dict[str, tuple[float | None, float | None]]) -> None:
+    """Give each reference annotation the times of the annotation it refers to.
+
+    References may point at other references. Each chain is followed once and
+    every annotation on it resolved on the way back, so the work is linear in
+    the number of annotations; a chain that ends nowhere or loops leaves its
+    annotations without times.
+    """
+    ref_of = {a.get("ANNOTATION_ID", ""): a.get("ANNOTATION_REF") for a in refs}
+    for start in ref_of:
+        if start in by_id:
+            continue
+        chain: list[str] = []
+        seen: set[str] = set()
+        node: str | None = start
+        while node is not None and node not in by_id and node in ref_of and node not in seen:
+            seen.add(node)
+            chain.append(node)
+            node = ref_of[node]
+        times = by_id.get(node, (None, None)) if node is not None and node in by_id else (None, None)
+        for aid in chain:
+            by_id[aid] = times
 
 
 def _interpolate_slots(order: list[str], values: dict[str, float | None]) -> dict[str, float | None]:
@@ -815,6 +987,7 @@ def read_transcript(
     encoding: str | None = None,
     strict: bool = True,
     max_bytes: int = MAX_TRANSCRIPT_BYTES,
+    keep_markup: bool = False,
 ) -> Document:
     """Read a transcript into a :class:`Document`.
 
@@ -830,6 +1003,8 @@ def read_transcript(
         strict: when True, overlapping or unordered caption times are an
             :class:`OverlapError`; when False they are kept as they are.
         max_bytes: larger files are refused before being read.
+        keep_markup: keep SRT/VTT caption markup (tags, ``{\\an8}``, WebVTT
+            character references) as text instead of removing it.
 
     Raises:
         InputError subclasses: FileTooLargeError, EmptyInputError,
@@ -844,6 +1019,10 @@ def read_transcript(
         raise EmptyInputError(path, "the file holds only whitespace", hint="choose a transcript with at least one line of text")
     if tier is not None and fmt in ("txt", "srt", "vtt"):
         raise TierNotFoundError(path, f"{FORMAT_NAMES[fmt]} files have no tiers", hint="leave out the tier")
+    if fmt != "eaf":
+        n_lines = text.count("\n") + text.count("\r") - text.count("\r\n")
+        if n_lines > MAX_LINES:
+            raise _too_many(path, n_lines, "lines", MAX_LINES)
 
     gaps: list[str] | None = None
     kind = "caption"
@@ -854,9 +1033,9 @@ def read_transcript(
         raws = parse_tsv(text, path, tier)
         kind = "row"
     elif fmt == "srt":
-        raws = parse_srt(text, path)
+        raws = parse_srt(text, path, keep_markup=keep_markup)
     elif fmt == "vtt":
-        raws = parse_vtt(text, path)
+        raws = parse_vtt(text, path, keep_markup=keep_markup)
     elif fmt == "textgrid":
         raws = parse_textgrid(text, path, tier)
         kind = "interval"
@@ -864,4 +1043,8 @@ def read_transcript(
         raws = parse_eaf(text, path, tier)
         kind = "annotation"
     _check_times(raws, path, strict=strict, kind=kind)
-    return _to_document(raws, path, fmt, decoded.encoding, language, gaps)
+    doc = _to_document(raws, path, fmt, decoded.encoding, language, gaps)
+    if decoded.doubt:
+        where = f", line {decoded.doubt_line}" if decoded.doubt_line else ""
+        doc.warnings.append(f"{path}{where}: {decoded.doubt}")
+    return doc

@@ -7,7 +7,9 @@ Alignment outputs (DESIGN.md §4):
   by commas, times in seconds (empty when unknown), text fields escaped
   (``\\t``, ``\\n``, ``\\r``, ``\\\\``) so a row never breaks.
 - ``tsv2``: ``source<TAB>target`` only, no header, for MT toolkits; beads with
-  an empty side are left out (they are not sentence pairs).
+  an empty side are left out (they are not sentence pairs). The text is raw
+  (no escapes, backslashes as they are); a tab or line break inside a text
+  becomes a space.
 - ``jsonl``: one bead per line with every field (labels, flags, trimmed
   chunks, times, segment texts).
 - ``tmx``: TMX 1.4; beads with an empty side are left out.
@@ -160,6 +162,14 @@ def format_tsv_row(row: AlignmentRow) -> str:
     return "\t".join(escape_tsv_field(f) for f in fields)
 
 
+_TSV_BREAKERS = re.compile(r"[\t\n\r\x00\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def raw_tsv_field(value: str) -> str:
+    """``value`` for the two-column TSV: unescaped, characters that would break a row become spaces."""
+    return _TSV_BREAKERS.sub(" ", value)
+
+
 def write_parallel_tsv(rows: list[AlignmentRow], path: str | Path, *, two_column: bool = False) -> int:
     """Write rows as the parallel TSV (or ``source<TAB>target``); returns rows written."""
     written = 0
@@ -170,7 +180,7 @@ def write_parallel_tsv(rows: list[AlignmentRow], path: str | Path, *, two_column
             if two_column:
                 if not row.source.strip() or not row.target.strip():
                     continue
-                fh.write(escape_tsv_field(row.source) + "\t" + escape_tsv_field(row.target) + "\n")
+                fh.write(raw_tsv_field(row.source) + "\t" + raw_tsv_field(row.target) + "\n")
             else:
                 fh.write(format_tsv_row(row) + "\n")
             written += 1
@@ -200,10 +210,11 @@ def _read_utf8(path: Path) -> str:
 def _parse_ids(value: str, path: Path, line: int) -> tuple[int, ...]:
     if not value.strip():
         return ()
-    try:
-        return tuple(int(v) for v in value.split(","))
-    except ValueError:
-        raise FormatError(path, f"segment ids must be numbers joined by commas, found {value!r}", line=line) from None
+    parts = value.split(",")
+    # isdecimal() alone accepts '²'-like digits int() refuses; 16 digits keep ids exact.
+    if not all(p.strip().isascii() and p.strip().isdecimal() and len(p.strip()) <= 16 for p in parts):
+        raise FormatError(path, f"segment ids must be numbers joined by commas, found {value[:40]!r}", line=line)
+    return tuple(int(v) for v in parts)
 
 
 def _parse_float(value: str, path: Path, line: int, column: str) -> float | None:
@@ -212,7 +223,9 @@ def _parse_float(value: str, path: Path, line: int, column: str) -> float | None
     try:
         number = float(value)
     except ValueError:
-        raise FormatError(path, f"column {column} must be a number or empty, found {value!r}", line=line) from None
+        raise FormatError(path, f"column {column} must be a number or empty, found {value[:40]!r}", line=line) from None
+    if not math.isfinite(number) or abs(number) > 1e12:
+        raise FormatError(path, f"column {column} must be a finite number, found {value[:40]!r}", line=line)
     return number
 
 
@@ -220,7 +233,8 @@ def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
     """Read a parallel TSV (with header) or a two-column ``source<TAB>target`` file.
 
     The inverse of :func:`write_parallel_tsv`: escapes are undone, ids and
-    numbers parsed. In a two-column file only ``source`` and ``target`` are set.
+    numbers parsed. In a two-column file (raw text, no escapes) only
+    ``source`` and ``target`` are set.
 
     Raises:
         FormatError: a row with the wrong number of fields or a bad number,
@@ -242,10 +256,10 @@ def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
         if len(fields) != width:
             what = "the 11 columns of the header" if with_header else "source<TAB>target"
             raise FormatError(path, f"expected {what}, found {len(fields)} field(s)", line=number, hint="a tab or line break inside a text was not escaped")
-        fields = [unescape_tsv_field(f) for f in fields]
         if not with_header:
             rows.append(AlignmentRow(source=fields[0], target=fields[1]))
             continue
+        fields = [unescape_tsv_field(f) for f in fields]
         rows.append(
             AlignmentRow(
                 talk=fields[0],
@@ -319,13 +333,23 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
     return records
 
 
+def _json_line(record: dict[str, Any]) -> str:
+    """Compact JSON with U+2028/U+2029 escaped.
+
+    Both are valid raw inside JSON strings, but JavaScript before ES2019 and
+    every line splitter that follows Unicode (Python's ``str.splitlines``)
+    breaks a line there. They can only occur inside strings, so replacing
+    them in the output text is safe.
+    """
+    text = json.dumps(record, ensure_ascii=False, allow_nan=False)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
 def write_jsonl(records: list[dict[str, Any]], path: str | Path) -> int:
     """One compact JSON object per line (UTF-8, not ASCII-escaped); returns lines written."""
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         for record in records:
-            # json escapes \n and \r inside strings; U+2028/2029 stay raw, which
-            # is valid JSON, so readers must split on "\n" only.
-            fh.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+            fh.write(_json_line(record) + "\n")
     return len(records)
 
 
@@ -344,6 +368,10 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise FormatError(path, f"not valid JSON ({exc.msg}, column {exc.colno})", line=number, hint="each line must be one JSON object") from None
+        except RecursionError:
+            raise FormatError(path, "the JSON is nested too deeply", line=number) from None
+        except ValueError as exc:  # an integer of thousands of digits
+            raise FormatError(path, f"a value JSON readers cannot take ({str(exc)[:60]})", line=number) from None
         if not isinstance(record, dict):
             raise FormatError(path, "each line must be a JSON object", line=number)
         records.append(record)
@@ -472,7 +500,7 @@ def write_aligned_tiers(project: Project, path: str | Path, beads: list[tuple[in
     """Write the aligned tiers as a TextGrid or EAF; returns beads written."""
     tiers = aligned_tiers(project, beads)
     media = [d.audio_path for d in (project.source, project.target) if d.audio_path]
-    text = _textgrid_text(tiers) if fmt == "textgrid" else _eaf_text(tiers, media)
+    text = _textgrid_text(tiers) if fmt == "textgrid" else _eaf_text(tiers, media, path)
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
     return len(beads)
@@ -615,13 +643,20 @@ def write_transcript(doc: Document, path: str | Path, *, format: str | None = No
             fh.write("WEBVTT\n\n")
             for seg in segments:
                 assert seg.start is not None and seg.end is not None
-                text = _caption_text(seg.text).replace("-->", "--&gt;")
+                text = escape_vtt_text(_caption_text(seg.text))
+                if seg.speaker:
+                    text = f"<v {escape_vtt_text(seg.speaker)}>{text}"
                 fh.write(f"{format_vtt_time(seg.start)} --> {format_vtt_time(seg.end)}\n{text}\n\n")
         elif fmt == "textgrid":
             fh.write(_textgrid_text([(name, [(s.start, s.end, s.text) for s in segments])]))
         else:
-            fh.write(_eaf_text([(name, [(s.start, s.end, s.text) for s in segments])], [doc.audio_path] if doc.audio_path else []))
+            fh.write(_eaf_text([(name, [(s.start, s.end, s.text) for s in segments])], [doc.audio_path] if doc.audio_path else [], path))
     return len(segments)
+
+
+def escape_vtt_text(text: str) -> str:
+    """WebVTT cue text: ``&``, ``<`` and ``>`` as character references (also keeps ``-->`` out)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _praat_string(text: str) -> str:
@@ -669,8 +704,63 @@ def _textgrid_text(tiers: list[tuple[str, list[Interval]]]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str]) -> str:
-    """An ELAN 3.0 document with one time-aligned tier per entry of ``tiers``."""
+# MIME types ELAN writes for the media it links (MEDIA_DESCRIPTOR requires one).
+_MEDIA_MIME = {
+    ".wav": "audio/x-wav",
+    ".mp3": "audio/mpeg",
+    ".m4a": "audio/mp4",
+    ".aac": "audio/aac",
+    ".flac": "audio/flac",
+    ".ogg": "audio/ogg",
+    ".opus": "audio/ogg",
+    ".aif": "audio/x-aiff",
+    ".aiff": "audio/x-aiff",
+    ".mp4": "video/mp4",
+    ".m4v": "video/mp4",
+    ".mpg": "video/mpeg",
+    ".mpeg": "video/mpeg",
+    ".mov": "video/quicktime",
+    ".webm": "video/webm",
+    ".mkv": "video/x-matroska",
+    ".avi": "video/x-msvideo",
+}
+
+
+def media_mime_type(media: str | Path) -> str:
+    """The MIME type ELAN expects for a media file, from its extension."""
+    suffix = Path(media).suffix.lower()
+    if suffix in _MEDIA_MIME:
+        return _MEDIA_MIME[suffix]
+    import mimetypes
+
+    guessed = mimetypes.guess_type(Path(media).name)[0]
+    return guessed or "application/octet-stream"
+
+
+def relative_media_url(media: str | Path, document: str | Path | None) -> str | None:
+    """The media file's URL relative to the folder of ``document`` (``./a.wav``, ``../audio/a.wav``).
+
+    None when there is no document path or no relative path (another drive).
+    """
+    import os
+    import urllib.parse
+
+    if document is None or str(document) == "-":
+        return None
+    try:
+        rel = os.path.relpath(Path(media).resolve(), Path(document).resolve().parent)
+    except ValueError:
+        return None
+    url = urllib.parse.quote(rel.replace(os.sep, "/"), safe="/")
+    return url if url.startswith("../") else "./" + url
+
+
+def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str], document: str | Path | None = None) -> str:
+    """An ELAN 3.0 document with one time-aligned tier per entry of ``tiers``.
+
+    ``document`` is where the EAF will be written: media links are given
+    relative to its folder too, as ELAN does.
+    """
     date = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -680,7 +770,11 @@ def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str]) -> str:
         '    <HEADER MEDIA_FILE="" TIME_UNITS="milliseconds">',
     ]
     for item in media:
-        out.append(f"        <MEDIA_DESCRIPTOR MEDIA_URL={_xml_attr(Path(item).resolve().as_uri())} RELATIVE_MEDIA_URL={_xml_attr('./' + Path(item).name)}/>")
+        attrs = f"MEDIA_URL={_xml_attr(Path(item).resolve().as_uri())} MIME_TYPE={_xml_attr(media_mime_type(item))}"
+        relative = relative_media_url(item, document)
+        if relative is not None:
+            attrs += f" RELATIVE_MEDIA_URL={_xml_attr(relative)}"
+        out.append(f"        <MEDIA_DESCRIPTOR {attrs}/>")
     out += ["    </HEADER>", "    <TIME_ORDER>"]
     slot = 0
     annotations: list[list[str]] = []
