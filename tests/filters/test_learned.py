@@ -155,7 +155,7 @@ def test_learned_compute_doubt_ranks_corrupted_beads_first(talk: Project) -> Non
     assert result.matches(project.alignment.beads)
     assert result.doubt.shape == (len(project.alignment.beads),)
     assert np.all((result.doubt >= 0) & (result.doubt <= 1))
-    assert result.source == "confirmed + confident"
+    assert result.source == "confirmed + unreviewed"
     wrong = np.zeros(len(result.doubt), dtype=bool)
     wrong[wrong_ids] = True
     unreviewed = np.array([is_unreviewed(b) for b in project.alignment.beads])
@@ -167,7 +167,7 @@ def test_learned_training_set_uses_reviewer_drops_and_corrections(talk: Project)
     project = dataclasses.replace(talk, alignment=Alignment([b.copy() for b in talk.alignment.beads]), history=[])
     ctx = talk_context(project)
     before = training_set(project, ctx)
-    assert set(before.kinds) >= {"confident"} and "confirmed" not in before.kinds
+    assert set(before.kinds) >= {"unreviewed"} and "confirmed" not in before.kinds
     # The aligner's proposal, recorded in the history as the app and the CLI record it.
     apply_edit(project, ReplaceAlignment(talk.alignment))
     apply_edit(project, SetStatus((3,), BeadStatus.DROPPED, REVIEWER_DROP_REASON))
@@ -199,7 +199,7 @@ def test_learned_examples_from_other_talks_only_use_confirmed_beads() -> None:
     assert len(training_examples_from([other]).y) == 0  # nothing confirmed: nothing learned
     apply_edit(other, SetStatus((1, 2, 3, 4), BeadStatus.CONFIRMED))
     data = training_examples_from([other])
-    assert data.kinds.count("confirmed") == 4 and "confident" not in data.kinds
+    assert data.kinds.count("confirmed") == 4 and "unreviewed" not in data.kinds
     mine = make_talk(20, seed=6)
     result = compute_doubt(mine, extra=data)
     assert result.source.endswith("+ other talks")
@@ -249,7 +249,7 @@ def test_cmd_filter_learned_writes_doubt_into_project_and_jsonl(tmp_path: Path, 
     save_project(project, path)
     assert main(["filter", str(path), "--learned-only", "--doubt-max", "0.9", "--report"]) == 0
     text = capsys.readouterr().out
-    assert "doubt: trained on confirmed + confident" in text and "most doubtful beads" in text
+    assert "doubt: trained on confirmed + unreviewed" in text and "most doubtful beads" in text
     saved = load_project(path)
     assert all(any(f.name == DOUBT_FLAG for f in b.flags) for b in saved.alignment.beads)
     assert saved.filter_params["doubt_max"] == 0.9

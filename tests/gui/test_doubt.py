@@ -88,7 +88,7 @@ def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:  
     assert all(model.data(model.index(r, Column.DOUBT)) != "" for r in range(n))
     runs = window.doubt.runs
     first = window.doubt.result
-    assert first.source == "confident"
+    assert first.source == "unreviewed"
     window.session.apply(SetStatus(tuple(range(0, n, 2)), BeadStatus.CONFIRMED))
     qtbot.waitUntil(lambda: window.doubt.runs > runs and window.doubt.is_current(), timeout=20_000)
     assert window.doubt.result.source.startswith("confirmed")

@@ -2,8 +2,9 @@
 
 The ARIEL-CMU filter trained a classifier on clean sentence pairs against
 copies corrupted by swapping in a neighbour, and scored noisy data with it.
-Here the clean pairs are the beads the reviewer confirmed (before any review,
-the talk's most confident beads) and the corruptions are made from them at
+Here the clean pairs are the beads the reviewer confirmed (while few are,
+also the talk's unreviewed beads: the aligner is right about most of them,
+and their corruptions are surely wrong) and the corruptions are made from them at
 their place in the talk: one side swapped with a neighbour's, a segment moved
 across a boundary, a chunk dropped or added. Beads the reviewer dropped, and
 beads the aligner proposed where the reviewer has since confirmed something
@@ -17,7 +18,8 @@ real one:
 - the calibrated cost of the aligner's combined signal, of the direct
   source ↔ target signal and of the pivot reference ↔ target signal;
 - the cost margin over the cheapest other bead shape sharing the bead's
-  start, and sharing its end;
+  start, and sharing its end; how little the aligner's cost rises when a
+  target boundary moves by one chunk (most wrong beads are one chunk off);
 - local agreement in the similarity matrix: do the bead's chunks prefer its
   own sentences to the neighbouring ones, and the reverse; the similarity
   gap at its first and last chunk; whether the chunk just outside the bead
@@ -58,6 +60,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "cost_pivot",
     "margin_start",
     "margin_end",
+    "shift_margin",
     "sim_mean",
     "tgt_agree",
     "src_agree",
@@ -84,12 +87,18 @@ DOUBT_FLAG = "doubt"
 DOUBT_REASON_PREFIX = "learned filter: "
 # What the review window writes when the reviewer drops a bead (see gui.main_window).
 REVIEWER_DROP_REASON = "dropped by the reviewer"
-# Below this many confirmed beads the most confident beads join the positives.
+# Below this many confirmed beads the talk's unreviewed beads join the positives.
 MIN_CONFIRMED = 20
-# Share of the talk's unreviewed non-skip beads taken as positives before review.
-CONFIDENT_SHARE = 0.3
-# Corruptions per positive bead (drawn from the feasible ones).
-NEGATIVES_PER_POSITIVE = 6
+# Share of the unreviewed two-sided beads (the cheapest first) taken as positives
+# then. All of them: the aligner is right about most beads, and on the dev data
+# (tests/benchmarks/RESULTS_learned.md) the cheapest 30% made a worse model —
+# it learned "cheap is good", which the cost already says.
+CONFIDENT_SHARE = 1.0
+# Corruptions per positive bead (drawn from the feasible ones); 12 did better than 3 or 6.
+NEGATIVES_PER_POSITIVE = 12
+# At most this many positives get corruptions (a random sample, confirmed beads
+# first), so a 5,000-bead talk retrains as fast as a 500-bead one.
+MAX_CORRUPTED = 500
 # Costs and margins are clipped here: unrelated text costs about 1.
 COST_CLIP = 3.0
 
@@ -268,11 +277,53 @@ def _reported_costs(model: Any, a: np.ndarray, b: np.ndarray, i_end: np.ndarray,
         if sa == 0 or sb == 0:
             out[sel] = model.skip_cost(sa) if sa <= 1 else model.skip_cost(1) * sa
             continue
-        if sa > model.n_src or sb > model.n_tgt:
-            continue  # the bead cannot exist in this talk
+        if sa > min(model.n_src, model.max_src) or sb > min(model.n_tgt, model.max_tgt):
+            continue  # the aligner never makes this bead (and has no tables for it)
         terms = model.calibrated_terms(sa, sb, ii, jj) / model.random_bead_cost(sa, sb)
         out[sel] = terms + np.asarray(model.time_cost(sa, sb, ii, jj), dtype=np.float64)
     return out
+
+
+def _dp_costs(model: Any, a: np.ndarray, b: np.ndarray, i_end: np.ndarray, j_end: np.ndarray) -> np.ndarray:
+    """What the DP minimised for many beads of mixed shapes (size multiplier included).
+
+    Args and returns as :func:`_reported_costs`.
+    """
+    out = np.full(a.shape, np.inf)
+    for sa, sb in set(zip(a.tolist(), b.tolist())):
+        if sa > min(model.n_src, model.max_src) or sb > min(model.n_tgt, model.max_tgt):
+            continue  # the aligner never makes this bead (and has no tables for it)
+        sel = (a == sa) & (b == sb)
+        out[sel] = model.bead_cost(sa, sb, i_end[sel], j_end[sel])
+    return out
+
+
+def _shift_margin(model: Any, spans: np.ndarray) -> np.ndarray:
+    """How much the DP's cost rises when either target boundary moves by one chunk (the least rise).
+
+    The aligner picked each bead's boundaries as the cheapest; a boundary
+    that one chunk more or less barely changes is a coin toss, and most
+    wrong beads are one chunk off.
+
+    Args:
+        spans: (k, 4) int (i0, a, j0, b).
+
+    Returns:
+        (k,) clipped to ±COST_CLIP; COST_CLIP for beads without a source side.
+    """
+    i0, a, j0, b = spans.T
+    own = _dp_costs(model, a, b, i0 + a, j0 + b)
+    best = np.full(len(spans), np.inf)
+    # (change of the end, change of the start) in chunks: take or give one chunk at either end.
+    for d_end, d_start in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        nb = b + d_end + d_start
+        nj0 = j0 - d_start
+        ok = (a > 0) & (nb >= 1) & (nj0 >= 0) & (nj0 + nb <= model.n_tgt)
+        cost = _dp_costs(model, a, np.where(ok, nb, 1), i0 + a, np.where(ok, nj0 + nb, 1))
+        best = np.minimum(best, np.where(ok, cost, np.inf))
+    with np.errstate(invalid="ignore"):
+        rise = best - own
+    return np.clip(np.nan_to_num(rise, nan=COST_CLIP, posinf=COST_CLIP, neginf=-COST_CLIP), -COST_CLIP, COST_CLIP)
 
 
 def _margins(model: Any, spans: np.ndarray, own: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -370,6 +421,7 @@ def _compute_features(ctx: TalkContext, spans: np.ndarray) -> np.ndarray:
     out[:, col["cost_pivot"]] = pivot
     out[:, col["margin_start"]] = margin_start
     out[:, col["margin_end"]] = margin_end
+    out[:, col["shift_margin"]] = _shift_margin(ctx.combined, spans)
     out[:, col["omission"]] = (a > 0) & (b == 0)
     out[:, col["addition"]] = (a == 0) & (b > 0)
     out[:, col["src_count"]] = a
@@ -444,7 +496,7 @@ def make_negatives(
     *,
     max_src: int = 4,
     max_tgt: int = 12,
-    per_positive: int = NEGATIVES_PER_POSITIVE,
+    per_positive: int = 6,
     rng: np.random.Generator | None = None,
 ) -> list[tuple[Span, str, int]]:
     """Corrupted copies of the positive beads, at their place in the talk (seed 002 §VII).
@@ -589,7 +641,7 @@ class TrainingSet:
     Attributes:
         X: (k, N_FEATURES) features.
         y: (k,) 1 for a wrong bead, 0 for a good one.
-        kinds: where each example came from (``confirmed``, ``confident``,
+        kinds: where each example came from (``confirmed``, ``unreviewed``,
             ``reviewer_drop``, ``rejected``, or a corruption kind).
     """
 
@@ -616,18 +668,20 @@ def training_set(
     ctx: TalkContext,
     spans: Sequence[Span] | None = None,
     *,
-    confident: bool = True,
+    with_unreviewed: bool = True,
     params: Any = None,
     rng: np.random.Generator | None = None,
 ) -> TrainingSet:
-    """Positives (confirmed beads; the most confident ones while few are confirmed) and negatives.
+    """Positives (confirmed beads; while few are confirmed, the unreviewed ones too) and negatives.
 
     Args:
         project: the talk with its alignment and history.
         ctx: its :func:`talk_context`.
         spans: :func:`bead_spans` of the alignment (computed when None).
-        confident: add the most confident unreviewed beads as positives while
-            fewer than :data:`MIN_CONFIRMED` beads are confirmed.
+        with_unreviewed: while fewer than :data:`MIN_CONFIRMED` beads are confirmed,
+            add the unreviewed two-sided beads as positives (the cheapest
+            :data:`CONFIDENT_SHARE` of them): most of them are right, and
+            their corruptions are surely wrong.
     """
     from sialign.core.params import AlignParams
 
@@ -639,16 +693,23 @@ def training_set(
     beads = alignment.beads
     positives = [k for k, b in enumerate(beads) if b.status is BeadStatus.CONFIRMED]
     kinds = ["confirmed"] * len(positives)
-    if confident and len(positives) < MIN_CONFIRMED:
+    if with_unreviewed and len(positives) < MIN_CONFIRMED:
         candidates = [k for k, b in enumerate(beads) if is_unreviewed(b) and b.src and b.tgt]
         if candidates:
             costs = span_features(ctx, [spans[k] for k in candidates])[:, 0]
             take = max(int(round(CONFIDENT_SHARE * len(candidates))), min(len(candidates), MIN_CONFIRMED - len(positives)))
             chosen = [candidates[p] for p in np.argsort(costs, kind="stable")[:take]]
             positives += chosen
-            kinds += ["confident"] * len(chosen)
-    negatives = make_negatives(spans, positives, ctx.n_src, ctx.n_tgt, max_src=params.max_src,
-                               max_tgt=params.max_tgt, rng=rng)  # fmt: skip
+            kinds += ["unreviewed"] * len(chosen)
+    rng = rng or np.random.default_rng(0)
+    corrupted = positives
+    if len(positives) > MAX_CORRUPTED:
+        confirmed = positives[: kinds.count("confirmed")][:MAX_CORRUPTED]
+        rest = positives[len(confirmed) :]
+        extra = rng.choice(len(rest), size=MAX_CORRUPTED - len(confirmed), replace=False) if len(confirmed) < MAX_CORRUPTED else []
+        corrupted = confirmed + [rest[p] for p in sorted(extra)]
+    negatives = make_negatives(spans, corrupted, ctx.n_src, ctx.n_tgt, max_src=params.max_src,
+                               max_tgt=params.max_tgt, per_positive=NEGATIVES_PER_POSITIVE, rng=rng)  # fmt: skip
     neg_spans = [s for s, _, _ in negatives]
     neg_kinds = [kind for _, kind, _ in negatives]
     dropped = [k for k, b in enumerate(beads) if is_reviewer_drop(b)]
@@ -744,8 +805,8 @@ class DoubtResult:
         doubt: (n,) probability each bead is wrong.
         model: the model that scored them.
         counts: (good, wrong) training examples (own talk and others).
-        source: what the positives were (``"confirmed"``, ``"confident"``,
-            ``"confirmed + confident"``, plus ``" + other talks"``).
+        source: what the positives were (``"confirmed"``, ``"unreviewed"``,
+            ``"confirmed + unreviewed"``, plus ``" + other talks"``).
         seconds: ``features`` (context and features) and ``training``.
     """
 
@@ -800,14 +861,14 @@ def compute_doubt(
     feature_s = time.perf_counter() - started
     progress(0.8, "Training the doubt model")
     t0 = time.perf_counter()
-    own = training_set(project, ctx, spans, confident=extra is None or len(extra.y) == 0,
+    own = training_set(project, ctx, spans, with_unreviewed=extra is None or len(extra.y) == 0,
                        rng=np.random.default_rng(seed))  # fmt: skip
     data = own + extra if extra is not None else own
     model = fit_logistic(data.X, data.y)
     doubt = model.predict(features)
     train_s = time.perf_counter() - t0
     has = set(own.kinds)
-    source = " + ".join(k for k in ("confirmed", "confident") if k in has) or "nothing"
+    source = " + ".join(k for k in ("confirmed", "unreviewed") if k in has) or "nothing"
     if extra is not None and len(extra.y):
         source += " + other talks"
     progress(1.0, "Doubt ready")
@@ -829,7 +890,7 @@ def training_examples_from(
 ) -> TrainingSet:
     """Examples from the confirmed beads of other talks (``--learned-from``).
 
-    Talks without a confirmed bead contribute nothing: their "confident"
+    Talks without a confirmed bead contribute nothing: their "unreviewed"
     beads say nothing a model of the talk itself would not.
     """
     projects = [p for p in projects if p.alignment is not None and any(b.status is BeadStatus.CONFIRMED for b in p.alignment.beads)]
@@ -837,7 +898,7 @@ def training_examples_from(
     for k, project in enumerate(projects):
         check_stop(should_stop)
         ctx = talk_context(project, progress=stage(progress, k / len(projects), (k + 1) / len(projects)), should_stop=should_stop)
-        data = data + training_set(project, ctx, confident=False, rng=np.random.default_rng(k))
+        data = data + training_set(project, ctx, with_unreviewed=False, rng=np.random.default_rng(k))
     return data
 
 
