@@ -135,7 +135,16 @@ class DoubtService(QObject):
             result: Any = compute_doubt(project, context=self._context, should_stop=should_stop)
         except Exception as exc:  # noqa: BLE001 - reported in the status bar, never a crash
             result = exc
-        self._computed.emit(result, generation)
+        try:
+            self._computed.emit(result, generation)
+        except RuntimeError:
+            pass  # the window closed meanwhile: nobody is waiting for the doubt
+
+    def shutdown(self) -> None:
+        """Stop retraining (the window closes): a running thread stops at its next check."""
+        self._timer.stop()
+        self._pending = False
+        self._generation += 1
 
     def _finished(self, result: Any, generation: int) -> None:
         self._running = False

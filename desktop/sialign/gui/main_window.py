@@ -1388,5 +1388,6 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.autosave_timer.stop()
         self.audio_panel.shutdown()
+        self.doubt.shutdown()
         event.accept()
 
