@@ -118,6 +118,10 @@ class TalkContext:
             reference's for the source side in pivot mode).
         log_ratio: log of the talk's overall target/source length ratio.
         src_start, tgt_start: (n_src,), (n_tgt,) start times, NaN when unknown.
+        evs_median: the talk's typical lag (s): median over source segments of
+            the start of their most similar chunk minus their own start; NaN
+            without times. Taken from the similarities, not from the beads,
+            so real and synthetic beads are measured against the same value.
         ref_texts: reference line per source position, or None.
         tgt_texts: target texts per position.
         tgt_unspaced: whether the target language is written without spaces.
@@ -135,6 +139,7 @@ class TalkContext:
     log_ratio: float
     src_start: np.ndarray
     tgt_start: np.ndarray
+    evs_median: float
     ref_texts: list[str] | None
     tgt_texts: list[str]
     tgt_unspaced: bool
@@ -224,6 +229,12 @@ def talk_context(
     direct = model([direct_signal], False) if n and m else None
     pivot = model([pivot_signal], False) if n and m and pivot_signal is not None else None
     sim = combined.similarity() if combined is not None else np.zeros((n, m), dtype=np.float32)
+    src_start, tgt_start = starts(src_doc), starts(tgt_doc)
+    evs_median = float("nan")
+    if n and m and np.isfinite(src_start).any() and np.isfinite(tgt_start).any():
+        lags = tgt_start[np.asarray(sim).argmax(axis=1)] - src_start
+        if np.isfinite(lags).any():
+            evs_median = float(np.nanmedian(lags))
     return TalkContext(
         n_src=n,
         n_tgt=m,
@@ -234,8 +245,9 @@ def talk_context(
         src_chars=src_chars,
         tgt_chars=tgt_chars,
         log_ratio=float(np.log((tgt_chars.sum() + 1.0) / (src_chars.sum() + 1.0))),
-        src_start=starts(src_doc),
-        tgt_start=starts(tgt_doc),
+        src_start=src_start,
+        tgt_start=tgt_start,
+        evs_median=evs_median,
         ref_texts=ref_texts,
         tgt_texts=tgt_texts,
         tgt_unspaced=joiner_for(tgt_doc.language) == "",
@@ -322,8 +334,12 @@ def _shift_margin(model: Any, spans: np.ndarray) -> np.ndarray:
         cost = _dp_costs(model, a, np.where(ok, nb, 1), i0 + a, np.where(ok, nj0 + nb, 1))
         best = np.minimum(best, np.where(ok, cost, np.inf))
     with np.errstate(invalid="ignore"):
-        rise = best - own
-    return np.clip(np.nan_to_num(rise, nan=COST_CLIP, posinf=COST_CLIP, neginf=-COST_CLIP), -COST_CLIP, COST_CLIP)
+        return _clip_margin(best - own)
+
+
+def _clip_margin(x: np.ndarray) -> np.ndarray:
+    """Margins to ±COST_CLIP; none (no alternative fits) counts as the largest."""
+    return np.clip(np.nan_to_num(x, nan=COST_CLIP, posinf=COST_CLIP, neginf=-COST_CLIP), -COST_CLIP, COST_CLIP)
 
 
 def _margins(model: Any, spans: np.ndarray, own: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -349,8 +365,7 @@ def _margins(model: Any, spans: np.ndarray, own: np.ndarray) -> tuple[np.ndarray
             end_cost = _reported_costs(model, *shape, i0 + a, j0 + b)
             best_start = np.minimum(best_start, np.where(same, np.inf, start_cost))
             best_end = np.minimum(best_end, np.where(same, np.inf, end_cost))
-    clip = lambda x: np.clip(np.nan_to_num(x, nan=COST_CLIP, posinf=COST_CLIP), -COST_CLIP, COST_CLIP)  # noqa: E731
-    return clip(best_start - own), clip(best_end - own)
+    return _clip_margin(best_start - own), _clip_margin(best_end - own)
 
 
 def _char_ngrams(text: str, n: int) -> Counter[str]:
@@ -437,14 +452,13 @@ def _compute_features(ctx: TalkContext, spans: np.ndarray) -> np.ndarray:
     out[:, col["position"]] = centre
     out[:, col["position_edge"]] = np.minimum(centre, 1.0 - centre)
 
-    # Ear-voice span relative to the talk's median lag of its own spans.
+    # Ear-voice span relative to the talk's typical lag.
     s_first = np.clip(i0, 0, max(ctx.n_src - 1, 0))
     t_first = np.clip(j0, 0, max(ctx.n_tgt - 1, 0))
     lag = np.where((a > 0) & (b > 0), ctx.tgt_start[t_first] - ctx.src_start[s_first], np.nan)
     finite = np.isfinite(lag)
-    if finite.any():
-        median = float(np.nanmedian(lag[finite]))
-        dev = np.where(finite, np.clip(lag - median, -30.0, 30.0), 0.0)
+    if finite.any() and np.isfinite(ctx.evs_median):
+        dev = np.where(finite, np.clip(lag - ctx.evs_median, -30.0, 30.0), 0.0)
         out[:, col["evs_dev"]] = dev
         out[:, col["evs_dev_abs"]] = np.abs(dev)
 
@@ -470,12 +484,12 @@ def _compute_features(ctx: TalkContext, spans: np.ndarray) -> np.ndarray:
             out[r, col["edge_gap"]] = min(inside_first - outside_first, inside_last - outside_last)
             # Does the chunk just before (after) the bead prefer the bead's first (last)
             # sentence to its own neighbour? Then the boundary is probably one chunk off.
-            claims = [0.0]
+            claims = []
             if q > 0:
                 claims.append(float(sim[p, q - 1] - (sim[p - 1, q - 1] if p > 0 else 0.0)))
             if q + sb < n_tgt:
                 claims.append(float(sim[p + sa - 1, q + sb] - (sim[p + sa, q + sb] if p + sa < n_src else 0.0)))
-            out[r, col["outer_claim"]] = max(claims[1:]) if len(claims) > 1 else 0.0
+            out[r, col["outer_claim"]] = max(claims, default=0.0)
         if ctx.ref_texts is not None and sa and sb:
             ref = " ".join(ctx.ref_texts[p : p + sa])
             joiner = "" if ctx.tgt_unspaced else " "

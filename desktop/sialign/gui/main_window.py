@@ -505,6 +505,7 @@ class MainWindow(QMainWindow):
         self.filter_panel.flips_changed.connect(self._flips_changed)
         self.filter_panel.table_filter_changed.connect(self._show_only)
         self.doubt.doubt_changed.connect(lambda: self.table_model.set_doubt(self.doubt.by_bead))
+        self.doubt.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
 
     # ======================================================================
     # session → views
