@@ -285,3 +285,23 @@ def test_cmd_filter_learned_refuses_bad_arguments(tmp_path: Path, args: list[str
     save_project(make_talk(10, seed=11), path)
     assert main(["filter", str(path), "--learned-only", *args]) != 0
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_cmd_filter_learned_after_the_other_filters(tmp_path: Path, ginza: object, capsys: pytest.CaptureFixture[str]) -> None:
+    src = Document.from_texts(["They haven't given up on government.", "In 1950 there were 3 million people.", "Thank you."], "en")
+    tgt = Document.from_texts(["じゃあ、", "政府は、", "諦めていないのです。", "三百万人。", "ありがとう。"], "ja")
+    ref = Document.from_texts(["彼らは政府を諦めていないのです。", "1950年には300万人がいました。", "ありがとう。"], "ja")
+    project = Project(talk_id="t1", source=src, target=tgt, reference=ref,
+                      alignment=Alignment([Bead((0,), (0, 1, 2)), Bead((1,), (3,)), Bead((2,), (4,))]))  # fmt: skip
+    project.params = AlignParams(embedder="lexical").to_dict()
+    path = tmp_path / "talk.sialign"
+    save_project(project, path)
+    assert main(["filter", str(path), "--learned", "--flag-only"]) == 0
+    text = capsys.readouterr().out
+    assert "3 beads: 1 trimmed" in text and "doubt: trained on" in text
+    saved = load_project(path)
+    assert [h["label"] for h in saved.history[-2:]] == ["Apply filters", "Apply the learned filter"]
+    beads = saved.alignment.beads
+    assert beads[0].trimmed == (0,)  # the intra filter's trim survives the learned filter
+    assert all(any(f.name == DOUBT_FLAG for f in b.flags) for b in beads)
