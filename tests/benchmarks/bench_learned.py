@@ -212,7 +212,7 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -
             prepared.append((talk, spans, ctx, wrong_beads(spans, talk.gold), cost, wrong_beads(spans, talk.gold, gross=True)))
         rows: dict[str, list] = {k: [] for k in ("doubt", "cost", "doubt_none", "doubt_cross", "wrong", "gross")}
         per_talk_auc: dict[str, list[float]] = {"doubt": [], "cost": []}
-        tops = {k: [0, 0] for k in ("doubt", "cost", "doubt_none", "doubt_cross", "oracle")}
+        tops = {k: [0, 0] for k in ("doubt", "cost", "doubt_none", "doubt_cross", "oracle", "interactive")}
         timings: list[float] = []
         beads_total = sum(len(p[1]) for p in prepared)
         wrong_total = sum(int(p[3].sum()) for p in prepared)
@@ -254,6 +254,9 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -
                     found, total = top_share(scores[rest], wrong[rest])
                     tops[key][0] += found
                     tops[key][1] += total
+                found, total = interactive_review(project, ctx, wrong, rest, seed)
+                tops["interactive"][0] += found
+                tops["interactive"][1] += total
         pooled = {k: np.concatenate(v) for k, v in rows.items()}
         wrong = pooled["wrong"]
         report[name] = {
@@ -275,6 +278,7 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -
             "wrong found in first 10%: cost": _share(tops["cost"]),
             "wrong found in first 10%: no review": _share(tops["doubt_none"]),
             "wrong found in first 10%: + other talks": _share(tops["doubt_cross"]),
+            "wrong found in first 10%: doubt, retrained after each visit": _share(tops["interactive"]),
             "wrong found in first 10%: best possible": _share(tops["oracle"]),
             "retrain + score per talk, s (median / max)": [round(float(np.median(timings)), 3), round(float(np.max(timings)), 3)],
             "first time: vectors (memoised), cost models and every bead's features, s (median / max)": [
@@ -282,6 +286,37 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -
             "weights (last talk)": result.model.weights(),
         }
     return report
+
+
+def interactive_review(project: Any, ctx: Any, wrong: np.ndarray, rest: np.ndarray, seed: int) -> tuple[int, int]:
+    """*Next most doubtful* as in the app: visit, judge, retrain, for 10% of the remaining beads.
+
+    A visited bead that is right gets confirmed; a wrong one is dropped by
+    the reviewer (a negative for the next model).
+
+    Returns:
+        (wrong beads among the visited, wrong beads among the remaining).
+    """
+    import dataclasses
+
+    from sialign.core.model import BeadStatus
+    from sialign.filters.learned import REVIEWER_DROP_REASON, compute_doubt, most_doubtful
+
+    beads = list(project.alignment.beads)
+    budget = max(1, math.ceil(0.1 * int(rest.sum())))
+    found = 0
+    for _ in range(budget):
+        current = dataclasses.replace(project, alignment=dataclasses.replace(project.alignment, beads=beads))
+        result = compute_doubt(current, context=ctx, seed=seed)
+        k = most_doubtful(beads, result.by_bead())
+        if k < 0:
+            break
+        found += int(wrong[k])
+        if wrong[k]:
+            beads[k] = dataclasses.replace(beads[k], status=BeadStatus.DROPPED, reason=REVIEWER_DROP_REASON)
+        else:
+            beads[k] = dataclasses.replace(beads[k], status=BeadStatus.CONFIRMED, reason="")
+    return found, int(wrong[rest].sum())
 
 
 def _share(pair: list[int]) -> str:
