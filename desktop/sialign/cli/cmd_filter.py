@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     learned = parser.add_argument_group("learned filter (doubt)")
     learned.add_argument("--learned", action="store_true", help="also score every bead's doubt with a model trained on the reviewed beads")
     learned.add_argument("--learned-only", action="store_true", help="only the learned filter: skip intra/alpha/gamma/eta (no GiNZA)")
-    learned.add_argument("--doubt-max", type=float, metavar="P", help="flag or drop beads whose doubt is above P (0..1)")
+    learned.add_argument("--doubt-max", type=float, metavar="P", help="flag or drop beads whose doubt is above P (0..1; None: the project's setting, at first 0.8)")
     learned.add_argument("--learned-from", nargs="+", metavar="PATH",
                          help="train on the confirmed beads of these projects too (.sialign files or corpus folders); implies --learned")  # fmt: skip
 
