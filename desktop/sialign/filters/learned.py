@@ -401,26 +401,27 @@ def _length_units(text: str, unspaced: bool) -> int:
     return len(re.findall(r"\w+", text))
 
 
-def span_features(ctx: TalkContext, spans: Sequence[Span]) -> np.ndarray:
-    """Features of beads given by position (real or synthetic).
+def span_features(ctx: TalkContext, spans: Sequence[Span], should_stop: StopFn | None = None) -> np.ndarray:
+    """Features of beads given by position (real or synthetic), cached in ``ctx``.
 
     Args:
         ctx: the talk.
         spans: (i0, a, j0, b) per bead.
+        should_stop: checked every few hundred beads.
 
     Returns:
         (len(spans), N_FEATURES) float64, columns as :data:`FEATURE_NAMES`.
     """
     todo = [s for s in dict.fromkeys(spans) if s not in ctx._cache]
     if todo:
-        rows = _compute_features(ctx, np.array(todo, dtype=np.int64).reshape(-1, 4))
+        rows = _compute_features(ctx, np.array(todo, dtype=np.int64).reshape(-1, 4), should_stop)
         ctx._cache.update(zip(todo, rows))
     if not spans:
         return np.zeros((0, N_FEATURES))
     return np.stack([ctx._cache[s] for s in spans])
 
 
-def _compute_features(ctx: TalkContext, spans: np.ndarray) -> np.ndarray:
+def _compute_features(ctx: TalkContext, spans: np.ndarray, should_stop: StopFn | None = None) -> np.ndarray:
     k = len(spans)
     out = np.zeros((k, N_FEATURES))
     if k == 0 or ctx.combined is None:
@@ -429,7 +430,9 @@ def _compute_features(ctx: TalkContext, spans: np.ndarray) -> np.ndarray:
     cost = np.minimum(_reported_costs(ctx.combined, a, b, i0 + a, j0 + b), COST_CLIP)
     direct = np.minimum(_reported_costs(ctx.direct, a, b, i0 + a, j0 + b), COST_CLIP)
     pivot = np.minimum(_reported_costs(ctx.pivot, a, b, i0 + a, j0 + b), COST_CLIP) if ctx.pivot is not None else cost
+    check_stop(should_stop)
     margin_start, margin_end = _margins(ctx.combined, spans, cost)
+    check_stop(should_stop)
     col = {name: n for n, name in enumerate(FEATURE_NAMES)}
     out[:, col["cost"]] = cost
     out[:, col["cost_direct"]] = direct
@@ -465,6 +468,8 @@ def _compute_features(ctx: TalkContext, spans: np.ndarray) -> np.ndarray:
     sim = ctx.sim
     n_src, n_tgt = ctx.n_src, ctx.n_tgt
     for r, (p, sa, q, sb) in enumerate(spans.tolist()):
+        if r % 256 == 0:
+            check_stop(should_stop)
         if sa and sb:
             block = sim[p : p + sa, q : q + sb]
             out[r, col["sim_mean"]] = float(block.mean())
@@ -685,6 +690,7 @@ def training_set(
     with_unreviewed: bool = True,
     params: Any = None,
     rng: np.random.Generator | None = None,
+    should_stop: StopFn | None = None,
 ) -> TrainingSet:
     """Positives (confirmed beads; while few are confirmed, the unreviewed ones too) and negatives.
 
@@ -710,7 +716,7 @@ def training_set(
     if with_unreviewed and len(positives) < MIN_CONFIRMED:
         candidates = [k for k, b in enumerate(beads) if is_unreviewed(b) and b.src and b.tgt]
         if candidates:
-            costs = span_features(ctx, [spans[k] for k in candidates])[:, 0]
+            costs = span_features(ctx, [spans[k] for k in candidates], should_stop)[:, 0]
             take = max(int(round(CONFIDENT_SHARE * len(candidates))), min(len(candidates), MIN_CONFIRMED - len(positives)))
             chosen = [candidates[p] for p in np.argsort(costs, kind="stable")[:take]]
             positives += chosen
@@ -734,7 +740,7 @@ def training_set(
         if span is not None:
             neg_spans.append(span)
             neg_kinds.append("rejected")
-    X = span_features(ctx, [spans[k] for k in positives] + neg_spans)
+    X = span_features(ctx, [spans[k] for k in positives] + neg_spans, should_stop)
     y = np.concatenate([np.zeros(len(positives)), np.ones(len(neg_spans))])
     return TrainingSet(X, y, kinds + neg_kinds)
 
@@ -870,13 +876,13 @@ def compute_doubt(
     check_stop(should_stop)
     progress(0.6, "Describing the beads")
     spans = bead_spans(project)
-    features = span_features(ctx, spans)
+    features = span_features(ctx, spans, should_stop)
     check_stop(should_stop)
     feature_s = time.perf_counter() - started
     progress(0.8, "Training the doubt model")
     t0 = time.perf_counter()
     own = training_set(project, ctx, spans, with_unreviewed=extra is None or len(extra.y) == 0,
-                       rng=np.random.default_rng(seed))  # fmt: skip
+                       rng=np.random.default_rng(seed), should_stop=should_stop)  # fmt: skip
     data = own + extra if extra is not None else own
     model = fit_logistic(data.X, data.y)
     doubt = model.predict(features)
@@ -912,7 +918,7 @@ def training_examples_from(
     for k, project in enumerate(projects):
         check_stop(should_stop)
         ctx = talk_context(project, progress=stage(progress, k / len(projects), (k + 1) / len(projects)), should_stop=should_stop)
-        data = data + training_set(project, ctx, with_unreviewed=False, rng=np.random.default_rng(k))
+        data = data + training_set(project, ctx, with_unreviewed=False, rng=np.random.default_rng(k), should_stop=should_stop)
     return data
 
 
