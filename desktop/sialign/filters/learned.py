@@ -58,6 +58,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "cost",
     "cost_direct",
     "cost_pivot",
+    "cost_pivot_semantic",
+    "shift_margin_semantic",
     "margin_start",
     "margin_end",
     "shift_margin",
@@ -66,6 +68,11 @@ FEATURE_NAMES: tuple[str, ...] = (
     "src_agree",
     "edge_gap",
     "outer_claim",
+    "sim_mean_semantic",
+    "tgt_agree_semantic",
+    "src_agree_semantic",
+    "edge_gap_semantic",
+    "outer_claim_semantic",
     "omission",
     "addition",
     "src_count",
@@ -113,6 +120,8 @@ class TalkContext:
         combined: the aligner's cost model (its signals and settings).
         direct: a cost model of the source ↔ target signal alone, or None.
         pivot: a cost model of the reference ↔ target signal alone, or None.
+        semantic_pivot: reference ↔ target through the talk's sentence
+            encoder when the pivot itself is lexical, else None.
         sim: (n_src, n_tgt) float32 similarity of the combined signals.
         src_chars, tgt_chars: (n_src,), (n_tgt,) character lengths (the
             reference's for the source side in pivot mode).
@@ -133,6 +142,7 @@ class TalkContext:
     combined: Any
     direct: Any
     pivot: Any
+    semantic_pivot: Any
     sim: np.ndarray
     src_chars: np.ndarray
     tgt_chars: np.ndarray
@@ -196,6 +206,7 @@ def talk_context(
                              progress=stage(progress, 0.0, 0.5), **options)  # fmt: skip
     direct_signal = Signal(x, y, 1.0, name="source")
     pivot_signal = None
+    semantic_signal = None
     ref_texts = None
     if ref_doc is not None and len(ref_doc) == n and n > 0:
         ref_texts = texts(ref_doc)
@@ -204,6 +215,12 @@ def talk_context(
                                    other_joiner=tgt_doc.joiner, same_language=True,
                                    progress=stage(progress, 0.5, 1.0), **options)  # fmt: skip
         pivot_signal = Signal(rx, ry, 1.0, name="pivot")
+        if not isinstance(main, LexicalEmbedder) and pivot_embedder is not main:
+            # The talk's sentence encoder compares reference and interpretation
+            # too: a semantic same-language signal beside the lexical pivot.
+            sx, sy, _, _ = encode_pair(main, ref_texts, tgt_texts, side_joiner=ref_doc.joiner,
+                                       other_joiner=tgt_doc.joiner, same_language=True, **options)  # fmt: skip
+            semantic_signal = Signal(sx, sy, 1.0, name="pivot (sentence encoder)")
     check_stop(should_stop)
     lengths_from = ref_texts if use_pivot and ref_texts is not None else src_texts
     src_chars = np.array([len(t) for t in lengths_from], dtype=np.float64)
@@ -228,6 +245,7 @@ def talk_context(
     combined = model(combined_signals, bool(timed)) if n and m else None
     direct = model([direct_signal], False) if n and m else None
     pivot = model([pivot_signal], False) if n and m and pivot_signal is not None else None
+    semantic = model([semantic_signal], False) if n and m and semantic_signal is not None else None
     sim = combined.similarity() if combined is not None else np.zeros((n, m), dtype=np.float32)
     src_start, tgt_start = starts(src_doc), starts(tgt_doc)
     evs_median = float("nan")
@@ -241,6 +259,7 @@ def talk_context(
         combined=combined,
         direct=direct,
         pivot=pivot,
+        semantic_pivot=semantic,
         sim=np.asarray(sim, dtype=np.float32),
         src_chars=src_chars,
         tgt_chars=tgt_chars,
@@ -421,6 +440,50 @@ def span_features(ctx: TalkContext, spans: Sequence[Span], should_stop: StopFn |
     return np.stack([ctx._cache[s] for s in spans])
 
 
+def _similarity_features(sim: np.ndarray, spans: np.ndarray, should_stop: StopFn | None = None) -> np.ndarray:
+    """Local agreement of beads with a similarity matrix.
+
+    Args:
+        sim: (n_src, n_tgt) similarities.
+        spans: (k, 4) int (i0, a, j0, b).
+
+    Returns:
+        (k, 5): mean similarity inside the bead; share of its chunks that
+        prefer its sentences to the neighbouring ones; share of its sentences
+        that prefer its chunks to those a few chunks around; the similarity
+        gap at its first and last chunk (inside minus the neighbouring
+        sentence, the smaller); how much the chunk just outside the bead
+        prefers the bead's sentence to its own neighbour (the larger side).
+        Zero for beads with an empty side.
+    """
+    n_src, n_tgt = sim.shape
+    out = np.zeros((len(spans), 5))
+    for r, (p, sa, q, sb) in enumerate(spans.tolist()):
+        if r % 256 == 0:
+            check_stop(should_stop)
+        if not (sa and sb):
+            continue
+        block = sim[p : p + sa, q : q + sb]
+        out[r, 0] = float(block.mean())
+        lo, hi = max(p - 1, 0), min(p + sa + 1, n_src)
+        best = sim[lo:hi, q : q + sb].argmax(axis=0) + lo
+        out[r, 1] = float(np.mean((best >= p) & (best < p + sa)))
+        lo_t, hi_t = max(q - 3, 0), min(q + sb + 3, n_tgt)
+        best_t = sim[p : p + sa, lo_t:hi_t].argmax(axis=1) + lo_t
+        out[r, 2] = float(np.mean((best_t >= q) & (best_t < q + sb)))
+        outside_first = float(sim[p - 1, q]) if p > 0 else 0.0
+        outside_last = float(sim[p + sa, q + sb - 1]) if p + sa < n_src else 0.0
+        out[r, 3] = min(float(block[:, 0].max()) - outside_first, float(block[:, -1].max()) - outside_last)
+        # A chunk just outside that prefers the bead's sentence: the boundary is probably one chunk off.
+        claims = []
+        if q > 0:
+            claims.append(float(sim[p, q - 1] - (sim[p - 1, q - 1] if p > 0 else 0.0)))
+        if q + sb < n_tgt:
+            claims.append(float(sim[p + sa - 1, q + sb] - (sim[p + sa, q + sb] if p + sa < n_src else 0.0)))
+        out[r, 4] = max(claims, default=0.0)
+    return out
+
+
 def _compute_features(ctx: TalkContext, spans: np.ndarray, should_stop: StopFn | None = None) -> np.ndarray:
     k = len(spans)
     out = np.zeros((k, N_FEATURES))
@@ -440,6 +503,14 @@ def _compute_features(ctx: TalkContext, spans: np.ndarray, should_stop: StopFn |
     out[:, col["margin_start"]] = margin_start
     out[:, col["margin_end"]] = margin_end
     out[:, col["shift_margin"]] = _shift_margin(ctx.combined, spans)
+    # Without a sentence encoder the semantic columns repeat the lexical ones,
+    # so talks with and without one can share a model (--learned-from).
+    if ctx.semantic_pivot is not None:
+        out[:, col["cost_pivot_semantic"]] = np.minimum(_reported_costs(ctx.semantic_pivot, a, b, i0 + a, j0 + b), COST_CLIP)
+        out[:, col["shift_margin_semantic"]] = _shift_margin(ctx.semantic_pivot, spans)
+    else:
+        out[:, col["cost_pivot_semantic"]] = out[:, col["cost_pivot"]]
+        out[:, col["shift_margin_semantic"]] = out[:, col["shift_margin"]]
     out[:, col["omission"]] = (a > 0) & (b == 0)
     out[:, col["addition"]] = (a == 0) & (b > 0)
     out[:, col["src_count"]] = a
@@ -465,36 +536,14 @@ def _compute_features(ctx: TalkContext, spans: np.ndarray, should_stop: StopFn |
         out[:, col["evs_dev"]] = dev
         out[:, col["evs_dev_abs"]] = np.abs(dev)
 
-    sim = ctx.sim
-    n_src, n_tgt = ctx.n_src, ctx.n_tgt
+    names = ("sim_mean", "tgt_agree", "src_agree", "edge_gap", "outer_claim")
+    out[:, [col[n] for n in names]] = _similarity_features(ctx.sim, spans, should_stop)
+    if ctx.semantic_pivot is not None:
+        semantic = np.asarray(ctx.semantic_pivot.similarity(), dtype=np.float32)
+        out[:, [col[n + "_semantic"] for n in names]] = _similarity_features(semantic, spans, should_stop)
+    else:
+        out[:, [col[n + "_semantic"] for n in names]] = out[:, [col[n] for n in names]]
     for r, (p, sa, q, sb) in enumerate(spans.tolist()):
-        if r % 256 == 0:
-            check_stop(should_stop)
-        if sa and sb:
-            block = sim[p : p + sa, q : q + sb]
-            out[r, col["sim_mean"]] = float(block.mean())
-            # Do the bead's chunks prefer its sentences to the neighbouring ones?
-            lo, hi = max(p - 1, 0), min(p + sa + 1, n_src)
-            around = sim[lo:hi, q : q + sb]
-            best = around.argmax(axis=0) + lo
-            out[r, col["tgt_agree"]] = float(np.mean((best >= p) & (best < p + sa)))
-            # ... and the bead's sentences its chunks, within a few chunks either side.
-            lo_t, hi_t = max(q - 3, 0), min(q + sb + 3, n_tgt)
-            best_t = sim[p : p + sa, lo_t:hi_t].argmax(axis=1) + lo_t
-            out[r, col["src_agree"]] = float(np.mean((best_t >= q) & (best_t < q + sb)))
-            inside_first = float(block[:, 0].max())
-            inside_last = float(block[:, -1].max())
-            outside_first = float(sim[p - 1, q]) if p > 0 else 0.0
-            outside_last = float(sim[p + sa, q + sb - 1]) if p + sa < n_src else 0.0
-            out[r, col["edge_gap"]] = min(inside_first - outside_first, inside_last - outside_last)
-            # Does the chunk just before (after) the bead prefer the bead's first (last)
-            # sentence to its own neighbour? Then the boundary is probably one chunk off.
-            claims = []
-            if q > 0:
-                claims.append(float(sim[p, q - 1] - (sim[p - 1, q - 1] if p > 0 else 0.0)))
-            if q + sb < n_tgt:
-                claims.append(float(sim[p + sa - 1, q + sb] - (sim[p + sa, q + sb] if p + sa < n_src else 0.0)))
-            out[r, col["outer_claim"]] = max(claims, default=0.0)
         if ctx.ref_texts is not None and sa and sb:
             ref = " ".join(ctx.ref_texts[p : p + sa])
             joiner = "" if ctx.tgt_unspaced else " "
