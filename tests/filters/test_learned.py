@@ -305,3 +305,34 @@ def test_cmd_filter_learned_after_the_other_filters(tmp_path: Path, ginza: objec
     beads = saved.alignment.beads
     assert beads[0].trimmed == (0,)  # the intra filter's trim survives the learned filter
     assert all(any(f.name == DOUBT_FLAG for f in b.flags) for b in beads)
+
+
+class FakeEncoder:
+    """A stand-in for a sentence encoder (anything that is not the lexical embedder)."""
+
+    name = "fake encoder"
+    cache_id = "fake-encoder"
+
+    def __init__(self) -> None:
+        from sialign.embed.lexical import LexicalEmbedder
+
+        self._inner = LexicalEmbedder()
+
+    def encode(self, texts: list[str], progress: object = None, should_stop: object = None) -> np.ndarray:
+        return self._inner.encode(list(texts))
+
+
+def test_learned_sentence_encoder_adds_semantic_pivot_features() -> None:
+    project = make_talk(20, seed=12)
+    project.reference = Document.from_texts([s.text.upper() for s in project.source.segments], "en")
+    plain = talk_context(project)
+    assert plain.semantic_pivot is None
+    X = span_features(plain, bead_spans(project))
+    # Without an encoder the semantic columns repeat the lexical ones.
+    for name in ("cost_pivot", "shift_margin", "edge_gap", "outer_claim"):
+        assert np.array_equal(X[:, FEATURE_NAMES.index(name + "_semantic")], X[:, FEATURE_NAMES.index(name)])
+    encoded = talk_context(project, embedder=FakeEncoder())
+    assert encoded.semantic_pivot is not None
+    Y = span_features(encoded, bead_spans(project))
+    assert np.all(np.isfinite(Y))
+    assert not np.array_equal(Y[:, FEATURE_NAMES.index("sim_mean_semantic")], Y[:, FEATURE_NAMES.index("sim_mean")])

@@ -27,7 +27,11 @@ real one:
 - shape (1-0, 0-1, source count, target count), the length ratio's
   deviation from the talk's, γ (length ratio to the reference) and a
   character n-gram F-score against the reference (η by chrF);
-- ear-voice span and its deviation from the talk median, position in the talk.
+- ear-voice span and its deviation from the talk median, position in the talk;
+- when the talk has a sentence encoder and a lexical pivot, the pivot's
+  cost, boundary rise and local agreement once more through the encoder
+  (reference and interpretation compared by meaning: short chunks the
+  lexical pivot cannot place, the encoder often can).
 
 α needs GiNZA for every synthetic bead and is left out; its cheap relatives
 (η, γ) are in. Training takes a few milliseconds (Newton steps on a few
