@@ -149,8 +149,11 @@ def test_table_model_fast_for_5000_beads(qapp) -> None:  # noqa: ANN001
     edit_time = time.perf_counter() - t0
     assert model.rowCount() == 4999
     # Generous bounds for a busy 2-core machine; typical values are ~10x lower.
-    assert build < 2.0
-    assert edit_time < 0.5
+    # Only a guard against accidental quadratic work: the real targets are
+    # measured by tests/benchmarks/bench_gui.py (a garbage collection on a
+    # loaded machine can take 0.5 s by itself).
+    assert build < 10.0
+    assert edit_time < 5.0
 
 
 def test_table_model_proxy_filters_and_sorts(session) -> None:  # noqa: ANN001

@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sialign.core.model import Project
+    from sialign.core.params import FilterParams
 
 NAME = "filter"
 HELP = "trim filler chunks, score beads (alpha, gamma, eta) and flag omissions in an aligned project"
@@ -14,7 +20,12 @@ DESCRIPTION = (
     "rendered, gamma = length ratio to the reference translation, eta = similarity to it (chrF, or "
     "embedding cosine with --embedder); beads failing a threshold are dropped with a reason (or only "
     "flagged with --flag-only). Confirmed beads are never dropped. Thresholds not given come from the "
-    "project's saved filter settings; the ones used are saved back into the project."
+    "project's saved filter settings; the ones used are saved back into the project. "
+    "Learned filter (--learned): a logistic regression trained on the confirmed beads (while few are, also the "
+    "unreviewed ones, most of which are right) against corrupted copies of them and the beads the reviewer dropped or corrected gives "
+    "every bead a doubt (probability it is wrong), written into the project and the JSONL export; beads above "
+    "--doubt-max are dropped (or flagged with --flag-only). --learned-from adds the confirmed beads of other "
+    "projects (files or corpus folders) to the training data."
 )
 ORDER = 40
 
@@ -31,9 +42,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--flag-only", action="store_true", help="flag failing beads for review instead of dropping them")
     parser.add_argument("--embedder", metavar="SPEC", help="'lexical' or a sentence-transformers model path/name, for eta by cosine and alpha by word alignment")
     parser.add_argument("--report", action="store_true", help="list every flagged, trimmed or dropped bead with its reasons")
+    learned = parser.add_argument_group("learned filter (doubt)")
+    learned.add_argument("--learned", action="store_true", help="also score every bead's doubt with a model trained on the reviewed beads")
+    learned.add_argument("--learned-only", action="store_true", help="only the learned filter: skip intra/alpha/gamma/eta (no GiNZA)")
+    learned.add_argument("--doubt-max", type=float, metavar="P", help="flag or drop beads whose doubt is above P (0..1; None: the project's setting, at first 0.8)")
+    learned.add_argument("--learned-from", nargs="+", metavar="PATH",
+                         help="train on the confirmed beads of these projects too (.sialign files or corpus folders); implies --learned")  # fmt: skip
 
 
-def _params(args: argparse.Namespace, saved: dict) -> "FilterParams":  # noqa: F821
+def _params(args: argparse.Namespace, saved: dict) -> FilterParams:
     import dataclasses
 
     from sialign.core.params import FilterParams
@@ -46,11 +63,62 @@ def _params(args: argparse.Namespace, saved: dict) -> "FilterParams":  # noqa: F
         "gamma_max": args.gamma_max,
         "eta_min": args.eta_min,
         "eta_metric": args.eta_metric,
+        "doubt_max": args.doubt_max,
     }
     changes = {k: v for k, v in changes.items() if v is not None}
     if args.flag_only:
         changes["drop_failed"] = False
     return dataclasses.replace(params, **changes)
+
+
+def _progress(fraction: float, message: str) -> None:
+    if sys.stderr.isatty():
+        print(f"\r{100 * fraction:5.1f}% {message[:60]:<60}", end="", file=sys.stderr, flush=True)
+
+
+def _apply_learned(project: Project, params: FilterParams, others: list[Project]) -> str:
+    """Run the learned filter on ``project`` as one recorded edit; a summary line."""
+    from sialign.core.edits import ReplaceBeads, apply_edit
+    from sialign.core.model import BeadStatus
+    from sialign.filters.learned import learned_filter
+
+    assert project.alignment is not None
+    before = [b.status for b in project.alignment.beads]
+    beads, result = learned_filter(project, threshold=params.doubt_max, drop=params.drop_failed, others=others,
+                                   progress=_progress)  # fmt: skip
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply the learned filter"))
+    above = int((result.doubt > params.doubt_max).sum())
+    newly = sum(1 for old, b in zip(before, beads) if b.status == BeadStatus.DROPPED and old != BeadStatus.DROPPED)
+    restored = sum(1 for old, b in zip(before, beads) if old == BeadStatus.DROPPED and b.status != BeadStatus.DROPPED)
+    good, wrong = result.counts
+    seconds = sum(result.seconds.values())
+    return (f"doubt: trained on {result.source} ({good} good, {wrong} wrong examples) in {seconds:.2f} s; "
+            f"{above} beads above {params.doubt_max:g}, {newly} newly dropped, {restored} restored")  # fmt: skip
+
+
+def _run_learned(args: argparse.Namespace, project: Project, params: FilterParams, others: list[Project], save: Any) -> int:
+    print(_apply_learned(project, params, others))
+    project.filter_params = params.to_dict()
+    save(project, args.output or args.project)
+    if args.report:
+        _report_doubt(project)
+    print(f"saved {args.output or args.project}")
+    return 0
+
+
+def _report_doubt(project: Project) -> None:
+    from sialign.core.model import bead_text
+
+    assert project.alignment is not None
+    ranked = sorted(
+        ((f.score, k, b) for k, b in enumerate(project.alignment.beads) for f in b.flags if f.name == "doubt" and f.score is not None),
+        key=lambda t: -t[0],
+    )
+    print("\nmost doubtful beads:")
+    for score, k, b in ranked[:20]:
+        print(f"  #{k + 1} [{b.kind}] doubt {score:.2f} {b.status.value}: {bead_text(b, project.source, 'src')[:60]}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +137,17 @@ def run(args: argparse.Namespace) -> int:
             raise SialignError(f"--{name.replace('_', '-')} must be between 0 and 1, not {getattr(params, name)}")
     if params.gamma_min > params.gamma_max:
         raise SialignError(f"--gamma-min ({params.gamma_min}) is above --gamma-max ({params.gamma_max})")
+    if not 0.0 <= params.doubt_max <= 1.0:
+        raise SialignError(f"--doubt-max must be between 0 and 1, not {params.doubt_max}")
+    use_learned = bool(args.learned or args.learned_only or args.learned_from)
+    others = []
+    if args.learned_from:
+        from sialign.filters.learned import find_projects
+
+        mine = Path(args.project).resolve()
+        others = [load_project(p) for p in find_projects(args.learned_from) if Path(p).resolve() != mine]
+    if args.learned_only:
+        return _run_learned(args, project, params, others, save_project)
     embedder = None
     if args.embedder:
         from sialign.embed import make_embedder  # type: ignore[attr-defined]
@@ -78,16 +157,14 @@ def run(args: argparse.Namespace) -> int:
             texts = project.target.texts() + (project.reference.texts() if project.reference is not None else [])
             embedder.fit(texts)
 
-    def progress(fraction: float, message: str) -> None:
-        if sys.stderr.isatty():
-            print(f"\r{100 * fraction:5.1f}% {message[:60]:<60}", end="", file=sys.stderr, flush=True)
-
+    progress = _progress
     scores = score_beads(project, embedder=embedder, content_pos=params.content_pos, progress=progress)
     before = [b.status for b in project.alignment.beads]
     beads = apply_filters(project, params, scores, progress=progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
     apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
+    learned_line = _apply_learned(project, params, others) if use_learned else ""
     project.filter_params = params.to_dict()
     save_project(project, args.output or args.project)
 
@@ -100,6 +177,8 @@ def run(args: argparse.Namespace) -> int:
           f"{'reference translation present' if scores.has_reference else 'no reference translation: gamma and eta not measured'})")
     for name, count in sorted(failed.items()):
         print(f"  {name:<18} {count:>5} beads flagged")
+    if learned_line:
+        print(learned_line)
     if args.report:
         for k, b in enumerate(beads):
             reasons = [f.reason for f in b.flags if f.failed or f.name == "intra"]
@@ -110,5 +189,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"    → {tgt[:80]}")
             for reason in reasons:
                 print(f"    - {reason}")
+    if args.report and use_learned:
+        _report_doubt(project)
     print(f"saved {args.output or args.project}", file=sys.stderr)
     return 0

@@ -131,6 +131,10 @@ class FilterParams:
             0..1) or ``"auto"`` (cosine when an embedder was given, else chrF).
         drop_failed: drop beads that fail an inter-sentence threshold (corpus
             building); when False they are only flagged (interpreter review).
+            The learned filter follows it too.
+        doubt_max: most doubt (probability a bead is wrong, from the model
+            trained on the reviewed beads, ``sialign.filters.learned``) a
+            bead may have before the learned filter flags or drops it.
     """
 
     intra: bool = True
@@ -142,6 +146,7 @@ class FilterParams:
     eta_min: float = 0.0
     eta_metric: str = "auto"
     drop_failed: bool = True
+    doubt_max: float = 0.8
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

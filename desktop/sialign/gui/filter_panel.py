@@ -61,6 +61,8 @@ THRESHOLDS = (
     Threshold("eta_min", "η — similarity to the reference, at least", 0.0, 1.0, 0.01,
               "Semantic similarity between the interpretation and the reference translation"),
 )  # fmt: skip
+DOUBT_THRESHOLD = Threshold("doubt_max", "Doubt, at most", 0.0, 1.0, 0.01,
+                            "Beads whose doubt (probability of being wrong) is above this are dropped, or only flagged")
 SLIDER_STEPS = 1000
 # GiNZA starts loading in the scoring process once the panel has been shown
 # this long with an aligned Japanese talk: a glance at the panel should not
@@ -202,6 +204,16 @@ class FilterPanel(QWidget):
         session.alignment_replaced.connect(self._warm_timer.start)
         session.project_replaced.connect(self._warm_timer.start)
         self._check_scores()
+
+    def attach_doubt(self, service: Any) -> None:
+        """Add the learned filter's section (:class:`sialign.gui.doubt.DoubtFilterBox`) fed by ``service``."""
+        from sialign.gui.doubt import DoubtFilterBox
+
+        row = ThresholdRow(DOUBT_THRESHOLD, float(FilterParams.from_dict(self.session.project.filter_params).doubt_max))
+        self.rows[DOUBT_THRESHOLD.name] = row  # so params() and set_params() carry it
+        self.doubt_box = DoubtFilterBox(self.session, service, self._run_task, self.drop_failed, row)
+        layout = self.layout()
+        layout.insertWidget(layout.count() - 1, self.doubt_box)
 
     # -- parameters ------------------------------------------------------------
     def params(self) -> FilterParams:

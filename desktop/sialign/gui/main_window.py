@@ -52,6 +52,7 @@ from sialign.core.params import AlignParams
 from sialign.gui.audio_panel import AudioPanel
 from sialign.gui.bead_inspector import BeadInspector
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
+from sialign.gui.doubt import DoubtService
 from sialign.gui.filter_panel import FilterPanel
 from sialign.gui.matrix_view import MatrixView, SimilarityGrid
 from sialign.gui.resources import app_icon
@@ -126,9 +127,12 @@ class SegmentTableView(QTableView):
         # Widths in digits of the table font: the average character width of a
         # font with a CJK fallback is that of a full-width character.
         digit = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in ((Column.COST, 5), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
+        for column, chars in ((Column.COST, 5), (Column.DOUBT, 5), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, digit * chars + 12)
+        # The doubt reads best beside the cost it refines.
+        if header.visualIndex(Column.DOUBT) != header.visualIndex(Column.COST) + 1:
+            header.moveSection(header.visualIndex(Column.DOUBT), header.visualIndex(Column.COST) + 1)
 
 
 class MainWindow(QMainWindow):
@@ -171,6 +175,9 @@ class MainWindow(QMainWindow):
         self.matrix = MatrixView()
         self.inspector = BeadInspector(self.session)
         self.filter_panel = FilterPanel(self.session, self.run_task)
+        # The learned filter retrains in the background as the reviewer works.
+        self.doubt = DoubtService(self.session, self)
+        self.filter_panel.attach_doubt(self.doubt)
         self.audio_panel = AudioPanel(self.session, with_evs=False)
 
         self._build_actions()
@@ -278,6 +285,8 @@ class MainWindow(QMainWindow):
                                   "Go to the next bead a filter flagged or trimmed")  # fmt: skip
         self.act_next_low = A("Next &low-confidence", lambda: self.go_next(is_low_confidence), "W",
                               "Go to the next unreviewed bead with a high cost")  # fmt: skip
+        self.act_next_doubtful = A("Next most &doubtful", self.go_most_doubtful, "Q",
+                                   "Go to the unreviewed bead the learned filter most doubts")  # fmt: skip
 
         self.act_fit = A("&Fit matrix to window", self.matrix.fit_to_window, "Ctrl+0", "Show the whole matrix")
         self.act_zoom_bead = A("&Zoom matrix to bead", lambda: self.matrix.zoom_to_bead(self.session.selected_bead),
@@ -313,7 +322,7 @@ class MainWindow(QMainWindow):
         top.addWidget(self.flag_filter)
         top.addWidget(self.cost_filter)
         nav = QHBoxLayout()
-        for action in (self.act_next_unconfirmed, self.act_next_flagged, self.act_next_low):
+        for action in (self.act_next_unconfirmed, self.act_next_flagged, self.act_next_low, self.act_next_doubtful):
             button = QToolButton()
             button.setDefaultAction(action)
             nav.addWidget(button)
@@ -403,7 +412,8 @@ class MainWindow(QMainWindow):
         review_menu = bar.addMenu("&Review")
         for action in (self.act_confirm, self.act_drop, self.act_reset_status, None, self.act_good_align,
                        self.act_good_mt, self.act_post_edit, None, self.act_next_unconfirmed,
-                       self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low):  # fmt: skip
+                       self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
+                       self.act_next_doubtful):  # fmt: skip
             if action is None:
                 review_menu.addSeparator()
             else:
@@ -498,6 +508,8 @@ class MainWindow(QMainWindow):
         self.runner.finished.connect(self._task_finished)
         self.filter_panel.flips_changed.connect(self._flips_changed)
         self.filter_panel.table_filter_changed.connect(self._show_only)
+        self.doubt.doubt_changed.connect(lambda: self.table_model.set_doubt(self.doubt.by_bead))
+        self.doubt.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
 
     # ======================================================================
     # session → views
@@ -657,7 +669,8 @@ class MainWindow(QMainWindow):
                        self.act_merge_next_segment, self.act_merge_prev_segment, self.act_move_prev,
                        self.act_move_next, self.act_good_align, self.act_good_mt, self.act_post_edit):  # fmt: skip
             action.setEnabled(selected and not busy)
-        for action in (self.act_next_unconfirmed, self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low):
+        for action in (self.act_next_unconfirmed, self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
+                       self.act_next_doubtful):  # fmt: skip
             action.setEnabled(aligned)
         self.act_undo.setEnabled(self.session.undo_stack.canUndo() and not busy)
         self.act_redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
@@ -708,6 +721,23 @@ class MainWindow(QMainWindow):
                           backwards=backwards)  # fmt: skip
         if index < 0:
             self.statusBar().showMessage("No such bead left.", 5000)
+            return
+        if self.proxy.proxy_row_of(index) < 0:
+            self.statusBar().showMessage(f"Bead {index + 1} is hidden by the table's filters.", 5000)
+        self.session.select_bead(index)
+        self.table.setFocus()
+
+    def go_most_doubtful(self) -> None:
+        """Select the unreviewed bead with the highest doubt (the model retrains after each review)."""
+        from sialign.filters.learned import most_doubtful
+
+        alignment = self.session.project.alignment
+        if alignment is None:
+            return
+        index = most_doubtful(alignment.beads, self.doubt.by_bead)
+        if index < 0:
+            busy = self.doubt.busy or not self.doubt.by_bead
+            self.statusBar().showMessage("The doubt is still being computed." if busy else "No unreviewed bead left.", 5000)
             return
         if self.proxy.proxy_row_of(index) < 0:
             self.statusBar().showMessage(f"Bead {index + 1} is hidden by the table's filters.", 5000)
@@ -1378,5 +1408,6 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.autosave_timer.stop()
         self.audio_panel.shutdown()
+        self.doubt.shutdown()
         event.accept()
 

@@ -46,6 +46,8 @@ class Column(IntEnum):
     STATUS = 3
     FLAGS = 4
     TIMES = 5
+    # Last in the model (older layouts keep their column numbers); the view shows it after the cost.
+    DOUBT = 6
 
 
 HEADERS = {
@@ -55,6 +57,7 @@ HEADERS = {
     Column.STATUS: "Status",
     Column.FLAGS: "Flags / reasons",
     Column.TIMES: "Times · EVS",
+    Column.DOUBT: "Doubt",
 }
 
 STATUS_COLOURS = {
@@ -192,6 +195,9 @@ class SegmentTableModel(QAbstractTableModel):
         self._fingerprints: list[tuple[Any, ...]] = []
         self._documents_key: tuple[int, int] = (0, 0)
         self.low_confidence = DEFAULT_LOW_CONFIDENCE
+        # Doubt of the learned filter keyed by (src ids, tgt ids): a bead an
+        # edit changed shows none until the model has scored it again.
+        self._doubt: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
         self.reset()
 
     # -- synchronisation ----------------------------------------------------
@@ -263,6 +269,17 @@ class SegmentTableModel(QAbstractTableModel):
                 return i
         return None
 
+    def set_doubt(self, doubt: dict[tuple[tuple[int, ...], tuple[int, ...]], float]) -> None:
+        """Show the learned filter's doubt (keyed by (src ids, tgt ids)) in the Doubt column."""
+        self._doubt = doubt
+        if self._rows:
+            self.dataChanged.emit(self.index(0, Column.DOUBT), self.index(len(self._rows) - 1, Column.DOUBT))
+
+    def doubt(self, index: int) -> float | None:
+        """The doubt of bead ``index``, or None while it has none."""
+        bead = self._bead_refs[index]
+        return self._doubt.get((bead.src, bead.tgt))
+
     def set_low_confidence(self, threshold: float) -> None:
         self.low_confidence = threshold
         if self._rows:
@@ -319,7 +336,7 @@ class SegmentTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(r, row)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col is Column.COST:
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (Column.COST, Column.DOUBT):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -337,11 +354,17 @@ class SegmentTableModel(QAbstractTableModel):
             return f"{text} · {row.labels}" if row.labels else text
         if col is Column.FLAGS:
             return row.flags
+        if col is Column.DOUBT:
+            doubt = self.doubt(r)
+            return "" if doubt is None else f"{doubt:.2f}"
         return row.times
 
     def _sort_key(self, r: int, row: Row, col: Column) -> Any:
         if col is Column.COST:
             return -1.0 if row.cost is None else row.cost
+        if col is Column.DOUBT:
+            doubt = self.doubt(r)
+            return -1.0 if doubt is None else doubt
         if col is Column.TIMES:
             return row.evs if row.evs is not None else float("inf")
         if col is Column.FLAGS:
@@ -363,6 +386,9 @@ class SegmentTableModel(QAbstractTableModel):
             lines[0] += f", cost {row.cost:.3f}"
             if self.is_low_confidence(row):
                 lines[0] += " (low confidence)"
+        doubt = self.doubt(r)
+        if doubt is not None:
+            lines.append(f"Doubt {doubt:.2f}: probability the bead is wrong, learned from the reviewed beads")
         if row.flags:
             lines.append(row.flags)
         if row.labels:

@@ -293,6 +293,8 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
     src_positions, tgt_positions (0-based positions in the documents),
     src_start, src_end, tgt_start, tgt_end, cost, status, reason,
     good_align, good_mt, note, post_edit, trimmed (target ids), flags,
+    doubt (the learned filter's probability that the bead is wrong, None
+    until ``sialign filter --learned`` or the app's doubt filter ran),
     source, target (output text), target_original (every target chunk, no
     post-edit), trimmed_text, src_texts, tgt_texts (segment by segment).
     """
@@ -322,6 +324,7 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
                 "post_edit": bead.post_edit,
                 "trimmed": list(bead.trimmed),
                 "flags": [{k: (_finite(v) if k in ("score", "threshold") else v) for k, v in f.to_dict().items()} for f in bead.flags],
+                "doubt": next((_finite(f.score) for f in bead.flags if f.name == "doubt"), None),
                 "source": bead_text(bead, src, "src"),
                 "target": bead_text(bead, tgt, "tgt"),
                 "target_original": bead_text(bead, tgt, "tgt", use_post_edit=False, include_trimmed=True),

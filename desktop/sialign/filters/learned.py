@@ -1,0 +1,1133 @@
+"""Doubt: a bead-quality model that learns from the reviewer (seed 002 §VII; DESIGN.md §2.7, §2.11).
+
+The ARIEL-CMU filter trained a classifier on clean sentence pairs against
+copies corrupted by swapping in a neighbour, and scored noisy data with it.
+Here the clean pairs are the beads the reviewer confirmed (while few are,
+also the talk's unreviewed beads: the aligner is right about most of them,
+and their corruptions are surely wrong) and the corruptions are made from them at
+their place in the talk: one side swapped with a neighbour's, a segment moved
+across a boundary, a chunk dropped or added. Beads the reviewer dropped, and
+beads the aligner proposed where the reviewer has since confirmed something
+else, are negatives too. A logistic regression over cheap per-bead features
+then gives every bead its *doubt*: the probability that it is wrong.
+
+Features are computed from positions only (never from ``Bead.cost``, which
+may be stale after an edit), so a synthetic bead is described exactly like a
+real one:
+
+- the calibrated cost of the aligner's combined signal, of the direct
+  source ↔ target signal and of the pivot reference ↔ target signal;
+- the cost margin over the cheapest other bead shape sharing the bead's
+  start, and sharing its end; how little the aligner's cost rises when a
+  target boundary moves by one chunk (most wrong beads are one chunk off);
+- local agreement in the similarity matrix: do the bead's chunks prefer its
+  own sentences to the neighbouring ones, and the reverse; the similarity
+  gap at its first and last chunk; whether the chunk just outside the bead
+  prefers the bead's sentence to its own neighbour;
+- shape (1-0, 0-1, source count, target count), the length ratio's
+  deviation from the talk's, γ (length ratio to the reference) and a
+  character n-gram F-score against the reference (η by chrF);
+- ear-voice span and its deviation from the talk median, position in the talk;
+- when the talk has a sentence encoder and a lexical pivot, the pivot's
+  cost, boundary rise and local agreement once more through the encoder
+  (reference and interpretation compared by meaning: short chunks the
+  lexical pivot cannot place, the encoder often can).
+
+α needs GiNZA for every synthetic bead and is left out; its cheap relatives
+(η, γ) are in. Training takes a few milliseconds (Newton steps on a few
+thousand rows); the features of a talk take well under a second once its
+vectors are cached (the aligner's own, memoised in the process).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import time
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from sialign.core.model import Bead, BeadStatus, Flag, Project
+from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
+
+# (i0, a, j0, b): source positions i0 .. i0+a-1 with target positions j0 .. j0+b-1.
+Span = tuple[int, int, int, int]
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "cost",
+    "cost_direct",
+    "cost_pivot",
+    "cost_pivot_semantic",
+    "shift_margin_semantic",
+    "margin_start",
+    "margin_end",
+    "shift_margin",
+    "sim_mean",
+    "tgt_agree",
+    "src_agree",
+    "edge_gap",
+    "outer_claim",
+    "sim_mean_semantic",
+    "tgt_agree_semantic",
+    "src_agree_semantic",
+    "edge_gap_semantic",
+    "outer_claim_semantic",
+    "omission",
+    "addition",
+    "src_count",
+    "tgt_count_log",
+    "length_dev",
+    "length_dev_signed",
+    "gamma_log",
+    "eta_chrf",
+    "evs_dev_abs",
+    "evs_dev",
+    "position",
+    "position_edge",
+)
+N_FEATURES = len(FEATURE_NAMES)
+
+DOUBT_FLAG = "doubt"
+# Beads dropped by the doubt filter carry this prefix; the α/γ/η filter (whose
+# prefix is "filter: ") leaves them alone and the doubt filter may restore them.
+DOUBT_REASON_PREFIX = "learned filter: "
+# What the review window writes when the reviewer drops a bead (see gui.main_window).
+REVIEWER_DROP_REASON = "dropped by the reviewer"
+# Below this many confirmed beads the talk's unreviewed beads join the positives.
+MIN_CONFIRMED = 20
+# Share of the unreviewed two-sided beads (the cheapest first) taken as positives
+# then. All of them: the aligner is right about most beads, and on the dev data
+# (tests/benchmarks/RESULTS_learned.md) the cheapest 30% made a worse model —
+# it learned "cheap is good", which the cost already says.
+CONFIDENT_SHARE = 1.0
+# Corruptions per positive bead (drawn from the feasible ones); 12 did better than 3 or 6.
+NEGATIVES_PER_POSITIVE = 12
+# At most this many positives get corruptions (a random sample, confirmed beads
+# first), so a 5,000-bead talk retrains as fast as a 500-bead one.
+MAX_CORRUPTED = 500
+# Costs and margins are clipped here: unrelated text costs about 1.
+COST_CLIP = 3.0
+
+
+# ---------------------------------------------------------------- the talk
+@dataclass
+class TalkContext:
+    """What the features of one talk need, computed once per state of its segments.
+
+    Attributes:
+        n_src, n_tgt: segments per side.
+        combined: the aligner's cost model (its signals and settings).
+        direct: a cost model of the source ↔ target signal alone, or None.
+        pivot: a cost model of the reference ↔ target signal alone, or None.
+        semantic_pivot: reference ↔ target through the talk's sentence
+            encoder when the pivot itself is lexical, else None.
+        sim: (n_src, n_tgt) float32 similarity of the combined signals.
+        src_chars, tgt_chars: (n_src,), (n_tgt,) character lengths (the
+            reference's for the source side in pivot mode).
+        log_ratio: log of the talk's overall target/source length ratio.
+        src_start, tgt_start: (n_src,), (n_tgt,) start times, NaN when unknown.
+        evs_median: the talk's typical lag (s): median over source segments of
+            the start of their most similar chunk minus their own start; NaN
+            without times. Taken from the similarities, not from the beads,
+            so real and synthetic beads are measured against the same value.
+        ref_texts: reference line per source position, or None.
+        tgt_texts: target texts per position.
+        tgt_unspaced: whether the target language is written without spaces.
+        seconds: time spent building the context.
+    """
+
+    n_src: int
+    n_tgt: int
+    combined: Any
+    direct: Any
+    pivot: Any
+    semantic_pivot: Any
+    sim: np.ndarray
+    src_chars: np.ndarray
+    tgt_chars: np.ndarray
+    log_ratio: float
+    src_start: np.ndarray
+    tgt_start: np.ndarray
+    evs_median: float
+    ref_texts: list[str] | None
+    tgt_texts: list[str]
+    tgt_unspaced: bool
+    seconds: float = 0.0
+    _cache: dict[Span, np.ndarray] = field(default_factory=dict, repr=False)
+
+
+def talk_context(
+    project: Project,
+    params: Any = None,
+    *,
+    embedder: Any = None,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> TalkContext:
+    """Embed the talk (memoised: free when the aligner just did it) and build its cost models.
+
+    Args:
+        project: the talk; only its documents are read.
+        params: :class:`~sialign.core.params.AlignParams`; defaults to the project's.
+        embedder: use this embedder for the direct signal instead of the one
+            ``params.embedder`` names.
+
+    Raises:
+        AlignmentCancelled: when ``should_stop()`` says so.
+    """
+    from sialign.align.costs import BeadCostModel, Signal
+    from sialign.align.pipeline import cost_settings, encode_pair, get_embedder, resolve_target_units
+    from sialign.core.model import joiner_for
+    from sialign.core.params import AlignParams
+    from sialign.embed.lexical import LexicalEmbedder
+
+    started = time.perf_counter()
+    params = params or AlignParams.from_dict(project.params)
+    src_doc, tgt_doc, ref_doc = project.source, project.target, project.reference
+    n, m = len(src_doc), len(tgt_doc)
+    settings = cost_settings(params, resolve_target_units(params, n, m))
+
+    def texts(doc: Any) -> list[str]:
+        return [" ".join(s.text.split()) for s in doc.segments]
+
+    def private(e: Any) -> Any:
+        # The lexical embedder is fitted per talk: a private instance (same
+        # settings, same memo key) keeps this thread from refitting the one
+        # an alignment worker may be using.
+        return LexicalEmbedder(e.settings) if isinstance(e, LexicalEmbedder) else e
+
+    main = private(embedder if embedder is not None else get_embedder(params.embedder))
+    src_texts, tgt_texts = texts(src_doc), texts(tgt_doc)
+    use_pivot = bool(params.pivot and ref_doc is not None and len(ref_doc) == n and n > 0)
+    pivot_weight = min(max(float(params.pivot_weight), 0.0), 1.0) if use_pivot else 0.0
+    options = dict(candidates="fast", max_side=params.max_src, max_other=params.max_tgt, should_stop=should_stop)
+    x, y, _, _ = encode_pair(main, src_texts, tgt_texts, side_joiner=src_doc.joiner, other_joiner=tgt_doc.joiner,
+                             progress=stage(progress, 0.0, 0.5), **options)  # fmt: skip
+    direct_signal = Signal(x, y, 1.0, name="source")
+    pivot_signal = None
+    semantic_signal = None
+    ref_texts = None
+    if ref_doc is not None and len(ref_doc) == n and n > 0:
+        ref_texts = texts(ref_doc)
+        pivot_embedder = LexicalEmbedder() if params.pivot_embedder != "main" else main
+        rx, ry, _, _ = encode_pair(pivot_embedder, ref_texts, tgt_texts, side_joiner=ref_doc.joiner,
+                                   other_joiner=tgt_doc.joiner, same_language=True,
+                                   progress=stage(progress, 0.5, 1.0), **options)  # fmt: skip
+        pivot_signal = Signal(rx, ry, 1.0, name="pivot")
+        if not isinstance(main, LexicalEmbedder) and pivot_embedder is not main:
+            # The talk's sentence encoder compares reference and interpretation
+            # too: a semantic same-language signal beside the lexical pivot.
+            sx, sy, _, _ = encode_pair(main, ref_texts, tgt_texts, side_joiner=ref_doc.joiner,
+                                       other_joiner=tgt_doc.joiner, same_language=True, **options)  # fmt: skip
+            semantic_signal = Signal(sx, sy, 1.0, name="pivot (sentence encoder)")
+    check_stop(should_stop)
+    lengths_from = ref_texts if use_pivot and ref_texts is not None else src_texts
+    src_chars = np.array([len(t) for t in lengths_from], dtype=np.float64)
+    tgt_chars = np.array([len(t) for t in tgt_texts], dtype=np.float64)
+    timed = params.time_prior and src_doc.has_times and tgt_doc.has_times
+
+    def starts(doc: Any) -> np.ndarray:
+        return np.array([np.nan if s.start is None else s.start for s in doc.segments], dtype=np.float64)
+
+    def model(signals: list[Any], with_time: bool) -> Any:
+        return BeadCostModel(
+            signals, params.max_src, params.max_tgt, settings,
+            starts(src_doc) if with_time else None, starts(tgt_doc) if with_time else None,
+            src_chars, tgt_chars,
+        )  # fmt: skip
+
+    combined_signals = []
+    if pivot_weight < 1.0:
+        combined_signals.append(dataclasses.replace(direct_signal, weight=1.0 - pivot_weight))
+    if pivot_weight > 0 and pivot_signal is not None:
+        combined_signals.append(dataclasses.replace(pivot_signal, weight=pivot_weight))
+    combined = model(combined_signals, bool(timed)) if n and m else None
+    direct = model([direct_signal], False) if n and m else None
+    pivot = model([pivot_signal], False) if n and m and pivot_signal is not None else None
+    semantic = model([semantic_signal], False) if n and m and semantic_signal is not None else None
+    sim = combined.similarity() if combined is not None else np.zeros((n, m), dtype=np.float32)
+    src_start, tgt_start = starts(src_doc), starts(tgt_doc)
+    evs_median = float("nan")
+    if n and m and np.isfinite(src_start).any() and np.isfinite(tgt_start).any():
+        lags = tgt_start[np.asarray(sim).argmax(axis=1)] - src_start
+        if np.isfinite(lags).any():
+            evs_median = float(np.nanmedian(lags))
+    return TalkContext(
+        n_src=n,
+        n_tgt=m,
+        combined=combined,
+        direct=direct,
+        pivot=pivot,
+        semantic_pivot=semantic,
+        sim=np.asarray(sim, dtype=np.float32),
+        src_chars=src_chars,
+        tgt_chars=tgt_chars,
+        log_ratio=float(np.log((tgt_chars.sum() + 1.0) / (src_chars.sum() + 1.0))),
+        src_start=src_start,
+        tgt_start=tgt_start,
+        evs_median=evs_median,
+        ref_texts=ref_texts,
+        tgt_texts=tgt_texts,
+        tgt_unspaced=joiner_for(tgt_doc.language) == "",
+        seconds=time.perf_counter() - started,
+    )
+
+
+def bead_spans(project: Project, beads: Sequence[Bead] | None = None) -> list[Span]:
+    """(i0, a, j0, b) positions of ``beads`` (default: the project's), in the current documents."""
+    beads = project.alignment.beads if beads is None and project.alignment is not None else (beads or [])
+    spans: list[Span] = []
+    i = j = 0
+    for bead in beads:
+        a, b = len(bead.src), len(bead.tgt)
+        i0 = project.source.index_of(bead.src[0]) if a else i
+        j0 = project.target.index_of(bead.tgt[0]) if b else j
+        spans.append((i0, a, j0, b))
+        i, j = i0 + a, j0 + b
+    return spans
+
+
+# ---------------------------------------------------------------- features
+def _reported_costs(model: Any, a: np.ndarray, b: np.ndarray, i_end: np.ndarray, j_end: np.ndarray) -> np.ndarray:
+    """Calibrated costs (as stored on beads) of many beads of mixed shapes.
+
+    Args:
+        model: a :class:`~sialign.align.costs.BeadCostModel`.
+        a, b: (k,) int bead sides.
+        i_end, j_end: (k,) int lattice ends (i0 + a, j0 + b).
+
+    Returns:
+        (k,) float64; skip beads get the DP's skip cost, impossible beads ``inf``.
+    """
+    out = np.full(a.shape, np.inf)
+    shapes = set(zip(a.tolist(), b.tolist()))
+    for sa, sb in shapes:
+        sel = (a == sa) & (b == sb)
+        ii, jj = i_end[sel], j_end[sel]
+        if sa == 0 or sb == 0:
+            out[sel] = model.skip_cost(sa) if sa <= 1 else model.skip_cost(1) * sa
+            continue
+        if sa > min(model.n_src, model.max_src) or sb > min(model.n_tgt, model.max_tgt):
+            continue  # the aligner never makes this bead (and has no tables for it)
+        terms = model.calibrated_terms(sa, sb, ii, jj) / model.random_bead_cost(sa, sb)
+        out[sel] = terms + np.asarray(model.time_cost(sa, sb, ii, jj), dtype=np.float64)
+    return out
+
+
+def _dp_costs(model: Any, a: np.ndarray, b: np.ndarray, i_end: np.ndarray, j_end: np.ndarray) -> np.ndarray:
+    """What the DP minimised for many beads of mixed shapes (size multiplier included).
+
+    Args and returns as :func:`_reported_costs`.
+    """
+    out = np.full(a.shape, np.inf)
+    for sa, sb in set(zip(a.tolist(), b.tolist())):
+        if sa > min(model.n_src, model.max_src) or sb > min(model.n_tgt, model.max_tgt):
+            continue  # the aligner never makes this bead (and has no tables for it)
+        sel = (a == sa) & (b == sb)
+        out[sel] = model.bead_cost(sa, sb, i_end[sel], j_end[sel])
+    return out
+
+
+def _shift_margin(model: Any, spans: np.ndarray) -> np.ndarray:
+    """How much the DP's cost rises when either target boundary moves by one chunk (the least rise).
+
+    The aligner picked each bead's boundaries as the cheapest; a boundary
+    that one chunk more or less barely changes is a coin toss, and most
+    wrong beads are one chunk off.
+
+    Args:
+        spans: (k, 4) int (i0, a, j0, b).
+
+    Returns:
+        (k,) clipped to ±COST_CLIP; COST_CLIP for beads without a source side.
+    """
+    i0, a, j0, b = spans.T
+    own = _dp_costs(model, a, b, i0 + a, j0 + b)
+    best = np.full(len(spans), np.inf)
+    # (change of the end, change of the start) in chunks: take or give one chunk at either end.
+    for d_end, d_start in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        nb = b + d_end + d_start
+        nj0 = j0 - d_start
+        ok = (a > 0) & (nb >= 1) & (nj0 >= 0) & (nj0 + nb <= model.n_tgt)
+        cost = _dp_costs(model, a, np.where(ok, nb, 1), i0 + a, np.where(ok, nj0 + nb, 1))
+        best = np.minimum(best, np.where(ok, cost, np.inf))
+    with np.errstate(invalid="ignore"):
+        return _clip_margin(best - own)
+
+
+def _clip_margin(x: np.ndarray) -> np.ndarray:
+    """Margins to ±COST_CLIP; none (no alternative fits) counts as the largest."""
+    return np.clip(np.nan_to_num(x, nan=COST_CLIP, posinf=COST_CLIP, neginf=-COST_CLIP), -COST_CLIP, COST_CLIP)
+
+
+def _margins(model: Any, spans: np.ndarray, own: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cheapest other bead shape sharing each span's start, and its end, minus the span's own cost.
+
+    Args:
+        spans: (k, 4) int (i0, a, j0, b).
+        own: (k,) the spans' own costs.
+
+    Returns:
+        ``(margin_start, margin_end)``, each (k,), clipped to ±COST_CLIP;
+        negative when an alternative is cheaper.
+    """
+    i0, a, j0, b = spans.T
+    best_start = np.full(len(spans), np.inf)
+    best_end = np.full(len(spans), np.inf)
+    max_a = min(model.max_src, 3)
+    for sa in range(1, max_a + 1):
+        for sb in range(1, model.max_tgt + 1):
+            shape = np.full(len(spans), sa), np.full(len(spans), sb)
+            same = (a == sa) & (b == sb)
+            start_cost = _reported_costs(model, *shape, i0 + sa, j0 + sb)
+            end_cost = _reported_costs(model, *shape, i0 + a, j0 + b)
+            best_start = np.minimum(best_start, np.where(same, np.inf, start_cost))
+            best_end = np.minimum(best_end, np.where(same, np.inf, end_cost))
+    return _clip_margin(best_start - own), _clip_margin(best_end - own)
+
+
+def _char_ngrams(text: str, n: int) -> Counter[str]:
+    text = "".join(text.split())
+    return Counter(text[k : k + n] for k in range(len(text) - n + 1))
+
+
+def char_f_score(hypothesis: str, reference: str, max_n: int = 4, beta: float = 2.0) -> float:
+    """chrF-style character n-gram F-score (n = 1..max_n averaged, recall weighted by ``beta``), 0..1.
+
+    A light stand-in for sacrebleu's chrF: the features score thousands of
+    synthetic beads per retraining.
+    """
+    precisions, recalls = [], []
+    for n in range(1, max_n + 1):
+        h, r = _char_ngrams(hypothesis, n), _char_ngrams(reference, n)
+        if not h or not r:
+            continue
+        overlap = sum((h & r).values())
+        precisions.append(overlap / sum(h.values()))
+        recalls.append(overlap / sum(r.values()))
+    if not precisions:
+        return 0.0
+    p, r = float(np.mean(precisions)), float(np.mean(recalls))
+    if p + r == 0:
+        return 0.0
+    return (1 + beta**2) * p * r / (beta**2 * p + r)
+
+
+def _length_units(text: str, unspaced: bool) -> int:
+    if unspaced:
+        return sum(1 for ch in text if not ch.isspace() and not unicodedata.category(ch).startswith("P"))
+    return len(re.findall(r"\w+", text))
+
+
+def span_features(ctx: TalkContext, spans: Sequence[Span], should_stop: StopFn | None = None) -> np.ndarray:
+    """Features of beads given by position (real or synthetic), cached in ``ctx``.
+
+    Args:
+        ctx: the talk.
+        spans: (i0, a, j0, b) per bead.
+        should_stop: checked every few hundred beads.
+
+    Returns:
+        (len(spans), N_FEATURES) float64, columns as :data:`FEATURE_NAMES`.
+    """
+    todo = [s for s in dict.fromkeys(spans) if s not in ctx._cache]
+    if todo:
+        rows = _compute_features(ctx, np.array(todo, dtype=np.int64).reshape(-1, 4), should_stop)
+        ctx._cache.update(zip(todo, rows))
+    if not spans:
+        return np.zeros((0, N_FEATURES))
+    return np.stack([ctx._cache[s] for s in spans])
+
+
+def _similarity_features(sim: np.ndarray, spans: np.ndarray, should_stop: StopFn | None = None) -> np.ndarray:
+    """Local agreement of beads with a similarity matrix.
+
+    Args:
+        sim: (n_src, n_tgt) similarities.
+        spans: (k, 4) int (i0, a, j0, b).
+
+    Returns:
+        (k, 5): mean similarity inside the bead; share of its chunks that
+        prefer its sentences to the neighbouring ones; share of its sentences
+        that prefer its chunks to those a few chunks around; the similarity
+        gap at its first and last chunk (inside minus the neighbouring
+        sentence, the smaller); how much the chunk just outside the bead
+        prefers the bead's sentence to its own neighbour (the larger side).
+        Zero for beads with an empty side.
+    """
+    n_src, n_tgt = sim.shape
+    out = np.zeros((len(spans), 5))
+    for r, (p, sa, q, sb) in enumerate(spans.tolist()):
+        if r % 256 == 0:
+            check_stop(should_stop)
+        if not (sa and sb):
+            continue
+        block = sim[p : p + sa, q : q + sb]
+        out[r, 0] = float(block.mean())
+        lo, hi = max(p - 1, 0), min(p + sa + 1, n_src)
+        best = sim[lo:hi, q : q + sb].argmax(axis=0) + lo
+        out[r, 1] = float(np.mean((best >= p) & (best < p + sa)))
+        lo_t, hi_t = max(q - 3, 0), min(q + sb + 3, n_tgt)
+        best_t = sim[p : p + sa, lo_t:hi_t].argmax(axis=1) + lo_t
+        out[r, 2] = float(np.mean((best_t >= q) & (best_t < q + sb)))
+        outside_first = float(sim[p - 1, q]) if p > 0 else 0.0
+        outside_last = float(sim[p + sa, q + sb - 1]) if p + sa < n_src else 0.0
+        out[r, 3] = min(float(block[:, 0].max()) - outside_first, float(block[:, -1].max()) - outside_last)
+        # A chunk just outside that prefers the bead's sentence: the boundary is probably one chunk off.
+        claims = []
+        if q > 0:
+            claims.append(float(sim[p, q - 1] - (sim[p - 1, q - 1] if p > 0 else 0.0)))
+        if q + sb < n_tgt:
+            claims.append(float(sim[p + sa - 1, q + sb] - (sim[p + sa, q + sb] if p + sa < n_src else 0.0)))
+        out[r, 4] = max(claims, default=0.0)
+    return out
+
+
+def _compute_features(ctx: TalkContext, spans: np.ndarray, should_stop: StopFn | None = None) -> np.ndarray:
+    k = len(spans)
+    out = np.zeros((k, N_FEATURES))
+    if k == 0 or ctx.combined is None:
+        return out
+    i0, a, j0, b = spans.T
+    cost = np.minimum(_reported_costs(ctx.combined, a, b, i0 + a, j0 + b), COST_CLIP)
+    direct = np.minimum(_reported_costs(ctx.direct, a, b, i0 + a, j0 + b), COST_CLIP)
+    pivot = np.minimum(_reported_costs(ctx.pivot, a, b, i0 + a, j0 + b), COST_CLIP) if ctx.pivot is not None else cost
+    check_stop(should_stop)
+    margin_start, margin_end = _margins(ctx.combined, spans, cost)
+    check_stop(should_stop)
+    col = {name: n for n, name in enumerate(FEATURE_NAMES)}
+    out[:, col["cost"]] = cost
+    out[:, col["cost_direct"]] = direct
+    out[:, col["cost_pivot"]] = pivot
+    out[:, col["margin_start"]] = margin_start
+    out[:, col["margin_end"]] = margin_end
+    out[:, col["shift_margin"]] = _shift_margin(ctx.combined, spans)
+    # Without a sentence encoder the semantic columns repeat the lexical ones,
+    # so talks with and without one can share a model (--learned-from).
+    if ctx.semantic_pivot is not None:
+        out[:, col["cost_pivot_semantic"]] = np.minimum(_reported_costs(ctx.semantic_pivot, a, b, i0 + a, j0 + b), COST_CLIP)
+        out[:, col["shift_margin_semantic"]] = _shift_margin(ctx.semantic_pivot, spans)
+    else:
+        out[:, col["cost_pivot_semantic"]] = out[:, col["cost_pivot"]]
+        out[:, col["shift_margin_semantic"]] = out[:, col["shift_margin"]]
+    out[:, col["omission"]] = (a > 0) & (b == 0)
+    out[:, col["addition"]] = (a == 0) & (b > 0)
+    out[:, col["src_count"]] = a
+    out[:, col["tgt_count_log"]] = np.log1p(b)
+    src_cums = np.concatenate(([0.0], np.cumsum(ctx.src_chars)))
+    tgt_cums = np.concatenate(([0.0], np.cumsum(ctx.tgt_chars)))
+    ls = src_cums[i0 + a] - src_cums[i0]
+    lt = tgt_cums[j0 + b] - tgt_cums[j0]
+    signed = np.log((lt + 10.0) / (ls + 10.0)) - ctx.log_ratio
+    out[:, col["length_dev"]] = np.abs(signed)
+    out[:, col["length_dev_signed"]] = signed
+    centre = (i0 + a / 2.0) / max(ctx.n_src, 1)
+    out[:, col["position"]] = centre
+    out[:, col["position_edge"]] = np.minimum(centre, 1.0 - centre)
+
+    # Ear-voice span relative to the talk's typical lag.
+    s_first = np.clip(i0, 0, max(ctx.n_src - 1, 0))
+    t_first = np.clip(j0, 0, max(ctx.n_tgt - 1, 0))
+    lag = np.where((a > 0) & (b > 0), ctx.tgt_start[t_first] - ctx.src_start[s_first], np.nan)
+    finite = np.isfinite(lag)
+    if finite.any() and np.isfinite(ctx.evs_median):
+        dev = np.where(finite, np.clip(lag - ctx.evs_median, -30.0, 30.0), 0.0)
+        out[:, col["evs_dev"]] = dev
+        out[:, col["evs_dev_abs"]] = np.abs(dev)
+
+    names = ("sim_mean", "tgt_agree", "src_agree", "edge_gap", "outer_claim")
+    out[:, [col[n] for n in names]] = _similarity_features(ctx.sim, spans, should_stop)
+    if ctx.semantic_pivot is not None:
+        semantic = np.asarray(ctx.semantic_pivot.similarity(), dtype=np.float32)
+        out[:, [col[n + "_semantic"] for n in names]] = _similarity_features(semantic, spans, should_stop)
+    else:
+        out[:, [col[n + "_semantic"] for n in names]] = out[:, [col[n] for n in names]]
+    for r, (p, sa, q, sb) in enumerate(spans.tolist()):
+        if ctx.ref_texts is not None and sa and sb:
+            ref = " ".join(ctx.ref_texts[p : p + sa])
+            joiner = "" if ctx.tgt_unspaced else " "
+            tgt = joiner.join(ctx.tgt_texts[q : q + sb])
+            out[r, col["eta_chrf"]] = char_f_score(tgt, ref)
+            r_units = _length_units(ref, ctx.tgt_unspaced)
+            t_units = _length_units(tgt, ctx.tgt_unspaced)
+            out[r, col["gamma_log"]] = math.log((t_units + 1.0) / (r_units + 1.0))
+    return out
+
+
+# ---------------------------------------------------------------- training data
+def make_negatives(
+    spans: Sequence[Span],
+    positives: Iterable[int],
+    n_src: int,
+    n_tgt: int,
+    *,
+    max_src: int = 4,
+    max_tgt: int = 12,
+    per_positive: int = 6,
+    rng: np.random.Generator | None = None,
+) -> list[tuple[Span, str, int]]:
+    """Corrupted copies of the positive beads, at their place in the talk (seed 002 §VII).
+
+    Kinds: ``swap_prev`` / ``swap_next`` (the source with a neighbour's
+    target), ``tgt_add_prev`` / ``tgt_add_next`` (a chunk moved in across
+    the boundary), ``tgt_drop_first`` / ``tgt_drop_last`` (a chunk moved
+    out), and the same four on the source side (``src_...``).
+
+    Args:
+        spans: (i0, a, j0, b) of every bead of the talk, in order.
+        positives: indices into ``spans`` of the clean beads.
+        n_src, n_tgt: segments per side (corruptions stay inside the talk).
+        max_src, max_tgt: largest bead sides the aligner makes.
+        per_positive: at most this many corruptions per positive, drawn at random.
+        rng: for the draw (seeded default).
+
+    Returns:
+        ``(span, kind, positive index)`` triples; never a span of the talk's
+        own beads, never empty on both sides, no duplicates.
+    """
+    rng = rng or np.random.default_rng(0)
+    existing = set(spans)
+    seen: set[Span] = set()
+    out: list[tuple[Span, str, int]] = []
+    for k in positives:
+        i0, a, j0, b = spans[k]
+        cands: list[tuple[Span, str]] = []
+        for d, kind in ((-1, "swap_prev"), (1, "swap_next")):
+            if 0 <= k + d < len(spans):
+                _, _, nj0, nb = spans[k + d]
+                if nb and (a or b) and (nj0, nb) != (j0, b):
+                    cands.append(((i0, a, nj0, nb), kind))
+        if b + 1 <= max_tgt:
+            if j0 > 0:
+                cands.append(((i0, a, j0 - 1, b + 1), "tgt_add_prev"))
+            if j0 + b < n_tgt:
+                cands.append(((i0, a, j0, b + 1), "tgt_add_next"))
+        if b >= 1 and (a or b > 1):
+            cands.append(((i0, a, j0 + 1, b - 1), "tgt_drop_first"))
+            cands.append(((i0, a, j0, b - 1), "tgt_drop_last"))
+        if a + 1 <= max_src:
+            if i0 > 0:
+                cands.append(((i0 - 1, a + 1, j0, b), "src_add_prev"))
+            if i0 + a < n_src:
+                cands.append(((i0, a + 1, j0, b), "src_add_next"))
+        if a >= 1 and (b or a > 1):
+            cands.append(((i0 + 1, a - 1, j0, b), "src_drop_first"))
+            cands.append(((i0, a - 1, j0, b), "src_drop_last"))
+        cands = [(s, kind) for s, kind in cands if s not in existing and s not in seen and (s[1] or s[3])]
+        if len(cands) > per_positive:
+            pick = rng.choice(len(cands), size=per_positive, replace=False)
+            cands = [cands[p] for p in sorted(pick)]
+        for s, kind in cands:
+            seen.add(s)
+            out.append((s, kind, k))
+    return out
+
+
+def is_reviewer_drop(bead: Bead) -> bool:
+    """Whether the reviewer (not the aligner or a filter) dropped this bead."""
+    return bead.status is BeadStatus.DROPPED and (bead.reason == "" or bead.reason.startswith(REVIEWER_DROP_REASON))
+
+
+def is_unreviewed(bead: Bead) -> bool:
+    """Neither confirmed nor dropped by the reviewer: what *Next most doubtful* visits."""
+    return bead.status is not BeadStatus.CONFIRMED and not is_reviewer_drop(bead)
+
+
+def rejected_proposals(project: Project) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Beads the aligner proposed where the reviewer has since confirmed something else.
+
+    Read from the edit history (every alignment run and filter pass records
+    its beads): a proposed bead whose segments all lie in confirmed beads
+    now, but which is not one of them, was corrected by the reviewer.
+
+    Returns:
+        (src ids, tgt ids) of each such bead, once.
+    """
+    alignment = project.alignment
+    if alignment is None or not project.history:
+        return []
+    confirmed_src: set[int] = set()
+    confirmed_tgt: set[int] = set()
+    current: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    for bead in alignment.beads:
+        if bead.status is BeadStatus.CONFIRMED:
+            confirmed_src.update(bead.src)
+            confirmed_tgt.update(bead.tgt)
+            current.add((bead.src, bead.tgt))
+    if not current:
+        return []
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], None] = {}
+
+    def visit(entry: Any) -> None:
+        if not isinstance(entry, dict):
+            return
+        kind = entry.get("type")
+        if kind == "Batch":
+            for sub in entry.get("edits", []):
+                visit(sub)
+            return
+        beads: list[Any] = []
+        if kind == "ReplaceAlignment" and isinstance(entry.get("alignment"), dict):
+            beads = entry["alignment"].get("beads", [])
+        elif kind == "ReplaceBeads":
+            beads = entry.get("beads", [])
+        for d in beads:
+            if not isinstance(d, dict):
+                continue
+            key = (tuple(d.get("src", ())), tuple(d.get("tgt", ())))
+            if not key[0] and not key[1]:
+                continue
+            if key in current or not set(key[0]) <= confirmed_src or not set(key[1]) <= confirmed_tgt:
+                continue
+            found[key] = None
+
+    for entry in project.history:
+        visit(entry)
+    return list(found)
+
+
+def _span_of_ids(project: Project, src: tuple[int, ...], tgt: tuple[int, ...]) -> Span | None:
+    """Position of a bead given by ids, or None when its ids are gone or no longer contiguous."""
+    try:
+        src_pos = [project.source.index_of(i) for i in src]
+        tgt_pos = [project.target.index_of(i) for i in tgt]
+    except KeyError:
+        return None
+    for pos in (src_pos, tgt_pos):
+        if pos and pos != list(range(pos[0], pos[0] + len(pos))):
+            return None
+    if not src_pos or not tgt_pos:
+        return None  # an empty side has no position of its own to describe
+    return (src_pos[0], len(src_pos), tgt_pos[0], len(tgt_pos))
+
+
+@dataclass
+class TrainingSet:
+    """Examples for the doubt model.
+
+    Attributes:
+        X: (k, N_FEATURES) features.
+        y: (k,) 1 for a wrong bead, 0 for a good one.
+        kinds: where each example came from (``confirmed``, ``unreviewed``,
+            ``reviewer_drop``, ``rejected``, or a corruption kind).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    kinds: list[str]
+
+    @classmethod
+    def empty(cls) -> TrainingSet:
+        return cls(np.zeros((0, N_FEATURES)), np.zeros(0), [])
+
+    def __add__(self, other: TrainingSet) -> TrainingSet:
+        return TrainingSet(np.vstack([self.X, other.X]), np.concatenate([self.y, other.y]), self.kinds + other.kinds)
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        """(good, wrong) examples."""
+        wrong = int(self.y.sum())
+        return len(self.y) - wrong, wrong
+
+
+def training_set(
+    project: Project,
+    ctx: TalkContext,
+    spans: Sequence[Span] | None = None,
+    *,
+    with_unreviewed: bool = True,
+    params: Any = None,
+    rng: np.random.Generator | None = None,
+    should_stop: StopFn | None = None,
+) -> TrainingSet:
+    """Positives (confirmed beads; while few are confirmed, the unreviewed ones too) and negatives.
+
+    Args:
+        project: the talk with its alignment and history.
+        ctx: its :func:`talk_context`.
+        spans: :func:`bead_spans` of the alignment (computed when None).
+        with_unreviewed: while fewer than :data:`MIN_CONFIRMED` beads are confirmed,
+            add the unreviewed two-sided beads as positives (the cheapest
+            :data:`CONFIDENT_SHARE` of them): most of them are right, and
+            their corruptions are surely wrong.
+    """
+    from sialign.core.params import AlignParams
+
+    alignment = project.alignment
+    if alignment is None or not alignment.beads:
+        return TrainingSet.empty()
+    params = params or AlignParams.from_dict(project.params)
+    spans = list(spans) if spans is not None else bead_spans(project)
+    beads = alignment.beads
+    positives = [k for k, b in enumerate(beads) if b.status is BeadStatus.CONFIRMED]
+    kinds = ["confirmed"] * len(positives)
+    if with_unreviewed and len(positives) < MIN_CONFIRMED:
+        candidates = [k for k, b in enumerate(beads) if is_unreviewed(b) and b.src and b.tgt]
+        if candidates:
+            costs = span_features(ctx, [spans[k] for k in candidates], should_stop)[:, 0]
+            take = max(int(round(CONFIDENT_SHARE * len(candidates))), min(len(candidates), MIN_CONFIRMED - len(positives)))
+            chosen = [candidates[p] for p in np.argsort(costs, kind="stable")[:take]]
+            positives += chosen
+            kinds += ["unreviewed"] * len(chosen)
+    rng = rng or np.random.default_rng(0)
+    corrupted = positives
+    if len(positives) > MAX_CORRUPTED:
+        confirmed = positives[: kinds.count("confirmed")][:MAX_CORRUPTED]
+        rest = positives[len(confirmed) :]
+        extra = rng.choice(len(rest), size=MAX_CORRUPTED - len(confirmed), replace=False) if len(confirmed) < MAX_CORRUPTED else []
+        corrupted = confirmed + [rest[p] for p in sorted(extra)]
+    negatives = make_negatives(spans, corrupted, ctx.n_src, ctx.n_tgt, max_src=params.max_src,
+                               max_tgt=params.max_tgt, per_positive=NEGATIVES_PER_POSITIVE, rng=rng)  # fmt: skip
+    neg_spans = [s for s, _, _ in negatives]
+    neg_kinds = [kind for _, kind, _ in negatives]
+    dropped = [k for k, b in enumerate(beads) if is_reviewer_drop(b)]
+    neg_spans += [spans[k] for k in dropped]
+    neg_kinds += ["reviewer_drop"] * len(dropped)
+    for src, tgt in rejected_proposals(project):
+        span = _span_of_ids(project, src, tgt)
+        if span is not None:
+            neg_spans.append(span)
+            neg_kinds.append("rejected")
+    X = span_features(ctx, [spans[k] for k in positives] + neg_spans, should_stop)
+    y = np.concatenate([np.zeros(len(positives)), np.ones(len(neg_spans))])
+    return TrainingSet(X, y, kinds + neg_kinds)
+
+
+# ---------------------------------------------------------------- the model
+@dataclass
+class DoubtModel:
+    """A logistic regression over standardised features.
+
+    Attributes:
+        mean, scale: (N_FEATURES,) standardisation.
+        coef: (N_FEATURES,) weights; ``intercept``: bias.
+        feature_names: the columns, for reports.
+    """
+
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+    feature_names: tuple[str, ...] = FEATURE_NAMES
+
+    def decision(self, X: np.ndarray) -> np.ndarray:
+        """Log-odds of "wrong" for (k, N_FEATURES) features: (k,)."""
+        return ((X - self.mean) / self.scale) @ self.coef + self.intercept
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Probability that each bead is wrong: (k,) in 0..1."""
+        z = np.clip(self.decision(X), -35.0, 35.0)
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def weights(self) -> dict[str, float]:
+        """Standardised weight per feature (positive: more doubt)."""
+        return {name: round(float(w), 3) for name, w in zip(self.feature_names, self.coef)}
+
+
+def fit_logistic(X: np.ndarray, y: np.ndarray, *, l2: float = 1.0, iterations: int = 30) -> DoubtModel:
+    """L2-regularised logistic regression by Newton steps, classes weighted to balance.
+
+    Args:
+        X: (k, d) features.
+        y: (k,) labels, 1 = wrong.
+        l2: ridge on the standardised weights (not the intercept).
+
+    Returns:
+        The fitted :class:`DoubtModel`. With only one class it predicts that
+        class's share (no weights).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    d = X.shape[1]
+    mean = X.mean(axis=0) if len(X) else np.zeros(d)
+    scale = X.std(axis=0) if len(X) else np.ones(d)
+    scale = np.where(scale > 1e-9, scale, 1.0)
+    pos = y.sum()
+    neg = len(y) - pos
+    if pos == 0 or neg == 0:
+        share = 0.5 if not len(y) else float(np.clip(pos / len(y), 0.01, 0.99))
+        return DoubtModel(mean, scale, np.zeros(d), float(np.log(share / (1 - share))))
+    Z = np.hstack([(X - mean) / scale, np.ones((len(X), 1))])
+    # Balanced weights: each class counts as half of the examples.
+    w = np.where(y > 0, 0.5 * len(y) / pos, 0.5 * len(y) / neg)
+    beta = np.zeros(d + 1)
+    ridge = np.full(d + 1, l2)
+    ridge[-1] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(Z @ beta, -35.0, 35.0)))
+        grad = Z.T @ (w * (p - y)) + ridge * beta
+        hess = (Z * (w * p * (1 - p))[:, None]).T @ Z + np.diag(ridge + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.max(np.abs(step)) < 1e-6:
+            break
+    return DoubtModel(mean, scale, beta[:-1], float(beta[-1]))
+
+
+@dataclass
+class DoubtResult:
+    """Doubt of every bead of one state of a project.
+
+    Attributes:
+        signature: (src, tgt) ids of each bead scored.
+        doubt: (n,) probability each bead is wrong.
+        model: the model that scored them.
+        counts: (good, wrong) training examples (own talk and others).
+        source: what the positives were (``"confirmed"``, ``"unreviewed"``,
+            ``"confirmed + unreviewed"``, plus ``" + other talks"``).
+        seconds: ``features`` (context and features) and ``training``.
+    """
+
+    signature: list[tuple[tuple[int, ...], tuple[int, ...]]]
+    doubt: np.ndarray
+    model: DoubtModel
+    counts: tuple[int, int]
+    source: str
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def matches(self, beads: Sequence[Bead]) -> bool:
+        return [(b.src, b.tgt) for b in beads] == self.signature
+
+    def by_bead(self) -> dict[tuple[tuple[int, ...], tuple[int, ...]], float]:
+        """Doubt keyed by (src ids, tgt ids): survives edits elsewhere in the talk."""
+        return {key: float(v) for key, v in zip(self.signature, self.doubt)}
+
+
+def compute_doubt(
+    project: Project,
+    *,
+    extra: TrainingSet | None = None,
+    context: TalkContext | None = None,
+    embedder: Any = None,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+    seed: int = 0,
+) -> DoubtResult:
+    """Train the doubt model on the talk (and ``extra`` examples from other talks) and score every bead.
+
+    Args:
+        project: a project with an alignment.
+        extra: examples from other talks (:func:`training_examples_from`).
+        context: a :func:`talk_context` of the project's current documents, to reuse.
+        embedder: see :func:`talk_context`.
+        seed: of the corruption draw (results are reproducible).
+
+    Raises:
+        ValueError: the project has no alignment.
+        AlignmentCancelled: when ``should_stop()`` says so.
+    """
+    if project.alignment is None:
+        raise ValueError("the project has no alignment to score; align it first")
+    progress = progress or (lambda f, m: None)
+    started = time.perf_counter()
+    ctx = context or talk_context(project, embedder=embedder, progress=stage(progress, 0.0, 0.6), should_stop=should_stop)
+    check_stop(should_stop)
+    progress(0.6, "Describing the beads")
+    spans = bead_spans(project)
+    features = span_features(ctx, spans, should_stop)
+    check_stop(should_stop)
+    feature_s = time.perf_counter() - started
+    progress(0.8, "Training the doubt model")
+    t0 = time.perf_counter()
+    own = training_set(project, ctx, spans, with_unreviewed=extra is None or len(extra.y) == 0,
+                       rng=np.random.default_rng(seed), should_stop=should_stop)  # fmt: skip
+    data = own + extra if extra is not None else own
+    model = fit_logistic(data.X, data.y)
+    doubt = model.predict(features)
+    train_s = time.perf_counter() - t0
+    has = set(own.kinds)
+    source = " + ".join(k for k in ("confirmed", "unreviewed") if k in has) or "nothing"
+    if extra is not None and len(extra.y):
+        source += " + other talks"
+    progress(1.0, "Doubt ready")
+    return DoubtResult(
+        signature=[(b.src, b.tgt) for b in project.alignment.beads],
+        doubt=doubt,
+        model=model,
+        counts=data.counts,
+        source=source,
+        seconds={"features": round(feature_s, 4), "training": round(train_s, 4)},
+    )
+
+
+def training_examples_from(
+    projects: Iterable[Project],
+    *,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> TrainingSet:
+    """Examples from the confirmed beads of other talks (``--learned-from``).
+
+    Talks without a confirmed bead contribute nothing: their "unreviewed"
+    beads say nothing a model of the talk itself would not.
+    """
+    projects = [p for p in projects if p.alignment is not None and any(b.status is BeadStatus.CONFIRMED for b in p.alignment.beads)]
+    data = TrainingSet.empty()
+    for k, project in enumerate(projects):
+        check_stop(should_stop)
+        ctx = talk_context(project, progress=stage(progress, k / len(projects), (k + 1) / len(projects)), should_stop=should_stop)
+        data = data + training_set(project, ctx, with_unreviewed=False, rng=np.random.default_rng(k), should_stop=should_stop)
+    return data
+
+
+# ---------------------------------------------------------------- decisions
+def doubt_decisions(result: DoubtResult, beads: Sequence[Bead], threshold: float, drop: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Which beads the doubt filter drops and which it restores.
+
+    Rules as for the α/γ/η filters: confirmed beads are never dropped, a
+    bead dropped by the aligner, another filter or the reviewer stays
+    dropped, a bead the doubt filter dropped earlier comes back when it now
+    passes (or when ``drop`` is off).
+
+    Returns:
+        ``(drop_now, restore)``, boolean arrays of shape (n,).
+
+    Raises:
+        ValueError: the beads are not the ones ``result`` scored.
+    """
+    if not result.matches(beads):
+        raise ValueError("the beads changed since the doubt was computed; compute it again")
+    status = np.array([b.status.value for b in beads])
+    confirmed = status == BeadStatus.CONFIRMED.value
+    ours = np.array([b.status is BeadStatus.DROPPED and b.reason.startswith(DOUBT_REASON_PREFIX) for b in beads], dtype=bool)
+    dropped = status == BeadStatus.DROPPED.value
+    fail = result.doubt > threshold
+    drop_now = drop & fail & ~confirmed & ~dropped
+    restore = ours & ~(drop & fail)
+    return drop_now, restore
+
+
+def preview_doubt_flips(result: DoubtResult, beads: Sequence[Bead], threshold: float, drop: bool) -> list[int]:
+    """Indices of the beads whose status (dropped or not) the doubt filter would change."""
+    drop_now, restore = doubt_decisions(result, beads, threshold, drop)
+    return np.flatnonzero(drop_now | restore).tolist()
+
+
+def apply_doubt(project: Project, result: DoubtResult, threshold: float, *, drop: bool = True) -> list[Bead]:
+    """New copies of the project's beads with a ``doubt`` flag each and the filter's drops.
+
+    Every bead gets a :class:`Flag` named ``doubt`` (score = doubt,
+    threshold, failed when above it), which the project file and the JSONL
+    export keep. The project is not changed; apply the result as one
+    ``ReplaceBeads`` edit so it can be undone.
+    """
+    if project.alignment is None:
+        raise ValueError("the project has no alignment to filter; align it first")
+    beads = project.alignment.beads
+    drop_now, restore = doubt_decisions(result, beads, threshold, drop)
+    out: list[Bead] = []
+    for k, bead in enumerate(beads):
+        new = bead.copy()
+        doubt = float(result.doubt[k])
+        failed = doubt > threshold
+        if failed:
+            reason = f"Doubt {doubt:.2f} is above {threshold:.2f}: the model trained on the reviewed beads finds this bead unlike them"
+        else:
+            reason = f"Doubt {doubt:.2f} (probability the bead is wrong, trained on {result.source})"
+        new.flags = [f for f in new.flags if f.name != DOUBT_FLAG]
+        new.flags.append(Flag(DOUBT_FLAG, round(doubt, 4), threshold, reason, bool(failed and bead.status is not BeadStatus.CONFIRMED)))
+        if drop_now[k]:
+            new.status = BeadStatus.DROPPED
+            new.reason = f"{DOUBT_REASON_PREFIX}doubt {doubt:.2f} is above {threshold:.2f}"
+        elif restore[k]:
+            new.status = BeadStatus.AUTO
+            new.reason = ""
+        out.append(new)
+    return out
+
+
+def most_doubtful(beads: Sequence[Bead], doubt: dict[tuple[tuple[int, ...], tuple[int, ...]], float]) -> int:
+    """Index of the unreviewed bead with the highest doubt, or -1 when none has one.
+
+    Args:
+        beads: the alignment's beads.
+        doubt: doubt keyed by (src ids, tgt ids) (:meth:`DoubtResult.by_bead`).
+    """
+    best, best_value = -1, -1.0
+    for k, bead in enumerate(beads):
+        if not is_unreviewed(bead):
+            continue
+        value = doubt.get((bead.src, bead.tgt))
+        if value is not None and value > best_value:
+            best, best_value = k, value
+    return best
+
+
+def roc_auc(scores: np.ndarray, labels: np.ndarray) -> float:
+    """Area under the ROC curve (ties count half): P(score of a positive > score of a negative).
+
+    Args:
+        scores: (k,) higher = more likely positive.
+        labels: (k,) booleans.
+
+    Returns:
+        The AUC, NaN when a class is missing.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    labels = np.asarray(labels, dtype=bool)
+    pos, neg = labels.sum(), (~labels).sum()
+    if pos == 0 or neg == 0:
+        return float("nan")
+    order = np.argsort(scores, kind="mergesort")
+    ranks = np.empty(len(scores))
+    sorted_scores = scores[order]
+    # Average ranks over ties.
+    i = 0
+    while i < len(scores):
+        j = i
+        while j + 1 < len(scores) and sorted_scores[j + 1] == sorted_scores[i]:
+            j += 1
+        ranks[order[i : j + 1]] = (i + j) / 2.0 + 1.0
+        i = j + 1
+    return float((ranks[labels].sum() - pos * (pos + 1) / 2.0) / (pos * neg))
+
+
+# ---------------------------------------------------------------- use cases
+def find_projects(paths: Iterable[str]) -> list[str]:
+    """Project files named by ``paths``: ``.sialign`` files, and those found (recursively) in folders.
+
+    Raises:
+        InputError: a path does not exist, or names no project at all.
+    """
+    from pathlib import Path
+
+    from sialign.core.errors import InputError
+
+    found: list[str] = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            inside = sorted(str(p) for p in path.rglob("*.sialign"))
+            if not inside:
+                raise InputError(path, "the folder holds no .sialign project", hint="give a corpus folder or project files")
+            found.extend(inside)
+        elif path.is_file():
+            found.append(str(path))
+        else:
+            raise InputError(path, "no such file or folder")
+    return list(dict.fromkeys(found))
+
+
+def learned_filter(
+    project: Project,
+    *,
+    threshold: float,
+    drop: bool = True,
+    others: Sequence[Project] = (),
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> tuple[list[Bead], DoubtResult]:
+    """Train on the talk (and the confirmed beads of ``others``), score it and decide.
+
+    Returns:
+        ``(beads, result)``: new bead copies with their ``doubt`` flags and
+        drops (apply them as one ``ReplaceBeads`` edit), and the doubt.
+    """
+    extra = training_examples_from(others, progress=stage(progress, 0.0, 0.5), should_stop=should_stop) if others else None
+    result = compute_doubt(project, extra=extra, progress=stage(progress, 0.5 if others else 0.0, 1.0), should_stop=should_stop)
+    return apply_doubt(project, result, threshold, drop=drop), result
