@@ -132,8 +132,8 @@ def test_pipeline_a_damaged_reference_does_not_drag_the_alignment_below_direct()
 
 def test_pipeline_word_skip_scale_counts_letters_and_digits() -> None:
     scale = word_skip_scale(["....", "- _-", "m", "Lhotsé ( 8501 m )", "Merci ."])
-    assert list(scale[:3]) == [0.0, 0.0, 0.125]
-    assert scale[3] == 1.0 and scale[4] == pytest.approx(5 / 8)
+    assert list(scale[:2]) == [0.0, 0.0] and scale[2] == pytest.approx(1 / 6)
+    assert scale[3] == 1.0 and scale[4] == pytest.approx(5 / 6)
 
 
 def test_pipeline_lines_without_words_are_left_out_of_sentence_beads() -> None:
