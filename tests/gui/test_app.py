@@ -327,3 +327,48 @@ def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_
     assert "Settings → Embedding model" in text
     assert window.session.project.alignment is None
     assert window.act_align.isEnabled()
+
+
+def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project) -> None:  # noqa: ANN001
+    from sialign.core.edits import SetLabels, SetStatus
+
+    window.session.set_project(_talk(make_project), modified=True)
+    _align(qtbot, window)
+    window.session.apply(SetLabels(1, True, None, note="checked by hand"))
+    window.session.apply(SetStatus((2,), BeadStatus.DROPPED, "dropped by the reviewer"))
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        window.act_realign.trigger()
+    beads = window.session.project.alignment.beads
+    assert beads[1].note == "checked by hand" and beads[1].good_align is True
+    assert beads[2].status is BeadStatus.DROPPED and beads[2].reason == "dropped by the reviewer"
+    assert "review data carried over for 2" in window.statusBar().currentMessage()
+
+
+def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_project, monkeypatch) -> None:  # noqa: ANN001
+    import dataclasses
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from sialign.core.edits import SetLabels
+
+    window.session.set_project(_talk(make_project), modified=True)
+    _align(qtbot, window)
+    project = window.session.project
+    window.session.apply(SetLabels(0, None, None, note="keep me"))
+    # A bead grouping the segments differently from anything the aligner will propose.
+    first, second = project.alignment.beads[0], project.alignment.beads[1]
+    merged = dataclasses.replace(first, src=first.src + second.src, tgt=first.tgt + second.tgt)
+    project.alignment.beads[0:2] = [merged]
+    asked: list[str] = []
+
+    def say_no(parent, title, text, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", say_no)
+    before = list(project.alignment.beads)
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        window.act_realign.trigger()
+    assert asked and "keep me" not in asked[0] and "note" in asked[0]
+    assert project.alignment.beads == before
+    assert "not applied" in window.statusBar().currentMessage()

@@ -35,6 +35,7 @@ import numpy as np
 from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
+from sialign.core.carry import carry_review
 from sialign.core.errors import SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
@@ -780,6 +781,11 @@ def align_project(
             "timings": timings,
         },
     )
+    # A re-alignment never drops the reviewer's work on its own: beads with
+    # the same segments as before keep their review data, and what cannot be
+    # carried is listed for the front end to show before applying.
+    carried = carry_review(project.alignment, alignment)
+    alignment.info["review_carry"] = carried.to_dict()
     alignment.validate(src_doc, tgt_doc)
     progress(1.0, "Aligned")
     return AlignResult(alignment=alignment, similarity=similarity, timings=timings)

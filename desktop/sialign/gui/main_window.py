@@ -1035,6 +1035,20 @@ class MainWindow(QMainWindow):
                 return
         self.align(keep_confirmed=False)
 
+    def _accept_lost_review(self, carried: Any) -> bool:
+        """Ask before a re-alignment leaves review data behind; True to apply it anyway."""
+        lines = [item.describe() for item in carried.lost[:6]]
+        if len(carried.lost) > 6:
+            lines.append(f"… and {len(carried.lost) - 6} more")
+        answer = QMessageBox.question(
+            self,
+            "Review data would be left behind",
+            f"The new alignment groups the segments of {len(carried.lost)} reviewed beads differently, so their "
+            "review data cannot be carried over:\n\n" + "\n".join(lines)
+            + f"\n\n{carried.summary()}.\nApply the new alignment anyway? (Edit → Undo brings the old one back.)",
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
     def _install_alignment(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams,
                            label: str) -> None:  # fmt: skip
         from sialign.core.edits import ReplaceAlignment
@@ -1043,6 +1057,15 @@ class MainWindow(QMainWindow):
         first_run = project.alignment is None  # a re-alignment keeps the user's zoom
         if project.source.ids() != src_ids or project.target.ids() != tgt_ids:
             self.show_error("Alignment not applied", "The segments changed while aligning; align again.")
+            return
+        from sialign.core.carry import carry_review
+
+        # Carry again from the alignment as it is now: the reviewer may have
+        # worked on while the alignment ran in the background.
+        carried = carry_review(project.alignment, result.alignment)
+        result.alignment.info["review_carry"] = carried.to_dict()
+        if carried.lost and not self._accept_lost_review(carried):
+            self.statusBar().showMessage("Alignment not applied: nothing was changed.", 8000)
             return
         self.session.set_similarity(SimilarityGrid(result.similarity, src_ids, tgt_ids))
         if self.session.apply(ReplaceAlignment(result.alignment, label=label)):
@@ -1055,6 +1078,8 @@ class MainWindow(QMainWindow):
             total = result.timings.get("total", total)
             info = result.alignment.info
             notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", ""))]
+            if not first_run:
+                notes.insert(0, carried.summary())
             extra = "".join(f" {note[0].upper()}{note[1:]}." for note in notes if note)
             self.statusBar().showMessage(f"Aligned in {total:.1f} s ({parts}).{extra}", 15000)
             if first_run:

@@ -1,0 +1,78 @@
+"""``sialign realign``: align a reviewed project again without losing the reviewer's work."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "realign"
+HELP = "align a project again, keeping confirmed beads as anchors and every bead's review data"
+DESCRIPTION = (
+    "Aligns the project's source and target again with its saved parameters (or the options given). "
+    "Confirmed beads stay fixed anchors (--all re-aligns them too); every new bead with the same segments "
+    "as an old one keeps that bead's notes, labels, post-edit, trimmed chunks, filter flags and a "
+    "reviewer's or filter's drop. When the new alignment groups some reviewed segments differently, their "
+    "review data cannot be carried: the command lists them and changes nothing unless --force is given "
+    "(--dry-run only reports). The re-alignment is recorded in the project's history."
+)
+ORDER = 25
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("project", metavar="PROJECT.sialign", help="an aligned project file")
+    parser.add_argument("-o", "--output", metavar="OUT.sialign", help="write the result here (default: overwrite PROJECT)")
+    parser.add_argument("--all", action="store_true", help="re-align confirmed beads too (their review data is still carried)")
+    parser.add_argument("--force", action="store_true", help="apply even when some review data cannot be carried")
+    parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    parser.add_argument(
+        "--model", metavar="PATH|NAME|lexical",
+        help="embedder for this run (default: the project's; it is saved as the project's from now on)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from sialign.align.pipeline import align_project
+    from sialign.cli.cmd_align import console_progress
+    from sialign.core.carry import CarryReport, LostReview
+    from sialign.core.edits import ReplaceAlignment, apply_edit
+    from sialign.core.errors import SialignError
+    from sialign.core.params import AlignParams
+    from sialign.io.project_file import load_project, save_project
+
+    project = load_project(args.project)
+    if project.alignment is None:
+        raise SialignError(f"{args.project}: the project is not aligned yet — run `sialign align` first")
+    params = AlignParams.from_dict(project.params)
+    if args.model:
+        params = dataclasses.replace(params, embedder=args.model)
+    progress = console_progress(False)
+    result = align_project(project, params, progress=progress, keep_confirmed=not args.all)
+    if progress is not None:
+        print(file=sys.stderr)
+    info = result.alignment.info["review_carry"]
+    report = CarryReport(
+        beads_changed=int(info["beads_changed"]),
+        carried=int(info["carried"]),
+        lost=[LostReview(d["index"], tuple(d["src"]), tuple(d["tgt"]), tuple(d["items"])) for d in info["lost"]],
+    )
+    print(f"{len(result.alignment.beads)} beads (before {len(project.alignment.beads)}): {report.summary()}")
+    for item in report.lost[:20]:
+        print(f"  left behind: {item.describe()}")
+    if len(report.lost) > 20:
+        print(f"  … and {len(report.lost) - 20} more")
+    if args.dry_run:
+        print("dry run: nothing written", file=sys.stderr)
+        return 0
+    if report.lost and not args.force:
+        raise SialignError(
+            f"{args.project}: re-aligning would leave the review data of {len(report.lost)} beads behind; "
+            "nothing was written — review them, or run again with --force"
+        )
+    apply_edit(project, ReplaceAlignment(result.alignment, label="Re-align"))
+    project.params = params.to_dict()
+    target = args.output or args.project
+    save_project(project, target)
+    print(f"saved {target}", file=sys.stderr)
+    return 0
