@@ -314,7 +314,7 @@ def _old_window(project: Any) -> Any:
     """Align with the configured EVS window and no lag estimate (as before the estimate existed)."""
     import dataclasses
 
-    import sialign.align.pipeline as pipeline
+    from sialign.align import pipeline
     from sialign.align.costs import BeadCostModel
 
     original = pipeline.estimate_lag

@@ -307,6 +307,9 @@ class EmbedderChoice:
 
 
 AUTO_SPECS = ("", "auto", "default")
+# "auto" without the user's default model: what the Python API uses, so a
+# notebook's results do not depend on the machine's model registry.
+AUTO_BUILTIN = "auto-builtin"
 
 
 def choose_embedder(spec: str | None, src_lang: str | None = None, tgt_lang: str | None = None) -> EmbedderChoice:
@@ -320,9 +323,9 @@ def choose_embedder(spec: str | None, src_lang: str | None = None, tgt_lang: str
     from sialign.embed import multilingual
 
     text = "" if spec is None else str(spec).strip()
-    if text.lower() not in AUTO_SPECS:
+    if text.lower() not in AUTO_SPECS and text.lower() != AUTO_BUILTIN:
         return EmbedderChoice(text)
-    default = registry.default_model()
+    default = registry.default_model() if text.lower() != AUTO_BUILTIN else None
     if default:
         return EmbedderChoice(default, f"embedder: {default} (your default model)")
     pair = f"{src_lang or 'und'}→{tgt_lang or 'und'}"
@@ -357,7 +360,7 @@ def make_embedder(spec: str | Path | None = None, **kwargs: Any) -> Embedder:
         kwargs: passed to the embedder's class.
     """
     text = "" if spec is None else str(spec).strip()
-    if text.lower() in AUTO_SPECS:
+    if text.lower() in AUTO_SPECS or text.lower() == AUTO_BUILTIN:
         text = choose_embedder(text, "en", "en").spec
     if text.lower() == registry.LEXICAL:
         return LexicalEmbedder(**kwargs)

@@ -1,0 +1,195 @@
+"""``sialign corpus``: align, inspect, export, split and evaluate a whole corpus of talks."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+NAME = "corpus"
+HELP = "align a whole corpus from a manifest (resumable, parallel, Dask), then status, export, split, eval"
+DESCRIPTION = (
+    "A manifest (TSV or CSV with a header: talk, source, target; optional reference, source_audio, "
+    "target_audio, interpreter, src_lang, tgt_lang, split; paths relative to the manifest) lists the talks. "
+    "'corpus align' writes CORPUS_DIR/<talk>.sialign and CORPUS_DIR/corpus.json (input and parameter digests, "
+    "status, timings, figures). Running it again skips unchanged talks, re-aligns changed ones and never "
+    "overwrites a talk a reviewer edited in the app unless --force (which keeps confirmed beads and review "
+    "data). A bad file fails its talk only; the exit status is 1 when any talk failed. Ctrl+C stops cleanly; "
+    "the next run resumes."
+)
+ORDER = 30
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from sialign.cli.cmd_align import add_arguments as align_arguments
+
+    sub = parser.add_subparsers(dest="corpus_action", metavar="ACTION", required=True)
+    fmt = parser.formatter_class
+    p = sub.add_parser("align", help="align every talk of a manifest into a corpus folder", formatter_class=fmt)
+    p.add_argument("manifest", metavar="MANIFEST", help="TSV/CSV listing the talks")
+    p.add_argument("-o", "--output", metavar="CORPUS_DIR", required=True, help="the corpus folder (created when missing)")
+    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes on this machine")
+    p.add_argument("--dask", metavar="local[:N]|ADDRESS", help="run on Dask distributed: a LocalCluster of N workers, or a scheduler address (tcp://host:8786)")
+    p.add_argument("--force", action="store_true", help="re-align unchanged and reviewed talks too (keeps confirmed beads and review data)")
+    p.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors and the summary")
+    # The alignment options of 'sialign align' (the same names and meanings).
+    scratch = argparse.ArgumentParser(add_help=False)
+    scratch.add_argument("source")
+    scratch.add_argument("target")
+    align_arguments(scratch)
+    options = p.add_argument_group("alignment options (as in sialign align)")
+    keep = {"--model", "--max-src", "--max-tgt", "--drop-threshold", "--candidates", "--method", "--target-units",
+            "--time-prior", "--evs", "--pivot", "--pivot-weight", "--peel"}  # fmt: skip
+    for action in scratch._actions:
+        if set(action.option_strings) & keep:
+            options._add_action(action)
+
+    s = sub.add_parser("status", help="one row per talk: beads, confirmed, dropped, flagged, median EVS, reviewed, failure", formatter_class=fmt)
+    s.add_argument("folder", metavar="CORPUS_DIR")
+    s.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    e = sub.add_parser("export", help="all talks' beads in one file, with the talk id on each row", formatter_class=fmt)
+    e.add_argument("folder", metavar="CORPUS_DIR")
+    e.add_argument("-f", "--format", choices=["tsv", "tsv2", "jsonl", "tmx"], default="tsv", help="output format")
+    e.add_argument("-o", "--output", metavar="FILE", required=True, help="the file to write")
+    e.add_argument("--split", metavar="NAME", help="only talks of this split (train, dev, test...)")
+    e.add_argument("--only-confirmed", action="store_true", help="only beads a reviewer confirmed")
+
+    sp = sub.add_parser("split", help="assign whole talks to train/dev/test (splits.json)", formatter_class=fmt)
+    sp.add_argument("folder", metavar="CORPUS_DIR")
+    sp.add_argument("--dev", type=int, default=0, metavar="N", help="talks for dev")
+    sp.add_argument("--test", type=int, default=0, metavar="N", help="talks for test")
+    sp.add_argument("--exclude", metavar="FILE", help="talks to keep out of every split, one per line")
+    sp.add_argument("--seed", type=int, default=0, metavar="S", help="random seed")
+
+    ev = sub.add_parser("eval", help="pooled bead F1 over the talks with gold <talk>.align files", formatter_class=fmt)
+    ev.add_argument("folder", metavar="CORPUS_DIR")
+    ev.add_argument("gold", metavar="GOLD_DIR")
+
+
+class _Progress:
+    """Talks done / total, rate and ETA: a tqdm bar on a terminal, plain lines otherwise."""
+
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.quiet = quiet
+        self.started = time.perf_counter()
+        self.bar: Any = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="talk", file=sys.stderr, dynamic_ncols=True)
+
+    def __call__(self, finished: int, total: int, talk: str, line: str) -> None:
+        if self.quiet:
+            if line.startswith("FAILED"):
+                print(f"{talk}: {line}", file=sys.stderr)
+            return
+        if self.bar is not None:
+            self.bar.n = finished
+            self.bar.set_postfix_str(f"{talk}: {line}"[:60])
+            self.bar.refresh()
+            return
+        elapsed = time.perf_counter() - self.started
+        rate = finished / elapsed if elapsed > 0 else 0.0
+        eta = (total - finished) / rate if rate > 0 else 0.0
+        print(f"[{finished}/{total}] {talk}: {line} ({rate * 60:.1f} talks/min, ETA {eta:.0f} s)", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _align(args: argparse.Namespace) -> int:
+    from sialign.cli.cmd_align import params_from_args, parse_filters
+    from sialign.corpus.manifest import read_manifest
+    from sialign.corpus.runner import align_corpus
+
+    filters = sorted(parse_filters(args.filters))
+    if args.jobs < 1:
+        from sialign.cli.cmd_align import raise_error
+
+        raise_error(f"--jobs must be at least 1, not {args.jobs}")
+    params = params_from_args(args)
+    total = len(read_manifest(args.manifest))
+    progress = _Progress(total, args.quiet)
+    try:
+        report = align_corpus(args.manifest, args.output, params, filters=filters, jobs=args.jobs, dask=args.dask,
+                              force=args.force, progress=progress)  # fmt: skip
+    finally:
+        progress.close()
+    unchanged = sum(1 for _, why in report.skipped if why == "unchanged")
+    print(
+        f"{report.total} talks: {len(report.done)} aligned, {unchanged} unchanged, "
+        f"{len(report.skipped) - unchanged} kept (reviewed), {len(report.failed)} failed, in {report.seconds:.1f} s"
+    )
+    for talk, why in report.failed:
+        print(f"  failed: {talk}: {why}")
+    for talk, why in report.skipped:
+        if why != "unchanged":
+            print(f"  kept: {talk}: {why}")
+    if report.interrupted:
+        print("stopped: run the same command again to resume", file=sys.stderr)
+        return 130
+    return 1 if report.failed else 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    import json
+
+    from sialign.corpus.runner import corpus_status
+
+    rows = corpus_status(args.folder)
+    if args.json:
+        json.dump(rows, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+        return 0
+    header = ("TALK", "STATUS", "BEADS", "CONF", "DROP", "FLAG", "EVS", "REVIEWED", "NOTE")
+    table = [header]
+    for r in rows:
+        evs = r.get("median_evs")
+        table.append((
+            r["talk"], r["status"], str(r.get("beads", "-")), str(r.get("confirmed", "-")), str(r.get("dropped", "-")),
+            str(r.get("flagged", "-")), f"{evs:.1f}" if isinstance(evs, (int, float)) else "-",
+            "yes" if r["reviewed"] else "", r["message"][:70],
+        ))  # fmt: skip
+    widths = [max(len(row[k]) for row in table) for k in range(len(header) - 1)]
+    for row in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
+    done = sum(1 for r in rows if r["status"] == "done")
+    failed = sum(1 for r in rows if r["status"] == "failed")
+    print(f"{len(rows)} talks: {done} aligned, {failed} failed, {sum(1 for r in rows if r['reviewed'])} reviewed")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    action = args.corpus_action
+    if action == "align":
+        return _align(args)
+    if action == "status":
+        return _status(args)
+    if action == "export":
+        from sialign.corpus.outputs import export_corpus
+
+        talks, rows = export_corpus(args.folder, args.output, args.format, split=args.split, only_confirmed=args.only_confirmed)
+        print(f"wrote {rows} rows of {talks} talks to {args.output}", file=sys.stderr)
+        return 0
+    if action == "split":
+        from sialign.corpus.outputs import read_exclusions, split_corpus
+
+        exclude = read_exclusions(args.exclude) if args.exclude else []
+        result = split_corpus(args.folder, dev=args.dev, test=args.test, exclude=exclude, seed=args.seed)
+        for name in ("train", "dev", "test", "excluded"):
+            if name in result:
+                print(f"{name}: {len(result[name])} talks")
+        return 0
+    if action == "eval":
+        from sialign.corpus.outputs import evaluate_corpus
+
+        scores = evaluate_corpus(args.folder, args.gold)
+        print(f"{len(scores['talks'])} talks with gold ({len(scores['without_gold'])} without)")
+        print(f"strict P {scores['precision_strict']:.3f} R {scores['recall_strict']:.3f} F1 {scores['f1_strict']:.3f}; "
+              f"lax P {scores['precision_lax']:.3f} R {scores['recall_lax']:.3f} F1 {scores['f1_lax']:.3f}")  # fmt: skip
+        return 0
+    raise AssertionError(f"unhandled corpus action {action!r}")

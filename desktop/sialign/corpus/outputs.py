@@ -1,0 +1,196 @@
+"""Corpus-level outputs: one export file for all talks, talk-level splits, pooled evaluation."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sialign.core.errors import InputError, SialignError
+from sialign.corpus.runner import CorpusState
+
+EXPORT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx")
+SPLITS_FILE = "splits.json"
+
+
+def _done_talks(state: CorpusState, split: str | None) -> list[str]:
+    talks = [t for t, r in sorted(state.records.items()) if r.status == "done" and state.project_path(t).exists()]
+    if split is None:
+        return talks
+    assigned = load_splits(state.folder)
+    return [t for t in talks if (assigned.get(t) or state.records[t].split) == split]
+
+
+def _load(state: CorpusState, talk: str) -> Any:
+    from sialign.io.project_file import load_project
+
+    return load_project(state.project_path(talk))
+
+
+def export_corpus(
+    folder: str | Path, output: str | Path, fmt: str, *, split: str | None = None, only_confirmed: bool = False
+) -> tuple[int, int]:
+    """Write every aligned talk's beads into one file, the talk's id on each row.
+
+    Args:
+        folder: the corpus folder.
+        output: the file to write (atomically).
+        fmt: ``tsv`` (the parallel TSV with its header once), ``tsv2``
+            (source<TAB>target), ``jsonl`` or ``tmx``.
+        split: only talks of this split (``splits.json``, else the manifest's column).
+        only_confirmed: only confirmed beads.
+
+    Returns:
+        (talks, rows) written.
+    """
+    from sialign.io.atomic import atomic_write_text
+    from sialign.io.writers import (
+        PARALLEL_TSV_COLUMNS,
+        _json_line,
+        alignment_records,
+        alignment_rows,
+        format_tsv_row,
+        raw_tsv_field,
+        select_beads,
+        write_tmx,
+    )
+
+    if fmt not in EXPORT_FORMATS:
+        raise SialignError(f"-f {fmt}: corpus exports are {', '.join(EXPORT_FORMATS)}")
+    state = CorpusState(folder)
+    talks = _done_talks(state, split)
+    if not talks:
+        raise SialignError(f"{folder}: no aligned talk{f' in split {split!r}' if split else ''} to export")
+    parts: list[str] = []
+    rows = 0
+    if fmt == "tsv":
+        parts.append("\t".join(PARALLEL_TSV_COLUMNS) + "\n")
+    tmx_units: list[str] = []
+    tmx_head = ""
+    for talk in talks:
+        project = _load(state, talk)
+        if fmt in ("tsv", "tsv2"):
+            for row in alignment_rows(project, only_confirmed=only_confirmed):
+                if fmt == "tsv":
+                    parts.append(format_tsv_row(row) + "\n")
+                else:
+                    parts.append(f"{raw_tsv_field(row.source)}\t{raw_tsv_field(row.target)}\n")
+                rows += 1
+        elif fmt == "jsonl":
+            for record in alignment_records(project, only_confirmed=only_confirmed):
+                parts.append(_json_line(record) + "\n")
+                rows += 1
+        else:
+            import tempfile
+
+            with tempfile.TemporaryDirectory() as tmp:
+                one = Path(tmp) / "talk.tmx"
+                rows += write_tmx(project, one, select_beads(project, only_confirmed=only_confirmed))
+                text = one.read_text(encoding="utf-8")
+            if not tmx_head:
+                tmx_head = text[: text.index("<body>") + len("<body>")]
+            tmx_units.extend(re.findall(r"<tu\b.*?</tu>", text, flags=re.S))
+    if fmt == "tmx":
+        body = "\n".join(tmx_units)
+        parts = [tmx_head + "\n" + body + "\n</body>\n</tmx>\n"]
+    atomic_write_text(output, "".join(parts))
+    return len(talks), rows
+
+
+def load_splits(folder: str | Path) -> dict[str, str]:
+    """talk → split from ``splits.json`` of a corpus folder (empty when not split yet)."""
+    path = Path(folder) / SPLITS_FILE
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(k): str(v) for k, v in data.get("talks", {}).items()}
+    except (OSError, ValueError, AttributeError) as exc:
+        raise InputError(path, f"the splits file is damaged ({exc})", hint="run sialign corpus split again") from None
+
+
+def split_corpus(
+    folder: str | Path, *, dev: int, test: int, exclude: Sequence[str] = (), seed: int = 0
+) -> dict[str, list[str]]:
+    """Assign whole talks to train / dev / test, keeping excluded talks out of all three.
+
+    NAIST-SIC-Aligned kept the talks of MuST-C's dev and test sets out of its
+    training data: an exclusion list does that here. Talks whose manifest row
+    names a split keep it; the rest are drawn at random (``seed``).
+
+    Returns:
+        split → talks; also written to ``splits.json``.
+    """
+    from sialign.io.atomic import atomic_write_text
+
+    if dev < 0 or test < 0:
+        raise SialignError("--dev and --test must be 0 or more")
+    state = CorpusState(folder)
+    talks = [t for t, r in sorted(state.records.items()) if r.status == "done"]
+    excluded = set(exclude)
+    fixed = {t: state.records[t].split for t in talks if state.records[t].split and t not in excluded}
+    free = [t for t in talks if t not in excluded and t not in fixed]
+    need_dev = max(dev - sum(1 for s in fixed.values() if s == "dev"), 0)
+    need_test = max(test - sum(1 for s in fixed.values() if s == "test"), 0)
+    if need_dev + need_test > len(free):
+        raise SialignError(
+            f"{folder}: {len(free)} talks are free to assign, but --dev {dev} and --test {test} need {need_dev + need_test}"
+        )
+    rng = random.Random(seed)
+    rng.shuffle(free)
+    assigned = dict(fixed)
+    for talk in free[:need_dev]:
+        assigned[talk] = "dev"
+    for talk in free[need_dev : need_dev + need_test]:
+        assigned[talk] = "test"
+    for talk in free[need_dev + need_test :]:
+        assigned[talk] = "train"
+    for talk in sorted(excluded & set(talks)):
+        assigned[talk] = "excluded"
+    atomic_write_text(Path(folder) / SPLITS_FILE, json.dumps({"seed": seed, "talks": assigned}, indent=1, sort_keys=True) + "\n")
+    out: dict[str, list[str]] = {}
+    for talk, name in sorted(assigned.items()):
+        out.setdefault(name, []).append(talk)
+    return out
+
+
+def read_exclusions(path: str | Path) -> list[str]:
+    """Talk names, one per line ('#' starts a comment)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+    except OSError as exc:
+        raise InputError(Path(path), f"cannot read the exclusion list ({exc.strerror or exc})") from None
+    return [line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip()]
+
+
+def evaluate_corpus(folder: str | Path, gold_dir: str | Path) -> dict[str, Any]:
+    """Pooled bead F1 over the talks that have gold ``<talk>.align`` files in ``gold_dir``.
+
+    Gold files are in vecalign's format over the talk's segments (0-based).
+    Returns the pooled strict/lax scores, the talks scored and those without gold.
+    """
+    from sialign.evaluate import alignment_positions, bead_f1_many, read_beads
+
+    state = CorpusState(folder)
+    gold_dir = Path(gold_dir)
+    if not gold_dir.is_dir():
+        raise InputError(gold_dir, "no such folder", hint="give the folder holding <talk>.align gold files")
+    pairs = []
+    scored: list[str] = []
+    missing: list[str] = []
+    for talk in _done_talks(state, None):
+        gold_path = gold_dir / f"{talk}.align"
+        if not gold_path.exists():
+            missing.append(talk)
+            continue
+        project = _load(state, talk)
+        hyp = alignment_positions(project.alignment, project.source, project.target)
+        pairs.append((hyp, read_beads(gold_path)))
+        scored.append(talk)
+    if not pairs:
+        raise SialignError(f"{gold_dir}: no gold <talk>.align file matches an aligned talk of {folder}")
+    scores = bead_f1_many(pairs)
+    return {"talks": scored, "without_gold": missing, **{k: round(v, 4) for k, v in scores.items()}}

@@ -1,0 +1,465 @@
+"""Align a whole corpus: resumable, failures kept with their talk, in parallel or on Dask.
+
+``CORPUS_DIR`` holds one project per talk (``<talk>.sialign``) and
+``corpus.json``, the state file: per talk the digests of its input files and
+of the parameters, its status (``done``, ``failed`` with the reader's
+message, ``skipped`` with why), timings, summary figures and the digest of
+the project file as written. A second run skips talks whose inputs and
+parameters did not change, re-aligns the others, and never overwrites a
+project that was edited since (its digest differs: a reviewer worked on it)
+unless ``force`` is given — and then confirmed beads stay anchors and every
+bead's review data is carried over (:mod:`sialign.core.carry`).
+
+Work runs in this process (``jobs=1``), in ``jobs`` worker processes on this
+machine (each loads its models once), or on Dask distributed
+(``dask="local:N"`` starts a LocalCluster, ``dask="tcp://host:port"``
+connects to a running scheduler, e.g. one started by dask-jobqueue on a Slurm
+cluster). The state is written after every talk, so an interrupted run
+resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sialign.core.errors import InputError, SialignError
+from sialign.core.params import AlignParams
+from sialign.corpus.manifest import TalkSpec, read_manifest
+
+STATE_FILE = "corpus.json"
+STATE_FORMAT = 1
+FILTER_NAMES = ("intra", "inter")
+
+
+def file_digest(path: str | Path) -> str:
+    """SHA-256 of a file's bytes (hex)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def params_digest(params: AlignParams, filters: Sequence[str]) -> str:
+    """A digest of what decides an alignment besides the inputs."""
+    data = json.dumps({"params": params.to_dict(), "filters": sorted(filters)}, sort_keys=True)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class TalkRecord:
+    """One talk's entry in ``corpus.json``."""
+
+    talk: str
+    status: str = "pending"  # done | failed | skipped | pending
+    message: str = ""
+    inputs: dict[str, str] = field(default_factory=dict)
+    params: str = ""
+    project: str = ""  # digest of the project file as written
+    seconds: float = 0.0
+    summary: dict[str, Any] = field(default_factory=dict)
+    split: str = ""
+    interpreter: str = ""
+    updated: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TalkRecord:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+class CorpusState:
+    """``corpus.json`` in a corpus folder: records per talk, written atomically after each change."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / STATE_FILE
+        self.records: dict[str, TalkRecord] = {}
+        self.manifest = ""
+        if self.path.exists():
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                if not isinstance(data, dict) or not isinstance(data.get("talks"), dict):
+                    raise ValueError("no 'talks' table")
+                self.manifest = str(data.get("manifest", ""))
+                self.records = {k: TalkRecord.from_dict(v) for k, v in data["talks"].items() if isinstance(v, dict)}
+            except (OSError, ValueError, TypeError) as exc:
+                raise InputError(
+                    self.path, f"the corpus state file is damaged ({exc})",
+                    hint="delete it to align every talk again (projects already written stay)",
+                ) from None
+
+    def project_path(self, talk: str) -> Path:
+        return self.folder / f"{talk}.sialign"
+
+    def reviewed(self, talk: str) -> bool:
+        """Whether the talk's project changed since this runner wrote it (a reviewer edited it)."""
+        record = self.records.get(talk)
+        path = self.project_path(talk)
+        if record is None or not record.project or not path.exists():
+            return False
+        return file_digest(path) != record.project
+
+    def save(self) -> None:
+        from sialign.io.atomic import atomic_write_text
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        data = {
+            "format": STATE_FORMAT,
+            "manifest": self.manifest,
+            "talks": {k: r.to_dict() for k, r in sorted(self.records.items())},
+        }
+        atomic_write_text(self.path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+# ------------------------------------------------------------------ one talk
+@dataclass(frozen=True)
+class TalkJob:
+    """What a worker needs to align one talk (picklable: it travels to worker processes)."""
+
+    spec: TalkSpec
+    out_dir: str
+    params: dict[str, Any]
+    filters: tuple[str, ...]
+    inputs: dict[str, str]
+    params_digest: str
+    carry_from_existing: bool = False
+
+
+@dataclass
+class TalkOutcome:
+    """What a worker sends back."""
+
+    talk: str
+    ok: bool
+    message: str
+    record: TalkRecord
+
+
+def _read_talk(spec: TalkSpec) -> Any:
+    from sialign.core.model import Project
+    from sialign.io.readers import read_transcript
+
+    source = read_transcript(spec.source, language=spec.src_lang or None)
+    target = read_transcript(spec.target, language=spec.tgt_lang or None)
+    reference = None
+    if spec.reference is not None:
+        reference = read_transcript(spec.reference, language=spec.tgt_lang or target.language)
+    if spec.source_audio is not None:
+        source.audio_path = str(spec.source_audio)
+    if spec.target_audio is not None:
+        target.audio_path = str(spec.target_audio)
+    metadata: dict[str, Any] = dict(spec.extra)
+    if spec.interpreter:
+        metadata["interpreter"] = spec.interpreter
+    if spec.split:
+        metadata["split"] = spec.split
+    return Project(talk_id=spec.talk, source=source, target=target, reference=reference, metadata=metadata)
+
+
+def apply_filters_named(project: Any, names: Sequence[str]) -> None:
+    """Run the fine-grained filters named (``intra``, ``inter``) on the project's alignment as one edit."""
+    from sialign.core.edits import ReplaceBeads, apply_edit
+    from sialign.core.params import FilterParams
+    from sialign.filters import apply_filters
+
+    params = FilterParams.from_dict(project.filter_params)
+    if "intra" not in names:
+        params = dataclasses.replace(params, intra=False, drop_contentless=False)
+    if "inter" not in names:
+        params = dataclasses.replace(params, alpha_min=0.0, gamma_min=0.0, gamma_max=1e9, eta_min=0.0)
+    beads = apply_filters(project, params)
+    apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
+    project.filter_params = params.to_dict()
+
+
+def summary_figures(project: Any) -> dict[str, Any]:
+    """Beads, confirmed, dropped, flagged, omissions and median ear-voice span of a project."""
+    from sialign.audio.evs import compute_evs, evs_stats
+
+    alignment = project.alignment
+    if alignment is None:
+        return {}
+    counts = alignment.counts()
+    stats = evs_stats(compute_evs(project))
+    return {
+        "beads": counts["total"],
+        "confirmed": counts["confirmed"],
+        "dropped": counts["dropped"],
+        "flagged": counts["flagged"],
+        "omissions": sum(1 for b in alignment.beads if b.src and not b.tgt),
+        "median_evs": round(stats.median, 3) if stats is not None else None,
+        "source_segments": len(project.source),
+        "target_segments": len(project.target),
+        "embedder": alignment.embedder,
+    }
+
+
+def align_talk(job: TalkJob) -> TalkOutcome:
+    """Read, align, filter and save one talk; a bad file fails this talk only (never raises)."""
+    from sialign.align.pipeline import align_project
+    from sialign.core.carry import carry_review
+    from sialign.core.edits import ReplaceAlignment, apply_edit
+    from sialign.io.project_file import load_project, save_project
+
+    started = time.perf_counter()
+    spec = job.spec
+    record = TalkRecord(talk=spec.talk, inputs=dict(job.inputs), params=job.params_digest, split=spec.split,
+                        interpreter=spec.interpreter)  # fmt: skip
+    path = Path(job.out_dir) / f"{spec.talk}.sialign"
+    try:
+        params = AlignParams.from_dict(job.params)
+        project = _read_talk(spec)
+        previous = None
+        if job.carry_from_existing and path.exists():
+            old = load_project(path)
+            same_inputs = old.source.texts() == project.source.texts() and old.target.texts() == project.target.texts()
+            if same_inputs:
+                project = old  # its segments, edits and confirmed beads stay
+            else:
+                previous = old.alignment
+        result = align_project(project, params, keep_confirmed=True)
+        if previous is not None:
+            carry_review(previous, result.alignment)
+        apply_edit(project, ReplaceAlignment(result.alignment, label="Align (corpus)"))
+        project.params = params.to_dict()
+        if job.filters:
+            apply_filters_named(project, job.filters)
+        save_project(project, path)
+        record.project = file_digest(path)
+        record.summary = summary_figures(project)
+        record.summary["timings"] = result.timings
+        record.status = "done"
+        carried = result.alignment.info.get("review_carry", {})
+        if job.carry_from_existing and carried.get("carried"):
+            record.message = f"re-aligned; review data carried over for {carried['carried']} beads"
+    except SialignError as exc:
+        record.status, record.message = "failed", str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    except MemoryError:
+        record.status, record.message = "failed", "ran out of memory"
+    except Exception as exc:  # a bug must not stop the other talks; say what it was
+        record.status, record.message = "failed", f"internal error: {type(exc).__name__}: {exc}"
+    record.seconds = round(time.perf_counter() - started, 3)
+    record.updated = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return TalkOutcome(spec.talk, record.status == "done", record.message, record)
+
+
+def _worker_init(threads: int) -> None:
+    # Each worker process encodes on its share of the cores (the encoder
+    # would otherwise start one thread per core in every worker).
+    os.environ["SIALIGN_ENCODER_THREADS"] = str(max(1, threads))
+
+
+# ------------------------------------------------------------------ the corpus
+@dataclass
+class CorpusReport:
+    """What :func:`align_corpus` did."""
+
+    done: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def total(self) -> int:
+        return len(self.done) + len(self.failed) + len(self.skipped)
+
+
+ProgressHook = Callable[[int, int, str, str], None]  # (finished, total, talk, status line)
+
+
+def _plan(
+    specs: list[TalkSpec], state: CorpusState, params: AlignParams, filters: Sequence[str], force: bool
+) -> tuple[list[TalkJob], list[tuple[str, str]], list[tuple[str, str]]]:
+    """Which talks to align; which to skip (and why); which fail before starting (missing files)."""
+    digest = params_digest(params, filters)
+    jobs: list[TalkJob] = []
+    skipped: list[tuple[str, str]] = []
+    failed: list[tuple[str, str]] = []
+    for spec in specs:
+        try:
+            inputs = {str(p): file_digest(p) for p in spec.inputs()}
+        except OSError as exc:
+            missing = next((p for p in spec.inputs() if not p.exists()), None)
+            what = f"{missing}: no such file (manifest line {spec.line})" if missing is not None else str(exc)
+            state.records[spec.talk] = TalkRecord(
+                talk=spec.talk, status="failed", message=what, split=spec.split, interpreter=spec.interpreter,
+                updated=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            )
+            failed.append((spec.talk, what))
+            continue
+        record = state.records.get(spec.talk)
+        reviewed = state.reviewed(spec.talk)
+        if reviewed and not force:
+            skipped.append((spec.talk, "reviewed in the app since it was aligned: kept (--force re-aligns it, keeping review data)"))
+            continue
+        exists = state.project_path(spec.talk).exists()
+        if (
+            not force and record is not None and record.status == "done" and exists
+            and record.inputs == inputs and record.params == digest
+        ):
+            skipped.append((spec.talk, "unchanged"))
+            continue
+        jobs.append(TalkJob(spec, str(state.folder), params.to_dict(), tuple(filters), inputs, digest,
+                            carry_from_existing=exists))  # fmt: skip
+    return jobs, skipped, failed
+
+
+def _run_local(jobs: list[TalkJob], workers: int) -> Iterator[TalkOutcome]:
+    if workers <= 1:
+        for job in jobs:
+            yield align_talk(job)
+        return
+    import concurrent.futures as cf
+    import multiprocessing
+
+    from sialign.embed.multilingual import usable_cores
+
+    threads = max(1, usable_cores() // workers)
+    context = multiprocessing.get_context("spawn")  # no inherited threads or Qt state
+    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init, initargs=(threads,)) as pool:
+        futures = [pool.submit(align_talk, job) for job in jobs]
+        try:
+            for future in cf.as_completed(futures):
+                yield future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise SialignError(
+            "--dask needs Dask distributed: pip install 'sialign[cluster]' (or dask[distributed])"
+        ) from None
+    cluster = None
+    if address == "local" or address.startswith("local:"):
+        count = int(address.split(":", 1)[1]) if ":" in address else 2
+        if count < 1:
+            raise SialignError(f"--dask {address}: the number of local workers must be at least 1")
+        from sialign.embed.multilingual import usable_cores
+
+        cluster = LocalCluster(
+            n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
+            env={"SIALIGN_ENCODER_THREADS": str(max(1, usable_cores() // count))},
+        )
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(address, timeout="20s")
+        except OSError as exc:
+            raise SialignError(f"--dask {address}: no Dask scheduler answers there ({exc})") from None
+    try:
+        futures = [client.submit(align_talk, job, pure=False, key=f"sialign-{job.spec.talk}") for job in jobs]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BaseException:
+            client.cancel(futures)
+            raise
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def align_corpus(
+    manifest: str | Path,
+    out_dir: str | Path,
+    params: AlignParams | None = None,
+    *,
+    filters: Sequence[str] = (),
+    jobs: int = 1,
+    dask: str | None = None,
+    force: bool = False,
+    progress: ProgressHook | None = None,
+) -> CorpusReport:
+    """Align every talk of ``manifest`` into ``out_dir`` (see the module docstring).
+
+    Args:
+        manifest: the TSV/CSV listing the talks.
+        out_dir: the corpus folder (created when missing).
+        params: alignment parameters (defaults: :class:`AlignParams`).
+        filters: fine-grained filters to apply after aligning (``intra``, ``inter``).
+        jobs: worker processes on this machine (1: this process).
+        dask: ``"local:N"`` or a scheduler address; overrides ``jobs``.
+        force: re-align unchanged and reviewed talks too (review data is carried).
+        progress: called after each talk with (finished, total, talk, status line).
+
+    Returns:
+        The report; ``interrupted`` when Ctrl+C stopped it (the state is saved).
+    """
+    started = time.perf_counter()
+    params = params or AlignParams()
+    unknown = set(filters) - set(FILTER_NAMES)
+    if unknown:
+        raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))}: use intra, inter or both")
+    specs = read_manifest(manifest)
+    state = CorpusState(out_dir)
+    state.manifest = str(Path(manifest).resolve())
+    todo, skipped, failed_early = _plan(specs, state, params, filters, force)
+    report = CorpusReport(skipped=list(skipped), failed=list(failed_early))
+    for talk, why in skipped:
+        record = state.records.setdefault(talk, TalkRecord(talk=talk))
+        if why != "unchanged":
+            record.message = why
+    state.save()
+    total = len(specs)
+    finished = 0
+    for talk, why in skipped:
+        finished += 1
+        if progress is not None:
+            progress(finished, total, talk, f"skipped ({why.split(':')[0]})")
+    for talk, why in failed_early:
+        finished += 1
+        if progress is not None:
+            progress(finished, total, talk, f"FAILED: {why}")
+    runner = _run_dask(todo, dask) if dask else _run_local(todo, max(1, int(jobs)))
+    try:
+        for outcome in runner:
+            state.records[outcome.talk] = outcome.record
+            state.save()
+            finished += 1
+            if outcome.ok:
+                report.done.append(outcome.talk)
+                line = f"done in {outcome.record.seconds:.1f} s"
+            else:
+                report.failed.append((outcome.talk, outcome.message))
+                line = f"FAILED: {outcome.message}"
+            if progress is not None:
+                progress(finished, total, outcome.talk, line)
+    except KeyboardInterrupt:
+        report.interrupted = True
+        state.save()
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report
+
+
+def corpus_status(folder: str | Path) -> list[dict[str, Any]]:
+    """One row per talk of a corpus folder: status, figures, reviewed or not, failure message."""
+    state = CorpusState(folder)
+    if not state.path.exists():
+        raise InputError(Path(folder), f"no {STATE_FILE} here", hint="align a corpus into it first: sialign corpus align MANIFEST -o FOLDER")
+    rows = []
+    for talk, record in sorted(state.records.items()):
+        rows.append({
+            "talk": talk, "status": record.status, "reviewed": state.reviewed(talk), "split": record.split,
+            "interpreter": record.interpreter, "message": record.message, "seconds": record.seconds, **record.summary,
+        })  # fmt: skip
+    return rows
