@@ -430,7 +430,14 @@ def align_corpus(
         finished += 1
         if progress is not None:
             progress(finished, total, talk, f"FAILED: {why}")
-    runner = _run_dask(todo, dask) if dask else _run_local(todo, max(1, int(jobs)))
+    # Nothing to do starts no worker processes and no cluster (a resumed run
+    # with everything done costs only the digests).
+    if not todo:
+        runner: Iterator[TalkOutcome] = iter(())
+    elif dask:
+        runner = _run_dask(todo, dask)
+    else:
+        runner = _run_local(todo, min(max(1, int(jobs)), len(todo)))
     try:
         for outcome in runner:
             state.records[outcome.talk] = outcome.record
