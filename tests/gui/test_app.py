@@ -372,3 +372,10 @@ def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_
     assert asked and "keep me" not in asked[0] and "note" in asked[0]
     assert project.alignment.beads == before
     assert "not applied" in window.statusBar().currentMessage()
+
+
+def test_main_window_open_corpus_refuses_a_plain_folder(qtbot, window, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    errors: list[str] = []
+    monkeypatch.setattr(window, "show_error", lambda title, message: errors.append(message))
+    assert window.open_corpus(str(tmp_path)) is None
+    assert "corpus.json" in errors[0]

@@ -389,6 +389,7 @@ def align_corpus(
     dask: str | None = None,
     force: bool = False,
     progress: ProgressHook | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> CorpusReport:
     """Align every talk of ``manifest`` into ``out_dir`` (see the module docstring).
 
@@ -401,6 +402,8 @@ def align_corpus(
         dask: ``"local:N"`` or a scheduler address; overrides ``jobs``.
         force: re-align unchanged and reviewed talks too (review data is carried).
         progress: called after each talk with (finished, total, talk, status line).
+        should_stop: checked after each talk; True stops the run like Ctrl+C
+            (talks finished so far are kept; the next run resumes).
 
     Returns:
         The report; ``interrupted`` when Ctrl+C stopped it (the state is saved).
@@ -451,6 +454,9 @@ def align_corpus(
                 line = f"FAILED: {outcome.message}"
             if progress is not None:
                 progress(finished, total, outcome.talk, line)
+            if should_stop is not None and should_stop():
+                report.interrupted = True
+                break
     except KeyboardInterrupt:
         report.interrupted = True
         state.save()

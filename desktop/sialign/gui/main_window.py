@@ -231,6 +231,7 @@ class MainWindow(QMainWindow):
         self.act_new = A("&New talk…", self.new_talk, K.New, "Start a project from a talk's transcripts and audio")
         self.act_open = A("&Open…", self.open_dialog, K.Open, "Open a saved project")
         self.act_example = A("Open the &example talk", self.open_example, None, "Open the bundled example and align it")
+        self.act_corpus = A("Open &corpus…", self.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
         self.act_save = A("&Save", self.save, K.Save, "Save the project")
         self.act_save_as = A("Save &as…", self.save_as, K.SaveAs, "Save the project under a new name")
         self.act_export = A("&Export…", self.export_dialog, "Ctrl+E", "Export the alignment as TSV, JSONL or TMX")
@@ -389,6 +390,7 @@ class MainWindow(QMainWindow):
             file_menu.addAction(action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addAction(self.act_example)
+        file_menu.addAction(self.act_corpus)
         file_menu.addSeparator()
         for action in (self.act_save, self.act_save_as, self.act_export):
             file_menu.addAction(action)
@@ -1130,6 +1132,32 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open project", start, PROJECT_FILTER)
         if path:
             self.open_path(path, ask_save=False)
+
+    def open_corpus_dialog(self) -> None:
+        start = str(self.settings.value("last_dir", str(Path.home())))
+        folder = QFileDialog.getExistingDirectory(self, "Open corpus folder", start)
+        if folder:
+            self.open_corpus(folder)
+
+    def open_corpus(self, folder: str) -> Any:
+        """Show the corpus window of ``folder``; its talks open here for review. None when it is no corpus."""
+        from sialign.core.errors import SialignError
+        from sialign.corpus.runner import STATE_FILE
+        from sialign.gui.corpus_window import CorpusWindow
+
+        if not (Path(folder) / STATE_FILE).exists():
+            self.show_error("Not a corpus folder", f"{folder} holds no {STATE_FILE}: align a corpus into it first "
+                            "(sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
+            return None
+        try:
+            window = CorpusWindow(folder, open_talk=lambda path: self.open_path(path), parent=self)
+        except SialignError as exc:
+            self.show_error("Corpus not opened", str(exc))
+            return None
+        window.setWindowFlag(Qt.WindowType.Window, True)
+        self.corpus_window = window
+        window.show()
+        return window
 
     def open_path(self, path: str, *, ask_save: bool = True) -> bool:
         """Open a project file, offering its autosave when it is newer (after a crash)."""
