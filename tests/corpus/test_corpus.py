@@ -199,3 +199,11 @@ def test_api_align_ignores_the_users_default_model(tmp_path: Path, monkeypatch: 
 def test_api_corpus(corpus: Path, tmp_path: Path) -> None:
     report = sialign.align_corpus(corpus, tmp_path / "c", jobs=1)
     assert sorted(report.done) == ["example", "first", "second"]
+
+
+def test_corpus_align_learned_writes_doubt(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "corpus"
+    assert main(["corpus", "align", str(corpus), "-o", str(out), "-q", "--learned"]) == 1  # the broken talks
+    project = load_project(out / "example.sialign")
+    assert project.alignment is not None
+    assert all(any(f.name == "doubt" for f in b.flags) for b in project.alignment.beads)

@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--dask", metavar="local[:N]|ADDRESS", help="run on Dask distributed: a LocalCluster of N workers, or a scheduler address (tcp://host:8786)")
     p.add_argument("--force", action="store_true", help="re-align unchanged and reviewed talks too (keeps confirmed beads and review data)")
     p.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
+    p.add_argument("--learned", action="store_true", help="then score every bead's doubt with the learned filter (trained on the talk) and drop the most doubtful")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors and the summary")
     # The alignment options of 'sialign align' (the same names and meanings).
     scratch = argparse.ArgumentParser(add_help=False)
@@ -106,7 +107,7 @@ def _align(args: argparse.Namespace) -> int:
     from sialign.corpus.manifest import read_manifest
     from sialign.corpus.runner import align_corpus
 
-    filters = sorted(parse_filters(args.filters))
+    filters = sorted(parse_filters(args.filters)) + (["learned"] if args.learned else [])
     if args.jobs < 1:
         from sialign.cli.cmd_align import raise_error
 

@@ -37,7 +37,7 @@ from sialign.corpus.manifest import TalkSpec, read_manifest
 
 STATE_FILE = "corpus.json"
 STATE_FORMAT = 1
-FILTER_NAMES = ("intra", "inter")
+FILTER_NAMES = ("intra", "inter", "learned")
 
 
 def file_digest(path: str | Path) -> str:
@@ -170,18 +170,34 @@ def _read_talk(spec: TalkSpec) -> Any:
 
 
 def apply_filters_named(project: Any, names: Sequence[str]) -> None:
-    """Run the fine-grained filters named (``intra``, ``inter``) on the project's alignment as one edit."""
+    """Run the filters named (``intra``, ``inter``, ``learned``) on the project's alignment, one edit each."""
     from sialign.core.edits import ReplaceBeads, apply_edit
     from sialign.core.params import FilterParams
     from sialign.filters import apply_filters
 
     params = FilterParams.from_dict(project.filter_params)
+    if "intra" not in names and "inter" not in names:
+        _apply_learned(project, params, names)
+        return
     if "intra" not in names:
         params = dataclasses.replace(params, intra=False, drop_contentless=False)
     if "inter" not in names:
         params = dataclasses.replace(params, alpha_min=0.0, gamma_min=0.0, gamma_max=1e9, eta_min=0.0)
     beads = apply_filters(project, params)
     apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
+    project.filter_params = params.to_dict()
+    _apply_learned(project, params, names)
+
+
+def _apply_learned(project: Any, params: Any, names: Sequence[str]) -> None:
+    """The learned (doubt) filter, when named: trained on the talk itself, one recorded edit."""
+    if "learned" not in names:
+        return
+    from sialign.core.edits import ReplaceBeads, apply_edit
+    from sialign.filters.learned import learned_filter
+
+    beads, _ = learned_filter(project, threshold=params.doubt_max, drop=params.drop_failed)
+    apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply the learned filter"))
     project.filter_params = params.to_dict()
 
 
@@ -412,7 +428,7 @@ def align_corpus(
     params = params or AlignParams()
     unknown = set(filters) - set(FILTER_NAMES)
     if unknown:
-        raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))}: use intra, inter or both")
+        raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))}: use intra, inter, learned")
     specs = read_manifest(manifest)
     state = CorpusState(out_dir)
     state.manifest = str(Path(manifest).resolve())
