@@ -65,6 +65,24 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class LagSummary:
+    """The ear-voice span of one rendition: the lag table and its start/end statistics (None without times)."""
+
+    table: EvsTable
+    start: EvsStats | None
+    end: EvsStats | None
+
+
+def lag_summary(project: Project, *, include_dropped: bool = False) -> LagSummary:
+    """Lags of every bead with times on both sides (dropped beads left out unless asked) and their statistics.
+
+    The one place the lag panel, ``sialign evs`` and the report take their EVS numbers from.
+    """
+    table = evs_table(project, include_dropped=include_dropped)
+    return LagSummary(table, evs_stats(table, "start"), evs_stats(table, "end"))
+
+
+@dataclass(frozen=True)
 class FlaggedBead:
     """A bead with something to look at: its index and the reasons, one per failed check."""
 
@@ -311,7 +329,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
         basis, compression = "reference", tgt_units / ref_units
     else:
         basis, compression = "source", (tgt_units / src_units if src_units else None)
-    table = evs_table(project)
+    lags = lag_summary(project)
     src_span, src_speech = _span(src)
     tgt_span, tgt_speech = _span(tgt)
     alignment = project.alignment
@@ -319,7 +337,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
         talk=project.talk_id, interpreter=interpreter_of(project), rank=str(project.metadata.get("rank") or ""),
         src_lang=src.language, tgt_lang=tgt.language, n_sentences=len(src), n_chunks=len(tgt), n_beads=len(beads),
         rendered=rendered, omissions=omissions, additions=additions, under=under, over=over, flagged=flagged,
-        evs=table, evs_start=evs_stats(table, "start"), compression=compression, compression_basis=basis,
+        evs=lags.table, evs_start=lags.start, compression=compression, compression_basis=basis,
         src_units=src_units, tgt_units=tgt_units, ref_units=ref_units,
         src_unit=unit_name(src.language), tgt_unit=unit_name(tgt.language),
         src_duration=src_span, tgt_duration=tgt_span, src_speech=src_speech, tgt_speech=tgt_speech,
