@@ -13,7 +13,7 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
@@ -129,8 +129,16 @@ def _target_cell(row: dict[str, Any]) -> str:
     return out
 
 
-def report_html(report: Report) -> str:
-    """The report as one self-contained HTML page (inline CSS and SVG, nothing fetched)."""
+def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | None = None, max_rows: int | None = None) -> str:
+    """The report as one self-contained HTML page (inline CSS and SVG, nothing fetched).
+
+    Args:
+        report: from :func:`build_report`.
+        chart_markup: how to show chart ``i`` (default: inline SVG); the
+            app's preview passes image references it has rendered.
+        max_rows: show at most this many rows of the bilingual table (the
+            preview of a long talk), with a line saying how many are left out.
+    """
     p: list[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                     f"<title>{_e(report.title)}</title><style>{_CSS}</style></head><body>",
                     f"<h1>{_e(report.title)}</h1>", '<table class="header">']
@@ -141,7 +149,8 @@ def report_html(report: Report) -> str:
     p.append('<p class="expl">Each dot is one rendition: when the speaker started the sentence, and how many seconds later '
              "you started interpreting it. The grey line is your median lag, the blue band the middle half of your lags; "
              "red dots are unusual lags, red dashed lines sentences left out.</p>")
-    p.extend(f"<div>{chart_svg(c)}</div>" for c in report.charts)
+    markup = chart_markup or (lambda _i, c: chart_svg(c))
+    p.extend(f"<div>{markup(i, c)}</div>" for i, c in enumerate(report.charts))
     p.append(f"<h2>Omissions ({len(report.omissions)})</h2>")
     p.append(_simple_table(report.omissions, "source", "Source sentence not interpreted", "src_start", "at"))
     p.append(f"<h2>Additions ({len(report.additions)})</h2>")
@@ -160,7 +169,8 @@ def report_html(report: Report) -> str:
              '<span style="background:#f4f4f4;color:#888">dropped</span><span>not reviewed</span>'
              '<span class="trim">trimmed filler</span><span class="pe">post-edit</span><span class="note">note</span></p>')
     p.append("<table><tr><th>#</th><th>Time</th><th>Source</th><th>Interpretation</th><th>Lag</th><th>Status</th></tr>")
-    for row in report.table:
+    rows = report.table if max_rows is None else report.table[:max_rows]
+    for row in rows:
         status = _e(row["status"]) + (f"<br>{_e(', '.join(row['flags']))}" if row["flags"] else "")
         if row["reason"]:
             status += f'<br><span class="expl">{_e(row["reason"])}</span>'
@@ -169,7 +179,10 @@ def report_html(report: Report) -> str:
                  f'<td class="num">{format_clock(row["src_start"] if row["src_start"] is not None else row["tgt_start"])}</td>'
                  f'<td>{_e(row["source"])}</td><td>{_target_cell(row)}{note}</td>'
                  f'<td class="num">{_lag(row)}</td><td>{status}</td></tr>')
-    p.append("</table></body></html>")
+    p.append("</table>")
+    if len(rows) < len(report.table):
+        p.append(f"<p>… and {len(report.table) - len(rows)} more beads in the saved report.</p>")
+    p.append("</body></html>")
     return "\n".join(p)
 
 
