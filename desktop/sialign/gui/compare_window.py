@@ -309,7 +309,7 @@ class CompareWindow(QMainWindow):
             values = [name, fig.interpreter, fig.rank or "—",
                       _num(None if fig.coverage is None else 100 * fig.coverage, ".0f", "%"), str(len(fig.omissions)),
                       str(len(fig.additions)), _num(fig.evs_median, ".1f", " s"),
-                      _num(None if fig.compression is None else 100 * fig.compression, ".0f", "%"), _num(fig.fillers_per_minute, ".1f")]  # fmt: skip
+                      fig.compression_text, _num(fig.fillers_per_minute, ".1f")]  # fmt: skip
             for j, value in enumerate(values):
                 self.figures.setItem(i, j, QTableWidgetItem(value))
         heads = ["Interpreter", "Rank", "Talks", "Sentences", "Coverage", "Omissions per 100", "EVS median", "Compression", "Fillers/min"]
@@ -319,8 +319,7 @@ class CompareWindow(QMainWindow):
         for i, r in enumerate(c.interpreters):
             values = [r.interpreter, r.rank or "—", str(len(r.talks)), str(r.sentences),
                       _num(None if r.coverage is None else 100 * r.coverage, ".0f", "%"), _num(r.omissions_per_100, ".1f"),
-                      _num(r.evs_median, ".1f", " s"), _num(None if r.compression is None else 100 * r.compression, ".0f", "%"),
-                      _num(r.fillers_per_minute, ".1f")]  # fmt: skip
+                      _num(r.evs_median, ".1f", " s"), r.compression_text, _num(r.fillers_per_minute, ".1f")]  # fmt: skip
             for j, value in enumerate(values):
                 self.interpreters.setItem(i, j, QTableWidgetItem(value))
 

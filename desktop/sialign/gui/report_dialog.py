@@ -58,6 +58,8 @@ class ReportDialog(QDialog):
         self._settings = settings or QSettings()
         self.report: Any = None
         self.runner = WorkerRunner(self)
+        # The runner says it is idle only once the thread has ended: enable saving then.
+        self.runner.finished.connect(lambda: self._set_busy(False))
         self.preview = QTextBrowser(self)
         self.preview.setOpenLinks(False)
         self.status = QLabel("Preparing the report…", self)
@@ -81,7 +83,6 @@ class ReportDialog(QDialog):
         worker = TaskWorker(lambda _progress, _stop: task(), title)
         worker.succeeded.connect(on_success)
         worker.failed.connect(self._failed)
-        worker.done.connect(lambda: self._set_busy(False))
         self.runner.start(worker)
 
     def _build(self) -> tuple[Any, str]:

@@ -22,7 +22,7 @@ import numpy as np
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project, bead_text
-from sialign.review.figures import RenditionFigures, format_clock, rendition_figures
+from sialign.review.figures import RenditionFigures, format_clock, format_compression, rendition_figures
 
 COMPARE_FORMATS = ("html", "tsv")
 # Lags of one sentence, each measured from its interpreter's median, further
@@ -94,6 +94,7 @@ class InterpreterRow:
         omissions_per_100: omitted sentences per 100 source sentences.
         evs_median: median start lag over all their timed beads (s).
         compression: summed target units over summed basis units (reference, else source).
+        compression_text: the same for people (see :func:`sialign.review.figures.format_compression`).
         fillers_per_minute: trimmed filler chunks per minute of interpretation.
     """
 
@@ -108,6 +109,7 @@ class InterpreterRow:
     evs_median: float | None
     compression: float | None
     fillers_per_minute: float | None
+    compression_text: str = "—"
 
 
 @dataclass
@@ -248,15 +250,22 @@ def compare_renditions(projects: Sequence[Project], paths: Sequence[str] | None 
         cells = [cells_of[i] for cells_of in per_project]
         level, why = _disagreement(cells, names, medians)
         rows.append(SentenceRow(i + 1, _norm(seg.text), seg.start, seg.end, cells, level, why))
-    return Comparison(projects[0].talk_id, names, list(paths), list(projects), figures, rows, interpreter_table(projects))
+    return Comparison(projects[0].talk_id, names, list(paths), list(projects), figures, rows, interpreter_table(projects, names))
 
 
-def interpreter_table(projects: Sequence[Project]) -> list[InterpreterRow]:
-    """Each interpreter's figures pooled over their projects, sorted by rank (when given) then id."""
+def interpreter_table(projects: Sequence[Project], names: Sequence[str] | None = None) -> list[InterpreterRow]:
+    """Each interpreter's figures pooled over their projects, sorted by rank (when given) then id.
+
+    Args:
+        projects: any projects (different talks welcome).
+        names: the label of each project whose interpreter is not recorded
+            (default: they pool as ``"unknown"``).
+    """
     groups: dict[str, list[RenditionFigures]] = {}
-    for project in projects:
+    for i, project in enumerate(projects):
         fig = rendition_figures(project)
-        groups.setdefault(fig.interpreter, []).append(fig)
+        key = fig.interpreter if fig.interpreter != "unknown" or names is None else names[i]
+        groups.setdefault(key, []).append(fig)
     rows = []
     for name, figs in groups.items():
         sentences = sum(f.n_sentences for f in figs)
@@ -264,16 +273,20 @@ def interpreter_table(projects: Sequence[Project]) -> list[InterpreterRow]:
         omitted = sum(f.omitted_sentences for f in figs)
         lags = np.concatenate([f.evs.start_lag for f in figs]) if figs else np.zeros(0)
         tgt_units = sum(f.tgt_units for f in figs)
-        basis = sum(f.ref_units if f.compression_basis == "reference" else f.src_units for f in figs)
+        basis_units = sum(f.ref_units if f.compression_basis == "reference" else f.src_units for f in figs)
         minutes = sum(f.tgt_duration or 0.0 for f in figs) / 60
         rank = next((f.rank for f in figs if f.rank), "")
+        bases = {f.compression_basis for f in figs}
+        basis = "reference" if bases == {"reference"} else "source"
+        units = (figs[0].tgt_unit, figs[0].src_unit if basis == "source" else figs[0].tgt_unit)
         rows.append(InterpreterRow(
             interpreter=name, rank=rank, talks=[f.talk for f in figs], sentences=sentences, rendered=rendered,
             omitted=omitted, coverage=rendered / sentences if sentences else None,
             omissions_per_100=100 * omitted / sentences if sentences else None,
             evs_median=float(np.median(lags)) if lags.size else None,
-            compression=tgt_units / basis if basis else None,
+            compression=tgt_units / basis_units if basis_units else None,
             fillers_per_minute=sum(f.fillers for f in figs) / minutes if minutes > 0 else None,
+            compression_text=format_compression(tgt_units / basis_units if basis_units else None, basis, *units),
         ))  # fmt: skip
     return sorted(rows, key=lambda r: (r.rank == "", r.rank, r.interpreter))
 
@@ -286,12 +299,11 @@ def _num(value: float | None, spec: str, suffix: str = "") -> str:
 def interpreter_lines(rows: Sequence[InterpreterRow]) -> list[str]:
     """The per-interpreter table as aligned text lines (for the terminal)."""
     out = [f"{'interpreter':<16} {'rank':<6} {'talks':>5} {'sentences':>9} {'coverage':>8} {'omit/100':>8} "
-           f"{'EVS med':>7} {'compr.':>6} {'fill/min':>8}"]
+           f"{'EVS med':>7} {'fill/min':>8}  compression"]
     for r in rows:
         out.append(f"{r.interpreter[:16]:<16} {(r.rank or '—')[:6]:<6} {len(r.talks):>5} {r.sentences:>9} "
                    f"{_num(None if r.coverage is None else 100 * r.coverage, '.0f', '%'):>8} {_num(r.omissions_per_100, '.1f'):>8} "
-                   f"{_num(r.evs_median, '.1f', ' s'):>7} {_num(None if r.compression is None else 100 * r.compression, '.0f', '%'):>6} "
-                   f"{_num(r.fillers_per_minute, '.1f'):>8}")
+                   f"{_num(r.evs_median, '.1f', ' s'):>7} {_num(r.fillers_per_minute, '.1f'):>8}  {r.compression_text}")
     return out
 
 
@@ -336,7 +348,7 @@ def comparison_html(comparison: Comparison) -> str:
                  f"<td class=num>{_num(None if fig.coverage is None else 100 * fig.coverage, '.0f', '%')}</td>"
                  f"<td class=num>{len(fig.omissions)}</td><td class=num>{len(fig.additions)}</td>"
                  f"<td class=num>{_num(fig.evs_median, '.1f', ' s')}</td>"
-                 f"<td class=num>{_num(None if fig.compression is None else 100 * fig.compression, '.0f', '%')}</td>"
+                 f"<td class=num>{e(fig.compression_text)}</td>"
                  f"<td class=num>{_num(fig.fillers_per_minute, '.1f')}</td></tr>")
     p.append("</table>")
     dis = comparison.disagreements()
@@ -377,7 +389,7 @@ def _interpreter_html_row(r: InterpreterRow) -> str:
     return (f"<tr><td>{escape(r.interpreter)}</td><td>{escape(r.rank or '—')}</td><td class=num>{len(r.talks)}</td>"
             f"<td class=num>{r.sentences}</td><td class=num>{_num(None if r.coverage is None else 100 * r.coverage, '.0f', '%')}</td>"
             f"<td class=num>{_num(r.omissions_per_100, '.1f')}</td><td class=num>{_num(r.evs_median, '.1f', ' s')}</td>"
-            f"<td class=num>{_num(None if r.compression is None else 100 * r.compression, '.0f', '%')}</td>"
+            f"<td class=num>{escape(r.compression_text)}</td>"
             f"<td class=num>{_num(r.fillers_per_minute, '.1f')}</td></tr>")
 
 

@@ -206,8 +206,7 @@ class RenditionFigures:
             Figure("evs_iqr", "Ear-voice span (IQR)", self.evs_iqr,
                    "—" if self.evs_start is None else f"{self.evs_start.iqr:.1f} s ({self.evs_start.q1:.1f}–{self.evs_start.q3:.1f} s)",
                    "How much that lag varied: half of your sentences started within this range."),
-            Figure("compression", "Compression", self.compression,
-                   "—" if self.compression is None else f"{100 * self.compression:.0f}%",
+            Figure("compression", "Compression", self.compression, self.compression_text,
                    self._compression_explanation()),
             Figure("tgt_rate", "Speaking rate", self.tgt_rate,
                    "—" if self.tgt_rate is None else f"{self.tgt_rate:.0f} {self.tgt_unit}/min",
@@ -220,6 +219,11 @@ class RenditionFigures:
                    "How sure the aligner is of the pairings; low values mean the figures above are rougher."),
         ]  # fmt: skip
         return figures
+
+    @property
+    def compression_text(self) -> str:
+        """``"85%"`` against a reference (or a source counted in the same unit), else ``"1.9 characters per source word"``."""
+        return format_compression(self.compression, self.compression_basis, self.tgt_unit, self.src_unit)
 
     def _compression_explanation(self) -> str:
         if self.compression_basis == "reference":
@@ -244,6 +248,15 @@ class RenditionFigures:
         lo = np.clip(np.arange(n) - half, 0, n)
         hi = np.clip(np.arange(n) + half + 1, 0, n)
         return np.arange(1, n + 1, dtype=np.float64), (csum[hi] - csum[lo]) / (hi - lo)
+
+
+def format_compression(value: float | None, basis: str, tgt_unit: str, src_unit: str) -> str:
+    """A compression ratio for people: a percentage when both lengths count the same unit."""
+    if value is None:
+        return "—"
+    if basis == "reference" or tgt_unit == src_unit:
+        return f"{100 * value:.0f}%"
+    return f"{value:.2f} {tgt_unit} per source {src_unit.rstrip('s')}"
 
 
 def _per_minute(count: int, seconds: float | None) -> float | None:
