@@ -118,3 +118,13 @@ def test_figures_example_fillers_from_trimmed_edge_chunks() -> None:
 @pytest.mark.parametrize(("seconds", "text"), [(None, "—"), (0.4, "0:00"), (61.6, "1:02"), (3725.0, "1:02:05")])
 def test_format_clock(seconds: float | None, text: str) -> None:
     assert format_clock(seconds) == text
+
+
+def test_figures_filter_drop_is_not_repeated_beside_its_flags() -> None:
+    project = _hand_project()
+    bead = project.alignment.beads[2]
+    bead.status = BeadStatus.DROPPED
+    bead.reason = "filter: Possible under-translation: short"
+    assert rendition_figures(project).flagged[0].reasons == ("under_translation: Possible under-translation: short",)
+    bead.flags = []
+    assert rendition_figures(project).flagged[0].reasons == ("dropped: filter: Possible under-translation: short",)

@@ -35,7 +35,7 @@ import numpy as np
 
 from sialign.audio.evs import EvsStats, EvsTable, evs_stats, evs_table, interpreter_of
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text
-from sialign.filters.scores import length_units
+from sialign.filters.scores import FILTER_REASON_PREFIX, length_units
 from sialign.text.sentences import is_cjk
 
 UNDER_FLAG = "under_translation"
@@ -291,7 +291,9 @@ def _span(doc: Document) -> tuple[float | None, float | None]:
 def bead_reasons(bead: Bead) -> tuple[str, ...]:
     """Why a bead deserves a look: its failed checks (omission/addition aside) and a drop reason."""
     reasons = [f"{f.name}: {f.reason}" if f.reason else f.name for f in bead.failed_flags if f.name not in OWN_LIST_FLAGS]
-    if bead.status is BeadStatus.DROPPED and bead.reason and bead.reason != "omission" and not bead.is_skip:
+    # A filter's drop repeats the failed checks listed above; other drops (cost, reviewer) say something new.
+    if (bead.status is BeadStatus.DROPPED and bead.reason and not bead.is_skip
+            and not (reasons and bead.reason.startswith(FILTER_REASON_PREFIX))):
         reasons.append(f"dropped: {bead.reason}")
     return tuple(reasons)
 
