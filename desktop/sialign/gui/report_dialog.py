@@ -105,8 +105,10 @@ class ReportDialog(QDialog):
                                  svg_image(chart_svg(chart)))
         self.preview.setHtml(html)
         fig = self.report.figures
-        self.status.setText(f"{fig.n_beads} beads · coverage {self.report.summary[0].text} · {len(fig.omissions)} omissions · "
-                            f"{len(self.report.flagged)} flagged — save it as HTML (any browser) or PDF (to print).")
+        omissions = len(fig.omissions)
+        self.status.setText(f"{fig.n_beads} beads · coverage {self.report.summary[0].text} · {omissions} "
+                            f"omission{'' if omissions == 1 else 's'} · {len(self.report.flagged)} flagged — "
+                            "save it as HTML (any browser) or PDF (to print).")
 
     def _failed(self, message: str, _details: str) -> None:
         self.status.setText(message)
