@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from sialign.core.model import Project
 from sialign.gui.workers import TaskWorker, WorkerRunner, snapshot
 
-PREVIEW_ROWS = 300  # rows of the bilingual table in the preview; the saved file has all
+PREVIEW_ROWS = 40  # rows of each list and of the bilingual table in the preview; the saved file has all
 
 
 def svg_image(svg: str, scale: float = 2.0) -> QImage:
@@ -57,6 +57,7 @@ class ReportDialog(QDialog):
         self._source_path = project.path
         self._settings = settings or QSettings()
         self.report: Any = None
+        self._saving = ""
         self.runner = WorkerRunner(self)
         # The runner says it is idle only once the thread has ended: enable saving then.
         self.runner.finished.connect(lambda: self._set_busy(False))
@@ -80,29 +81,31 @@ class ReportDialog(QDialog):
 
     # ---- work off the GUI thread ---------------------------------------
     def _run(self, task: Callable[[], Any], on_success: Callable[[Any], None], title: str) -> None:
+        """Run ``task`` in a worker; ``on_success`` must be a method of this dialog, so Qt
+        queues the call to the GUI thread (a lambda would run in the worker's thread)."""
         worker = TaskWorker(lambda _progress, _stop: task(), title)
         worker.succeeded.connect(on_success)
         worker.failed.connect(self._failed)
         self.runner.start(worker)
 
-    def _build(self) -> tuple[Any, str]:
+    def _build(self) -> tuple[Any, str, list[QImage]]:
+        from sialign.review.charts import chart_svg
         from sialign.review.report import build_report, report_html
 
         report = build_report(self._project)
+        # Painting on a QImage is safe outside the GUI thread; a chart of thousands of points takes ~0.1 s.
+        images = [svg_image(chart_svg(chart)) for chart in report.charts]
         html = report_html(report, chart_markup=lambda i, c: f'<img src="sialign-chart-{i}.png" width="720" height="240">',
                            max_rows=PREVIEW_ROWS)
         # Rich text ignores CSS borders on tables; give them HTML borders.
         html = html.replace("<table", '<table border="1" cellspacing="0" cellpadding="3" width="100%"')
-        return report, html
+        return report, html, images
 
-    def _show(self, result: tuple[Any, str]) -> None:
-        from sialign.review.charts import chart_svg
-
-        self.report, html = result
+    def _show(self, result: tuple[Any, str, list[QImage]]) -> None:
+        self.report, html, images = result
         document = self.preview.document()
-        for i, chart in enumerate(self.report.charts):
-            document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"sialign-chart-{i}.png"),
-                                 svg_image(chart_svg(chart)))
+        for i, image in enumerate(images):
+            document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"sialign-chart-{i}.png"), image)
         self.preview.setHtml(html)
         fig = self.report.figures
         omissions = len(fig.omissions)
@@ -143,8 +146,11 @@ class ReportDialog(QDialog):
         self._set_busy(True)
         self.save_html.setEnabled(False)
         self.save_pdf.setEnabled(False)
-        self._run(lambda: write_report(project, path), lambda _r: self.status.setText(f"Saved the report to {path}"),
-                  "Writing the report")
+        self._saving = path
+        self._run(lambda: write_report(project, path), self._saved, "Writing the report")
+
+    def _saved(self, _report: Any) -> None:
+        self.status.setText(f"Saved the report to {self._saving}")
 
     def done(self, result: int) -> None:  # noqa: D401 - Qt's name
         """Close only once a running write has finished (it is quick), so no file is left half-written."""

@@ -136,8 +136,9 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
         report: from :func:`build_report`.
         chart_markup: how to show chart ``i`` (default: inline SVG); the
             app's preview passes image references it has rendered.
-        max_rows: show at most this many rows of the bilingual table (the
-            preview of a long talk), with a line saying how many are left out.
+        max_rows: show at most this many rows of each list and of the
+            bilingual table (the preview of a long talk), with a line saying
+            how many are left out.
     """
     p: list[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                     f"<title>{_e(report.title)}</title><style>{_CSS}</style></head><body>",
@@ -151,17 +152,24 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
              "red dots are unusual lags, red dashed lines sentences left out.</p>")
     markup = chart_markup or (lambda _i, c: chart_svg(c))
     p.extend(f"<div>{markup(i, c)}</div>" for i, c in enumerate(report.charts))
+    def cut(items: list[Any]) -> list[Any]:
+        return items if max_rows is None else items[:max_rows]
+
+    def more(items: list[Any]) -> str:
+        left = len(items) - len(cut(items))
+        return f"<p>… and {left} more in the saved report.</p>" if left else ""
+
     p.append(f"<h2>Omissions ({len(report.omissions)})</h2>")
-    p.append(_simple_table(report.omissions, "source", "Source sentence not interpreted", "src_start", "at"))
+    p.append(_simple_table(cut(report.omissions), "source", "Source sentence not interpreted", "src_start", "at") + more(report.omissions))
     p.append(f"<h2>Additions ({len(report.additions)})</h2>")
-    p.append(_simple_table(report.additions, "target", "Interpretation without a source", "tgt_start", "at"))
+    p.append(_simple_table(cut(report.additions), "target", "Interpretation without a source", "tgt_start", "at") + more(report.additions))
     p.append(f"<h2>Flagged beads ({len(report.flagged)})</h2>")
     if report.flagged:
         p.append("<table><tr><th>#</th><th>Source</th><th>Interpretation</th><th>Why</th></tr>")
-        for row, reasons in report.flagged:
+        for row, reasons in cut(report.flagged):
             why = "<br>".join(_e(r) for r in reasons)
             p.append(f'<tr><td class="num">{row["index"]}</td><td>{_e(row["source"])}</td><td>{_target_cell(row)}</td><td>{why}</td></tr>')
-        p.append("</table>")
+        p.append("</table>" + more(report.flagged))
     else:
         p.append("<p>None.</p>")
     p.append("<h2>The whole talk</h2>")
