@@ -173,7 +173,8 @@ def chart_svg(chart: Chart, width: int = 720, height: int = 240) -> str:
     for y_value, colour, label in chart.hlines:
         y = frame.y(y_value)
         out.append(f'<line x1="{frame.left:.1f}" x2="{frame.left + frame.width:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{colour}" stroke-width="1.5"/>')
-        out.append(f'<text x="{frame.left + frame.width - 4:.1f}" y="{y - 4:.1f}" text-anchor="end" fill="{colour}">{escape(label)}</text>')
+        # The key sits on the title line, so it never hides a point.
+        out.append(f'<text x="{frame.left + frame.width:.1f}" y="16" text-anchor="end" fill="{colour}">— {escape(label)}</text>')
     for series in chart.series:
         pts = [(frame.x(x), frame.y(y)) for x, y in zip(series.xs, series.ys) if math.isfinite(x) and math.isfinite(y)]
         if series.kind == "line" and pts:
@@ -230,7 +231,8 @@ def draw_chart_pdf(pdf: Any, chart: Chart, left: float, top: float, width: float
         y = frame.y(y_value)
         pdf.line(frame.left, y, frame.left + frame.width, y)
         pdf.set_text_color(*_rgb(colour))
-        pdf.text(frame.left + frame.width - 1 - pdf.get_string_width(label), y - 1, label)
+        key = f"— {label}"
+        pdf.text(frame.left + frame.width - pdf.get_string_width(key), top + 4, key)
         pdf.set_text_color(0, 0, 0)
         pdf.set_line_width(0.15)
     for series in chart.series:
