@@ -98,3 +98,9 @@ def test_cmd_report_writes_html_and_rejects_other_formats(tmp_path: Path, capsys
     assert main(["report", str(tmp_path / "talk.sialign"), "-o", str(tmp_path / "r.docx")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ".html or .pdf" in err
+
+
+def test_report_omissions_name_their_sentence() -> None:
+    report = build_report(_reviewed_example())
+    assert [(r["sentence"], r["index"]) for r in report.omissions] == [(11, 11), (29, 28)]
+    assert '<td class="num">29</td><td class="num">2:12</td><td>Some experiments failed' in report_html(report)

@@ -365,7 +365,8 @@ def rendition_figures(project: Project) -> RenditionFigures:
 def bead_row(project: Project, k: int) -> dict[str, object]:
     """One bead as plain values for tables: texts, times, lag, status, flags, note, post-edit.
 
-    Keys: ``index`` (1-based), ``kind``, ``source``, ``target`` (original,
+    Keys: ``index`` (1-based), ``sentence`` (1-based position of its first
+    source sentence, None for an addition), ``kind``, ``source``, ``target`` (original,
     trimmed chunks left out), ``trimmed`` (their text), ``post_edit``,
     ``src_start``, ``tgt_start``, ``lag`` (seconds or None), ``status``,
     ``reason``, ``flags`` (failed flag names), ``note``.
@@ -378,6 +379,7 @@ def bead_row(project: Project, k: int) -> dict[str, object]:
     lag = t0 - s0 if s0 is not None and t0 is not None else None
     return {
         "index": k + 1,
+        "sentence": src.index_of(bead.src[0]) + 1 if bead.src else None,
         "kind": bead.kind,
         "source": bead_text(bead, src, "src"),
         "target": bead_text(bead, tgt, "tgt", use_post_edit=False),

@@ -162,19 +162,19 @@ def report_pdf_bytes(report: Any) -> bytes:
         pdf.set_font("body", "", 9)
     _heading(pdf, f"Omissions ({len(report.omissions)})")
     if report.omissions:
-        _table(pdf, (10, 16, 154), ("#", "at", "Source sentence not interpreted"),
-               [([str(r["index"]), format_clock(r["src_start"]), r["source"]], None) for r in report.omissions])
+        _table(pdf, (18, 14, 138, 12), ("Sentence", "at", "Source sentence not interpreted", "Bead"),
+               [([str(r["sentence"]), format_clock(r["src_start"]), r["source"], str(r["index"])], None) for r in report.omissions])
     else:
         pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
     _heading(pdf, f"Additions ({len(report.additions)})")
     if report.additions:
-        _table(pdf, (10, 16, 154), ("#", "at", "Interpretation without a source"),
-               [([str(r["index"]), format_clock(r["tgt_start"]), r["target"]], None) for r in report.additions])
+        _table(pdf, (18, 14, 138, 12), ("Sentence", "at", "Interpretation without a source", "Bead"),
+               [(["—", format_clock(r["tgt_start"]), r["target"], str(r["index"])], None) for r in report.additions])
     else:
         pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
     _heading(pdf, f"Flagged beads ({len(report.flagged)})")
     if report.flagged:
-        _table(pdf, (10, 55, 55, 60), ("#", "Source", "Interpretation", "Why"),
+        _table(pdf, (10, 55, 55, 60), ("Bead", "Source", "Interpretation", "Why"),
                [([str(r["index"]), r["source"], _target_text(r), "\n".join(reasons)], None) for r, reasons in report.flagged])
     else:
         pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
@@ -189,7 +189,7 @@ def report_pdf_bytes(report: Any) -> bytes:
         lag = "—" if r["lag"] is None else f"{r['lag']:.1f} s"
         when = format_clock(r["src_start"] if r["src_start"] is not None else r["tgt_start"])
         rows.append(([str(r["index"]), when, r["source"], _target_text(r), lag, status], fill))
-    _table(pdf, (9, 12, 64, 64, 12, 21), ("#", "Time", "Source", "Interpretation", "Lag", "Status"), rows)
+    _table(pdf, (9, 12, 64, 64, 12, 21), ("Bead", "Time", "Source", "Interpretation", "Lag", "Status"), rows)
     return bytes(pdf.output())
 
 

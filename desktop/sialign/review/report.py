@@ -165,7 +165,7 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
     p.append(_simple_table(cut(report.additions), "target", "Interpretation without a source", "tgt_start", "at") + more(report.additions))
     p.append(f"<h2>Flagged beads ({len(report.flagged)})</h2>")
     if report.flagged:
-        p.append("<table><tr><th>#</th><th>Source</th><th>Interpretation</th><th>Why</th></tr>")
+        p.append("<table><tr><th>Bead</th><th>Source</th><th>Interpretation</th><th>Why</th></tr>")
         for row, reasons in cut(report.flagged):
             why = "<br>".join(_e(r) for r in reasons)
             p.append(f'<tr><td class="num">{row["index"]}</td><td>{_e(row["source"])}</td><td>{_target_cell(row)}</td><td>{why}</td></tr>')
@@ -176,7 +176,7 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
     p.append('<p class="legend"><span style="background:#e8f5e9">confirmed</span><span style="background:#fff3e0">flagged</span>'
              '<span style="background:#f4f4f4;color:#888">dropped</span><span>not reviewed</span>'
              '<span class="trim">trimmed filler</span><span class="pe">post-edit</span><span class="note">note</span></p>')
-    p.append("<table><tr><th>#</th><th>Time</th><th>Source</th><th>Interpretation</th><th>Lag</th><th>Status</th></tr>")
+    p.append("<table><tr><th>Bead</th><th>Time</th><th>Source</th><th>Interpretation</th><th>Lag</th><th>Status</th></tr>")
     rows = report.table if max_rows is None else report.table[:max_rows]
     for row in rows:
         status = _e(row["status"]) + (f"<br>{_e(', '.join(row['flags']))}" if row["flags"] else "")
@@ -197,8 +197,9 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
 def _simple_table(rows: list[dict[str, Any]], text_key: str, heading: str, time_key: str, time_heading: str) -> str:
     if not rows:
         return "<p>None.</p>"
-    out = [f"<table><tr><th>#</th><th>{time_heading}</th><th>{_e(heading)}</th></tr>"]
-    out.extend(f'<tr><td class="num">{r["index"]}</td><td class="num">{format_clock(r[time_key])}</td><td>{_e(r[text_key])}</td></tr>' for r in rows)
+    out = [f"<table><tr><th>Sentence</th><th>{time_heading}</th><th>{_e(heading)}</th><th>Bead</th></tr>"]
+    out.extend(f'<tr><td class="num">{r["sentence"] or "—"}</td><td class="num">{format_clock(r[time_key])}</td>'
+               f'<td>{_e(r[text_key])}</td><td class="num">{r["index"]}</td></tr>' for r in rows)
     out.append("</table>")
     return "".join(out)
 
