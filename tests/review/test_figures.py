@@ -128,3 +128,12 @@ def test_figures_filter_drop_is_not_repeated_beside_its_flags() -> None:
     assert rendition_figures(project).flagged[0].reasons == ("under_translation: Possible under-translation: short",)
     bead.flags = []
     assert rendition_figures(project).flagged[0].reasons == ("dropped: filter: Possible under-translation: short",)
+
+
+def test_figures_before_the_filters_ran_say_so() -> None:
+    fig = rendition_figures(example_rendition(1))
+    assert not fig.filtered and fig.fillers_per_minute is None
+    texts = {f.key: f for f in fig.summary()}
+    assert texts["fillers"].text == texts["under"].text == "— (filters not run)"
+    assert "--filters intra,inter" in texts["over"].explanation
+    assert rendition_figures(_hand_project()).filtered

@@ -274,7 +274,8 @@ def interpreter_table(projects: Sequence[Project], names: Sequence[str] | None =
         lags = np.concatenate([f.evs.start_lag for f in figs]) if figs else np.zeros(0)
         tgt_units = sum(f.tgt_units for f in figs)
         basis_units = sum(f.ref_units if f.compression_basis == "reference" else f.src_units for f in figs)
-        minutes = sum(f.tgt_duration or 0.0 for f in figs) / 60
+        # Fillers only from renditions the intra filter has seen (others have none counted, not zero).
+        minutes = sum(f.tgt_duration or 0.0 for f in figs if f.filtered) / 60
         rank = next((f.rank for f in figs if f.rank), "")
         bases = {f.compression_basis for f in figs}
         basis = "reference" if bases == {"reference"} else "source"
@@ -285,7 +286,7 @@ def interpreter_table(projects: Sequence[Project], names: Sequence[str] | None =
             omissions_per_100=100 * omitted / sentences if sentences else None,
             evs_median=float(np.median(lags)) if lags.size else None,
             compression=tgt_units / basis_units if basis_units else None,
-            fillers_per_minute=sum(f.fillers for f in figs) / minutes if minutes > 0 else None,
+            fillers_per_minute=sum(f.fillers for f in figs if f.filtered) / minutes if minutes > 0 else None,
             compression_text=format_compression(tgt_units / basis_units if basis_units else None, basis, *units),
         ))  # fmt: skip
     return sorted(rows, key=lambda r: (r.rank == "", r.rank, r.interpreter))

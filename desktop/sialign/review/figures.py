@@ -113,6 +113,10 @@ class RenditionFigures:
         fillers: number of trimmed target chunks.
         confidence: mean alignment confidence in [0, 1], None without costs.
         embedder / created: from the alignment.
+        omitted_sentences: source sentences in 1-0 beads.
+        filtered: the fine-grained filters have run (filter settings saved, or a
+            bead carries a trim or a flag); without them there are no fillers
+            and no under-/over-translation flags to count, which is not zero.
     """
 
     talk: str
@@ -147,6 +151,7 @@ class RenditionFigures:
     embedder: str = ""
     created: str = ""
     omitted_sentences: int = 0
+    filtered: bool = True
     extras: dict[str, float] = field(default_factory=dict)
 
     # ---- derived numbers -------------------------------------------------
@@ -172,8 +177,8 @@ class RenditionFigures:
 
     @property
     def fillers_per_minute(self) -> float | None:
-        """Trimmed filler chunks per minute of the interpretation's time span."""
-        return _per_minute(self.fillers, self.tgt_duration)
+        """Trimmed filler chunks per minute of the interpretation's time span (None before the filters ran)."""
+        return _per_minute(self.fillers, self.tgt_duration) if self.filtered else None
 
     @property
     def evs_median(self) -> float | None:
@@ -187,6 +192,8 @@ class RenditionFigures:
         """The summary figures in reading order, each with its one-line explanation."""
         n = self.n_sentences
         cov = self.coverage
+        unfiltered = "— (filters not run)"
+        needs_filters = " Needs the filters (Filters panel, or --filters intra,inter)."
         figures = [
             Figure("coverage", "Coverage", cov,
                    "—" if cov is None else f"{100 * cov:.0f}% ({int(self.rendered.sum())} of {n})",
@@ -196,10 +203,13 @@ class RenditionFigures:
                    "Places where a source sentence was not interpreted at all."),
             Figure("additions", "Additions", float(len(self.additions)), str(len(self.additions)),
                    "Stretches of interpretation with no source sentence behind them."),
-            Figure("under", "Under-translation flags", float(len(self.under)), str(len(self.under)),
-                   "Renditions much shorter than the reference, or missing most content words."),
-            Figure("over", "Over-translation flags", float(len(self.over)), str(len(self.over)),
-                   "Renditions much longer than the reference translation."),
+            Figure("under", "Under-translation flags", float(len(self.under)) if self.filtered else None,
+                   str(len(self.under)) if self.filtered else unfiltered,
+                   "Renditions much shorter than the reference, or missing most content words."
+                   + ("" if self.filtered else needs_filters)),
+            Figure("over", "Over-translation flags", float(len(self.over)) if self.filtered else None,
+                   str(len(self.over)) if self.filtered else unfiltered,
+                   "Renditions much longer than the reference translation." + ("" if self.filtered else needs_filters)),
             Figure("evs_median", "Ear-voice span (median)", self.evs_median,
                    "—" if self.evs_median is None else f"{self.evs_median:.1f} s",
                    "How long you typically listened before starting to interpret a sentence."),
@@ -212,8 +222,10 @@ class RenditionFigures:
                    "—" if self.tgt_rate is None else f"{self.tgt_rate:.0f} {self.tgt_unit}/min",
                    f"How fast you spoke while speaking (speaker: {_fmt(self.src_rate, '.0f')} {self.src_unit}/min)."),
             Figure("fillers", "Fillers per minute", self.fillers_per_minute,
-                   "—" if self.fillers_per_minute is None else f"{self.fillers_per_minute:.1f} ({self.fillers} in all)",
-                   "Chunks with no content word (えー, so, well...) at the edge of a rendition, per minute."),
+                   (unfiltered if not self.filtered else "—" if self.fillers_per_minute is None
+                    else f"{self.fillers_per_minute:.1f} ({self.fillers} in all)"),
+                   "Chunks with no content word (えー, so, well...) at the edge of a rendition, per minute."
+                   + ("" if self.filtered else needs_filters)),
             Figure("confidence", "Alignment confidence", self.confidence,
                    "—" if self.confidence is None else f"{100 * self.confidence:.0f}%",
                    "How sure the aligner is of the pairings; low values mean the figures above are rougher."),
@@ -359,6 +371,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
         fillers=fillers, confidence=float(np.mean(confidences)) if confidences else None,
         embedder=alignment.embedder if alignment is not None else "", created=alignment.created if alignment is not None else "",
         omitted_sentences=omitted_sentences,
+        filtered=bool(project.filter_params) or any(b.trimmed or b.flags for b in beads),
     )  # fmt: skip
 
 
