@@ -54,3 +54,29 @@ def test_real_pair_report_and_compare(shared_data: Path, tmp_path: Path, capsys:
     assert len(lines) == 28 and lines[0].endswith("interpreted:flags")
     # The interpretation is measured against the written translation (its reference).
     assert re.search(r"interpreted .*\d+%$", out, re.M)
+
+
+def test_real_timed_interpretation_against_its_written_translation(shared_data: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """EPTIC: a European Parliament speech, its interpretation with real times and the official translation."""
+    from sialign.cli.main import main
+
+    speech = shared_data / "eptic-dev" / "en-it" / "0006-57-1856"
+    if not speech.is_dir():
+        pytest.skip("the EPTIC en-it speech 0006-57-1856 is not in the shared data")
+    written = tmp_path / "written.txt"
+    written.write_text("".join(line + "\n" for line in (speech / "ref.txt").read_text(encoding="utf-8").splitlines()
+                               if line.strip() not in ("", "-")), encoding="utf-8")  # fmt: skip
+    si, tr = tmp_path / "interpreter-104.sialign", tmp_path / "translation.sialign"
+    common = ["--src-lang", "en", "--tgt-lang", "it", "--talk-id", speech.name, "-q"]
+    assert main(["align", str(speech / "src.tsv"), str(speech / "tgt.tsv"), "--ref", str(speech / "ref.txt"), "-o", str(si), *common]) == 0
+    assert main(["align", str(speech / "src.tsv"), str(written), "-o", str(tr), *common]) == 0
+    assert main(["report", str(si), "-o", str(tmp_path / "r.html"), "--interpreter", "104"]) == 0
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    # Real times: the lag chart is there, and the median lag is a plausible ear-voice span.
+    assert "Ear-voice span over the talk" in html
+    median = float(re.search(r"Ear-voice span \(median\)</td><td>(-?[\d.]+) s", html).group(1))
+    assert 0.0 < median < 6.0
+    capsys.readouterr()
+    assert main(["compare", str(si), str(tr), "-o", str(tmp_path / "c.html")]) == 0
+    assert "32 source sentences, 2 renditions (interpreter-104, translation)" in capsys.readouterr().out
