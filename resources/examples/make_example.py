@@ -18,6 +18,15 @@ source sentence's start plus an ear-voice span of 2–4 s. Written files:
 - ``talk.gold.align``  the intended alignment, vecalign format (0-based positions)
 - ``talk.en.ogg``, ``talk.ja.ogg``  16 kHz mono Ogg Vorbis
 
+``--second-rendition`` writes (only), into ``rendition2/`` beside them, a second
+interpreter's rendition of the same source for comparing renditions: it
+lags 4–6 s behind the speaker, renders the two sentences the first one left
+out (from the reference translation, cut after 、 and 。), and leaves out
+sentences 7 and 19 instead (1-based). Files: ``rendition2/talk.ja2.srt``,
+``rendition2/talk.ja2.ogg`` (on the source's timeline, so the first
+rendition's source audio and captions serve both) and
+``rendition2/talk.gold.align``.
+
 Run from anywhere: ``python resources/examples/make_example.py [OUT_DIR]``.
 Needs ``espeak-ng`` on PATH and the Python packages numpy, scipy, soundfile
 and sudachipy (with sudachidict_core).
@@ -227,6 +236,28 @@ TALK: list[tuple[str, list[str] | None, str]] = [
 ]
 
 
+# The second rendition leaves these sentences out (0-based) and lags more.
+SECOND_OMITTED = frozenset({6, 18})
+SECOND_EXTRA_LAG = 2.0
+
+
+def second_talk() -> list[tuple[str, list[str] | None, str]]:
+    """:data:`TALK` as the second interpreter renders it (see ``--second-rendition``)."""
+    import re
+
+    talk: list[tuple[str, list[str] | None, str]] = []
+    for index, (sentence, chunks, ref) in enumerate(TALK):
+        if chunks is CONDENSED:
+            talk.append((sentence, chunks, ref))
+        elif index in SECOND_OMITTED:
+            talk.append((sentence, [], ref))
+        elif not chunks:
+            talk.append((sentence, [c for c in re.findall(r"[^、。]+[、。]?", ref) if c], ref))
+        else:
+            talk.append((sentence, list(chunks), ref))
+    return talk
+
+
 @dataclass
 class Timed:
     """A synthesised utterance placed on the timeline (times rounded to ms)."""
@@ -279,7 +310,8 @@ def synthesise(text: str, voice: tuple[str, int], workdir: Path) -> np.ndarray:
     return resample_poly(samples, SAMPLE_RATE // g, rate // g).astype(np.float32)
 
 
-def build_timeline(workdir: Path) -> tuple[list[Timed], list[list[Timed]]]:
+def build_timeline(workdir: Path, talk: list[tuple[str, list[str] | None, str]] | None = None,
+                   extra_lag: float = 0.0, sources_only_from: list[Timed] | None = None) -> tuple[list[Timed], list[list[Timed]]]:
     """Source sentences and, per sentence, its interpreter chunks, placed in time.
 
     A rendition starts at its source sentence's start plus the ear-voice
@@ -290,20 +322,27 @@ def build_timeline(workdir: Path) -> tuple[list[Timed], list[list[Timed]]]:
     from sudachipy import dictionary
 
     tokenizer = dictionary.Dictionary(dict="core").create()
+    talk = TALK if talk is None else talk
     sources: list[Timed] = []
     renditions: list[list[Timed]] = []
     t = FIRST_START
     interpreter_free = 0.0
-    for index, (sentence, chunks, _) in enumerate(TALK):
-        lag = ear_voice_span(index)
-        if chunks:
-            t = max(t, interpreter_free + MIN_GAP_BETWEEN_RENDITIONS - lag)
-        audio = synthesise(sentence, EN_VOICE, workdir)
-        start = round(t, 3)
-        end = round(start + len(audio) / SAMPLE_RATE, 3)
-        sources.append(Timed(sentence, start, end, audio))
+    for index, (sentence, chunks, _) in enumerate(talk):
+        lag = ear_voice_span(index) + extra_lag
+        if sources_only_from is not None:
+            # A second rendition of a recorded talk: the speaker's timeline is given.
+            start, end = sources_only_from[index].start, sources_only_from[index].end
+            sources.append(sources_only_from[index])
+            ja_t = max(start + lag, interpreter_free + MIN_GAP_BETWEEN_RENDITIONS)
+        else:
+            if chunks:
+                t = max(t, interpreter_free + MIN_GAP_BETWEEN_RENDITIONS - lag)
+            audio = synthesise(sentence, EN_VOICE, workdir)
+            start = round(t, 3)
+            end = round(start + len(audio) / SAMPLE_RATE, 3)
+            sources.append(Timed(sentence, start, end, audio))
+            ja_t = start + lag
         placed: list[Timed] = []
-        ja_t = start + lag
         for chunk in chunks or []:
             chunk_audio = synthesise(kana_reading(chunk, tokenizer), JA_VOICE, workdir)
             c_start = round(ja_t, 3)
@@ -340,14 +379,15 @@ def write_srt(track: list[Timed], path: Path) -> None:
     path.write_text("\n".join(blocks), encoding="utf-8", newline="\n")
 
 
-def gold_alignment(renditions: list[list[Timed]]) -> list[str]:
+def gold_alignment(renditions: list[list[Timed]], talk: list[tuple[str, list[str] | None, str]] | None = None) -> list[str]:
     """vecalign lines: each source sentence with the positions of its chunks."""
+    talk = TALK if talk is None else talk
     lines = []
     position = 0
     index = 0
-    while index < len(TALK):
+    while index < len(talk):
         sources = [index]
-        while index + len(sources) < len(TALK) and TALK[index + len(sources)][1] is CONDENSED:
+        while index + len(sources) < len(talk) and talk[index + len(sources)][1] is CONDENSED:
             sources.append(index + len(sources))
         count = len(renditions[index])
         targets = list(range(position, position + count))
@@ -360,6 +400,8 @@ def gold_alignment(renditions: list[list[Timed]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out_dir", nargs="?", default=str(Path(__file__).resolve().parent), help="where to write the files")
+    parser.add_argument("--second-rendition", action="store_true",
+                        help="also write a second interpreter's rendition into OUT_DIR/rendition2 (see the module docstring)")
     args = parser.parse_args(argv)
     if shutil.which("espeak-ng") is None:
         print("espeak-ng is not installed (Debian: apt-get install espeak-ng)", file=sys.stderr)
@@ -368,6 +410,16 @@ def main(argv: list[str] | None = None) -> int:
 
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    if args.second_rendition:
+        times = read_srt_times(out / "talk.en.srt")
+        if len(times) != len(TALK):
+            print(f"{out / 'talk.en.srt'} does not hold the example talk; build it first (without --second-rendition)", file=sys.stderr)
+            return 1
+        empty = np.zeros(0, dtype=np.float32)
+        sources = [Timed(sentence, a, b, empty) for (sentence, _, _), (a, b) in zip(TALK, times)]
+        with tempfile.TemporaryDirectory() as tmp:
+            write_second_rendition(sources, out / "rendition2", Path(tmp))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         sources, renditions = build_timeline(Path(tmp))
     chunks = [c for group in renditions for c in group]
@@ -384,6 +436,36 @@ def main(argv: list[str] | None = None) -> int:
                 fh.write(samples[i : i + 8192])
     print(f"{len(sources)} source sentences, {len(chunks)} interpreter chunks, {total:.1f} s of audio written to {out}")
     return 0
+
+
+def read_srt_times(path: Path) -> list[tuple[float, float]]:
+    """(start, end) of each caption of an SRT file this script wrote."""
+    import re
+
+    def seconds(stamp: str) -> float:
+        h, m, rest = stamp.split(":")
+        s, ms = rest.split(",")
+        return int(h) * 3600 + int(m) * 60 + int(s) + int(ms) / 1000
+
+    return [(seconds(a), seconds(b)) for a, b in re.findall(r"(\S+) --> (\S+)", path.read_text(encoding="utf-8"))]
+
+
+def write_second_rendition(sources: list[Timed], out: Path, workdir: Path) -> None:
+    """The second interpreter's transcript, audio and gold alignment, on ``sources``' timeline."""
+    import soundfile as sf
+
+    talk = second_talk()
+    _, renditions = build_timeline(workdir, talk, SECOND_EXTRA_LAG, sources_only_from=sources)
+    chunks = [c for group in renditions for c in group]
+    out.mkdir(parents=True, exist_ok=True)
+    write_srt(chunks, out / "talk.ja2.srt")
+    (out / "talk.gold.align").write_text("\n".join(gold_alignment(renditions, talk)) + "\n", encoding="utf-8", newline="\n")
+    total = max(sources[-1].end, chunks[-1].end) + 1.0
+    samples = mix(chunks, total)
+    with sf.SoundFile(out / "talk.ja2.ogg", "w", SAMPLE_RATE, 1, format="OGG", subtype="VORBIS", compression_level=0.7) as fh:
+        for i in range(0, len(samples), 8192):
+            fh.write(samples[i : i + 8192])
+    print(f"second rendition: {len(chunks)} chunks written to {out}")
 
 
 if __name__ == "__main__":

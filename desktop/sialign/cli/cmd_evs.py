@@ -28,9 +28,10 @@ def _fmt(value: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.audio.evs import compare_interpreters, compute_evs, evs_stats, interpreter_of
+    from sialign.audio.evs import compare_interpreters, interpreter_of
     from sialign.core.errors import SialignError
     from sialign.io.project_file import load_project
+    from sialign.review.figures import lag_summary
 
     projects = [load_project(path) for path in args.projects]
     report: dict[str, Any] = {"talks": [], "interpreters": []}
@@ -41,9 +42,8 @@ def run(args: argparse.Namespace) -> int:
                  f"{'end med':>7} {'outliers':>8}")
     timed = 0
     for path, project in zip(args.projects, projects):
-        records = compute_evs(project, include_dropped=args.include_dropped)
-        start = evs_stats(records, "start")
-        end = evs_stats(records, "end")
+        lags = lag_summary(project, include_dropped=args.include_dropped)
+        records, start, end = lags.table.records(), lags.start, lags.end
         timed += len(records)
         name = interpreter_of(project)
         if start is None:

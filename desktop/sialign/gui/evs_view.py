@@ -26,7 +26,8 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from sialign.audio.evs import EvsRecord, EvsStats, EvsTable, evs_stats, evs_table
+from sialign.audio.evs import EvsRecord, EvsStats, EvsTable
+from sialign.review.figures import lag_summary
 
 if TYPE_CHECKING:
     from sialign.gui.session import ProjectSession
@@ -292,9 +293,10 @@ class EvsView(QWidget):
         self._timer.stop()
         self._pending = False
         self.recomputations += 1
-        table = self._table = evs_table(self.session.project)
-        start = self._start_stats = evs_stats(table, "start")
-        self._end_stats = evs_stats(table, "end")
+        lags = lag_summary(self.session.project)
+        table = self._table = lags.table
+        start = self._start_stats = lags.start
+        self._end_stats = lags.end
         x, start_lag, end_lag = table.src_start, table.start_lag, table.end_lag
         outlier = np.isin(table.bead, np.asarray(start.outliers if start is not None else (), dtype=np.int64))
         confirmed = table.confirmed & ~outlier

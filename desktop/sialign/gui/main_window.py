@@ -235,6 +235,8 @@ class MainWindow(QMainWindow):
         self.act_save = A("&Save", self.save, K.Save, "Save the project")
         self.act_save_as = A("Save &as…", self.save_as, K.SaveAs, "Save the project under a new name")
         self.act_export = A("&Export…", self.export_dialog, "Ctrl+E", "Export the alignment as TSV, JSONL or TMX")
+        self.act_report = A("Export &report…", self.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
+        self.act_compare = A("&Compare renditions…", self.compare_window, None, "Several renditions of this source side by side")
         self.act_quit = A("&Quit", self.close, K.Quit, "Close SI Aligner")
 
         self.act_undo = self.session.undo_stack.createUndoAction(self, "&Undo")
@@ -392,7 +394,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.act_example)
         file_menu.addAction(self.act_corpus)
         file_menu.addSeparator()
-        for action in (self.act_save, self.act_save_as, self.act_export):
+        for action in (self.act_save, self.act_save_as, self.act_export, self.act_report, self.act_compare):
             file_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
@@ -666,6 +668,7 @@ class MainWindow(QMainWindow):
         self.act_save_as.setEnabled(has_text)
         self.act_cancel.setEnabled(busy)
         self.act_export.setEnabled(aligned)
+        self.act_report.setEnabled(aligned)
         for action in (self.act_confirm, self.act_drop, self.act_reset_status, self.act_merge_beads,
                        self.act_merge_prev_bead, self.act_split_bead, self.act_split_segment,
                        self.act_merge_next_segment, self.act_merge_prev_segment, self.act_move_prev,
@@ -1330,6 +1333,22 @@ class MainWindow(QMainWindow):
             self.show_error("Export failed", f"{options.path}: {exc.strerror or exc}")
             return
         self.statusBar().showMessage(f"Exported {rows} rows to {options.path}", 8000)
+
+    def report_dialog(self) -> None:
+        from sialign.gui.report_dialog import ReportDialog
+
+        if self.session.project.alignment is not None:
+            ReportDialog(self.session.project, self, settings=self.settings).exec()
+
+    def compare_window(self) -> None:
+        from sialign.gui.compare_window import CompareWindow
+
+        project = self.session.project
+        aligned = project.alignment is not None and bool(project.alignment.beads)
+        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.show()
+        window.add_dialog()
 
     def open_example(self) -> None:
         from sialign.gui.app import load_example_project
