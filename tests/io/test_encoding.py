@@ -231,3 +231,12 @@ def test_encoding_euc_jp_read_as_cp932_is_rejected() -> None:
     assert data.decode("cp932") != text  # the trap: valid CP932, but mojibake
     decoded = decode_bytes(data)
     assert (decoded.encoding, decoded.text) == ("euc_jp", text)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-be", "utf-16-le"])
+def test_encoding_bomless_utf16_ascii_digits_keep_their_byte_order(tmp_path, codec: str) -> None:  # noqa: ANN001
+    # Read in the wrong order, ASCII digits become U+3000 ideographic spaces,
+    # which look like text too: the order giving ASCII must win the tie.
+    path = tmp_path / "digits.txt"
+    path.write_bytes("0000\n1234\n".encode(codec))
+    assert read_text(path).text == "0000\n1234\n"

@@ -194,7 +194,7 @@ def _looks_like_bomless_utf16(data: bytes) -> str | None:
     if len(data) < 2 or len(data) % 2 or b"\x00" not in data:
         return None
     sample = data[: 1 << 16]
-    best: tuple[float, str] | None = None
+    best: tuple[float, float, str] | None = None
     for candidate in ("utf-16-le", "utf-16-be"):
         try:
             text = sample.decode(candidate)
@@ -203,15 +203,18 @@ def _looks_like_bomless_utf16(data: bytes) -> str | None:
         if _CONTROL_RE.search(text):
             continue  # NUL or another control character: binary, or the wrong byte order
         score = _plausibility(text)
-        if score >= 0.95 and (best is None or score > best[0]):
-            best = (score, candidate)
+        # Ties (ASCII digits read in the wrong order become U+3000 ideographic
+        # spaces, which are plausible too) go to the order giving more ASCII.
+        ascii_share = 1.0 - _count(_NON_ASCII_RE, text) / max(len(text), 1)
+        if score >= 0.95 and (best is None or (score, ascii_share) > best[:2]):
+            best = (score, ascii_share, candidate)
     if best is None:
         return None
     try:
-        data.decode(best[1])
+        data.decode(best[2])
     except UnicodeDecodeError:
         return None
-    return best[1]
+    return best[2]
 
 
 # Characters ordinary transcripts are made of: printable ASCII and usual
