@@ -26,6 +26,14 @@ if "ALSA_CONFIG_PATH" not in os.environ and Path("/usr/share/alsa/alsa.conf").ex
     os.environ["ALSA_CONFIG_PATH"] = str(_ALSA_CONF)
 
 import pytest  # noqa: E402
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+# On CI (and whenever SIALIGN_TEST_DERANDOMIZE is set) property tests draw the
+# same examples every run, so a run's verdict does not depend on luck; locally
+# they keep exploring new examples.
+_hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI") or os.environ.get("SIALIGN_TEST_DERANDOMIZE"):
+    _hypothesis_settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
