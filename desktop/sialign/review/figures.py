@@ -295,8 +295,10 @@ def _span(doc: Document) -> tuple[float | None, float | None]:
     timed = [s for s in doc.segments if s.start is not None and s.end is not None]
     if not timed:
         return None, None
-    span = max(s.end for s in timed) - min(s.start for s in timed)  # type: ignore[type-var,operator]
-    speech = sum(max(0.0, s.end - s.start) for s in timed)  # type: ignore[operator]
+    ends = [float(s.end) for s in timed if s.end is not None]
+    starts = [float(s.start) for s in timed if s.start is not None]
+    span = max(ends) - min(starts)
+    speech = sum(max(0.0, float(s.end) - float(s.start)) for s in timed if s.start is not None and s.end is not None)
     return float(span), float(speech)
 
 
@@ -352,6 +354,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
     reference = project.reference
     ref_units = _units(reference) if reference is not None else 0
     src_units, tgt_units = _units(src), _units(tgt)
+    compression: float | None
     if reference is not None and ref_units > 0:
         basis, compression = "reference", tgt_units / ref_units
     else:

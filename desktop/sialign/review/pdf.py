@@ -73,7 +73,7 @@ def new_pdf() -> Any:
     pdf = FPDF(orientation="portrait", unit="mm", format="A4")
     pdf.set_auto_page_break(True, margin=14)
     pdf.set_margins(14, 14, 14)
-    kwargs = {"collection_font_number": index} if path.lower().endswith(".ttc") else {}
+    kwargs: dict[str, Any] = {"collection_font_number": index} if path.lower().endswith(".ttc") else {}
     pdf.add_font("body", "", path, **kwargs)
     pdf.add_font("body", "B", _bold_beside(path) or path, **kwargs)
     fallbacks = []
