@@ -22,7 +22,7 @@ def _fresh_memo() -> None:
 
 
 def example(offset: float = 0.0, *, reference: bool = True) -> Project:
-    from sialign.cli.cmd_demo import load_example
+    from sialign.workflows.talks import load_example
 
     project = load_example(EXAMPLES)
     if not reference:

@@ -244,7 +244,7 @@ def omission_scores(cases: list[tuple[Any, Any, set[int]]], params: Any) -> dict
 def example_scores(params: Any) -> dict[str, Any]:
     """The bundled example talk (pivot, time prior) against its gold beads."""
     from sialign.align import align_project
-    from sialign.cli.cmd_demo import load_example
+    from sialign.workflows.talks import load_example
     from sialign.evaluate import alignment_positions, bead_f1, read_beads
 
     folder = REPO / "resources" / "examples"

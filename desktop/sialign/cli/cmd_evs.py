@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(lines))
         if args.json:
-            from sialign.io.atomic import atomic_write_text
+            from sialign.core.atomic import atomic_write_text
 
             atomic_write_text(args.json, json.dumps(report, ensure_ascii=False, indent=1, default=str))
     if timed == 0:

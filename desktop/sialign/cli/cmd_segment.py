@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from sialign.core.errors import SialignError
-    from sialign.io.atomic import atomic_write_text
+    from sialign.core.atomic import atomic_write_text
     from sialign.io.readers import read_transcript
     from sialign.text import chunk_japanese, rebuild_captions, split_sentences
 

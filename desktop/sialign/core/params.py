@@ -123,6 +123,9 @@ class FilterParams:
             intra filter.
         drop_contentless: drop beads whose target has no content word at all
             (the intra filter never trims a bead's every chunk).
+        inter: apply the inter-sentence thresholds (alpha, gamma, eta); when
+            False their scores are still computed and shown on the beads, but
+            no bead fails them (``sialign align --filters intra``).
         alpha_min: least share of source content words covered by the target.
         gamma_min: least target/reference length ratio (under-translation below).
         gamma_max: most target/reference length ratio (over-translation above).
@@ -140,6 +143,7 @@ class FilterParams:
     intra: bool = True
     content_pos: tuple[str, ...] = ("NOUN", "PROPN", "PRON", "VERB", "NUM")
     drop_contentless: bool = True
+    inter: bool = True
     alpha_min: float = 0.0
     gamma_min: float = 0.2
     gamma_max: float = 3.0

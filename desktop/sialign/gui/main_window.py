@@ -76,22 +76,11 @@ MAX_RECENT = 10
 LAYOUT_VERSION = 4
 
 
-def default_embedder() -> str:
-    """The embedder new talks use: the model chosen in Settings → Embedding model, else ``auto``.
-
-    ``auto`` is resolved per language pair when aligning: the built-in
-    multilingual encoder when it covers both languages, else lexical.
-    """
-    from sialign.embed.models_registry import default_model
-
-    return default_model() or "auto"
-
-
 def error_log_path() -> Path:
     """Where unexpected errors are written (the dialog names this file, never shows a traceback)."""
-    from sialign.io.project_file import autosave_dir
+    from sialign.core.paths import error_log_path as path
 
-    return autosave_dir().parent / "errors.log"
+    return path()
 
 
 class SegmentTableView(QTableView):
@@ -996,13 +985,14 @@ class MainWindow(QMainWindow):
 
     # -- alignment ---------------------------------------------------------------
     def align_params(self) -> AlignParams:
-        project = self.session.project
-        if project.params:
-            return AlignParams.from_dict(project.params)
-        return AlignParams(embedder=default_embedder())
+        from sialign.workflows.aligning import align_params
+
+        return align_params(self.session.project)
 
     def align(self, *, keep_confirmed: bool = True, on_done: Callable[[], None] | None = None) -> bool:
         """Start aligning the talk in a worker; True when it started."""
+        from sialign.workflows.aligning import alignment_label
+
         project = self.session.project
         if not len(project.source) or not len(project.target):
             self.show_error("Nothing to align", "Open or create a talk with a source and a target transcript first.")
@@ -1010,7 +1000,7 @@ class MainWindow(QMainWindow):
         params = self.align_params()
         worker = AlignWorker(project, params, keep_confirmed=keep_confirmed)
         src_ids, tgt_ids = worker.project.source.ids(), worker.project.target.ids()
-        label = "Re-align unconfirmed beads" if keep_confirmed and project.alignment is not None else "Align the talk"
+        label = alignment_label(project, keep_confirmed)
 
         def install(result: Any) -> None:
             self._install_alignment(result, src_ids, tgt_ids, params, label)
@@ -1037,7 +1027,7 @@ class MainWindow(QMainWindow):
 
     def _install_alignment(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams,
                            label: str) -> None:  # fmt: skip
-        from sialign.core.edits import ReplaceAlignment
+        from sialign.workflows.aligning import alignment_edit, record_params
 
         project = self.session.project
         first_run = project.alignment is None  # a re-alignment keeps the user's zoom
@@ -1045,9 +1035,8 @@ class MainWindow(QMainWindow):
             self.show_error("Alignment not applied", "The segments changed while aligning; align again.")
             return
         self.session.set_similarity(SimilarityGrid(result.similarity, src_ids, tgt_ids))
-        if self.session.apply(ReplaceAlignment(result.alignment, label=label)):
-            if project.params != params.to_dict():
-                project.params = params.to_dict()
+        if self.session.apply(alignment_edit(result, label)):
+            if record_params(project, params):
                 self.session.mark_dirty()
             self.last_align_seconds = dict(result.timings)
             total = sum(result.timings.values())
@@ -1092,8 +1081,10 @@ class MainWindow(QMainWindow):
             return
         dialog = NewTalkDialog(self)
         if dialog.exec():
+            from sialign.workflows.aligning import align_params
+
             project = dialog.project()
-            project.params = AlignParams(embedder=default_embedder()).to_dict()
+            project.params = align_params(project).to_dict()
             self._discard_current_autosave()
             self.session.set_project(project, modified=True)
             self.statusBar().showMessage("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)

@@ -170,9 +170,9 @@ class AlignWorker(TaskWorker):
         super().__init__(self._align, "Re-alignment" if keep_confirmed and project.alignment else "Alignment")
 
     def _align(self, progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
-        from sialign.align.pipeline import align_project
+        from sialign.workflows.aligning import compute_alignment
 
-        return align_project(
+        return compute_alignment(
             self.project,
             self.params,
             progress=progress,

@@ -32,9 +32,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import os
 import re
-import sys
 from pathlib import Path
 from typing import IO, Any, Callable
 
@@ -42,7 +40,8 @@ import sialign
 from sialign.core.edits import EDIT_TYPES, apply_edit, check_invariants, edit_from_dict
 from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ProjectVersionError
 from sialign.core.model import BeadStatus, Project
-from sialign.io.atomic import atomic_open
+from sialign.core import paths
+from sialign.core.atomic import atomic_open
 from sialign.io.project_schema import SchemaError, has_surrogate
 from sialign.io.project_schema import payload as check_payload
 
@@ -386,17 +385,8 @@ def replay_history(project_without_edits: Project, history: list[dict[str, Any]]
 
 
 def autosave_dir() -> Path:
-    """Where autosaves of never-saved projects go (``SIALIGN_AUTOSAVE_DIR`` overrides)."""
-    override = os.environ.get("SIALIGN_AUTOSAVE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-        return base / "SI Aligner" / "autosave"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "SI Aligner" / "autosave"
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "sialign" / "autosave"
+    """Where autosaves of never-saved projects go (see :mod:`sialign.core.paths`)."""
+    return paths.autosave_dir()
 
 
 def autosave_path(path: str | Path | None, talk_id: str = "untitled") -> Path:

@@ -43,7 +43,7 @@ from xml.sax.saxutils import quoteattr
 import sialign
 from sialign.core.errors import ExportError, FormatError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times
-from sialign.io.atomic import atomic_open
+from sialign.core.atomic import atomic_open
 from sialign.io.escaping import escape_tsv_field, unescape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
 
