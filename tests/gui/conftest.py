@@ -96,7 +96,7 @@ def make_project():  # noqa: ANN201
 
 @pytest.fixture
 def session(qapp, project):  # noqa: ANN001 - pytest fixtures
-    from sialign.gui.matrix_view import SimilarityGrid
+    from sialign.align.result import SimilarityGrid
     from sialign.gui.session import ProjectSession
 
     s = ProjectSession()

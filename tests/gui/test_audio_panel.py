@@ -535,7 +535,7 @@ def test_audio_panel_evs_affected_table(edit_name: str, affected: bool) -> None:
 
 def test_audio_panel_evs_table_matches_bead_times(tmp_path: Path) -> None:
     """The vectorised lags equal the per-bead definition, dropped and untimed beads included."""
-    from sialign.audio.evs import evs_table
+    from sialign.evaluate.evs import evs_table
     from sialign.core.model import BeadStatus, bead_times
 
     project = big_timed_project(300)

@@ -26,7 +26,7 @@ import hashlib
 import inspect
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Sequence
 
@@ -35,6 +35,7 @@ import numpy as np
 from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
+from sialign.align.result import AlignResult
 from sialign.core.errors import SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
@@ -64,23 +65,6 @@ PRESETS: dict[str, dict[str, float]] = {
 }  # fmt: skip
 # A target with this many times the source's segments is taken to be chunks.
 CHUNK_RATIO = 1.5
-
-
-@dataclass
-class AlignResult:
-    """What :func:`align_project` returns.
-
-    Attributes:
-        alignment: the new alignment (not yet applied to the project; the GUI
-            applies it as one undoable edit).
-        similarity: (n_src, n_tgt) float32 single-segment similarities for the
-            matrix view (the weighted mix of the signals used).
-        timings: seconds per stage: ``embedding``, ``aligning``, ``total``.
-    """
-
-    alignment: Alignment
-    similarity: np.ndarray
-    timings: dict[str, float] = field(default_factory=dict)
 
 
 def resolve_target_units(params: AlignParams, n_src: int, n_tgt: int) -> str:

@@ -28,10 +28,12 @@ ORDER = 20
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from sialign.io.export_formats import ALIGNMENT_FORMATS
+
     parser.add_argument("source", metavar="SRC", help="source transcript (txt, tsv, srt, vtt, TextGrid, eaf)")
     parser.add_argument("target", metavar="TGT", help="interpretation/translation transcript")
     parser.add_argument("-o", "--output", metavar="OUT", required=True, help="output file: .tsv, .jsonl, .tmx, .align or .sialign; '-' writes to standard output (with -f)")
-    parser.add_argument("-f", "--format", choices=["tsv", "tsv2", "jsonl", "tmx", "align", "textgrid", "eaf"], help="export format instead of OUT's extension")
+    parser.add_argument("-f", "--format", choices=list(ALIGNMENT_FORMATS), help="export format instead of OUT's extension")
     parser.add_argument("--ref", metavar="REF", help="reference translation of the source, one line per source segment (pivot mode)")
     parser.add_argument("--src-lang", metavar="LANG", help="source language (default: guessed from the script)")
     parser.add_argument("--tgt-lang", metavar="LANG", help="target language (default: guessed from the script)")
@@ -158,7 +160,7 @@ def build_project(args: argparse.Namespace) -> Project:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.writers import ALIGNMENT_EXTENSIONS
+    from sialign.io.export_formats import ALIGNMENT_EXTENSIONS
     from sialign.workflows.aligning import align_talk
     from sialign.workflows.outputs import summary_lines, write_output
 

@@ -28,7 +28,7 @@ def _fmt(value: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.audio.evs import compare_interpreters, compute_evs, evs_stats, interpreter_of
+    from sialign.evaluate.evs import compare_interpreters, compute_evs, evs_stats, interpreter_of
     from sialign.core.errors import SialignError
     from sialign.io.project_file import load_project
 

@@ -428,9 +428,20 @@ def bead_text(bead: Bead, doc: Document, side: str, *, use_post_edit: bool = Tru
         ids = bead.tgt if include_trimmed else tuple(i for i in bead.tgt if i not in bead.trimmed)
     else:
         raise ValueError(f"side must be 'src' or 'tgt', not {side!r}")
-    # Line breaks inside merged segments are layout, not content: collapse runs
-    # of whitespace so exported rows read as running text.
-    return doc.joiner.join(" ".join(doc.get(i).text.split()) for i in ids)
+    return join_segments(doc, ids)
+
+
+def join_segments(doc: Document, ids: Iterable[int], *, collapse: bool = True) -> str:
+    """The texts of the segments ``ids`` of ``doc`` joined with the document's joiner.
+
+    With ``collapse`` (exports, bead text) runs of whitespace inside a
+    segment become one space: line breaks inside merged segments are layout,
+    not content, and exported rows read as running text. Without it the
+    texts are joined as they are (what the review table and dialogs show).
+    """
+    if collapse:
+        return doc.joiner.join(" ".join(doc.get(i).text.split()) for i in ids)
+    return doc.joiner.join(doc.get(i).text for i in ids)
 
 
 def bead_times(bead: Bead, doc: Document, side: str) -> tuple[float | None, float | None]:

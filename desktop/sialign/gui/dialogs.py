@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.core.model import Bead, Project
+from sialign.core.model import Bead, Project, join_segments
 from sialign.gui.table_model import DEFAULT_LOW_CONFIDENCE
 
 
@@ -61,7 +61,7 @@ class SplitBeadDialog(QDialog):
 
     def _side_text(self, ids: tuple[int, ...], side: str) -> str:
         doc = self.project.document(side)
-        return doc.joiner.join(doc.get(i).text for i in ids) or "∅"
+        return join_segments(doc, ids, collapse=False) or "∅"
 
     def _preview(self) -> None:
         s, t = self.src_count.value(), self.tgt_count.value()

@@ -9,7 +9,7 @@ point selects its bead everywhere.
 The key sits in a line of text above the plot rather than inside it, so it
 never covers points, and the view sheds its title, the key and the long
 axis label as it gets small (a docked panel can be a few rows high). Lags are
-recomputed with array operations (``sialign.audio.evs.evs_table``), only
+recomputed with array operations (``sialign.evaluate.evs.evs_table``), only
 for edits that can change them, and at most once per pass of the event
 loop: a burst of edits (an undo macro, a filter run) costs one redraw,
 a moment after the edit itself has been shown. While the view is hidden (a
@@ -26,7 +26,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from sialign.audio.evs import EvsRecord, EvsStats, EvsTable, evs_stats, evs_table
+from sialign.evaluate.evs import EvsRecord, EvsStats, EvsTable, evs_stats, evs_table
 
 if TYPE_CHECKING:
     from sialign.gui.session import ProjectSession

@@ -28,21 +28,11 @@ from PySide6.QtWidgets import (
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
+from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat
 
 
-@dataclass(frozen=True)
-class ExportFormat:
-    label: str
-    suffix: str
-    two_column: bool = False
-
-
-FORMATS = [
-    ExportFormat("TSV — all fields (talk, ids, times, cost, status, source, target)", ".tsv"),
-    ExportFormat("Two-column TSV — source<TAB>target, for MT toolkits", ".tsv", two_column=True),
-    ExportFormat("JSONL — one bead per line, every field", ".jsonl"),
-    ExportFormat("TMX 1.4 — for translation memories", ".tmx"),
-]
+# Every format the writers know, in the order of the registry.
+FORMATS = list(EXPORT_FORMATS)
 
 
 @dataclass(frozen=True)
@@ -60,10 +50,9 @@ def export(project: Project, options: ExportOptions) -> int:
     return write_alignment(
         project,
         options.path,
-        format=options.format.suffix.lstrip("."),
+        format=options.format.key,
         only_confirmed=options.only_confirmed,
         include_dropped=options.include_dropped,
-        two_column=options.format.two_column,
     )
 
 
@@ -145,9 +134,8 @@ class ExportDialog(QDialog):
 
     def browse(self) -> None:
         fmt = self.format
-        name = "TSV" if fmt.suffix == ".tsv" else fmt.suffix.lstrip(".").upper()
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export to", self.path_edit.text(), f"{name} (*{fmt.suffix});;All files (*)"
+            self, "Export to", self.path_edit.text(), f"{fmt.name} (*{fmt.suffix});;All files (*)"
         )
         if path:
             self.path_edit.setText(path)

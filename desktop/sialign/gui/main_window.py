@@ -54,7 +54,8 @@ from sialign.gui.bead_inspector import BeadInspector
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.doubt import DoubtService
 from sialign.gui.filter_panel import FilterPanel
-from sialign.gui.matrix_view import MatrixView, SimilarityGrid
+from sialign.gui.matrix_view import MatrixView
+from sialign.align.result import SimilarityGrid
 from sialign.gui.resources import app_icon
 from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.table_model import (

@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoStack
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
-from sialign.gui.matrix_view import SimilarityGrid
+from sialign.align.result import SimilarityGrid
 
 
 def touched_segments(edit: Any) -> list[tuple[str, int]]:

@@ -42,15 +42,12 @@ from xml.sax.saxutils import quoteattr
 
 import sialign
 from sialign.core.errors import ExportError, FormatError
-from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times
+from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.atomic import atomic_open
+from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS
 from sialign.io.escaping import escape_tsv_field, unescape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
 
-ALIGNMENT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx", "align", "textgrid", "eaf")
-TRANSCRIPT_FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
-
-ALIGNMENT_EXTENSIONS = {".tsv": "tsv", ".jsonl": "jsonl", ".tmx": "tmx", ".align": "align", ".textgrid": "textgrid", ".eaf": "eaf"}
 TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".textgrid": "textgrid", ".eaf": "eaf"}
 
 PARALLEL_TSV_COLUMNS = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
@@ -328,7 +325,7 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
                 "source": bead_text(bead, src, "src"),
                 "target": bead_text(bead, tgt, "tgt"),
                 "target_original": bead_text(bead, tgt, "tgt", use_post_edit=False, include_trimmed=True),
-                "trimmed_text": tgt.joiner.join(" ".join(tgt.get(i).text.split()) for i in bead.tgt if i in bead.trimmed),
+                "trimmed_text": join_segments(tgt, [i for i in bead.tgt if i in bead.trimmed]),
                 "src_texts": [src.get(i).text for i in bead.src],
                 "tgt_texts": [tgt.get(i).text for i in bead.tgt],
             }

@@ -12,7 +12,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sialign.align.pipeline import AlignResult
+    from sialign.align.result import AlignResult
     from sialign.core.edits import Edit
     from sialign.core.model import Project
     from sialign.core.params import AlignParams, FilterParams

@@ -23,7 +23,7 @@ def write_output(project: Project, output: str, format: str | None = None) -> st
 
 def summary_lines(project: Project, timings: dict[str, float], rows: int = 5) -> list[str]:
     """A readable summary of the project's alignment: counts, embedder, EVS, timings and the first rows."""
-    from sialign.audio.evs import compute_evs, evs_stats
+    from sialign.evaluate.evs import compute_evs, evs_stats
     from sialign.core.model import BeadStatus, bead_text
 
     alignment = project.alignment
