@@ -1,4 +1,15 @@
-"""``sialign align``: align a source transcript with its interpretation and write the result."""
+"""``sialign align``: align a source transcript with its interpretation and write the result.
+
+Coarse alignment (NAIST-SIC-Aligned §4.1.1, vecalign): source sentences are grouped with runs of
+target chunks by a dynamic programme over n:m beads (1-0 and 0-1 included). Beads costing more than
+the drop threshold, or with an empty side, are kept with status 'dropped' and a reason. With --ref
+(a reference translation, one line per source segment) the target is compared with the reference in
+the target language (pivot mode). When both transcripts carry timestamps (SRT, VTT, TextGrid, EAF,
+timed TSV) an ear-voice-span prior penalises beads whose interpretation starts before the source or
+lags too far behind. The output format follows the extension of -o: .tsv, .jsonl, .tmx, .align
+(vecalign's format, 0-based line positions, dropped beads included) or .sialign (a project to review
+in the desktop app).
+"""
 
 from __future__ import annotations
 
@@ -11,20 +22,7 @@ if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import AlignParams
 
-NAME = "align"
 HELP = "align a source transcript with an interpretation (or translation) and write TSV, JSONL, TMX, .align or a project"
-DESCRIPTION = (
-    "Coarse alignment (NAIST-SIC-Aligned §4.1.1, vecalign): source sentences are grouped with runs of target chunks by a "
-    "dynamic programme over n:m beads (1-0 and 0-1 included). Beads costing more than the drop threshold, "
-    "or with an empty side, are kept with status 'dropped' and a reason. With --ref (a reference "
-    "translation, one line per source segment) the target is compared with the reference in the target "
-    "language (pivot mode). When both transcripts carry timestamps (SRT, VTT, TextGrid, EAF, timed TSV) "
-    "an ear-voice-span prior penalises beads whose interpretation starts before the source or lags "
-    "too far behind. The output format follows the extension of -o: .tsv, .jsonl, .tmx, .align "
-    "(vecalign's format, 0-based line positions, dropped beads included) or .sialign (a project to "
-    "review in the desktop app)."
-)
-ORDER = 20
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

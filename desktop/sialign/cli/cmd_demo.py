@@ -1,4 +1,11 @@
-"""``sialign demo``: the whole pipeline, headless, on the bundled example talk."""
+"""``sialign demo``: the whole pipeline, headless, on the bundled example talk.
+
+Reads the example talk (English source captions, a Japanese interpretation, the reference
+translation and both audio tracks), aligns it through the reference translation with the
+ear-voice-span prior, applies the fine-grained filters, prints a summary (beads, dropped, flags,
+median ear-voice span, embedder, timings) and the first rows, and writes a parallel TSV and a
+.sialign project (open it in the desktop app) into the output folder.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-NAME = "demo"
 HELP = "align the bundled example talk headless and print what came out (no display needed)"
-DESCRIPTION = (
-    "Reads the example talk (English source captions, a Japanese interpretation, the reference "
-    "translation and both audio tracks), aligns it through the reference translation with the "
-    "ear-voice-span prior, applies the fine-grained filters, prints a summary (beads, dropped, flags, "
-    "median ear-voice span, embedder, timings) and the first rows, and writes a parallel TSV and a "
-    ".sialign project (open it in the desktop app) into the output folder."
-)
-ORDER = 90
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="DIR", default="sialign-demo", help="folder for the TSV and the project")

@@ -1,4 +1,9 @@
-"""``sialign evs``: ear-voice span per talk and per interpreter."""
+"""``sialign evs``: ear-voice span per talk and per interpreter.
+
+For every bead with times on both sides, the start lag (interpretation start minus source start) and
+end lag; per talk the median, interquartile range and outliers (1.5 IQR beyond the quartiles), then
+a comparison of interpreters (project metadata 'interpreter') pooled over their talks.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +12,7 @@ import json
 import math
 from typing import Any
 
-NAME = "evs"
 HELP = "ear-voice span (interpreter lag) statistics of one or more projects"
-DESCRIPTION = (
-    "For every bead with times on both sides, the start lag (interpretation start minus source start) "
-    "and end lag; per talk the median, interquartile range and outliers (1.5 IQR beyond the quartiles), "
-    "then a comparison of interpreters (project metadata 'interpreter') pooled over their talks."
-)
-ORDER = 70
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

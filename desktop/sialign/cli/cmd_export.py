@@ -1,4 +1,11 @@
-"""``sialign export`` — write a project's alignment as a parallel corpus."""
+"""``sialign export`` — write a project's alignment as a parallel corpus.
+
+Write the alignment of a .sialign project. tsv: the parallel TSV (talk, ids, times, cost, status,
+source, target; tabs and line breaks escaped); tsv2: source<TAB>target for MT toolkits; jsonl: one
+bead per line with every field; tmx: TMX 1.4; align: vecalign's [i, j]:[k]:cost with 0-based
+positions; textgrid/eaf: Praat/ELAN files with aligned source, target and bead tiers. Dropped beads
+are left out unless --include-dropped.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-NAME = "export"
 HELP = "export a project's aligned beads as TSV, two-column TSV, JSONL, TMX, vecalign, TextGrid or EAF"
-DESCRIPTION = (
-    "Write the alignment of a .sialign project. tsv: the parallel TSV (talk, ids, times, cost, "
-    "status, source, target; tabs and line breaks escaped); tsv2: source<TAB>target for MT "
-    "toolkits; jsonl: one bead per line with every field; tmx: TMX 1.4; align: vecalign's "
-    "[i, j]:[k]:cost with 0-based positions; textgrid/eaf: Praat/ELAN files with aligned source, "
-    "target and bead tiers. Dropped beads are left out unless --include-dropped."
-)
-ORDER = 60
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

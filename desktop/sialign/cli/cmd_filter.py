@@ -1,4 +1,18 @@
-"""``sialign filter``: intra/inter-sentence filters and review flags on an aligned project."""
+"""``sialign filter``: intra/inter-sentence filters and review flags on an aligned project.
+
+Fine-grained filtering (NAIST-SIC-Aligned §4.1.2). Intra: the first/last target chunk of a bead is
+trimmed (kept, restorable) when it holds no content word. Inter: alpha = share of content words
+rendered, gamma = length ratio to the reference translation, eta = similarity to it (chrF, or
+embedding cosine with --embedder); beads failing a threshold are dropped with a reason (or only
+flagged with --flag-only). Confirmed beads are never dropped. Thresholds not given come from the
+project's saved filter settings; the ones used are saved back into the project. Learned filter
+(--learned): a logistic regression trained on the confirmed beads (while few are, also the
+unreviewed ones, most of which are right) against corrupted copies of them and the beads the
+reviewer dropped or corrected gives every bead a doubt (probability it is wrong), written into the
+project and the JSONL export; beads above --doubt-max are dropped (or flagged with --flag-only).
+--learned-from adds the confirmed beads of other projects (files or corpus folders) to the training
+data.
+"""
 
 from __future__ import annotations
 
@@ -12,22 +26,7 @@ if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import FilterParams
 
-NAME = "filter"
 HELP = "trim filler chunks, score beads (alpha, gamma, eta) and flag omissions in an aligned project"
-DESCRIPTION = (
-    "Fine-grained filtering (NAIST-SIC-Aligned §4.1.2). Intra: the first/last target chunk of a bead "
-    "is trimmed (kept, restorable) when it holds no content word. Inter: alpha = share of content words "
-    "rendered, gamma = length ratio to the reference translation, eta = similarity to it (chrF, or "
-    "embedding cosine with --embedder); beads failing a threshold are dropped with a reason (or only "
-    "flagged with --flag-only). Confirmed beads are never dropped. Thresholds not given come from the "
-    "project's saved filter settings; the ones used are saved back into the project. "
-    "Learned filter (--learned): a logistic regression trained on the confirmed beads (while few are, also the "
-    "unreviewed ones, most of which are right) against corrupted copies of them and the beads the reviewer dropped or corrected gives "
-    "every bead a doubt (probability it is wrong), written into the project and the JSONL export; beads above "
-    "--doubt-max are dropped (or flagged with --flag-only). --learned-from adds the confirmed beads of other "
-    "projects (files or corpus folders) to the training data."
-)
-ORDER = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,10 @@
 """``sialign`` — the command-line entry point.
 
 Each subcommand lives in a module ``sialign.cli.cmd_<name>`` that defines
-``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. The
+``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``; its docstring
+after the first line is the command's description (``NAME``, ``DESCRIPTION``
+and ``ORDER`` may override the module name, the docstring and the place in
+:data:`COMMANDS`). The
 modules only parse arguments and call library functions; heavy imports
 happen inside ``run``, so ``sialign --help`` starts fast.
 
@@ -78,6 +81,16 @@ def _exit_status_epilog() -> str:
     return "exit statuses: " + "; ".join(f"{code} {what}" for code, what in EXIT_STATUSES)
 
 
+# The order ``sialign --help`` lists the subcommands in; a ``cmd_*`` module
+# not named here comes after them (or where its ``ORDER`` puts it).
+COMMANDS = ("info", "convert", "segment", "align", "filter", "export", "eval", "evs", "models", "demo", "doctor", "completion")
+
+
+def command_name(mod: ModuleType) -> str:
+    """A subcommand's name: its ``NAME``, else its module name without ``cmd_``."""
+    return str(getattr(mod, "NAME", mod.__name__.rsplit(".", 1)[-1].removeprefix("cmd_")))
+
+
 def _command_modules() -> list[ModuleType]:
     import sialign.cli as pkg
 
@@ -85,7 +98,20 @@ def _command_modules() -> list[ModuleType]:
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if info.name.startswith("cmd_"):
             mods.append(importlib.import_module(f"sialign.cli.{info.name}"))
-    return sorted(mods, key=lambda m: getattr(m, "ORDER", 50))
+
+    def order(mod: ModuleType) -> float:
+        name = command_name(mod)
+        return getattr(mod, "ORDER", COMMANDS.index(name) if name in COMMANDS else len(COMMANDS))
+
+    return sorted(mods, key=order)
+
+
+def command_description(mod: ModuleType) -> str:
+    """A subcommand's long description: ``DESCRIPTION``, else its module docstring after the first line, else ``HELP``."""
+    if hasattr(mod, "DESCRIPTION"):
+        return str(mod.DESCRIPTION)
+    parts = (mod.__doc__ or "").strip().split("\n\n", 1)
+    return " ".join(parts[1].split()) if len(parts) > 1 else str(mod.HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,9 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for mod in _command_modules():
         p = sub.add_parser(
-            mod.NAME,
+            command_name(mod),
             help=mod.HELP,
-            description=getattr(mod, "DESCRIPTION", mod.HELP),
+            description=command_description(mod),
             formatter_class=HelpFormatter,
         )
         mod.add_arguments(p)

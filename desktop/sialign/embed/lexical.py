@@ -461,13 +461,7 @@ class LexicalEmbedder:
         matrix.sum_duplicates()
         return matrix
 
-    def encode(
-        self,
-        texts: Sequence[str],
-        *,
-        progress: ProgressFn | None = None,
-        should_stop: StopFn | None = None,
-    ) -> np.ndarray:
+    def encode(self, texts: Sequence[str], *, progress: ProgressFn | None = None, should_stop: StopFn | None = None) -> np.ndarray:
         """Dense vectors of ``texts``: the sparse ones folded into ``dim`` buckets.
 
         Returns:

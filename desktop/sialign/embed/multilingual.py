@@ -183,13 +183,7 @@ class MultilingualEncoder:
         if group:
             self._backend._encode_batch(group, n_tokens, out[first : len(ids)])
 
-    def encode(
-        self,
-        texts: Sequence[str],
-        *,
-        progress: ProgressFn | None = None,
-        should_stop: StopFn | None = None,
-    ) -> np.ndarray:
+    def encode(self, texts: Sequence[str], *, progress: ProgressFn | None = None, should_stop: StopFn | None = None) -> np.ndarray:
         """Unit vectors of ``texts``.
 
         Returns:

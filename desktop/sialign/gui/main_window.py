@@ -59,13 +59,7 @@ from sialign.align.result import SimilarityGrid
 from sialign.gui.resources import app_icon
 from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.table_model import (
-    Column,
-    SegmentFilterProxy,
-    SegmentTableModel,
-    find_next,
-    is_flagged,
-    is_low_confidence,
-    is_unconfirmed,
+    Column, SegmentFilterProxy, SegmentTableModel, find_next, is_flagged, is_low_confidence, is_unconfirmed,
 )
 from sialign.gui.workers import AlignWorker, TaskWorker, WorkerRunner, snapshot
 

@@ -19,13 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from sialign.core.errors import (
-    EmptyInputError,
-    FileTooLargeError,
-    FormatError,
-    InputError,
-    OverlapError,
-    TierNotFoundError,
-    TimestampError,
+    EmptyInputError, FileTooLargeError, FormatError, InputError, OverlapError, TierNotFoundError, TimestampError,
 )
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
