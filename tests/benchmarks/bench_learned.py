@@ -174,7 +174,6 @@ class Usem3Direct:
 
 def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -> dict[str, Any]:
     from sialign.align.pipeline import align_project, clear_memo
-    from sialign.core.model import BeadStatus
     from sialign.core.params import AlignParams
     from sialign.filters.learned import (
         _reported_costs,

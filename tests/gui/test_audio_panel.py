@@ -582,7 +582,6 @@ def test_audio_panel_evs_view_fits_small_sizes(qtbot: Any, tmp_path: Path, size:
                                           (120, None)])  # fmt: skip
 def test_audio_panel_short_side_names_when_low(panel: AudioPanel, qtbot: Any, height: int,
                                                names: tuple[str, str] | None) -> None:
-    from PySide6.QtGui import QFontMetrics
 
     panel.resize(1200, height)
     if names is not None:

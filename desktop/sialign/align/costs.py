@@ -607,7 +607,6 @@ class BeadCostModel:
         """
         R, W = j_grid.shape
         rows = np.asarray(rows, dtype=np.int64)
-        i_col = rows[:, None]
         A, B = self.max_src, self.max_tgt
         out = np.empty((len(types), R, W))
         s = self.settings

@@ -264,7 +264,7 @@ def band_from_times(
         slack: seconds of tolerance on both sides of the window.
         max_tgt: extra columns so that the largest bead fits.
     """
-    n, m = len(src_starts), len(tgt_starts)
+    m = len(tgt_starts)
     row_time = np.concatenate((np.asarray(src_starts, dtype=np.float64), [np.inf]))
     t = np.asarray(tgt_starts, dtype=np.float64)
     lo = np.searchsorted(t, row_time + evs_min - slack, side="left")

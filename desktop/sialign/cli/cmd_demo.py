@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if gold:
         from sialign.evaluate import alignment_positions, bead_f1, read_beads
 
+        assert project.alignment is not None
         scores = bead_f1(alignment_positions(project.alignment, project.source, project.target), read_beads(gold[0]))
         print(f"agreement with {gold[0].name}: strict F1 {scores['f1_strict']:.3f}, lax F1 {scores['f1_lax']:.3f}")
     out = Path(args.output)

@@ -891,8 +891,8 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
     times = _interpolate_slots(slot_order, slot_values)
     by_id: dict[str, tuple[float | None, float | None]] = {}
     pending_refs: list[dict] = []
-    for _, annotations in tiers:
-        for a in annotations:
+    for _, tier_annotations in tiers:
+        for a in tier_annotations:
             if a["_kind"] == "ALIGNABLE_ANNOTATION":
                 for key in ("TIME_SLOT_REF1", "TIME_SLOT_REF2"):
                     if a.get(key) not in times:
@@ -903,9 +903,9 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
     _resolve_references(pending_refs, by_id)
 
     result: list[EafTier] = []
-    for tier_id, annotations in tiers:
+    for tier_id, tier_annotations in tiers:
         items = []
-        for a in annotations:
+        for a in tier_annotations:
             s, e = by_id.get(a.get("ANNOTATION_ID", ""), (None, None))
             items.append(_Raw(a.get("_value", ""), s, e, a["_line"], label=a.get("ANNOTATION_ID", "")))
         items.sort(key=lambda r: (r.start is None, r.start if r.start is not None else 0.0))
