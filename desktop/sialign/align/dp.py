@@ -74,10 +74,6 @@ class Band:
     def cells(self) -> int:
         return len(self.lo) * self.width
 
-    @property
-    def is_full(self) -> bool:
-        return self.width == self.n_tgt + 1
-
     @classmethod
     def full(cls, n_src: int, n_tgt: int) -> Band:
         return cls(np.zeros(n_src + 1, dtype=np.int64), n_tgt + 1, n_tgt)

@@ -377,10 +377,6 @@ class LexicalEmbedder:
         return (np.maximum(corr, 0.0) ** s.positional_power).astype(np.float32)
 
     @property
-    def is_fitted(self) -> bool:
-        return self._idf is not None
-
-    @property
     def cache_id(self) -> str:
         s = self.settings
         params = (

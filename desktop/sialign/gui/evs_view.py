@@ -235,11 +235,6 @@ class EvsView(QWidget):
         self.flush()
         return self._start_stats
 
-    @property
-    def end_stats(self) -> EvsStats | None:
-        self.flush()
-        return self._end_stats
-
     def point_of(self, bead: int) -> tuple[float, float] | None:
         """Where bead ``bead`` is drawn (for tests and the panel)."""
         table = self.table

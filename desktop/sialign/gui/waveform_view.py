@@ -384,13 +384,6 @@ class WaveformView(pg.PlotWidget):
         scene_point = self.getPlotItem().getViewBox().mapViewToScene(QPointF(seconds, 0.0))
         return float(self.mapFromScene(scene_point).x())
 
-    def plot_top_bottom(self) -> tuple[int, int]:
-        """Top and bottom pixel rows of the plotting area in widget coordinates."""
-        rect = self.getPlotItem().getViewBox().sceneBoundingRect()
-        top = self.mapFromScene(rect.topLeft())
-        bottom = self.mapFromScene(rect.bottomLeft())
-        return top.y(), bottom.y()
-
     def set_playhead(self, seconds: float | None) -> None:
         if seconds is None:
             self.playhead.hide()
