@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/benchmarks/bench_align.py [--parts textberg,ahcsi,omission,talk,large,fast-exact] [--no-model]
 
-Parts (DESIGN.md §5; targets from the alignment issue in brackets):
+Parts (docs/algorithms.md: Measuring quality; targets from the alignment issue in brackets):
 
 - ``textberg``: Text+Berg dev (German–French, 468 × 554 sentences, 422 gold
   beads), strict and lax bead F1 with the built-in lexical embedder

@@ -1,4 +1,4 @@
-"""Bead costs for the coarse DP (DESIGN.md §2.4).
+"""Bead costs for the coarse DP (docs/algorithms.md: Coarse alignment).
 
 A bead ending at lattice point (i, j) with ``a`` source and ``b`` target
 segments covers source segments ``i-a .. i-1`` and target segments

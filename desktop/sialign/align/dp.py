@@ -1,4 +1,4 @@
-"""Coarse alignment DP over beads (DESIGN.md §2.4): exact, banded and recursive.
+"""Coarse alignment DP over beads (docs/algorithms.md: Coarse alignment): exact, banded and recursive.
 
 The DP table is indexed by lattice points (i, j): i source and j target
 segments consumed. A bead (a, b) moves from (i-a, j-b) to (i, j). Besides the

@@ -6,7 +6,7 @@ call. It reports progress in two stages (embedding, aligning), checks
 apart), keeps confirmed beads as fixed anchors and re-aligns only the gaps
 between them, and returns the similarity matrix the matrix view draws.
 
-Pivot mode (DESIGN.md §2.6): with a reference translation, one line per
+Pivot mode (docs/algorithms.md: Pivot alignment): with a reference translation, one line per
 source segment, the DP compares reference ↔ target in the target language
 (the lexical embedder is strong there, and a model need not be bilingual).
 Because reference line i *is* source segment i, a bead over reference lines

@@ -1,4 +1,4 @@
-"""``sialign eval``: score an alignment against a gold standard (DESIGN.md §5).
+"""``sialign eval``: score an alignment against a gold standard (docs/algorithms.md: Measuring quality).
 
 bead-f1: HYP is a vecalign-format .align file (or a .sialign project), GOLD a .align file; prints
 strict and lax precision, recall and F1 (1-0/0-1 beads do not count toward recall). lcs: GOLD is an

@@ -24,7 +24,7 @@ def _from_dict(cls: type[T], d: dict[str, Any] | None) -> T:
 
 @dataclass(frozen=True)
 class AlignParams:
-    """Parameters of the coarse alignment (DESIGN.md §2.3–2.6).
+    """Parameters of the coarse alignment (docs/algorithms.md: Embeddings to Pivot alignment).
 
     Cost knobs left at ``None`` take the preset of ``target_units``: the
     interpreter's chunks (an SI transcript: 1-5 beads are normal, so extra
@@ -110,7 +110,7 @@ class AlignParams:
 
 @dataclass(frozen=True)
 class FilterParams:
-    """Thresholds of the fine-grained filters (DESIGN.md §2.7).
+    """Thresholds of the fine-grained filters (docs/algorithms.md: Filters).
 
     The defaults flag only clear cases (an interpretation a fifth as long as
     the reference, or three times longer); the paper found the best

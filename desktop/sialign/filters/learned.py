@@ -1,4 +1,4 @@
-"""Doubt: a bead-quality model that learns from the reviewer (seed 002 §VII; DESIGN.md §2.7, §2.11).
+"""Doubt: a bead-quality model that learns from the reviewer (seed 002 §VII; docs/algorithms.md: Filters).
 
 The ARIEL-CMU filter trained a classifier on clean sentence pairs against
 copies corrupted by swapping in a neighbour, and scored noisy data with it.

@@ -1,6 +1,6 @@
 """Writers: aligned corpora (TSV, JSONL, TMX, vecalign) and transcripts (for ``convert``).
 
-Alignment outputs (DESIGN.md §4):
+Alignment outputs (docs/algorithms.md: Outputs):
 
 - ``tsv``: the parallel TSV, header ``talk src_ids tgt_ids src_start src_end
   tgt_start tgt_end cost status source target``; ids are segment ids joined
