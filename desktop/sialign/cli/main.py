@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import pkgutil
 import sys
@@ -39,7 +40,7 @@ EXIT_STATUSES = (
     (EXIT_OK, "success"),
     (EXIT_INPUT, "a file cannot be read or written as asked (the message names it and the fix)"),
     (EXIT_USAGE, "wrong command-line arguments"),
-    (EXIT_INTERNAL, "internal error of SI Aligner (set SIALIGN_DEBUG=1 for the traceback and report it)"),
+    (EXIT_INTERNAL, "internal error of SI Aligner (run again with --debug for the traceback and report it)"),
     (EXIT_INTERRUPTED, "interrupted"),
     (EXIT_BROKEN_PIPE, "standard output was closed early (for example by 'head')"),
 )
@@ -122,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"sialign {sialign.__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="log what is being done to standard error (-vv: every detail)")  # fmt: skip
+    parser.add_argument("--debug", action="store_true",
+                        help="log every detail and show the traceback of an internal error (as SIALIGN_DEBUG=1)")  # fmt: skip
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for mod in _command_modules():
         p = sub.add_parser(
@@ -160,6 +165,19 @@ def _silence_stdout() -> None:
         pass
 
 
+def configure_logging(verbose: int = 0, debug: bool = False) -> None:
+    """Log records of ``sialign.*`` go to standard error: warnings by default, more with -v/-vv/--debug."""
+    level = logging.DEBUG if debug or verbose >= 2 else logging.INFO if verbose == 1 else logging.WARNING
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("sialign: %(levelname)s: %(name)s: %(message)s"))
+    logger = logging.getLogger("sialign")
+    for old in [h for h in logger.handlers if getattr(h, "_sialign_cli", False)]:
+        logger.removeHandler(old)
+    handler._sialign_cli = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(level)
+
+
 def main(argv: list[str] | None = None) -> int:
     _safe_streams()
     parser = build_parser()
@@ -167,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+    debug = bool(getattr(args, "debug", False) or os.environ.get("SIALIGN_DEBUG"))
+    configure_logging(getattr(args, "verbose", 0), debug)
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_OK
@@ -184,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, no traceback
-        if os.environ.get("SIALIGN_DEBUG"):
+        if debug:
             raise
         where = ""
         tb = exc.__traceback__
@@ -194,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
         print(
             f"sialign {args.command}: internal error: {type(exc).__name__}: {str(exc)[:200]}{where} — "
-            "this is a defect of SI Aligner; run again with SIALIGN_DEBUG=1 for the details and report them",
+            "this is a defect of SI Aligner; run again with --debug for the details and report them",
             file=sys.stderr,
         )
         return EXIT_INTERNAL

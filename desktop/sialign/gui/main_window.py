@@ -966,13 +966,9 @@ class MainWindow(QMainWindow):
             self.progress.setFormat("Cancelling…")
 
     def _log_error(self, details: str) -> None:
-        try:
-            path = error_log_path()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as fh:
-                fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n{details}\n")
-        except OSError:
-            pass
+        from sialign.gui.error_log import log_error
+
+        log_error(details)
 
     def show_error(self, title: str, message: str) -> None:
         """A readable error dialog (tests replace ``QMessageBox.warning``)."""

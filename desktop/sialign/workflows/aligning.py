@@ -9,6 +9,7 @@ same history.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import AlignParams, FilterParams
     from sialign.core.progress import ProgressFn, StopFn
+
+log = logging.getLogger(__name__)
 
 # The filter groups ``--filters`` and the demo name.
 FILTER_NAMES = ("intra", "inter")
@@ -84,6 +87,8 @@ def align_talk(
     result = compute_alignment(project, params, keep_confirmed=keep_confirmed, progress=progress, should_stop=should_stop)
     apply_edit(project, alignment_edit(result, label))
     record_params(project, params)
+    log.info("%s: %d beads with %s in %.2f s", label, len(result.alignment.beads), result.alignment.embedder,
+             result.timings.get("total", 0.0))  # fmt: skip
     if filters:
         run_filters(project, filters, progress=progress)
     return result
@@ -119,6 +124,7 @@ def run_filters(project: Project, names: set[str] | frozenset[str] = frozenset(F
     params = filter_params_for(project, names)
     beads = apply_filters(project, params, progress=progress)
     apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
+    log.info("filters %s applied to %d beads", ", ".join(sorted(names)) or "(none)", len(beads))
     project.filter_params = params.to_dict()
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from sialign.core.model import Project
+
+log = logging.getLogger(__name__)
 
 
 def write_output(project: Project, output: str, format: str | None = None) -> str:
@@ -18,6 +21,7 @@ def write_output(project: Project, output: str, format: str | None = None) -> st
         save_project(project, output)
         return f"project {output}"
     rows = write_alignment(project, output, format=format)
+    log.info("wrote %d beads to %s", rows, output)
     return f"{rows} beads to {output}"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sialign.core.model import Document, Project
+
+log = logging.getLogger(__name__)
 
 TRANSCRIPT_SUFFIXES = (".srt", ".vtt", ".tsv", ".textgrid", ".eaf", ".txt")
 AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
@@ -104,6 +107,8 @@ def talk_from_documents(
     """
     from sialign.core.model import Project
 
+    log.debug("talk from %d source and %d target segments%s", len(source), len(target),
+              "" if reference is None else f" and a reference of {len(reference)} lines")  # fmt: skip
     if source_language:
         source.language = source_language
     if target_language:
