@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from sialign.core.model import Project
@@ -79,6 +79,7 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
     """AlignParams with the options given on the command line applied."""
     import dataclasses
 
+    from sialign.core.errors import ParamsError
     from sialign.core.params import AlignParams
 
     params = base or AlignParams()
@@ -98,17 +99,15 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
     if args.evs is not None:
         changes["evs_min"], changes["evs_max"] = args.evs
     changes = {k: v for k, v in changes.items() if v is not None}
-    for name in ("max_src", "max_tgt"):
-        if name in changes and changes[name] < 1:
-            raise_error(f"--{name.replace('_', '-')} must be at least 1, not {changes[name]}")
-    if args.pivot_weight is not None and not 0.0 <= args.pivot_weight <= 1.0:
-        raise_error(f"--pivot-weight must be between 0 and 1, not {args.pivot_weight}")
-    if args.evs is not None and args.evs[0] >= args.evs[1]:
-        raise_error(f"--evs MIN MAX needs MIN < MAX, not {args.evs[0]} {args.evs[1]}")
-    return dataclasses.replace(params, **changes)
+    try:
+        return dataclasses.replace(params, **changes)
+    except ParamsError as exc:  # AlignParams validates; name the option that was given
+        if exc.field in ("evs_min", "evs_max") and args.evs is not None:
+            raise_error(f"--evs MIN MAX needs MIN < MAX, not {args.evs[0]} {args.evs[1]}")
+        raise_error(f"--{exc.field.replace('_', '-')} {exc.problem}")
 
 
-def raise_error(message: str) -> None:
+def raise_error(message: str) -> NoReturn:
     from sialign.core.errors import SialignError
 
     raise SialignError(message)

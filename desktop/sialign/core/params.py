@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sialign.core.errors import ParamsError
+
 T = TypeVar("T")
 
 
@@ -100,6 +102,20 @@ class AlignParams:
     peel_threshold: float | None = None
     lexical_weight: float = 0.3
 
+    def __post_init__(self) -> None:
+        """Refuse values the aligner cannot use (every front end gets the same check).
+
+        Raises:
+            ParamsError: naming the parameter and the problem.
+        """
+        for name in ("max_src", "max_tgt"):
+            if getattr(self, name) < 1:
+                raise ParamsError(name, f"must be at least 1, not {getattr(self, name)}")
+        if not 0.0 <= self.pivot_weight <= 1.0:
+            raise ParamsError("pivot_weight", f"must be between 0 and 1, not {self.pivot_weight}")
+        if self.evs_min >= self.evs_max:
+            raise ParamsError("evs_min", f"must be below evs_max, not {self.evs_min} ≥ {self.evs_max}")
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
@@ -151,6 +167,17 @@ class FilterParams:
     eta_metric: str = "auto"
     drop_failed: bool = True
     doubt_max: float = 0.8
+
+    def __post_init__(self) -> None:
+        """Refuse values the filters cannot use.
+
+        Raises:
+            ParamsError: naming the parameter and the problem.
+        """
+        if self.eta_metric not in ("auto", "cosine", "chrf"):
+            raise ParamsError("eta_metric", f"must be 'cosine', 'chrf' or 'auto', not {self.eta_metric!r}")
+        if not 0.0 <= self.doubt_max <= 1.0:
+            raise ParamsError("doubt_max", f"must be between 0 and 1, not {self.doubt_max}")
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
