@@ -29,6 +29,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
+from sialign.core.changes import Changes
 from sialign.core.errors import EditError, InvariantError, SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project, Segment
 
@@ -137,6 +138,13 @@ class Edit(abc.ABC):
     def describe(self) -> str:
         """Undo-menu text, e.g. ``"Split source segment 12"``."""
 
+    def changes(self) -> Changes:
+        """What applying this edit changes, for the views (see :mod:`sialign.core.changes`).
+
+        The default says everything may have changed; subclasses say exactly.
+        """
+        return Changes.everything()
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": type(self).__name__}
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
@@ -188,6 +196,9 @@ class SplitSegment(Edit):
     seg_id: int
     offset: int
     at_time: float | None = None
+
+    def changes(self) -> Changes:
+        return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
         return f"Split {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
@@ -273,6 +284,9 @@ class MergeSegments(Edit):
 
     side: str
     seg_id: int
+
+    def changes(self) -> Changes:
+        return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
         return f"Merge {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id} with the next"
@@ -365,6 +379,9 @@ class UnmergeSegments(Edit):
     def __post_init__(self) -> None:
         object.__setattr__(self, "beads", tuple(self.beads))
 
+    def changes(self) -> Changes:
+        return Changes(text=((self.side, self.left.id),), reshaped=(self.side,), beads=True)
+
     def describe(self) -> str:
         return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {self.left.id} and {self.right.id} apart again"
 
@@ -402,6 +419,9 @@ class MoveSegment(Edit):
     side: str
     seg_id: int
     direction: int = 1
+
+    def changes(self) -> Changes:
+        return Changes(beads=True, annotations=True)  # both beads lose their cost
 
     def describe(self) -> str:
         where = "previous" if self.direction < 0 else "next"
@@ -456,6 +476,9 @@ class EditText(Edit):
 
     preserves_text: ClassVar[bool] = False
 
+    def changes(self) -> Changes:
+        return Changes(text=((self.side, self.seg_id),))
+
     def describe(self) -> str:
         return f"Edit the text of {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
 
@@ -483,6 +506,9 @@ class SetSegmentTimes(Edit):
     seg_id: int
     start: float | None
     end: float | None
+
+    def changes(self) -> Changes:
+        return Changes(times=((self.side, self.seg_id),))
 
     def describe(self) -> str:
         return f"Set the times of {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
@@ -521,6 +547,9 @@ class MergeBeads(Edit):
     """
 
     index: int
+
+    def changes(self) -> Changes:
+        return Changes(beads=True, statuses=True, annotations=True)
 
     def describe(self) -> str:
         return f"Merge beads {self.index + 1} and {self.index + 2}"
@@ -569,6 +598,9 @@ class SplitBead(Edit):
     index: int
     src_count: int
     tgt_count: int
+
+    def changes(self) -> Changes:
+        return Changes(beads=True, statuses=True, annotations=True)
 
     def describe(self) -> str:
         return f"Split bead {self.index + 1}"
@@ -625,6 +657,9 @@ class SetStatus(Edit):
             except ValueError:
                 raise EditError(f"status must be auto, confirmed or dropped, not {self.status!r}") from None
 
+    def changes(self) -> Changes:
+        return Changes(statuses=True)
+
     def describe(self) -> str:
         return _STATUS_TEXT[self.status].format(_bead_label(self.indices))
 
@@ -654,6 +689,9 @@ class SetLabels(Edit):
     good_mt: bool | None
     note: str = ""
 
+    def changes(self) -> Changes:
+        return Changes(annotations=True)
+
     def describe(self) -> str:
         return f"Label bead {self.index + 1}"
 
@@ -674,6 +712,9 @@ class SetPostEdit(Edit):
 
     index: int
     text: str | None
+
+    def changes(self) -> Changes:
+        return Changes(annotations=True)
 
     def describe(self) -> str:
         if self.text is None:
@@ -702,6 +743,9 @@ class SetTrimmed(Edit):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "trimmed", tuple(int(i) for i in self.trimmed))
+
+    def changes(self) -> Changes:
+        return Changes(annotations=True)
 
     def describe(self) -> str:
         return f"Trim bead {self.index + 1}" if self.trimmed else f"Untrim bead {self.index + 1}"
@@ -736,6 +780,9 @@ class ReplaceBeads(Edit):
     def __post_init__(self) -> None:
         object.__setattr__(self, "beads", tuple(self.beads))
 
+    def changes(self) -> Changes:
+        return Changes(beads=True, statuses=True, annotations=True)
+
     def describe(self) -> str:
         if self.label:
             return self.label
@@ -768,6 +815,9 @@ class ReplaceAlignment(Edit):
         "alignment": lambda v: Alignment.from_dict(v) if v is not None else None
     }
 
+    def changes(self) -> Changes:
+        return Changes(beads=True, statuses=True, annotations=True, alignment=True)
+
     def describe(self) -> str:
         if self.label:
             return self.label
@@ -799,6 +849,12 @@ class Batch(Edit):
     @property
     def preserves_text(self) -> bool:  # type: ignore[override]
         return all(e.preserves_text for e in self.edits)
+
+    def changes(self) -> Changes:
+        result = Changes()
+        for edit in self.edits:
+            result = result | edit.changes()
+        return result
 
     def describe(self) -> str:
         if self.label:
@@ -918,6 +974,11 @@ def check_invariants(project: Project, full_texts_before: list[str] | None = Non
         raise InvariantError("the edit lost or duplicated characters of a transcript")
 
 
+def apply_edit_changes(project: Project, edit: Edit, *, record: bool = True) -> tuple[Edit, Changes]:
+    """:func:`apply_edit`, returning the inverse and the record of what changed."""
+    return apply_edit(project, edit, record=record), edit.changes()
+
+
 def apply_edit(project: Project, edit: Edit, *, record: bool = True) -> Edit:
     """Apply ``edit``, check the invariants, record it, and return its inverse.
 
@@ -948,6 +1009,7 @@ def apply_edit(project: Project, edit: Edit, *, record: bool = True) -> Edit:
 
 
 __all__ = [
+    "Changes",
     "EDIT_TYPES",
     "Batch",
     "Edit",
@@ -966,6 +1028,7 @@ __all__ = [
     "SplitSegment",
     "UnmergeSegments",
     "apply_edit",
+    "apply_edit_changes",
     "check_invariants",
     "edit_from_dict",
 ]

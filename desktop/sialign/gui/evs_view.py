@@ -50,17 +50,14 @@ REDRAW_DELAY_MS = 25
 
 
 def evs_affected(edit: Any) -> bool:
-    """Whether ``edit`` (a ``sialign.core.edits`` object) can change any lag or point colour.
+    """Whether an edit (or its :class:`~sialign.core.changes.Changes` record) can change the ear-voice span.
 
     Labels, notes, post-edits, trimming and text edits leave times, beads and
-    statuses alone; everything else (times, segments, beads, statuses, and
-    any edit type this function does not know) can.
+    statuses alone; everything else can.
     """
-    from sialign.core import edits
+    from sialign.gui.session import changes_of
 
-    if isinstance(edit, edits.Batch):
-        return any(evs_affected(sub) for sub in edit.edits)
-    return not isinstance(edit, (edits.SetLabels, edits.SetPostEdit, edits.SetTrimmed, edits.EditText))
+    return changes_of(edit).ear_voice_span
 
 
 def stats_text(start: EvsStats | None, end: EvsStats | None) -> str:
