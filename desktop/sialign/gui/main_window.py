@@ -12,7 +12,6 @@ after a crash.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
@@ -20,7 +19,7 @@ from typing import Any, Callable
 import numpy as np
 
 import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
-from PySide6.QtCore import QByteArray, QItemSelectionModel, QModelIndex, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,14 +27,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QDoubleSpinBox,
-    QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -46,26 +43,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.core.errors import SialignError
 from sialign.core.model import BeadStatus
-from sialign.core.params import AlignParams
 from sialign.gui.audio_panel import AudioPanel
 from sialign.gui.bead_inspector import BeadInspector
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.doubt import DoubtService
 from sialign.gui.filter_panel import FilterPanel
 from sialign.gui.matrix_view import MatrixView
-from sialign.align.result import SimilarityGrid
 from sialign.gui.resources import app_icon
+from sialign.gui.project_files import ProjectFiles
+from sialign.gui.review_actions import ReviewActions
+from sialign.gui.table_navigation import TableNavigation
+from sialign.gui.task_runner import TaskRunning
 from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.table_model import (
-    Column, SegmentFilterProxy, SegmentTableModel, find_next, is_flagged, is_low_confidence, is_unconfirmed,
+    Column, SegmentFilterProxy, SegmentTableModel, is_flagged, is_low_confidence, is_unconfirmed,
 )
-from sialign.gui.workers import AlignWorker, TaskWorker, WorkerRunner, snapshot
+from sialign.gui.workers import WorkerRunner
 
 APP_NAME = "SI Aligner"
-PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
-MAX_RECENT = 10
 # Bump when docks are added or renamed, so an old saved layout is not
 # restored onto a different set of docks.
 LAYOUT_VERSION = 4
@@ -119,7 +115,7 @@ class SegmentTableView(QTableView):
             header.moveSection(header.visualIndex(Column.DOUBT), header.visualIndex(Column.COST) + 1)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(TableNavigation, TaskRunning, ProjectFiles, QMainWindow):
     """The application window around one :class:`ProjectSession`.
 
     Signals:
@@ -163,6 +159,7 @@ class MainWindow(QMainWindow):
         self.doubt = DoubtService(self.session, self)
         self.filter_panel.attach_doubt(self.doubt)
         self.audio_panel = AudioPanel(self.session, with_evs=False)
+        self.review = ReviewActions(self.session, self.selected_beads, self.inspector.current_segment, self._ask_split)
 
         self._build_actions()
         for action, short in ((self.act_merge_next_segment, "Merge with next"),
@@ -237,26 +234,26 @@ class MainWindow(QMainWindow):
         self.act_cancel = A("&Cancel", self.cancel_task, "Esc", "Stop the running alignment or scoring")
         self.act_filters = A("&Filters", self.show_filters, "Ctrl+Shift+F", "Show the filter thresholds")
 
-        self.act_confirm = A("&Confirm", self.confirm, "C", "Confirm the selected beads")
-        self.act_drop = A("&Drop / restore", self.drop_or_restore, "D", "Drop the selected beads, or restore dropped ones")
-        self.act_reset_status = A("Reset to &auto", self.reset_status, None, "Mark the selected beads unreviewed")
-        self.act_merge_beads = A("&Merge with next bead", self.merge_with_next_bead, "M", "Merge the bead with the next one")
-        self.act_merge_prev_bead = A("Merge with &previous bead", self.merge_with_previous_bead, "Shift+M",
+        self.act_confirm = A("&Confirm", self.review.confirm, "C", "Confirm the selected beads")
+        self.act_drop = A("&Drop / restore", self.review.drop_or_restore, "D", "Drop the selected beads, or restore dropped ones")
+        self.act_reset_status = A("Reset to &auto", self.review.reset_status, None, "Mark the selected beads unreviewed")
+        self.act_merge_beads = A("&Merge with next bead", self.review.merge_with_next_bead, "M", "Merge the bead with the next one")
+        self.act_merge_prev_bead = A("Merge with &previous bead", self.review.merge_with_previous_bead, "Shift+M",
                                      "Merge the bead with the previous one")  # fmt: skip
-        self.act_split_bead = A("Split &bead…", self.split_bead, "B", "Split the bead in two")
-        self.act_split_segment = A("&Split at cursor", self.split_segment, "Ctrl+K",
+        self.act_split_bead = A("Split &bead…", self.review.split_bead, "B", "Split the bead in two")
+        self.act_split_segment = A("&Split at cursor", self.review.split_segment, "Ctrl+K",
                                    "Split the segment under the text cursor of the bead inspector")  # fmt: skip
-        self.act_merge_next_segment = A("Merge with ne&xt segment", self.merge_segment_next, "Ctrl+J",
+        self.act_merge_next_segment = A("Merge with ne&xt segment", self.review.merge_segment_next, "Ctrl+J",
                                         "Merge the segment under the cursor with the next segment")  # fmt: skip
-        self.act_merge_prev_segment = A("Merge with pre&vious segment", self.merge_segment_previous, "Ctrl+Shift+J",
+        self.act_merge_prev_segment = A("Merge with pre&vious segment", self.review.merge_segment_previous, "Ctrl+Shift+J",
                                         "Merge the segment under the cursor with the previous segment")  # fmt: skip
-        self.act_move_prev = A("Move first segment to previous bead", self.move_first_to_previous, "Alt+Up",
+        self.act_move_prev = A("Move first segment to previous bead", self.review.move_first_to_previous, "Alt+Up",
                                "Move the bead's first segment (side of the cursor) to the previous bead")  # fmt: skip
-        self.act_move_next = A("Move last segment to next bead", self.move_last_to_next, "Alt+Down",
+        self.act_move_next = A("Move last segment to next bead", self.review.move_last_to_next, "Alt+Down",
                                "Move the bead's last segment (side of the cursor) to the next bead")  # fmt: skip
-        self.act_good_align = A("Label: good &alignment (cycle)", lambda: self.cycle_label("good_align"), "G",
+        self.act_good_align = A("Label: good &alignment (cycle)", lambda: self.review.cycle_label("good_align"), "G",
                                 "Cycle the good-alignment label: yes → no → not judged")  # fmt: skip
-        self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.cycle_label("good_mt"), "Shift+G",
+        self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.review.cycle_label("good_mt"), "Shift+G",
                              "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
         self.act_post_edit = A("&Post-edit target…", self.focus_post_edit, "E", "Type a corrected target text")
         self.act_find = A("&Find…", self.focus_search, K.Find, "Search source and target text")
@@ -659,643 +656,10 @@ class MainWindow(QMainWindow):
         self.act_undo.setEnabled(self.session.undo_stack.canUndo() and not busy)
         self.act_redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
 
-    # ======================================================================
-    # selection helpers
-    def selected_beads(self) -> list[int]:
-        """Bead indices of the table's selected rows, or the session's selected bead."""
-        rows = self.table.selectionModel().selectedRows()
-        indices = sorted({self.proxy.bead_of(r) for r in rows} - {-1})
-        if not indices and self.session.selected_bead >= 0:
-            indices = [self.session.selected_bead]
-        return indices
-
-    def _search_changed(self, *_: Any) -> None:
-        message = self.proxy.set_search(self.search_edit.text(), regex=self.regex_box.isChecked())
-        self.search_message.setText(message or "")
-        self._update_shown()
-
-    def _status_filter_changed(self, index: int) -> None:
-        choices: list[set[BeadStatus] | None] = [
-            None,
-            {BeadStatus.AUTO},
-            {BeadStatus.CONFIRMED},
-            {BeadStatus.DROPPED},
-            {BeadStatus.AUTO, BeadStatus.CONFIRMED},
-        ]
-        self.proxy.set_statuses(choices[index])
-        self._update_shown()
-
-    def _show_only(self, beads: list[int] | None) -> None:
-        self.proxy.set_only(beads)
-        self._update_shown()
-
-    def _flips_changed(self, flips: list[int]) -> None:
-        if flips:
-            self.statusBar().showMessage(f"{len(flips)} beads would change with these thresholds", 4000)
-
-    def focus_search(self) -> None:
-        self.search_edit.setFocus()
-        self.search_edit.selectAll()
-
-    def go_next(self, predicate: Callable[..., bool], backwards: bool = False) -> None:
-        alignment = self.session.project.alignment
-        if alignment is None:
-            return
-        index = find_next(alignment.beads, self.session.selected_bead, predicate, self.prefs.low_confidence,
-                          backwards=backwards)  # fmt: skip
-        if index < 0:
-            self.statusBar().showMessage("No such bead left.", 5000)
-            return
-        if self.proxy.proxy_row_of(index) < 0:
-            self.statusBar().showMessage(f"Bead {index + 1} is hidden by the table's filters.", 5000)
-        self.session.select_bead(index)
-        self.table.setFocus()
-
-    def go_most_doubtful(self) -> None:
-        """Select the unreviewed bead with the highest doubt (the model retrains after each review)."""
-        from sialign.filters.learned import most_doubtful
-
-        alignment = self.session.project.alignment
-        if alignment is None:
-            return
-        index = most_doubtful(alignment.beads, self.doubt.by_bead)
-        if index < 0:
-            busy = self.doubt.busy or not self.doubt.by_bead
-            self.statusBar().showMessage("The doubt is still being computed." if busy else "No unreviewed bead left.", 5000)
-            return
-        if self.proxy.proxy_row_of(index) < 0:
-            self.statusBar().showMessage(f"Bead {index + 1} is hidden by the table's filters.", 5000)
-        self.session.select_bead(index)
-        self.table.setFocus()
-
-    # ======================================================================
-    # edits
-    def _apply(self, edit: Any) -> bool:
-        return self.session.apply(edit)
-
-    def confirm(self) -> None:
-        from sialign.core.edits import SetStatus
-
-        indices = self.selected_beads()
-        if indices:
-            self._apply(SetStatus(tuple(indices), BeadStatus.CONFIRMED))
-
-    def drop_or_restore(self) -> None:
-        from sialign.core.edits import SetStatus
-
-        indices = self.selected_beads()
-        alignment = self.session.project.alignment
-        if not indices or alignment is None:
-            return
-        if all(alignment.beads[i].status is BeadStatus.DROPPED for i in indices):
-            self._apply(SetStatus(tuple(indices), BeadStatus.AUTO))
-        else:
-            self._apply(SetStatus(tuple(indices), BeadStatus.DROPPED, "dropped by the reviewer"))
-
-    def reset_status(self) -> None:
-        from sialign.core.edits import SetStatus
-
-        indices = self.selected_beads()
-        if indices:
-            self._apply(SetStatus(tuple(indices), BeadStatus.AUTO))
-
-    def merge_with_next_bead(self) -> None:
-        from sialign.core.edits import MergeBeads
-
-        index = self.session.selected_bead
-        if index >= 0:
-            self._apply(MergeBeads(index))
-
-    def merge_with_previous_bead(self) -> None:
-        from sialign.core.edits import MergeBeads
-
-        index = self.session.selected_bead
-        if index >= 1 and self._apply(MergeBeads(index - 1)):
-            self.session.select_bead(index - 1)
-        elif index == 0:
-            self._edit_failed("the first bead has no previous bead to merge with")
-
-    def split_bead(self) -> None:
-        from sialign.core.edits import SplitBead
-
-        index = self.session.selected_bead
-        alignment = self.session.project.alignment
-        if index < 0 or alignment is None:
-            return
-        bead = alignment.beads[index]
-        if len(bead.src) + len(bead.tgt) < 2:
-            self._edit_failed(f"bead {index + 1} holds one segment; there is nothing to split")
-            return
+    def _ask_split(self, index: int) -> tuple[int, int] | None:
+        """How many source and target segments the first half of bead ``index`` keeps (None: cancelled)."""
         dialog = SplitBeadDialog(self.session.project, index, self)
-        if dialog.exec():
-            src_count, tgt_count = dialog.counts()
-            self._apply(SplitBead(index, src_count, tgt_count))
-
-    def split_segment(self) -> None:
-        from sialign.core.edits import SplitSegment
-
-        where = self.inspector.current_segment()
-        if where is None:
-            self._edit_failed("put the text cursor in a segment of the bead panel, where it should be cut")
-            return
-        self._apply(SplitSegment(where.side, where.seg_id, where.offset))
-
-    def merge_segment_next(self) -> None:
-        from sialign.core.edits import MergeSegments
-
-        where = self.inspector.current_segment()
-        if where is None:
-            self._edit_failed("put the text cursor in a segment of the bead panel")
-            return
-        doc = self.session.project.document(where.side)
-        if doc.index_of(where.seg_id) == len(doc) - 1:
-            self._edit_failed(f"segment {where.seg_id} is the last one; there is no next segment")
-            return
-        self._apply(MergeSegments(where.side, where.seg_id))
-
-    def merge_segment_previous(self) -> None:
-        from sialign.core.edits import MergeSegments
-
-        where = self.inspector.current_segment()
-        if where is None:
-            self._edit_failed("put the text cursor in a segment of the bead panel")
-            return
-        doc = self.session.project.document(where.side)
-        pos = doc.index_of(where.seg_id)
-        if pos == 0:
-            self._edit_failed(f"segment {where.seg_id} is the first one; there is no previous segment")
-            return
-        self._apply(MergeSegments(where.side, doc.segments[pos - 1].id))
-
-    def _edit_side(self) -> str:
-        where = self.inspector.current_segment()
-        return where.side if where is not None else "tgt"
-
-    def move_first_to_previous(self) -> None:
-        self._move_boundary(-1)
-
-    def move_last_to_next(self) -> None:
-        self._move_boundary(+1)
-
-    def _move_boundary(self, direction: int) -> None:
-        from sialign.core.edits import MoveSegment
-
-        index = self.session.selected_bead
-        alignment = self.session.project.alignment
-        if index < 0 or alignment is None:
-            return
-        side = self._edit_side()
-        bead = alignment.beads[index]
-        ids = bead.src if side == "src" else bead.tgt
-        if not ids:
-            name = "source" if side == "src" else "target"
-            self._edit_failed(f"bead {index + 1} has no {name} segment to move")
-            return
-        n_before = len(alignment.beads)
-        seg_id = ids[0] if direction < 0 else ids[-1]
-        if self._apply(MoveSegment(side, seg_id, direction)):
-            # Keep the selection on what is left of the bead (it may have been
-            # removed when its last segment moved away).
-            if len(alignment.beads) < n_before and direction < 0:
-                self.session.select_bead(index - 1)
-            else:
-                self.session.select_bead(min(index, len(alignment.beads) - 1))
-
-    def cycle_label(self, name: str) -> None:
-        from sialign.core.edits import SetLabels
-
-        index = self.session.selected_bead
-        alignment = self.session.project.alignment
-        if index < 0 or alignment is None:
-            return
-        bead = alignment.beads[index]
-        current = getattr(bead, name)
-        new = True if current is None else (False if current else None)
-        good_align = new if name == "good_align" else bead.good_align
-        good_mt = new if name == "good_mt" else bead.good_mt
-        self._apply(SetLabels(index, good_align, good_mt, bead.note))
-
-    def focus_post_edit(self) -> None:
-        self.inspector_dock.show()
-        self.inspector_dock.raise_()
-        self.inspector.post_edit.setFocus()
-        self.inspector.post_edit.selectAll()
-
-    def _show_context_menu(self, global_pos: QPoint) -> None:
-        if self.session.selected_bead < 0:
-            return
-        menu = QMenu(self)
-        for action in (self.act_confirm, self.act_drop, self.act_reset_status, None, self.act_merge_beads,
-                       self.act_merge_prev_bead, self.act_split_bead, None, self.act_move_prev, self.act_move_next,
-                       None, self.act_good_align, self.act_good_mt, self.act_post_edit, None,
-                       self.act_zoom_bead):  # fmt: skip
-            if action is None:
-                menu.addSeparator()
-            else:
-                menu.addAction(action)
-        menu.popup(global_pos)
-
-    # ======================================================================
-    # long work
-    def run_task(self, worker: TaskWorker, on_success: Callable[[Any], None]) -> bool:
-        """Run ``worker`` (one at a time); ``on_success`` gets its result on the GUI thread."""
-        if self.runner.busy:
-            self.statusBar().showMessage("Wait for the running task to finish, or cancel it.", 5000)
-            return False
-        self._on_task_success = on_success
-        # Explicitly queued: the handlers touch widgets, which only the GUI
-        # thread may do.
-        queued = Qt.ConnectionType.QueuedConnection
-        worker.progressed.connect(self._task_progressed, queued)
-        worker.succeeded.connect(self._task_succeeded, queued)
-        worker.failed.connect(self._task_failed, queued)
-        worker.cancelled.connect(self._task_cancelled, queued)
-        self.session.locked_reason = f"{worker.title} is running; edit again when it finishes (or cancel it)."
-        self._progress_started = time.monotonic()
-        self.progress.setValue(0)
-        self.progress.setFormat(f"{worker.title}…")
-        self.progress.show()
-        self.cancel_button.show()
-        self.cancel_button.setEnabled(True)
-        self.runner.start(worker)
-        self._update_enabled()
-        return True
-
-    def _task_progressed(self, fraction: float, message: str) -> None:
-        self.progress.setValue(int(fraction * 1000))
-        self.progress.setFormat(f"{message} — %p%")
-
-    def _task_succeeded(self, result: Any) -> None:
-        callback = self._on_task_success
-        self._on_task_success = None
-        self.session.locked_reason = ""
-        if callback is not None:
-            try:
-                callback(result)
-            except SialignError as exc:
-                self.show_error("Could not use the result", str(exc))
-
-    def _task_failed(self, message: str, details: str) -> None:
-        from sialign.core.errors import ModelNotFoundError
-
-        self._on_task_success = None
-        self.session.locked_reason = ""
-        worker = self.runner.worker
-        if worker is not None and isinstance(worker.error, ModelNotFoundError):
-            message += "\n\nIn SI Aligner: Settings → Embedding model… to add or choose a model (lexical always works)."
-        if details:
-            self._log_error(details)
-            message += f"\n\nDetails were written to {error_log_path()}."
-        self.show_error("Something went wrong", message)
-
-    def _task_cancelled(self) -> None:
-        self._on_task_success = None
-        self.session.locked_reason = ""
-        self.statusBar().showMessage("Cancelled. Nothing was changed.", 6000)
-
-    def _task_finished(self) -> None:
-        self.session.locked_reason = ""
-        self.progress.hide()
-        self.cancel_button.hide()
-        self._update_enabled()
-
-    def cancel_task(self) -> None:
-        if self.runner.busy:
-            self.runner.cancel()
-            self.cancel_button.setEnabled(False)
-            self.progress.setFormat("Cancelling…")
-
-    def _log_error(self, details: str) -> None:
-        from sialign.gui.error_log import log_error
-
-        log_error(details)
-
-    def show_error(self, title: str, message: str) -> None:
-        """A readable error dialog (tests replace ``QMessageBox.warning``)."""
-        QMessageBox.warning(self, title, message)
-
-    # -- alignment ---------------------------------------------------------------
-    def align_params(self) -> AlignParams:
-        from sialign.workflows.aligning import align_params
-
-        return align_params(self.session.project)
-
-    def align(self, *, keep_confirmed: bool = True, on_done: Callable[[], None] | None = None) -> bool:
-        """Start aligning the talk in a worker; True when it started."""
-        from sialign.workflows.aligning import alignment_label
-
-        project = self.session.project
-        if not len(project.source) or not len(project.target):
-            self.show_error("Nothing to align", "Open or create a talk with a source and a target transcript first.")
-            return False
-        params = self.align_params()
-        worker = AlignWorker(project, params, keep_confirmed=keep_confirmed)
-        src_ids, tgt_ids = worker.project.source.ids(), worker.project.target.ids()
-        label = alignment_label(project, keep_confirmed)
-
-        def install(result: Any) -> None:
-            self._install_alignment(result, src_ids, tgt_ids, params, label)
-            if on_done is not None:
-                on_done()
-
-        return self.run_task(worker, install)
-
-    def realign(self) -> None:
-        self.align(keep_confirmed=True)
-
-    def align_from_scratch(self) -> None:
-        alignment = self.session.project.alignment
-        confirmed = alignment.counts()["confirmed"] if alignment is not None else 0
-        if confirmed:
-            answer = QMessageBox.question(
-                self,
-                "Align from scratch",
-                f"{confirmed} confirmed beads will be re-aligned like the rest (you can undo this). Continue?",
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                return
-        self.align(keep_confirmed=False)
-
-    def _install_alignment(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams,
-                           label: str) -> None:  # fmt: skip
-        from sialign.workflows.aligning import alignment_edit, record_params
-
-        project = self.session.project
-        first_run = project.alignment is None  # a re-alignment keeps the user's zoom
-        if project.source.ids() != src_ids or project.target.ids() != tgt_ids:
-            self.show_error("Alignment not applied", "The segments changed while aligning; align again.")
-            return
-        self.session.set_similarity(SimilarityGrid(result.similarity, src_ids, tgt_ids))
-        if self.session.apply(alignment_edit(result, label)):
-            if record_params(project, params):
-                self.session.mark_dirty()
-            self.last_align_seconds = dict(result.timings)
-            total = sum(result.timings.values())
-            parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
-            total = result.timings.get("total", total)
-            info = result.alignment.info
-            notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", ""))]
-            extra = "".join(f" {note[0].upper()}{note[1:]}." for note in notes if note)
-            self.statusBar().showMessage(f"Aligned in {total:.1f} s ({parts}).{extra}", 15000)
-            if first_run:
-                self.matrix.fit_to_window()
-            if self.session.selected_bead < 0 and result.alignment.beads:
-                self.session.select_bead(0)
-            # Autosave once the new result has been drawn, not while it is.
-            QTimer.singleShot(1500, self.autosave)
-
-    # ======================================================================
-    # files
-    def maybe_save(self) -> bool:
-        """Ask about unsaved changes; False when the user cancels."""
-        if not self.session.is_modified:
-            return True
-        answer = QMessageBox.question(
-            self,
-            "Unsaved changes",
-            f"“{self.session.project.talk_id}” has changes that are not saved. Save them?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        if answer == QMessageBox.StandardButton.Discard:
-            # The user chose to lose the changes: do not offer them back later.
-            self._discard_current_autosave()
-            return True
-        return False
-
-    def new_talk(self) -> None:
-        from sialign.gui.new_talk_dialog import NewTalkDialog
-
-        if self.runner.busy or not self.maybe_save():
-            return
-        dialog = NewTalkDialog(self)
-        if dialog.exec():
-            from sialign.workflows.aligning import align_params
-
-            project = dialog.project()
-            project.params = align_params(project).to_dict()
-            self._discard_current_autosave()
-            self.session.set_project(project, modified=True)
-            self.statusBar().showMessage("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
-
-    def open_dialog(self) -> None:
-        if self.runner.busy or not self.maybe_save():
-            return
-        start = str(self.settings.value("last_dir", str(Path.home())))
-        path, _ = QFileDialog.getOpenFileName(self, "Open project", start, PROJECT_FILTER)
-        if path:
-            self.open_path(path, ask_save=False)
-
-    def open_path(self, path: str, *, ask_save: bool = True) -> bool:
-        """Open a project file, offering its autosave when it is newer (after a crash)."""
-        from sialign.io.project_file import discard_autosave, find_recovery, load_project
-
-        if ask_save and not self.maybe_save():
-            return False
-        try:
-            project = load_project(path)
-        except SialignError as exc:
-            self.show_error("Cannot open the project", str(exc))
-            return False
-        except OSError as exc:
-            self.show_error("Cannot open the project", f"{path}: {exc.strerror or exc}")
-            return False
-        project.path = str(path)
-        modified = False
-        recovery = find_recovery(path, project.talk_id)
-        if recovery is not None:
-            answer = QMessageBox.question(
-                self,
-                "Recover unsaved work?",
-                f"There is autosaved work for {Path(path).name} newer than the file "
-                f"(saved {time.strftime('%Y-%m-%d %H:%M', time.localtime(recovery.stat().st_mtime))}). "
-                "SI Aligner may not have closed properly. Open the autosaved version?",
-            )
-            if answer == QMessageBox.StandardButton.Yes:
-                try:
-                    project = load_project(recovery)
-                    project.path = str(path)
-                    modified = True
-                except SialignError as exc:
-                    self.show_error("Cannot recover", str(exc))
-            else:
-                discard_autosave(path, project.talk_id)
-        self._discard_current_autosave()
-        self.session.set_project(project, modified=modified)
-        self._add_recent(str(path))
-        self.settings.setValue("last_dir", str(Path(path).parent))
-        self.statusBar().showMessage(f"Opened {path}", 5000)
-        return True
-
-    def offer_untitled_recovery(self) -> bool:
-        """At start-up: offer the newest autosave of a never-saved project; True if one was opened."""
-        from sialign.io.project_file import load_project, untitled_autosaves
-
-        found = untitled_autosaves()
-        if not found:
-            return False
-        newest = found[0]
-        answer = QMessageBox.question(
-            self,
-            "Recover unsaved work?",
-            f"SI Aligner did not close properly last time. Recover the unsaved talk “{newest.name.split('.')[0]}” "
-            f"(autosaved {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest.stat().st_mtime))})?",
-        )
-        if answer != QMessageBox.StandardButton.Yes:
-            for path in found:
-                path.unlink(missing_ok=True)
-            return False
-        try:
-            project = load_project(newest)
-        except SialignError as exc:
-            self.show_error("Cannot recover", str(exc))
-            return False
-        project.path = None
-        self.session.set_project(project, modified=True)
-        newest.unlink(missing_ok=True)
-        return True
-
-    def save(self) -> bool:
-        if self.session.project.path is None:
-            return self.save_as()
-        return self._save_to(self.session.project.path)
-
-    def save_as(self) -> bool:
-        project = self.session.project
-        start_dir = str(self.settings.value("last_dir", str(Path.home())))
-        suggestion = project.path or str(Path(start_dir) / f"{project.talk_id}.sialign")
-        path, _ = QFileDialog.getSaveFileName(self, "Save project as", suggestion, PROJECT_FILTER)
-        if not path:
-            return False
-        if not path.endswith(".sialign"):
-            path += ".sialign"
-        self._discard_current_autosave()
-        return self._save_to(path)
-
-    def _save_to(self, path: str) -> bool:
-        from sialign.io.project_file import discard_autosave, save_project
-
-        project = self.session.project
-        try:
-            save_project(project, path)
-        except SialignError as exc:
-            self.show_error("Cannot save", str(exc))
-            return False
-        except OSError as exc:
-            self.show_error("Cannot save", f"{path}: {exc.strerror or exc} — choose another folder")
-            return False
-        project.path = str(path)
-        discard_autosave(path, project.talk_id)
-        self.session.mark_saved()
-        self._add_recent(str(path))
-        self.settings.setValue("last_dir", str(Path(path).parent))
-        self._update_title()
-        self.statusBar().showMessage(f"Saved {path}", 5000)
-        return True
-
-    def autosave(self) -> None:
-        """Write the autosave when there are unsaved changes (never touches the project file).
-
-        Serialising thousands of beads takes tens of milliseconds, so the
-        write runs on a short-lived thread over a snapshot of the project.
-        """
-        project = self.session.project
-        if not self.session.is_modified or (not len(project.source) and not len(project.target)):
-            return
-        if self._autosave_thread is not None and self._autosave_thread.is_alive():
-            return  # the next tick saves the newer state
-        copy = snapshot(project)
-
-        def write() -> None:
-            from sialign.io.project_file import save_autosave
-
-            try:
-                path = save_autosave(copy)
-            except (SialignError, OSError) as exc:
-                self.autosave_done.emit(f"Autosave failed: {exc}")
-            else:
-                self.autosave_done.emit(f"Autosaved to {path}")
-
-        self._autosave_thread = threading.Thread(target=write, name="autosave", daemon=True)
-        self._autosave_thread.start()
-
-    def _show_autosave_message(self, message: str) -> None:
-        self.statusBar().showMessage(message, 4000)
-
-    def wait_for_autosave(self, timeout_s: float = 10.0) -> None:
-        """Block until a running autosave has written its file (close, tests)."""
-        if self._autosave_thread is not None:
-            self._autosave_thread.join(timeout_s)
-
-    def _discard_current_autosave(self) -> None:
-        from sialign.io.project_file import discard_autosave
-
-        self.wait_for_autosave()
-        project = self.session.project
-        if len(project.source) or len(project.target):
-            discard_autosave(project.path, project.talk_id)
-
-    def export_dialog(self) -> None:
-        from sialign.gui.export_dialog import ExportDialog, export
-
-        project = self.session.project
-        if project.alignment is None:
-            return
-        base = Path(project.path).with_suffix("") if project.path else Path(
-            str(self.settings.value("last_dir", str(Path.home())))
-        ) / project.talk_id
-        dialog = ExportDialog(project, str(base) + ".tsv", self)
-        if not dialog.exec():
-            return
-        options = dialog.options()
-        try:
-            rows = export(project, options)
-        except SialignError as exc:
-            self.show_error("Export failed", str(exc))
-            return
-        except OSError as exc:
-            self.show_error("Export failed", f"{options.path}: {exc.strerror or exc}")
-            return
-        self.statusBar().showMessage(f"Exported {rows} rows to {options.path}", 8000)
-
-    def open_example(self) -> None:
-        from sialign.gui.app import load_example_project
-
-        if self.runner.busy or not self.maybe_save():
-            return
-        try:
-            project = load_example_project()
-        except SialignError as exc:
-            self.show_error("Cannot open the example", str(exc))
-            return
-        self._discard_current_autosave()
-        self.session.set_project(project, modified=True)
-        self.align()
-
-    # -- recent files ---------------------------------------------------------------
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recent_files", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
-
-    def _add_recent(self, path: str) -> None:
-        recent = [p for p in self.recent_files() if p != path]
-        recent.insert(0, path)
-        self.settings.setValue("recent_files", recent[:MAX_RECENT])
-        self._rebuild_recent_menu()
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        recent = self.recent_files()
-        for path in recent:
-            action = self.recent_menu.addAction(Path(path).name)
-            action.setToolTip(path)
-            action.setStatusTip(path)
-            action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
-        self.recent_menu.setEnabled(bool(recent))
+        return dialog.counts() if dialog.exec() else None
 
     # ======================================================================
     # panels, settings
