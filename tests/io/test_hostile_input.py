@@ -344,10 +344,11 @@ def test_hostile_many_lines_are_refused_early(tmp_path: Path, monkeypatch: pytes
 @pytest.mark.parametrize("fmt", ["txt", "textgrid", "eaf"])
 def test_hostile_many_segments_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
     from sialign.core.errors import FileTooLargeError
-    from sialign.io import readers
+    from sialign.io import read_tiers, readers
 
     monkeypatch.setattr(readers, "MAX_SEGMENTS", 3)
-    monkeypatch.setattr(readers, "_MAX_TOKENS", 3 * 3 + 10)
+    monkeypatch.setattr(read_tiers, "MAX_SEGMENTS", 3)  # TextGrid and EAF readers live in io/read_tiers.py
+    monkeypatch.setattr(read_tiers, "_MAX_TOKENS", 3 * 3 + 10)
     if fmt == "txt":
         content, name = "a\nb\nc\nd\ne\n", "a.txt"
     elif fmt == "textgrid":
