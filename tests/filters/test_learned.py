@@ -15,28 +15,8 @@ from sialign.cli.main import main
 from sialign.core.edits import MoveSegment, ReplaceAlignment, SetStatus, apply_edit
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
-from sialign.filters.learned import (
-    DOUBT_FLAG,
-    DOUBT_REASON_PREFIX,
-    FEATURE_NAMES,
-    REVIEWER_DROP_REASON,
-    DoubtResult,
-    apply_doubt,
-    bead_spans,
-    char_f_score,
-    compute_doubt,
-    fit_logistic,
-    is_unreviewed,
-    make_negatives,
-    most_doubtful,
-    preview_doubt_flips,
-    rejected_proposals,
-    roc_auc,
-    span_features,
-    talk_context,
-    training_examples_from,
-    training_set,
-)
+from sialign.filters.learned import DOUBT_FLAG, DOUBT_REASON_PREFIX, REVIEWER_DROP_REASON, DoubtResult, apply_doubt, compute_doubt, fit_logistic, is_unreviewed, make_negatives, most_doubtful, preview_doubt_flips, rejected_proposals, roc_auc, training_examples_from, training_set
+from sialign.filters.doubt_features import FEATURE_NAMES, bead_spans, char_f_score, span_features, talk_context
 from sialign.io.project_file import load_project, save_project
 
 WORDS = """river mountain engine budget harbour violin station teacher garden protein satellite copper
