@@ -1,6 +1,7 @@
 """Features of the doubt model: a talk's context (vectors, times, costs) and what each bead looks like in it."""
 
 from __future__ import annotations
+
 import dataclasses
 import math
 import re
@@ -10,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 import numpy as np
+
 from sialign.core.model import Bead, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 

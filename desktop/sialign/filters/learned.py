@@ -49,7 +49,9 @@ import numpy as np
 
 from sialign.core.model import Bead, BeadStatus, Flag, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
-from sialign.filters.doubt_features import FEATURE_NAMES, N_FEATURES, Span, TalkContext, bead_spans, span_features, talk_context
+from sialign.filters.doubt_features import (
+    FEATURE_NAMES, N_FEATURES, Span, TalkContext, bead_spans, span_features, talk_context,
+)
 
 
 DOUBT_FLAG = "doubt"

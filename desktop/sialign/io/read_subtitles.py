@@ -1,9 +1,11 @@
 """Readers of SubRip (.srt) and WebVTT (.vtt) captions."""
 
 from __future__ import annotations
+
 import re
 from pathlib import Path
 from typing import Callable
+
 from sialign.core.errors import (
     FormatError, TimestampError,
 )

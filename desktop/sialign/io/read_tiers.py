@@ -1,11 +1,13 @@
 """Readers of Praat TextGrid and ELAN EAF files: tiers of timed intervals or annotations."""
 
 from __future__ import annotations
+
 import math
 import re
 import xml.parsers.expat
 from dataclasses import dataclass
 from pathlib import Path
+
 from sialign.core.errors import (
     EmptyInputError, FormatError, TierNotFoundError, TimestampError,
 )

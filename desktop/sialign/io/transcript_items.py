@@ -1,9 +1,11 @@
 """Raw transcript items and the limits every transcript reader shares."""
 
 from __future__ import annotations
+
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
 from sialign.core.errors import (
     FileTooLargeError,
 )
