@@ -246,7 +246,8 @@ def test_hostile_own_parallel_tsv_is_never_unquoted(tmp_path: Path) -> None:
 
 
 def test_hostile_jsonl_escapes_line_separators(tmp_path: Path) -> None:
-    from sialign.io.writers import read_jsonl, write_jsonl
+    from sialign.io.read_exports import read_jsonl
+    from sialign.io.writers import write_jsonl
 
     path = tmp_path / "a.jsonl"
     write_jsonl([{"t": "a\u2028b\u2029c"}], path)
@@ -414,7 +415,7 @@ def test_hostile_tsv_written_by_pandas_reads_back(tmp_path: Path) -> None:
     ],
 )
 def test_hostile_parallel_tsv_reader(tmp_path: Path, content: str, message: str) -> None:
-    from sialign.io.writers import read_parallel_tsv
+    from sialign.io.read_exports import read_parallel_tsv
 
     path = tmp_path / "p.tsv"
     path.write_text(content, encoding="utf-8")
@@ -425,7 +426,7 @@ def test_hostile_parallel_tsv_reader(tmp_path: Path, content: str, message: str)
 
 @pytest.mark.parametrize("line, message", [("[" * 100_000 + "]" * 100_000, "nested too deeply"), ('{"a": ' + "9" * 5000 + "}", "cannot take")])
 def test_hostile_jsonl_reader(tmp_path: Path, line: str, message: str) -> None:
-    from sialign.io.writers import read_jsonl
+    from sialign.io.read_exports import read_jsonl
 
     path = tmp_path / "a.jsonl"
     path.write_text('{"ok": 1}\n' + line + "\n", encoding="utf-8")

@@ -80,7 +80,7 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
         return automatic_targets(project)
     spans = [""] * n
     if suffix == ".tsv":
-        from sialign.io.writers import read_parallel_tsv
+        from sialign.io.read_exports import read_parallel_tsv
 
         for number, row in enumerate(read_parallel_tsv(hyp_path), start=2):
             for i in row.src_ids:
@@ -108,7 +108,7 @@ def _hypothesis_talk(hyp_path: str) -> str | None:
 
         return load_project(hyp_path).talk_id
     if suffix == ".tsv":
-        from sialign.io.writers import read_parallel_tsv
+        from sialign.io.read_exports import read_parallel_tsv
 
         talks = {row.talk for row in read_parallel_tsv(hyp_path) if row.talk}
         return talks.pop() if len(talks) == 1 else None
