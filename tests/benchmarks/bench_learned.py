@@ -175,7 +175,8 @@ class Usem3Direct:
 def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -> dict[str, Any]:
     from sialign.align.pipeline import align_project, clear_memo
     from sialign.core.params import AlignParams
-    from sialign.filters.learned import compute_doubt, roc_auc, training_set, TrainingSet
+    from sialign.filters.doubt_decisions import roc_auc
+    from sialign.filters.learned import compute_doubt, training_set, TrainingSet
     from sialign.filters.doubt_features import _reported_costs, bead_spans, span_features, talk_context
 
     params = AlignParams(embedder="lexical")
@@ -295,7 +296,8 @@ def interactive_review(project: Any, ctx: Any, wrong: np.ndarray, rest: np.ndarr
     import dataclasses
 
     from sialign.core.model import BeadStatus
-    from sialign.filters.learned import REVIEWER_DROP_REASON, compute_doubt, most_doubtful
+    from sialign.filters.doubt_decisions import REVIEWER_DROP_REASON, most_doubtful
+    from sialign.filters.learned import compute_doubt
 
     beads = list(project.alignment.beads)
     budget = max(1, math.ceil(0.1 * int(rest.sum())))

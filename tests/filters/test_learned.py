@@ -15,7 +15,14 @@ from sialign.cli.main import main
 from sialign.core.edits import MoveSegment, ReplaceAlignment, SetStatus, apply_edit
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
-from sialign.filters.learned import DOUBT_FLAG, DOUBT_REASON_PREFIX, REVIEWER_DROP_REASON, DoubtResult, apply_doubt, compute_doubt, fit_logistic, is_unreviewed, make_negatives, most_doubtful, preview_doubt_flips, rejected_proposals, roc_auc, training_examples_from, training_set
+from sialign.filters.doubt_decisions import (
+    DOUBT_FLAG, DOUBT_REASON_PREFIX, REVIEWER_DROP_REASON, apply_doubt, is_unreviewed, most_doubtful,
+    preview_doubt_flips, roc_auc,
+)
+from sialign.filters.learned import (
+    DoubtResult, compute_doubt, fit_logistic, make_negatives, rejected_proposals, training_examples_from,
+    training_set,
+)
 from sialign.filters.doubt_features import FEATURE_NAMES, bead_spans, char_f_score, span_features, talk_context
 from sialign.io.project_file import load_project, save_project
 

@@ -98,7 +98,7 @@ def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:  
 
 
 def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
-    from sialign.filters.learned import is_unreviewed
+    from sialign.filters.doubt_decisions import is_unreviewed
 
     doubt = window.doubt.by_bead
     beads = window.session.project.alignment.beads
@@ -117,7 +117,7 @@ def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
 
 
 def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -> None:  # noqa: ANN001
-    from sialign.filters.learned import DOUBT_FLAG
+    from sialign.filters.doubt_decisions import DOUBT_FLAG
 
     box = window.filter_panel.doubt_box
     window.show_filters()

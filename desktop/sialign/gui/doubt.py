@@ -225,7 +225,7 @@ class DoubtFilterBox(QWidget):
         self.update_preview()
 
     def update_preview(self, *_: Any) -> None:
-        from sialign.filters.learned import preview_doubt_flips
+        from sialign.filters.doubt_decisions import preview_doubt_flips
 
         alignment = self.session.project.alignment
         self.flips = []
@@ -260,7 +260,7 @@ class DoubtFilterBox(QWidget):
         drop = self.drop_box.isChecked()
 
         def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.filters.learned import apply_doubt
+            from sialign.filters.doubt_decisions import apply_doubt
 
             return apply_doubt(project, result, threshold, drop=drop)
 

@@ -66,7 +66,7 @@ class TableNavigation:
 
     def go_most_doubtful(self) -> None:
         """Select the unreviewed bead with the highest doubt (the model retrains after each review)."""
-        from sialign.filters.learned import most_doubtful
+        from sialign.filters.doubt_decisions import most_doubtful
 
         alignment = self.session.project.alignment
         if alignment is None:
