@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sialign.align.pipeline import align_project
 from sialign.cli.main import main
 from sialign.core.edits import MoveSegment, ReplaceAlignment, SetStatus, apply_edit
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
@@ -25,6 +24,7 @@ from sialign.filters.learned import (
 )
 from sialign.filters.doubt_features import FEATURE_NAMES, bead_spans, char_f_score, span_features, talk_context
 from sialign.io.project_file import load_project, save_project
+from lexical_talks import lexical_talk
 
 WORDS = """river mountain engine budget harbour violin station teacher garden protein satellite copper
 festival ladder parliament orchard vaccine tunnel compass glacier pepper archive lantern meadow
@@ -33,19 +33,7 @@ theatre cable falcon quarry ribbon summit canvas thunder marble walnut beacon sa
 
 def make_talk(n: int = 40, seed: int = 0) -> Project:
     """A same-language talk: each source sentence rendered in one or two chunks (lexical aligns it well)."""
-    rng = np.random.default_rng(seed)
-    src, tgt = [], []
-    for k in range(n):
-        words = [str(w) for w in rng.choice(WORDS, size=8, replace=False)]
-        src.append(" ".join(words) + f" number {k}.")
-        if k % 3 == 0:
-            tgt.extend([" ".join(words[:4]) + ",", " ".join(words[4:]) + f" number {k}."])
-        else:
-            tgt.append(" ".join(words) + f" number {k}.")
-    project = Project(talk_id=f"talk{seed}", source=Document.from_texts(src, "en"), target=Document.from_texts(tgt, "en"))
-    project.params = AlignParams(embedder="lexical").to_dict()
-    project.alignment = align_project(project).alignment
-    return project
+    return lexical_talk(WORDS, n, seed, size=8, talk_id=f"talk{seed}")
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 
@@ -31,18 +30,8 @@ def _project() -> Project:
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
-
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
-    session = ProjectSession()
-    session.set_project(_project())
-    w = MainWindow(session)
-    qtbot.addWidget(w)
-    w.show()
-    return w
+def window(open_window):  # noqa: ANN001
+    return open_window(_project())
 
 
 def _score(qtbot, window) -> None:  # noqa: ANN001
@@ -114,7 +103,7 @@ def test_filter_panel_apply_without_scoring_first_scores_and_keeps_the_scores(qt
 
 
 @pytest.mark.slow
-def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypatch, make_project) -> None:  # noqa: ANN001
+def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypatch, make_project, open_window) -> None:  # noqa: ANN001
     """Heartbeat every 10 ms on the GUI thread while the first scoring of a Japanese talk loads GiNZA.
 
     Importing spaCy and loading ``ja_ginza`` holds the interpreter lock for
@@ -127,17 +116,9 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
     from heartbeat import heartbeat_gaps
 
     from sialign.filters import remote
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
 
     remote.shutdown()  # a cold scoring process: this scoring loads GiNZA
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
-    session = ProjectSession()
-    session.set_project(make_project())
-    window = MainWindow(session)
-    qtbot.addWidget(window)
-    window.show()
+    window = open_window(make_project())
     qtbot.wait(300)
 
     work_done: list[float] = []
@@ -160,23 +141,14 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
 
 
 @pytest.fixture
-def japanese_window(qtbot, monkeypatch, make_project):  # noqa: ANN001
+def japanese_window(qtbot, monkeypatch, make_project, open_window):  # noqa: ANN001
     """The hand-made English → Japanese talk, aligned, with a cold scoring process."""
     from sialign.filters import remote
     from sialign.gui import filter_panel
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
 
     remote.shutdown()
     monkeypatch.setattr(filter_panel, "WARM_UP_DELAY_MS", 100)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
-    session = ProjectSession()
-    session.set_project(make_project())
-    w = MainWindow(session)
-    qtbot.addWidget(w)
-    w.show()
-    return w
+    return open_window(make_project())
 
 
 @pytest.mark.slow

@@ -359,15 +359,8 @@ class ModelRegistry:
 
     # -- changes ---------------------------------------------------------------
 
-    def add(
-        self,
-        folder: str | Path,
-        *,
-        name: str | None = None,
-        link: bool = False,
-        make_default: bool = False,
-        check: bool = True,
-    ) -> ModelEntry:
+    def add(self, folder: str | Path, *, name: str | None = None, link: bool = False, make_default: bool = False,
+            check: bool = True) -> ModelEntry:  # fmt: skip
         """Check ``folder`` and copy (or link) it in as ``name``.
 
         Args:

@@ -13,11 +13,12 @@ from pathlib import Path
 
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-    QPushButton, QVBoxLayout, QWidget,
+    QPushButton, QWidget,
 )
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
+from sialign.gui.dialogs import dialog_layout
 from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat
 
 
@@ -80,13 +81,7 @@ class ExportDialog(QDialog):
         form.addRow("", self.include_dropped)
         form.addRow("File", path_row)
         form.addRow("Rows", self.count_label)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.buttons)
+        self.buttons = dialog_layout(self, form, ok_text="Export")
         self.format_box.currentIndexChanged.connect(self._format_changed)
         self.only_confirmed.toggled.connect(self.update_count)
         self.include_dropped.toggled.connect(self.update_count)

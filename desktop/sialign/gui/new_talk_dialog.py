@@ -12,12 +12,13 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+    QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
     QVBoxLayout, QWidget,
 )
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
+from sialign.gui.dialogs import dialog_layout
 from sialign.workflows.talks import talk_from_documents, talk_id_from_path
 
 TRANSCRIPT_FILTER = (
@@ -156,14 +157,7 @@ class NewTalkDialog(QDialog):
         self.message = QLabel("")
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b00020;")
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.message)
-        layout.addWidget(self.buttons)
+        self.buttons = dialog_layout(self, form, self.message, ok_text="Create")
 
     @staticmethod
     def _language_box() -> QComboBox:

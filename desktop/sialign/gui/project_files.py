@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -17,6 +18,17 @@ MAX_RECENT = 10
 
 class ProjectFiles:
     """Mixin of :class:`~sialign.gui.main_window.MainWindow`: everything that reads or writes project files."""
+
+    def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
+                        hint: str = "") -> tuple[bool, Any]:  # fmt: skip
+        """Run ``operation``; on a refused file or an OS error show ``title`` with the reason and return (False, None)."""
+        try:
+            return True, operation()
+        except SialignError as exc:
+            self.show_error(title, str(exc))
+        except OSError as exc:
+            self.show_error(title, f"{path}: {exc.strerror or exc}{hint}")
+        return False, None
 
     def maybe_save(self) -> bool:
         """Ask about unsaved changes; False when the user cancels."""
@@ -66,13 +78,8 @@ class ProjectFiles:
 
         if ask_save and not self.maybe_save():
             return False
-        try:
-            project = load_project(path)
-        except SialignError as exc:
-            self.show_error("Cannot open the project", str(exc))
-            return False
-        except OSError as exc:
-            self.show_error("Cannot open the project", f"{path}: {exc.strerror or exc}")
+        ok, project = self._file_operation("Cannot open the project", path, lambda: load_project(path))
+        if not ok:
             return False
         project.path = str(path)
         modified = False
@@ -150,13 +157,8 @@ class ProjectFiles:
         from sialign.io.project_file import discard_autosave, save_project
 
         project = self.session.project
-        try:
-            save_project(project, path)
-        except SialignError as exc:
-            self.show_error("Cannot save", str(exc))
-            return False
-        except OSError as exc:
-            self.show_error("Cannot save", f"{path}: {exc.strerror or exc} — choose another folder")
+        ok, _ = self._file_operation("Cannot save", path, lambda: save_project(project, path), " — choose another folder")
+        if not ok:
             return False
         project.path = str(path)
         discard_autosave(path, project.talk_id)
@@ -222,13 +224,8 @@ class ProjectFiles:
         if not dialog.exec():
             return
         options = dialog.options()
-        try:
-            rows = export(project, options)
-        except SialignError as exc:
-            self.show_error("Export failed", str(exc))
-            return
-        except OSError as exc:
-            self.show_error("Export failed", f"{options.path}: {exc.strerror or exc}")
+        ok, rows = self._file_operation("Export failed", options.path, lambda: export(project, options))
+        if not ok:
             return
         self.statusBar().showMessage(f"Exported {rows} rows to {options.path}", 8000)
 

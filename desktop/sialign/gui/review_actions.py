@@ -113,19 +113,13 @@ class ReviewActions:
         self._apply(SplitSegment(where.side, where.seg_id, where.offset))
 
     def merge_segment_next(self) -> None:
-        from sialign.core.edits import MergeSegments
-
-        where = self._current_segment()
-        if where is None:
-            self._refuse("put the text cursor in a segment of the bead panel")
-            return
-        doc = self._session.project.document(where.side)
-        if doc.index_of(where.seg_id) == len(doc) - 1:
-            self._refuse(f"segment {where.seg_id} is the last one; there is no next segment")
-            return
-        self._apply(MergeSegments(where.side, where.seg_id))
+        self._merge_segment(+1)
 
     def merge_segment_previous(self) -> None:
+        self._merge_segment(-1)
+
+    def _merge_segment(self, direction: int) -> None:
+        """Merge the segment under the text cursor with the next (+1) or previous (-1) segment of its document."""
         from sialign.core.edits import MergeSegments
 
         where = self._current_segment()
@@ -134,10 +128,13 @@ class ReviewActions:
             return
         doc = self._session.project.document(where.side)
         pos = doc.index_of(where.seg_id)
-        if pos == 0:
+        if direction > 0 and pos == len(doc) - 1:
+            self._refuse(f"segment {where.seg_id} is the last one; there is no next segment")
+            return
+        if direction < 0 and pos == 0:
             self._refuse(f"segment {where.seg_id} is the first one; there is no previous segment")
             return
-        self._apply(MergeSegments(where.side, doc.segments[pos - 1].id))
+        self._apply(MergeSegments(where.side, where.seg_id if direction > 0 else doc.segments[pos - 1].id))
 
     def _edit_side(self) -> str:
         where = self._current_segment()

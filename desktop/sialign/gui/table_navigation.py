@@ -59,6 +59,10 @@ class TableNavigation:
         if index < 0:
             self.statusBar().showMessage("No such bead left.", 5000)
             return
+        self._go_to(index)
+
+    def _go_to(self, index: int) -> None:
+        """Select bead ``index`` and focus the table (saying so when the table's filters hide it)."""
         if self.proxy.proxy_row_of(index) < 0:
             self.statusBar().showMessage(f"Bead {index + 1} is hidden by the table's filters.", 5000)
         self.session.select_bead(index)
@@ -76,10 +80,7 @@ class TableNavigation:
             busy = self.doubt.busy or not self.doubt.by_bead
             self.statusBar().showMessage("The doubt is still being computed." if busy else "No unreviewed bead left.", 5000)
             return
-        if self.proxy.proxy_row_of(index) < 0:
-            self.statusBar().showMessage(f"Bead {index + 1} is hidden by the table's filters.", 5000)
-        self.session.select_bead(index)
-        self.table.setFocus()
+        self._go_to(index)
 
     def focus_post_edit(self) -> None:
         self.inspector_dock.show()

@@ -438,17 +438,9 @@ def list_tiers(path: str | Path, *, encoding: str | None = None) -> list[str]:
     return []
 
 
-def read_transcript(
-    path: str | Path,
-    *,
-    format: str | None = None,
-    language: str | None = None,
-    tier: str | int | None = None,
-    encoding: str | None = None,
-    strict: bool = True,
-    max_bytes: int = MAX_TRANSCRIPT_BYTES,
-    keep_markup: bool = False,
-) -> Document:
+def read_transcript(path: str | Path, *, format: str | None = None, language: str | None = None,
+                    tier: str | int | None = None, encoding: str | None = None, strict: bool = True,
+                    max_bytes: int = MAX_TRANSCRIPT_BYTES, keep_markup: bool = False) -> Document:  # fmt: skip
     """Read a transcript into a :class:`Document`.
 
     Args:

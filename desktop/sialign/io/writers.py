@@ -397,15 +397,8 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
     return key
 
 
-def write_alignment(
-    project: Project,
-    path: str | Path,
-    *,
-    format: str | None = None,
-    only_confirmed: bool = False,
-    include_dropped: bool = False,
-    two_column: bool = False,
-) -> int:
+def write_alignment(project: Project, path: str | Path, *, format: str | None = None, only_confirmed: bool = False,
+                    include_dropped: bool = False, two_column: bool = False) -> int:  # fmt: skip
     """Export the project's alignment; returns the number of rows (beads) written.
 
     Args:
