@@ -23,6 +23,6 @@ def lexical_talk(words: list[str], n: int, seed: int, *, size: int, talk_id: str
         else:
             tgt.append(" ".join(chosen) + f" number {k}.")
     project = Project(talk_id=talk_id, source=Document.from_texts(src, "en"), target=Document.from_texts(tgt, "en"))
-    project.params = AlignParams(embedder="lexical").to_dict()
+    project.params = AlignParams(embedder="lexical")
     project.alignment = align_project(project).alignment
     return project

@@ -192,7 +192,7 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical") -
         first_s: list[float] = []
         for talk in talks:
             clear_memo()
-            talk.project.params = params.to_dict()
+            talk.project.params = params
             result = align_project(talk.project, params)
             talk.project.alignment = result.alignment
             spans = bead_spans(talk.project)

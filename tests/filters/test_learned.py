@@ -227,7 +227,7 @@ def test_cmd_filter_learned_writes_doubt_into_project_and_jsonl(tmp_path: Path, 
     assert "doubt: trained on confirmed + unreviewed" in text and "most doubtful beads" in text
     saved = load_project(path)
     assert all(any(f.name == DOUBT_FLAG for f in b.flags) for b in saved.alignment.beads)
-    assert saved.filter_params["doubt_max"] == 0.9
+    assert saved.filter_params.doubt_max == 0.9
     assert saved.history[-1]["label"] == "Apply the learned filter"
     out = tmp_path / "talk.jsonl"
     assert main(["export", str(path), "-f", "jsonl", "-o", str(out), "--include-dropped"]) == 0
@@ -269,7 +269,7 @@ def test_cmd_filter_learned_after_the_other_filters(tmp_path: Path, ginza: objec
     ref = Document.from_texts(["彼らは政府を諦めていないのです。", "1950年には300万人がいました。", "ありがとう。"], "ja")
     project = Project(talk_id="t1", source=src, target=tgt, reference=ref,
                       alignment=Alignment([Bead((0,), (0, 1, 2)), Bead((1,), (3,)), Bead((2,), (4,))]))  # fmt: skip
-    project.params = AlignParams(embedder="lexical").to_dict()
+    project.params = AlignParams(embedder="lexical")
     path = tmp_path / "talk.sialign"
     save_project(project, path)
     assert main(["filter", str(path), "--learned", "--flag-only"]) == 0

@@ -109,7 +109,7 @@ def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -
         box.apply_button.click()
     beads = window.session.project.alignment.beads
     assert all(any(f.name == DOUBT_FLAG for f in b.flags) for b in beads)
-    assert window.session.project.filter_params["doubt_max"] == 0.5
+    assert window.session.project.filter_params.doubt_max == 0.5
     window.session.undo_stack.undo()
     assert not any(f.name == DOUBT_FLAG for b in window.session.project.alignment.beads for f in b.flags)
 

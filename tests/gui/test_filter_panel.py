@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
+from sialign.core.params import FilterParams
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -25,7 +26,7 @@ def _project() -> Project:
         target=Document.from_texts(TARGET, language="de"),
         reference=Document.from_texts(REFERENCE, language="de"),
         alignment=Alignment(beads=beads),
-        filter_params={"gamma_min": 0.2, "gamma_max": 3.0},
+        filter_params=FilterParams(gamma_min=0.2, gamma_max=3.0),
     )
 
 
@@ -67,7 +68,7 @@ def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa:
     assert beads[2].status is BeadStatus.DROPPED and beads[2].reason.startswith("filter: ")
     assert window.session.undo_stack.count() == 1
     assert window.session.undo_stack.undoText() == "Apply filters"
-    assert window.session.project.filter_params["gamma_min"] == pytest.approx(0.2)
+    assert window.session.project.filter_params.gamma_min == pytest.approx(0.2)
     # After applying, the same thresholds change nothing more.
     assert panel.flips == []
     assert "dropped" in window.table_model.data(window.table_model.index(2, 3))

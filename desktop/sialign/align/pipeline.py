@@ -299,7 +299,7 @@ def align_project(
         SialignError: bad parameters (unknown mode, segmentation impossible).
     """
     started = time.perf_counter()
-    params = params or AlignParams.from_dict(project.params)
+    params = params or project.params or AlignParams()
     progress = progress or (lambda f, m: None)
     check_stop(should_stop)
     src_doc, tgt_doc = project.source, project.target

@@ -49,12 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          help="train on the confirmed beads of these projects too (.sialign files or corpus folders); implies --learned")  # fmt: skip
 
 
-def _params(args: argparse.Namespace, saved: dict) -> FilterParams:
+def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
     import dataclasses
 
-    from sialign.core.params import FilterParams
 
-    params = FilterParams.from_dict(saved)
+    params = saved
     changes = {
         "intra": args.intra,
         "alpha_min": args.alpha_min,
@@ -99,7 +98,7 @@ def _apply_learned(project: Project, params: FilterParams, others: list[Project]
 
 def _run_learned(args: argparse.Namespace, project: Project, params: FilterParams, others: list[Project], save: Any) -> int:
     print(_apply_learned(project, params, others))
-    project.filter_params = params.to_dict()
+    project.filter_params = params
     save(project, args.output or args.project)
     if args.report:
         _report_doubt(project)
@@ -164,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
     learned_line = _apply_learned(project, params, others) if use_learned else ""
-    project.filter_params = params.to_dict()
+    project.filter_params = params
     save_project(project, args.output or args.project)
 
     failed = Counter(f.name for b in beads for f in b.flags if f.failed)

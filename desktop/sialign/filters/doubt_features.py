@@ -134,7 +134,7 @@ def talk_context(
     from sialign.embed.lexical import LexicalEmbedder
 
     started = time.perf_counter()
-    params = params or AlignParams.from_dict(project.params)
+    params = params or project.params or AlignParams()
     src_doc, tgt_doc, ref_doc = project.source, project.target, project.reference
     n, m = len(src_doc), len(tgt_doc)
     settings = cost_settings(params, resolve_target_units(params, n, m))

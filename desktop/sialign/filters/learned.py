@@ -261,7 +261,7 @@ def training_set(
     alignment = project.alignment
     if alignment is None or not alignment.beads:
         return TrainingSet.empty()
-    params = params or AlignParams.from_dict(project.params)
+    params = params or project.params or AlignParams()
     spans = list(spans) if spans is not None else bead_spans(project)
     beads = alignment.beads
     positives = [k for k, b in enumerate(beads) if b.status is BeadStatus.CONFIRMED]

@@ -406,7 +406,7 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         project = self.session.project
         params = self.align_params()
         if params.embedder != spec:
-            project.params = replace(params, embedder=spec).to_dict()
+            project.params = replace(params, embedder=spec)
             self.session.mark_dirty()
         self._update_counts()
         self.statusBar().showMessage(f"Align (Ctrl+R) now uses {spec}.", 8000)

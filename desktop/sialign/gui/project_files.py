@@ -59,7 +59,7 @@ class ProjectFiles:
             from sialign.workflows.aligning import align_params
 
             project = dialog.project()
-            project.params = align_params(project).to_dict()
+            project.params = align_params(project)
             self._discard_current_autosave()
             self.session.set_project(project, modified=True)
             self.statusBar().showMessage("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)

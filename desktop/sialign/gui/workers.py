@@ -134,8 +134,8 @@ def snapshot(project: Project) -> Project:
         alignment=dataclasses.replace(alignment, beads=list(alignment.beads), info=dict(alignment.info))
         if alignment is not None
         else None,
-        params=dict(project.params),
-        filter_params=dict(project.filter_params),
+        params=project.params,
+        filter_params=project.filter_params,
         metadata=dict(project.metadata),
         history=list(project.history),
     )

@@ -32,8 +32,8 @@ def align_params(project: Project) -> AlignParams:
     from sialign.core.params import AlignParams
     from sialign.workflows.talks import default_embedder
 
-    if project.params:
-        return AlignParams.from_dict(project.params)
+    if project.params is not None:
+        return project.params
     return AlignParams(embedder=default_embedder())
 
 
@@ -65,9 +65,9 @@ def alignment_edit(result: AlignResult, label: str = ALIGN_LABEL) -> Edit:
 
 def record_params(project: Project, params: AlignParams) -> bool:
     """Store the parameters an alignment was made with; True when they changed."""
-    if project.params == params.to_dict():
+    if project.params == params:
         return False
-    project.params = params.to_dict()
+    project.params = params
     return True
 
 
@@ -102,12 +102,11 @@ def filter_params_for(project: Project, names: set[str] | frozenset[str]) -> Fil
     either way).
     """
     from sialign.core.errors import SialignError
-    from sialign.core.params import FilterParams
 
     unknown = set(names) - set(FILTER_NAMES)
     if unknown:
         raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))} — use intra, inter or intra,inter")
-    params = FilterParams.from_dict(project.filter_params)
+    params = project.filter_params
     if "intra" not in names:
         params = dataclasses.replace(params, intra=False, drop_contentless=False)
     if "inter" not in names:
@@ -125,7 +124,7 @@ def run_filters(project: Project, names: set[str] | frozenset[str] = frozenset(F
     beads = apply_filters(project, params, progress=progress)
     apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
     log.info("filters %s applied to %d beads", ", ".join(sorted(names)) or "(none)", len(beads))
-    project.filter_params = params.to_dict()
+    project.filter_params = params
 
 
 __all__ = [
