@@ -62,3 +62,44 @@ def test_architecture_cli_help_imports_nothing_heavy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "", f"'sialign --help' imported: {out}"
+
+
+def _imports_of_package(package: str) -> list[tuple[str, str, int]]:
+    """(file, imported sialign module, line) for every import of ``sialign.*`` in one package, lazy ones included."""
+    found = []
+    for path in (PKG / package).rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                if name.startswith("sialign."):
+                    found.append((str(path.relative_to(PKG)), name, node.lineno))
+    return found
+
+
+def test_architecture_gui_does_not_import_cli() -> None:
+    offenders = [f"{f}:{line} imports {mod}" for f, mod, line in _imports_of_package("gui") if mod.startswith("sialign.cli")]
+    assert not offenders, "the GUI calls sialign.workflows, not the CLI: " + "; ".join(offenders)
+
+
+def test_architecture_cli_does_not_import_gui() -> None:
+    offenders = [f"{f}:{line} imports {mod}" for f, mod, line in _imports_of_package("cli") if mod.startswith("sialign.gui")]
+    assert not offenders, "the CLI never imports the GUI: " + "; ".join(offenders)
+
+
+def test_architecture_layers_contract_is_kept() -> None:
+    """The whole layer order of ``[tool.importlinter]`` in pyproject.toml (lazy imports count too)."""
+    import os
+
+    import pytest
+
+    pytest.importorskip("importlinter")
+    repo = PKG.parents[1]
+    env = dict(os.environ, PYTHONPATH=str(repo / "desktop"))
+    code = "import sys\nfrom importlinter.cli import lint_imports\nsys.exit(lint_imports(config_filename='pyproject.toml'))\n"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo, env=env)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from sialign.core.model import Document, Project
     from sialign.corpus.runner import CorpusReport
 
-__version__ = "0.1.0"
+from sialign._version import __version__
 
 __all__ = ["__version__", "align", "align_corpus", "export", "load"]
 
@@ -109,7 +109,7 @@ def align(
     project = Project(talk_id=talk_id, source=src_doc, target=tgt_doc, reference=ref_doc)
     result = align_project(project, aligned)
     apply_edit(project, ReplaceAlignment(result.alignment, label="Align"))
-    project.params = aligned.to_dict()
+    project.params = aligned
     if filters:
         from sialign.corpus.runner import apply_filters_named
 

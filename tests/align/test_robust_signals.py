@@ -22,7 +22,7 @@ def _fresh_memo() -> None:
 
 
 def example(offset: float = 0.0, *, reference: bool = True) -> Project:
-    from sialign.cli.cmd_demo import load_example
+    from sialign.workflows.talks import load_example
 
     project = load_example(EXAMPLES)
     if not reference:
@@ -169,7 +169,7 @@ def test_pipeline_peel_splits_off_an_unrendered_edge_sentence() -> None:
      ("ja", "zh", False), ("en", "und", False), ("pt-BR", "es", True)],
 )
 def test_pipeline_same_script(src: str, tgt: str, same: bool) -> None:
-    from sialign.align.pipeline import same_script
+    from sialign.align.signals import same_script
 
     assert same_script(src, tgt) is same
 

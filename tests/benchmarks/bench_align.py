@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/benchmarks/bench_align.py [--parts textberg,ahcsi,omission,talk,large,fast-exact] [--no-model]
 
-Parts (DESIGN.md §5; targets from the alignment issue in brackets):
+Parts (docs/algorithms.md: Measuring quality; targets from the alignment issue in brackets):
 
 - ``textberg``: Text+Berg dev (German–French, 468 × 554 sentences, 422 gold
   beads), strict and lax bead F1 with the built-in lexical embedder
@@ -244,7 +244,7 @@ def omission_scores(cases: list[tuple[Any, Any, set[int]]], params: Any) -> dict
 def example_scores(params: Any) -> dict[str, Any]:
     """The bundled example talk (pivot, time prior) against its gold beads."""
     from sialign.align import align_project
-    from sialign.cli.cmd_demo import load_example
+    from sialign.workflows.talks import load_example
     from sialign.evaluate import alignment_positions, bead_f1, read_beads
 
     folder = REPO / "resources" / "examples"

@@ -175,16 +175,9 @@ class Usem3Direct:
 def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", aligner: str = "lexical") -> dict[str, Any]:
     from sialign.align.pipeline import align_project, clear_memo
     from sialign.core.params import AlignParams
-    from sialign.filters.learned import (
-        _reported_costs,
-        bead_spans,
-        compute_doubt,
-        roc_auc,
-        span_features,
-        talk_context,
-        training_set,
-        TrainingSet,
-    )
+    from sialign.filters.doubt_decisions import roc_auc
+    from sialign.filters.learned import compute_doubt, training_set, TrainingSet
+    from sialign.filters.doubt_features import _reported_costs, bead_spans, span_features, talk_context
 
     # "default": the app's defaults (the built-in multilingual encoder for these pairs).
     params = AlignParams(embedder="lexical") if aligner == "lexical" else AlignParams()
@@ -201,7 +194,7 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
         first_s: list[float] = []
         for talk in talks:
             clear_memo()
-            talk.project.params = params.to_dict()
+            talk.project.params = params
             result = align_project(talk.project, params)
             talk.project.alignment = result.alignment
             spans = bead_spans(talk.project)
@@ -305,7 +298,8 @@ def interactive_review(project: Any, ctx: Any, wrong: np.ndarray, rest: np.ndarr
     import dataclasses
 
     from sialign.core.model import BeadStatus
-    from sialign.filters.learned import REVIEWER_DROP_REASON, compute_doubt, most_doubtful
+    from sialign.filters.doubt_decisions import REVIEWER_DROP_REASON, most_doubtful
+    from sialign.filters.learned import compute_doubt
 
     beads = list(project.alignment.beads)
     budget = max(1, math.ceil(0.1 * int(rest.sum())))

@@ -285,7 +285,7 @@ def textberg(data: Path) -> dict[str, Any]:
 # ------------------------------------------------------------------ offsets
 def offsets(data: Path) -> dict[str, Any]:
     from sialign.align.pipeline import align_project
-    from sialign.cli.cmd_demo import load_example
+    from sialign.workflows.talks import load_example
     from sialign.evaluate import alignment_positions, bead_f1, read_beads
 
     folder = REPO / "resources" / "examples"

@@ -123,7 +123,7 @@ def test_cli_align_project_output_keeps_params(talk: Path) -> None:
     project = load_project(out)
     assert project.talk_id == "bread" and project.reference is not None
     assert project.alignment is not None and len(project.alignment.beads) == len(SOURCE)
-    assert project.params["max_tgt"] == 6 and project.params["time_prior"] is False
+    assert project.params.max_tgt == 6 and project.params.time_prior is False
     assert project.alignment.info["time_prior"] is False
 
 

@@ -49,7 +49,14 @@ def test_models_registry_user_model_dir_follows_environment(tmp_path: Path, monk
 def test_models_registry_user_data_dir_per_platform(
     monkeypatch: pytest.MonkeyPatch, platform: str, env: dict[str, str], expected_tail: tuple[str, ...]
 ) -> None:
-    monkeypatch.setattr(mr.sys, "platform", platform)
+    import platformdirs.windows
+
+    monkeypatch.setattr(sys, "platform", platform)
+    monkeypatch.delenv("SIALIGN_DATA_DIR", raising=False)
+    # Windows asks the shell for its folders; off Windows, answer as a default profile would.
+    monkeypatch.setattr(
+        platformdirs.windows, "get_win_folder", lambda csidl: str(Path.home() / "AppData" / "Local"), raising=False
+    )
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     assert mr.user_data_dir().parts[-len(expected_tail):] == expected_tail

@@ -82,3 +82,31 @@ def test_lcs_is_fast_enough_for_a_dev_set() -> None:
         longest_common_substring(a, b)
     # 238 sentences of about this size must score in well under a second.
     assert (time.perf_counter() - start) / 50 < 0.02
+
+
+def _lcs_by_dp(a: str, b: str) -> int:
+    """The classic dynamic programme, as a reference for the implementation."""
+    best = 0
+    row = [0] * (len(b) + 1)
+    for ca in a:
+        new = [0] * (len(b) + 1)
+        for j, cb in enumerate(b, 1):
+            if ca == cb:
+                new[j] = row[j - 1] + 1
+                best = max(best, new[j])
+        row = new
+    return best
+
+
+def test_lcs_matches_the_dynamic_programme_on_random_strings() -> None:
+    import random
+
+    from sialign.evaluate.lcs import longest_common_substring
+
+    rng = random.Random(538)
+    alphabets = ["ab", "abc", "あいう漢字", "abcdefghij ", "😀a\u0301b"]
+    for k in range(600):
+        letters = rng.choice(alphabets)
+        a = "".join(rng.choice(letters) for _ in range(rng.randint(0, 40)))
+        b = "".join(rng.choice(letters) for _ in range(rng.randint(0, 200 if k % 10 == 0 else 40)))
+        assert longest_common_substring(a, b) == _lcs_by_dp(a, b), (a, b)

@@ -36,7 +36,7 @@ def test_cmd_filter_trims_drops_reports_and_saves(tmp_path: Path, ginza: Any, ca
     beads = project.alignment.beads
     assert beads[0].trimmed == (0,) and beads[0].status == BeadStatus.AUTO
     assert beads[1].status == BeadStatus.DROPPED and beads[1].reason.startswith("filter: ")
-    assert project.filter_params["gamma_min"] == 0.5
+    assert project.filter_params.gamma_min == 0.5
     # Applied as one undoable edit, recorded in the project's history.
     assert project.history[-1]["type"] == "ReplaceBeads" and project.history[-1]["label"] == "Apply filters"
     # The original file is untouched when -o is given.

@@ -10,34 +10,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sialign.align.pipeline import align_project
 from sialign.cli.main import main
 from sialign.core.edits import MoveSegment, ReplaceAlignment, SetStatus, apply_edit
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
+from sialign.filters.doubt_decisions import (
+    DOUBT_FLAG, DOUBT_REASON_PREFIX, REVIEWER_DROP_REASON, apply_doubt, is_unreviewed, most_doubtful,
+    preview_doubt_flips, roc_auc,
+)
 from sialign.filters.learned import (
-    DOUBT_FLAG,
-    DOUBT_REASON_PREFIX,
-    FEATURE_NAMES,
-    REVIEWER_DROP_REASON,
-    DoubtResult,
-    apply_doubt,
-    bead_spans,
-    char_f_score,
-    compute_doubt,
-    fit_logistic,
-    is_unreviewed,
-    make_negatives,
-    most_doubtful,
-    preview_doubt_flips,
-    rejected_proposals,
-    roc_auc,
-    span_features,
-    talk_context,
-    training_examples_from,
+    DoubtResult, compute_doubt, fit_logistic, make_negatives, rejected_proposals, training_examples_from,
     training_set,
 )
+from sialign.filters.doubt_features import FEATURE_NAMES, bead_spans, char_f_score, span_features, talk_context
 from sialign.io.project_file import load_project, save_project
+from lexical_talks import lexical_talk
 
 WORDS = """river mountain engine budget harbour violin station teacher garden protein satellite copper
 festival ladder parliament orchard vaccine tunnel compass glacier pepper archive lantern meadow
@@ -46,19 +33,7 @@ theatre cable falcon quarry ribbon summit canvas thunder marble walnut beacon sa
 
 def make_talk(n: int = 40, seed: int = 0) -> Project:
     """A same-language talk: each source sentence rendered in one or two chunks (lexical aligns it well)."""
-    rng = np.random.default_rng(seed)
-    src, tgt = [], []
-    for k in range(n):
-        words = [str(w) for w in rng.choice(WORDS, size=8, replace=False)]
-        src.append(" ".join(words) + f" number {k}.")
-        if k % 3 == 0:
-            tgt.extend([" ".join(words[:4]) + ",", " ".join(words[4:]) + f" number {k}."])
-        else:
-            tgt.append(" ".join(words) + f" number {k}.")
-    project = Project(talk_id=f"talk{seed}", source=Document.from_texts(src, "en"), target=Document.from_texts(tgt, "en"))
-    project.params = AlignParams(embedder="lexical").to_dict()
-    project.alignment = align_project(project).alignment
-    return project
+    return lexical_talk(WORDS, n, seed, size=8, talk_id=f"talk{seed}")
 
 
 @pytest.fixture(scope="module")
@@ -252,7 +227,7 @@ def test_cmd_filter_learned_writes_doubt_into_project_and_jsonl(tmp_path: Path, 
     assert "doubt: trained on confirmed + unreviewed" in text and "most doubtful beads" in text
     saved = load_project(path)
     assert all(any(f.name == DOUBT_FLAG for f in b.flags) for b in saved.alignment.beads)
-    assert saved.filter_params["doubt_max"] == 0.9
+    assert saved.filter_params.doubt_max == 0.9
     assert saved.history[-1]["label"] == "Apply the learned filter"
     out = tmp_path / "talk.jsonl"
     assert main(["export", str(path), "-f", "jsonl", "-o", str(out), "--include-dropped"]) == 0
@@ -294,7 +269,7 @@ def test_cmd_filter_learned_after_the_other_filters(tmp_path: Path, ginza: objec
     ref = Document.from_texts(["彼らは政府を諦めていないのです。", "1950年には300万人がいました。", "ありがとう。"], "ja")
     project = Project(talk_id="t1", source=src, target=tgt, reference=ref,
                       alignment=Alignment([Bead((0,), (0, 1, 2)), Bead((1,), (3,)), Bead((2,), (4,))]))  # fmt: skip
-    project.params = AlignParams(embedder="lexical").to_dict()
+    project.params = AlignParams(embedder="lexical")
     path = tmp_path / "talk.sialign"
     save_project(project, path)
     assert main(["filter", str(path), "--learned", "--flag-only"]) == 0

@@ -96,7 +96,7 @@ def make_project():  # noqa: ANN201
 
 @pytest.fixture
 def session(qapp, project):  # noqa: ANN001 - pytest fixtures
-    from sialign.gui.matrix_view import SimilarityGrid
+    from sialign.align.result import SimilarityGrid
     from sialign.gui.session import ProjectSession
 
     s = ProjectSession()
@@ -122,3 +122,25 @@ def _isolated_settings(tmp_path, monkeypatch):  # noqa: ANN001
     except ImportError:  # pragma: no cover - the gui extra is required for these tests
         pass
     yield
+
+
+@pytest.fixture
+def open_window(qtbot, monkeypatch):  # noqa: ANN001, ANN201
+    """A function opening a main window on a project; question dialogs answer Discard, warnings fail the test."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from sialign.gui.main_window import MainWindow
+    from sialign.gui.session import ProjectSession
+
+    def open_on(project: Project, *, warnings_fail: bool = True) -> MainWindow:
+        monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+        if warnings_fail:
+            monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
+        session = ProjectSession()
+        session.set_project(project)
+        window = MainWindow(session)
+        qtbot.addWidget(window)
+        window.show()
+        return window
+
+    return open_on

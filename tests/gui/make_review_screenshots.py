@@ -33,7 +33,7 @@ def aligned_renditions(folder: Path) -> list[Path]:
     """Align, filter and review both renditions; save them as projects in ``folder``."""
     from sialign.align.pipeline import align_project
     from sialign.cli.cmd_align import apply_named_filters
-    from sialign.cli.cmd_demo import load_example
+    from sialign.workflows.talks import load_example
     from sialign.core.model import BeadStatus
     from sialign.core.params import AlignParams
     from sialign.io.project_file import save_project

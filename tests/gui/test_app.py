@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import BeadStatus
 from sialign.gui.app import build_parser, load_example_project, preload_engine
+from sialign.core.params import AlignParams
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -318,7 +319,7 @@ def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text)))
     project = _talk(make_project)
-    project.params = {"embedder": str(tmp_path / "no-such-model")}
+    project.params = AlignParams(embedder=str(tmp_path / "no-such-model"))
     window.session.set_project(project, modified=True)
     _align(qtbot, window)
     assert len(shown) == 1

@@ -535,7 +535,7 @@ def test_audio_panel_evs_affected_table(edit_name: str, affected: bool) -> None:
 
 def test_audio_panel_evs_table_matches_bead_times(tmp_path: Path) -> None:
     """The vectorised lags equal the per-bead definition, dropped and untimed beads included."""
-    from sialign.audio.evs import evs_table
+    from sialign.evaluate.evs import evs_table
     from sialign.core.model import BeadStatus, bead_times
 
     project = big_timed_project(300)
@@ -582,7 +582,6 @@ def test_audio_panel_evs_view_fits_small_sizes(qtbot: Any, tmp_path: Path, size:
                                           (120, None)])  # fmt: skip
 def test_audio_panel_short_side_names_when_low(panel: AudioPanel, qtbot: Any, height: int,
                                                names: tuple[str, str] | None) -> None:
-    from PySide6.QtGui import QFontMetrics
 
     panel.resize(1200, height)
     if names is not None:

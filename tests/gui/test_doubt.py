@@ -6,14 +6,12 @@ from __future__ import annotations
 import threading
 import time
 
-import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.edits import SetStatus
-from sialign.core.model import BeadStatus, Document, Project
-from sialign.core.params import AlignParams
+from sialign.core.model import BeadStatus, Project
+from lexical_talks import lexical_talk
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -23,35 +21,12 @@ festival ladder parliament orchard vaccine tunnel compass glacier pepper archive
 
 def aligned_talk(n: int = 30, seed: int = 0) -> Project:
     """A same-language talk the lexical embedder aligns well, aligned."""
-    from sialign.align.pipeline import align_project
-
-    rng = np.random.default_rng(seed)
-    src, tgt = [], []
-    for k in range(n):
-        words = [str(w) for w in rng.choice(WORDS, size=7, replace=False)]
-        src.append(" ".join(words) + f" number {k}.")
-        if k % 3 == 0:
-            tgt.extend([" ".join(words[:3]) + ",", " ".join(words[3:]) + f" number {k}."])
-        else:
-            tgt.append(" ".join(words) + f" number {k}.")
-    project = Project(talk_id="doubt", source=Document.from_texts(src, "en"), target=Document.from_texts(tgt, "en"))
-    project.params = AlignParams(embedder="lexical").to_dict()
-    project.alignment = align_project(project).alignment
-    return project
+    return lexical_talk(WORDS, n, seed, size=7, talk_id="doubt")
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):  # noqa: ANN001, ANN201
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
-
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
-    session = ProjectSession()
-    session.set_project(aligned_talk())
-    w = MainWindow(session)
-    qtbot.addWidget(w)
-    w.show()
+def window(qtbot, open_window):  # noqa: ANN001, ANN201
+    w = open_window(aligned_talk())
     qtbot.waitExposed(w)
     qtbot.waitUntil(lambda: w.doubt.is_current(), timeout=20_000)
     return w
@@ -98,7 +73,7 @@ def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:  
 
 
 def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
-    from sialign.filters.learned import is_unreviewed
+    from sialign.filters.doubt_decisions import is_unreviewed
 
     doubt = window.doubt.by_bead
     beads = window.session.project.alignment.beads
@@ -117,7 +92,7 @@ def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
 
 
 def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -> None:  # noqa: ANN001
-    from sialign.filters.learned import DOUBT_FLAG
+    from sialign.filters.doubt_decisions import DOUBT_FLAG
 
     box = window.filter_panel.doubt_box
     window.show_filters()
@@ -134,17 +109,15 @@ def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -
         box.apply_button.click()
     beads = window.session.project.alignment.beads
     assert all(any(f.name == DOUBT_FLAG for f in b.flags) for b in beads)
-    assert window.session.project.filter_params["doubt_max"] == 0.5
+    assert window.session.project.filter_params.doubt_max == 0.5
     window.session.undo_stack.undo()
     assert not any(f.name == DOUBT_FLAG for b in window.session.project.alignment.beads for f in b.flags)
 
 
-def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, monkeypatch, open_window) -> None:  # noqa: ANN001
     from heartbeat import STALL_LIMIT_S, heartbeat_gaps
 
     from sialign.filters import learned
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
 
     threads: list[str] = []
     done: list[float] = []
@@ -157,12 +130,8 @@ def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, mon
         return result
 
     monkeypatch.setattr(learned, "compute_doubt", recording)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    session = ProjectSession()
-    session.set_project(aligned_talk(400, seed=1))
-    window = MainWindow(session)
-    qtbot.addWidget(window)
-    window.show()
+    window = open_window(aligned_talk(400, seed=1), warnings_fail=False)
+    session = window.session
     qtbot.waitUntil(lambda: window.doubt.is_current(), timeout=60_000)
     idle = heartbeat_gaps(lambda: qtbot.wait(600), [])
     # A retraining from scratch (cost models and every bead's features rebuilt, as

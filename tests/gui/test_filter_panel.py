@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
+from sialign.core.params import FilterParams
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -26,23 +26,13 @@ def _project() -> Project:
         target=Document.from_texts(TARGET, language="de"),
         reference=Document.from_texts(REFERENCE, language="de"),
         alignment=Alignment(beads=beads),
-        filter_params={"gamma_min": 0.2, "gamma_max": 3.0},
+        filter_params=FilterParams(gamma_min=0.2, gamma_max=3.0),
     )
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
-
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
-    session = ProjectSession()
-    session.set_project(_project())
-    w = MainWindow(session)
-    qtbot.addWidget(w)
-    w.show()
-    return w
+def window(open_window):  # noqa: ANN001
+    return open_window(_project())
 
 
 def _score(qtbot, window) -> None:  # noqa: ANN001
@@ -78,7 +68,7 @@ def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa:
     assert beads[2].status is BeadStatus.DROPPED and beads[2].reason.startswith("filter: ")
     assert window.session.undo_stack.count() == 1
     assert window.session.undo_stack.undoText() == "Apply filters"
-    assert window.session.project.filter_params["gamma_min"] == pytest.approx(0.2)
+    assert window.session.project.filter_params.gamma_min == pytest.approx(0.2)
     # After applying, the same thresholds change nothing more.
     assert panel.flips == []
     assert "dropped" in window.table_model.data(window.table_model.index(2, 3))
@@ -114,7 +104,7 @@ def test_filter_panel_apply_without_scoring_first_scores_and_keeps_the_scores(qt
 
 
 @pytest.mark.slow
-def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypatch, make_project) -> None:  # noqa: ANN001
+def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypatch, make_project, open_window) -> None:  # noqa: ANN001
     """Heartbeat every 10 ms on the GUI thread while the first scoring of a Japanese talk loads GiNZA.
 
     Importing spaCy and loading ``ja_ginza`` holds the interpreter lock for
@@ -127,17 +117,9 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
     from heartbeat import STALL_LIMIT_S, heartbeat_gaps
 
     from sialign.filters import remote
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
 
     remote.shutdown()  # a cold scoring process: this scoring loads GiNZA
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
-    session = ProjectSession()
-    session.set_project(make_project())
-    window = MainWindow(session)
-    qtbot.addWidget(window)
-    window.show()
+    window = open_window(make_project())
     qtbot.wait(300)
 
     work_done: list[float] = []
@@ -160,23 +142,14 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
 
 
 @pytest.fixture
-def japanese_window(qtbot, monkeypatch, make_project):  # noqa: ANN001
+def japanese_window(qtbot, monkeypatch, make_project, open_window):  # noqa: ANN001
     """The hand-made English → Japanese talk, aligned, with a cold scoring process."""
     from sialign.filters import remote
     from sialign.gui import filter_panel
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
 
     remote.shutdown()
     monkeypatch.setattr(filter_panel, "WARM_UP_DELAY_MS", 100)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
-    session = ProjectSession()
-    session.set_project(make_project())
-    w = MainWindow(session)
-    qtbot.addWidget(w)
-    w.show()
-    return w
+    return open_window(make_project())
 
 
 @pytest.mark.slow

@@ -393,7 +393,7 @@ def test_main_window_model_settings_choice_aligns_the_open_talk(window, monkeypa
     monkeypatch.setattr(model_settings, "ModelSettingsDialog", FakeDialog)
     window.act_models.trigger()
     assert opened == ["use-multilingual"]  # what "auto" resolves to for the example's en→ja
-    assert window.session.project.params["embedder"] == "my-model"
+    assert window.session.project.params.embedder == "my-model"
     assert window.session.is_modified
     assert window.align_params().embedder == "my-model"
 
@@ -444,7 +444,7 @@ def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None
     from sialign.core import edits
     from sialign.core.model import Alignment, Bead, Document, Project
     from sialign.gui.main_window import MainWindow
-    from sialign.gui.matrix_view import SimilarityGrid
+    from sialign.align.result import SimilarityGrid
     from sialign.gui.session import ProjectSession
 
     n = 5000

@@ -8,9 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sialign.core import edits
-from sialign.core.model import BeadStatus, bead_text
+from sialign.core.model import BeadStatus
 from sialign.gui.session import ProjectSession, touched_segments
-from sialign.gui.table_model import Column, SegmentTableModel
+from table_checks import assert_rows_match_alignment
+from sialign.gui.table_model import SegmentTableModel
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -111,15 +112,6 @@ def _edit_for(choice: int, a: int, b: int, project):  # noqa: ANN001, ANN202
     return edits.SetLabels(i, bool(b % 2), None, f"note {b}")
 
 
-def _assert_table_matches(model: SegmentTableModel, session: ProjectSession) -> None:
-    project = session.project
-    beads = project.alignment.beads
-    assert model.rowCount() == len(beads)
-    for i, bead in enumerate(beads):
-        assert model.data(model.index(i, Column.SOURCE)) == bead_text(bead, project.source, "src")
-        assert model.data(model.index(i, Column.TARGET)) == bead_text(bead, project.target, "tgt")
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 50), st.integers(0, 50)), min_size=1, max_size=12))
 def test_session_random_edit_sequences_keep_the_table_in_step(qapp, make_project, steps) -> None:  # noqa: ANN001
@@ -129,13 +121,13 @@ def test_session_random_edit_sequences_keep_the_table_in_step(qapp, make_project
     model = SegmentTableModel(lambda: session.project)
     session.edited.connect(lambda e: model.sync(touched_segments(e)))
     # Render every row first, so stale cached rows would show up.
-    _assert_table_matches(model, session)
+    assert_rows_match_alignment(model, session, statuses=False)
     for choice, a, b in steps:
         session.apply(_edit_for(choice, a, b, session.project))  # refusals are fine: nothing changes
-        _assert_table_matches(model, session)
+        assert_rows_match_alignment(model, session, statuses=False)
     while session.undo_stack.canUndo():
         session.undo_stack.undo()
-        _assert_table_matches(model, session)
+        assert_rows_match_alignment(model, session, statuses=False)
     restored = session.project.to_dict()
     for d in (original, restored):
         d.pop("history")

@@ -22,6 +22,7 @@ from sialign.gui.table_model import (
     is_low_confidence,
     is_unconfirmed,
 )
+from table_checks import assert_rows_match_alignment
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -37,18 +38,6 @@ class SignalLog:
         model.rowsRemoved.connect(lambda p, a, b: self.events.append(("removed", a, b)))
         model.dataChanged.connect(lambda tl, br, roles=(): self.events.append(("changed", tl.row(), br.row())))
         model.modelReset.connect(lambda: self.events.append(("reset",)))
-
-
-def _rows_match_alignment(model: SegmentTableModel, session) -> None:  # noqa: ANN001
-    from sialign.core.model import bead_text
-
-    project = session.project
-    beads = project.alignment.beads
-    assert model.rowCount() == len(beads)
-    for i, bead in enumerate(beads):
-        assert model.data(model.index(i, Column.SOURCE)) == bead_text(bead, project.source, "src")
-        assert model.data(model.index(i, Column.TARGET)) == bead_text(bead, project.target, "tgt")
-        assert model.data(model.index(i, Column.STATUS)).startswith(bead.status.value)
 
 
 def test_table_model_rows_and_roles(session, qtmodeltester) -> None:  # noqa: ANN001
@@ -107,13 +96,13 @@ def test_table_model_precise_signals_on_edit_and_undo(session, qtmodeltester, ma
     assert [e for e in log.events if e[0] in ("inserted", "removed", "reset")] == structure
     changed_rows = {r for e in log.events if e[0] == "changed" for r in range(e[1], e[2] + 1)}
     assert changed <= changed_rows and len(changed_rows) <= len(changed) + 1
-    _rows_match_alignment(model, session)
+    assert_rows_match_alignment(model, session)
     log.events.clear()
     session.undo_stack.undo()
     assert ("reset",) not in log.events
-    _rows_match_alignment(model, session)
+    assert_rows_match_alignment(model, session)
     session.undo_stack.redo()
-    _rows_match_alignment(model, session)
+    assert_rows_match_alignment(model, session)
     qtmodeltester.check(model)
 
 

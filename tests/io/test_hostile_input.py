@@ -246,7 +246,8 @@ def test_hostile_own_parallel_tsv_is_never_unquoted(tmp_path: Path) -> None:
 
 
 def test_hostile_jsonl_escapes_line_separators(tmp_path: Path) -> None:
-    from sialign.io.writers import read_jsonl, write_jsonl
+    from sialign.io.read_exports import read_jsonl
+    from sialign.io.writers import write_jsonl
 
     path = tmp_path / "a.jsonl"
     write_jsonl([{"t": "a\u2028b\u2029c"}], path)
@@ -344,10 +345,11 @@ def test_hostile_many_lines_are_refused_early(tmp_path: Path, monkeypatch: pytes
 @pytest.mark.parametrize("fmt", ["txt", "textgrid", "eaf"])
 def test_hostile_many_segments_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
     from sialign.core.errors import FileTooLargeError
-    from sialign.io import readers
+    from sialign.io import read_tiers, readers
 
     monkeypatch.setattr(readers, "MAX_SEGMENTS", 3)
-    monkeypatch.setattr(readers, "_MAX_TOKENS", 3 * 3 + 10)
+    monkeypatch.setattr(read_tiers, "MAX_SEGMENTS", 3)  # TextGrid and EAF readers live in io/read_tiers.py
+    monkeypatch.setattr(read_tiers, "_MAX_TOKENS", 3 * 3 + 10)
     if fmt == "txt":
         content, name = "a\nb\nc\nd\ne\n", "a.txt"
     elif fmt == "textgrid":
@@ -413,7 +415,7 @@ def test_hostile_tsv_written_by_pandas_reads_back(tmp_path: Path) -> None:
     ],
 )
 def test_hostile_parallel_tsv_reader(tmp_path: Path, content: str, message: str) -> None:
-    from sialign.io.writers import read_parallel_tsv
+    from sialign.io.read_exports import read_parallel_tsv
 
     path = tmp_path / "p.tsv"
     path.write_text(content, encoding="utf-8")
@@ -424,7 +426,7 @@ def test_hostile_parallel_tsv_reader(tmp_path: Path, content: str, message: str)
 
 @pytest.mark.parametrize("line, message", [("[" * 100_000 + "]" * 100_000, "nested too deeply"), ('{"a": ' + "9" * 5000 + "}", "cannot take")])
 def test_hostile_jsonl_reader(tmp_path: Path, line: str, message: str) -> None:
-    from sialign.io.writers import read_jsonl
+    from sialign.io.read_exports import read_jsonl
 
     path = tmp_path / "a.jsonl"
     path.write_text('{"ok": 1}\n' + line + "\n", encoding="utf-8")

@@ -13,6 +13,7 @@ import pytest
 from sialign.core.edits import MergeBeads, MoveSegment, SetLabels, SetStatus, SplitSegment, apply_edit
 from sialign.core.errors import EditError, FormatError, InputError, ProjectVersionError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Flag, Project
+from sialign.core.params import AlignParams, FilterParams
 from sialign.io.project_file import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -49,8 +50,8 @@ def make_project() -> Project:
         source=source,
         target=target,
         alignment=alignment,
-        params={"embedder": "lexical", "max_src": 4},
-        filter_params={"alpha_min": 0.2},
+        params=AlignParams(embedder="lexical", max_src=4),
+        filter_params=FilterParams(alpha_min=0.2),
         metadata={"interpreter": "B", "rank": "S"},
     )
 
@@ -151,7 +152,7 @@ def test_project_file_loads_schema_0(tmp_path: Path) -> None:
     assert project.talk_id == "old"
     beads = project.alignment.beads  # type: ignore[union-attr]
     assert [(b.status, b.reason) for b in beads] == [(BeadStatus.CONFIRMED, ""), (BeadStatus.DROPPED, "bad rendition")]
-    assert (project.filter_params, project.history, project.metadata) == ({}, [], {"interpreter": "A"})
+    assert (project.filter_params, project.history, project.metadata) == (FilterParams(), [], {"interpreter": "A"})
     # Saving writes the current schema, which loads back the same.
     save_project(project, path)
     assert json.loads(path.read_text(encoding="utf-8"))["schema"] == SCHEMA_VERSION

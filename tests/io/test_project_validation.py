@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sialign.core.errors import FormatError
+from sialign.core.errors import FormatError, InputError
 from sialign.io.project_file import autosave_path, load_project, save_autosave, save_project
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -257,3 +257,17 @@ def test_project_validation_accepts_empty_language_and_talk_id(tmp_path: Path) -
     save_project(project, path)
     loaded = load_project(path)
     assert (loaded.talk_id, loaded.target.language) == ("", "")
+
+
+def test_project_validation_unusable_parameters_are_a_damaged_file(tmp_path: Path) -> None:
+    # Found by the fuzz test: each value is valid alone, the pair is not.
+    data = saved(tmp_path)
+    data["project"]["params"]["evs_min"] = 10
+    data["project"]["params"]["evs_max"] = 10.0
+    from sialign.io.project_file import project_checksum
+
+    data["checksum"] = project_checksum(data["project"])
+    path = tmp_path / "bad.sialign"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InputError, match="evs_min must be below evs_max"):
+        load_project(path)

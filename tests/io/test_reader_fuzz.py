@@ -129,7 +129,7 @@ CORPUS_PIECES = {
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(CORPUS_PIECES))
 def test_reader_fuzz_corpus_readers_only_input_errors(kind: str) -> None:
-    from sialign.io.writers import read_jsonl, read_parallel_tsv
+    from sialign.io.read_exports import read_jsonl, read_parallel_tsv
 
     folder = Path(tempfile.mkdtemp(prefix="sialign-fuzz-"))
     path = folder / "fuzz.data"

@@ -14,14 +14,13 @@ from hypothesis import strategies as st
 from sialign.core.errors import ExportError, FormatError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Flag, Project, Segment
 from sialign.io import writers
+from sialign.io.read_exports import read_jsonl, read_parallel_tsv
 from sialign.io.readers import read_transcript
 from sialign.io.writers import (
     PARALLEL_TSV_COLUMNS,
     AlignmentRow,
     alignment_records,
     format_vecalign_bead,
-    read_jsonl,
-    read_parallel_tsv,
     write_alignment,
     write_jsonl,
     write_parallel_tsv,

@@ -8,10 +8,12 @@ nothing of embedders.
 from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 from sialign.align.dp import Band, DPResult, align_signals, align_window, banded_dp, bead_types
-from sialign.align.pipeline import AlignResult, align_project
+from sialign.align.pipeline import align_project
+from sialign.align.result import AlignResult, SimilarityGrid
 
 __all__ = [
     "AlignResult",
+    "SimilarityGrid",
     "Band",
     "BeadCostModel",
     "CostSettings",

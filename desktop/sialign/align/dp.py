@@ -1,4 +1,4 @@
-"""Coarse alignment DP over beads (DESIGN.md §2.4): exact, banded and recursive.
+"""Coarse alignment DP over beads (docs/algorithms.md: Coarse alignment): exact, banded and recursive.
 
 The DP table is indexed by lattice points (i, j): i source and j target
 segments consumed. A bead (a, b) moves from (i-a, j-b) to (i, j). Besides the
@@ -73,10 +73,6 @@ class Band:
     @property
     def cells(self) -> int:
         return len(self.lo) * self.width
-
-    @property
-    def is_full(self) -> bool:
-        return self.width == self.n_tgt + 1
 
     @classmethod
     def full(cls, n_src: int, n_tgt: int) -> Band:
@@ -264,7 +260,7 @@ def band_from_times(
         slack: seconds of tolerance on both sides of the window.
         max_tgt: extra columns so that the largest bead fits.
     """
-    n, m = len(src_starts), len(tgt_starts)
+    m = len(tgt_starts)
     row_time = np.concatenate((np.asarray(src_starts, dtype=np.float64), [np.inf]))
     t = np.asarray(tgt_starts, dtype=np.float64)
     lo = np.searchsorted(t, row_time + evs_min - slack, side="left")

@@ -1,12 +1,13 @@
-"""Audio decoding, peak envelopes, playback through sounddevice and ear-voice span (no Qt).
+"""Audio decoding, peak envelopes and playback through sounddevice (no Qt).
+
+The ear-voice span needs no audio: it lives in :mod:`sialign.evaluate.evs`.
 
 sounddevice (PortAudio) and scipy are imported only when something is played,
-so reading envelopes or computing EVS works on machines without a sound stack.
+so reading envelopes works on machines without a sound stack.
 """
 
 from sialign.audio.decode import AudioTrack, load_audio, mixdown, read_span, supported_formats
 from sialign.audio.envelope import EnvelopeLevel, EnvelopePyramid, compute_envelopes, load_envelopes
-from sialign.audio.evs import EvsRecord, EvsStats, InterpreterEvs, compare_interpreters, compute_evs, evs_stats
 from sialign.audio.player import (
     PlaybackEngine,
     Player,
@@ -20,6 +21,5 @@ from sialign.audio.player import (
 __all__ = [
     "AudioTrack", "load_audio", "mixdown", "read_span", "supported_formats",
     "EnvelopeLevel", "EnvelopePyramid", "compute_envelopes", "load_envelopes",
-    "EvsRecord", "EvsStats", "InterpreterEvs", "compare_interpreters", "compute_evs", "evs_stats",
     "PlaybackEngine", "Player", "PlayItem", "PlayPosition", "SoundDeviceOutput", "bead_play_items", "segment_play_item",
 ]

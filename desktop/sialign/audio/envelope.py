@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -193,13 +192,10 @@ def compute_envelopes(
 
 
 def default_cache_dir() -> Path:
-    """Where envelopes are cached: ``$SIALIGN_CACHE_DIR/envelopes`` or the user's cache folder."""
-    root = os.environ.get("SIALIGN_CACHE_DIR")
-    if root:
-        return Path(root) / "envelopes"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "sialign" / "envelopes"
+    """Where envelopes are cached: ``envelopes/`` in the user's cache folder (see :mod:`sialign.core.paths`)."""
+    from sialign.core.paths import envelope_cache_dir
+
+    return envelope_cache_dir()
 
 
 def cache_key(track: AudioTrack, base_block: int = DEFAULT_BASE_BLOCK, factor: int = DEFAULT_FACTOR) -> str:
@@ -209,7 +205,7 @@ def cache_key(track: AudioTrack, base_block: int = DEFAULT_BASE_BLOCK, factor: i
 
 
 def save_envelopes(pyramid: EnvelopePyramid, path: Path) -> None:
-    from sialign.io.atomic import atomic_write_bytes
+    from sialign.core.atomic import atomic_write_bytes
 
     arrays: dict[str, np.ndarray] = {
         "meta": np.array([pyramid.samplerate, pyramid.frames, len(pyramid.levels)], dtype=np.int64),

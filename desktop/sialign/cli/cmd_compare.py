@@ -44,7 +44,7 @@ def expand_projects(items: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.atomic import atomic_write_text
+    from sialign.core.atomic import atomic_write_text
     from sialign.io.project_file import load_project
     from sialign.review.compare import (
         compare_format, compare_renditions, comparison_html, comparison_tsv, interpreter_lines, interpreter_table,

@@ -1,18 +1,16 @@
-"""``sialign completion`` — print a shell completion script."""
+"""``sialign completion`` — print a shell completion script.
+
+Print a script that completes sialign's commands, options and choices in your shell. bash: sialign
+completion bash > ~/.local/share/bash-completion/completions/sialign; zsh: sialign completion zsh >
+~/.zfunc/_sialign (with ~/.zfunc in fpath); tcsh: sialign completion tcsh > ~/.sialign.tcsh and
+'source' it from ~/.tcshrc.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-NAME = "completion"
 HELP = "print a tab-completion script for bash, zsh or tcsh"
-DESCRIPTION = (
-    "Print a script that completes sialign's commands, options and choices in your shell. "
-    "bash: sialign completion bash > ~/.local/share/bash-completion/completions/sialign; "
-    "zsh: sialign completion zsh > ~/.zfunc/_sialign (with ~/.zfunc in fpath); "
-    "tcsh: sialign completion tcsh > ~/.sialign.tcsh and 'source' it from ~/.tcshrc."
-)
-ORDER = 95
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,18 +1,16 @@
-"""``sialign convert`` — convert a transcript between formats."""
+"""``sialign convert`` — convert a transcript between formats.
+
+Read a transcript in any supported format and encoding and write it in another format (UTF-8). The
+output format comes from --to or the output file's extension. Timed formats (srt, vtt, TextGrid,
+eaf) need a timed input; txt and tsv put each segment on one line.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-NAME = "convert"
 HELP = "convert a transcript between txt, tsv, srt, vtt, TextGrid and eaf"
-DESCRIPTION = (
-    "Read a transcript in any supported format and encoding and write it in another format "
-    "(UTF-8). The output format comes from --to or the output file's extension. Timed formats "
-    "(srt, vtt, TextGrid, eaf) need a timed input; txt and tsv put each segment on one line."
-)
-ORDER = 12
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,14 +30,8 @@ def run(args: argparse.Namespace) -> int:
     from sialign.io.writers import transcript_format_for, write_transcript
 
     out_format = transcript_format_for(args.output, args.to_format)
-    doc = read_transcript(
-        args.input,
-        format=args.from_format,
-        language=args.language,
-        tier=args.tier,
-        encoding=args.encoding,
-        strict=not args.allow_overlaps,
-    )
+    strict = not args.allow_overlaps
+    doc = read_transcript(args.input, format=args.from_format, language=args.language, tier=args.tier, encoding=args.encoding, strict=strict)
     n = write_transcript(doc, args.output, format=out_format, tier_name=args.tier_name)
     print(f"Wrote {n} segments to {args.output} ({out_format}, from {doc.format} in {doc.encoding})", file=sys.stderr)
     return 0

@@ -1,4 +1,9 @@
-"""``sialign doctor`` — what is installed and working, for a bug report."""
+"""``sialign doctor`` — what is installed and working, for a bug report.
+
+Check this installation: library versions, the models SI Aligner can find, the Japanese analyser
+(GiNZA), audio playback, the Qt display platforms and the cache. Nothing is downloaded. --full also
+loads GiNZA (several seconds) and imports torch.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +16,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-NAME = "doctor"
 HELP = "report versions, models, GiNZA, audio, Qt and cache status (paste it into a bug report)"
-DESCRIPTION = (
-    "Check this installation: library versions, the models SI Aligner can find, the Japanese "
-    "analyser (GiNZA), audio playback, the Qt display platforms and the cache. Nothing is "
-    "downloaded. --full also loads GiNZA (several seconds) and imports torch."
-)
-ORDER = 90
 
 # Distribution names whose versions go into the report, in the order printed.
 _DISTRIBUTIONS = [

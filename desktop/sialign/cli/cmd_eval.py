@@ -1,4 +1,15 @@
-"""``sialign eval``: score an alignment against a gold standard (DESIGN.md §5)."""
+"""``sialign eval``: score an alignment against a gold standard (docs/algorithms.md: Measuring quality).
+
+bead-f1: HYP is a vecalign-format .align file (or a .sialign project), GOLD a .align file; prints
+strict and lax precision, recall and F1 (1-0/0-1 beads do not count toward recall). lcs: GOLD is an
+AHC-SI *.true.tsv; the talk's source is its eng_src rows and its target the manual_si_tgt texts
+concatenated and cut after each 、。？！. HYP is a .align file whose positions refer to those sentences
+and chunks, a parallel .tsv written by 'sialign align' (src_ids are the sentence positions; rows not
+in the file, e.g. dropped beads, count as unaligned), or a .sialign project. Each source sentence's
+automatic span F^a is the target of the bead holding it (the whole bead's target for n:1 beads); it
+is correct when LCS(F^a, F^m) / |F^m| > ε, LCS being the longest common substring in characters
+(NAIST-SIC-Aligned eq. 1).
+"""
 
 from __future__ import annotations
 
@@ -7,20 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-NAME = "eval"
 HELP = "score an alignment against gold beads (strict/lax F1) or AHC-SI gold spans (LCS accuracy)"
-DESCRIPTION = (
-    "bead-f1: HYP is a vecalign-format .align file (or a .sialign project), GOLD a .align file; prints "
-    "strict and lax precision, recall and F1 (1-0/0-1 beads do not count toward recall). "
-    "lcs: GOLD is an AHC-SI *.true.tsv; the talk's source is its eng_src rows and its target the "
-    "manual_si_tgt texts concatenated and cut after each 、。？！. HYP is a .align file "
-    "whose positions refer to those sentences and chunks, a parallel .tsv written by 'sialign align' "
-    "(src_ids are the sentence positions; rows not in the file, e.g. dropped beads, count as unaligned), "
-    "or a .sialign project. Each source sentence's automatic span F^a is the target of the bead holding it "
-    "(the whole bead's target for n:1 beads); it is correct when LCS(F^a, F^m) / |F^m| > ε, LCS being "
-    "the longest common substring in characters (NAIST-SIC-Aligned eq. 1)."
-)
-ORDER = 70
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,7 +80,7 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
         return automatic_targets(project)
     spans = [""] * n
     if suffix == ".tsv":
-        from sialign.io.writers import read_parallel_tsv
+        from sialign.io.read_exports import read_parallel_tsv
 
         for number, row in enumerate(read_parallel_tsv(hyp_path), start=2):
             for i in row.src_ids:
@@ -110,7 +108,7 @@ def _hypothesis_talk(hyp_path: str) -> str | None:
 
         return load_project(hyp_path).talk_id
     if suffix == ".tsv":
-        from sialign.io.writers import read_parallel_tsv
+        from sialign.io.read_exports import read_parallel_tsv
 
         talks = {row.talk for row in read_parallel_tsv(hyp_path) if row.talk}
         return talks.pop() if len(talks) == 1 else None

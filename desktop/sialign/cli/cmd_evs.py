@@ -1,4 +1,9 @@
-"""``sialign evs``: ear-voice span per talk and per interpreter."""
+"""``sialign evs``: ear-voice span per talk and per interpreter.
+
+For every bead with times on both sides, the start lag (interpretation start minus source start) and
+end lag; per talk the median, interquartile range and outliers (1.5 IQR beyond the quartiles), then
+a comparison of interpreters (project metadata 'interpreter') pooled over their talks.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +12,7 @@ import json
 import math
 from typing import Any
 
-NAME = "evs"
 HELP = "ear-voice span (interpreter lag) statistics of one or more projects"
-DESCRIPTION = (
-    "For every bead with times on both sides, the start lag (interpretation start minus source start) "
-    "and end lag; per talk the median, interquartile range and outliers (1.5 IQR beyond the quartiles), "
-    "then a comparison of interpreters (project metadata 'interpreter') pooled over their talks."
-)
-ORDER = 70
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +26,7 @@ def _fmt(value: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.audio.evs import compare_interpreters, interpreter_of
+    from sialign.evaluate.evs import compare_interpreters, interpreter_of
     from sialign.core.errors import SialignError
     from sialign.io.project_file import load_project
     from sialign.review.figures import lag_summary
@@ -83,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(lines))
         if args.json:
-            from sialign.io.atomic import atomic_write_text
+            from sialign.core.atomic import atomic_write_text
 
             atomic_write_text(args.json, json.dumps(report, ensure_ascii=False, indent=1, default=str))
     if timed == 0:

@@ -1,4 +1,11 @@
-"""``sialign export`` — write a project's alignment as a parallel corpus."""
+"""``sialign export`` — write a project's alignment as a parallel corpus.
+
+Write the alignment of a .sialign project. tsv: the parallel TSV (talk, ids, times, cost, status,
+source, target; tabs and line breaks escaped); tsv2: source<TAB>target for MT toolkits; jsonl: one
+bead per line with every field; tmx: TMX 1.4; align: vecalign's [i, j]:[k]:cost with 0-based
+positions; textgrid/eaf: Praat/ELAN files with aligned source, target and bead tiers. Dropped beads
+are left out unless --include-dropped.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +13,14 @@ import argparse
 import sys
 from pathlib import Path
 
-NAME = "export"
 HELP = "export a project's aligned beads as TSV, two-column TSV, JSONL, TMX, vecalign, TextGrid or EAF"
-DESCRIPTION = (
-    "Write the alignment of a .sialign project. tsv: the parallel TSV (talk, ids, times, cost, "
-    "status, source, target; tabs and line breaks escaped); tsv2: source<TAB>target for MT "
-    "toolkits; jsonl: one bead per line with every field; tmx: TMX 1.4; align: vecalign's "
-    "[i, j]:[k]:cost with 0-based positions; textgrid/eaf: Praat/ELAN files with aligned source, "
-    "target and bead tiers. Dropped beads are left out unless --include-dropped."
-)
-ORDER = 60
-
-FORMAT_EXTENSIONS = {"tsv": ".tsv", "tsv2": ".tsv", "jsonl": ".jsonl", "tmx": ".tmx", "align": ".align", "textgrid": ".TextGrid", "eaf": ".eaf"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("project", metavar="PROJECT", help="a project file (.sialign)")
-    parser.add_argument("-f", "--format", choices=sorted(FORMAT_EXTENSIONS), help="output format (default: from -o's extension, else tsv)")
+    from sialign.io.export_formats import ALIGNMENT_FORMATS
+
+    parser.add_argument("-f", "--format", choices=sorted(ALIGNMENT_FORMATS), help="output format (default: from -o's extension, else tsv)")
     parser.add_argument("-o", "--output", metavar="OUT", help="output file (default: the project's name with the format's extension)")
     parser.add_argument("--only-confirmed", action="store_true", help="export confirmed beads only")
     parser.add_argument("--include-dropped", action="store_true", help="also export dropped beads")
@@ -31,14 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
-    from sialign.io.writers import ALIGNMENT_EXTENSIONS, write_alignment
+    from sialign.io.export_formats import export_format, format_for_path
+    from sialign.io.writers import write_alignment
 
     fmt = args.format
     if fmt is None:
-        fmt = ALIGNMENT_EXTENSIONS.get(Path(args.output).suffix.lower(), "tsv") if args.output else "tsv"
+        fmt = (format_for_path(args.output) or "tsv") if args.output else "tsv"
     if args.two_column and fmt == "tsv":
         fmt = "tsv2"
-    output = args.output or str(Path(args.project).with_suffix(FORMAT_EXTENSIONS[fmt]))
+    output = args.output or str(Path(args.project).with_suffix(export_format(fmt).suffix))
     project = load_project(args.project)
     n = write_alignment(
         project,

@@ -1,4 +1,18 @@
-"""``sialign filter``: intra/inter-sentence filters and review flags on an aligned project."""
+"""``sialign filter``: intra/inter-sentence filters and review flags on an aligned project.
+
+Fine-grained filtering (NAIST-SIC-Aligned §4.1.2). Intra: the first/last target chunk of a bead is
+trimmed (kept, restorable) when it holds no content word. Inter: alpha = share of content words
+rendered, gamma = length ratio to the reference translation, eta = similarity to it (chrF, or
+embedding cosine with --embedder); beads failing a threshold are dropped with a reason (or only
+flagged with --flag-only). Confirmed beads are never dropped. Thresholds not given come from the
+project's saved filter settings; the ones used are saved back into the project. Learned filter
+(--learned): a logistic regression trained on the confirmed beads (while few are, also the
+unreviewed ones, most of which are right) against corrupted copies of them and the beads the
+reviewer dropped or corrected gives every bead a doubt (probability it is wrong), written into the
+project and the JSONL export; beads above --doubt-max are dropped (or flagged with --flag-only).
+--learned-from adds the confirmed beads of other projects (files or corpus folders) to the training
+data.
+"""
 
 from __future__ import annotations
 
@@ -12,22 +26,7 @@ if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import FilterParams
 
-NAME = "filter"
 HELP = "trim filler chunks, score beads (alpha, gamma, eta) and flag omissions in an aligned project"
-DESCRIPTION = (
-    "Fine-grained filtering (NAIST-SIC-Aligned §4.1.2). Intra: the first/last target chunk of a bead "
-    "is trimmed (kept, restorable) when it holds no content word. Inter: alpha = share of content words "
-    "rendered, gamma = length ratio to the reference translation, eta = similarity to it (chrF, or "
-    "embedding cosine with --embedder); beads failing a threshold are dropped with a reason (or only "
-    "flagged with --flag-only). Confirmed beads are never dropped. Thresholds not given come from the "
-    "project's saved filter settings; the ones used are saved back into the project. "
-    "Learned filter (--learned): a logistic regression trained on the confirmed beads (while few are, also the "
-    "unreviewed ones, most of which are right) against corrupted copies of them and the beads the reviewer dropped or corrected gives "
-    "every bead a doubt (probability it is wrong), written into the project and the JSONL export; beads above "
-    "--doubt-max are dropped (or flagged with --flag-only). --learned-from adds the confirmed beads of other "
-    "projects (files or corpus folders) to the training data."
-)
-ORDER = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,12 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          help="train on the confirmed beads of these projects too (.sialign files or corpus folders); implies --learned")  # fmt: skip
 
 
-def _params(args: argparse.Namespace, saved: dict) -> FilterParams:
+def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
     import dataclasses
 
-    from sialign.core.params import FilterParams
 
-    params = FilterParams.from_dict(saved)
+    params = saved
     changes = {
         "intra": args.intra,
         "alpha_min": args.alpha_min,
@@ -100,7 +98,7 @@ def _apply_learned(project: Project, params: FilterParams, others: list[Project]
 
 def _run_learned(args: argparse.Namespace, project: Project, params: FilterParams, others: list[Project], save: Any) -> int:
     print(_apply_learned(project, params, others))
-    project.filter_params = params.to_dict()
+    project.filter_params = params
     save(project, args.output or args.project)
     if args.report:
         _report_doubt(project)
@@ -165,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
     learned_line = _apply_learned(project, params, others) if use_learned else ""
-    project.filter_params = params.to_dict()
+    project.filter_params = params
     save_project(project, args.output or args.project)
 
     failed = Counter(f.name for b in beads for f in b.flags if f.failed)

@@ -1,4 +1,9 @@
-"""``sialign info`` — show what SI Aligner reads from a transcript file."""
+"""``sialign info`` — show what SI Aligner reads from a transcript file.
+
+Read a transcript (txt, tsv, srt, vtt, TextGrid, eaf) exactly as the aligner would and report its
+format, encoding, language, number of segments, whether it is timed, its time span and its first
+segments. A file that cannot be read gets a message naming the line and the fix.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +11,7 @@ import argparse
 import json
 import sys
 
-NAME = "info"
 HELP = "show how a transcript file is read: format, encoding, language, segments, times"
-DESCRIPTION = (
-    "Read a transcript (txt, tsv, srt, vtt, TextGrid, eaf) exactly as the aligner would and report "
-    "its format, encoding, language, number of segments, whether it is timed, its time span and "
-    "its first segments. A file that cannot be read gets a message naming the line and the fix."
-)
-ORDER = 10
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,14 +34,8 @@ def _clock(seconds: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     from sialign.io.readers import FORMAT_NAMES, list_tiers, read_transcript
 
-    doc = read_transcript(
-        args.file,
-        format=args.format,
-        language=args.language,
-        tier=args.tier,
-        encoding=args.encoding,
-        strict=not args.allow_overlaps,
-    )
+    doc = read_transcript(args.file, format=args.format, language=args.language, tier=args.tier, encoding=args.encoding,
+                          strict=not args.allow_overlaps)  # fmt: skip
     timed = sum(1 for s in doc.segments if s.has_time)
     starts = [s.start for s in doc.segments if s.start is not None]
     first_start = min(starts) if starts else None

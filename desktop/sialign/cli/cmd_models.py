@@ -1,4 +1,12 @@
-"""``sialign models`` — list, add, remove and choose local sentence-transformers models."""
+"""``sialign models`` — list, add, remove and choose local sentence-transformers models.
+
+Manage the sentence-transformers models SI Aligner uses offline. A model is a folder written by
+SentenceTransformer(...).save(FOLDER) on a machine with internet and copied here; 'add' checks that
+it loads and encodes before copying it into the user models folder ($SIALIGN_MODEL_DIR, or the
+per-user data folder). Without any model SI Aligner uses its built-in embedders: 'use-multilingual'
+(a multilingual sentence encoder for ar, de, en, es, fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh)
+where it covers both languages, else 'lexical' (character n-grams).
+"""
 
 from __future__ import annotations
 
@@ -10,17 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sialign.embed.models_registry import ModelRegistry
 
-NAME = "models"
 HELP = "manage local sentence-transformers model folders (list, add, remove, default, check)"
-DESCRIPTION = (
-    "Manage the sentence-transformers models SI Aligner uses offline. A model is a folder "
-    "written by SentenceTransformer(...).save(FOLDER) on a machine with internet and copied "
-    "here; 'add' checks that it loads and encodes before copying it into the user models "
-    "folder ($SIALIGN_MODEL_DIR, or the per-user data folder). Without any model SI Aligner "
-    "uses its built-in embedders: 'use-multilingual' (a multilingual sentence encoder for ar, de, en, es, fr, "
-    "it, ja, ko, nl, pl, pt, ru, th, tr, zh) where it covers both languages, else 'lexical' (character n-grams)."
-)
-ORDER = 80
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

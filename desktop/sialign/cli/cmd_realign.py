@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     project = load_project(args.project)
     if project.alignment is None:
         raise SialignError(f"{args.project}: the project is not aligned yet — run `sialign align` first")
-    params = AlignParams.from_dict(project.params)
+    params = project.params or AlignParams()
     if args.model:
         params = dataclasses.replace(params, embedder=args.model)
     progress = console_progress(False)
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             "nothing was written — review them, or run again with --force"
         )
     apply_edit(project, ReplaceAlignment(result.alignment, label="Re-align"))
-    project.params = params.to_dict()
+    project.params = params
     target = args.output or args.project
     save_project(project, target)
     print(f"saved {target}", file=sys.stderr)

@@ -1,20 +1,18 @@
-"""``sialign segment``: cut a transcript into sentences or interpreter chunks."""
+"""``sialign segment``: cut a transcript into sentences or interpreter chunks.
+
+Japanese is cut into chunks after 、。？！ and, above --max-chars, at bunsetsu boundaries (GiNZA); other
+languages into sentences by a rule-based splitter (abbreviations, numbers, quotes). --captions first
+rebuilds sentences from subtitle captions (joined until strong punctuation; --pivot takes the
+sentence ends from a synchronised caption file in another language). Times are kept: a piece cut
+inside a timed line gets a proportional time. Output: one segment per line (TSV start/end/text when
+times are known).
+"""
 
 from __future__ import annotations
 
 import argparse
 
-NAME = "segment"
 HELP = "split a transcript into sentences (English...) or chunks (Japanese interpretation), losslessly"
-DESCRIPTION = (
-    "Japanese is cut into chunks after 、。？！ and, above --max-chars, at bunsetsu boundaries (GiNZA); "
-    "other languages into sentences by a rule-based splitter (abbreviations, numbers, quotes). "
-    "--captions first rebuilds sentences from subtitle captions (joined until strong punctuation; "
-    "--pivot takes the sentence ends from a synchronised caption file in another language). "
-    "Times are kept: a piece cut inside a timed line gets a proportional time. Output: one segment per "
-    "line (TSV start/end/text when times are known)."
-)
-ORDER = 15
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from sialign.core.errors import SialignError
-    from sialign.io.atomic import atomic_write_text
+    from sialign.core.atomic import atomic_write_text
     from sialign.io.readers import read_transcript
     from sialign.text import chunk_japanese, rebuild_captions, split_sentences
 

@@ -1,7 +1,10 @@
 """``sialign`` — the command-line entry point.
 
 Each subcommand lives in a module ``sialign.cli.cmd_<name>`` that defines
-``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. The
+``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``; its docstring
+after the first line is the command's description (``NAME``, ``DESCRIPTION``
+and ``ORDER`` may override the module name, the docstring and the place in
+:data:`COMMANDS`). The
 modules only parse arguments and call library functions; heavy imports
 happen inside ``run``, so ``sialign --help`` starts fast.
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import pkgutil
 import sys
@@ -36,7 +40,7 @@ EXIT_STATUSES = (
     (EXIT_OK, "success"),
     (EXIT_INPUT, "a file cannot be read or written as asked (the message names it and the fix)"),
     (EXIT_USAGE, "wrong command-line arguments"),
-    (EXIT_INTERNAL, "internal error of SI Aligner (set SIALIGN_DEBUG=1 for the traceback and report it)"),
+    (EXIT_INTERNAL, "internal error of SI Aligner (run again with --debug for the traceback and report it)"),
     (EXIT_INTERRUPTED, "interrupted"),
     (EXIT_BROKEN_PIPE, "standard output was closed early (for example by 'head')"),
 )
@@ -78,6 +82,16 @@ def _exit_status_epilog() -> str:
     return "exit statuses: " + "; ".join(f"{code} {what}" for code, what in EXIT_STATUSES)
 
 
+# The order ``sialign --help`` lists the subcommands in; a ``cmd_*`` module
+# not named here comes after them (or where its ``ORDER`` puts it).
+COMMANDS = ("info", "convert", "segment", "align", "filter", "export", "eval", "evs", "models", "demo", "doctor", "completion")
+
+
+def command_name(mod: ModuleType) -> str:
+    """A subcommand's name: its ``NAME``, else its module name without ``cmd_``."""
+    return str(getattr(mod, "NAME", mod.__name__.rsplit(".", 1)[-1].removeprefix("cmd_")))
+
+
 def _command_modules() -> list[ModuleType]:
     import sialign.cli as pkg
 
@@ -85,7 +99,20 @@ def _command_modules() -> list[ModuleType]:
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if info.name.startswith("cmd_"):
             mods.append(importlib.import_module(f"sialign.cli.{info.name}"))
-    return sorted(mods, key=lambda m: getattr(m, "ORDER", 50))
+
+    def order(mod: ModuleType) -> float:
+        name = command_name(mod)
+        return getattr(mod, "ORDER", COMMANDS.index(name) if name in COMMANDS else len(COMMANDS))
+
+    return sorted(mods, key=order)
+
+
+def command_description(mod: ModuleType) -> str:
+    """A subcommand's long description: ``DESCRIPTION``, else its module docstring after the first line, else ``HELP``."""
+    if hasattr(mod, "DESCRIPTION"):
+        return str(mod.DESCRIPTION)
+    parts = (mod.__doc__ or "").strip().split("\n\n", 1)
+    return " ".join(parts[1].split()) if len(parts) > 1 else str(mod.HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -96,12 +123,16 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"sialign {sialign.__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="log what is being done to standard error (-vv: every detail)")  # fmt: skip
+    parser.add_argument("--debug", action="store_true",
+                        help="log every detail and show the traceback of an internal error (as SIALIGN_DEBUG=1)")  # fmt: skip
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for mod in _command_modules():
         p = sub.add_parser(
-            mod.NAME,
+            command_name(mod),
             help=mod.HELP,
-            description=getattr(mod, "DESCRIPTION", mod.HELP),
+            description=command_description(mod),
             formatter_class=HelpFormatter,
         )
         mod.add_arguments(p)
@@ -134,6 +165,19 @@ def _silence_stdout() -> None:
         pass
 
 
+def configure_logging(verbose: int = 0, debug: bool = False) -> None:
+    """Log records of ``sialign.*`` go to standard error: warnings by default, more with -v/-vv/--debug."""
+    level = logging.DEBUG if debug or verbose >= 2 else logging.INFO if verbose == 1 else logging.WARNING
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("sialign: %(levelname)s: %(name)s: %(message)s"))
+    logger = logging.getLogger("sialign")
+    for old in [h for h in logger.handlers if getattr(h, "_sialign_cli", False)]:
+        logger.removeHandler(old)
+    handler._sialign_cli = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(level)
+
+
 def main(argv: list[str] | None = None) -> int:
     _safe_streams()
     parser = build_parser()
@@ -141,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+    debug = bool(getattr(args, "debug", False) or os.environ.get("SIALIGN_DEBUG"))
+    configure_logging(getattr(args, "verbose", 0), debug)
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_OK
@@ -158,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, no traceback
-        if os.environ.get("SIALIGN_DEBUG"):
+        if debug:
             raise
         where = ""
         tb = exc.__traceback__
@@ -168,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
         print(
             f"sialign {args.command}: internal error: {type(exc).__name__}: {str(exc)[:200]}{where} — "
-            "this is a defect of SI Aligner; run again with SIALIGN_DEBUG=1 for the details and report them",
+            "this is a defect of SI Aligner; run again with --debug for the details and report them",
             file=sys.stderr,
         )
         return EXIT_INTERNAL

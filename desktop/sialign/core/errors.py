@@ -94,6 +94,21 @@ class InvariantError(SialignError):
     """
 
 
+class ParamsError(SialignError):
+    """A parameter value the aligner or the filters cannot use.
+
+    Attributes:
+        field: the parameter's name (``max_src``); a front end names its own
+            option or widget from it.
+        problem: what is wrong, to follow the name (``must be at least 1, not 0``).
+    """
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field} {problem}")
+
+
 class EditError(SialignError):
     """An edit cannot be applied (bad offset, no neighbour, wrong bead...)."""
 

@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any, Iterable, Iterator
 
 from sialign.core.errors import InvariantError
+from sialign.core.params import AlignParams, FilterParams
 
 # Languages written without spaces between words: segments are joined with
 # "" instead of " " when a bead's text is assembled.
@@ -428,9 +429,20 @@ def bead_text(bead: Bead, doc: Document, side: str, *, use_post_edit: bool = Tru
         ids = bead.tgt if include_trimmed else tuple(i for i in bead.tgt if i not in bead.trimmed)
     else:
         raise ValueError(f"side must be 'src' or 'tgt', not {side!r}")
-    # Line breaks inside merged segments are layout, not content: collapse runs
-    # of whitespace so exported rows read as running text.
-    return doc.joiner.join(" ".join(doc.get(i).text.split()) for i in ids)
+    return join_segments(doc, ids)
+
+
+def join_segments(doc: Document, ids: Iterable[int], *, collapse: bool = True) -> str:
+    """The texts of the segments ``ids`` of ``doc`` joined with the document's joiner.
+
+    With ``collapse`` (exports, bead text) runs of whitespace inside a
+    segment become one space: line breaks inside merged segments are layout,
+    not content, and exported rows read as running text. Without it the
+    texts are joined as they are (what the review table and dialogs show).
+    """
+    if collapse:
+        return doc.joiner.join(" ".join(doc.get(i).text.split()) for i in ids)
+    return doc.joiner.join(doc.get(i).text for i in ids)
 
 
 def bead_times(bead: Bead, doc: Document, side: str) -> tuple[float | None, float | None]:
@@ -455,8 +467,9 @@ class Project:
         target: the interpretation transcript (chunks).
         reference: optional offline translation, one segment per source segment.
         alignment: the current alignment, or None before the first run.
-        params: alignment parameters (``AlignParams.to_dict()``).
-        filter_params: filter thresholds (``FilterParams.to_dict()``).
+        params: alignment parameters, or None until the talk is aligned
+            (a new talk takes the defaults with the default embedder).
+        filter_params: filter thresholds.
         metadata: interpreter id, rank, notes...
         history: serialised edits in the order they were applied (see
             :mod:`sialign.core.edits`), so a session can be replayed.
@@ -468,8 +481,8 @@ class Project:
     target: Document = field(default_factory=Document)
     reference: Document | None = None
     alignment: Alignment | None = None
-    params: dict[str, Any] = field(default_factory=dict)
-    filter_params: dict[str, Any] = field(default_factory=dict)
+    params: AlignParams | None = None
+    filter_params: FilterParams = field(default_factory=FilterParams)
     metadata: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     path: str | None = None
@@ -502,8 +515,8 @@ class Project:
             "target": self.target.to_dict(),
             "reference": self.reference.to_dict() if self.reference is not None else None,
             "alignment": self.alignment.to_dict() if self.alignment is not None else None,
-            "params": dict(self.params),
-            "filter_params": dict(self.filter_params),
+            "params": self.params.to_dict() if self.params is not None else {},
+            "filter_params": self.filter_params.to_dict(),
             "metadata": dict(self.metadata),
             "history": list(self.history),
         }
@@ -516,8 +529,8 @@ class Project:
             target=Document.from_dict(d.get("target", {})),
             reference=Document.from_dict(d["reference"]) if d.get("reference") else None,
             alignment=Alignment.from_dict(d["alignment"]) if d.get("alignment") else None,
-            params=dict(d.get("params", {})),
-            filter_params=dict(d.get("filter_params", {})),
+            params=AlignParams.from_dict(d["params"]) if d.get("params") else None,
+            filter_params=FilterParams.from_dict(d.get("filter_params")),
             metadata=dict(d.get("metadata", {})),
             history=list(d.get("history", [])),
         )

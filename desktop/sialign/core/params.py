@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sialign.core.errors import ParamsError
+
 T = TypeVar("T")
 
 
@@ -24,7 +26,7 @@ def _from_dict(cls: type[T], d: dict[str, Any] | None) -> T:
 
 @dataclass(frozen=True)
 class AlignParams:
-    """Parameters of the coarse alignment (DESIGN.md §2.3–2.6).
+    """Parameters of the coarse alignment (docs/algorithms.md: Embeddings to Pivot alignment).
 
     Cost knobs left at ``None`` take the preset of ``target_units``: the
     interpreter's chunks (an SI transcript: 1-5 beads are normal, so extra
@@ -100,6 +102,20 @@ class AlignParams:
     peel_threshold: float | None = None
     lexical_weight: float = 0.3
 
+    def __post_init__(self) -> None:
+        """Refuse values the aligner cannot use (every front end gets the same check).
+
+        Raises:
+            ParamsError: naming the parameter and the problem.
+        """
+        for name in ("max_src", "max_tgt"):
+            if getattr(self, name) < 1:
+                raise ParamsError(name, f"must be at least 1, not {getattr(self, name)}")
+        if not 0.0 <= self.pivot_weight <= 1.0:
+            raise ParamsError("pivot_weight", f"must be between 0 and 1, not {self.pivot_weight}")
+        if self.evs_min >= self.evs_max:
+            raise ParamsError("evs_min", f"must be below evs_max, not {self.evs_min} ≥ {self.evs_max}")
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
@@ -110,7 +126,7 @@ class AlignParams:
 
 @dataclass(frozen=True)
 class FilterParams:
-    """Thresholds of the fine-grained filters (DESIGN.md §2.7).
+    """Thresholds of the fine-grained filters (docs/algorithms.md: Filters).
 
     The defaults flag only clear cases (an interpretation a fifth as long as
     the reference, or three times longer); the paper found the best
@@ -123,6 +139,9 @@ class FilterParams:
             intra filter.
         drop_contentless: drop beads whose target has no content word at all
             (the intra filter never trims a bead's every chunk).
+        inter: apply the inter-sentence thresholds (alpha, gamma, eta); when
+            False their scores are still computed and shown on the beads, but
+            no bead fails them (``sialign align --filters intra``).
         alpha_min: least share of source content words covered by the target.
         gamma_min: least target/reference length ratio (under-translation below).
         gamma_max: most target/reference length ratio (over-translation above).
@@ -140,6 +159,7 @@ class FilterParams:
     intra: bool = True
     content_pos: tuple[str, ...] = ("NOUN", "PROPN", "PRON", "VERB", "NUM")
     drop_contentless: bool = True
+    inter: bool = True
     alpha_min: float = 0.0
     gamma_min: float = 0.2
     gamma_max: float = 3.0
@@ -147,6 +167,17 @@ class FilterParams:
     eta_metric: str = "auto"
     drop_failed: bool = True
     doubt_max: float = 0.8
+
+    def __post_init__(self) -> None:
+        """Refuse values the filters cannot use.
+
+        Raises:
+            ParamsError: naming the parameter and the problem.
+        """
+        if self.eta_metric not in ("auto", "cosine", "chrf"):
+            raise ParamsError("eta_metric", f"must be 'cosine', 'chrf' or 'auto', not {self.eta_metric!r}")
+        if not 0.0 <= self.doubt_max <= 1.0:
+            raise ParamsError("doubt_max", f"must be between 0 and 1, not {self.doubt_max}")
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

@@ -8,13 +8,13 @@ that stages (reading, embedding, aligning, filtering) share one bar.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Callable
 
 from sialign.core.errors import AlignmentCancelled
 
 
-class ProgressFn(Protocol):
-    def __call__(self, fraction: float, message: str) -> None: ...
+# progress(fraction in 0..1, message): called from the worker's thread.
+ProgressFn = Callable[[float, str], None]
 
 
 StopFn = Callable[[], bool]
@@ -22,11 +22,6 @@ StopFn = Callable[[], bool]
 
 def no_progress(fraction: float, message: str) -> None:
     """A progress callback that ignores everything."""
-
-
-def never_stop() -> bool:
-    """A ``should_stop`` that never asks to stop."""
-    return False
 
 
 def check_stop(should_stop: StopFn | None) -> None:

@@ -46,7 +46,7 @@ def export_corpus(
     Returns:
         (talks, rows) written.
     """
-    from sialign.io.atomic import atomic_write_text
+    from sialign.core.atomic import atomic_write_text
     from sialign.io.writers import (
         PARALLEL_TSV_COLUMNS,
         _json_line,
@@ -124,7 +124,7 @@ def split_corpus(
     Returns:
         split → talks; also written to ``splits.json``.
     """
-    from sialign.io.atomic import atomic_write_text
+    from sialign.core.atomic import atomic_write_text
 
     if dev < 0 or test < 0:
         raise SialignError("--dev and --test must be 0 or more")

@@ -113,7 +113,7 @@ class CorpusState:
         return file_digest(path) != record.project
 
     def save(self) -> None:
-        from sialign.io.atomic import atomic_write_text
+        from sialign.core.atomic import atomic_write_text
 
         self.folder.mkdir(parents=True, exist_ok=True)
         data = {
@@ -171,22 +171,12 @@ def _read_talk(spec: TalkSpec) -> Any:
 
 def apply_filters_named(project: Any, names: Sequence[str]) -> None:
     """Run the filters named (``intra``, ``inter``, ``learned``) on the project's alignment, one edit each."""
-    from sialign.core.edits import ReplaceBeads, apply_edit
-    from sialign.core.params import FilterParams
-    from sialign.filters import apply_filters
+    from sialign.workflows.aligning import run_filters
 
-    params = FilterParams.from_dict(project.filter_params)
-    if "intra" not in names and "inter" not in names:
-        _apply_learned(project, params, names)
-        return
-    if "intra" not in names:
-        params = dataclasses.replace(params, intra=False, drop_contentless=False)
-    if "inter" not in names:
-        params = dataclasses.replace(params, alpha_min=0.0, gamma_min=0.0, gamma_max=1e9, eta_min=0.0)
-    beads = apply_filters(project, params)
-    apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
-    project.filter_params = params.to_dict()
-    _apply_learned(project, params, names)
+    fine = {name for name in names if name in ("intra", "inter")}
+    if fine:
+        run_filters(project, fine)
+    _apply_learned(project, project.filter_params, names)
 
 
 def _apply_learned(project: Any, params: Any, names: Sequence[str]) -> None:
@@ -198,12 +188,12 @@ def _apply_learned(project: Any, params: Any, names: Sequence[str]) -> None:
 
     beads, _ = learned_filter(project, threshold=params.doubt_max, drop=params.drop_failed)
     apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply the learned filter"))
-    project.filter_params = params.to_dict()
+    project.filter_params = params
 
 
 def summary_figures(project: Any) -> dict[str, Any]:
     """Beads, confirmed, dropped, flagged, omissions and median ear-voice span of a project."""
-    from sialign.audio.evs import compute_evs, evs_stats
+    from sialign.evaluate.evs import compute_evs, evs_stats
 
     alignment = project.alignment
     if alignment is None:
@@ -250,7 +240,7 @@ def align_talk(job: TalkJob) -> TalkOutcome:
         if previous is not None:
             carry_review(previous, result.alignment)
         apply_edit(project, ReplaceAlignment(result.alignment, label="Align (corpus)"))
-        project.params = params.to_dict()
+        project.params = params
         if job.filters:
             apply_filters_named(project, job.filters)
         save_project(project, path)

@@ -17,7 +17,6 @@ import hashlib
 import logging
 import os
 import sqlite3
-import sys
 import threading
 import time
 from pathlib import Path
@@ -27,11 +26,11 @@ import numpy as np
 
 from sialign.core.errors import SialignError
 from sialign.core.progress import ProgressFn, StopFn, check_stop
+from sialign.core.paths import ENV_CACHE_DIR
 from sialign.embed.base import Embedder
 
 log = logging.getLogger(__name__)
 
-ENV_CACHE_DIR = "SIALIGN_CACHE_DIR"
 # "off" (or 0/no/false) turns the on-disk vector cache off for this process.
 ENV_CACHE = "SIALIGN_VECTOR_CACHE"
 CACHE_FILE = "embeddings.sqlite"
@@ -51,15 +50,9 @@ CREATE INDEX IF NOT EXISTS vectors_used ON vectors(used);
 
 def user_cache_dir() -> Path:
     """SI Aligner's cache folder: ``$SIALIGN_CACHE_DIR``, else the platform's per-user cache."""
-    env = os.environ.get(ENV_CACHE_DIR)
-    if env:
-        return Path(env).expanduser()
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "sialign" / "cache"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "sialign"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sialign"
+    from sialign.core.paths import cache_dir
+
+    return cache_dir()
 
 
 def text_key(cache_id: str, text: str) -> bytes:

@@ -1,7 +1,7 @@
 """Vectors of multi-segment candidates: runs of 1..max_len consecutive segments.
 
 A bead may join two source sentences or five interpreter chunks; the DP needs
-a vector for each such run. Two ways (DESIGN.md §2.3):
+a vector for each such run. Two ways (docs/algorithms.md: Embeddings):
 
 * ``fast``: the normalised sum of the members' vectors. No re-encoding, so
   it is what makes interactive re-alignment possible.

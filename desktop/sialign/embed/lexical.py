@@ -377,10 +377,6 @@ class LexicalEmbedder:
         return (np.maximum(corr, 0.0) ** s.positional_power).astype(np.float32)
 
     @property
-    def is_fitted(self) -> bool:
-        return self._idf is not None
-
-    @property
     def cache_id(self) -> str:
         s = self.settings
         params = (
@@ -461,13 +457,7 @@ class LexicalEmbedder:
         matrix.sum_duplicates()
         return matrix
 
-    def encode(
-        self,
-        texts: Sequence[str],
-        *,
-        progress: ProgressFn | None = None,
-        should_stop: StopFn | None = None,
-    ) -> np.ndarray:
+    def encode(self, texts: Sequence[str], *, progress: ProgressFn | None = None, should_stop: StopFn | None = None) -> np.ndarray:
         """Dense vectors of ``texts``: the sparse ones folded into ``dim`` buckets.
 
         Returns:

@@ -249,13 +249,7 @@ class SentenceTransformerEmbedder:
     def fit(self, texts: Sequence[str]) -> None:
         """Neural models need no corpus statistics."""
 
-    def encode(
-        self,
-        texts: Sequence[str],
-        *,
-        progress: ProgressFn | None = None,
-        should_stop: StopFn | None = None,
-    ) -> np.ndarray:
+    def encode(self, texts: Sequence[str], *, progress: ProgressFn | None = None, should_stop: StopFn | None = None) -> np.ndarray:
         """Unit vectors of ``texts``.
 
         Returns:

@@ -28,7 +28,6 @@ import math
 import os
 import re
 import shutil
-import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -36,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from sialign.core.errors import InputError, ModelLoadError, ModelNotFoundError, SialignError
-from sialign.io.atomic import atomic_write_text
+from sialign.core import paths
+from sialign.core.atomic import atomic_write_text
 
 ENV_MODEL_DIR = "SIALIGN_MODEL_DIR"
 REGISTRY_FILE = "registry.json"
@@ -60,19 +60,8 @@ _CHECK_SENTENCES = ["The interpreter follows the speaker closely.", "通訳者�
 
 
 def user_data_dir() -> Path:
-    """The per-user data folder of SI Aligner on this platform.
-
-    Linux ``$XDG_DATA_HOME/sialign`` (default ``~/.local/share/sialign``),
-    macOS ``~/Library/Application Support/sialign``, Windows
-    ``%LOCALAPPDATA%\\sialign``.
-    """
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "sialign"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "sialign"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "sialign"
+    """The per-user data folder of SI Aligner on this platform (see :mod:`sialign.core.paths`)."""
+    return paths.data_dir()
 
 
 def user_model_dir() -> Path:
@@ -82,19 +71,12 @@ def user_model_dir() -> Path:
     test's temporary folder), else ``<user_data_dir>/models``. The folder may
     not exist yet; :class:`ModelRegistry` creates it on the first write.
     """
-    env = os.environ.get(ENV_MODEL_DIR)
-    if env:
-        return Path(env).expanduser()
-    return user_data_dir() / "models"
+    return paths.model_dir()
 
 
 def resources_dir() -> Path:
     """The ``resources/`` folder of this installation (source checkout or frozen bundle)."""
-    frozen_root = getattr(sys, "_MEIPASS", None)
-    if frozen_root:
-        return Path(frozen_root) / "resources"
-    # desktop/sialign/embed/models_registry.py -> repository root
-    return Path(__file__).resolve().parents[3] / "resources"
+    return paths.resources_dir()
 
 
 def bundled_model_dir() -> Path:
@@ -377,15 +359,8 @@ class ModelRegistry:
 
     # -- changes ---------------------------------------------------------------
 
-    def add(
-        self,
-        folder: str | Path,
-        *,
-        name: str | None = None,
-        link: bool = False,
-        make_default: bool = False,
-        check: bool = True,
-    ) -> ModelEntry:
+    def add(self, folder: str | Path, *, name: str | None = None, link: bool = False, make_default: bool = False,
+            check: bool = True) -> ModelEntry:  # fmt: skip
         """Check ``folder`` and copy (or link) it in as ``name``.
 
         Args:

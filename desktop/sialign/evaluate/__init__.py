@@ -1,4 +1,4 @@
-"""Alignment quality: bead precision/recall/F1 and LCS accuracy."""
+"""Alignment quality: bead precision/recall/F1, LCS accuracy and the ear-voice span."""
 
 from sialign.evaluate.beads import (
     BeadPositions,
@@ -16,10 +16,26 @@ from sialign.evaluate.datasets import (
     load_ahcsi,
     load_textberg,
 )
+from sialign.evaluate.evs import (
+    EvsRecord,
+    EvsStats,
+    InterpreterEvs,
+    bead_lags,
+    compare_interpreters,
+    compute_evs,
+    evs_stats,
+)
 from sialign.evaluate.lcs import lcs_accuracy, lcs_score, lcs_scores, longest_common_substring
 
 __all__ = [
     "AhcsiTalk",
+    "EvsRecord",
+    "EvsStats",
+    "InterpreterEvs",
+    "bead_lags",
+    "compare_interpreters",
+    "compute_evs",
+    "evs_stats",
     "BeadPositions",
     "TextbergDoc",
     "alignment_positions",

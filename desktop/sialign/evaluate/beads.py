@@ -1,4 +1,4 @@
-"""Bead precision, recall and F1 against a gold alignment (DESIGN.md §5).
+"""Bead precision, recall and F1 against a gold alignment (docs/algorithms.md: Measuring quality).
 
 Beads are written as in vecalign's alignment files: one bead per line,
 ``[i,j]:[k]`` with 0-based line positions of the source and target inputs,

@@ -1,4 +1,4 @@
-"""Evaluation sets: the AHC-SI protocol and Text+Berg documents (DESIGN.md §5).
+"""Evaluation sets: the AHC-SI protocol and Text+Berg documents (docs/algorithms.md: Measuring quality).
 
 AHC-SI (``*.true.tsv``; columns ``name``, ``eng_src``, ``offline_tgt``,
 ``manual_si_tgt``...), per talk, in file order:

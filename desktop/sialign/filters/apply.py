@@ -80,10 +80,10 @@ def decide(scores: BeadScores, params: FilterParams) -> Decision:
     eta_all, metric = scores.eta(params.eta_metric)
     eta = eta_all[row, cols]
     with np.errstate(invalid="ignore"):
-        alpha_fail = alpha < params.alpha_min
-        gamma_low = gamma < params.gamma_min
-        gamma_high = gamma > params.gamma_max
-        eta_fail = eta < params.eta_min
+        alpha_fail = (alpha < params.alpha_min) & params.inter
+        gamma_low = (gamma < params.gamma_min) & params.inter
+        gamma_high = (gamma > params.gamma_max) & params.inter
+        eta_fail = (eta < params.eta_min) & params.inter
     both_sides = (scores.src_count > 0) & (scores.tgt_count > 0)
     contentless_drop = scores.contentless & both_sides & params.intra & params.drop_contentless
     inter_fail = alpha_fail | gamma_low | gamma_high | eta_fail

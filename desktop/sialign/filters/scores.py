@@ -36,7 +36,6 @@ from typing import Any, Sequence
 import numpy as np
 
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, joiner_for
-from sialign.core.params import FilterParams
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.text.english import latin_content_words
 from sialign.text.numbers import extract_numbers
@@ -294,7 +293,7 @@ def score_beads(
 
     if project.alignment is None:
         raise ValueError("the project has no alignment to filter; align it first")
-    params = FilterParams.from_dict(project.filter_params)
+    params = project.filter_params
     pos = tuple(content_pos) if content_pos is not None else tuple(params.content_pos)
     beads = project.alignment.beads
     n = len(beads)

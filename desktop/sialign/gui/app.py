@@ -34,7 +34,7 @@ def load_example_project(folder: Path | None = None) -> Project:
     translation, the other the source; audio files named like a transcript
     are attached to it.
     """
-    from sialign.cli.cmd_demo import example_folder, load_example
+    from sialign.workflows.talks import example_folder, load_example
 
     project = load_example(folder if folder is not None else example_folder(None))
     project.path = None  # never save over the bundled files

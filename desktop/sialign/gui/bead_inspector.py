@@ -106,10 +106,6 @@ class SegmentTextView(QPlainTextEdit):
             tips.append(where)
         self.setToolTip("\n".join(tips))
 
-    @property
-    def segment_ids(self) -> list[int]:
-        return list(self._seg_ids)
-
     def cursor_position(self) -> SegmentCursor | None:
         """The segment under the caret and the caret's character offset in it."""
         if not self._seg_ids:

@@ -37,25 +37,25 @@ class EditCommand(QUndoCommand):
         Applying before pushing lets a refused edit surface as an exception
         here instead of inside Qt's ``push`` → ``redo`` call.
         """
-        from sialign.core.edits import apply_edit
+        from sialign.core.edits import apply_edit_changes
 
         command = cls(session, edit, text)
-        command._inverse = apply_edit(session.project, edit)
+        command._inverse, changes = apply_edit_changes(session.project, edit)
         command._skip_first_redo = True
-        session.notify_edited(edit)
+        session.notify_edited(edit, changes)
         return command
 
     def redo(self) -> None:
-        from sialign.core.edits import apply_edit
+        from sialign.core.edits import apply_edit_changes
 
         if self._skip_first_redo:
             self._skip_first_redo = False
             return
-        self._inverse = apply_edit(self._session.project, self._forward)
-        self._session.notify_edited(self._forward)
+        self._inverse, changes = apply_edit_changes(self._session.project, self._forward)
+        self._session.notify_edited(self._forward, changes)
 
     def undo(self) -> None:
-        from sialign.core.edits import apply_edit
+        from sialign.core.edits import apply_edit_changes
 
-        self._forward = apply_edit(self._session.project, self._inverse)
-        self._session.notify_edited(self._inverse)
+        self._forward, changes = apply_edit_changes(self._session.project, self._inverse)
+        self._session.notify_edited(self._inverse, changes)

@@ -456,7 +456,7 @@ class CompareWindow(QMainWindow):
 
     def save(self, path: str) -> None:
         """Write the comparison as HTML or TSV (from the extension)."""
-        from sialign.io.atomic import atomic_write_text
+        from sialign.core.atomic import atomic_write_text
         from sialign.review.compare import compare_format, comparison_html, comparison_tsv
 
         try:

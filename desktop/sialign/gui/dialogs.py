@@ -11,12 +11,13 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from sialign.core.model import Bead, Project
+from sialign.core.model import Bead, Project, join_segments
 from sialign.gui.table_model import DEFAULT_LOW_CONFIDENCE
 
 
@@ -48,20 +49,14 @@ class SplitBeadDialog(QDialog):
         form.addRow("Target segments in the first bead", self.tgt_count)
         form.addRow("First bead", self.first)
         form.addRow("Second bead", self.second)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.problem)
-        layout.addWidget(self.buttons)
+        self.buttons = dialog_layout(self, form, self.problem)
         self.src_count.valueChanged.connect(self._preview)
         self.tgt_count.valueChanged.connect(self._preview)
         self._preview()
 
     def _side_text(self, ids: tuple[int, ...], side: str) -> str:
         doc = self.project.document(side)
-        return doc.joiner.join(doc.get(i).text for i in ids) or "∅"
+        return join_segments(doc, ids, collapse=False) or "∅"
 
     def _preview(self) -> None:
         s, t = self.src_count.value(), self.tgt_count.value()
@@ -74,6 +69,23 @@ class SplitBeadDialog(QDialog):
 
     def counts(self) -> tuple[int, int]:
         return self.src_count.value(), self.tgt_count.value()
+
+
+def dialog_layout(dialog: QDialog, *parts: QLayout | QWidget, ok_text: str | None = None) -> QDialogButtonBox:
+    """Lay ``parts`` out top to bottom above OK/Cancel buttons wired to accept/reject; returns the buttons."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    if ok_text:
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(ok_text)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    for part in parts:
+        if isinstance(part, QLayout):
+            layout.addLayout(part)
+        else:
+            layout.addWidget(part)
+    layout.addWidget(buttons)
+    return buttons
 
 
 @dataclass
@@ -118,12 +130,7 @@ class PreferencesDialog(QDialog):
         form = QFormLayout()
         form.addRow("Low-confidence cost above", self.low)
         form.addRow("Autosave every", self.autosave)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
+        dialog_layout(self, form)
 
     def preferences(self) -> Preferences:
         return Preferences(

@@ -23,7 +23,6 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from sialign.core.params import FilterParams
 from sialign.gui.session import ProjectSession
 
 # Retrain this long after the last edit: a burst of edits costs one run.
@@ -38,7 +37,7 @@ def _context_key(project: Any) -> tuple[Any, ...]:
     def texts(doc: Any) -> tuple[Any, ...]:
         return tuple((s.id, s.text, s.start) for s in doc.segments) if doc is not None else ()
 
-    params = tuple(sorted((k, repr(v)) for k, v in project.params.items()))
+    params = tuple(sorted((k, repr(v)) for k, v in (project.params.to_dict() if project.params else {}).items()))
     return (texts(project.source), texts(project.target), texts(project.reference), params)
 
 
@@ -225,7 +224,7 @@ class DoubtFilterBox(QWidget):
         self.update_preview()
 
     def update_preview(self, *_: Any) -> None:
-        from sialign.filters.learned import preview_doubt_flips
+        from sialign.filters.doubt_decisions import preview_doubt_flips
 
         alignment = self.session.project.alignment
         self.flips = []
@@ -260,7 +259,7 @@ class DoubtFilterBox(QWidget):
         drop = self.drop_box.isChecked()
 
         def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.filters.learned import apply_doubt
+            from sialign.filters.doubt_decisions import apply_doubt
 
             return apply_doubt(project, result, threshold, drop=drop)
 
@@ -275,8 +274,8 @@ class DoubtFilterBox(QWidget):
         if alignment is None or len(beads) != len(alignment.beads):
             return
         if self.session.apply(ReplaceBeads(0, len(beads), tuple(beads), label="Apply the doubt filter")):
-            params = replace(FilterParams.from_dict(self.session.project.filter_params), doubt_max=threshold,
+            params = replace(self.session.project.filter_params, doubt_max=threshold,
                              drop_failed=self.drop_box.isChecked())  # fmt: skip
-            if self.session.project.filter_params != params.to_dict():
-                self.session.project.filter_params = params.to_dict()
+            if self.session.project.filter_params != params:
+                self.session.project.filter_params = params
                 self.session.mark_dirty()

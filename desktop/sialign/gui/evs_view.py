@@ -9,7 +9,7 @@ point selects its bead everywhere.
 The key sits in a line of text above the plot rather than inside it, so it
 never covers points, and the view sheds its title, the key and the long
 axis label as it gets small (a docked panel can be a few rows high). Lags are
-recomputed with array operations (``sialign.audio.evs.evs_table``), only
+recomputed with array operations (``sialign.evaluate.evs.evs_table``), only
 for edits that can change them, and at most once per pass of the event
 loop: a burst of edits (an undo macro, a filter run) costs one redraw,
 a moment after the edit itself has been shown. While the view is hidden (a
@@ -26,7 +26,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from sialign.audio.evs import EvsRecord, EvsStats, EvsTable
+from sialign.evaluate.evs import EvsRecord, EvsStats, EvsTable
 from sialign.review.figures import lag_summary
 
 if TYPE_CHECKING:
@@ -51,17 +51,14 @@ REDRAW_DELAY_MS = 25
 
 
 def evs_affected(edit: Any) -> bool:
-    """Whether ``edit`` (a ``sialign.core.edits`` object) can change any lag or point colour.
+    """Whether an edit (or its :class:`~sialign.core.changes.Changes` record) can change the ear-voice span.
 
     Labels, notes, post-edits, trimming and text edits leave times, beads and
-    statuses alone; everything else (times, segments, beads, statuses, and
-    any edit type this function does not know) can.
+    statuses alone; everything else can.
     """
-    from sialign.core import edits
+    from sialign.gui.session import changes_of
 
-    if isinstance(edit, edits.Batch):
-        return any(evs_affected(sub) for sub in edit.edits)
-    return not isinstance(edit, (edits.SetLabels, edits.SetPostEdit, edits.SetTrimmed, edits.EditText))
+    return changes_of(edit).ear_voice_span
 
 
 def stats_text(start: EvsStats | None, end: EvsStats | None) -> str:
@@ -236,11 +233,6 @@ class EvsView(QWidget):
         self.flush()
         return self._start_stats
 
-    @property
-    def end_stats(self) -> EvsStats | None:
-        self.flush()
-        return self._end_stats
-
     def point_of(self, bead: int) -> tuple[float, float] | None:
         """Where bead ``bead`` is drawn (for tests and the panel)."""
         table = self.table
@@ -312,8 +304,8 @@ class EvsView(QWidget):
         self.key_label.setText(key_html(start))
         self._update_stats_label()
         if len(table) and self._reset_range:
-            lags = np.concatenate([start_lag, end_lag])
-            low, high = float(lags.min()), float(lags.max())
+            every = np.concatenate([start_lag, end_lag])
+            low, high = float(every.min()), float(every.max())
             pad = 0.08 * max(high - low, 1.0)
             self.plot.setYRange(low - pad, high + pad, padding=0)
             self.plot.setXRange(float(x.min()), float(x.max()), padding=0.03)

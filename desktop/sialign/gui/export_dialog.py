@@ -12,37 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
+    QPushButton, QWidget,
 )
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
+from sialign.gui.dialogs import dialog_layout
+from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat
 
 
-@dataclass(frozen=True)
-class ExportFormat:
-    label: str
-    suffix: str
-    two_column: bool = False
-
-
-FORMATS = [
-    ExportFormat("TSV — all fields (talk, ids, times, cost, status, source, target)", ".tsv"),
-    ExportFormat("Two-column TSV — source<TAB>target, for MT toolkits", ".tsv", two_column=True),
-    ExportFormat("JSONL — one bead per line, every field", ".jsonl"),
-    ExportFormat("TMX 1.4 — for translation memories", ".tmx"),
-]
+# Every format the writers know, in the order of the registry.
+FORMATS = list(EXPORT_FORMATS)
 
 
 @dataclass(frozen=True)
@@ -60,10 +41,9 @@ def export(project: Project, options: ExportOptions) -> int:
     return write_alignment(
         project,
         options.path,
-        format=options.format.suffix.lstrip("."),
+        format=options.format.key,
         only_confirmed=options.only_confirmed,
         include_dropped=options.include_dropped,
-        two_column=options.format.two_column,
     )
 
 
@@ -101,13 +81,7 @@ class ExportDialog(QDialog):
         form.addRow("", self.include_dropped)
         form.addRow("File", path_row)
         form.addRow("Rows", self.count_label)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.buttons)
+        self.buttons = dialog_layout(self, form, ok_text="Export")
         self.format_box.currentIndexChanged.connect(self._format_changed)
         self.only_confirmed.toggled.connect(self.update_count)
         self.include_dropped.toggled.connect(self.update_count)
@@ -145,9 +119,8 @@ class ExportDialog(QDialog):
 
     def browse(self) -> None:
         fmt = self.format
-        name = "TSV" if fmt.suffix == ".tsv" else fmt.suffix.lstrip(".").upper()
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export to", self.path_edit.text(), f"{name} (*{fmt.suffix});;All files (*)"
+            self, "Export to", self.path_edit.text(), f"{fmt.name} (*{fmt.suffix});;All files (*)"
         )
         if path:
             self.path_edit.setText(path)

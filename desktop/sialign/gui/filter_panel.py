@@ -148,7 +148,7 @@ class FilterPanel(QWidget):
         self.scores: Any = None
         self.flips: list[int] = []
 
-        params = FilterParams.from_dict(session.project.filter_params)
+        params = session.project.filter_params
         self.rows: dict[str, ThresholdRow] = {}
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -209,7 +209,7 @@ class FilterPanel(QWidget):
         """Add the learned filter's section (:class:`sialign.gui.doubt.DoubtFilterBox`) fed by ``service``."""
         from sialign.gui.doubt import DoubtFilterBox
 
-        row = ThresholdRow(DOUBT_THRESHOLD, float(FilterParams.from_dict(self.session.project.filter_params).doubt_max))
+        row = ThresholdRow(DOUBT_THRESHOLD, float(self.session.project.filter_params.doubt_max))
         self.rows[DOUBT_THRESHOLD.name] = row  # so params() and set_params() carry it
         self.doubt_box = DoubtFilterBox(self.session, service, self._run_task, self.drop_failed, row)
         layout = self.layout()
@@ -217,7 +217,7 @@ class FilterPanel(QWidget):
 
     # -- parameters ------------------------------------------------------------
     def params(self) -> FilterParams:
-        base = FilterParams.from_dict(self.session.project.filter_params)
+        base = self.session.project.filter_params
         values = {name: row.value() for name, row in self.rows.items()}
         return replace(
             base,
@@ -239,7 +239,7 @@ class FilterPanel(QWidget):
 
     def _project_replaced(self) -> None:
         self.scores = None
-        self.set_params(FilterParams.from_dict(self.session.project.filter_params))
+        self.set_params(self.session.project.filter_params)
         self._check_scores()
 
     def _warm_up_if_japanese(self) -> None:
@@ -367,6 +367,6 @@ class FilterPanel(QWidget):
         # applying changes statuses and trims, never which segments a bead holds.
         self.scores = scores if scores.matches(alignment.beads) else None
         if self.session.apply(ReplaceBeads(0, n, tuple(beads), label="Apply filters")):
-            if self.session.project.filter_params != params.to_dict():
-                self.session.project.filter_params = params.to_dict()
+            if self.session.project.filter_params != params:
+                self.session.project.filter_params = params
                 self.session.mark_dirty()

@@ -10,7 +10,6 @@ a 1,000 × 3,000 talk pans and zooms smoothly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
@@ -19,6 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPen
 from PySide6.QtWidgets import QGraphicsRectItem, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from sialign.align.result import SimilarityGrid
 from sialign.core.model import Bead, BeadStatus, Project
 
 # Outline colours of beads on the heat map (viridis runs dark blue → yellow,
@@ -33,40 +33,6 @@ PATH_COLOUR = (255, 60, 60, 150)
 SELECTION_COLOUR = QColor(255, 30, 200)
 # Width given to the empty side of a 1-0 / 0-1 bead so it can be seen and clicked.
 SKIP_HALF_WIDTH = 0.2
-
-
-@dataclass
-class SimilarityGrid:
-    """A similarity matrix together with the segment ids of its rows and columns.
-
-    Attributes:
-        values: float32 array of shape (len(src_ids), len(tgt_ids)).
-        src_ids: source segment id of each row.
-        tgt_ids: target segment id of each column.
-    """
-
-    values: np.ndarray
-    src_ids: list[int]
-    tgt_ids: list[int]
-
-    def remapped(self, src_ids: Sequence[int], tgt_ids: Sequence[int]) -> np.ndarray:
-        """The matrix for the current segments: float32 (len(src_ids), len(tgt_ids)).
-
-        Segments made by a split since the run have no similarity; their rows
-        or columns are NaN (drawn transparent) until the next alignment run.
-        """
-        if list(src_ids) == self.src_ids and list(tgt_ids) == self.tgt_ids:
-            return self.values
-        row_of = {s: i for i, s in enumerate(self.src_ids)}
-        col_of = {t: j for j, t in enumerate(self.tgt_ids)}
-        rows = np.array([row_of.get(s, -1) for s in src_ids], dtype=np.int64)
-        cols = np.array([col_of.get(t, -1) for t in tgt_ids], dtype=np.int64)
-        out = np.full((len(rows), len(cols)), np.nan, dtype=np.float32)
-        if len(rows) and len(cols) and self.values.size:
-            ok_r = rows >= 0
-            ok_c = cols >= 0
-            out[np.ix_(ok_r, ok_c)] = self.values[np.ix_(rows[ok_r], cols[ok_c])]
-        return out
 
 
 def bead_spans(beads: Sequence[Bead]) -> np.ndarray:

@@ -348,10 +348,6 @@ class ModelSettingsDialog(QDialog):
         QApplication.restoreOverrideCursor()
         self._update_buttons()
 
-    def wait_idle(self, timeout_ms: int = 60000) -> bool:
-        """Block until a running check ends (tests; closing the dialog)."""
-        return self._runner.wait(timeout_ms)
-
     def reject(self) -> None:
         # Closing mid-check would delete the worker's thread under it.
         if self.busy:

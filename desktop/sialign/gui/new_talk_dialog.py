@@ -8,26 +8,18 @@ be changed.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
+    QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+    QVBoxLayout, QWidget,
 )
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
+from sialign.gui.dialogs import dialog_layout
+from sialign.workflows.talks import talk_from_documents, talk_id_from_path
 
 TRANSCRIPT_FILTER = (
     "Transcripts (*.txt *.tsv *.srt *.vtt *.TextGrid *.textgrid *.eaf);;"
@@ -119,15 +111,6 @@ class FileField(QWidget):
         self.status.hide()
 
 
-def talk_id_from_path(path: str) -> str:
-    """A short talk id from a file name: letters, digits, '-' and '_' only."""
-    stem = Path(path).stem
-    for suffix in (".en", ".ja", "_en", "_ja", "-en", "-ja", ".src", ".tgt"):
-        if stem.lower().endswith(suffix):
-            stem = stem[: -len(suffix)]
-    return re.sub(r"[^\w-]+", "_", stem).strip("_") or "talk"
-
-
 class NewTalkDialog(QDialog):
     """Collects the files and metadata of a talk; :meth:`project` builds it."""
 
@@ -174,14 +157,7 @@ class NewTalkDialog(QDialog):
         self.message = QLabel("")
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b00020;")
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.message)
-        layout.addWidget(self.buttons)
+        self.buttons = dialog_layout(self, form, self.message, ok_text="Create")
 
     @staticmethod
     def _language_box() -> QComboBox:
@@ -272,21 +248,20 @@ class NewTalkDialog(QDialog):
         """The new, unaligned project (call after the dialog was accepted)."""
         src, tgt, ref = self._documents["src"], self._documents["tgt"], self._documents["ref"]
         assert src is not None and tgt is not None
-        src.language = self.source_language.currentText().strip() or src.language
-        tgt.language = self.target_language.currentText().strip() or tgt.language
-        if ref is not None:
-            ref.language = tgt.language
-        src.audio_path = self.source_audio.path or None
-        tgt.audio_path = self.target_audio.path or None
         metadata = {}
         if self.interpreter.text().strip():
             metadata["interpreter"] = self.interpreter.text().strip()
         if self.rank.currentText().strip():
             metadata["rank"] = self.rank.currentText().strip()
-        return Project(
-            talk_id=self.talk_id.text().strip() or talk_id_from_path(self.source.path),
-            source=src,
-            target=tgt,
-            reference=ref,
+        return talk_from_documents(
+            src,
+            tgt,
+            ref,
+            source_path=self.source.path,
+            talk_id=self.talk_id.text(),
+            source_language=self.source_language.currentText().strip() or None,
+            target_language=self.target_language.currentText().strip() or None,
+            source_audio=self.source_audio.path,
+            target_audio=self.target_audio.path,
             metadata=metadata,
         )

@@ -7,11 +7,11 @@ levels above this file. Both are looked at, the frozen location first.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 from PySide6.QtGui import QFont, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication
+
+from sialign.core.paths import resource_path
 
 # Font families that cover Japanese, Chinese and Korean, most specific first.
 # Noto CJK is what Debian's fonts-noto-cjk installs; the others are the usual
@@ -28,26 +28,6 @@ CJK_FAMILIES = (
     "Hiragino Kaku Gothic ProN",
     "Source Han Sans JP",
 )
-
-
-def resource_roots() -> list[Path]:
-    """Folders that may hold ``examples/``, ``icons/``..., in search order."""
-    roots: list[Path] = []
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen:
-        roots.append(Path(frozen) / "resources")
-        roots.append(Path(frozen))
-    roots.append(Path(__file__).resolve().parents[3] / "resources")
-    return roots
-
-
-def resource_path(*parts: str) -> Path | None:
-    """The first existing ``<root>/<parts...>`` among :func:`resource_roots`, or None."""
-    for root in resource_roots():
-        candidate = root.joinpath(*parts)
-        if candidate.exists():
-            return candidate
-    return None
 
 
 def app_icon() -> QIcon:

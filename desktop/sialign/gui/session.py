@@ -13,27 +13,25 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from sialign.core.changes import Changes
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
-from sialign.gui.matrix_view import SimilarityGrid
+from sialign.align.result import SimilarityGrid
 
 
-def touched_segments(edit: Any) -> list[tuple[str, int]]:
-    """(side, seg_id) of segments whose text or times ``edit`` changes in place.
+def changes_of(edit_or_changes: Any) -> Changes:
+    """The :class:`Changes` record of an edit (or the record itself, as ``edited`` emits it)."""
+    if isinstance(edit_or_changes, Changes):
+        return edit_or_changes
+    return edit_or_changes.changes()
+
+
+def touched_segments(edit_or_changes: Any) -> list[tuple[str, int]]:
+    """(side, seg_id) of segments whose text or times changed in place (see :meth:`Changes.touched_segments`).
 
     Other changes show up in the beads themselves (the table diffs them).
     """
-    from sialign.core import edits
-
-    # Merging across a bead boundary (and undoing it) changes the text of a
-    # segment whose bead keeps the same ids, so the bead itself looks unchanged.
-    if isinstance(edit, (edits.EditText, edits.SetSegmentTimes, edits.SplitSegment, edits.MergeSegments)):
-        return [(edit.side, edit.seg_id)]
-    if isinstance(edit, edits.UnmergeSegments):
-        return [(edit.side, edit.left.id)]
-    if isinstance(edit, edits.Batch):
-        return [pair for sub in edit.edits for pair in touched_segments(sub)]
-    return []
+    return changes_of(edit_or_changes).touched_segments()
 
 
 class ProjectSession(QObject):
@@ -42,7 +40,8 @@ class ProjectSession(QObject):
     Signals:
         project_replaced: a different project was opened or created.
         edited(object): an edit (or its inverse) was applied; the argument is
-            the edit object that ran, so views can update precisely.
+            its :class:`~sialign.core.changes.Changes` record, so views update
+            exactly what changed.
         alignment_replaced: the whole alignment changed (new run, undo of one).
         selection_changed(int): the selected bead index (-1 for none).
         modified_changed(bool): the project differs from the saved file.
@@ -134,14 +133,13 @@ class ProjectSession(QObject):
         self.undo_stack.push(command)
         return True
 
-    def notify_edited(self, edit: Any) -> None:
-        """Called by undo commands after an edit or its inverse ran."""
-        from sialign.core import edits
-
-        if isinstance(edit, edits.ReplaceAlignment):
+    def notify_edited(self, edit: Any, changes: Changes | None = None) -> None:
+        """Called by undo commands after an edit or its inverse ran: emits what changed."""
+        changes = changes if changes is not None else changes_of(edit)
+        if changes.alignment:
             self.alignment_replaced.emit()
         else:
-            self.edited.emit(edit)
+            self.edited.emit(changes)
         n = len(self._project.alignment) if self._project.alignment is not None else 0
         if self._selected >= n:
             self.select_bead(n - 1)

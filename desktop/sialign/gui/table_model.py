@@ -24,7 +24,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from sialign.core.model import Alignment, Bead, BeadStatus, Project, bead_text, bead_times
+from sialign.core.model import Alignment, Bead, BeadStatus, Project, bead_text, bead_times, join_segments
+from sialign.evaluate.evs import bead_lags
 
 # A bead with a cost above this is "low confidence" unless the user changes it
 # in the preferences: costs are 1 - cosine-like similarities, so 0.6 means the
@@ -120,7 +121,7 @@ def render_row(bead: Bead, project: Project) -> Row:
     tgt = bead_text(bead, project.target, "tgt")
     trimmed = ""
     if bead.trimmed:
-        trimmed = project.target.joiner.join(project.target.get(i).text for i in bead.trimmed)
+        trimmed = join_segments(project.target, bead.trimmed, collapse=False)
     reasons = [f"{f.name}: {f.reason}" if f.reason else f.name for f in bead.failed_flags]
     if bead.trimmed:
         reasons.append(f"trimmed: {trimmed}")
@@ -128,7 +129,7 @@ def render_row(bead: Bead, project: Project) -> Row:
         reasons.insert(0, bead.reason)
     s_start, s_end = bead_times(bead, project.source, "src")
     t_start, t_end = bead_times(bead, project.target, "tgt")
-    evs = t_start - s_start if (t_start is not None and s_start is not None) else None
+    evs, _ = bead_lags(bead, project.source, project.target)
     # The cell shows where each side starts and the lag; the full spans are in the tooltip.
     times = ""
     spans = ""

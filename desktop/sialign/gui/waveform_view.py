@@ -28,6 +28,7 @@ from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter
 from PySide6.QtWidgets import QLabel, QWidget
 
 from sialign.audio.envelope import EnvelopePyramid
+from sialign.core.changes import ALL_SEGMENTS
 from sialign.core.model import Document, Segment
 
 if TYPE_CHECKING:
@@ -45,36 +46,15 @@ PLAYHEAD_COLOR = "#ff5c5c"
 MIN_SEGMENT = 0.02
 # Two boundaries this close (s) are the same boundary: dragging one moves both.
 SHARED_BOUNDARY = 1e-3
-# What changed_segments answers when segments were added or removed: re-read them all.
-ALL_SEGMENTS = "all"
-
-
 def changed_segments(edit: Any, side: str) -> set[int] | str:
-    """What ``edit`` (a ``sialign.core.edits`` object) changes in ``side``'s segment times.
+    """Ids of ``side``'s segments whose times an edit (or its :class:`Changes` record) changed.
 
-    Returns the ids whose times changed in place, or :data:`ALL_SEGMENTS` when
-    segments were added or removed (splits, merges) or the edit is of a kind
-    this function does not know.
+    :data:`ALL_SEGMENTS` when segments were added or removed there (splits,
+    merges): the view reads the side again.
     """
-    from sialign.core import edits
+    from sialign.gui.session import changes_of
 
-    if isinstance(edit, edits.Batch):
-        ids: set[int] = set()
-        for sub in edit.edits:
-            changed = changed_segments(sub, side)
-            if changed == ALL_SEGMENTS:
-                return ALL_SEGMENTS
-            ids |= changed  # type: ignore[arg-type]
-        return ids
-    if isinstance(edit, edits.SetSegmentTimes):
-        return {edit.seg_id} if edit.side == side else set()
-    if isinstance(edit, (edits.SplitSegment, edits.MergeSegments, edits.UnmergeSegments)):
-        return ALL_SEGMENTS if edit.side == side else set()
-    if isinstance(edit, (edits.SetStatus, edits.SetLabels, edits.SetPostEdit, edits.SetTrimmed, edits.EditText,
-                         edits.MergeBeads, edits.SplitBead, edits.MoveSegment, edits.ReplaceBeads,
-                         edits.ReplaceAlignment)):  # fmt: skip
-        return set()
-    return ALL_SEGMENTS
+    return changes_of(edit).segments_with_new_times(side)
 
 
 def _covered_runs(starts: np.ndarray, ends: np.ndarray, t0: float, t1: float,
@@ -383,13 +363,6 @@ class WaveformView(pg.PlotWidget):
         """Horizontal pixel of ``seconds`` in this widget's coordinates."""
         scene_point = self.getPlotItem().getViewBox().mapViewToScene(QPointF(seconds, 0.0))
         return float(self.mapFromScene(scene_point).x())
-
-    def plot_top_bottom(self) -> tuple[int, int]:
-        """Top and bottom pixel rows of the plotting area in widget coordinates."""
-        rect = self.getPlotItem().getViewBox().sceneBoundingRect()
-        top = self.mapFromScene(rect.topLeft())
-        bottom = self.mapFromScene(rect.bottomLeft())
-        return top.y(), bottom.y()
 
     def set_playhead(self, seconds: float | None) -> None:
         if seconds is None:

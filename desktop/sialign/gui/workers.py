@@ -134,8 +134,8 @@ def snapshot(project: Project) -> Project:
         alignment=dataclasses.replace(alignment, beads=list(alignment.beads), info=dict(alignment.info))
         if alignment is not None
         else None,
-        params=dict(project.params),
-        filter_params=dict(project.filter_params),
+        params=project.params,
+        filter_params=project.filter_params,
         metadata=dict(project.metadata),
         history=list(project.history),
     )
@@ -170,9 +170,9 @@ class AlignWorker(TaskWorker):
         super().__init__(self._align, "Re-alignment" if keep_confirmed and project.alignment else "Alignment")
 
     def _align(self, progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
-        from sialign.align.pipeline import align_project
+        from sialign.workflows.aligning import compute_alignment
 
-        return align_project(
+        return compute_alignment(
             self.project,
             self.params,
             progress=progress,

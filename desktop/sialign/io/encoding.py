@@ -364,7 +364,7 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
         decoded.sort(key=lambda d: d[0], reverse=True)
         if len(decoded) > 1 and decoded[0][0] - decoded[1][0] < 0.05 and decoded[0][2] != decoded[1][2]:
             choice = _charset_normalizer_choice(data, [d[1] for d in decoded])
-            for score, name, text in decoded:
+            for _score, name, text in decoded:
                 if name == choice:
                     return DecodedText(text, name)
         return DecodedText(decoded[0][2], decoded[0][1])

@@ -32,17 +32,16 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import os
 import re
-import sys
 from pathlib import Path
 from typing import IO, Any, Callable
 
-import sialign
+from sialign._version import __version__
 from sialign.core.edits import EDIT_TYPES, apply_edit, check_invariants, edit_from_dict
-from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ProjectVersionError
+from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ParamsError, ProjectVersionError
 from sialign.core.model import BeadStatus, Project
-from sialign.io.atomic import atomic_open
+from sialign.core import paths
+from sialign.core.atomic import atomic_open
 from sialign.io.project_schema import SchemaError, has_surrogate
 from sialign.io.project_schema import payload as check_payload
 
@@ -165,7 +164,7 @@ def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "format": FORMAT_NAME,
         "schema": SCHEMA_VERSION,
-        "app_version": sialign.__version__,
+        "app_version": __version__,
         "saved": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
     if autosave:
@@ -262,6 +261,8 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
             raise _damaged(path, f"'history[{n}]' is not an edit this version knows")
     try:
         project = Project.from_dict(body)
+    except ParamsError as exc:  # parameters the aligner could not use (evs_min above evs_max...)
+        raise _damaged(path, f"its parameters are unusable: {exc}") from exc
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise _damaged(path, f"{type(exc).__name__}: {exc}") from exc
     try:
@@ -386,17 +387,8 @@ def replay_history(project_without_edits: Project, history: list[dict[str, Any]]
 
 
 def autosave_dir() -> Path:
-    """Where autosaves of never-saved projects go (``SIALIGN_AUTOSAVE_DIR`` overrides)."""
-    override = os.environ.get("SIALIGN_AUTOSAVE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-        return base / "SI Aligner" / "autosave"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "SI Aligner" / "autosave"
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "sialign" / "autosave"
+    """Where autosaves of never-saved projects go (see :mod:`sialign.core.paths`)."""
+    return paths.autosave_dir()
 
 
 def autosave_path(path: str | Path | None, talk_id: str = "untitled") -> Path:

@@ -11,26 +11,19 @@ Entry point: :func:`read_transcript`.
 
 from __future__ import annotations
 
-import math
 import re
-import xml.parsers.expat
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from sialign.core.errors import (
-    EmptyInputError,
-    FileTooLargeError,
-    FormatError,
-    InputError,
-    OverlapError,
-    TierNotFoundError,
-    TimestampError,
+    EmptyInputError, FormatError, InputError, OverlapError, TierNotFoundError, TimestampError,
 )
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.escaping import unescape_tsv_field
-from sialign.io.timecodes import check_seconds, format_vtt_time, parse_clock, parse_time
+from sialign.io.timecodes import format_vtt_time, parse_time
+from sialign.io.transcript_items import MAX_LINES, MAX_SEGMENTS, _ARROW, _Raw, _describe, _lines, _too_many
+from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
+from sialign.io.read_subtitles import parse_srt, parse_vtt
 
 FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
 
@@ -63,17 +56,9 @@ _ALIASES = {
     "elan": "eaf",
 }
 
-# A talk's transcript has a few thousand segments; these bounds keep a file
-# of millions of tiny lines (a corpus dump, a damaged or hostile file) from
-# taking gigabytes: it is refused before the reader builds anything big.
-MAX_LINES = 1_500_000
-MAX_SEGMENTS = 300_000
 
 # Captions may share a boundary that rounding moved by a millisecond.
 OVERLAP_TOLERANCE = 0.0015
-
-_LINE_BREAK = re.compile(r"\r\n|\n|\r")
-_ARROW = "-->"
 
 
 def normalise_format(name: str) -> str:
@@ -83,10 +68,6 @@ def normalise_format(name: str) -> str:
     if key not in FORMATS:
         raise InputError(None, f"unknown transcript format {name!r}", hint="use one of " + ", ".join(FORMATS))
     return key
-
-
-def _lines(text: str) -> list[str]:
-    return _LINE_BREAK.split(text)
 
 
 # ---------------------------------------------------------------------------
@@ -172,23 +153,6 @@ def guess_language(texts: list[str], default: str = "en") -> str:
 # Shared checks
 
 
-@dataclass(slots=True)
-class _Raw:
-    """A segment before ids are assigned: text, times, line, optional label."""
-
-    text: str
-    start: float | None
-    end: float | None
-    line: int
-    label: str = ""
-    speaker: str = ""
-
-
-def _describe(raw: _Raw, kind: str) -> str:
-    label = f"{kind} {raw.label}" if raw.label else kind
-    return f"{label} at line {raw.line}"
-
-
 def _check_times(raws: list[_Raw], path: str | Path, *, strict: bool, kind: str) -> None:
     """Negative, reversed and (in strict mode) overlapping or unordered times are errors."""
     previous: _Raw | None = None
@@ -215,14 +179,6 @@ def _check_times(raws: list[_Raw], path: str | Path, *, strict: bool, kind: str)
                 )
         if raw.start is not None:
             previous = raw
-
-
-def _too_many(path: str | Path, count: int, what: str, limit: int) -> FileTooLargeError:
-    return FileTooLargeError(
-        path,
-        f"the file holds more than {limit:,} {what} ({count:,} or more); a transcript reader takes at most {limit:,}",
-        hint="split it into talks, or read a corpus file with the corpus tools",
-    )
 
 
 def _to_document(
@@ -459,508 +415,12 @@ def _tsv_time(cells: list[str], col: int | None, path: str | Path, line: int, wh
 # SubRip and WebVTT
 
 
-def _blocks(lines: list[str], first: int = 0) -> list[tuple[int, list[str]]]:
-    """Runs of non-blank lines as (1-based line of the first, lines)."""
-    blocks: list[tuple[int, list[str]]] = []
-    current: list[str] = []
-    start = 0
-    for i in range(first, len(lines)):
-        if lines[i].strip():
-            if not current:
-                start = i + 1
-            current.append(lines[i])
-        elif current:
-            blocks.append((start, current))
-            current = []
-    if current:
-        blocks.append((start, current))
-    return blocks
-
-
-# Caption markup. WebVTT: every <...> is a tag (a literal '<' is written
-# '&lt;'): <i>, <b>, <c.yellow>, <v Speaker>, <lang en>, <ruby>, and the word
-# timestamps <00:00:08.500> of YouTube captions. SubRip has no standard
-# markup; players accept <i>, <b>, <u>, <s>, <font ...> and the {\an8}-style
-# positioning codes of ASS, so only those are removed there.
-_VTT_TAG = re.compile(r"<[^>\n]*>")
-_VTT_VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>")
-_SRT_TAG = re.compile(r"</?(?:i|b|u|s|font)(?:\s[^>\n]*)?>|\{\\[^}\n]*\}", re.IGNORECASE)
-_VTT_ENTITY = re.compile(r"&(amp|lt|gt|nbsp|lrm|rlm|quot|apos|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")
-_VTT_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "nbsp": "\u00a0", "lrm": "\u200e", "rlm": "\u200f", "quot": '"', "apos": "'"}
-
-
-def _vtt_entity(m: re.Match[str]) -> str:
-    name = m.group(1)
-    if name.startswith("#"):
-        code = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
-        return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else m.group()
-    return _VTT_ENTITIES[name]
-
-
-def unescape_vtt_text(text: str) -> str:
-    """Undo WebVTT's character references (``&amp;`` → ``&``, ``&lt;`` → ``<``...)."""
-    return _VTT_ENTITY.sub(_vtt_entity, text) if "&" in text else text
-
-
-def clean_vtt_cue(text: str) -> tuple[str, str]:
-    """(plain text, speaker) of a WebVTT cue: tags removed, references undone.
-
-    The speaker is the name of the first ``<v Name>`` voice tag, else empty.
-    """
-    voice = _VTT_VOICE.search(text)
-    speaker = unescape_vtt_text(voice.group(1).strip()) if voice else ""
-    return unescape_vtt_text(_VTT_TAG.sub("", text)), speaker
-
-
-def clean_srt_caption(text: str) -> str:
-    """A SubRip caption without its formatting tags and ``{\\an8}`` codes."""
-    return _SRT_TAG.sub("", text)
-
-
-def _parse_timing(line: str, path: str | Path, line_no: int, parse: Callable[[str], float], example: str) -> tuple[float, float]:
-    left, _, right = line.partition(_ARROW)
-    right_fields = right.split()
-    values = []
-    for part in (left.strip(), right_fields[0] if right_fields else ""):
-        try:
-            values.append(parse(part))
-        except ValueError:
-            raise TimestampError(
-                path,
-                f"cannot read the time {part!r} in {line.strip()!r}",
-                line=line_no,
-                hint=f"times look like {example}",
-            ) from None
-    return values[0], values[1]
-
-
-def parse_srt(text: str, path: str | Path, *, keep_markup: bool = False) -> list[_Raw]:
-    """SubRip: blocks of ``number``, ``start --> end``, text lines, separated by blank lines.
-
-    The number line may be missing; a ``.`` instead of ``,`` before the
-    milliseconds is accepted. Formatting tags (``<i>``, ``<font>``...) and
-    ``{\\an8}`` codes are removed unless ``keep_markup``. Captions with no
-    text are skipped.
-    """
-    lines = _lines(text)
-    raws: list[_Raw] = []
-    for block_no, (line_no, block) in enumerate(_blocks(lines)):
-        label = ""
-        timing_at = 0
-        if _ARROW not in block[0]:
-            if len(block) > 1 and _ARROW in block[1]:
-                label = block[0].strip()
-                timing_at = 1
-            elif block[0].strip().isdigit() and len(block) > 1:
-                raise FormatError(
-                    path,
-                    f"caption {block[0].strip()} has no valid time line (found {block[1].strip()[:60]!r})",
-                    line=line_no + 1,
-                    hint="write it as 00:00:01,000 --> 00:00:03,500",
-                )
-            elif block_no == 0:
-                raise FormatError(
-                    path,
-                    f"this is not SubRip: expected a caption number and a time line, found {block[0].strip()[:60]!r}",
-                    line=line_no,
-                    hint="SRT captions look like '1' / '00:00:01,000 --> 00:00:03,500' / text; choose the right format",
-                )
-            else:
-                raise FormatError(
-                    path,
-                    f"caption block has no time line (found {block[0].strip()[:60]!r})",
-                    line=line_no,
-                    hint="each caption needs a line 'start --> end' after its number; a blank line may be missing or extra",
-                )
-        timing_line = line_no + timing_at
-        start, end = _parse_timing(block[timing_at], path, timing_line, parse_clock, "00:00:01,000 --> 00:00:03,500")
-        body = [ln.strip() for ln in block[timing_at + 1 :]]
-        if any(_ARROW in ln and re.search(r"\d:\d\d[,.]\d", ln) for ln in body):
-            raise FormatError(
-                path,
-                "a time line inside a caption's text",
-                line=timing_line + 1 + next(i for i, ln in enumerate(body) if _ARROW in ln),
-                hint="a blank line is missing between two captions",
-            )
-        if not keep_markup:
-            body = [clean_srt_caption(ln).strip() for ln in body]
-        caption = "\n".join(ln for ln in body if ln or keep_markup).strip()
-        if caption:
-            raws.append(_Raw(caption, start, end, timing_line + 1, label=label or str(block_no + 1)))
-    return raws
-
-
-def parse_vtt(text: str, path: str | Path, *, keep_markup: bool = False) -> list[_Raw]:
-    """WebVTT: a ``WEBVTT`` header, then cues (optional id, ``start --> end [settings]``, text).
-
-    NOTE, STYLE and REGION blocks are skipped; cue settings are ignored. The
-    cue text loses its tags (``<i>``, ``<c>``, word timestamps) and gets its
-    character references undone (``&amp;`` → ``&``); the name of a ``<v
-    Name>`` voice tag becomes the segment's speaker. With ``keep_markup``
-    the cue text is kept exactly as written.
-    """
-    lines = _lines(text.lstrip("\ufeff"))
-    if not lines or not (lines[0].startswith("WEBVTT") and (len(lines[0]) == 6 or lines[0][6] in " \t")):
-        raise FormatError(
-            path,
-            "this is not WebVTT: the first line must be 'WEBVTT'",
-            line=1,
-            hint="add the WEBVTT header or choose the right format (SRT uses ',' in times and has no header)",
-        )
-    raws: list[_Raw] = []
-    blocks = _blocks(lines)
-    if blocks and blocks[0][0] == 1:
-        header_line, header = blocks.pop(0)
-        # A cue written right under the header, without the blank line the
-        # format asks for, is still a cue: keep it rather than drop it.
-        arrow_at = next((k for k, ln in enumerate(header) if _ARROW in ln), None)
-        if arrow_at is not None:
-            first = arrow_at - 1 if arrow_at >= 2 else arrow_at
-            blocks.insert(0, (header_line + first, header[first:]))
-    for line_no, block in blocks:
-        head = block[0].strip()
-        if head.startswith(("NOTE", "STYLE", "REGION")) and _ARROW not in head:
-            continue
-        label = ""
-        timing_at = 0
-        if _ARROW not in block[0]:
-            if len(block) > 1 and _ARROW in block[1]:
-                label, timing_at = head, 1
-            else:
-                raise FormatError(
-                    path,
-                    f"cue has no time line (found {head[:60]!r})",
-                    line=line_no,
-                    hint="each cue needs 'start --> end' (00:00:01.000 --> 00:00:03.500); a blank line may be missing",
-                )
-        timing_line = line_no + timing_at
-        start, end = _parse_timing(block[timing_at], path, timing_line, _parse_vtt_clock, "00:00:01.000 --> 00:00:03.500")
-        caption = "\n".join(ln.strip() for ln in block[timing_at + 1 :]).strip()
-        speaker = ""
-        if not keep_markup:
-            caption, speaker = clean_vtt_cue(caption)
-            caption = "\n".join(ln.strip() for ln in caption.split("\n") if ln.strip())
-        if caption:
-            raws.append(_Raw(caption, start, end, timing_line + 1, label=label, speaker=speaker))
-    return raws
-
-
-def _parse_vtt_clock(value: str) -> float:
-    if "," in value:
-        raise ValueError("WebVTT uses '.' before the milliseconds")
-    return parse_clock(value)
-
-
 # ---------------------------------------------------------------------------
 # Praat TextGrid
-
-_TG_TOKEN = re.compile(
-    # Strings ("" escapes a quote, may span lines). Written as an unrolled
-    # loop: "(?:[^"]|"")*" keeps one backtracking frame per character and
-    # needs gigabytes for a string of a few megabytes.
-    r'"(?P<str>[^"]*(?:""[^"]*)*)"'
-    r"|(?P<flag><exists>|<absent>)"
-    r"|\[[^\]\n]*\]"  # item [1]: / intervals [3]: indices are labels, not data
-    r"|(?P<num>(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.]))"
-    r"|(?P<comment>![^\n]*)"
-    r"|[A-Za-z_]\w*"  # labels such as 'xmin =' and 'intervals: size ='
-    r"|[=:?\s]+"
-)
-
-
-# Three values per interval (xmin, xmax, text), plus the header.
-_MAX_TOKENS = 3 * MAX_SEGMENTS + 1000
-
-
-@dataclass(slots=True)
-class _Token:
-    kind: str  # "str", "num" or "flag"
-    value: str
-    line: int
-
-
-def _textgrid_tokens(text: str, path: str | Path) -> list[_Token]:
-    tokens: list[_Token] = []
-    pos = 0
-    line = 1
-    while pos < len(text):
-        m = _TG_TOKEN.match(text, pos)
-        if not m or m.end() == pos:
-            raise FormatError(path, f"unexpected text {text[pos:pos + 30]!r} in the TextGrid", line=line, hint="open and save the file in Praat")
-        for kind in ("str", "num", "flag"):
-            if m.group(kind) is not None:
-                value = m.group(kind).replace('""', '"') if kind == "str" else m.group(kind)
-                tokens.append(_Token(kind, value, line))
-                if len(tokens) > _MAX_TOKENS:
-                    raise _too_many(path, len(tokens) // 3, "intervals", MAX_SEGMENTS)
-        line += m.group().count("\n")
-        pos = m.end()
-    return tokens
-
-
-@dataclass
-class TextGridTier:
-    """One tier of a TextGrid: name, class and its intervals (or points)."""
-
-    name: str
-    tier_class: str
-    items: list[_Raw]
-    line: int = 0
-
-
-class _TokenStream:
-    def __init__(self, tokens: list[_Token], path: str | Path) -> None:
-        self.tokens = tokens
-        self.pos = 0
-        self.path = path
-
-    def take(self, kind: str, what: str) -> _Token:
-        if self.pos >= len(self.tokens):
-            last = self.tokens[-1].line if self.tokens else 1
-            raise FormatError(self.path, f"the TextGrid ends early (expected {what})", line=last, hint="the file is truncated; save it again in Praat")
-        tok = self.tokens[self.pos]
-        if tok.kind != kind:
-            raise FormatError(self.path, f"expected {what} but found {tok.value!r}", line=tok.line, hint="the TextGrid is malformed; open and save it in Praat")
-        self.pos += 1
-        return tok
-
-    def number(self, what: str) -> float:
-        tok = self.take("num", what)
-        try:
-            return check_seconds(float(tok.value), tok.value)
-        except ValueError:
-            raise TimestampError(
-                self.path, f"{what} {tok.value[:30]!r} is not a usable time", line=tok.line, hint="correct the time in Praat"
-            ) from None
-
-    def count(self, what: str) -> int:
-        tok = self.take("num", what)
-        value = float(tok.value)
-        if not math.isfinite(value) or value < 0 or value != int(value):
-            raise FormatError(self.path, f"{what} must be a whole number, found {tok.value[:30]}", line=tok.line)
-        # No count can exceed the tokens left in the file; a larger one is
-        # damage, reported here instead of as a confusing early end.
-        if value > len(self.tokens):
-            raise FormatError(
-                self.path, f"{what} is {tok.value[:30]}, more than the file holds", line=tok.line, hint="the TextGrid is damaged; open and save it in Praat"
-            )
-        return int(value)
-
-
-def parse_textgrid_tiers(text: str, path: str | Path) -> list[TextGridTier]:
-    """All tiers of a text TextGrid (long or short form, Praat's "ooTextFile")."""
-    if "ooBinaryFile" in text[:40]:
-        raise FormatError(path, "binary TextGrids cannot be read", line=1, hint="in Praat, save it with 'Save as text file'")
-    stream = _TokenStream(_textgrid_tokens(text, path), path)
-    file_type = stream.take("str", "the file type 'ooTextFile'")
-    if not file_type.value.startswith("ooTextFile"):
-        raise FormatError(path, f"this is not a Praat text file (file type {file_type.value!r})", line=file_type.line)
-    obj = stream.take("str", "the object class 'TextGrid'")
-    if not obj.value.startswith("TextGrid"):
-        raise FormatError(path, f"this Praat file holds a {obj.value}, not a TextGrid", line=obj.line)
-    stream.number("xmin")
-    stream.number("xmax")
-    if stream.pos < len(stream.tokens) and stream.tokens[stream.pos].kind == "flag":
-        if stream.take("flag", "<exists>").value == "<absent>":
-            return []
-    n_tiers = stream.count("the number of tiers")
-    tiers: list[TextGridTier] = []
-    for _ in range(n_tiers):
-        class_tok = stream.take("str", "a tier class")
-        tier_class = class_tok.value
-        name = stream.take("str", "a tier name").value
-        stream.number("tier xmin")
-        stream.number("tier xmax")
-        n_items = stream.count("the number of intervals")
-        items: list[_Raw] = []
-        if tier_class == "IntervalTier":
-            for _ in range(n_items):
-                xmin = stream.number("interval xmin")
-                xmax = stream.number("interval xmax")
-                tok = stream.take("str", "interval text")
-                items.append(_Raw(tok.value, xmin, xmax, tok.line))
-        elif tier_class == "TextTier":
-            for _ in range(n_items):
-                t = stream.number("point time")
-                tok = stream.take("str", "point mark")
-                items.append(_Raw(tok.value, t, t, tok.line))
-        else:
-            raise FormatError(path, f"unknown tier class {tier_class[:40]!r}", line=class_tok.line, hint="expected IntervalTier or TextTier")
-        tiers.append(TextGridTier(name, tier_class, items, class_tok.line))
-    return tiers
-
-
-def _choose_tier(names: list[str], tier: str | int | None, path: str | Path, kind: str, usable: list[bool]) -> int:
-    """Index of the tier asked for (a name, or a 1-based number), or the first usable one."""
-    listing = ", ".join(f"{i + 1}: {n!r}" for i, n in enumerate(names)) or "none"
-    if tier is None:
-        for i, ok in enumerate(usable):
-            if ok:
-                return i
-        raise EmptyInputError(path, f"no {kind} with text in this file", hint=f"tiers: {listing}")
-    if isinstance(tier, str) and tier in names:
-        return names.index(tier)
-    key = str(tier).strip()
-    # isdigit() is also true for '²' and other digits int() refuses.
-    if key.isascii() and key.isdigit() and 1 <= int(key) <= len(names):
-        return int(key) - 1
-    raise TierNotFoundError(path, f"no tier {tier!r}", hint=f"choose one of {listing}")
-
-
-def parse_textgrid(text: str, path: str | Path, tier: str | int | None = None) -> list[_Raw]:
-    """Non-empty intervals of one interval tier (default: the first interval tier)."""
-    tiers = parse_textgrid_tiers(text, path)
-    usable = [t.tier_class == "IntervalTier" and any(r.text.strip() for r in t.items) for t in tiers]
-    chosen = tiers[_choose_tier([t.name for t in tiers], tier, path, "interval tier", usable)]
-    if chosen.tier_class != "IntervalTier":
-        raise FormatError(path, f"tier {chosen.name!r} is a point tier, not an interval tier", line=chosen.line or None, hint="choose an interval tier")
-    return [_Raw(r.text.strip(), r.start, r.end, r.line) for r in chosen.items if r.text.strip()]
 
 
 # ---------------------------------------------------------------------------
 # ELAN EAF
-
-
-@dataclass
-class EafTier:
-    """One tier of an ELAN file and its annotations (times in seconds)."""
-
-    tier_id: str
-    items: list[_Raw]
-
-
-def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
-    """All tiers of an ELAN annotation document, annotations sorted by start time.
-
-    Time slots without a value (unaligned) get times interpolated between the
-    nearest aligned slots, as ELAN displays them. Reference annotations take
-    the times of the annotation they refer to.
-    """
-    slot_order: list[str] = []
-    slot_values: dict[str, float | None] = {}
-    tiers: list[tuple[str, list[dict]]] = []
-    stack: list[str] = []
-    current: dict | None = None
-    value_parts: list[str] = []
-    parser = xml.parsers.expat.ParserCreate()
-    root_seen: list[str] = []
-    counted = [0]
-
-    def start(name: str, attrs: dict[str, str]) -> None:
-        nonlocal current
-        if not root_seen:
-            root_seen.append(name)
-        stack.append(name)
-        if name == "TIME_SLOT":
-            sid = attrs.get("TIME_SLOT_ID", "")
-            slot_order.append(sid)
-            raw = attrs.get("TIME_VALUE")
-            try:
-                slot_values[sid] = check_seconds(int(raw) / 1000, raw) if raw not in (None, "") else None
-            except (ValueError, OverflowError):
-                raise TimestampError(
-                    path, f"time slot {sid[:40]!r} has the value {str(raw)[:30]!r}, not milliseconds of a recording", line=parser.CurrentLineNumber
-                ) from None
-        elif name == "TIER":
-            tiers.append((attrs.get("TIER_ID", f"tier {len(tiers) + 1}"), []))
-        elif name in ("ALIGNABLE_ANNOTATION", "REF_ANNOTATION") and tiers:
-            current = dict(attrs, _kind=name, _line=parser.CurrentLineNumber)
-            counted[0] += 1
-            if counted[0] > MAX_SEGMENTS:
-                raise _too_many(path, counted[0], "annotations", MAX_SEGMENTS)
-        elif name == "ANNOTATION_VALUE":
-            value_parts.clear()
-
-    def end(name: str) -> None:
-        nonlocal current
-        stack.pop()
-        if name == "ANNOTATION_VALUE" and current is not None:
-            current["_value"] = "".join(value_parts)
-        elif name in ("ALIGNABLE_ANNOTATION", "REF_ANNOTATION") and current is not None:
-            tiers[-1][1].append(current)
-            current = None
-
-    def chars(data: str) -> None:
-        if stack and stack[-1] == "ANNOTATION_VALUE":
-            value_parts.append(data)
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = chars
-    try:
-        parser.Parse(text, True)
-    except xml.parsers.expat.ExpatError as exc:
-        raise FormatError(path, f"the ELAN file is not well-formed XML ({xml.parsers.expat.errors.messages[exc.code]})", line=exc.lineno, hint="open and save it in ELAN") from None
-    if not root_seen or root_seen[0] != "ANNOTATION_DOCUMENT":
-        raise FormatError(path, "this XML file is not an ELAN annotation document", line=1, hint="choose an .eaf file")
-
-    times = _interpolate_slots(slot_order, slot_values)
-    by_id: dict[str, tuple[float | None, float | None]] = {}
-    pending_refs: list[dict] = []
-    for _, annotations in tiers:
-        for a in annotations:
-            if a["_kind"] == "ALIGNABLE_ANNOTATION":
-                for key in ("TIME_SLOT_REF1", "TIME_SLOT_REF2"):
-                    if a.get(key) not in times:
-                        raise FormatError(path, f"annotation {a.get('ANNOTATION_ID')!r} refers to an unknown time slot {a.get(key)!r}", line=a["_line"])
-                by_id[a.get("ANNOTATION_ID", "")] = (times[a["TIME_SLOT_REF1"]], times[a["TIME_SLOT_REF2"]])
-            else:
-                pending_refs.append(a)
-    _resolve_references(pending_refs, by_id)
-
-    result: list[EafTier] = []
-    for tier_id, annotations in tiers:
-        items = []
-        for a in annotations:
-            s, e = by_id.get(a.get("ANNOTATION_ID", ""), (None, None))
-            items.append(_Raw(a.get("_value", ""), s, e, a["_line"], label=a.get("ANNOTATION_ID", "")))
-        items.sort(key=lambda r: (r.start is None, r.start if r.start is not None else 0.0))
-        result.append(EafTier(tier_id, items))
-    return result
-
-
-def _resolve_references(refs: list[dict], by_id: dict[str, tuple[float | None, float | None]]) -> None:
-    """Give each reference annotation the times of the annotation it refers to.
-
-    References may point at other references. Each chain is followed once and
-    every annotation on it resolved on the way back, so the work is linear in
-    the number of annotations; a chain that ends nowhere or loops leaves its
-    annotations without times.
-    """
-    ref_of = {a.get("ANNOTATION_ID", ""): a.get("ANNOTATION_REF") for a in refs}
-    for start in ref_of:
-        if start in by_id:
-            continue
-        chain: list[str] = []
-        seen: set[str] = set()
-        node: str | None = start
-        while node is not None and node not in by_id and node in ref_of and node not in seen:
-            seen.add(node)
-            chain.append(node)
-            node = ref_of[node]
-        times = by_id.get(node, (None, None)) if node is not None and node in by_id else (None, None)
-        for aid in chain:
-            by_id[aid] = times
-
-
-def _interpolate_slots(order: list[str], values: dict[str, float | None]) -> dict[str, float | None]:
-    """Fill unaligned slots linearly between the nearest aligned ones (None at the ends)."""
-    out: dict[str, float | None] = dict(values)
-    known = [i for i, sid in enumerate(order) if values.get(sid) is not None]
-    for a, b in zip(known, known[1:]):
-        va, vb = values[order[a]], values[order[b]]
-        assert va is not None and vb is not None
-        for k in range(a + 1, b):
-            out[order[k]] = va + (vb - va) * (k - a) / (b - a)
-    return out
-
-
-def parse_eaf(text: str, path: str | Path, tier: str | int | None = None) -> list[_Raw]:
-    """Non-empty annotations of one tier (by TIER_ID or 1-based number; default the first with text)."""
-    tiers = parse_eaf_tiers(text, path)
-    usable = [any(r.text.strip() for r in t.items) for t in tiers]
-    chosen = tiers[_choose_tier([t.tier_id for t in tiers], tier, path, "tier", usable)]
-    return [_Raw(r.text.strip(), r.start, r.end, r.line, label=r.label) for r in chosen.items if r.text.strip()]
 
 
 # ---------------------------------------------------------------------------
@@ -978,17 +438,9 @@ def list_tiers(path: str | Path, *, encoding: str | None = None) -> list[str]:
     return []
 
 
-def read_transcript(
-    path: str | Path,
-    *,
-    format: str | None = None,
-    language: str | None = None,
-    tier: str | int | None = None,
-    encoding: str | None = None,
-    strict: bool = True,
-    max_bytes: int = MAX_TRANSCRIPT_BYTES,
-    keep_markup: bool = False,
-) -> Document:
+def read_transcript(path: str | Path, *, format: str | None = None, language: str | None = None,
+                    tier: str | int | None = None, encoding: str | None = None, strict: bool = True,
+                    max_bytes: int = MAX_TRANSCRIPT_BYTES, keep_markup: bool = False) -> Document:  # fmt: skip
     """Read a transcript into a :class:`Document`.
 
     Args:

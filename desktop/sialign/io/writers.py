@@ -1,6 +1,6 @@
 """Writers: aligned corpora (TSV, JSONL, TMX, vecalign) and transcripts (for ``convert``).
 
-Alignment outputs (DESIGN.md §4):
+Alignment outputs (docs/algorithms.md: Outputs):
 
 - ``tsv``: the parallel TSV, header ``talk src_ids tgt_ids src_start src_end
   tgt_start tgt_end cost status source target``; ids are segment ids joined
@@ -37,26 +37,20 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape as _xml_escape
-from xml.sax.saxutils import quoteattr
 
-import sialign
-from sialign.core.errors import ExportError, FormatError
-from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times
-from sialign.io.atomic import atomic_open
-from sialign.io.escaping import escape_tsv_field, unescape_tsv_field
+from sialign._version import __version__
+from sialign.core.errors import ExportError
+from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
+from sialign.core.atomic import atomic_open
+from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS
+from sialign.io.escaping import escape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
+from sialign.io.tier_files import Interval, _eaf_text, _textgrid_text, _xml_attr, _xml_text
 
-ALIGNMENT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx", "align", "textgrid", "eaf")
-TRANSCRIPT_FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
-
-ALIGNMENT_EXTENSIONS = {".tsv": "tsv", ".jsonl": "jsonl", ".tmx": "tmx", ".align": "align", ".textgrid": "textgrid", ".eaf": "eaf"}
 TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".textgrid": "textgrid", ".eaf": "eaf"}
 
 PARALLEL_TSV_COLUMNS = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
 
-# (start, end, text) of one interval of a TextGrid or EAF tier.
-Interval = tuple[float, float, str]
 
 # Exported times keep millisecond precision, costs four decimals: enough for
 # any use, and a TSV that reads back to exactly the same numbers.
@@ -187,97 +181,6 @@ def write_parallel_tsv(rows: list[AlignmentRow], path: str | Path, *, two_column
     return written
 
 
-def _read_utf8(path: Path) -> str:
-    """Our own exports are UTF-8 (a BOM from a spreadsheet is tolerated); an empty file is empty."""
-    from sialign.core.errors import EmptyInputError, EncodingError
-    from sialign.io.encoding import MAX_TABLE_BYTES, read_limited_bytes
-
-    try:
-        data = read_limited_bytes(path, limit=MAX_TABLE_BYTES, kind="corpus file")
-    except EmptyInputError:
-        return ""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise EncodingError(
-            path,
-            "the file is not UTF-8",
-            line=data.count(b"\n", 0, exc.start) + 1,
-            hint="exports of SI Aligner are UTF-8; save the file as UTF-8",
-        ) from None
-
-
-def _parse_ids(value: str, path: Path, line: int) -> tuple[int, ...]:
-    if not value.strip():
-        return ()
-    parts = value.split(",")
-    # isdecimal() alone accepts '²'-like digits int() refuses; 16 digits keep ids exact.
-    if not all(p.strip().isascii() and p.strip().isdecimal() and len(p.strip()) <= 16 for p in parts):
-        raise FormatError(path, f"segment ids must be numbers joined by commas, found {value[:40]!r}", line=line)
-    return tuple(int(v) for v in parts)
-
-
-def _parse_float(value: str, path: Path, line: int, column: str) -> float | None:
-    if not value.strip():
-        return None
-    try:
-        number = float(value)
-    except ValueError:
-        raise FormatError(path, f"column {column} must be a number or empty, found {value[:40]!r}", line=line) from None
-    if not math.isfinite(number) or abs(number) > 1e12:
-        raise FormatError(path, f"column {column} must be a finite number, found {value[:40]!r}", line=line)
-    return number
-
-
-def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
-    """Read a parallel TSV (with header) or a two-column ``source<TAB>target`` file.
-
-    The inverse of :func:`write_parallel_tsv`: escapes are undone, ids and
-    numbers parsed. In a two-column file (raw text, no escapes) only
-    ``source`` and ``target`` are set.
-
-    Raises:
-        FormatError: a row with the wrong number of fields or a bad number,
-            naming the line.
-    """
-    path = Path(path)
-    text = _read_utf8(path)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    rows: list[AlignmentRow] = []
-    if not lines:
-        return rows
-    header = tuple(lines[0].rstrip("\r").split("\t"))
-    with_header = header == PARALLEL_TSV_COLUMNS
-    width = len(PARALLEL_TSV_COLUMNS) if with_header else 2
-    for number, line in enumerate(lines[1:] if with_header else lines, start=2 if with_header else 1):
-        fields = line.rstrip("\r").split("\t")
-        if len(fields) != width:
-            what = "the 11 columns of the header" if with_header else "source<TAB>target"
-            raise FormatError(path, f"expected {what}, found {len(fields)} field(s)", line=number, hint="a tab or line break inside a text was not escaped")
-        if not with_header:
-            rows.append(AlignmentRow(source=fields[0], target=fields[1]))
-            continue
-        fields = [unescape_tsv_field(f) for f in fields]
-        rows.append(
-            AlignmentRow(
-                talk=fields[0],
-                src_ids=_parse_ids(fields[1], path, number),
-                tgt_ids=_parse_ids(fields[2], path, number),
-                src_start=_parse_float(fields[3], path, number, "src_start"),
-                src_end=_parse_float(fields[4], path, number, "src_end"),
-                tgt_start=_parse_float(fields[5], path, number, "tgt_start"),
-                tgt_end=_parse_float(fields[6], path, number, "tgt_end"),
-                cost=_parse_float(fields[7], path, number, "cost"),
-                status=fields[8],
-                source=fields[9],
-                target=fields[10],
-            )
-        )
-    return rows
-
-
 # ---------------------------------------------------------------------------
 # JSONL
 
@@ -328,7 +231,7 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
                 "source": bead_text(bead, src, "src"),
                 "target": bead_text(bead, tgt, "tgt"),
                 "target_original": bead_text(bead, tgt, "tgt", use_post_edit=False, include_trimmed=True),
-                "trimmed_text": tgt.joiner.join(" ".join(tgt.get(i).text.split()) for i in bead.tgt if i in bead.trimmed),
+                "trimmed_text": join_segments(tgt, [i for i in bead.tgt if i in bead.trimmed]),
                 "src_texts": [src.get(i).text for i in bead.src],
                 "tgt_texts": [tgt.get(i).text for i in bead.tgt],
             }
@@ -356,44 +259,8 @@ def write_jsonl(records: list[dict[str, Any]], path: str | Path) -> int:
     return len(records)
 
 
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    """Read JSON Lines written by :func:`write_jsonl` (blank lines ignored).
-
-    Raises:
-        FormatError: a line that is not a JSON object, naming the line.
-    """
-    path = Path(path)
-    records = []
-    for number, line in enumerate(_read_utf8(path).split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FormatError(path, f"not valid JSON ({exc.msg}, column {exc.colno})", line=number, hint="each line must be one JSON object") from None
-        except RecursionError:
-            raise FormatError(path, "the JSON is nested too deeply", line=number) from None
-        except ValueError as exc:  # an integer of thousands of digits
-            raise FormatError(path, f"a value JSON readers cannot take ({str(exc)[:60]})", line=number) from None
-        if not isinstance(record, dict):
-            raise FormatError(path, "each line must be a JSON object", line=number)
-        records.append(record)
-    return records
-
-
 # ---------------------------------------------------------------------------
 # TMX 1.4
-
-# Characters XML 1.0 cannot carry at all (even escaped).
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def _xml_text(value: str) -> str:
-    return _xml_escape(_XML_ILLEGAL.sub("", value))
-
-
-def _xml_attr(value: str) -> str:
-    return quoteattr(_XML_ILLEGAL.sub("", value), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
 def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]]) -> int:
@@ -404,7 +271,7 @@ def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]])
     header = (
         '<header creationtool="SI Aligner" creationtoolversion={version} datatype="plaintext" '
         'segtype="sentence" adminlang="en" srclang={src} o-tmf="sialign" creationdate="{created}">'
-    ).format(version=_xml_attr(sialign.__version__), src=_xml_attr(src_lang), created=created)
+    ).format(version=_xml_attr(__version__), src=_xml_attr(src_lang), created=created)
     written = 0
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write('<?xml version="1.0" encoding="UTF-8"?>\n')
@@ -530,15 +397,8 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
     return key
 
 
-def write_alignment(
-    project: Project,
-    path: str | Path,
-    *,
-    format: str | None = None,
-    only_confirmed: bool = False,
-    include_dropped: bool = False,
-    two_column: bool = False,
-) -> int:
+def write_alignment(project: Project, path: str | Path, *, format: str | None = None, only_confirmed: bool = False,
+                    include_dropped: bool = False, two_column: bool = False) -> int:  # fmt: skip
     """Export the project's alignment; returns the number of rows (beads) written.
 
     Args:
@@ -662,146 +522,3 @@ def escape_vtt_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _praat_string(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
-
-
-def _textgrid_text(tiers: list[tuple[str, list[Interval]]]) -> str:
-    """A long-form text TextGrid; each tier covers 0..the last end, gaps as empty intervals."""
-    xmax = max((b for _, items in tiers for _, b, _ in items), default=0.0)
-    out = [
-        'File type = "ooTextFile"',
-        'Object class = "TextGrid"',
-        "",
-        "xmin = 0 ",
-        f"xmax = {format_seconds(xmax)} ",
-        "tiers? <exists> ",
-        f"size = {len(tiers)} ",
-        "item []: ",
-    ]
-    for number, (name, items) in enumerate(tiers, start=1):
-        intervals: list[Interval] = []
-        t = 0.0
-        for a, b, text in items:
-            if a > t + 1e-9:
-                intervals.append((t, a, ""))
-            intervals.append((max(a, t), b, text))
-            t = max(t, b)
-        if xmax > t + 1e-9:
-            intervals.append((t, xmax, ""))
-        out += [
-            f"    item [{number}]:",
-            '        class = "IntervalTier" ',
-            f"        name = {_praat_string(name)} ",
-            "        xmin = 0 ",
-            f"        xmax = {format_seconds(xmax)} ",
-            f"        intervals: size = {len(intervals)} ",
-        ]
-        for k, (a, b, text) in enumerate(intervals, start=1):
-            out += [
-                f"        intervals [{k}]:",
-                f"            xmin = {format_seconds(a)} ",
-                f"            xmax = {format_seconds(b)} ",
-                f"            text = {_praat_string(text)} ",
-            ]
-    return "\n".join(out) + "\n"
-
-
-# MIME types ELAN writes for the media it links (MEDIA_DESCRIPTOR requires one).
-_MEDIA_MIME = {
-    ".wav": "audio/x-wav",
-    ".mp3": "audio/mpeg",
-    ".m4a": "audio/mp4",
-    ".aac": "audio/aac",
-    ".flac": "audio/flac",
-    ".ogg": "audio/ogg",
-    ".opus": "audio/ogg",
-    ".aif": "audio/x-aiff",
-    ".aiff": "audio/x-aiff",
-    ".mp4": "video/mp4",
-    ".m4v": "video/mp4",
-    ".mpg": "video/mpeg",
-    ".mpeg": "video/mpeg",
-    ".mov": "video/quicktime",
-    ".webm": "video/webm",
-    ".mkv": "video/x-matroska",
-    ".avi": "video/x-msvideo",
-}
-
-
-def media_mime_type(media: str | Path) -> str:
-    """The MIME type ELAN expects for a media file, from its extension."""
-    suffix = Path(media).suffix.lower()
-    if suffix in _MEDIA_MIME:
-        return _MEDIA_MIME[suffix]
-    import mimetypes
-
-    guessed = mimetypes.guess_type(Path(media).name)[0]
-    return guessed or "application/octet-stream"
-
-
-def relative_media_url(media: str | Path, document: str | Path | None) -> str | None:
-    """The media file's URL relative to the folder of ``document`` (``./a.wav``, ``../audio/a.wav``).
-
-    None when there is no document path or no relative path (another drive).
-    """
-    import os
-    import urllib.parse
-
-    if document is None or str(document) == "-":
-        return None
-    try:
-        rel = os.path.relpath(Path(media).resolve(), Path(document).resolve().parent)
-    except ValueError:
-        return None
-    url = urllib.parse.quote(rel.replace(os.sep, "/"), safe="/")
-    return url if url.startswith("../") else "./" + url
-
-
-def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str], document: str | Path | None = None) -> str:
-    """An ELAN 3.0 document with one time-aligned tier per entry of ``tiers``.
-
-    ``document`` is where the EAF will be written: media links are given
-    relative to its folder too, as ELAN does.
-    """
-    date = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<ANNOTATION_DOCUMENT AUTHOR="" DATE="{date}" FORMAT="3.0" VERSION="3.0" '
-        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
-        'xsi:noNamespaceSchemaLocation="http://www.mpi.nl/tools/elan/EAFv3.0.xsd">',
-        '    <HEADER MEDIA_FILE="" TIME_UNITS="milliseconds">',
-    ]
-    for item in media:
-        attrs = f"MEDIA_URL={_xml_attr(Path(item).resolve().as_uri())} MIME_TYPE={_xml_attr(media_mime_type(item))}"
-        relative = relative_media_url(item, document)
-        if relative is not None:
-            attrs += f" RELATIVE_MEDIA_URL={_xml_attr(relative)}"
-        out.append(f"        <MEDIA_DESCRIPTOR {attrs}/>")
-    out += ["    </HEADER>", "    <TIME_ORDER>"]
-    slot = 0
-    annotations: list[list[str]] = []
-    for _, items in tiers:
-        lines = []
-        for a, b, text in items:
-            out.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{slot + 1}" TIME_VALUE="{int(round(a * 1000))}"/>')
-            out.append(f'        <TIME_SLOT TIME_SLOT_ID="ts{slot + 2}" TIME_VALUE="{int(round(b * 1000))}"/>')
-            lines += [
-                "        <ANNOTATION>",
-                f'            <ALIGNABLE_ANNOTATION ANNOTATION_ID="a{slot // 2 + 1}" TIME_SLOT_REF1="ts{slot + 1}" TIME_SLOT_REF2="ts{slot + 2}">',
-                f"                <ANNOTATION_VALUE>{_xml_text(text)}</ANNOTATION_VALUE>",
-                "            </ALIGNABLE_ANNOTATION>",
-                "        </ANNOTATION>",
-            ]
-            slot += 2
-        annotations.append(lines)
-    out.append("    </TIME_ORDER>")
-    for (name, _), lines in zip(tiers, annotations):
-        out.append(f'    <TIER LINGUISTIC_TYPE_REF="default-lt" TIER_ID={_xml_attr(name)}>')
-        out += lines
-        out.append("    </TIER>")
-    out += [
-        '    <LINGUISTIC_TYPE GRAPHIC_REFERENCES="false" LINGUISTIC_TYPE_ID="default-lt" TIME_ALIGNABLE="true"/>',
-        "</ANNOTATION_DOCUMENT>",
-    ]
-    return "\n".join(out) + "\n"

@@ -165,7 +165,7 @@ def check_same_source(projects: Sequence[Project], paths: Sequence[str]) -> None
 
 def rendition_names(projects: Sequence[Project], paths: Sequence[str]) -> list[str]:
     """A short, unique label per rendition: the interpreter id, else (or when shared) the file name."""
-    from sialign.audio.evs import interpreter_of
+    from sialign.evaluate.evs import interpreter_of
 
     names = []
     for project, path in zip(projects, paths):

@@ -12,7 +12,7 @@ explanation for a trainee, :meth:`RenditionFigures.summary`):
 - under-/over-translation: beads carrying a failed ``under_translation`` /
   ``over_translation`` flag of the inter-sentence filters;
 - ear-voice span: start lag of every non-dropped bead with times on both
-  sides (:func:`sialign.audio.evs.evs_table`), median and quartiles;
+  sides (:func:`sialign.evaluate.evs.evs_table`), median and quartiles;
 - compression: length of the whole interpretation relative to the whole
   reference translation (or, without one, to the source), lengths counted
   as :func:`sialign.filters.scores.length_units` does — visible
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sialign.audio.evs import EvsStats, EvsTable, evs_stats, evs_table, interpreter_of
+from sialign.evaluate.evs import EvsStats, EvsTable, evs_stats, evs_table, interpreter_of
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text
 from sialign.filters.scores import FILTER_REASON_PREFIX, length_units
 from sialign.text.sentences import is_cjk
@@ -374,7 +374,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
         fillers=fillers, confidence=float(np.mean(confidences)) if confidences else None,
         embedder=alignment.embedder if alignment is not None else "", created=alignment.created if alignment is not None else "",
         omitted_sentences=omitted_sentences,
-        filtered=bool(project.filter_params) or any(b.trimmed or b.flags for b in beads),
+        filtered=any(b.trimmed or b.flags for b in beads),
     )  # fmt: skip
 
 

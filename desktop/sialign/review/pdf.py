@@ -195,6 +195,6 @@ def report_pdf_bytes(report: Any) -> bytes:
 
 def write_report_pdf(report: Any, path: str | Path) -> None:
     """Write :func:`report_pdf_bytes` to ``path`` atomically."""
-    from sialign.io.atomic import atomic_write_bytes
+    from sialign.core.atomic import atomic_write_bytes
 
     atomic_write_bytes(path, report_pdf_bytes(report))

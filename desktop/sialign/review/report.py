@@ -227,7 +227,7 @@ def write_report(project: Project, path: str | Path, *, today: _dt.date | None =
     fmt = report_format(path)
     report = build_report(project, today=today)
     if fmt == "html":
-        from sialign.io.atomic import atomic_write_text
+        from sialign.core.atomic import atomic_write_text
 
         atomic_write_text(path, report_html(report))
     else:

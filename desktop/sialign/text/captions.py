@@ -1,4 +1,4 @@
-"""Rebuild sentences from subtitle captions (seed 004, §3.5; DESIGN.md §2.2).
+"""Rebuild sentences from subtitle captions (seed 004, §3.5; docs/algorithms.md: Segmentation).
 
 Captions are cut for the screen, not for meaning: a sentence often runs over
 several captions. Consecutive captions are joined until one ends with strong

@@ -1,4 +1,4 @@
-"""Cut an interpreter's Japanese transcript into chunks (DESIGN.md §2.2).
+"""Cut an interpreter's Japanese transcript into chunks (docs/algorithms.md: Segmentation).
 
 Interpreters speak in short clauses with little reliable sentence
 punctuation. A chunk ends after a run of 、。？！ (and their ASCII and

@@ -46,7 +46,6 @@ SENTENCE_OPENERS = frozenset(
 )
 CLOSING = "\"'”’)]}»」』）"
 OPENING = "\"'“‘([{«「『（"
-LATIN_TERMINALS = ".?!…"
 CJK_TERMINALS = "。？！?!"
 
 _LATIN_END = re.compile(r"(?:\.{2,}|…+|[.?!]+)[" + re.escape(CLOSING) + r"]*")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sialign.audio.evs import compare_interpreters, compute_evs, evs_stats, lag_stats
+from sialign.evaluate.evs import compare_interpreters, compute_evs, evs_stats, lag_stats
 from sialign.core.model import Bead, BeadStatus
 
 from evs_data import interpreter_projects, timed_project as _project

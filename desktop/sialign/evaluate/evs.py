@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from sialign.core.model import BeadStatus, Document, Project
+from sialign.core.model import Bead, BeadStatus, Document, Project, bead_times
 
 TUKEY_K = 1.5
 
@@ -142,6 +142,19 @@ class EvsTable:
                       float(self.tgt_end[i]), float(start_lag[i]), float(end_lag[i]), bool(self.confirmed[i]))
             for i in range(len(self))
         ]  # fmt: skip
+
+
+def bead_lags(bead: Bead, source: Document, target: Document) -> tuple[float | None, float | None]:
+    """(start lag, end lag) of one bead in seconds: interpretation minus source; None where a time is missing.
+
+    The start lag is the ear-voice span; :func:`evs_table` computes the same
+    for every bead at once.
+    """
+    s_start, s_end = bead_times(bead, source, "src")
+    t_start, t_end = bead_times(bead, target, "tgt")
+    start = t_start - s_start if (t_start is not None and s_start is not None) else None
+    end = t_end - s_end if (t_end is not None and s_end is not None) else None
+    return start, end
 
 
 def _segment_times(doc: Document) -> tuple[dict[int, int], np.ndarray, np.ndarray]:

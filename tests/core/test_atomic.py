@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from sialign.io.atomic import atomic_open, atomic_write_text
+from sialign.core.atomic import atomic_open, atomic_write_text
 
 
 def test_atomic_write_replaces_file(tmp_path) -> None:
@@ -57,7 +57,7 @@ def test_atomic_killed_writer_temp_is_removed_by_next_write(tmp_path) -> None:
     target = tmp_path / "out.tsv"
     code = (
         "import sys, time\n"
-        "from sialign.io.atomic import atomic_open\n"
+        "from sialign.core.atomic import atomic_open\n"
         "with atomic_open(sys.argv[1]) as fh:\n"
         "    fh.write('partial'); fh.flush(); print('writing', flush=True); time.sleep(60)\n"
     )

@@ -1,0 +1,3 @@
+"""The version of SI Aligner, importable without the package's API (and what it imports)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,138 @@
+"""The numeric building blocks of bead costs: signals, similarity matrices, prefix sums and run norms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import numpy as np
+
+
+# The least normaliser: a segment whose random partners are on average almost
+# as close as its true partner would otherwise divide by ~0 and make every
+# bead with it arbitrarily cheap or expensive.
+MIN_NORMALISER = 0.05
+
+
+@dataclass
+class Signal:
+    """One pair of vector sequences the DP compares, with its weight.
+
+    Attributes:
+        src: (n_src, dim) float32 unit vectors of the source side (or of the
+            reference translation, 1:1 with the source, in pivot mode).
+        tgt: (n_tgt, dim) float32 unit vectors of the target side.
+        weight: share of this signal in the combined cost.
+        src_spans: optional (max_src, n_src, dim) vectors of concatenated
+            source runs for exact mode (row ``p`` of slice ``a-1`` is the run
+            ``p .. p+a-1``; rows past the end are ignored).
+        tgt_spans: optional (max_tgt, n_tgt, dim), likewise.
+        name: shown in timings and reports.
+        src_trust: optional (n_src,) values in [0, 1] scaling ``weight`` per
+            source row: a bead over source rows ``i-a .. i-1`` weighs this
+            signal by ``weight`` times their mean trust. A reference
+            translation line that is blank or shifted gets trust 0, so the
+            other signals decide there.
+    """
+
+    src: np.ndarray
+    tgt: np.ndarray
+    weight: float = 1.0
+    src_spans: np.ndarray | None = None
+    tgt_spans: np.ndarray | None = None
+    name: str = "text"
+    src_trust: np.ndarray | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.src_spans is not None and self.tgt_spans is not None
+
+
+def similarity_matrix(src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
+    """Cosine similarities of unit vectors.
+
+    Args:
+        src: (n_src, dim) unit vectors.
+        tgt: (n_tgt, dim) unit vectors.
+
+    Returns:
+        (n_src, n_tgt) float32.
+    """
+    if src.shape[0] == 0 or tgt.shape[0] == 0:
+        return np.zeros((src.shape[0], tgt.shape[0]), dtype=np.float32)
+    return np.asarray(src @ tgt.T, dtype=np.float32)
+
+
+def prefix_sums_2d(sim: np.ndarray) -> np.ndarray:
+    """2-D inclusive prefix sums padded with a zero row and column.
+
+    Args:
+        sim: (n, m) similarities.
+
+    Returns:
+        (n+1, m+1) float64 ``P`` with ``P[i, j] = sim[:i, :j].sum()``.
+    """
+    n, m = sim.shape
+    out = np.zeros((n + 1, m + 1), dtype=np.float64)
+    if n and m:
+        np.cumsum(sim, axis=0, dtype=np.float64, out=out[1:, 1:])
+        np.cumsum(out[1:, 1:], axis=1, out=out[1:, 1:])
+    return out
+
+
+def run_norms(vectors: np.ndarray, max_run: int) -> np.ndarray:
+    """Norms of sums of consecutive vectors, indexed by run end.
+
+    Args:
+        vectors: (n, dim) vectors.
+        max_run: longest run.
+
+    Returns:
+        (max_run + 1, n + 1) float64 ``N`` with ``N[a, i] = ||sum(vectors[i-a:i])||``
+        for ``a <= i``; NaN where the run does not fit. Row 0 is unused (zeros).
+    """
+    n = vectors.shape[0]
+    out = np.full((max_run + 1, n + 1), np.nan)
+    out[0] = 0.0
+    if n == 0:
+        return out
+    v = vectors.astype(np.float64, copy=False)
+    # lagged[k][p] = v[p] . v[p+k]; the squared norm of a run is the sum of
+    # all pair products inside it, i.e. the diagonal plus twice each lag.
+    lagged_cums = []
+    for k in range(max_run):
+        d = np.einsum("ij,ij->i", v[: n - k], v[k:]) if k < n else np.zeros(0)
+        lagged_cums.append(np.concatenate(([0.0], np.cumsum(d))))
+    ends = np.arange(n + 1)
+    for a in range(1, max_run + 1):
+        ok = ends >= a
+        i = ends[ok]
+        sq = np.zeros(i.shape)
+        for k in range(a):
+            # pairs (p, p+k) with i-a <= p and p+k <= i-1
+            c = lagged_cums[k]
+            hi = np.clip(i - k, 0, len(c) - 1)
+            lo = np.clip(i - a, 0, len(c) - 1)
+            part = c[hi] - c[lo]
+            sq += part if k == 0 else 2.0 * part
+        out[a, ok] = np.sqrt(np.maximum(sq, 0.0))
+    return out
+
+
+def _random_partners(n: int, count: int, rng: np.random.Generator) -> np.ndarray:
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if n <= count:
+        return np.arange(n)
+    return np.sort(rng.choice(n, size=count, replace=False))
+
+
+@dataclass
+class _SignalTables:
+    """Precomputed tables of one signal (see :class:`BeadCostModel`)."""
+
+    signal: Signal
+    sim: np.ndarray  # (n, m) float32 single-segment similarities
+    fast: bool  # sums of member vectors (True) or exact span vectors
+    src_norm: np.ndarray  # (A+1, n+1) norms of summed runs (fast) or ones (exact)
+    tgt_norm: np.ndarray  # (B+1, m+1)
+    src_random: np.ndarray  # (A+1, n+1) mean distance of each run to random targets
+    tgt_random: np.ndarray  # (B+1, m+1)

@@ -1,0 +1,64 @@
+"""What an alignment run produces: the alignment with its timings, and the similarity grid the matrix view draws."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from sialign.core.model import Alignment
+
+
+@dataclass
+class AlignResult:
+    """What :func:`align_project` returns.
+
+    Attributes:
+        alignment: the new alignment (not yet applied to the project; the GUI
+            applies it as one undoable edit).
+        similarity: (n_src, n_tgt) float32 single-segment similarities for the
+            matrix view (the weighted mix of the signals used).
+        timings: seconds per stage: ``embedding``, ``aligning``, ``total``.
+    """
+
+    alignment: Alignment
+    similarity: np.ndarray
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class SimilarityGrid:
+    """A similarity matrix together with the segment ids of its rows and columns.
+
+    Attributes:
+        values: float32 array of shape (len(src_ids), len(tgt_ids)).
+        src_ids: source segment id of each row.
+        tgt_ids: target segment id of each column.
+    """
+
+    values: np.ndarray
+    src_ids: list[int]
+    tgt_ids: list[int]
+
+    def remapped(self, src_ids: Sequence[int], tgt_ids: Sequence[int]) -> np.ndarray:
+        """The matrix for the current segments: float32 (len(src_ids), len(tgt_ids)).
+
+        Segments made by a split since the run have no similarity; their rows
+        or columns are NaN (drawn transparent) until the next alignment run.
+        """
+        if list(src_ids) == self.src_ids and list(tgt_ids) == self.tgt_ids:
+            return self.values
+        row_of = {s: i for i, s in enumerate(self.src_ids)}
+        col_of = {t: j for j, t in enumerate(self.tgt_ids)}
+        rows = np.array([row_of.get(s, -1) for s in src_ids], dtype=np.int64)
+        cols = np.array([col_of.get(t, -1) for t in tgt_ids], dtype=np.int64)
+        out = np.full((len(rows), len(cols)), np.nan, dtype=np.float32)
+        if len(rows) and len(cols) and self.values.size:
+            ok_r = rows >= 0
+            ok_c = cols >= 0
+            out[np.ix_(ok_r, ok_c)] = self.values[np.ix_(rows[ok_r], cols[ok_c])]
+        return out
+
+
+__all__ = ["AlignResult", "SimilarityGrid"]

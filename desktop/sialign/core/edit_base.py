@@ -1,0 +1,145 @@
+"""The base class of edits and the helpers every edit uses (sides, bead lookups, JSON encoding)."""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+from typing import Any, Callable, ClassVar, Sequence
+
+from sialign.core.changes import Changes
+from sialign.core.errors import EditError
+from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project, Segment
+
+
+SIDES = ("src", "tgt")
+
+
+_SIDE_NAME = {"src": "source", "tgt": "target"}
+
+
+def _check_side(side: str) -> None:
+    if side not in SIDES:
+        raise EditError(f"side must be 'src' or 'tgt', not {side!r}")
+
+
+def _ids(bead: Bead, side: str) -> tuple[int, ...]:
+    return bead.src if side == "src" else bead.tgt
+
+
+def _replace_bead(bead: Bead, **changes: Any) -> Bead:
+    """A new bead with ``changes``; flags are copied so the old bead stays untouched."""
+    if "flags" not in changes:
+        changes["flags"] = [dataclasses.replace(f) for f in bead.flags]
+    return dataclasses.replace(bead, **changes)
+
+
+def _with_ids(bead: Bead, side: str, ids: tuple[int, ...], **changes: Any) -> Bead:
+    changes["src" if side == "src" else "tgt"] = ids
+    if side == "tgt" and "trimmed" not in changes:
+        # A trimmed chunk that left the bead is no longer trimmed there.
+        changes["trimmed"] = tuple(i for i in bead.trimmed if i in set(ids))
+    return _replace_bead(bead, **changes)
+
+
+def _position(doc: Document, side: str, seg_id: int) -> int:
+    try:
+        return doc.index_of(seg_id)
+    except KeyError:
+        raise EditError(f"the {_SIDE_NAME.get(side, side)} has no segment {seg_id}") from None
+
+
+def _alignment(project: Project) -> Alignment:
+    if project.alignment is None:
+        raise EditError("the project has no alignment yet; run Align first")
+    return project.alignment
+
+
+def _bead_index(alignment: Alignment, side: str, seg_id: int) -> int:
+    for i, bead in enumerate(alignment.beads):
+        if seg_id in _ids(bead, side):
+            return i
+    raise EditError(f"no bead holds {_SIDE_NAME[side]} segment {seg_id}")
+
+
+def _check_index(alignment: Alignment, index: int, what: str = "bead") -> None:
+    if not 0 <= index < len(alignment.beads):
+        raise EditError(f"there is no {what} {index + 1}; the alignment has {len(alignment.beads)} beads")
+
+
+def _bead_label(indices: Sequence[int]) -> str:
+    if len(indices) == 1:
+        return f"bead {indices[0] + 1}"
+    return f"{len(indices)} beads"
+
+
+def _encode(value: Any) -> Any:
+    """JSON-ready form of an edit field."""
+    if isinstance(value, Edit):
+        return value.to_dict()
+    if isinstance(value, (Segment, Bead, Alignment)):
+        return value.to_dict()
+    if isinstance(value, BeadStatus):
+        return value.value
+    if isinstance(value, (list, tuple)):
+        return [_encode(v) for v in value]
+    return value
+
+
+class Edit(abc.ABC):
+    """Base of all edits.
+
+    Subclasses are frozen dataclasses. ``preserves_text`` says whether the
+    edit must leave every document's :meth:`Document.full_text` unchanged;
+    :func:`apply_edit` checks it.
+    """
+
+    preserves_text: ClassVar[bool] = True
+    # field name -> function turning the JSON value back into the field value
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {}
+
+    @abc.abstractmethod
+    def apply(self, project: Project) -> Edit:
+        """Mutate ``project`` (copy-on-write) and return the edit that undoes it.
+
+        Raises :class:`EditError` before changing anything when the edit does
+        not fit the project. Use :func:`apply_edit`, which also checks the
+        invariants and rolls back.
+        """
+
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """Undo-menu text, e.g. ``"Split source segment 12"``."""
+
+    def changes(self) -> Changes:
+        """What applying this edit changes, for the views (see :mod:`sialign.core.changes`).
+
+        The default says everything may have changed; subclasses say exactly.
+        """
+        return Changes.everything()
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": type(self).__name__}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            d[f.name] = _encode(getattr(self, f.name))
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Edit:
+        kwargs = {}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name in d:
+                decode = cls._decoders.get(f.name)
+                kwargs[f.name] = decode(d[f.name]) if decode else d[f.name]
+        return cls(**kwargs)
+
+
+def _tuple_of_ints(v: Any) -> tuple[int, ...]:
+    return tuple(int(i) for i in v)
+
+
+def _segment_or_none(v: Any) -> Segment | None:
+    return Segment.from_dict(v) if v is not None else None
+
+
+def _beads(v: Any) -> tuple[Bead, ...]:
+    return tuple(b if isinstance(b, Bead) else Bead.from_dict(b) for b in v)

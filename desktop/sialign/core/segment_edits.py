@@ -1,0 +1,367 @@
+"""Edits of segments: split, merge, unmerge, move to the neighbouring bead, edit text, set times."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+from sialign.core.changes import Changes
+from sialign.core.errors import EditError
+from sialign.core.model import Bead, Project, Segment
+from sialign.core.edit_base import (
+    Edit, _SIDE_NAME, _alignment, _bead_index, _beads, _check_side, _ids, _position, _replace_bead,
+    _segment_or_none, _with_ids,
+)
+from sialign.core.bead_edits import ReplaceBeads
+
+
+@dataclass(frozen=True)
+class SplitSegment(Edit):
+    """Split a segment in two at a character offset.
+
+    Whitespace at the cut moves into the right part's ``gap``, so the
+    document's full text is unchanged. Times split at ``at_time`` when given,
+    else in proportion to the characters on each side of the cut. The right
+    part gets a fresh id and stays in the same bead (and stays trimmed if the
+    segment was). Splitting a source segment of a project with a reference
+    translation inserts an empty reference line after the segment's own, so
+    the reference keeps one line per source segment.
+
+    Inverse: :class:`MergeSegments` on the left part.
+    """
+
+    side: str
+    seg_id: int
+    offset: int
+    at_time: float | None = None
+
+    def changes(self) -> Changes:
+        return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
+
+    def describe(self) -> str:
+        return f"Split {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+
+    def apply(self, project: Project) -> Edit:
+        _check_side(self.side)
+        doc = project.document(self.side)
+        pos = _position(doc, self.side, self.seg_id)
+        seg = doc.segments[pos]
+        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        if not 0 < self.offset < len(seg.text):
+            raise EditError(f"cannot split {name} at character {self.offset}: it must be between 1 and {len(seg.text) - 1}")
+        head, tail = seg.text[: self.offset], seg.text[self.offset :]
+        left_text, right_text = head.rstrip(), tail.lstrip()
+        if not left_text or not right_text:
+            raise EditError(f"splitting {name} at character {self.offset} would leave an empty part; cut between words")
+        cut_gap = head[len(left_text) :] + tail[: len(tail) - len(right_text)]
+
+        left_end: float | None
+        right_start: float | None
+        if self.at_time is not None:
+            if not seg.has_time:
+                raise EditError(f"{name} has no timestamps; split it without a time")
+            assert seg.start is not None and seg.end is not None
+            if not seg.start <= self.at_time <= seg.end:
+                raise EditError(
+                    f"cannot split {name} at {self.at_time:.3f} s: it lasts from {seg.start:.3f} to {seg.end:.3f} s"
+                )
+            left_end = right_start = float(self.at_time)
+        elif seg.has_time:
+            assert seg.start is not None and seg.end is not None
+            # Speech rate is roughly constant within a segment, so characters
+            # are the best proxy for time we have without the audio.
+            cut = seg.start + (seg.end - seg.start) * (self.offset / len(seg.text))
+            left_end = right_start = min(max(cut, seg.start), seg.end)
+        else:
+            left_end = right_start = None
+
+        new_id = doc.next_id()
+        line = seg.line + (head + tail[: len(tail) - len(right_text)]).count("\n") if seg.line is not None else None
+        left = dataclasses.replace(seg, text=left_text, end=left_end if seg.has_time else None)
+        right = Segment(
+            id=new_id,
+            text=right_text,
+            start=right_start if seg.has_time else None,
+            end=seg.end,
+            line=line,
+            gap=cut_gap,
+        )
+        doc.segments[pos] = left
+        doc.segments.insert(pos + 1, right)
+
+        if self.side == "src" and project.reference is not None and pos < len(project.reference.segments):
+            ref = project.reference
+            ref.segments.insert(pos + 1, Segment(id=ref.next_id(), text=""))
+
+        if project.alignment is not None:
+            beads = project.alignment.beads
+            bi = _bead_index(project.alignment, self.side, self.seg_id)
+            bead = beads[bi]
+            ids = list(_ids(bead, self.side))
+            ids.insert(ids.index(self.seg_id) + 1, new_id)
+            trimmed = list(bead.trimmed)
+            if self.side == "tgt" and self.seg_id in trimmed:
+                trimmed.insert(trimmed.index(self.seg_id) + 1, new_id)
+            beads[bi] = _with_ids(bead, self.side, tuple(ids), trimmed=tuple(trimmed))
+        return MergeSegments(self.side, self.seg_id)
+
+
+@dataclass(frozen=True)
+class MergeSegments(Edit):
+    """Merge a segment with the next one in document order.
+
+    Text becomes ``a.text + b.gap + b.text`` (lossless), times
+    ``(a.start, b.end)``, id/line/gap those of ``a``. When the two lie in
+    different beads the merged segment stays in ``a``'s bead; a bead left
+    empty on both sides is removed. Merging source segments also merges their
+    reference translation lines.
+
+    Inverse: :class:`UnmergeSegments`, which restores both segments and the
+    beads exactly.
+    """
+
+    side: str
+    seg_id: int
+
+    def changes(self) -> Changes:
+        return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
+
+    def describe(self) -> str:
+        return f"Merge {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id} with the next"
+
+    def apply(self, project: Project) -> Edit:
+        _check_side(self.side)
+        doc = project.document(self.side)
+        pos = _position(doc, self.side, self.seg_id)
+        if pos + 1 >= len(doc.segments):
+            raise EditError(f"{_SIDE_NAME[self.side]} segment {self.seg_id} is the last one; there is nothing after it to merge with")
+        a, b = doc.segments[pos], doc.segments[pos + 1]
+        merged = dataclasses.replace(a, text=a.text + b.gap + b.text, start=a.start, end=b.end)
+
+        ref_a = ref_b = None
+        ref = project.reference
+        if self.side == "src" and ref is not None and pos + 1 < len(ref.segments):
+            ref_a, ref_b = ref.segments[pos], ref.segments[pos + 1]
+
+        bead_start = 0
+        old_beads: list[Bead] = []
+        new_beads: list[Bead] = []
+        if project.alignment is not None:
+            beads = project.alignment.beads
+            ia = _bead_index(project.alignment, self.side, a.id)
+            ib = _bead_index(project.alignment, self.side, b.id)
+            bead_start = ia
+            old_beads = beads[ia : ib + 1]
+            bead_b = beads[ib]
+            ids_b = tuple(i for i in _ids(bead_b, self.side) if i != b.id)
+            changes: dict[str, Any] = {}
+            if ia != ib:
+                # The merged segment's text now lies in a's bead: b's bead lost
+                # content and a's bead gained some, so neither cost holds.
+                changes["cost"] = None
+            new_b = _with_ids(bead_b, self.side, ids_b, **changes)
+            if ia == ib:
+                new_beads = [new_b]
+            else:
+                new_beads = [_replace_bead(beads[ia], cost=None), *beads[ia + 1 : ib]]
+                if new_b.src or new_b.tgt:
+                    new_beads.append(new_b)
+
+        doc.segments[pos] = merged
+        del doc.segments[pos + 1]
+        if ref_a is not None and ref_b is not None and ref is not None:
+            ref.segments[pos] = dataclasses.replace(ref_a, text=ref_a.text + ref_b.gap + ref_b.text, end=ref_b.end)
+            del ref.segments[pos + 1]
+        if project.alignment is not None:
+            project.alignment.beads[bead_start : bead_start + len(old_beads)] = new_beads
+        return UnmergeSegments(
+            side=self.side,
+            left=a,
+            right=b,
+            ref_left=ref_a,
+            ref_right=ref_b,
+            bead_start=bead_start,
+            bead_count=len(new_beads),
+            beads=tuple(old_beads),
+        )
+
+
+@dataclass(frozen=True)
+class UnmergeSegments(Edit):
+    """Undo a :class:`MergeSegments`: put back the two segments and the beads they were in.
+
+    Attributes:
+        left / right: the two segments as they were before the merge.
+        ref_left / ref_right: their reference translation lines, if merged too.
+        bead_start / bead_count: the beads the merge left in place of ``beads``.
+        beads: the beads as they were before the merge.
+    """
+
+    side: str
+    left: Segment
+    right: Segment
+    ref_left: Segment | None = None
+    ref_right: Segment | None = None
+    bead_start: int = 0
+    bead_count: int = 0
+    beads: tuple[Bead, ...] = ()
+
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {
+        "left": Segment.from_dict,
+        "right": Segment.from_dict,
+        "ref_left": _segment_or_none,
+        "ref_right": _segment_or_none,
+        "beads": _beads,
+    }
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "beads", tuple(self.beads))
+
+    def changes(self) -> Changes:
+        return Changes(text=((self.side, self.left.id),), reshaped=(self.side,), beads=True)
+
+    def describe(self) -> str:
+        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {self.left.id} and {self.right.id} apart again"
+
+    def apply(self, project: Project) -> Edit:
+        _check_side(self.side)
+        doc = project.document(self.side)
+        pos = _position(doc, self.side, self.left.id)
+        current = doc.segments[pos]
+        if current.text != self.left.text + self.right.gap + self.right.text or self.right.id in set(doc.ids()):
+            raise EditError(
+                f"{_SIDE_NAME[self.side]} segment {self.left.id} changed since it was merged; cannot split it back"
+            )
+        alignment = project.alignment
+        if self.beads and (alignment is None or self.bead_start + self.bead_count > len(alignment.beads)):
+            raise EditError("the beads changed since the merge; cannot split the segment back")
+        doc.segments[pos] = dataclasses.replace(self.left)
+        doc.segments.insert(pos + 1, dataclasses.replace(self.right))
+        if self.ref_left is not None and self.ref_right is not None and project.reference is not None:
+            project.reference.segments[pos] = dataclasses.replace(self.ref_left)
+            project.reference.segments.insert(pos + 1, dataclasses.replace(self.ref_right))
+        if alignment is not None and self.beads:
+            alignment.beads[self.bead_start : self.bead_start + self.bead_count] = [b.copy() for b in self.beads]
+        return MergeSegments(self.side, self.left.id)
+
+
+@dataclass(frozen=True)
+class MoveSegment(Edit):
+    """Move the first (direction -1) or last (+1) segment of a bead's side to the neighbouring bead.
+
+    A bead left empty on both sides is removed. Both beads lose their cost
+    (it was measured on other content). Inverse: :class:`ReplaceBeads` with
+    the two original beads.
+    """
+
+    side: str
+    seg_id: int
+    direction: int = 1
+
+    def changes(self) -> Changes:
+        return Changes(beads=True, annotations=True)  # both beads lose their cost
+
+    def describe(self) -> str:
+        where = "previous" if self.direction < 0 else "next"
+        return f"Move {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id} to the {where} bead"
+
+    def apply(self, project: Project) -> Edit:
+        _check_side(self.side)
+        if self.direction not in (-1, 1):
+            raise EditError(f"direction must be -1 (previous bead) or +1 (next bead), not {self.direction}")
+        alignment = _alignment(project)
+        beads = alignment.beads
+        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        bi = _bead_index(alignment, self.side, self.seg_id)
+        bead = beads[bi]
+        ids = _ids(bead, self.side)
+        if self.direction < 0:
+            if ids[0] != self.seg_id:
+                raise EditError(f"only the first {_SIDE_NAME[self.side]} segment of a bead can move to the previous bead; {name} is not first in bead {bi + 1}")
+            if bi == 0:
+                raise EditError(f"{name} is in the first bead; there is no previous bead")
+            nj = bi - 1
+            neighbour = beads[nj]
+            new_neighbour = _with_ids(neighbour, self.side, _ids(neighbour, self.side) + (self.seg_id,), cost=None)
+            new_bead = _with_ids(bead, self.side, ids[1:], cost=None)
+            lo, replacement = nj, [new_neighbour, new_bead]
+        else:
+            if ids[-1] != self.seg_id:
+                raise EditError(f"only the last {_SIDE_NAME[self.side]} segment of a bead can move to the next bead; {name} is not last in bead {bi + 1}")
+            if bi == len(beads) - 1:
+                raise EditError(f"{name} is in the last bead; there is no next bead")
+            nj = bi + 1
+            neighbour = beads[nj]
+            new_neighbour = _with_ids(neighbour, self.side, (self.seg_id,) + _ids(neighbour, self.side), cost=None)
+            new_bead = _with_ids(bead, self.side, ids[:-1], cost=None)
+            lo, replacement = bi, [new_bead, new_neighbour]
+        old = beads[lo : lo + 2]
+        replacement = [b for b in replacement if b.src or b.tgt]
+        beads[lo : lo + 2] = replacement
+        return ReplaceBeads(lo, lo + len(replacement), tuple(old), label=f"Move {name} back")
+
+
+@dataclass(frozen=True)
+class EditText(Edit):
+    """Replace a segment's text (the one edit that changes a document's full text).
+
+    Inverse: :class:`EditText` with the original text.
+    """
+
+    side: str
+    seg_id: int
+    text: str
+
+    preserves_text: ClassVar[bool] = False
+
+    def changes(self) -> Changes:
+        return Changes(text=((self.side, self.seg_id),))
+
+    def describe(self) -> str:
+        return f"Edit the text of {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+
+    def apply(self, project: Project) -> Edit:
+        _check_side(self.side)
+        doc = project.document(self.side)
+        pos = _position(doc, self.side, self.seg_id)
+        if not self.text.strip():
+            raise EditError(
+                f"{_SIDE_NAME[self.side]} segment {self.seg_id} cannot be empty; merge it into a neighbour instead"
+            )
+        seg = doc.segments[pos]
+        doc.segments[pos] = dataclasses.replace(seg, text=self.text)
+        return EditText(self.side, self.seg_id, seg.text)
+
+
+@dataclass(frozen=True)
+class SetSegmentTimes(Edit):
+    """Set a segment's start and end in seconds (both None to clear them).
+
+    Inverse: :class:`SetSegmentTimes` with the previous times.
+    """
+
+    side: str
+    seg_id: int
+    start: float | None
+    end: float | None
+
+    def changes(self) -> Changes:
+        return Changes(times=((self.side, self.seg_id),))
+
+    def describe(self) -> str:
+        return f"Set the times of {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+
+    def apply(self, project: Project) -> Edit:
+        _check_side(self.side)
+        doc = project.document(self.side)
+        pos = _position(doc, self.side, self.seg_id)
+        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        for label, value in (("start", self.start), ("end", self.end)):
+            if value is not None and not value >= 0:
+                raise EditError(f"the {label} time of {name} must be 0 s or later, not {value}")
+        if self.start is not None and self.end is not None and self.start > self.end:
+            raise EditError(f"{name} cannot end ({self.end:.3f} s) before it starts ({self.start:.3f} s)")
+        seg = doc.segments[pos]
+        doc.segments[pos] = dataclasses.replace(seg, start=self.start, end=self.end)
+        return SetSegmentTimes(self.side, self.seg_id, seg.start, seg.end)

@@ -1,0 +1,312 @@
+"""The main window's project files: new, open, save, autosave and recovery, export, the example and recent files."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from sialign.core.errors import SialignError
+from sialign.gui.workers import snapshot
+
+PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
+MAX_RECENT = 10
+
+
+class ProjectFiles:
+    """Mixin of :class:`~sialign.gui.main_window.MainWindow`: everything that reads or writes project files."""
+
+    def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
+                        hint: str = "") -> tuple[bool, Any]:  # fmt: skip
+        """Run ``operation``; on a refused file or an OS error show ``title`` with the reason and return (False, None)."""
+        try:
+            return True, operation()
+        except SialignError as exc:
+            self.show_error(title, str(exc))
+        except OSError as exc:
+            self.show_error(title, f"{path}: {exc.strerror or exc}{hint}")
+        return False, None
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; False when the user cancels."""
+        if not self.session.is_modified:
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"“{self.session.project.talk_id}” has changes that are not saved. Save them?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        if answer == QMessageBox.StandardButton.Discard:
+            # The user chose to lose the changes: do not offer them back later.
+            self._discard_current_autosave()
+            return True
+        return False
+
+    def new_talk(self) -> None:
+        from sialign.gui.new_talk_dialog import NewTalkDialog
+
+        if self.runner.busy or not self.maybe_save():
+            return
+        dialog = NewTalkDialog(self)
+        if dialog.exec():
+            from sialign.workflows.aligning import align_params
+
+            project = dialog.project()
+            project.params = align_params(project)
+            self._discard_current_autosave()
+            self.session.set_project(project, modified=True)
+            self.statusBar().showMessage("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
+
+    def open_dialog(self) -> None:
+        if self.runner.busy or not self.maybe_save():
+            return
+        start = str(self.settings.value("last_dir", str(Path.home())))
+        path, _ = QFileDialog.getOpenFileName(self, "Open project", start, PROJECT_FILTER)
+        if path:
+            self.open_path(path, ask_save=False)
+
+    def open_path(self, path: str, *, ask_save: bool = True) -> bool:
+        """Open a project file, offering its autosave when it is newer (after a crash)."""
+        from sialign.io.project_file import discard_autosave, find_recovery, load_project
+
+        if ask_save and not self.maybe_save():
+            return False
+        ok, project = self._file_operation("Cannot open the project", path, lambda: load_project(path))
+        if not ok:
+            return False
+        project.path = str(path)
+        modified = False
+        recovery = find_recovery(path, project.talk_id)
+        if recovery is not None:
+            answer = QMessageBox.question(
+                self,
+                "Recover unsaved work?",
+                f"There is autosaved work for {Path(path).name} newer than the file "
+                f"(saved {time.strftime('%Y-%m-%d %H:%M', time.localtime(recovery.stat().st_mtime))}). "
+                "SI Aligner may not have closed properly. Open the autosaved version?",
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                try:
+                    project = load_project(recovery)
+                    project.path = str(path)
+                    modified = True
+                except SialignError as exc:
+                    self.show_error("Cannot recover", str(exc))
+            else:
+                discard_autosave(path, project.talk_id)
+        self._discard_current_autosave()
+        self.session.set_project(project, modified=modified)
+        self._add_recent(str(path))
+        self.settings.setValue("last_dir", str(Path(path).parent))
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def offer_untitled_recovery(self) -> bool:
+        """At start-up: offer the newest autosave of a never-saved project; True if one was opened."""
+        from sialign.io.project_file import load_project, untitled_autosaves
+
+        found = untitled_autosaves()
+        if not found:
+            return False
+        newest = found[0]
+        answer = QMessageBox.question(
+            self,
+            "Recover unsaved work?",
+            f"SI Aligner did not close properly last time. Recover the unsaved talk “{newest.name.split('.')[0]}” "
+            f"(autosaved {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest.stat().st_mtime))})?",
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            for path in found:
+                path.unlink(missing_ok=True)
+            return False
+        try:
+            project = load_project(newest)
+        except SialignError as exc:
+            self.show_error("Cannot recover", str(exc))
+            return False
+        project.path = None
+        self.session.set_project(project, modified=True)
+        newest.unlink(missing_ok=True)
+        return True
+
+    def save(self) -> bool:
+        if self.session.project.path is None:
+            return self.save_as()
+        return self._save_to(self.session.project.path)
+
+    def save_as(self) -> bool:
+        project = self.session.project
+        start_dir = str(self.settings.value("last_dir", str(Path.home())))
+        suggestion = project.path or str(Path(start_dir) / f"{project.talk_id}.sialign")
+        path, _ = QFileDialog.getSaveFileName(self, "Save project as", suggestion, PROJECT_FILTER)
+        if not path:
+            return False
+        if not path.endswith(".sialign"):
+            path += ".sialign"
+        self._discard_current_autosave()
+        return self._save_to(path)
+
+    def _save_to(self, path: str) -> bool:
+        from sialign.io.project_file import discard_autosave, save_project
+
+        project = self.session.project
+        ok, _ = self._file_operation("Cannot save", path, lambda: save_project(project, path), " — choose another folder")
+        if not ok:
+            return False
+        project.path = str(path)
+        discard_autosave(path, project.talk_id)
+        self.session.mark_saved()
+        self._add_recent(str(path))
+        self.settings.setValue("last_dir", str(Path(path).parent))
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def autosave(self) -> None:
+        """Write the autosave when there are unsaved changes (never touches the project file).
+
+        Serialising thousands of beads takes tens of milliseconds, so the
+        write runs on a short-lived thread over a snapshot of the project.
+        """
+        project = self.session.project
+        if not self.session.is_modified or (not len(project.source) and not len(project.target)):
+            return
+        if self._autosave_thread is not None and self._autosave_thread.is_alive():
+            return  # the next tick saves the newer state
+        copy = snapshot(project)
+
+        def write() -> None:
+            from sialign.io.project_file import save_autosave
+
+            try:
+                path = save_autosave(copy)
+            except (SialignError, OSError) as exc:
+                self.autosave_done.emit(f"Autosave failed: {exc}")
+            else:
+                self.autosave_done.emit(f"Autosaved to {path}")
+
+        self._autosave_thread = threading.Thread(target=write, name="autosave", daemon=True)
+        self._autosave_thread.start()
+
+    def _show_autosave_message(self, message: str) -> None:
+        self.statusBar().showMessage(message, 4000)
+
+    def wait_for_autosave(self, timeout_s: float = 10.0) -> None:
+        """Block until a running autosave has written its file (close, tests)."""
+        if self._autosave_thread is not None:
+            self._autosave_thread.join(timeout_s)
+
+    def _discard_current_autosave(self) -> None:
+        from sialign.io.project_file import discard_autosave
+
+        self.wait_for_autosave()
+        project = self.session.project
+        if len(project.source) or len(project.target):
+            discard_autosave(project.path, project.talk_id)
+
+    def open_corpus_dialog(self) -> None:
+        start = str(self.settings.value("last_dir", str(Path.home())))
+        folder = QFileDialog.getExistingDirectory(self, "Open corpus folder", start)
+        if folder:
+            self.open_corpus(folder)
+
+    def open_corpus(self, folder: str) -> Any:
+        """Show the corpus window of ``folder``; its talks open here for review. None when it is no corpus."""
+        from PySide6.QtCore import Qt
+
+        from sialign.corpus.runner import STATE_FILE
+        from sialign.gui.corpus_window import CorpusWindow
+
+        if not (Path(folder) / STATE_FILE).exists():
+            self.show_error("Not a corpus folder", f"{folder} holds no {STATE_FILE}: align a corpus into it first "
+                            "(sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
+            return None
+        try:
+            window = CorpusWindow(folder, open_talk=lambda path: self.open_path(path), parent=self)
+        except SialignError as exc:
+            self.show_error("Corpus not opened", str(exc))
+            return None
+        window.setWindowFlag(Qt.WindowType.Window, True)
+        self.corpus_window = window
+        window.show()
+        return window
+
+    def report_dialog(self) -> None:
+        from sialign.gui.report_dialog import ReportDialog
+
+        if self.session.project.alignment is not None:
+            ReportDialog(self.session.project, self, settings=self.settings).exec()
+
+    def compare_window(self) -> None:
+        from PySide6.QtCore import Qt
+
+        from sialign.gui.compare_window import CompareWindow
+
+        project = self.session.project
+        aligned = project.alignment is not None and bool(project.alignment.beads)
+        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.show()
+        window.add_dialog()
+
+    def export_dialog(self) -> None:
+        from sialign.gui.export_dialog import ExportDialog, export
+
+        project = self.session.project
+        if project.alignment is None:
+            return
+        base = Path(project.path).with_suffix("") if project.path else Path(
+            str(self.settings.value("last_dir", str(Path.home())))
+        ) / project.talk_id
+        dialog = ExportDialog(project, str(base) + ".tsv", self)
+        if not dialog.exec():
+            return
+        options = dialog.options()
+        ok, rows = self._file_operation("Export failed", options.path, lambda: export(project, options))
+        if not ok:
+            return
+        self.statusBar().showMessage(f"Exported {rows} rows to {options.path}", 8000)
+
+    def open_example(self) -> None:
+        from sialign.gui.app import load_example_project
+
+        if self.runner.busy or not self.maybe_save():
+            return
+        try:
+            project = load_example_project()
+        except SialignError as exc:
+            self.show_error("Cannot open the example", str(exc))
+            return
+        self._discard_current_autosave()
+        self.session.set_project(project, modified=True)
+        self.align()
+
+    # -- recent files ---------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: str) -> None:
+        recent = [p for p in self.recent_files() if p != path]
+        recent.insert(0, path)
+        self.settings.setValue("recent_files", recent[:MAX_RECENT])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for path in recent:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
+        self.recent_menu.setEnabled(bool(recent))

@@ -1,0 +1,185 @@
+"""Review actions: confirm, drop, merge, split, move and label beads and segments.
+
+The controller turns a reviewer's command into one core edit applied through
+the session; the core refuses what breaks its rules. It sees the window only
+through three callables: the selected beads, the segment under the bead
+panel's text cursor, and a question for the split counts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from sialign.core.model import BeadStatus
+
+if TYPE_CHECKING:
+    from sialign.gui.bead_inspector import SegmentCursor
+    from sialign.gui.session import ProjectSession
+
+
+class ReviewActions:
+    """The review commands of the main window's Review menu and shortcuts.
+
+    Args:
+        session: the open project.
+        selected_beads: bead indices the reviewer selected (the current bead when none).
+        current_segment: the segment under the bead panel's text cursor, or None.
+        ask_split: asks how many source and target segments the first half of
+            bead ``index`` keeps; None when the reviewer cancels.
+    """
+
+    def __init__(
+        self,
+        session: ProjectSession,
+        selected_beads: Callable[[], list[int]],
+        current_segment: Callable[[], SegmentCursor | None],
+        ask_split: Callable[[int], tuple[int, int] | None],
+    ) -> None:
+        self._session = session
+        self._selected_beads = selected_beads
+        self._current_segment = current_segment
+        self._ask_split = ask_split
+
+    def _apply(self, edit: Any) -> bool:
+        return self._session.apply(edit)
+
+    def _refuse(self, message: str) -> None:
+        self._session.edit_failed.emit(message)
+
+    def confirm(self) -> None:
+        from sialign.core.edits import SetStatus
+
+        indices = self._selected_beads()
+        if indices:
+            self._apply(SetStatus(tuple(indices), BeadStatus.CONFIRMED))
+
+    def drop_or_restore(self) -> None:
+        from sialign.core.edits import SetStatus
+
+        indices = self._selected_beads()
+        alignment = self._session.project.alignment
+        if not indices or alignment is None:
+            return
+        if all(alignment.beads[i].status is BeadStatus.DROPPED for i in indices):
+            self._apply(SetStatus(tuple(indices), BeadStatus.AUTO))
+        else:
+            self._apply(SetStatus(tuple(indices), BeadStatus.DROPPED, "dropped by the reviewer"))
+
+    def reset_status(self) -> None:
+        from sialign.core.edits import SetStatus
+
+        indices = self._selected_beads()
+        if indices:
+            self._apply(SetStatus(tuple(indices), BeadStatus.AUTO))
+
+    def merge_with_next_bead(self) -> None:
+        from sialign.core.edits import MergeBeads
+
+        index = self._session.selected_bead
+        if index >= 0:
+            self._apply(MergeBeads(index))
+
+    def merge_with_previous_bead(self) -> None:
+        from sialign.core.edits import MergeBeads
+
+        index = self._session.selected_bead
+        if index >= 1 and self._apply(MergeBeads(index - 1)):
+            self._session.select_bead(index - 1)
+        elif index == 0:
+            self._refuse("the first bead has no previous bead to merge with")
+
+    def split_bead(self) -> None:
+        from sialign.core.edits import SplitBead
+
+        index = self._session.selected_bead
+        alignment = self._session.project.alignment
+        if index < 0 or alignment is None:
+            return
+        bead = alignment.beads[index]
+        if len(bead.src) + len(bead.tgt) < 2:
+            self._refuse(f"bead {index + 1} holds one segment; there is nothing to split")
+            return
+        counts = self._ask_split(index)
+        if counts is not None:
+            self._apply(SplitBead(index, *counts))
+
+    def split_segment(self) -> None:
+        from sialign.core.edits import SplitSegment
+
+        where = self._current_segment()
+        if where is None:
+            self._refuse("put the text cursor in a segment of the bead panel, where it should be cut")
+            return
+        self._apply(SplitSegment(where.side, where.seg_id, where.offset))
+
+    def merge_segment_next(self) -> None:
+        self._merge_segment(+1)
+
+    def merge_segment_previous(self) -> None:
+        self._merge_segment(-1)
+
+    def _merge_segment(self, direction: int) -> None:
+        """Merge the segment under the text cursor with the next (+1) or previous (-1) segment of its document."""
+        from sialign.core.edits import MergeSegments
+
+        where = self._current_segment()
+        if where is None:
+            self._refuse("put the text cursor in a segment of the bead panel")
+            return
+        doc = self._session.project.document(where.side)
+        pos = doc.index_of(where.seg_id)
+        if direction > 0 and pos == len(doc) - 1:
+            self._refuse(f"segment {where.seg_id} is the last one; there is no next segment")
+            return
+        if direction < 0 and pos == 0:
+            self._refuse(f"segment {where.seg_id} is the first one; there is no previous segment")
+            return
+        self._apply(MergeSegments(where.side, where.seg_id if direction > 0 else doc.segments[pos - 1].id))
+
+    def _edit_side(self) -> str:
+        where = self._current_segment()
+        return where.side if where is not None else "tgt"
+
+    def move_first_to_previous(self) -> None:
+        self._move_boundary(-1)
+
+    def move_last_to_next(self) -> None:
+        self._move_boundary(+1)
+
+    def _move_boundary(self, direction: int) -> None:
+        from sialign.core.edits import MoveSegment
+
+        index = self._session.selected_bead
+        alignment = self._session.project.alignment
+        if index < 0 or alignment is None:
+            return
+        side = self._edit_side()
+        bead = alignment.beads[index]
+        ids = bead.src if side == "src" else bead.tgt
+        if not ids:
+            name = "source" if side == "src" else "target"
+            self._refuse(f"bead {index + 1} has no {name} segment to move")
+            return
+        n_before = len(alignment.beads)
+        seg_id = ids[0] if direction < 0 else ids[-1]
+        if self._apply(MoveSegment(side, seg_id, direction)):
+            # Keep the selection on what is left of the bead (it may have been
+            # removed when its last segment moved away).
+            if len(alignment.beads) < n_before and direction < 0:
+                self._session.select_bead(index - 1)
+            else:
+                self._session.select_bead(min(index, len(alignment.beads) - 1))
+
+    def cycle_label(self, name: str) -> None:
+        from sialign.core.edits import SetLabels
+
+        index = self._session.selected_bead
+        alignment = self._session.project.alignment
+        if index < 0 or alignment is None:
+            return
+        bead = alignment.beads[index]
+        current = getattr(bead, name)
+        new = True if current is None else (False if current else None)
+        good_align = new if name == "good_align" else bead.good_align
+        good_mt = new if name == "good_mt" else bead.good_mt
+        self._apply(SetLabels(index, good_align, good_mt, bead.note))

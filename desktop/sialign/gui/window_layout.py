@@ -1,0 +1,330 @@
+"""The main window's construction: actions, the table panel, docks, menus, toolbar, status bar and signal wiring."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
+    QPushButton, QScrollArea, QToolButton, QVBoxLayout, QWidget,
+)
+
+from sialign.gui.table_model import is_flagged, is_low_confidence, is_unconfirmed
+
+
+# Bump when docks are added or renamed, so an old saved layout is not
+# restored onto a different set of docks.
+LAYOUT_VERSION = 4
+
+
+class WindowLayout:
+    """Mixin of :class:`~sialign.gui.main_window.MainWindow` that builds its widgets, actions and connections."""
+
+    def _action(self, text: str, slot: Callable[[], Any], shortcut: Any = None, tip: str = "",
+                checkable: bool = False) -> QAction:  # fmt: skip
+        action = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                action.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            shortcut_text = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            action.setToolTip(f"{tip} ({shortcut_text})" if shortcut_text else tip)
+            action.setStatusTip(tip)
+        action.setCheckable(checkable)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        A = self._action
+        K = QKeySequence.StandardKey
+        self.act_new = A("&New talk…", self.new_talk, K.New, "Start a project from a talk's transcripts and audio")
+        self.act_open = A("&Open…", self.open_dialog, K.Open, "Open a saved project")
+        self.act_example = A("Open the &example talk", self.open_example, None, "Open the bundled example and align it")
+        self.act_save = A("&Save", self.save, K.Save, "Save the project")
+        self.act_save_as = A("Save &as…", self.save_as, K.SaveAs, "Save the project under a new name")
+        self.act_export = A("&Export…", self.export_dialog, "Ctrl+E", "Export the alignment as TSV, JSONL or TMX")
+        self.act_corpus = A("Open &corpus…", self.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
+        self.act_report = A("Export &report…", self.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
+        self.act_compare = A("&Compare renditions…", self.compare_window, None, "Several renditions of this source side by side")
+        self.act_quit = A("&Quit", self.close, K.Quit, "Close SI Aligner")
+
+        self.act_undo = self.session.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcuts([QKeySequence(K.Undo)])
+        self.act_undo.setToolTip("Undo the last edit (Ctrl+Z)")
+        self.act_redo = self.session.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.act_redo.setToolTip("Redo (Ctrl+Shift+Z)")
+        self.addAction(self.act_undo)
+        self.addAction(self.act_redo)
+
+        self.act_align = A("&Align", self.align, "Ctrl+R", "Align the talk (confirmed beads stay as anchors)")
+        self.act_realign = A("&Re-align unconfirmed", self.realign, "Ctrl+Shift+R",
+                             "Re-align everything between confirmed beads, reusing cached embeddings")  # fmt: skip
+        self.act_align_scratch = A("Align from &scratch…", self.align_from_scratch, None,
+                                   "Align the whole talk again, ignoring confirmed beads")  # fmt: skip
+        self.act_cancel = A("&Cancel", self.cancel_task, "Esc", "Stop the running alignment or scoring")
+        self.act_filters = A("&Filters", self.show_filters, "Ctrl+Shift+F", "Show the filter thresholds")
+
+        self.act_confirm = A("&Confirm", self.review.confirm, "C", "Confirm the selected beads")
+        self.act_drop = A("&Drop / restore", self.review.drop_or_restore, "D", "Drop the selected beads, or restore dropped ones")
+        self.act_reset_status = A("Reset to &auto", self.review.reset_status, None, "Mark the selected beads unreviewed")
+        self.act_merge_beads = A("&Merge with next bead", self.review.merge_with_next_bead, "M", "Merge the bead with the next one")
+        self.act_merge_prev_bead = A("Merge with &previous bead", self.review.merge_with_previous_bead, "Shift+M",
+                                     "Merge the bead with the previous one")  # fmt: skip
+        self.act_split_bead = A("Split &bead…", self.review.split_bead, "B", "Split the bead in two")
+        self.act_split_segment = A("&Split at cursor", self.review.split_segment, "Ctrl+K",
+                                   "Split the segment under the text cursor of the bead inspector")  # fmt: skip
+        self.act_merge_next_segment = A("Merge with ne&xt segment", self.review.merge_segment_next, "Ctrl+J",
+                                        "Merge the segment under the cursor with the next segment")  # fmt: skip
+        self.act_merge_prev_segment = A("Merge with pre&vious segment", self.review.merge_segment_previous, "Ctrl+Shift+J",
+                                        "Merge the segment under the cursor with the previous segment")  # fmt: skip
+        self.act_move_prev = A("Move first segment to previous bead", self.review.move_first_to_previous, "Alt+Up",
+                               "Move the bead's first segment (side of the cursor) to the previous bead")  # fmt: skip
+        self.act_move_next = A("Move last segment to next bead", self.review.move_last_to_next, "Alt+Down",
+                               "Move the bead's last segment (side of the cursor) to the next bead")  # fmt: skip
+        self.act_good_align = A("Label: good &alignment (cycle)", lambda: self.review.cycle_label("good_align"), "G",
+                                "Cycle the good-alignment label: yes → no → not judged")  # fmt: skip
+        self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.review.cycle_label("good_mt"), "Shift+G",
+                             "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
+        self.act_post_edit = A("&Post-edit target…", self.focus_post_edit, "E", "Type a corrected target text")
+        self.act_find = A("&Find…", self.focus_search, K.Find, "Search source and target text")
+
+        self.act_next_unconfirmed = A("Next &unconfirmed", lambda: self.go_next(is_unconfirmed), "N",
+                                      "Go to the next bead nobody confirmed or dropped")  # fmt: skip
+        self.act_prev_unconfirmed = A("Previous unconfirmed", lambda: self.go_next(is_unconfirmed, True), "Shift+N",
+                                      "Go to the previous unconfirmed bead")  # fmt: skip
+        self.act_next_flagged = A("Next &flagged", lambda: self.go_next(is_flagged), "F",
+                                  "Go to the next bead a filter flagged or trimmed")  # fmt: skip
+        self.act_next_low = A("Next &low-confidence", lambda: self.go_next(is_low_confidence), "W",
+                              "Go to the next unreviewed bead with a high cost")  # fmt: skip
+        self.act_next_doubtful = A("Next most &doubtful", self.go_most_doubtful, "Q",
+                                   "Go to the unreviewed bead the learned filter most doubts")  # fmt: skip
+
+        self.act_fit = A("&Fit matrix to window", self.matrix.fit_to_window, "Ctrl+0", "Show the whole matrix")
+        self.act_zoom_bead = A("&Zoom matrix to bead", lambda: self.matrix.zoom_to_bead(self.session.selected_bead),
+                               "Ctrl+=", "Zoom the matrix around the selected bead")  # fmt: skip
+        self.act_reset_layout = A("&Reset layout", self.reset_layout, None, "Put the panels back where they started")
+        self.act_prefs = A("&Preferences…", self.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
+        self.act_models = A("&Embedding model…", self.model_settings, None, "Choose and add sentence-embedding models")
+        self.act_about = A("&About SI Aligner", self.about, None, "Version and licence")
+
+    def _build_table_panel(self) -> QWidget:
+        panel = QWidget()
+        self.search_edit = QLineEdit()
+        self.search_edit.setPlaceholderText("Search source and target…  (Ctrl+F)")
+        self.search_edit.setClearButtonEnabled(True)
+        self.regex_box = QCheckBox("Regex")
+        self.status_filter = QComboBox()
+        self.status_filter.addItems(["All statuses", "Auto", "Confirmed", "Dropped", "Not dropped"])
+        self.flag_filter = QComboBox()
+        self.flag_filter.addItem("All beads", None)
+        self.flag_filter.addItem("Any flag", "any")
+        self.cost_filter = QDoubleSpinBox()
+        self.cost_filter.setRange(0.0, 2.0)
+        self.cost_filter.setSingleStep(0.05)
+        self.cost_filter.setPrefix("cost ≥ ")
+        self.cost_filter.setSpecialValueText("any cost")
+        self.cost_filter.setToolTip("Show only beads costing at least this much")
+        self.search_message = QLabel("")
+        self.search_message.setStyleSheet("color: #b00020;")
+        top = QHBoxLayout()
+        top.addWidget(self.search_edit, 3)
+        top.addWidget(self.regex_box)
+        top.addWidget(self.status_filter)
+        top.addWidget(self.flag_filter)
+        top.addWidget(self.cost_filter)
+        nav = QHBoxLayout()
+        for action in (self.act_next_unconfirmed, self.act_next_flagged, self.act_next_low, self.act_next_doubtful):
+            button = QToolButton()
+            button.setDefaultAction(action)
+            nav.addWidget(button)
+        nav.addWidget(self.search_message, 1)
+        self.shown_label = QLabel("")
+        nav.addWidget(self.shown_label)
+        layout = QVBoxLayout(panel)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        layout.addLayout(top)
+        layout.addLayout(nav)
+        layout.addWidget(self.table, 1)
+        return panel
+
+    @staticmethod
+    def _scrollable(widget: QWidget) -> QScrollArea:
+        """``widget`` in a scroll area, so its dock can shrink below the widget's minimum size.
+
+        Without it the bead panel and the filters would make the window's
+        minimum size taller than a 1366 × 768 laptop screen.
+        """
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(widget)
+        return scroll
+
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        # The table is the central review surface; everything else can move.
+        self.setCentralWidget(self.table_panel)
+        self.matrix_dock = self._dock("Alignment matrix", "matrix_dock", self.matrix, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.inspector_dock = self._dock("Bead", "inspector_dock", self._scrollable(self.inspector),
+                                         Qt.DockWidgetArea.BottomDockWidgetArea)  # fmt: skip
+        self.filter_dock = self._dock("Filters", "filter_dock", self._scrollable(self.filter_panel),
+                                      Qt.DockWidgetArea.RightDockWidgetArea)  # fmt: skip
+        self.filter_dock.hide()
+        self.audio_dock = self._dock("Audio", "audio_dock", self.audio_panel, Qt.DockWidgetArea.TopDockWidgetArea)
+        # The lag plot needs height more than width: a tab beside the matrix
+        # gives it the matrix's area instead of a sliver of the audio strip.
+        self.evs_dock = self._dock("Interpreter lag", "evs_dock", self.audio_panel.evs_view,
+                                   Qt.DockWidgetArea.LeftDockWidgetArea)  # fmt: skip
+        self.tabifyDockWidget(self.matrix_dock, self.evs_dock)
+        self.matrix_dock.raise_()
+        # Behind the matrix tab the plot stays "visible" to Qt: tell it, so edits skip its redraw.
+        self.evs_dock.visibilityChanged.connect(self.audio_panel.evs_view.set_on_screen)
+        self._default_state = self.saveState(LAYOUT_VERSION)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        for action in (self.act_new, self.act_open):
+            file_menu.addAction(action)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addAction(self.act_example)
+        file_menu.addAction(self.act_corpus)
+        file_menu.addSeparator()
+        for action in (self.act_save, self.act_save_as, self.act_export, self.act_report, self.act_compare):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_quit)
+
+        edit_menu = bar.addMenu("&Edit")
+        edit_menu.addAction(self.act_undo)
+        edit_menu.addAction(self.act_redo)
+        edit_menu.addSeparator()
+        segment_menu = edit_menu.addMenu("Se&gment")
+        for action in (self.act_split_segment, self.act_merge_next_segment, self.act_merge_prev_segment,
+                       self.act_move_prev, self.act_move_next):  # fmt: skip
+            segment_menu.addAction(action)
+        bead_menu = edit_menu.addMenu("&Bead")
+        for action in (self.act_merge_beads, self.act_merge_prev_bead, self.act_split_bead):
+            bead_menu.addAction(action)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.act_find)
+
+        review_menu = bar.addMenu("&Review")
+        for action in (self.act_confirm, self.act_drop, self.act_reset_status, None, self.act_good_align,
+                       self.act_good_mt, self.act_post_edit, None, self.act_next_unconfirmed,
+                       self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
+                       self.act_next_doubtful):  # fmt: skip
+            if action is None:
+                review_menu.addSeparator()
+            else:
+                review_menu.addAction(action)
+
+        align_menu = bar.addMenu("&Align")
+        for action in (self.act_align, self.act_realign, self.act_align_scratch, self.act_cancel, None, self.act_filters):
+            if action is None:
+                align_menu.addSeparator()
+            else:
+                align_menu.addAction(action)
+
+        self.view_menu = bar.addMenu("&View")
+        for dock in (self.audio_dock, self.matrix_dock, self.evs_dock, self.inspector_dock, self.filter_dock):
+            self.view_menu.addAction(dock.toggleViewAction())
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.act_fit)
+        self.view_menu.addAction(self.act_zoom_bead)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.act_reset_layout)
+
+        play_menu = bar.addMenu("&Play")
+        for action in self.audio_panel.actions_for_menu():
+            play_menu.addAction(action)
+
+        settings_menu = bar.addMenu("&Settings")
+        settings_menu.addAction(self.act_models)
+        settings_menu.addAction(self.act_prefs)
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.act_about)
+
+    def _build_toolbar(self) -> None:
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main_toolbar")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.setMovable(True)
+        play_source, play_target = self.audio_panel.play_source_action, self.audio_panel.play_target_action
+        for action in (self.act_new, self.act_open, self.act_save, None, self.act_align, self.act_cancel, None,
+                       self.act_undo, self.act_redo, None, play_source, play_target, None, self.act_filters,
+                       self.act_export):  # fmt: skip
+            if action is None:
+                toolbar.addSeparator()
+            else:
+                toolbar.addAction(action)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.embedder_label = QLabel("")
+        self.counts_label = QLabel("")
+        self.saved_label = QLabel("")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(360)
+        self.progress.setMinimumWidth(240)
+        self.progress.setTextVisible(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel_task)
+        # Keep their place when hidden: showing them must not re-lay-out the
+        # window (and repaint every panel) at the start of each alignment.
+        for widget in (self.progress, self.cancel_button):
+            policy = widget.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            widget.setSizePolicy(policy)
+            widget.hide()
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.cancel_button)
+        bar.addPermanentWidget(self.embedder_label)
+        bar.addPermanentWidget(self.counts_label)
+        bar.addPermanentWidget(self.saved_label)
+
+    def _connect(self) -> None:
+        s = self.session
+        s.project_replaced.connect(self._project_replaced)
+        s.alignment_replaced.connect(self._alignment_replaced)
+        s.edited.connect(self._edited)
+        s.selection_changed.connect(self._selection_changed)
+        s.modified_changed.connect(lambda _m: self._update_title())
+        s.edit_failed.connect(self._edit_failed)
+        self.table.selectionModel().currentRowChanged.connect(self._table_current_changed)
+        self.table.context_requested.connect(self._show_context_menu)
+        self.matrix.bead_clicked.connect(s.select_bead)
+        self.matrix.context_requested.connect(lambda _i, pos: self._show_context_menu(pos))
+        self.search_edit.textChanged.connect(self._search_changed)
+        self.regex_box.toggled.connect(self._search_changed)
+        self.status_filter.currentIndexChanged.connect(self._status_filter_changed)
+        self.flag_filter.currentIndexChanged.connect(lambda _i: self.proxy.set_flag(self.flag_filter.currentData()))
+        self.cost_filter.valueChanged.connect(lambda v: self.proxy.set_cost_min(v if v > 0 else None))
+        for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
+            signal.connect(self._update_shown)
+        # A model reset resets the header's section modes; set them again.
+        self.proxy.modelReset.connect(self.table.configure_columns)
+        self.runner.finished.connect(self._task_finished)
+        self.filter_panel.flips_changed.connect(self._flips_changed)
+        self.filter_panel.table_filter_changed.connect(self._show_only)
+        self.doubt.doubt_changed.connect(lambda: self.table_model.set_doubt(self.doubt.by_bead))
+        self.doubt.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))

@@ -1,0 +1,86 @@
+"""Writing what came out: a project or an export, and a readable summary of an alignment."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sialign.core.model import Project
+
+log = logging.getLogger(__name__)
+
+
+def write_output(project: Project, output: str, format: str | None = None) -> str:
+    """Write the project (``.sialign``) or its alignment (any export format); returns what was written."""
+    from sialign.io.project_file import PROJECT_SUFFIX, save_project
+    from sialign.io.writers import write_alignment
+
+    if format is None and Path(output).suffix.lower() == PROJECT_SUFFIX:
+        save_project(project, output)
+        return f"project {output}"
+    rows = write_alignment(project, output, format=format)
+    log.info("wrote %d beads to %s", rows, output)
+    return f"{rows} beads to {output}"
+
+
+def summary_lines(project: Project, timings: dict[str, float], rows: int = 5) -> list[str]:
+    """A readable summary of the project's alignment: counts, embedder, EVS, timings and the first rows."""
+    from sialign.evaluate.evs import compute_evs, evs_stats
+    from sialign.core.model import BeadStatus, bead_text
+
+    alignment = project.alignment
+    assert alignment is not None
+    counts = alignment.counts()
+    kinds: dict[str, int] = {}
+    for bead in alignment.beads:
+        kinds[bead.kind] = kinds.get(bead.kind, 0) + 1
+    common = ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])[:6])
+    lines = [
+        f"talk {project.talk_id}: {len(project.source)} source segments, {len(project.target)} target segments"
+        + (f", reference of {len(project.reference)} lines" if project.reference is not None else ""),
+        f"embedder: {alignment.embedder}"
+        + (f" ({alignment.info['embedder_note'].split(' — ', 1)[1]})" if " — " in alignment.info.get("embedder_note", "") else ""),
+        f"beads: {counts['total']} ({counts['auto']} auto, {counts['confirmed']} confirmed, {counts['dropped']} dropped, "
+        f"{counts['flagged']} flagged); shapes {common}",
+    ]
+    dropped = [b for b in alignment.beads if b.status is BeadStatus.DROPPED]
+    reasons: dict[str, int] = {}
+    for bead in dropped:
+        key = "cost above the drop threshold" if bead.reason.startswith("cost") else bead.reason
+        reasons[key] = reasons.get(key, 0) + 1
+    if reasons:
+        lines.append("dropped: " + "; ".join(f"{v} × {k}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
+    flag_counts: dict[str, int] = {}
+    for bead in alignment.beads:
+        for flag in bead.failed_flags:
+            flag_counts[flag.name] = flag_counts.get(flag.name, 0) + 1
+    if flag_counts:
+        lines.append("flags: " + ", ".join(f"{k} {v}" for k, v in sorted(flag_counts.items())))
+    info = alignment.info
+    lag = info.get("lag")
+    if lag and lag.get("note"):
+        lines.append(lag["note"])
+    lines.append(
+        f"settings: {info.get('target_units', '?')} preset, time prior {'on' if info.get('time_prior') else 'off'}, "
+        f"{'pivot through the reference' if any(s['name'] == 'pivot' for s in info.get('signals', [])) else 'direct'}"
+    )
+    stats = evs_stats(compute_evs(project))
+    if stats is not None:
+        lines.append(f"ear-voice span: median {stats.median:.2f} s (IQR {stats.q1:.2f}–{stats.q3:.2f} s, {stats.n} beads)")
+    t = timings
+    lines.append(f"timings: embedding {t['embedding']:.2f} s, aligning {t['aligning']:.2f} s, total {t['total']:.2f} s")
+    shown = 0
+    for k, bead in enumerate(alignment.beads):
+        if shown >= rows:
+            break
+        src = bead_text(bead, project.source, "src")
+        tgt = bead_text(bead, project.target, "tgt")
+        cost = f"{bead.cost:.2f}" if bead.cost is not None else "-"
+        lines.append(f"  #{k + 1:<3} {bead.kind:<4} {cost:>5} {bead.status.value:<9} {src[:48]:<48} | {tgt[:40]}")
+        shown += 1
+    return lines
+
+
+__all__ = ["summary_lines", "write_output"]
