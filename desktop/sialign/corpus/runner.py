@@ -149,24 +149,27 @@ class TalkOutcome:
 
 
 def _read_talk(spec: TalkSpec) -> Any:
-    from sialign.core.model import Project
-    from sialign.io.readers import read_transcript
+    """The talk's project, read through the one use case that builds talks from files."""
+    from sialign.workflows.talks import TalkFiles, read_talk
 
-    source = read_transcript(spec.source, language=spec.src_lang or None)
-    target = read_transcript(spec.target, language=spec.tgt_lang or None)
-    reference = None
-    if spec.reference is not None:
-        reference = read_transcript(spec.reference, language=spec.tgt_lang or target.language)
-    if spec.source_audio is not None:
-        source.audio_path = str(spec.source_audio)
-    if spec.target_audio is not None:
-        target.audio_path = str(spec.target_audio)
     metadata: dict[str, Any] = dict(spec.extra)
     if spec.interpreter:
         metadata["interpreter"] = spec.interpreter
     if spec.split:
         metadata["split"] = spec.split
-    return Project(talk_id=spec.talk, source=source, target=target, reference=reference, metadata=metadata)
+    return read_talk(
+        TalkFiles(
+            source=spec.source,
+            target=spec.target,
+            reference=spec.reference,
+            source_language=spec.src_lang or None,
+            target_language=spec.tgt_lang or None,
+            source_audio=str(spec.source_audio) if spec.source_audio is not None else None,
+            target_audio=str(spec.target_audio) if spec.target_audio is not None else None,
+            talk_id=spec.talk,
+            metadata=metadata,
+        )
+    )
 
 
 def apply_filters_named(project: Any, names: Sequence[str]) -> None:
