@@ -91,14 +91,12 @@ def align(
 
     from sialign.align.pipeline import align_project
     from sialign.core.edits import ReplaceAlignment, apply_edit
-    from sialign.core.model import Project
     from sialign.core.params import AlignParams
+    from sialign.workflows.talks import talk_from_documents
 
     src_doc = _document(source, src_lang)
     tgt_doc = _document(target, tgt_lang)
     ref_doc = _document(reference, tgt_lang or tgt_doc.language) if reference is not None else None
-    if talk_id is None:
-        talk_id = Path(source).name.split(".")[0] if isinstance(source, (str, Path)) else "talk"
     fields = {f.name for f in dataclasses.fields(AlignParams)}
     unknown = set(params) - fields
     if unknown:
@@ -106,7 +104,9 @@ def align(
     # Results do not depend on the user's model registry unless model= says so.
     embedder = model or "auto-builtin"
     aligned = AlignParams(embedder=embedder, **params)
-    project = Project(talk_id=talk_id, source=src_doc, target=tgt_doc, reference=ref_doc)
+    project = talk_from_documents(
+        src_doc, tgt_doc, ref_doc, source_path=source if isinstance(source, (str, Path)) else "", talk_id=talk_id
+    )
     result = align_project(project, aligned)
     apply_edit(project, ReplaceAlignment(result.alignment, label="Align"))
     project.params = aligned

@@ -125,6 +125,21 @@ def _isolated_settings(tmp_path, monkeypatch):  # noqa: ANN001
 
 
 @pytest.fixture
+def window(qtbot, session, monkeypatch):  # noqa: ANN001, ANN201
+    """A main window on the ``session`` fixture; question dialogs answer Discard (no dialog blocks a test)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from sialign.gui.main_window import MainWindow
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    w = MainWindow(session)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
 def open_window(qtbot, monkeypatch):  # noqa: ANN001, ANN201
     """A function opening a main window on a project; question dialogs answer Discard, warnings fail the test."""
     from PySide6.QtWidgets import QMessageBox

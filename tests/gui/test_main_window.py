@@ -18,19 +18,6 @@ from sialign.gui.workers import TaskWorker
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-@pytest.fixture
-def window(qtbot, session, monkeypatch):  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
-
-    # No dialog may block a test: every question is answered by the test itself.
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    w = MainWindow(session)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
-
-
 def assert_consistent(window) -> None:  # noqa: ANN001
     """Table rows, matrix beads and selection all match the project."""
     project = window.session.project

@@ -103,17 +103,3 @@ def _horizontal() -> Any:
     from PySide6.QtCore import Qt
 
     return Qt.Orientation.Horizontal
-
-
-@pytest.fixture
-def window(qtbot, session, monkeypatch):  # noqa: ANN001
-    from PySide6.QtWidgets import QMessageBox
-
-    from sialign.gui.main_window import MainWindow
-
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    w = MainWindow(session)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    return w

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
     from sialign.align.pipeline import align_project
     from sialign.cli.cmd_align import console_progress
-    from sialign.core.carry import CarryReport, LostReview
+    from sialign.core.carry import CarryReport
     from sialign.core.edits import ReplaceAlignment, apply_edit
     from sialign.core.errors import SialignError
     from sialign.core.params import AlignParams
@@ -51,12 +51,7 @@ def run(args: argparse.Namespace) -> int:
     result = align_project(project, params, progress=progress, keep_confirmed=not args.all)
     if progress is not None:
         print(file=sys.stderr)
-    info = result.alignment.info["review_carry"]
-    report = CarryReport(
-        beads_changed=int(info["beads_changed"]),
-        carried=int(info["carried"]),
-        lost=[LostReview(d["index"], tuple(d["src"]), tuple(d["tgt"]), tuple(d["items"])) for d in info["lost"]],
-    )
+    report = CarryReport.from_dict(result.alignment.info["review_carry"])
     print(f"{len(result.alignment.beads)} beads (before {len(project.alignment.beads)}): {report.summary()}")
     for item in report.lost[:20]:
         print(f"  left behind: {item.describe()}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 from sialign.core.model import Alignment, Bead, BeadStatus
 
@@ -81,6 +82,15 @@ class CarryReport:
             "carried": self.carried,
             "lost": [dataclasses.asdict(item) for item in self.lost],
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CarryReport:
+        """The report :meth:`to_dict` wrote (``alignment.info["review_carry"]``)."""
+        return cls(
+            beads_changed=int(d.get("beads_changed", 0)),
+            carried=int(d.get("carried", 0)),
+            lost=[LostReview(x["index"], tuple(x["src"]), tuple(x["tgt"]), tuple(x["items"])) for x in d.get("lost", [])],
+        )
 
     def summary(self) -> str:
         text = f"{self.beads_changed} beads changed; review data carried over for {self.carried}"
