@@ -358,8 +358,10 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
             text = data.decode(name)
         except UnicodeDecodeError:
             continue
-        if _plausibility(text) >= MIN_PLAUSIBILITY and _has_enough_kana(text) and _japanese_score(text) >= 0.6 and not _INSIDE_LATIN_WORD.search(text):
-            decoded.append((_japanese_score(text), name, text))
+        if _plausibility(text) >= MIN_PLAUSIBILITY and _has_enough_kana(text) and not _INSIDE_LATIN_WORD.search(text):
+            score = _japanese_score(text)
+            if score >= 0.6:
+                decoded.append((score, name, text))
     if decoded:
         decoded.sort(key=lambda d: d[0], reverse=True)
         if len(decoded) > 1 and decoded[0][0] - decoded[1][0] < 0.05 and decoded[0][2] != decoded[1][2]:
@@ -369,18 +371,12 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
                     return DecodedText(text, name)
         return DecodedText(decoded[0][2], decoded[0][1])
 
-    mixed = _mixed_utf8(data)
-    if mixed is not None:
-        return mixed
-    western = _western(data)
-    if western is not None:
-        return western
-    central = _central_european(data)
-    if central is not None:
-        return central
-    guessed = _charset_normalizer_guess(data)
-    if guessed is not None:
-        return guessed
+    # Then, in order: UTF-8 with stray legacy lines, Western and Central
+    # European legacy encodings, and charset-normalizer's best guess.
+    for detect in (_mixed_utf8, _western, _central_european, _charset_normalizer_guess):
+        found = detect(data)
+        if found is not None:
+            return found
     raise EncodingError(
         path,
         "cannot tell the text encoding: the bytes are not UTF-8, UTF-16 or any encoding SI Aligner knows "
