@@ -37,6 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tgt-lang", metavar="LANG", help="target language (default: guessed from the script)")
     parser.add_argument("--src-tier", metavar="TIER", help="TextGrid/EAF tier or TSV column of the source text")
     parser.add_argument("--tgt-tier", metavar="TIER", help="TextGrid/EAF tier or TSV column of the target text")
+    add_alignment_options(parser)
+    parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
+    parser.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
+    parser.add_argument("--talk-id", metavar="NAME", help="talk name written into exports (default: the source file name)")
+    parser.add_argument("--rows", type=int, default=5, metavar="N", help="beads to print after the summary")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+
+
+def add_alignment_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """The options :func:`params_from_args` reads (shared with ``sialign corpus align``)."""
     parser.add_argument(
         "--model",
         metavar="PATH|NAME|lexical",
@@ -68,11 +78,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="split off edge source sentences of n:m beads whose own cost against the bead's target is at least X "
         "(1 = unrelated) as omissions: finds more omissions at some cost in accuracy (off by default; try 1.0)",
     )
-    parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
-    parser.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
-    parser.add_argument("--talk-id", metavar="NAME", help="talk name written into exports (default: the source file name)")
-    parser.add_argument("--rows", type=int, default=5, metavar="N", help="beads to print after the summary")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
 
 
 def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) -> AlignParams:

@@ -22,7 +22,7 @@ ORDER = 30
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from sialign.cli.cmd_align import add_arguments as align_arguments
+    from sialign.cli.cmd_align import add_alignment_options as align_options
 
     sub = parser.add_subparsers(dest="corpus_action", metavar="ACTION", required=True)
     fmt = parser.formatter_class
@@ -35,17 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
     p.add_argument("--learned", action="store_true", help="then score every bead's doubt with the learned filter (trained on the talk) and drop the most doubtful")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors and the summary")
-    # The alignment options of 'sialign align' (the same names and meanings).
-    scratch = argparse.ArgumentParser(add_help=False)
-    scratch.add_argument("source")
-    scratch.add_argument("target")
-    align_arguments(scratch)
-    options = p.add_argument_group("alignment options (as in sialign align)")
-    keep = {"--model", "--max-src", "--max-tgt", "--drop-threshold", "--candidates", "--method", "--target-units",
-            "--time-prior", "--evs", "--pivot", "--pivot-weight", "--peel"}  # fmt: skip
-    for action in scratch._actions:
-        if set(action.option_strings) & keep:
-            options._add_action(action)
+    align_options(p.add_argument_group("alignment options (as in sialign align)"))
 
     s = sub.add_parser("status", help="one row per talk: beads, confirmed, dropped, flagged, median EVS, reviewed, failure", formatter_class=fmt)
     s.add_argument("folder", metavar="CORPUS_DIR")
