@@ -393,3 +393,23 @@ def test_pipeline_rendered_sentences_are_not_split_off() -> None:
     assert not any(b.src and not b.tgt for b in result.alignment.beads)
     got = positions(project, result.alignment)
     assert sum(bead in got for bead in gold) >= 0.9 * len(gold)
+
+
+@pytest.mark.parametrize("with_reference", [False, True])
+def test_similarity_grid_without_aligning_equals_the_runs(with_reference: bool) -> None:
+    """Opening a project recomputes the matrix colours: the same values an alignment run shows."""
+    from sialign.align.pipeline import similarity_grid
+
+    src = sentences(3, 12)
+    tgt, _gold = chunked(src, 4)
+    reference = Document.from_texts(src, "en") if with_reference else None
+    project = project_of(src, tgt, reference=reference)
+    params = AlignParams(embedder="lexical", pivot=with_reference, pivot_weight=0.5)
+    result = align_project(project, params)
+    project.alignment = result.alignment
+    clear_memo()
+    grid = similarity_grid(project, params, embedder_spec=result.alignment.info["embedder_spec"])
+    assert grid.src_ids == project.source.ids() and grid.tgt_ids == project.target.ids()
+    assert grid.values.shape == result.similarity.shape
+    np.testing.assert_allclose(grid.values, result.similarity, atol=1e-6)
+    assert float(np.abs(grid.values).sum()) > 0

@@ -124,6 +124,21 @@ def _isolated_settings(tmp_path, monkeypatch):  # noqa: ANN001
     yield
 
 
+@pytest.fixture(autouse=True)
+def _desktop_screen(monkeypatch):  # noqa: ANN001
+    """Windows open as on a 1920 × 1080 desktop (the offscreen platform's screen is 800 pixels wide).
+
+    ``tests/gui/test_window_size.py`` puts them on a laptop screen instead.
+    """
+    try:
+        from PySide6.QtCore import QRect
+
+        from sialign.gui.window_layout import WindowLayout
+    except ImportError:  # pragma: no cover
+        return
+    monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(0, 0, 1920, 1050))
+
+
 @pytest.fixture
 def window(qtbot, session, monkeypatch):  # noqa: ANN001, ANN201
     """A main window on the ``session`` fixture; question dialogs answer Discard (no dialog blocks a test)."""

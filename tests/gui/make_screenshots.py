@@ -2,7 +2,7 @@
 
 Run under a real X server so fonts and styles are the ones users see:
 
-    xvfb-run -a -s "-screen 0 1440x900x24" .venv/bin/python tests/gui/make_screenshots.py
+    xvfb-run -a -s "-screen 0 1280x800x24" sh -c 'openbox & sleep 1; .venv/bin/python tests/gui/make_screenshots.py --out resources/screenshots/1280x800'
 
 Writes ``resources/screenshots/main_window.png`` (the whole window with the
 example aligned and filtered, a flagged bead selected),
@@ -63,11 +63,12 @@ def _save(pixmap, out: Path, name: str) -> Path:  # noqa: ANN001
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--size", default="1440x900", help="window size WxH")
+    parser.add_argument("--size", default=None,
+                        help="window size WxH (default: as the app opens it on this screen — its default size, "
+                             "or maximised on a smaller screen)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=OUT, help="folder for the PNG files")
     args = parser.parse_args(argv)
     out = args.out
-    width, height = (int(v) for v in args.size.split("x"))
 
     scratch = Path(tempfile.mkdtemp(prefix="sialign-shots-"))
     os.environ["SIALIGN_AUTOSAVE_DIR"] = str(scratch / "autosave")
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["ALSA_CONFIG_PATH"] = str(conf)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, Qt
 
     from sialign.core.model import BeadStatus
     from sialign.gui.app import load_example_project, make_application, preload_engine
@@ -92,8 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     from sialign.gui.main_window import MainWindow
 
     window = MainWindow()
-    window.resize(width, height)
+    if args.size:
+        window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMaximized)
+        window.resize(*(int(v) for v in args.size.split("x")))
     window.show()
+    _settle(app, 600)
     window.reset_layout()
     _settle(app)
 

@@ -149,6 +149,10 @@ def test_matrix_view_says_what_to_do_when_empty(qtbot, project, make_project) ->
     assert "Align (Ctrl+R)" in view.empty_message()
     aligned = make_project()
     view.set_project(aligned, None)  # as opened from a file: beads but no similarity
-    assert "Re-align" in view.empty_message()
+    assert "Align (Ctrl+R)" in view.empty_message()
+    view.set_note("Computing the similarity for the matrix…")
+    assert "Computing" in view.empty_message() and view.empty_label.isVisibleTo(view)
+    # The note keeps off the path: top-right corner, not over the last bead (bottom right).
+    assert view.empty_label.y() < view.graphics.height() // 2
     view.set_project(aligned, SimilarityGrid(np.zeros((6, 9), dtype=np.float32), aligned.source.ids(), aligned.target.ids()))
     assert view.empty_message() == "" and not view.empty_label.isVisibleTo(view)

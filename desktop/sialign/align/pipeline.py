@@ -34,7 +34,7 @@ import numpy as np
 from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
-from sialign.align.result import AlignResult
+from sialign.align.result import AlignResult, SimilarityGrid
 from sialign.core.carry import carry_review
 from sialign.core.errors import SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
@@ -269,56 +269,32 @@ def _ends(doc: Document) -> np.ndarray:
     return np.array([s.end if s.end is not None else s.start for s in doc.segments], dtype=np.float64)
 
 
-# ------------------------------------------------------------------ main entry
-def align_project(
+@dataclasses.dataclass
+class BuiltSignals:
+    """The similarity signals of one run, with the names the alignment records."""
+
+    signals: list[Signal]
+    names: list[str]
+    pivot_note: str
+    lengths_from: list[str]
+
+
+def build_signals(
     project: Project,
-    params: AlignParams | None = None,
+    params: AlignParams,
+    main: Embedder,
     *,
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
-    keep_confirmed: bool = True,
-    embedder: Embedder | None = None,
-) -> AlignResult:
-    """Align the project's source with its target.
-
-    Args:
-        project: documents (and reference translation) to align; read only.
-        params: alignment parameters; defaults to ``project.params`` (or the
-            defaults when the project has none).
-        progress: ``progress(fraction, message)``.
-        should_stop: checked often; cancellation raises :class:`AlignmentCancelled`.
-        keep_confirmed: keep the current alignment's confirmed beads and
-            re-align only the gaps between them.
-        embedder: use this embedder instead of the one ``params.embedder`` names.
-
-    Returns:
-        :class:`AlignResult` with the new alignment, the similarity matrix
-        (n_src, n_tgt) and the timings.
+) -> BuiltSignals:
+    """Embed both sides (and the reference) and weigh the signals the DP mixes.
 
     Raises:
-        AlignmentCancelled: ``should_stop()`` returned True.
-        ModelNotFoundError: the model named in ``params.embedder`` is not on this computer.
-        SialignError: bad parameters (unknown mode, segmentation impossible).
+        SialignError: the reference translation does not have one line per source segment.
     """
-    started = time.perf_counter()
-    params = params or project.params or AlignParams()
-    progress = progress or (lambda f, m: None)
-    check_stop(should_stop)
+    embed_progress = progress or (lambda f, m: None)
     src_doc, tgt_doc = project.source, project.target
     n, m = len(src_doc), len(tgt_doc)
-    units = resolve_target_units(params, n, m)
-    settings = cost_settings(params, units)
-    if params.method not in ("beads", "segment"):
-        raise SialignError(f"method must be 'beads' or 'segment', not {params.method!r}")
-
-    # ---- embedding
-    embed_progress = stage(progress, 0.0, 0.5)
-    if embedder is not None:
-        choice = EmbedderChoice(embedder.name)
-        main = embedder
-    else:
-        choice = choose_embedder(params.embedder, src_doc.language, tgt_doc.language)
-        main = get_embedder(choice.spec)
     use_pivot = bool(params.pivot and project.reference is not None and n > 0)
     if use_pivot and project.reference is not None and len(project.reference) != n:
         raise SialignError(
@@ -379,6 +355,62 @@ def align_project(
             names.append(f"{pivot_embedder.name} (pivot through the reference translation)")
             if len(signals) == 1:
                 lengths_from = ref_texts
+    return BuiltSignals(signals, names, pivot_note, lengths_from)
+
+
+# ------------------------------------------------------------------ main entry
+def align_project(
+    project: Project,
+    params: AlignParams | None = None,
+    *,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+    keep_confirmed: bool = True,
+    embedder: Embedder | None = None,
+) -> AlignResult:
+    """Align the project's source with its target.
+
+    Args:
+        project: documents (and reference translation) to align; read only.
+        params: alignment parameters; defaults to ``project.params`` (or the
+            defaults when the project has none).
+        progress: ``progress(fraction, message)``.
+        should_stop: checked often; cancellation raises :class:`AlignmentCancelled`.
+        keep_confirmed: keep the current alignment's confirmed beads and
+            re-align only the gaps between them.
+        embedder: use this embedder instead of the one ``params.embedder`` names.
+
+    Returns:
+        :class:`AlignResult` with the new alignment, the similarity matrix
+        (n_src, n_tgt) and the timings.
+
+    Raises:
+        AlignmentCancelled: ``should_stop()`` returned True.
+        ModelNotFoundError: the model named in ``params.embedder`` is not on this computer.
+        SialignError: bad parameters (unknown mode, segmentation impossible).
+    """
+    started = time.perf_counter()
+    params = params or project.params or AlignParams()
+    progress = progress or (lambda f, m: None)
+    check_stop(should_stop)
+    src_doc, tgt_doc = project.source, project.target
+    n, m = len(src_doc), len(tgt_doc)
+    units = resolve_target_units(params, n, m)
+    settings = cost_settings(params, units)
+    if params.method not in ("beads", "segment"):
+        raise SialignError(f"method must be 'beads' or 'segment', not {params.method!r}")
+
+    # ---- embedding
+    embed_progress = stage(progress, 0.0, 0.5)
+    if embedder is not None:
+        choice = EmbedderChoice(embedder.name)
+        main = embedder
+    else:
+        choice = choose_embedder(params.embedder, src_doc.language, tgt_doc.language)
+        main = get_embedder(choice.spec)
+    built = build_signals(project, params, main, progress=embed_progress, should_stop=should_stop)
+    signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
+    tgt_texts = _texts(tgt_doc)
     embedded = time.perf_counter()
     check_stop(should_stop)
 
@@ -499,3 +531,45 @@ def align_project(
     alignment.validate(src_doc, tgt_doc)
     progress(1.0, "Aligned")
     return AlignResult(alignment=alignment, similarity=similarity, timings=timings)
+
+
+def similarity_grid(
+    project: Project,
+    params: AlignParams | None = None,
+    *,
+    embedder_spec: str | None = None,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> SimilarityGrid:
+    """The matrix view's similarity for the project's current segments, without aligning.
+
+    Projects store beads, not the similarity; opening one computes it again
+    from the same signals an alignment run mixes (single segments only, so
+    the vector cache usually answers).
+
+    Args:
+        project: documents to compare; read only.
+        params: the alignment parameters (default: the project's).
+        embedder_spec: the model the alignment used (``Alignment.info["embedder_spec"]``);
+            default: the one ``params.embedder`` chooses.
+
+    Raises:
+        AlignmentCancelled, ModelNotFoundError, SialignError: as :func:`align_project`.
+    """
+    params = dataclasses.replace(params or project.params or AlignParams(), candidates="fast")
+    src_doc, tgt_doc = project.source, project.target
+    src_ids, tgt_ids = src_doc.ids(), tgt_doc.ids()
+    n, m = len(src_doc), len(tgt_doc)
+    if not n or not m:
+        return SimilarityGrid(np.zeros((n, m), dtype=np.float32), src_ids, tgt_ids)
+    spec = embedder_spec or choose_embedder(params.embedder, src_doc.language, tgt_doc.language).spec
+    built = build_signals(project, params, get_embedder(spec), progress=progress, should_stop=should_stop)
+    if not built.signals:
+        return SimilarityGrid(np.zeros((n, m), dtype=np.float32), src_ids, tgt_ids)
+    settings = cost_settings(params, resolve_target_units(params, n, m))
+    lengths = (
+        np.array([len(t) for t in built.lengths_from], dtype=np.float64),
+        np.array([len(t) for t in _texts(tgt_doc)], dtype=np.float64),
+    )
+    model = BeadCostModel(built.signals, 1, 1, settings, None, None, *lengths)
+    return SimilarityGrid(np.array(model.similarity(), dtype=np.float32), src_ids, tgt_ids)

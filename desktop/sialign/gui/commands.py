@@ -29,6 +29,8 @@ class EditCommand(QUndoCommand):
         self._forward = edit
         self._inverse: Any = None
         self._skip_first_redo = False
+        # Undo puts the selection back where it was before the edit.
+        self._selected_before = session.selected_bead
 
     @classmethod
     def applied(cls, session: ProjectSession, edit: Any, text: str | None = None) -> EditCommand:
@@ -59,3 +61,5 @@ class EditCommand(QUndoCommand):
 
         self._forward, changes = apply_edit_changes(self._session.project, self._inverse)
         self._session.notify_edited(self._inverse, changes)
+        if self._selected_before >= 0:
+            self._session.select_bead(self._selected_before)

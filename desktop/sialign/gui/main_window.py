@@ -19,8 +19,8 @@ from typing import Any, Callable
 import numpy as np
 
 import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
-from PySide6.QtCore import QByteArray, QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -35,6 +35,7 @@ from sialign.gui.audio_panel import AudioPanel
 from sialign.gui.bead_inspector import BeadInspector
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.doubt import DoubtService
+from sialign.gui.similarity_service import SimilarityService
 from sialign.gui.filter_panel import FilterPanel
 from sialign.gui.matrix_view import MatrixView
 from sialign.gui.resources import app_icon
@@ -42,7 +43,7 @@ from sialign.gui.project_files import ProjectFiles
 from sialign.gui.review_actions import ReviewActions
 from sialign.gui.table_navigation import TableNavigation
 from sialign.gui.task_runner import TaskRunning
-from sialign.gui.window_layout import LAYOUT_VERSION, WindowLayout
+from sialign.gui.window_layout import WindowLayout
 from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.table_model import (
     Column, SegmentFilterProxy, SegmentTableModel,
@@ -119,6 +120,7 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self._progress_started = 0.0
         self._on_task_success: Callable[[Any], None] | None = None
         self._syncing_selection = False
+        self._shown_pending = False
         self.last_align_seconds: dict[str, float] = {}
         self.setWindowIcon(app_icon())
         self.setDockNestingEnabled(True)
@@ -142,6 +144,8 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.filter_panel = FilterPanel(self.session, self.run_task)
         # The learned filter retrains in the background as the reviewer works.
         self.doubt = DoubtService(self.session, self)
+        # The matrix of an opened project gets its colours in the background.
+        self.colours = SimilarityService(self.session, self)
         self.filter_panel.attach_doubt(self.doubt)
         self.audio_panel = AudioPanel(self.session, with_evs=False)
         self.review = ReviewActions(self.session, self.selected_beads, self.inspector.current_segment, self._ask_split)
@@ -168,13 +172,14 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.autosave_timer = QTimer(self)
         self.autosave_timer.timeout.connect(self.autosave)
         self._apply_prefs()
-        self.resize(1400, 880)
         self._restore_layout()
         self._project_replaced()
 
     # ======================================================================
     # session → views
     def _project_replaced(self) -> None:
+        # Another talk: the last one's search and filters would hide its rows.
+        self.clear_table_filters()
         self.table_model.reset()
         self.matrix.set_project(self.session.project, self.session.similarity)
         self._refresh_flag_filter()
@@ -289,7 +294,14 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         lags = tgt_starts[tgt_first] - src_starts[src_first]
         return lags[kept & np.isfinite(lags)]
 
+    def _update_shown_later(self, *_: Any) -> None:
+        """From the models' row signals, while the source and the proxy may still disagree about a merge."""
+        if not self._shown_pending:
+            self._shown_pending = True
+            QTimer.singleShot(0, self._update_shown)
+
     def _update_shown(self, *_: Any) -> None:
+        self._shown_pending = False
         total = self.table_model.rowCount()
         shown = self.proxy.rowCount()
         self.shown_label.setText(f"{shown} of {total} beads shown" if shown != total else f"{total} beads")
@@ -348,34 +360,6 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.filter_dock.show()
         self.filter_dock.raise_()
 
-    def reset_layout(self) -> None:
-        self.restoreState(self._default_state, LAYOUT_VERSION)
-        self._default_sizes()
-
-    def _default_sizes(self) -> None:
-        width = self.width()
-        self.resizeDocks([self.matrix_dock], [int(width * 0.36)], Qt.Orientation.Horizontal)
-        # Matrix and table keep about half of the height; on a small screen the
-        # bead panel scrolls rather than squeezing them.
-        height = self.height()
-        needed = self.inspector.minimumSizeHint().height() + self.inspector_dock.minimumSizeHint().height()
-        inspector = min(max(int(height * 0.25), needed), int(height * 0.3))
-        self.resizeDocks([self.audio_dock, self.inspector_dock], [int(height * 0.29), inspector], Qt.Orientation.Vertical)
-
-    def _restore_layout(self) -> None:
-        geometry = self.settings.value("window/geometry")
-        state = self.settings.value("window/state")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        restored = isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION)
-        if not restored:
-            QTimer.singleShot(0, self._default_sizes)
-        self._rebuild_recent_menu()
-
-    def save_layout(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
-
     def _apply_prefs(self) -> None:
         self.table_model.set_low_confidence(self.prefs.low_confidence)
         if self.prefs.autosave_minutes > 0:
@@ -423,6 +407,10 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         )
 
     # ======================================================================
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._size_docks_after_show()
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.maybe_save():
             event.ignore()
@@ -436,5 +424,6 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.autosave_timer.stop()
         self.audio_panel.shutdown()
         self.doubt.shutdown()
+        self.colours.shutdown()
         event.accept()
 

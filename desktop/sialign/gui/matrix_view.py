@@ -24,12 +24,16 @@ from sialign.core.model import Bead, BeadStatus, Project
 # Outline colours of beads on the heat map (viridis runs dark blue → yellow,
 # so the outlines use colours that stay visible on both ends).
 BEAD_PENS = {
-    "auto": (255, 255, 255, 200),
+    "auto": (255, 255, 255, 200),  # over the colours; AUTO_PEN_BLANK over a blank matrix
     "confirmed": (60, 220, 90, 255),
     "dropped": (150, 150, 150, 220),
     "flagged": (255, 140, 0, 255),
 }
+AUTO_PEN_BLANK = (70, 70, 70, 220)
 PATH_COLOUR = (255, 60, 60, 150)
+# Below this height (pixels) the axis titles and the colour bar's label are
+# hidden: squeezed, they overlap the tick labels and read "rce segment".
+TITLES_MIN_HEIGHT = 220
 SELECTION_COLOUR = QColor(255, 30, 200)
 # Width given to the empty side of a 1-0 / 0-1 bead so it can be seen and clicked.
 SKIP_HALF_WIDTH = 0.2
@@ -158,6 +162,8 @@ class MatrixView(QWidget):
         self._spans = np.empty((0, 4), dtype=np.int64)
         self._selected = -1
         self._shape = (0, 0)
+        # What the matrix says while it has beads but no colours ("" for the default hint).
+        self._note = ""
         # Segment ids the image was built for; edits that keep them only redraw the beads.
         self._image_key: tuple[list[int], list[int]] | None = None
 
@@ -185,6 +191,9 @@ class MatrixView(QWidget):
             values=(0.0, 1.0), colorMap=self.colour_map, label="similarity", interactive=False, width=14
         )
         self.colour_bar.setImageItem(self.image_item, insert_in=self.plot)
+        # Similarities read as they are (0.2, 0.4), never rescaled to "200 (×0.001)".
+        self.colour_bar.axis.enableAutoSIPrefix(False)
+        self._titles_shown = True
 
         self._bead_curves: dict[str, pg.PlotCurveItem] = {}
         for key, colour in BEAD_PENS.items():
@@ -260,6 +269,23 @@ class MatrixView(QWidget):
         if fit:
             self.fit_to_window()
 
+    def set_grid(self, grid: SimilarityGrid | None) -> None:
+        """Colour the matrix with ``grid`` (computed after opening), keeping the zoom."""
+        self._grid = grid
+        self._refresh_image()
+        self.refresh_beads()
+        self._update_empty_label()
+
+    @property
+    def has_colours(self) -> bool:
+        """True when a similarity grid colours the matrix."""
+        return self._grid is not None
+
+    def set_note(self, note: str) -> None:
+        """What to say while the beads have no colours (e.g. that they are being computed)."""
+        self._note = note
+        self._update_empty_label()
+
     def empty_message(self) -> str:
         """What the view tells the user when there is no alignment to draw ("" when there is one)."""
         project = self._project
@@ -268,9 +294,9 @@ class MatrixView(QWidget):
         if project.alignment is None:
             return "Not aligned yet.\nAlign (Ctrl+R) draws the similarity and the beads here."
         if self._grid is None:
-            # Projects store beads, not the similarity matrix; a re-alignment
-            # keeps every confirmed bead and brings the colours back.
-            return "Similarity not computed in this session.\nRe-align unconfirmed (Ctrl+Shift+R) to colour the matrix."
+            # Projects store beads, not the similarity matrix: it is computed
+            # again in the background after opening (see set_note).
+            return self._note or "No similarity yet.\nAlign (Ctrl+R) to colour the matrix."
         return ""
 
     def _update_empty_label(self) -> None:
@@ -281,18 +307,34 @@ class MatrixView(QWidget):
 
     def _place_empty_label(self) -> None:
         area = self.graphics.rect()
-        width = min(area.width() - 20, 360)
-        self.empty_label.setFixedWidth(max(width, 100))
+        has_beads = self._project is not None and self._project.alignment is not None
+        if has_beads:
+            # Over an aligned talk the note is small and sits in the top-right
+            # corner, away from the path (which runs top-left to bottom-right)
+            # and from the last bead.
+            self.empty_label.setFixedWidth(max(min(area.width() // 2, 240), 100))
+            self.empty_label.adjustSize()
+            x = area.width() - self.empty_label.width() - 24
+            self.empty_label.move(max(0, x), 28)
+            return
+        self.empty_label.setFixedWidth(max(min(area.width() - 20, 360), 100))
         self.empty_label.adjustSize()
         x = (area.width() - self.empty_label.width()) // 2
-        has_beads = self._project is not None and self._project.alignment is not None
-        # Over an aligned talk the hint sits at the bottom, off the diagonal's middle.
-        y = area.height() - self.empty_label.height() - 12 if has_beads else (area.height() - self.empty_label.height()) // 2
-        self.empty_label.move(x, max(0, y))
+        self.empty_label.move(x, max(0, (area.height() - self.empty_label.height()) // 2))
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
+        self._show_titles(self.height() >= TITLES_MIN_HEIGHT)
         self._place_empty_label()
+
+    def _show_titles(self, show: bool) -> None:
+        self._titles_shown = show
+        for axis in (self.plot.getAxis("left"), self.plot.getAxis("top"), self.colour_bar.axis):
+            axis.showLabel(show)
+
+    def titles_shown(self) -> bool:
+        """Whether the axis titles and the colour bar's label are shown (not on a low matrix)."""
+        return self._titles_shown and self.colour_bar.axis.label.isVisible()
 
     def refresh_documents(self) -> None:
         """After an edit: rebuild the image if segments were split or merged, redraw the beads."""
@@ -314,7 +356,10 @@ class MatrixView(QWidget):
         if self._grid is not None:
             values = self._grid.remapped(project.source.ids(), project.target.ids())
         else:
-            values = np.full((max(n_src, 1), max(n_tgt, 1)), np.nan, dtype=np.float32)
+            # Nothing to colour: one transparent cell stretched over the matrix.
+            # (A full NaN image of a 5,000-bead talk made every zoom step
+            # downsample 30 million cells.)
+            values = np.full((1, 1), np.nan, dtype=np.float32)
         # Colour levels from a sample: a percentile over 30 million cells would
         # take a second; a strided sample of ~1 million gives the same levels.
         step = max(1, values.size // 1_000_000)
@@ -334,6 +379,7 @@ class MatrixView(QWidget):
             xMin=-1, xMax=max(n_tgt, 1) + 1, yMin=-1, yMax=max(n_src, 1) + 1, minXRange=3, minYRange=3
         )
         self.colour_bar.setLevels((lo, hi))
+        self._show_titles(self._titles_shown)
 
     def refresh_beads(self) -> None:
         """Redraw bead outlines, the path and the selection from the current alignment."""
@@ -350,6 +396,9 @@ class MatrixView(QWidget):
                 groups["flagged"].append(i)
             else:
                 groups["auto"].append(i)
+        # White outlines disappear on a blank (uncoloured) matrix.
+        auto = BEAD_PENS["auto"] if self._grid is not None else AUTO_PEN_BLANK
+        self._bead_curves["auto"].setPen(pg.mkPen(auto, width=1.5, cosmetic=True))
         for key, curve in self._bead_curves.items():
             xs, ys = _outline_points(self._spans[groups[key]] if groups[key] else self._spans[:0])
             curve.setData(xs, ys, connect="finite")
@@ -374,8 +423,29 @@ class MatrixView(QWidget):
         """Highlight bead ``index`` (-1: none), panning to it if it is off screen."""
         self._selected = index
         self._draw_selection()
+        # The info line follows the selection (from the table too) until the mouse moves over the matrix.
+        self.hover_label.setText(self.describe_bead(index) or " ")
         if ensure_visible and 0 <= index < len(self._spans):
             self._ensure_visible(index)
+
+    def describe_bead(self, index: int) -> str:
+        """One line about bead ``index``: its number, segments and mean similarity ("" for none)."""
+        if not 0 <= index < len(self._spans):
+            return ""
+        s0, s1, t0, t1 = (int(v) for v in self._spans[index])
+
+        def side(name: str, lo: int, hi: int) -> str:
+            if hi == lo:
+                return f"no {name}"
+            return f"{name} {lo + 1}" if hi - lo == 1 else f"{name} {lo + 1}–{hi}"
+
+        text = f"bead {index + 1}: {side('source', s0, s1)} × {side('target', t0, t1)}"
+        image = self.image_item.image
+        if self._grid is not None and image is not None and s1 > s0 and t1 > t0:
+            cells = np.asarray(image[s0:s1, t0:t1], dtype=np.float64)
+            if cells.size and np.isfinite(cells).any():
+                text += f" · similarity {float(np.nanmean(cells)):.2f}"
+        return text
 
     def selection_rect(self) -> QRectF | None:
         """The highlighted rectangle in matrix coordinates (x = target, y = source), or None."""

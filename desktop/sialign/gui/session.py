@@ -46,6 +46,9 @@ class ProjectSession(QObject):
         selection_changed(int): the selected bead index (-1 for none).
         modified_changed(bool): the project differs from the saved file.
         edit_failed(str): an edit was refused; the message says why.
+        similarity_changed: the matrix's similarity grid was computed again
+            (on opening a project; a new run announces itself with
+            ``alignment_replaced``).
     """
 
     project_replaced = Signal()
@@ -54,6 +57,7 @@ class ProjectSession(QObject):
     selection_changed = Signal(int)
     modified_changed = Signal(bool)
     edit_failed = Signal(str)
+    similarity_changed = Signal()
 
     def __init__(self, project: Project | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -61,6 +65,9 @@ class ProjectSession(QObject):
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._project = project if project is not None else Project()
         self._selected = -1
+        # A segment of the selected bead: after an edit or a re-alignment the
+        # selection follows the bead that holds it, not the row number.
+        self._anchor: tuple[str, int] | None = None
         # Similarity of the last alignment run, keyed by segment ids so that it
         # survives splits and merges (new segments show as blank cells).
         self.similarity: SimilarityGrid | None = None
@@ -86,14 +93,21 @@ class ProjectSession(QObject):
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self._selected = -1
+        self._anchor = None
         self._dirty = modified
         self.project_replaced.emit()
         self.selection_changed.emit(-1)
         self.modified_changed.emit(self.is_modified)
 
-    def set_similarity(self, similarity: SimilarityGrid | None) -> None:
-        """Keep the similarity matrix of the latest run (shown by the matrix view)."""
+    def set_similarity(self, similarity: SimilarityGrid | None, *, notify: bool = True) -> None:
+        """Keep the similarity matrix of the latest run (shown by the matrix view).
+
+        ``notify=False`` when an ``alignment_replaced`` follows at once (its
+        redraw shows the new similarity too).
+        """
         self.similarity = similarity
+        if notify:
+            self.similarity_changed.emit()
 
     def _on_clean_changed(self, clean: bool) -> None:
         # A bound method (not a lambda) so Qt drops the connection when the
@@ -140,9 +154,7 @@ class ProjectSession(QObject):
             self.alignment_replaced.emit()
         else:
             self.edited.emit(changes)
-        n = len(self._project.alignment) if self._project.alignment is not None else 0
-        if self._selected >= n:
-            self.select_bead(n - 1)
+        self._follow_selection()
 
     # -- selection ---------------------------------------------------------
     @property
@@ -152,6 +164,36 @@ class ProjectSession(QObject):
     def select_bead(self, index: int) -> None:
         n = len(self._project.alignment) if self._project.alignment is not None else 0
         index = index if 0 <= index < n else -1
+        self._anchor = self._anchor_of(index)
         if index != self._selected:
             self._selected = index
             self.selection_changed.emit(index)
+
+    def _anchor_of(self, index: int) -> tuple[str, int] | None:
+        alignment = self._project.alignment
+        if alignment is None or not 0 <= index < len(alignment.beads):
+            return None
+        bead = alignment.beads[index]
+        if bead.src:
+            return ("src", bead.src[0])
+        return ("tgt", bead.tgt[0]) if bead.tgt else None
+
+    def _follow_selection(self) -> None:
+        """After an edit: select the bead holding the selected bead's first segment (merges, undo, re-alignment)."""
+        alignment = self._project.alignment
+        beads = alignment.beads if alignment is not None else []
+        anchor = self._anchor
+        index = self._selected
+        if anchor is not None and beads:
+            side, sid = anchor
+
+            def holds(i: int) -> bool:
+                return sid in (beads[i].src if side == "src" else beads[i].tgt)
+
+            if not (0 <= index < len(beads) and holds(index)):
+                # Near the old row first: an edit moves a bead by a few rows at most.
+                order = sorted(range(len(beads)), key=lambda i: abs(i - index))
+                index = next((i for i in order if holds(i)), min(index, len(beads) - 1))
+        elif index >= len(beads):
+            index = len(beads) - 1
+        self.select_bead(index)

@@ -38,9 +38,25 @@ class TableNavigation:
         self.proxy.set_statuses(choices[index])
         self._update_shown()
 
+    def _flag_filter_changed(self, _index: int) -> None:
+        self.proxy.set_flag(self.flag_filter.currentData())
+        self._update_shown()
+
+    def _cost_filter_changed(self, value: float) -> None:
+        self.proxy.set_cost_min(value if value > 0 else None)
+        self._update_shown()
+
     def _show_only(self, beads: list[int] | None) -> None:
         self.proxy.set_only(beads)
         self._update_shown()
+
+    def clear_table_filters(self) -> None:
+        """Show every row again: no search, every status, flag and cost."""
+        self.search_edit.clear()
+        self.status_filter.setCurrentIndex(0)
+        self.flag_filter.setCurrentIndex(0)
+        self.cost_filter.setValue(0.0)
+        self.proxy.set_only(None)
 
     def _flips_changed(self, flips: list[int]) -> None:
         if flips:

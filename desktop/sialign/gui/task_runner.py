@@ -168,7 +168,7 @@ class TaskRunning:
         if carried.lost and not self._accept_lost_review(carried):
             self.statusBar().showMessage("Alignment not applied: nothing was changed.", 8000)
             return
-        self.session.set_similarity(SimilarityGrid(result.similarity, src_ids, tgt_ids))
+        self.session.set_similarity(SimilarityGrid(result.similarity, src_ids, tgt_ids), notify=False)
         if self.session.apply(alignment_edit(result, label)):
             if record_params(project, params):
                 self.session.mark_dirty()

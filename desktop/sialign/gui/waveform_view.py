@@ -41,6 +41,7 @@ WAVE_COLORS = {"src": "#6fa8dc", "tgt": "#f6b26b"}
 SELECTED_BRUSH = {"src": (111, 168, 220, 70), "tgt": (246, 178, 107, 70)}
 BAND_BRUSHES = ((255, 255, 255, 14), (255, 255, 255, 30))
 BACKGROUND = "#1e1f22"
+MIN_HEIGHT = {"src": 36, "tgt": 62}
 PLAYHEAD_COLOR = "#ff5c5c"
 # Shortest segment a drag may leave (seconds), so a boundary never crosses its partner.
 MIN_SEGMENT = 0.02
@@ -193,6 +194,9 @@ class WaveformView(pg.PlotWidget):
         self.playhead.setZValue(20)
         self.playhead.hide()
         self.addItem(self.playhead, ignoreBounds=True)
+
+        # Low enough for a 768-pixel-high screen (the lower view also carries the time axis).
+        self.setMinimumHeight(MIN_HEIGHT[side])
 
         self.message = QLabel(self)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)

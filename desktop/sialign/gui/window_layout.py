@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
     QPushButton, QScrollArea, QToolButton, QVBoxLayout, QWidget,
@@ -17,6 +17,10 @@ from sialign.gui.table_model import is_flagged, is_low_confidence, is_unconfirme
 # Bump when docks are added or renamed, so an old saved layout is not
 # restored onto a different set of docks.
 LAYOUT_VERSION = 4
+# The window's size on a screen with room for it; smaller screens get a maximised window.
+DEFAULT_SIZE = (1400, 880)
+# Room left for a window manager's frame and title bar (width, height).
+FRAME_MARGIN = (16, 40)
 
 
 class WindowLayout:
@@ -310,6 +314,8 @@ class WindowLayout:
         s.selection_changed.connect(self._selection_changed)
         s.modified_changed.connect(lambda _m: self._update_title())
         s.edit_failed.connect(self._edit_failed)
+        s.similarity_changed.connect(lambda: self.matrix.set_grid(s.similarity))
+        self.colours.state_changed.connect(self.matrix.set_note)
         self.table.selectionModel().currentRowChanged.connect(self._table_current_changed)
         self.table.context_requested.connect(self._show_context_menu)
         self.matrix.bead_clicked.connect(s.select_bead)
@@ -317,10 +323,10 @@ class WindowLayout:
         self.search_edit.textChanged.connect(self._search_changed)
         self.regex_box.toggled.connect(self._search_changed)
         self.status_filter.currentIndexChanged.connect(self._status_filter_changed)
-        self.flag_filter.currentIndexChanged.connect(lambda _i: self.proxy.set_flag(self.flag_filter.currentData()))
-        self.cost_filter.valueChanged.connect(lambda v: self.proxy.set_cost_min(v if v > 0 else None))
+        self.flag_filter.currentIndexChanged.connect(self._flag_filter_changed)
+        self.cost_filter.valueChanged.connect(self._cost_filter_changed)
         for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
-            signal.connect(self._update_shown)
+            signal.connect(self._update_shown_later)
         # A model reset resets the header's section modes; set them again.
         self.proxy.modelReset.connect(self.table.configure_columns)
         self.runner.finished.connect(self._task_finished)
@@ -328,3 +334,75 @@ class WindowLayout:
         self.filter_panel.table_filter_changed.connect(self._show_only)
         self.doubt.doubt_changed.connect(lambda: self.table_model.set_doubt(self.doubt.by_bead))
         self.doubt.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
+
+    # -- size and layout ---------------------------------------------------------
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state, LAYOUT_VERSION)
+        self._default_sizes()
+
+    def _default_sizes(self) -> None:
+        """Panel sizes for the window's current size; on a laptop screen the table keeps the most room."""
+        width = self.width()
+        self.resizeDocks([self.matrix_dock], [int(width * 0.36)], Qt.Orientation.Horizontal)
+        height = self.height()
+        # The audio strip and the bead panel get a share of the height within
+        # bounds; the bead panel scrolls rather than squeezing the table.
+        audio = int(min(max(height * 0.22, 130), 260))
+        inspector = int(min(max(height * 0.27, 200), 300))
+        self.resizeDocks([self.audio_dock, self.inspector_dock], [audio, inspector], Qt.Orientation.Vertical)
+
+    def free_area(self) -> QRect | None:
+        """The free area (without panels and docks) of the screen the window is on; None without a screen."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else None
+
+    def _fit_to_screen(self) -> None:
+        """Never larger than the screen's free area: the default size, or maximised on a smaller screen."""
+        free = self.free_area()
+        if free is None:
+            self.resize(*DEFAULT_SIZE)
+            return
+        # Leave room for the frame and title bar a window manager adds.
+        width = min(DEFAULT_SIZE[0], free.width() - FRAME_MARGIN[0])
+        height = min(DEFAULT_SIZE[1], free.height() - FRAME_MARGIN[1])
+        self.resize(width, height)
+        if (width, height) != DEFAULT_SIZE:
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+
+    def _clamp_to_screen(self) -> None:
+        """A geometry saved on a bigger screen is cut down to this one's free area."""
+        free = self.free_area()
+        if free is None:
+            return
+        width = min(self.width(), free.width() - FRAME_MARGIN[0])
+        height = min(self.height(), free.height() - FRAME_MARGIN[1])
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        frame = self.frameGeometry()
+        if not free.contains(frame.topLeft()):
+            self.move(max(free.left(), min(frame.left(), free.right() - width)),
+                      max(free.top(), min(frame.top(), free.bottom() - height)))  # fmt: skip
+
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty() and self.restoreGeometry(geometry):
+            self._clamp_to_screen()
+        else:
+            self._fit_to_screen()
+        restored = isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION)
+        # Sizes follow the window's final size: a window manager may maximise
+        # it only after it is shown.
+        self._size_docks_on_show = not restored
+        self._rebuild_recent_menu()
+
+    def _size_docks_after_show(self) -> None:
+        """Called by the window's ``showEvent``."""
+        if getattr(self, "_size_docks_on_show", False):
+            self._size_docks_on_show = False
+            QTimer.singleShot(0, self._default_sizes)
+            QTimer.singleShot(400, self._default_sizes)
+
+    def save_layout(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState(LAYOUT_VERSION))

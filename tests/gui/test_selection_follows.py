@@ -1,0 +1,62 @@
+"""The selection follows the reviewer's bead through merges, undo and re-alignment; counts and filters stay true."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+
+def test_merging_with_the_previous_bead_keeps_the_merged_bead_selected(qtbot, window) -> None:  # noqa: ANN001
+    beads = window.session.project.alignment.beads
+    first_src = beads[3].src[0]
+    window.session.select_bead(3)
+    window.review.merge_with_previous_bead()
+    qtbot.wait(20)
+    selected = window.session.selected_bead
+    assert first_src in window.session.project.alignment.beads[selected].src
+    assert selected == 2
+    # Undo of the merge: the bead selected before it, again.
+    window.session.undo_stack.undo()
+    qtbot.wait(20)
+    selected = window.session.selected_bead
+    assert selected == 3 and first_src in window.session.project.alignment.beads[selected].src
+    assert window.proxy.bead_of(window.table.currentIndex()) == selected
+
+
+def test_the_shown_count_is_right_after_a_merge(qtbot, window) -> None:  # noqa: ANN001
+    n = len(window.session.project.alignment.beads)
+    window.session.select_bead(1)
+    window.review.merge_with_next_bead()
+    qtbot.waitUntil(lambda: window.shown_label.text() == f"{n - 1} beads", timeout=2000)
+    window.session.undo_stack.undo()
+    qtbot.waitUntil(lambda: window.shown_label.text() == f"{n} beads", timeout=2000)
+
+
+def test_opening_another_talk_clears_the_search(qtbot, window, make_project) -> None:  # noqa: ANN001
+    window.search_edit.setText("zzz nothing matches")
+    window.status_filter.setCurrentIndex(2)
+    assert window.proxy.rowCount() == 0
+    window.session.set_project(make_project())
+    assert window.search_edit.text() == "" and window.status_filter.currentIndex() == 0
+    assert window.proxy.rowCount() == len(window.session.project.alignment.beads) > 0
+
+
+def test_a_realignment_keeps_the_selection_on_the_same_segments(qtbot, window) -> None:  # noqa: ANN001
+    """Re-aligning shifts the rows before the selected bead: the selection goes with its segments."""
+    from sialign.core.edits import MergeBeads, ReplaceAlignment
+    from sialign.core.model import Alignment
+
+    project = window.session.project
+    window.session.select_bead(4)
+    anchor = project.alignment.beads[4].src[0]
+    # A new alignment in which beads 0 and 1 are merged: bead 4's segments are now in bead 3.
+    merged = MergeBeads(0).apply(project)  # returns the inverse; the project changed
+    new_beads = list(project.alignment.beads)
+    merged.apply(project)  # back to the original
+    assert window.session.apply(ReplaceAlignment(Alignment(new_beads)))
+    qtbot.wait(20)
+    selected = window.session.selected_bead
+    assert anchor in project.alignment.beads[selected].src and selected == 3

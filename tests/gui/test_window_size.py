@@ -1,0 +1,104 @@
+"""The main window fits the screen it opens on, and its default layout stays usable on a laptop screen."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QRect, Qt  # noqa: E402
+from PySide6.QtGui import QGuiApplication  # noqa: E402
+
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+
+# A 1280 × 800 laptop screen less a 30-pixel panel (the offscreen test
+# platform's own screen is 800 pixels wide, narrower than any laptop).
+LAPTOP = QRect(0, 30, 1280, 770)
+
+
+@pytest.fixture
+def laptop(monkeypatch):  # noqa: ANN001, ANN201
+    from sialign.gui.window_layout import WindowLayout
+
+    monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(LAPTOP))
+    return LAPTOP
+
+
+def test_a_fresh_window_is_never_larger_than_the_screen(qtbot, session, laptop) -> None:  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+    from sialign.gui.window_layout import DEFAULT_SIZE
+
+    assert QGuiApplication.primaryScreen() is not None
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    assert window.width() <= laptop.width() and window.height() <= laptop.height()
+    # On a screen smaller than the default size the window opens maximised.
+    assert window.windowState() & Qt.WindowState.WindowMaximized
+    assert window.minimumSizeHint().width() <= laptop.width() and window.minimumSizeHint().height() <= laptop.height()
+    assert DEFAULT_SIZE[1] > laptop.height()
+
+
+def test_a_window_fits_a_big_screen_at_its_default_size(qtbot, session, monkeypatch) -> None:  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+    from sialign.gui.window_layout import DEFAULT_SIZE, WindowLayout
+
+    monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(0, 0, 1920, 1050))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    assert (window.width(), window.height()) == DEFAULT_SIZE
+    assert not window.windowState() & Qt.WindowState.WindowMaximized
+
+
+def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, laptop) -> None:  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+
+    first = MainWindow(session)
+    qtbot.addWidget(first)
+    first.setWindowState(Qt.WindowState.WindowNoState)
+    first.resize(2400, 1500)  # as saved on a large monitor
+    first.move(1500, 900)
+    first.save_layout()
+    first.session.mark_saved()
+    first.close()
+
+    again = MainWindow(session)
+    qtbot.addWidget(again)
+    assert again.width() <= laptop.width() and again.height() <= laptop.height()
+    assert laptop.contains(again.frameGeometry().topLeft())
+
+
+@pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
+def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size) -> None:  # noqa: ANN001
+    """1280 × 800 and 1366 × 768 screens (less the title bar): table, matrix and bead panel all get room."""
+    from sialign.gui.main_window import MainWindow
+
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    window.reset_layout()
+    qtbot.wait(50)
+    assert window.minimumSizeHint().height() <= size[1] and window.minimumSizeHint().width() <= size[0]
+    table = window.table.viewport().height()
+    row = window.table.rowHeight(0)
+    assert table >= 3 * row, f"the table shows {table / row:.1f} rows"
+    assert window.matrix.graphics.height() >= 140
+    assert window.inspector_dock.height() >= 150
+    assert window.audio_dock.height() <= 0.3 * size[1]
+
+
+def test_a_low_matrix_hides_its_titles_instead_of_cutting_them(qtbot, session) -> None:  # noqa: ANN001
+    from sialign.gui.matrix_view import TITLES_MIN_HEIGHT, MatrixView
+
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.set_project(session.project, session.similarity)
+    view.resize(400, TITLES_MIN_HEIGHT - 60)
+    view.show()
+    qtbot.waitExposed(view)
+    assert not view.titles_shown()
+    view.resize(400, TITLES_MIN_HEIGHT + 200)
+    qtbot.waitUntil(view.titles_shown, timeout=2000)
