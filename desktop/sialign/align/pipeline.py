@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import inspect
+import logging
 import time
 from collections import OrderedDict
 from datetime import datetime, timezone
@@ -46,6 +47,8 @@ from sialign.align.signals import (
     MIX_LEXICAL_DIM, LagEstimate, _is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
     word_skip_scale,
 )
+
+log = logging.getLogger(__name__)
 
 # Cost presets per kind of target unit, tuned on the dev sets (see
 # tests/benchmarks/RESULTS.md): chunks on AHC-SI dev (pivot, LCS accuracy),
@@ -113,7 +116,9 @@ def get_embedder(spec: str) -> Embedder:
 
     key = spec.strip() or "default"
     if key not in _EMBEDDERS:
+        started = time.perf_counter()
         _EMBEDDERS[key] = make_embedder(key)
+        log.info("loaded embedder %s in %.2f s", _EMBEDDERS[key].name, time.perf_counter() - started)
     return _EMBEDDERS[key]
 
 
@@ -165,6 +170,7 @@ def encode_pair(
     key = _digest(type(embedder).__name__, identity, candidates, sizes, same_language, list(side), "|", list(other))
     hit = _PAIR_MEMO.get(key)
     if hit is not None:
+        log.debug("vectors of %d × %d texts from this process's memo (%s)", len(side), len(other), embedder.name)
         _PAIR_MEMO.move_to_end(key)
         if progress is not None:
             progress(1.0, f"Embedding with {embedder.name} (cached)")
@@ -407,6 +413,8 @@ def align_project(
         main = embedder
     else:
         choice = choose_embedder(params.embedder, src_doc.language, tgt_doc.language)
+        if choice.note:
+            log.info("%s", choice.note)
         main = get_embedder(choice.spec)
     built = build_signals(project, params, main, progress=embed_progress, should_stop=should_stop)
     signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
@@ -529,6 +537,12 @@ def align_project(
     carried = carry_review(project.alignment, alignment)
     alignment.info["review_carry"] = carried.to_dict()
     alignment.validate(src_doc, tgt_doc)
+    log.info(
+        "aligned %d × %d segments into %d beads with %s (%s units, time prior %s, %d anchors): %s",
+        n, m, len(ordered), alignment.embedder, units, "on" if timed else "off", len(anchors), timings,
+    )
+    if lag is not None:
+        log.debug("lag estimate: %s", lag)
     progress(1.0, "Aligned")
     return AlignResult(alignment=alignment, similarity=similarity, timings=timings)
 

@@ -53,11 +53,17 @@ class SimilarityGrid:
         col_of = {t: j for j, t in enumerate(self.tgt_ids)}
         rows = np.array([row_of.get(s, -1) for s in src_ids], dtype=np.int64)
         cols = np.array([col_of.get(t, -1) for t in tgt_ids], dtype=np.int64)
-        out = np.full((len(rows), len(cols)), np.nan, dtype=np.float32)
-        if len(rows) and len(cols) and self.values.size:
-            ok_r = rows >= 0
-            ok_c = cols >= 0
-            out[np.ix_(ok_r, ok_c)] = self.values[np.ix_(rows[ok_r], cols[ok_c])]
+        if not (len(rows) and len(cols) and self.values.size):
+            return np.full((len(rows), len(cols)), np.nan, dtype=np.float32)
+        # A split or merge changes one side only: gather along that axis alone
+        # (whole rows are contiguous copies; a 2-D gather is several times slower).
+        out = self.values
+        if list(src_ids) != self.src_ids:
+            out = np.take(out, np.maximum(rows, 0), axis=0)
+            out[rows < 0, :] = np.nan
+        if list(tgt_ids) != self.tgt_ids:
+            out = np.take(out, np.maximum(cols, 0), axis=1)
+            out[:, cols < 0] = np.nan
         return out
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -34,6 +35,8 @@ from typing import Any
 from sialign.core.errors import InputError, SialignError
 from sialign.core.params import AlignParams
 from sialign.corpus.manifest import TalkSpec, read_manifest
+
+log = logging.getLogger(__name__)
 
 STATE_FILE = "corpus.json"
 STATE_FORMAT = 1
@@ -259,8 +262,11 @@ def align_talk(job: TalkJob) -> TalkOutcome:
     except MemoryError:
         record.status, record.message = "failed", "ran out of memory"
     except Exception as exc:  # a bug must not stop the other talks; say what it was
+        log.exception("talk %s: internal error", spec.talk)
         record.status, record.message = "failed", f"internal error: {type(exc).__name__}: {exc}"
     record.seconds = round(time.perf_counter() - started, 3)
+    log.info("talk %s: %s in %.2f s%s", spec.talk, record.status, record.seconds,
+             f" ({record.message})" if record.message else "")  # fmt: skip
     record.updated = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return TalkOutcome(spec.talk, record.status == "done", record.message, record)
 

@@ -21,6 +21,7 @@ and how to install one.
 from __future__ import annotations
 
 import hashlib
+import logging
 import importlib
 import os
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.embed import models_registry as registry
 from sialign.embed.base import Embedder, l2_normalise_rows
 from sialign.embed.lexical import LexicalEmbedder
+
+log = logging.getLogger(__name__)
 
 # pip packages that ship a sentence-transformers model folder:
 # module name -> (model names it answers to, function returning the folder).
@@ -201,6 +204,7 @@ class SentenceTransformerEmbedder:
         device: str = "cpu",
     ) -> None:
         self.path = resolve_model(model, model_dir=model_dir)
+        log.info("loading sentence-transformers model %s from %s", model, self.path)
         spec = str(model)
         self.name = self.path.name if Path(spec).expanduser().exists() else spec
         self.batch_size = max(1, int(batch_size))
@@ -231,6 +235,7 @@ class SentenceTransformerEmbedder:
         try:
             self._model: Any = SentenceTransformer(str(self.path), device=device, local_files_only=True)
         except Exception as exc:  # any loader failure is a broken folder to the user
+            log.debug("loading %s failed", self.path, exc_info=True)
             first = (str(exc).strip().splitlines() or ["no message"])[0]
             raise ModelLoadError(
                 f"{self.path}: the model could not be loaded ({type(exc).__name__}: {first}). "

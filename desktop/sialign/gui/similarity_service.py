@@ -81,8 +81,9 @@ class SimilarityService(QObject):
         self.runner.cancel()
 
     def shutdown(self) -> None:
+        """Stop and wait (on close): the encoder checks for cancellation between batches."""
         self.cancel()
-        self.runner.wait(3000)
+        self.runner.wait(15000)
 
     def _succeeded(self, grid: Any) -> None:
         # Another project, or a new alignment run brought its own similarity.
