@@ -1,4 +1,4 @@
-"""The intra filter and the reviewer: nouns of time are content."""
+"""The intra filter and the reviewer: nouns of time are content, restored chunks stay restored."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from sialign.core.edits import ReplaceBeads, RestoreTrimmedChunk, apply_edit
 from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.core.params import FilterParams
 from sialign.filters import apply_filters
@@ -33,3 +34,17 @@ def test_intra_true_adverbs_and_fillers_are_still_trimmed(ginza: Any) -> None:
     project = Project(source=src, target=tgt, alignment=Alignment([Bead((0,), (0, 1, 2))]))
     (bead,) = apply_filters(project, FilterParams())
     assert bead.trimmed == (0, 2)
+
+
+@pytest.mark.slow
+def test_intra_rerun_keeps_a_restored_chunk(ginza: Any) -> None:
+    src = Document.from_texts(["Well, I went to the mountains."], "en")
+    tgt = Document.from_texts(["えー、", "山に行きました。", "あの、"], "ja")
+    project = Project(source=src, target=tgt, alignment=Alignment([Bead((0,), (0, 1, 2))]))
+    params = FilterParams()
+    apply_edit(project, ReplaceBeads(0, 1, tuple(apply_filters(project, params))))
+    assert project.alignment.beads[0].trimmed == (0, 2)  # type: ignore[union-attr]
+    apply_edit(project, RestoreTrimmedChunk(0, 2))
+    (again,) = apply_filters(project, params)
+    assert again.trimmed == (0,)
+    assert again.restored == (2,)

@@ -333,7 +333,8 @@ def score_beads(
             trims.append(tuple(b.trimmed))  # the reviewer's choice stands
             continue
         trimmed, empty = intra_trims(b.tgt, [content[i] for i in b.tgt])
-        trims.append(trimmed)
+        # A chunk the reviewer restored stays restored: no filter run trims it again.
+        trims.append(tuple(i for i in trimmed if i not in b.restored))
         contentless[k] = empty
 
     # 2. Target texts for both rows (whole / after trims).
