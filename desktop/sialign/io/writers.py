@@ -24,6 +24,10 @@ Alignment outputs (docs/algorithms.md: Outputs):
   and ``target`` (one interval per bead side, at its times) and ``bead``
   (the bead number and status over the source span), to open beside the
   audio.
+- ``srt-source`` / ``srt-target`` / ``vtt-source`` / ``vtt-target``:
+  subtitles of one side, one cue per bead with text on that side, at the
+  times of the segments its text holds (a trimmed chunk's time is left out
+  with its text).
 
 Dropped beads are left out unless ``include_dropped``; ``only_confirmed``
 keeps confirmed beads only (plus dropped ones when ``include_dropped``).
@@ -47,7 +51,7 @@ from sialign._version import __version__
 from sialign.core.errors import ExportError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.atomic import atomic_open
-from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS
+from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS, SUBTITLE_SUFFIXES, export_format
 from sialign.io.escaping import escape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
 from sialign.io.tier_files import Interval, _eaf_text, _textgrid_text, _xml_attr, _xml_text
@@ -403,6 +407,48 @@ def write_aligned_tiers(project: Project, path: str | Path, beads: list[tuple[in
 
 
 # ---------------------------------------------------------------------------
+# Subtitles of one side
+
+
+def subtitle_cues(project: Project, beads: list[tuple[int, Bead]], side: str) -> list[tuple[float, float, str]]:
+    """(start, end, text) of one side's cue per bead that has text there.
+
+    Raises:
+        ExportError: a bead's side has no times.
+    """
+    doc = project.source if side == "src" else project.target
+    name = "source" if side == "src" else "target"
+    cues = []
+    for index, bead in beads:
+        ids = bead.src if side == "src" else kept_and_trimmed(bead)[0] or bead.tgt
+        text = bead_text(bead, doc, side)
+        if not ids or not text.strip():
+            continue
+        start, end = doc.get(ids[0]).start, doc.get(ids[-1]).end
+        if start is None or end is None:
+            raise ExportError(
+                f"bead {index + 1} has no {name} times — subtitles need a timed {name} transcript (SRT, VTT, TextGrid, EAF or TSV with times)"
+            )
+        cues.append((start, max(start, end), text))
+    return cues
+
+
+def write_side_subtitles(project: Project, path: str | Path, beads: list[tuple[int, Bead]], fmt: str) -> int:
+    """SRT or WebVTT subtitles of one side (``fmt`` like ``"srt-target"``); returns cues written."""
+    side = export_format(fmt).subtitle_side or "tgt"
+    cues = subtitle_cues(project, beads, side)
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        if fmt.startswith("srt"):
+            for i, (start, end, text) in enumerate(cues, start=1):
+                fh.write(f"{i}\n{format_srt_time(start)} --> {format_srt_time(end)}\n{_caption_text(text)}\n\n")
+        else:
+            fh.write("WEBVTT\n\n")
+            for start, end, text in cues:
+                fh.write(f"{format_vtt_time(start)} --> {format_vtt_time(end)}\n{escape_vtt_text(_caption_text(text))}\n\n")
+    return len(cues)
+
+
+# ---------------------------------------------------------------------------
 # Alignment entry point
 
 
@@ -414,6 +460,9 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
             raise ExportError(f"unknown export format {format!r} — use one of {', '.join(ALIGNMENT_FORMATS)}")
     else:
         key = ALIGNMENT_EXTENSIONS.get(Path(path).suffix.lower(), "")
+        if not key and Path(path).suffix.lower() in SUBTITLE_SUFFIXES:
+            kind = Path(path).suffix.lower().lstrip(".")
+            raise ExportError(f"{Path(path).name!r}: say which side the subtitles show — format {kind}-source or {kind}-target")
         if not key:
             raise ExportError(
                 f"cannot tell the export format from {Path(path).name!r} — name it .tsv, .jsonl, .tmx, .align, .TextGrid or .eaf, or choose a format"
@@ -431,7 +480,9 @@ def write_alignment(project: Project, path: str | Path, *, format: str | None = 
         project: a project with an alignment.
         path: the output file (replaced atomically).
         format: ``tsv``, ``tsv2``, ``jsonl``, ``tmx``, ``align``,
-            ``textgrid`` or ``eaf``; from the extension when None.
+            ``textgrid``, ``eaf`` or a side's subtitles (``srt-source``,
+            ``srt-target``, ``vtt-source``, ``vtt-target``); from the
+            extension when None.
         only_confirmed: export confirmed beads only.
         include_dropped: export dropped beads too (the ``align`` format
             includes them anyway unless ``only_confirmed``: it describes the
@@ -449,6 +500,8 @@ def write_alignment(project: Project, path: str | Path, *, format: str | None = 
         return write_jsonl(alignment_records(project, only_confirmed=only_confirmed, include_dropped=include_dropped), path)
     if fmt == "tmx":
         return write_tmx(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped))
+    if export_format(fmt).subtitle_side is not None:
+        return write_side_subtitles(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped), fmt)
     if fmt in ("textgrid", "eaf"):
         return write_aligned_tiers(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped), fmt)
     # The vecalign format describes the whole segmentation: dropped beads stay
