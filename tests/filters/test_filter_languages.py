@@ -62,3 +62,14 @@ def test_filter_languages_cli_summary_names_what_was_not_applied(tmp_path, capsy
     assert len(lines) == 1 and "intra, alpha" in lines[0] and "built for Japanese targets" in lines[0] and "zh" in lines[0]
     assert "0 trimmed, 0 newly dropped" in out
     assert all(b.status is BeadStatus.AUTO for b in load_project(path).alignment.beads)  # type: ignore[union-attr]
+
+
+def test_filter_languages_align_summary_notes_skipped_filters() -> None:
+    from sialign.workflows.outputs import summary_lines
+
+    project = _chinese_project()
+    timings = {"embedding": 0.0, "aligning": 0.0, "total": 0.0}
+    lines = summary_lines(project, timings, rows=0, filters={"intra", "inter"})
+    notes = [line for line in lines if line.startswith("not applied:")]
+    assert len(notes) == 1 and "intra, alpha" in notes[0] and "built for Japanese targets" in notes[0]
+    assert not any(line.startswith("not applied:") for line in summary_lines(project, timings, rows=0))

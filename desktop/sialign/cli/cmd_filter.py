@@ -69,14 +69,6 @@ def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
     return dataclasses.replace(params, **changes)
 
 
-def skipped_line(skipped: dict[str, str]) -> str:
-    """One line naming the filters not applied to this target language, with why."""
-    by_reason: dict[str, list[str]] = {}
-    for name, reason in skipped.items():
-        by_reason.setdefault(reason, []).append(name)
-    return "not applied: " + "; ".join(f"{', '.join(names)} ({reason})" for reason, names in by_reason.items())
-
-
 def _progress(fraction: float, message: str) -> None:
     if sys.stderr.isatty():
         print(f"\r{100 * fraction:5.1f}% {message[:60]:<60}", end="", file=sys.stderr, flush=True)
@@ -182,7 +174,9 @@ def run(args: argparse.Namespace) -> int:
           f"(alpha by {', '.join(sorted({d.method for row in scores.alpha_details for d in row if d})) or 'nothing'}; "
           f"{'reference translation present' if scores.has_reference else 'no reference translation: gamma and eta not measured'})")
     if scores.skipped:
-        print(skipped_line(scores.skipped))
+        from sialign.filters.languages import skipped_note
+
+        print(skipped_note(scores.skipped))
     for name, count in sorted(failed.items()):
         print(f"  {name:<18} {count:>5} beads flagged")
     if learned_line:

@@ -100,4 +100,12 @@ def skipped_filters(project: Project) -> dict[str, str]:
     }
 
 
-__all__ = ["FILTER_SUPPORT", "FilterSupport", "language_kind", "skipped_filters"]
+def skipped_note(skipped: dict[str, str]) -> str:
+    """One line naming the filters not applied, grouped by reason: ``not applied: intra, alpha (built for...)``."""
+    by_reason: dict[str, list[str]] = {}
+    for name, reason in skipped.items():
+        by_reason.setdefault(reason, []).append(name)
+    return "not applied: " + "; ".join(f"{', '.join(names)} ({reason})" for reason, names in by_reason.items())
+
+
+__all__ = ["FILTER_SUPPORT", "FilterSupport", "language_kind", "skipped_filters", "skipped_note"]
