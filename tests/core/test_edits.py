@@ -25,6 +25,7 @@ from sialign.core.edits import (
     SetSegmentTimes,
     SetStatus,
     SetTrimmed,
+    RestoreTrimmedChunk,
     SplitBead,
     SplitSegment,
     UnmergeSegments,
@@ -509,6 +510,7 @@ ALL_EDITS: list[Edit] = [
     SetLabels(0, True, None, "note"),
     SetPostEdit(0, None),
     SetTrimmed(3, (4,)),
+    RestoreTrimmedChunk(3, 4),
     ReplaceBeads(0, 1, (Bead((0,), (0, 1), flags=[Flag("eta", 0.1, 0.2, "low")]),), label="Apply filters"),
     ReplaceAlignment(Alignment([Bead((0,), (0,))], embedder="lexical", info={"k": 1}), label="Align"),
     ReplaceAlignment(None),
@@ -678,7 +680,7 @@ def projects(draw: st.DrawFn) -> Project:
 def draw_edit(data: st.DataObject, project: Project, depth: int = 0) -> Edit:
     """A random edit that fits the project's shape (sometimes one that must be refused)."""
     n_beads = len(project.alignment.beads) if project.alignment is not None else 0
-    kinds = ["split", "merge", "move", "text", "times", "merge_beads", "split_bead", "status", "labels", "post", "trim", "replace", "realign"]
+    kinds = ["split", "merge", "move", "text", "times", "merge_beads", "split_bead", "status", "labels", "post", "trim", "restore", "replace", "realign"]
     if depth == 0:
         kinds.append("batch")
     kind = data.draw(st.sampled_from(kinds))
@@ -715,6 +717,9 @@ def draw_edit(data: st.DataObject, project: Project, depth: int = 0) -> Edit:
     if kind == "trim":
         ids = list(project.alignment.beads[index].tgt) if 0 <= index < n_beads else []  # type: ignore[union-attr]
         return SetTrimmed(index, tuple(data.draw(st.lists(st.sampled_from(ids + [10_001]), max_size=2, unique=True))))
+    if kind == "restore":
+        bead_ids = list(project.alignment.beads[index].tgt) if 0 <= index < n_beads else []  # type: ignore[union-attr]
+        return RestoreTrimmedChunk(index, data.draw(st.sampled_from(bead_ids + [10_001])))
     if kind == "replace":
         # Re-align a stretch as one bead (valid) or lose one of its beads (refused).
         start = data.draw(st.integers(0, max(n_beads - 1, 0)))

@@ -17,6 +17,7 @@ from sialign.io import writers
 from sialign.io.read_exports import read_jsonl, read_parallel_tsv
 from sialign.io.readers import read_transcript
 from sialign.io.writers import (
+    LEGACY_PARALLEL_TSV_COLUMNS,
     PARALLEL_TSV_COLUMNS,
     AlignmentRow,
     alignment_records,
@@ -81,13 +82,15 @@ def test_writers_parallel_tsv_layout(tmp_path: Path) -> None:
     rows = read_rows(path)
     assert n == 5 == len(rows) - 1
     assert rows[0] == list(PARALLEL_TSV_COLUMNS)
-    assert all(len(r) == 11 for r in rows)
-    assert rows[1] == ["demo talk", "10", "20", "0", "1.5", "2", "3.5", "0.1235", "confirmed", "Good morning.", "おはようございます。"]
+    assert all(len(r) == 12 for r in rows)
+    assert rows[1] == ["demo talk", "10", "20", "0", "1.5", "2", "3.5", "0.1235", "confirmed", "Good morning.", "おはようございます。", ""]
     # Text inside a segment is running text (bead_text collapses layout whitespace),
-    # the trimmed filler is left out, times span the whole bead.
-    assert rows[2][1:9] == ["11", "21,22,23", "1.7", "3", "3.6", "6", "0.3", "auto"]
+    # the trimmed filler is left out of the text and of tgt_ids (it has its own
+    # column), times span the whole bead.
+    assert rows[2][1:9] == ["11", "22,23", "1.7", "3", "3.6", "6", "0.3", "auto"]
     assert rows[2][9] == "Tabs and newlines \\\\ here."
     assert rows[2][10] == "タブと、改行です。"
+    assert rows[2][11] == "21"
     assert rows[3][1:3] == ["12", ""] and rows[3][5:8] == ["", "", ""]  # infinite cost → empty
     assert rows[4][1:3] == ["", "24"] and rows[4][3:5] == ["", ""]
     assert rows[5][10] == "最後の\\t文です。"  # the post-edit, escaped
@@ -167,12 +170,12 @@ def test_writers_jsonl_has_every_field(tmp_path: Path) -> None:
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert n == len(records) == 6
     second = records[1]
-    assert second["src_ids"] == [11] and second["tgt_ids"] == [21, 22, 23]
-    assert second["src_positions"] == [1] and second["tgt_positions"] == [1, 2, 3]
+    assert second["src_ids"] == [11] and second["tgt_ids"] == [22, 23] and second["trimmed_tgt_ids"] == [21]
+    assert second["src_positions"] == [1] and second["tgt_positions"] == [2, 3]
     assert second["trimmed"] == [21] and second["trimmed_text"] == "えー、"
     assert second["target"] == "タブと、改行です。"
     assert second["target_original"] == "えー、タブと、改行です。"
-    assert second["tgt_texts"] == ["えー、", "タブと、", "改行です。"]
+    assert second["tgt_texts"] == ["タブと、", "改行です。"]  # the chunks of "target", as tgt_ids
     assert second["src_texts"] == ["Tabs\tand\nnewlines \\ here."]
     assert second["flags"][0] == {"name": "alpha", "score": 0.4, "threshold": 0.5, "reason": "low coverage", "failed": True}
     assert (second["src_start"], second["tgt_end"]) == (1.7, 6.0)
@@ -215,11 +218,16 @@ def test_writers_read_parallel_tsv_bad_row_named(tmp_path: Path) -> None:
     path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\t0\t1\n", encoding="utf-8")
     with pytest.raises(FormatError) as info:
         read_parallel_tsv(path)
-    assert info.value.line == 2 and "11 columns" in str(info.value)
-    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1;2\t2\t0\t1\t\t\t\tauto\ta\tb\n", encoding="utf-8")
+    assert info.value.line == 2 and "12 columns" in str(info.value)
+    # Files written before trimmed chunks had their own column still read (11 columns).
+    path.write_text("\t".join(LEGACY_PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\t0\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_parallel_tsv(path)
+    assert "11 columns" in str(info.value)
+    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1;2\t2\t0\t1\t\t\t\tauto\ta\tb\t\n", encoding="utf-8")
     with pytest.raises(FormatError, match="'1;2'"):
         read_parallel_tsv(path)
-    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\tsoon\t1\t\t\t\tauto\ta\tb\n", encoding="utf-8")
+    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\tsoon\t1\t\t\t\tauto\ta\tb\t\n", encoding="utf-8")
     with pytest.raises(FormatError, match="src_start"):
         read_parallel_tsv(path)
 

@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         # With -o - standard output carries the export: the summary goes to stderr.
         stream = sys.stderr if args.output == "-" else sys.stdout
-        for line in summary_lines(project, result.timings, rows=args.rows):
+        for line in summary_lines(project, result.timings, rows=args.rows, filters=filters):
             print(line, file=stream)
         print(f"wrote {written}", file=sys.stderr)
     return 0

@@ -3,8 +3,10 @@
 Write the alignment of a .sialign project. tsv: the parallel TSV (talk, ids, times, cost, status,
 source, target; tabs and line breaks escaped); tsv2: source<TAB>target for MT toolkits; jsonl: one
 bead per line with every field; tmx: TMX 1.4; align: vecalign's [i, j]:[k]:cost with 0-based
-positions; textgrid/eaf: Praat/ELAN files with aligned source, target and bead tiers. Dropped beads
-are left out unless --include-dropped.
+positions; textgrid/eaf: Praat/ELAN files with aligned source, target and bead tiers;
+srt-source/srt-target/vtt-source/vtt-target: subtitles of one side, one cue per bead, at the times
+of its text (a .srt or .vtt output needs -f to say which side). Dropped beads are left out unless
+--include-dropped.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-HELP = "export a project's aligned beads as TSV, two-column TSV, JSONL, TMX, vecalign, TextGrid or EAF"
+HELP = "export a project's aligned beads as TSV, two-column TSV, JSONL, TMX, vecalign, TextGrid, EAF or one side's SRT/VTT subtitles"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,15 +31,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
-    from sialign.io.export_formats import export_format, format_for_path
-    from sialign.io.writers import write_alignment
+    from sialign.io.export_formats import SUBTITLE_SUFFIXES, export_format, export_path, format_for_path
+    from sialign.io.writers import alignment_format_for, write_alignment
 
     fmt = args.format
-    if fmt is None:
-        fmt = (format_for_path(args.output) or "tsv") if args.output else "tsv"
+    if fmt is None and args.output:
+        if Path(args.output).suffix.lower() in SUBTITLE_SUFFIXES:
+            alignment_format_for(args.output)  # raises: subtitles need their side chosen, never a TSV under that name
+        fmt = format_for_path(args.output)
+    fmt = fmt or "tsv"
     if args.two_column and fmt == "tsv":
         fmt = "tsv2"
-    output = args.output or str(Path(args.project).with_suffix(export_format(fmt).suffix))
+    output = args.output or str(export_path(Path(args.project), export_format(fmt)))
     project = load_project(args.project)
     n = write_alignment(
         project,

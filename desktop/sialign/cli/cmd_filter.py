@@ -173,6 +173,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"{len(beads)} beads: {trimmed} trimmed, {newly} newly dropped, {restored} restored "
           f"(alpha by {', '.join(sorted({d.method for row in scores.alpha_details for d in row if d})) or 'nothing'}; "
           f"{'reference translation present' if scores.has_reference else 'no reference translation: gamma and eta not measured'})")
+    if scores.skipped:
+        from sialign.filters.languages import skipped_note
+
+        print(skipped_note(scores.skipped))
     for name, count in sorted(failed.items()):
         print(f"  {name:<18} {count:>5} beads flagged")
     if learned_line:

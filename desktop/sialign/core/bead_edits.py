@@ -59,6 +59,7 @@ class MergeBeads(Edit):
             post_edit=post_edit,
             trimmed=a.trimmed + b.trimmed,
             flags=[],
+            restored=a.restored + b.restored,
         )
         beads[self.index : self.index + 2] = [merged]
         return ReplaceBeads(self.index, self.index + 1, (a, b), label=f"Split bead {self.index + 1} back")
@@ -101,10 +102,12 @@ class SplitBead(Edit):
         if bead.post_edit is not None:
             raise EditError(f"{label} has a post-edited target; clear it before splitting the bead")
         first = _replace_bead(
-            bead, src=first_src, tgt=first_tgt, cost=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in first_tgt)
+            bead, src=first_src, tgt=first_tgt, cost=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in first_tgt),
+            restored=tuple(i for i in bead.restored if i in first_tgt),
         )
         second = _replace_bead(
-            bead, src=second_src, tgt=second_tgt, cost=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in second_tgt)
+            bead, src=second_src, tgt=second_tgt, cost=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in second_tgt),
+            restored=tuple(i for i in bead.restored if i in second_tgt),
         )
         alignment.beads[self.index : self.index + 1] = [first, second]
         return ReplaceBeads(self.index, self.index + 2, (bead,), label=f"Merge beads {self.index + 1} and {self.index + 2} back")
@@ -238,6 +241,64 @@ class SetTrimmed(Edit):
             raise EditError(f"bead {self.index + 1} holds no target segment {foreign[0]}; only its own chunks can be trimmed")
         alignment.beads[self.index] = _replace_bead(bead, trimmed=self.trimmed)
         return SetTrimmed(self.index, bead.trimmed)
+
+
+def _optional_ids(v: Any) -> tuple[int, ...] | None:
+    return None if v is None else _tuple_of_ints(v)
+
+
+@dataclass(frozen=True)
+class RestoreTrimmedChunk(Edit):
+    """Bring back one chunk the intra filter trimmed from a bead, and remember the reviewer's choice.
+
+    The chunk ``seg_id`` leaves the bead's ``trimmed`` and joins its
+    ``restored``, so a later filter run does not trim it again.
+
+    The inverse is the same edit with ``trimmed`` and ``restored`` given: it
+    puts back exactly those two sets of the bead (and its own inverse puts
+    back the ones it found), so undo and redo are exact whatever the bead held.
+    """
+
+    index: int
+    seg_id: int
+    trimmed: tuple[int, ...] | None = None
+    restored: tuple[int, ...] | None = None
+
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"trimmed": _optional_ids, "restored": _optional_ids}
+
+    def __post_init__(self) -> None:
+        for name in ("trimmed", "restored"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, tuple(int(i) for i in value))
+
+    def changes(self) -> Changes:
+        return Changes(annotations=True)
+
+    def describe(self) -> str:
+        if self.trimmed is not None and self.seg_id in self.trimmed:
+            return f"Trim target segment {self.seg_id} of bead {self.index + 1} again"
+        return f"Restore trimmed target segment {self.seg_id} of bead {self.index + 1}"
+
+    def apply(self, project: Project) -> Edit:
+        alignment = _alignment(project)
+        _check_index(alignment, self.index)
+        bead = alignment.beads[self.index]
+        label = f"target segment {self.seg_id} of bead {self.index + 1}"
+        if self.seg_id not in bead.tgt:
+            raise EditError(f"bead {self.index + 1} holds no target segment {self.seg_id}")
+        if self.trimmed is not None or self.restored is not None:
+            trimmed, restored = tuple(self.trimmed or ()), tuple(self.restored or ())
+            foreign = [i for i in trimmed + restored if i not in bead.tgt]
+            if foreign:
+                raise EditError(f"bead {self.index + 1} holds no target segment {foreign[0]}")
+        else:
+            if self.seg_id not in bead.trimmed:
+                raise EditError(f"{label} is not trimmed; there is nothing to restore")
+            trimmed = tuple(i for i in bead.trimmed if i != self.seg_id)
+            restored = tuple(i for i in bead.tgt if i in bead.restored or i == self.seg_id)
+        alignment.beads[self.index] = _replace_bead(bead, trimmed=trimmed, restored=restored)
+        return RestoreTrimmedChunk(self.index, self.seg_id, bead.trimmed, bead.restored)
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ def review_items(bead: Bead) -> list[str]:
         items.append("post-edit")
     if bead.trimmed:
         items.append("trimmed chunks")
+    if bead.restored:
+        items.append("restored chunks")
     if bead.flags:
         items.append("filter flags")
     return items
@@ -139,6 +141,7 @@ def carry_review(old: Alignment | None, new: Alignment) -> CarryReport:
             note=before.note,
             post_edit=before.post_edit,
             trimmed=tuple(before.trimmed),
+            restored=tuple(before.restored),
             flags=[dataclasses.replace(f) for f in before.flags],
         )
         report.carried += bool(items)

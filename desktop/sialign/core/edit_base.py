@@ -38,6 +38,8 @@ def _with_ids(bead: Bead, side: str, ids: tuple[int, ...], **changes: Any) -> Be
     if side == "tgt" and "trimmed" not in changes:
         # A trimmed chunk that left the bead is no longer trimmed there.
         changes["trimmed"] = tuple(i for i in bead.trimmed if i in set(ids))
+    if side == "tgt" and "restored" not in changes:
+        changes["restored"] = tuple(i for i in bead.restored if i in set(ids))
     return _replace_bead(bead, **changes)
 
 

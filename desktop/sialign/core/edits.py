@@ -38,7 +38,7 @@ from sialign.core.errors import EditError, InvariantError, SialignError
 from sialign.core.model import Alignment, Bead, Document, Project, Segment
 from sialign.core.edit_base import Edit
 from sialign.core.bead_edits import (
-    Batch, MergeBeads, ReplaceAlignment, ReplaceBeads, SetLabels, SetPostEdit, SetStatus, SetTrimmed, SplitBead,
+    Batch, MergeBeads, ReplaceAlignment, ReplaceBeads, RestoreTrimmedChunk, SetLabels, SetPostEdit, SetStatus, SetTrimmed, SplitBead,
 )
 from sialign.core.segment_edits import (
     EditText, MergeSegments, MoveSegment, SetSegmentTimes, SplitSegment, UnmergeSegments,
@@ -76,6 +76,7 @@ EDIT_TYPES: dict[str, type[Edit]] = {
         SetLabels,
         SetPostEdit,
         SetTrimmed,
+        RestoreTrimmedChunk,
         ReplaceBeads,
         ReplaceAlignment,
         Batch,
@@ -202,6 +203,7 @@ __all__ = [
     "MoveSegment",
     "ReplaceAlignment",
     "ReplaceBeads",
+    "RestoreTrimmedChunk",
     "SetLabels",
     "SetPostEdit",
     "SetSegmentTimes",

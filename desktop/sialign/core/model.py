@@ -253,6 +253,8 @@ class Bead:
         trimmed: target ids (first and/or last of ``tgt``) that the intra
             filter excluded from the bead's output text; they still belong to
             the bead and can be restored.
+        restored: target ids a reviewer restored after the intra filter had
+            trimmed them; later filter runs never trim them again.
         flags: verdicts of the inter-sentence filters.
     """
 
@@ -267,11 +269,13 @@ class Bead:
     post_edit: str | None = None
     trimmed: tuple[int, ...] = ()
     flags: list[Flag] = field(default_factory=list)
+    restored: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         self.src = tuple(self.src)
         self.tgt = tuple(self.tgt)
         self.trimmed = tuple(self.trimmed)
+        self.restored = tuple(self.restored)
         if not isinstance(self.status, BeadStatus):
             self.status = BeadStatus(self.status)
 
@@ -305,6 +309,8 @@ class Bead:
             d["post_edit"] = self.post_edit
         if self.trimmed:
             d["trimmed"] = list(self.trimmed)
+        if self.restored:
+            d["restored"] = list(self.restored)
         if self.flags:
             d["flags"] = [f.to_dict() for f in self.flags]
         return d
@@ -323,6 +329,7 @@ class Bead:
             post_edit=d.get("post_edit"),
             trimmed=tuple(d.get("trimmed", ())),
             flags=[Flag.from_dict(f) for f in d.get("flags", [])],
+            restored=tuple(d.get("restored", ())),
         )
 
 
@@ -374,6 +381,8 @@ class Alignment:
                 raise InvariantError(f"bead {i} is empty on both sides")
             if not set(bead.trimmed) <= set(bead.tgt):
                 raise InvariantError(f"bead {i} trims target segments it does not hold")
+            if not set(bead.restored) <= set(bead.tgt):
+                raise InvariantError(f"bead {i} marks target segments restored that it does not hold")
 
     def bead_index_of_src(self, seg_id: int) -> int:
         for i, b in enumerate(self.beads):

@@ -97,6 +97,10 @@ class BeadScores:
             earlier filter run (those may come back); ``confirmed``.
         embedder_name: the embedder behind ``eta_cos`` ("" when none).
         has_reference: whether the project had a reference translation.
+        skipped: filters not applied because the target language is not one
+            they are built for (name → reason, see
+            :mod:`sialign.filters.languages`): their scores are empty (no
+            trims, NaN), so they never trim, flag or drop a bead.
         seconds: time spent per stage.
     """
 
@@ -120,6 +124,7 @@ class BeadScores:
     embedder_name: str = ""
     has_reference: bool = False
     seconds: dict[str, float] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.signature)
@@ -299,6 +304,9 @@ def score_beads(
     n = len(beads)
     src_doc, tgt_doc, ref_doc = project.source, project.target, project.reference
     has_reference = ref_doc is not None and len(ref_doc) == len(src_doc)
+    from sialign.filters.languages import skipped_filters
+
+    skipped = skipped_filters(project)
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
 
@@ -332,8 +340,12 @@ def score_beads(
         if b.status == BeadStatus.CONFIRMED:
             trims.append(tuple(b.trimmed))  # the reviewer's choice stands
             continue
+        if "intra" in skipped:
+            trims.append(())
+            continue
         trimmed, empty = intra_trims(b.tgt, [content[i] for i in b.tgt])
-        trims.append(trimmed)
+        # A chunk the reviewer restored stays restored: no filter run trims it again.
+        trims.append(tuple(i for i in trimmed if i not in b.restored))
         contentless[k] = empty
 
     # 2. Target texts for both rows (whole / after trims).
@@ -359,7 +371,9 @@ def score_beads(
         word_model = getattr(embedder, "model", None)
         if word_model is not None and not hasattr(word_model, "tokenizer"):
             word_model = None
-    if has_reference:
+    if "alpha" in skipped:
+        pass  # α stays NaN: its content words cannot be found in this target language
+    elif has_reference:
         ref_items = [
             _reference_items(ref_texts[k], ref_doc.language if ref_doc else "und", analyses_ref[k] if analyses_ref else None)
             for k in range(n)
@@ -448,6 +462,7 @@ def score_beads(
         embedder_name=getattr(embedder, "name", "") if embedder is not None else "",
         has_reference=has_reference,
         seconds=seconds,
+        skipped=skipped,
     )
 
 

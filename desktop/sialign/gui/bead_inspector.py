@@ -156,7 +156,12 @@ class BeadInspector(QWidget):
         source_box = QGroupBox("Source segments")
         QVBoxLayout(source_box).addWidget(self.source_view)
         target_box = QGroupBox("Target segments (interpretation)")
-        QVBoxLayout(target_box).addWidget(self.target_view)
+        target_layout = QVBoxLayout(target_box)
+        target_layout.addWidget(self.target_view)
+        # One "Restore" button per chunk the intra filter trimmed (rebuilt with each bead).
+        self.restore_row = QHBoxLayout()
+        self.restore_buttons: list[QPushButton] = []
+        target_layout.addLayout(self.restore_row)
         texts = QSplitter(Qt.Orientation.Horizontal)
         texts.addWidget(source_box)
         texts.addWidget(target_box)
@@ -254,6 +259,7 @@ class BeadInspector(QWidget):
             self.title.setText("No bead selected — click a row of the table or a cell of the matrix.")
             self.source_view.show_segments(self.project.source, ())
             self.target_view.show_segments(self.project.target, ())
+            self._show_restore_buttons(None)
             self.note.clear()
             self.post_edit.clear()
             return
@@ -266,10 +272,32 @@ class BeadInspector(QWidget):
         self.title.setText(text)
         self.source_view.show_segments(self.project.source, bead.src)
         self.target_view.show_segments(self.project.target, bead.tgt, bead.trimmed)
+        self._show_restore_buttons(bead)
         self.good_align.setCheckState(_check_state(bead.good_align))
         self.good_mt.setCheckState(_check_state(bead.good_mt))
         self.note.setText(bead.note)
         self.post_edit.setText(bead.post_edit or "")
+
+    def _show_restore_buttons(self, bead: Bead | None) -> None:
+        for button in self.restore_buttons:
+            self.restore_row.removeWidget(button)
+            button.deleteLater()
+        self.restore_buttons = []
+        for seg_id in bead.trimmed if bead is not None else ():
+            text = " ".join(self.project.target.get(seg_id).text.split())
+            button = QPushButton(f"Restore “{text[:20]}”")
+            button.setToolTip(f"Put the trimmed chunk “{text}” back into the bead's text; filtering again keeps it")
+            button.clicked.connect(lambda _checked=False, i=seg_id: self.restore_chunk(i))
+            self.restore_row.addWidget(button)
+            self.restore_buttons.append(button)
+
+    def restore_chunk(self, seg_id: int) -> None:
+        """Restore one trimmed chunk of the shown bead (one undoable edit)."""
+        from sialign.core.edits import RestoreTrimmedChunk
+
+        bead = self._bead()
+        if bead is not None and seg_id in bead.trimmed:
+            self.session.apply(RestoreTrimmedChunk(self._index, seg_id))
 
     def _remember_side(self, side: str) -> None:
         self._last_side = side

@@ -3,6 +3,12 @@
 The row count is exact: it comes from the writer itself, run into a scratch
 file whenever an option changes (a few milliseconds for thousands of beads),
 so the dialog never disagrees with the file it then writes atomically.
+
+Every format of :data:`sialign.io.export_formats.EXPORT_FORMATS` is offered,
+the subtitles of each side included. *Export* asks before replacing an
+existing file or creating a missing folder, then writes the file; when that
+fails the dialog stays open with its options and says why in one line. It
+opens in the folder last exported to (``QSettings`` key ``export/last_dir``).
 """
 
 from __future__ import annotations
@@ -11,19 +17,22 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-    QPushButton, QWidget,
+    QMessageBox, QPushButton, QWidget,
 )
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.gui.dialogs import dialog_layout
-from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat
+from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
 
 
 # Every format the writers know, in the order of the registry.
 FORMATS = list(EXPORT_FORMATS)
+LAST_DIR_KEY = "export/last_dir"
+ERROR_STYLE = "color: #b00020"
 
 
 @dataclass(frozen=True)
@@ -55,10 +64,20 @@ def count_rows(project: Project, fmt: ExportFormat, *, only_confirmed: bool, inc
 
 
 class ExportDialog(QDialog):
-    """Choose format, options and file; :meth:`options` gives the choice."""
+    """Choose format, options and file, and write it; :meth:`options` gives the choice.
 
-    def __init__(self, project: Project, default_path: str, parent: QWidget | None = None) -> None:
+    Attributes:
+        rows_written: rows of the file *Export* wrote (None until then).
+    """
+
+    def __init__(self, project: Project, default_path: str, parent: QWidget | None = None,
+                 settings: QSettings | None = None) -> None:  # fmt: skip
         super().__init__(parent)
+        self._settings = settings or QSettings()
+        self.rows_written: int | None = None
+        last_dir = str(self._settings.value(LAST_DIR_KEY, "") or "")
+        if last_dir and Path(last_dir).is_dir() and default_path:
+            default_path = str(Path(last_dir) / Path(default_path).name)
         self.setWindowTitle("Export the alignment")
         self.setMinimumWidth(600)
         self.project = project
@@ -75,12 +94,17 @@ class ExportDialog(QDialog):
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse)
         self.count_label = QLabel("")
+        self.error_label = QLabel("")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.hide()
         form = QFormLayout()
         form.addRow("Format", self.format_box)
         form.addRow("", self.only_confirmed)
         form.addRow("", self.include_dropped)
         form.addRow("File", path_row)
         form.addRow("Rows", self.count_label)
+        form.addRow("", self.error_label)
         self.buttons = dialog_layout(self, form, ok_text="Export")
         self.format_box.currentIndexChanged.connect(self._format_changed)
         self.only_confirmed.toggled.connect(self.update_count)
@@ -95,7 +119,7 @@ class ExportDialog(QDialog):
     def _format_changed(self) -> None:
         path = self.path_edit.text().strip()
         if path:
-            self.path_edit.setText(str(Path(path).with_suffix(self.format.suffix)))
+            self.path_edit.setText(str(export_path(path, self.format)))
         self.update_count()
 
     def update_count(self) -> None:
@@ -119,8 +143,10 @@ class ExportDialog(QDialog):
 
     def browse(self) -> None:
         fmt = self.format
+        # Export asks before replacing a file; the file dialog need not ask too.
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export to", self.path_edit.text(), f"{fmt.name} (*{fmt.suffix});;All files (*)"
+            self, "Export to", self.path_edit.text(), f"{fmt.name} (*{fmt.suffix});;All files (*)",
+            options=QFileDialog.Option.DontConfirmOverwrite,
         )
         if path:
             self.path_edit.setText(path)
@@ -133,8 +159,49 @@ class ExportDialog(QDialog):
             include_dropped=self.include_dropped.isChecked(),
         )
 
+    def show_error(self, message: str) -> None:
+        """One line under the options; the dialog stays open."""
+        self.error_label.setText(" ".join(message.split()))
+        self.error_label.setVisible(bool(message))
+
     def accept(self) -> None:
-        if not self.path_edit.text().strip():
-            self.count_label.setText("Choose a file to export to.")
+        """Ask before replacing a file or creating folders, write the export, close only when it worked."""
+        self.show_error("")
+        text = self.path_edit.text().strip()
+        if not text:
+            self.show_error("Choose a file to export to.")
             return
+        path = Path(text).expanduser()
+        if path.is_dir():
+            self.show_error(f"{path} is a folder; add a file name.")
+            return
+        if path.exists():
+            answer = QMessageBox.question(
+                self, "Replace the file?", f"{path.name} already exists in {path.parent}.\nReplace it?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
+            )  # fmt: skip
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        elif not path.parent.is_dir():
+            missing = next((p for p in reversed(path.parents) if not p.exists()), path.parent)
+            answer = QMessageBox.question(
+                self, "Create the folder?", f"The folder {missing} does not exist.\nCreate {path.parent} and export there?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes,
+            )  # fmt: skip
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                self.show_error(f"Cannot create {path.parent}: {exc.strerror or exc}")
+                return
+        options = ExportOptions(str(path), self.format, self.only_confirmed.isChecked(), self.include_dropped.isChecked())
+        try:
+            self.rows_written = export(self.project, options)
+        except (SialignError, OSError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.show_error(f"Export failed: {detail}")
+            return
+        self.path_edit.setText(str(path))
+        self._settings.setValue(LAST_DIR_KEY, str(path.parent))
         super().accept()

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSlider,
     QVBoxLayout,
@@ -64,6 +66,9 @@ THRESHOLDS = (
 DOUBT_THRESHOLD = Threshold("doubt_max", "Doubt, at most", 0.0, 1.0, 0.01,
                             "Beads whose doubt (probability of being wrong) is above this are dropped, or only flagged")
 SLIDER_STEPS = 1000
+# The preview lists at most this many beads (the count above it covers all).
+PREVIEW_ROWS = 500
+SKIPPED_STYLE = "color: #b35c00"
 # GiNZA starts loading in the scoring process once the panel has been shown
 # this long with an aligned Japanese talk: a glance at the panel should not
 # cost a CPU core for ten seconds and 1.8 GB.
@@ -175,6 +180,15 @@ class FilterPanel(QWidget):
         self.apply_button.clicked.connect(self.apply)
         self.count_label = QLabel("Score the beads to see how many each threshold would change.")
         self.count_label.setWordWrap(True)
+        self.skipped_label = QLabel("")
+        self.skipped_label.setWordWrap(True)
+        self.skipped_label.setStyleSheet(SKIPPED_STYLE)
+        self.skipped_label.hide()
+        self.preview_list = QListWidget()
+        self.preview_list.setToolTip("Each bead the thresholds would change, which filter and why; click one to show it")
+        self.preview_list.setMinimumHeight(80)
+        self.preview_list.itemActivated.connect(self._preview_item_chosen)
+        self.preview_list.itemClicked.connect(self._preview_item_chosen)
         self.show_flips = QCheckBox("Show only these beads in the table")
         self.show_flips.setToolTip("Filter the segment table to the beads these thresholds would drop or restore")
         buttons = QHBoxLayout()
@@ -183,10 +197,12 @@ class FilterPanel(QWidget):
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.skipped_label)
         layout.addWidget(self.count_label)
+        layout.addWidget(self.preview_list, 1)
         layout.addWidget(self.show_flips)
         layout.addLayout(buttons)
-        layout.addStretch(1)
+        layout.addStretch(0)  # the doubt section goes before this (attach_doubt)
 
         self.set_params(params)
         for box in (self.intra, self.drop_contentless, self.drop_failed):
@@ -203,6 +219,7 @@ class FilterPanel(QWidget):
         self._warm_timer.timeout.connect(self._warm_up_if_japanese)
         session.alignment_replaced.connect(self._warm_timer.start)
         session.project_replaced.connect(self._warm_timer.start)
+        self._show_skipped()
         self._check_scores()
 
     def attach_doubt(self, service: Any) -> None:
@@ -240,7 +257,30 @@ class FilterPanel(QWidget):
     def _project_replaced(self) -> None:
         self.scores = None
         self.set_params(self.session.project.filter_params)
+        self._show_skipped()
         self._check_scores()
+
+    def _show_skipped(self) -> None:
+        """Disable, with the reason, the filters not built for this talk's target language."""
+        from sialign.filters.languages import skipped_filters
+
+        self.skipped = skipped_filters(self.session.project)
+        controls: dict[str, list[QWidget]] = {"intra": [self.intra, self.drop_contentless], "alpha": [self.rows["alpha_min"]]}
+        tips = {"intra": "Trim or drop chunks without a content word", "alpha": THRESHOLDS[0].tip}
+        for name, widgets in controls.items():
+            reason = self.skipped.get(name)
+            for widget in widgets:
+                widget.setEnabled(reason is None)
+                widget.setToolTip(f"Not applied to this talk: {reason}" if reason else tips[name])
+        if self.skipped:
+            names = {"intra": "intra (content-word trimming)", "alpha": "α (content words)"}
+            by_reason: dict[str, list[str]] = {}
+            for name, reason in self.skipped.items():
+                by_reason.setdefault(reason, []).append(names.get(name, name))
+            self.skipped_label.setText(
+                "Not applied to this talk: " + "; ".join(f"{', '.join(n)} — {r}" for r, n in by_reason.items())
+            )
+        self.skipped_label.setVisible(bool(self.skipped))
 
     def _warm_up_if_japanese(self) -> None:
         """Start loading GiNZA in the scoring process when a Japanese talk can be scored here.
@@ -297,6 +337,7 @@ class FilterPanel(QWidget):
         self._update_preview()
 
     def _update_preview(self, *_: Any) -> None:
+        self.preview_list.clear()
         if self.scores is None:
             self.flips = []
             if self.session.project.alignment is None:
@@ -306,22 +347,41 @@ class FilterPanel(QWidget):
             self.flips_changed.emit(self.flips)
             return
         from sialign.filters import preview_flips
+        from sialign.filters.preview import count_changes, preview_changes
 
+        project = self.session.project
+        beads = project.alignment.beads if project.alignment else []
         try:
             self.flips = preview_flips(self.scores, self.params())
+            changes = preview_changes(beads, project.target, self.scores, self.params())
         except ValueError as exc:
             self.flips = []
             self.count_label.setText(str(exc))
             self.flips_changed.emit(self.flips)
             return
-        beads = self.session.project.alignment.beads if self.session.project.alignment else []
         from sialign.core.model import BeadStatus
 
         dropping = sum(1 for i in self.flips if i < len(beads) and beads[i].status is not BeadStatus.DROPPED)
         restoring = len(self.flips) - dropping
-        text = f"<b>{len(self.flips)}</b> beads would change: {dropping} dropped, {restoring} restored."
+        counts = count_changes(changes)
+        text = (
+            f"<b>{len(self.flips)}</b> beads would change: {dropping} dropped, {restoring} restored; "
+            f"{counts['flag']} flagged but kept, {counts['trim']} only trimmed."
+        )
         self.count_label.setText(text)
+        for change in changes[:PREVIEW_ROWS]:
+            item = QListWidgetItem(change.text())
+            item.setData(Qt.ItemDataRole.UserRole, change.index)
+            item.setToolTip(change.text())
+            self.preview_list.addItem(item)
+        if len(changes) > PREVIEW_ROWS:
+            self.preview_list.addItem(f"… and {len(changes) - PREVIEW_ROWS} more beads")
         self.flips_changed.emit(self.flips)
+
+    def _preview_item_chosen(self, item: QListWidgetItem) -> None:
+        index = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(index, int):
+            self.session.select_bead(index)
 
     def _emit_table_filter(self) -> None:
         # Without scores there is nothing to show; the table goes back to every bead.

@@ -33,6 +33,13 @@ class ExportFormat:
         return self.key == "tsv2"
 
     @property
+    def subtitle_side(self) -> str | None:
+        """``"src"`` or ``"tgt"`` for the per-side subtitle formats, else None."""
+        if self.key.startswith(("srt-", "vtt-")):
+            return "src" if self.key.endswith("-source") else "tgt"
+        return None
+
+    @property
     def name(self) -> str:
         """A short name for file dialogs: ``TSV``, ``JSONL``, ``TextGrid``..."""
         return "TSV" if self.suffix == ".tsv" else self.suffix.lstrip(".").upper() if self.suffix.islower() else self.suffix.lstrip(".")
@@ -46,7 +53,13 @@ EXPORT_FORMATS: tuple[ExportFormat, ...] = (
     ExportFormat("align", ".align", "vecalign .align — 0-based line positions of every bead, dropped ones included"),
     ExportFormat("textgrid", ".TextGrid", "Praat TextGrid — aligned source, target and bead tiers"),
     ExportFormat("eaf", ".eaf", "ELAN EAF — aligned source, target and bead tiers"),
+    ExportFormat("srt-source", ".srt", "SRT subtitles — source side, one cue per bead", by_suffix=False),
+    ExportFormat("srt-target", ".srt", "SRT subtitles — target side (interpretation), one cue per bead", by_suffix=False),
+    ExportFormat("vtt-source", ".vtt", "WebVTT subtitles — source side, one cue per bead", by_suffix=False),
+    ExportFormat("vtt-target", ".vtt", "WebVTT subtitles — target side (interpretation), one cue per bead", by_suffix=False),
 )
+# Subtitle suffixes name no format alone: the side has to be chosen.
+SUBTITLE_SUFFIXES = frozenset({".srt", ".vtt"})
 
 ALIGNMENT_FORMATS: tuple[str, ...] = tuple(f.key for f in EXPORT_FORMATS)
 # Lower-case extension -> format key.
@@ -61,6 +74,22 @@ def export_format(key: str) -> ExportFormat:
     raise KeyError(key)
 
 
+def export_path(path: str | Path, fmt: ExportFormat) -> Path:
+    """``path`` renamed for ``fmt``: its suffix, and ``.source`` / ``.target`` before it for one side's subtitles.
+
+    ``water.tsv`` becomes ``water.target.srt`` for ``srt-target`` and
+    ``water.source.srt`` back to ``water.tsv``, so the two sides' subtitles
+    never take the same name.
+    """
+    p = Path(path)
+    stem = p.name[: len(p.name) - len(p.suffix)] if p.suffix else p.name
+    for tag in (".source", ".target"):
+        if stem.endswith(tag) and p.suffix.lower() in SUBTITLE_SUFFIXES:
+            stem = stem[: -len(tag)]
+    tag = {"src": ".source", "tgt": ".target"}.get(fmt.subtitle_side or "", "")
+    return p.with_name(stem + tag + fmt.suffix)
+
+
 def format_for_path(path: str | Path) -> str | None:
     """The format key a file name stands for, or None."""
     return ALIGNMENT_EXTENSIONS.get(Path(path).suffix.lower())
@@ -72,4 +101,4 @@ def suffix_list() -> str:
     return ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
 
 
-__all__ = ["ALIGNMENT_EXTENSIONS", "ALIGNMENT_FORMATS", "EXPORT_FORMATS", "ExportFormat", "export_format", "format_for_path", "suffix_list"]
+__all__ = ["ALIGNMENT_EXTENSIONS", "ALIGNMENT_FORMATS", "EXPORT_FORMATS", "SUBTITLE_SUFFIXES", "ExportFormat", "export_format", "export_path", "format_for_path", "suffix_list"]

@@ -266,6 +266,7 @@ def bead(value: Any, key: str) -> None:
             "note": text,
             "post_edit": optional_text,
             "trimmed": id_list,
+            "restored": id_list,
             "flags": _list_of(flag),
         },
     )

@@ -3,22 +3,31 @@
 Alignment outputs (docs/algorithms.md: Outputs):
 
 - ``tsv``: the parallel TSV, header ``talk src_ids tgt_ids src_start src_end
-  tgt_start tgt_end cost status source target``; ids are segment ids joined
-  by commas, times in seconds (empty when unknown), text fields escaped
-  (``\\t``, ``\\n``, ``\\r``, ``\\\\``) so a row never breaks.
+  tgt_start tgt_end cost status source target trimmed_tgt_ids``; ids are
+  segment ids joined by commas, times in seconds (empty when unknown), text
+  fields escaped (``\\t``, ``\\n``, ``\\r``, ``\\\\``) so a row never breaks.
+  ``tgt_ids`` lists the chunks the ``target`` text holds; chunks the intra
+  filter trimmed (left out of the text) are in ``trimmed_tgt_ids``, the last
+  column, so readers of the first eleven columns keep working.
 - ``tsv2``: ``source<TAB>target`` only, no header, for MT toolkits; beads with
   an empty side are left out (they are not sentence pairs). The text is raw
   (no escapes, backslashes as they are); a tab or line break inside a text
   becomes a space.
 - ``jsonl``: one bead per line with every field (labels, flags, trimmed
-  chunks, times, segment texts).
-- ``tmx``: TMX 1.4; beads with an empty side are left out.
+  chunks, times, segment texts); ``tgt_ids`` / ``tgt_positions`` /
+  ``tgt_texts`` are the chunks of ``target``, ``trimmed_tgt_ids`` the others.
+- ``tmx``: TMX 1.4; beads with an empty side are left out; ``x-tgt-ids``
+  names the chunks of the target text, ``x-trimmed-tgt-ids`` trimmed ones.
 - ``align``: vecalign's ``[i, j]:[k]:cost`` with 0-based positions of the
   segments in their documents; every bead, skips and dropped ones included.
 - ``textgrid`` / ``eaf``: Praat / ELAN files with aligned tiers ``source``
   and ``target`` (one interval per bead side, at its times) and ``bead``
   (the bead number and status over the source span), to open beside the
   audio.
+- ``srt-source`` / ``srt-target`` / ``vtt-source`` / ``vtt-target``:
+  subtitles of one side, one cue per bead with text on that side, at the
+  times of the segments its text holds (a trimmed chunk's time is left out
+  with its text).
 
 Dropped beads are left out unless ``include_dropped``; ``only_confirmed``
 keeps confirmed beads only (plus dropped ones when ``include_dropped``).
@@ -42,14 +51,23 @@ from sialign._version import __version__
 from sialign.core.errors import ExportError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.atomic import atomic_open
-from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS
+from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS, SUBTITLE_SUFFIXES, export_format
 from sialign.io.escaping import escape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
 from sialign.io.tier_files import Interval, _eaf_text, _textgrid_text, _xml_attr, _xml_text
 
 TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".textgrid": "textgrid", ".eaf": "eaf"}
 
-PARALLEL_TSV_COLUMNS = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
+# The eleven columns written before trimmed chunks had a column of their own
+# (still read); the current header adds ``trimmed_tgt_ids`` at the end.
+LEGACY_PARALLEL_TSV_COLUMNS = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
+PARALLEL_TSV_COLUMNS = LEGACY_PARALLEL_TSV_COLUMNS + ("trimmed_tgt_ids",)
+
+
+def kept_and_trimmed(bead: Bead) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(target ids whose text an export holds, target ids the intra filter trimmed), in bead order."""
+    trimmed = set(bead.trimmed)
+    return tuple(i for i in bead.tgt if i not in trimmed), tuple(i for i in bead.tgt if i in trimmed)
 
 
 # Exported times keep millisecond precision, costs four decimals: enough for
@@ -105,6 +123,7 @@ class AlignmentRow:
     status: str = ""
     source: str = ""
     target: str = ""
+    trimmed_tgt_ids: tuple[int, ...] = ()
 
 
 def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> list[AlignmentRow]:
@@ -113,11 +132,13 @@ def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dr
     for _, bead in select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
         s0, s1 = bead_times(bead, project.source, "src")
         t0, t1 = bead_times(bead, project.target, "tgt")
+        kept, trimmed = kept_and_trimmed(bead)
         rows.append(
             AlignmentRow(
                 talk=project.talk_id,
                 src_ids=tuple(bead.src),
-                tgt_ids=tuple(bead.tgt),
+                tgt_ids=kept,
+                trimmed_tgt_ids=trimmed,
                 src_start=_round(s0, TIME_DECIMALS),
                 src_end=_round(s1, TIME_DECIMALS),
                 tgt_start=_round(t0, TIME_DECIMALS),
@@ -152,6 +173,7 @@ def format_tsv_row(row: AlignmentRow) -> str:
         row.status,
         row.source,
         row.target,
+        ",".join(str(i) for i in row.trimmed_tgt_ids),
     ]
     return "\t".join(escape_tsv_field(f) for f in fields)
 
@@ -192,28 +214,33 @@ def _finite(value: float | None) -> float | None:
 def alignment_records(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> list[dict[str, Any]]:
     """One JSON-ready dict per exported bead, with every field of the bead.
 
-    Keys: talk, index (position in the alignment), src_ids, tgt_ids,
-    src_positions, tgt_positions (0-based positions in the documents),
+    Keys: talk, index (position in the alignment), src_ids, tgt_ids (the
+    target chunks the ``target`` text holds), trimmed_tgt_ids (the chunks
+    the intra filter trimmed from it), src_positions, tgt_positions (0-based
+    positions in the documents, of src_ids and tgt_ids),
     src_start, src_end, tgt_start, tgt_end, cost, status, reason,
     good_align, good_mt, note, post_edit, trimmed (target ids), flags,
     doubt (the learned filter's probability that the bead is wrong, None
     until ``sialign filter --learned`` or the app's doubt filter ran),
     source, target (output text), target_original (every target chunk, no
-    post-edit), trimmed_text, src_texts, tgt_texts (segment by segment).
+    post-edit), trimmed_text, src_texts, tgt_texts (segment by segment, of
+    src_ids and tgt_ids).
     """
     src, tgt = project.source, project.target
     records = []
     for index, bead in select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
         s0, s1 = bead_times(bead, src, "src")
         t0, t1 = bead_times(bead, tgt, "tgt")
+        kept, trimmed = kept_and_trimmed(bead)
         records.append(
             {
                 "talk": project.talk_id,
                 "index": index,
                 "src_ids": list(bead.src),
-                "tgt_ids": list(bead.tgt),
+                "tgt_ids": list(kept),
+                "trimmed_tgt_ids": list(trimmed),
                 "src_positions": [src.index_of(i) for i in bead.src],
-                "tgt_positions": [tgt.index_of(i) for i in bead.tgt],
+                "tgt_positions": [tgt.index_of(i) for i in kept],
                 "src_start": _finite(s0),
                 "src_end": _finite(s1),
                 "tgt_start": _finite(t0),
@@ -225,15 +252,15 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
                 "good_mt": bead.good_mt,
                 "note": bead.note,
                 "post_edit": bead.post_edit,
-                "trimmed": list(bead.trimmed),
+                "trimmed": list(trimmed),
                 "flags": [{k: (_finite(v) if k in ("score", "threshold") else v) for k, v in f.to_dict().items()} for f in bead.flags],
                 "doubt": next((_finite(f.score) for f in bead.flags if f.name == "doubt"), None),
                 "source": bead_text(bead, src, "src"),
                 "target": bead_text(bead, tgt, "tgt"),
                 "target_original": bead_text(bead, tgt, "tgt", use_post_edit=False, include_trimmed=True),
-                "trimmed_text": join_segments(tgt, [i for i in bead.tgt if i in bead.trimmed]),
+                "trimmed_text": join_segments(tgt, trimmed),
                 "src_texts": [src.get(i).text for i in bead.src],
-                "tgt_texts": [tgt.get(i).text for i in bead.tgt],
+                "tgt_texts": [tgt.get(i).text for i in kept],
             }
         )
     return records
@@ -287,11 +314,14 @@ def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]])
             fh.write(f"    <tu tuid={_xml_attr(str(index + 1))} srclang={_xml_attr(src_lang)}>\n")
             if bead.note:
                 fh.write(f"      <note>{_xml_text(bead.note)}</note>\n")
+            kept, trimmed = kept_and_trimmed(bead)
             props = [
                 ("x-status", bead.status.value),
                 ("x-src-ids", ",".join(map(str, bead.src))),
-                ("x-tgt-ids", ",".join(map(str, bead.tgt))),
+                ("x-tgt-ids", ",".join(map(str, kept))),
             ]
+            if trimmed:
+                props.append(("x-trimmed-tgt-ids", ",".join(map(str, trimmed))))
             cost = _round(bead.cost, COST_DECIMALS)
             if cost is not None:
                 props.append(("x-cost", _format_number(cost, COST_DECIMALS)))
@@ -377,6 +407,48 @@ def write_aligned_tiers(project: Project, path: str | Path, beads: list[tuple[in
 
 
 # ---------------------------------------------------------------------------
+# Subtitles of one side
+
+
+def subtitle_cues(project: Project, beads: list[tuple[int, Bead]], side: str) -> list[tuple[float, float, str]]:
+    """(start, end, text) of one side's cue per bead that has text there.
+
+    Raises:
+        ExportError: a bead's side has no times.
+    """
+    doc = project.source if side == "src" else project.target
+    name = "source" if side == "src" else "target"
+    cues = []
+    for index, bead in beads:
+        ids = bead.src if side == "src" else kept_and_trimmed(bead)[0] or bead.tgt
+        text = bead_text(bead, doc, side)
+        if not ids or not text.strip():
+            continue
+        start, end = doc.get(ids[0]).start, doc.get(ids[-1]).end
+        if start is None or end is None:
+            raise ExportError(
+                f"bead {index + 1} has no {name} times — subtitles need a timed {name} transcript (SRT, VTT, TextGrid, EAF or TSV with times)"
+            )
+        cues.append((start, max(start, end), text))
+    return cues
+
+
+def write_side_subtitles(project: Project, path: str | Path, beads: list[tuple[int, Bead]], fmt: str) -> int:
+    """SRT or WebVTT subtitles of one side (``fmt`` like ``"srt-target"``); returns cues written."""
+    side = export_format(fmt).subtitle_side or "tgt"
+    cues = subtitle_cues(project, beads, side)
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        if fmt.startswith("srt"):
+            for i, (start, end, text) in enumerate(cues, start=1):
+                fh.write(f"{i}\n{format_srt_time(start)} --> {format_srt_time(end)}\n{_caption_text(text)}\n\n")
+        else:
+            fh.write("WEBVTT\n\n")
+            for start, end, text in cues:
+                fh.write(f"{format_vtt_time(start)} --> {format_vtt_time(end)}\n{escape_vtt_text(_caption_text(text))}\n\n")
+    return len(cues)
+
+
+# ---------------------------------------------------------------------------
 # Alignment entry point
 
 
@@ -388,6 +460,9 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
             raise ExportError(f"unknown export format {format!r} — use one of {', '.join(ALIGNMENT_FORMATS)}")
     else:
         key = ALIGNMENT_EXTENSIONS.get(Path(path).suffix.lower(), "")
+        if not key and Path(path).suffix.lower() in SUBTITLE_SUFFIXES:
+            kind = Path(path).suffix.lower().lstrip(".")
+            raise ExportError(f"{Path(path).name!r}: say which side the subtitles show — format {kind}-source or {kind}-target")
         if not key:
             raise ExportError(
                 f"cannot tell the export format from {Path(path).name!r} — name it .tsv, .jsonl, .tmx, .align, .TextGrid or .eaf, or choose a format"
@@ -405,7 +480,9 @@ def write_alignment(project: Project, path: str | Path, *, format: str | None = 
         project: a project with an alignment.
         path: the output file (replaced atomically).
         format: ``tsv``, ``tsv2``, ``jsonl``, ``tmx``, ``align``,
-            ``textgrid`` or ``eaf``; from the extension when None.
+            ``textgrid``, ``eaf`` or a side's subtitles (``srt-source``,
+            ``srt-target``, ``vtt-source``, ``vtt-target``); from the
+            extension when None.
         only_confirmed: export confirmed beads only.
         include_dropped: export dropped beads too (the ``align`` format
             includes them anyway unless ``only_confirmed``: it describes the
@@ -423,6 +500,8 @@ def write_alignment(project: Project, path: str | Path, *, format: str | None = 
         return write_jsonl(alignment_records(project, only_confirmed=only_confirmed, include_dropped=include_dropped), path)
     if fmt == "tmx":
         return write_tmx(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped))
+    if export_format(fmt).subtitle_side is not None:
+        return write_side_subtitles(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped), fmt)
     if fmt in ("textgrid", "eaf"):
         return write_aligned_tiers(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped), fmt)
     # The vecalign format describes the whole segmentation: dropped beads stay

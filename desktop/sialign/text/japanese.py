@@ -89,14 +89,21 @@ class Token:
 
 
 def effective_pos(ud_pos: str, tag: str) -> str:
-    """GiNZA's UD tag, except for nouns it mis-tags ADJ.
+    """GiNZA's UD tag, except for nouns it mis-tags ADJ or ADV.
 
     On a short chunk such as 送電網、 or ＴＥＤなんですけども、 GiNZA reads a
     noun before a copula (だ, な, です) as a na-adjective and tags it ADJ,
     while SudachiPy's dictionary says 名詞-普通名詞-一般 / 名詞-固有名詞. Those
     count as NOUN / PROPN; genuine na-adjectives (形状詞, 名詞-普通名詞-形状詞可能
     such as 簡単, 脆弱) stay ADJ.
+
+    Nouns of time and quantity that can stand as adverbs (名詞-普通名詞-副詞可能:
+    週末, 来年, 先週, 最近) are tagged ADV when they stand alone (週末、) but
+    NOUN before a particle (昨日は、); they name something, so they count as
+    NOUN either way. True adverbs (副詞: まあ, ちょっと) stay ADV.
     """
+    if ud_pos == "ADV" and tag.startswith("名詞-普通名詞-副詞可能"):
+        return "NOUN"
     if ud_pos == "ADJ":
         if tag.startswith("名詞-固有名詞"):
             return "PROPN"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     from sialign.core.model import Project
@@ -25,8 +25,12 @@ def write_output(project: Project, output: str, format: str | None = None) -> st
     return f"{rows} beads to {output}"
 
 
-def summary_lines(project: Project, timings: dict[str, float], rows: int = 5) -> list[str]:
-    """A readable summary of the project's alignment: counts, embedder, EVS, timings and the first rows."""
+def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, filters: Iterable[str] = ()) -> list[str]:
+    """A readable summary of the project's alignment: counts, embedder, EVS, timings and the first rows.
+
+    ``filters``: the fine-grained filters that ran (``intra``, ``inter``); those
+    the target language does not suit get one line saying they were not applied.
+    """
     from sialign.evaluate.evs import compute_evs, evs_stats
     from sialign.core.model import BeadStatus, bead_text
 
@@ -58,6 +62,15 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5) ->
             flag_counts[flag.name] = flag_counts.get(flag.name, 0) + 1
     if flag_counts:
         lines.append("flags: " + ", ".join(f"{k} {v}" for k, v in sorted(flag_counts.items())))
+    ran = set(filters)
+    if ran:
+        from sialign.filters.languages import skipped_filters, skipped_note
+
+        parts = {"intra": {"intra"}, "inter": {"alpha", "gamma", "eta"}}
+        wanted = set().union(*(parts.get(name, {name}) for name in ran))
+        skipped = {k: v for k, v in skipped_filters(project).items() if k in wanted}
+        if skipped:
+            lines.append(skipped_note(skipped))
     info = alignment.info
     lag = info.get("lag")
     if lag and lag.get("note"):
