@@ -175,3 +175,175 @@ def test_new_talk_dialog_warns_about_a_doubtful_encoding(qtbot, tmp_path) -> Non
     text = dialog.target.status.text()
     assert "3 segments" in text and "Warning:" in text and "line 2" in text and "mixed encodings" in text
     assert dialog._documents["tgt"] is not None
+
+
+# -- encodings: preview, choice, warning ---------------------------------------
+
+def _choose(field, codec) -> None:  # noqa: ANN001
+    index = field.encoding.findData(codec)
+    assert index >= 0, codec
+    field.encoding.setCurrentIndex(index)
+
+
+def test_new_talk_dialog_gbk_file_decodes_when_chosen_and_warns_on_auto(qtbot, tmp_path) -> None:  # noqa: ANN001
+    # Short GBK Chinese also decodes as EUC-JP: Auto reads it garbled, and must say so.
+    path = tmp_path / "talk.zh.txt"
+    path.write_bytes("你好世界。\n水资源\n".encode("gbk"))
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.target.set_path(str(path))
+    assert "Warning:" in dialog.target.status.text() and "encoding" in dialog.target.status.text()
+    assert dialog.target.preview is not None and dialog.target.preview.isVisibleTo(dialog)
+    assert "你好世界" not in dialog.target.preview.toPlainText()
+    _choose(dialog.target, "gb18030")
+    assert dialog.target.preview.toPlainText() == "你好世界。\n水资源"
+    assert "Warning" not in dialog.target.status.text() and "(chosen)" in dialog.target.status.text()
+    # The chosen encoding is the one the talk is built with.
+    source = tmp_path / "talk.en.txt"
+    source.write_text("Hello world.\nWater.\n", encoding="utf-8")
+    dialog.source.set_path(str(source))
+    dialog.accept()
+    assert dialog.result() == NewTalkDialog.DialogCode.Accepted
+    project = dialog.project()
+    assert [s.text for s in project.target] == ["你好世界。", "水资源"] and project.target.encoding == "gb18030"
+
+
+def test_new_talk_dialog_iso2022jp_file_decodes_when_chosen(qtbot, tmp_path) -> None:  # noqa: ANN001
+    path = tmp_path / "interp.txt"
+    path.write_bytes("皆さん、おはようございます。\n今日は水についてお話しします。\n".encode("iso2022_jp"))
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.target.set_path(str(path))
+    _choose(dialog.target, "cp1252")  # wrong: the escape sequences show as control characters
+    assert "control characters" in dialog.target.status.text()
+    _choose(dialog.target, "iso2022_jp")
+    assert dialog.target.preview.toPlainText().splitlines()[0] == "皆さん、おはようございます。"
+    assert "Warning" not in dialog.target.status.text()
+    assert dialog._documents["tgt"] is not None and dialog._documents["tgt"].texts()[1] == "今日は水についてお話しします。"
+
+
+def test_new_talk_dialog_latin1_line_previewed_and_warned(qtbot, tmp_path) -> None:  # noqa: ANN001
+    path = tmp_path / "mixed.de.txt"
+    path.write_bytes("Grüße aus Köln.\n".encode() + "Café crème.\n".encode("latin-1") + "Danke schön.\n".encode())
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.source.set_path(str(path))
+    # Auto reads each line right and warns about line 2.
+    assert dialog.source.preview.toPlainText().splitlines() == ["Grüße aus Köln.", "Café crème.", "Danke schön."]
+    assert "Warning:" in dialog.source.status.text() and "line 2" in dialog.source.status.text()
+    # UTF-8 chosen: line 2 cannot be read, and the message names it.
+    _choose(dialog.source, "utf-8")
+    assert "line 2" in dialog.source.status.text() and dialog._documents["src"] is None
+    # A whole Latin-1 file reads right as Windows-1252.
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("Café crème.\nÀ bientôt.\n".encode("latin-1"))
+    _choose(dialog.source, "cp1252")
+    dialog.source.set_path(str(latin))
+    assert dialog.source.preview.toPlainText() == "Café crème.\nÀ bientôt."
+    assert dialog._documents["src"] is not None and dialog._documents["src"].texts() == ["Café crème.", "À bientôt."]
+
+
+# -- other items -----------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "source, target, expected",
+    [
+        ("/d/ted_1234/src.txt", "/d/ted_1234/tgt.txt", "ted_1234"),
+        ("/d/water/en.srt", "/d/water/ja.srt", "water"),
+        ("/d/x/lecture_en.txt", "/d/x/lecture_interp_ja.txt", "lecture"),
+        ("/d/x/ted_42.en.srt", "/d/x/ted_42.ja.srt", "ted_42"),
+        ("/d/x/source.txt", "/d/x/target.txt", "talk"),  # a one-letter folder says nothing either
+        ("/d/talks/bread_source.txt", "/d/talks/bread_target.txt", "bread"),
+    ],
+)
+def test_talk_id_from_both_file_names(source, target, expected) -> None:  # noqa: ANN001
+    assert talk_id_from_path(source, target) == expected
+
+
+def test_new_talk_dialog_talk_id_from_folder_when_names_are_generic(qtbot, tmp_path) -> None:  # noqa: ANN001
+    folder = tmp_path / "ted_1234"
+    folder.mkdir()
+    (folder / "src.srt").write_text(SOURCE_SRT, encoding="utf-8")
+    (folder / "tgt.srt").write_text(TARGET_SRT, encoding="utf-8")
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.source.set_path(str(folder / "src.srt"))
+    dialog.target.set_path(str(folder / "tgt.srt"))
+    assert dialog.talk_id.text() == "ted_1234"
+    dialog.accept()
+    assert dialog.project().talk_id == "ted_1234"
+
+
+def test_new_talk_dialog_typed_talk_id_is_kept(qtbot, files) -> None:  # noqa: ANN001
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.source.set_path(str(files["ted_42.en.srt"]))
+    assert dialog.talk_id.text() == "ted_42"
+    qtbot.keyClicks(dialog.talk_id, "_b")
+    dialog.target.set_path(str(files["ted_42.ja.srt"]))
+    assert dialog.talk_id.text() == "ted_42_b"
+
+
+def test_new_talk_dialog_messages_wrap_and_carry_tooltips(qtbot, files, tmp_path) -> None:  # noqa: ANN001
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.source.set_path(str(files["bad.srt"]))
+    long_path = tmp_path / ("a_folder_with_a_long_name_" * 4) / "the_recording_of_the_source_speech.wav"
+    dialog.source_audio.set_path(str(long_path))
+    for status in (dialog.source.status, dialog.source_audio.status):
+        assert status.wordWrap() and status.toolTip() == status.text()
+        # Every line of the message is shown: the label is as tall as its wrapped text needs.
+        assert status.height() >= status.heightForWidth(status.width())
+        assert status.geometry().right() <= status.parentWidget().width()
+    status = dialog.source.status
+    assert "bad.srt" in status.toolTip()
+    dialog.accept()
+    assert dialog.message.wordWrap() and dialog.message.toolTip() == dialog.message.text() != ""
+
+
+def test_new_talk_dialog_stale_error_goes_when_file_is_fixed(qtbot, files) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    bad = files["bad.srt"]
+    dialog.source.set_path(str(bad))
+    assert "line 6" in dialog.source.status.text()
+    bad.write_text(SOURCE_SRT, encoding="utf-8")  # fixed in an editor meanwhile
+    QApplication.sendEvent(dialog, QEvent(QEvent.Type.WindowActivate))  # the dialog comes back to the front
+    assert "2 segments" in dialog.source.status.text() and "line 6" not in dialog.source.status.text()
+    # Broken again: Create reads it again and refuses.
+    bad.write_text(BAD_SRT, encoding="utf-8")
+    dialog.target.set_path(str(files["ted_42.ja.srt"]))
+    dialog.accept()
+    assert dialog.result() != NewTalkDialog.DialogCode.Accepted and "line 6" in dialog.source.status.text()
+
+
+def test_new_talk_dialog_file_dialogs_start_in_the_last_folder(qtbot, files, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QFileDialog
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    starts = []
+    answers = iter([str(files["ted_42.en.srt"]), str(files["ted_42.ja.srt"])])
+
+    def choose(parent, caption, start, file_filter):  # noqa: ANN001, ANN202
+        starts.append(start)
+        return next(answers), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
+    dialog = NewTalkDialog(settings=settings)
+    qtbot.addWidget(dialog)
+    dialog.source.browse()
+    dialog.target.browse()
+    assert starts[0] != str(files["ted_42.en.srt"].parent)
+    assert starts[1] == str(files["ted_42.en.srt"].parent)
+    # A new dialog (another day) starts there too.
+    again = NewTalkDialog(settings=settings)
+    qtbot.addWidget(again)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda p, c, start, f: (starts.append(start), ("", ""))[1])
+    again.reference.browse()
+    assert starts[-1] == str(files["ted_42.en.srt"].parent)

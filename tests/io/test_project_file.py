@@ -315,3 +315,17 @@ def test_project_file_untitled_autosave(tmp_path: Path, monkeypatch: pytest.Monk
     assert read_project_data(written)["autosave_of"] is None
     save_project(recovered, tmp_path / "rivers.sialign")
     assert untitled_autosaves() == []
+
+
+def test_project_file_json_error_is_one_clear_line(tmp_path: Path) -> None:
+    # json says "Unterminated string starting at: line 3 column 20"; its message alone read
+    # "Unterminated string starting at, column 20".
+    path = tmp_path / "cut.sialign"
+    path.write_text('{\n "format": "sialign-project",\n "schema": 1, "x": "abc', encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        load_project(path)
+    text = str(info.value)
+    assert text.startswith(f"{path}, line 3, column 20: ")
+    assert "a quoted text is not closed" in text and "open its autosave" in text
+    assert "starting at" not in text and "\n" not in text
+    assert info.value.line == 3

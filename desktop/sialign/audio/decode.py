@@ -10,6 +10,7 @@ sample rate, any channel count. Nothing here loads a whole file: an
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,17 +60,56 @@ class AudioTrack:
         return Path(self.path).name
 
 
+def resolve_audio_path(raw: str | None, project_path: str | Path | None) -> Path | None:
+    """A document's ``audio_path`` as a file path: ``~`` expanded, relative paths taken from the project file's folder."""
+    if not raw:
+        return None
+    path = Path(raw).expanduser()
+    if not path.is_absolute() and project_path:
+        path = Path(project_path).parent / path
+    return path
+
+
+def audio_file_problem(path: str | Path) -> str:
+    """Why ``path`` cannot be an audio file to open ("" when it may be): missing, a folder, a pipe, a device.
+
+    Only ``stat`` is called, which never blocks on a named pipe (opening one does).
+    """
+    try:
+        mode = os.stat(Path(path).expanduser()).st_mode
+    except FileNotFoundError:
+        return "no such file (it was moved, renamed, or is on a drive that is not connected)"
+    except OSError as exc:
+        return f"the file cannot be opened ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISDIR(mode):
+        return "this is a folder, not an audio file"
+    if stat.S_ISFIFO(mode):
+        return "this is a named pipe (FIFO), not an audio file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "this is a device, not an audio file"
+    return "this is not a regular file"
+
+
 def load_audio(path: str | Path) -> AudioTrack:
-    """Open an audio file's header; raise :class:`InputError` naming the file if it cannot be decoded."""
+    """Open an audio file's header; raise :class:`InputError` naming the file if it cannot be decoded.
+
+    Folders, named pipes and devices are refused before anything opens them
+    (opening a pipe would wait for a writer forever).
+    """
     import soundfile as sf
 
     p = Path(path).expanduser()
+    problem = audio_file_problem(p)
+    if problem:
+        raise InputError(p, problem, hint="choose the recording with File → Project properties… (Locate…)")
     try:
         p = p.resolve()
         st = p.stat()
     except OSError as exc:
         raise InputError(path, f"the audio file cannot be opened ({exc.strerror or exc})",
-                         hint="check the path in the project's audio settings") from exc
+                         hint="choose the recording with File → Project properties… (Locate…)") from exc
     try:
         info = sf.info(str(p))
     except RuntimeError as exc:  # soundfile.LibsndfileError derives from RuntimeError

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.audio.decode import AudioTrack, load_audio
+from sialign.audio.decode import AudioTrack, load_audio, resolve_audio_path
 from sialign.audio.envelope import EnvelopePyramid, load_envelopes
 from sialign.audio.player import SPEEDS, Player, PlayItem, bead_play_items, segment_play_item
 from sialign.core.errors import AlignmentCancelled, AudioUnavailable, SialignError
@@ -147,6 +147,8 @@ class _EnvelopeSignals(QObject):
     progressed = Signal(str, int, float)  # side, generation, fraction
     loaded = Signal(str, int, object)  # side, generation, EnvelopePyramid
     failed = Signal(str, int, str)  # side, generation, message
+    probed = Signal(str, int, object)  # side, generation, AudioTrack (the header was read)
+    unreadable = Signal(str, int, str)  # side, generation, message (the file cannot be opened)
 
 
 class AudioPanel(QWidget):
@@ -181,6 +183,10 @@ class AudioPanel(QWidget):
         self._signals.progressed.connect(self._on_envelope_progress)
         self._signals.loaded.connect(self._on_envelope_loaded)
         self._signals.failed.connect(self._on_envelope_failed)
+        self._signals.probed.connect(self._on_probed)
+        self._signals.unreadable.connect(self._on_unreadable)
+        # Per side, why its recording could not be opened ("" when it opened or is still opening).
+        self.audio_problems: dict[str, str] = {"src": "", "tgt": ""}
 
         self.source_view = WaveformView(session, "src")
         self.target_view = WaveformView(session, "tgt")
@@ -277,16 +283,14 @@ class AudioPanel(QWidget):
     # -- project and audio -------------------------------------------------
     def _audio_path(self, side: str) -> Path | None:
         """The side's audio file, relative paths taken from the project file's folder."""
-        raw = self.session.project.document(side).audio_path
-        if not raw:
-            return None
-        path = Path(raw).expanduser()
-        if not path.is_absolute() and self.session.project.path:
-            path = Path(self.session.project.path).parent / path
-        return path
+        return resolve_audio_path(self.session.project.document(side).audio_path, self.session.project.path)
 
     def reload(self) -> None:
-        """Open the project's audio files (headers now, envelopes on a worker thread)."""
+        """Open the project's audio files on worker threads: headers first, then the envelopes.
+
+        Nothing that opens a file runs on the GUI thread, so a recording on a
+        slow drive (or a named pipe given as one) never freezes the window.
+        """
         self.stop()
         # Probed on every opening (a no-op once a device is open): headphones may
         # have been plugged in since the last project.
@@ -300,6 +304,7 @@ class AudioPanel(QWidget):
         for side, view in self.views.items():
             self.tracks[side] = None
             self.envelopes[side] = None
+            self.audio_problems[side] = ""
             view.set_envelope(None)
             view.refresh_segments()
             path = self._audio_path(side)
@@ -307,23 +312,45 @@ class AudioPanel(QWidget):
                 view.set_message(f"No {SIDE_NAMES[side]} audio loaded. Add a recording to the project "
                                  f"to see and hear it; alignment and review work without it.")
                 continue
-            try:
-                track = load_audio(path)
-            except SialignError as exc:
-                view.set_message(f"The {SIDE_NAMES[side]} audio cannot be read: {exc}")
-                continue
-            self.tracks[side] = track
-            view.set_message(f"Reading the waveform of {track.name}…")
-            thread = threading.Thread(target=self._load_envelope, args=(side, generation, track),
-                                      name=f"sialign-envelope-{side}", daemon=True)
+            view.set_message(f"Opening {path.name}…")
+            thread = threading.Thread(target=self._load_side, args=(side, generation, path),
+                                      name=f"sialign-audio-{side}", daemon=True)
             self._threads.append(thread)
             thread.start()
         self._fit_initial_range()
         self._on_selection_changed(self.session.selected_bead)
         self._update_controls()
 
+    def _load_side(self, side: str, generation: int, path: Path) -> None:
+        """Worker thread body: probe the file, then read its envelope; Qt is touched only through queued signals."""
+        signals = self._signals
+        try:
+            track = load_audio(path)
+        except SialignError as exc:
+            signals.unreadable.emit(side, generation, str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - a thread must end with a message, never silently
+            signals.unreadable.emit(side, generation, f"{path}: {type(exc).__name__}: {exc}")
+            return
+        signals.probed.emit(side, generation, track)
+        self._load_envelope(side, generation, track)
+
+    def _on_probed(self, side: str, generation: int, track: AudioTrack) -> None:
+        if generation != self._generation:
+            return
+        self.tracks[side] = track
+        if self.envelopes[side] is None:
+            self.views[side].set_message(f"Reading the waveform of {track.name}…")
+        self._on_selection_changed(self.session.selected_bead)
+        self._update_controls()
+
+    def _on_unreadable(self, side: str, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self.views[side].set_message(f"The {SIDE_NAMES[side]} audio cannot be read: {message}")
+            self.audio_problems[side] = message
+
     def _load_envelope(self, side: str, generation: int, track: AudioTrack) -> None:
-        """Worker thread body: no Qt object is touched except through queued signals."""
+        """Part of the worker thread: no Qt object is touched except through queued signals."""
         signals = self._signals
         last = [-1.0]
 
@@ -353,7 +380,8 @@ class AudioPanel(QWidget):
         self.envelopes[side] = pyramid
         view = self.views[side]
         view.set_envelope(pyramid)
-        view.set_message(self._device_message() if side == "src" else "")
+        # A missing output device is said once, in the status line beside the controls.
+        view.set_message("")
         self._fit_initial_range()
         self._update_controls()
 
@@ -361,11 +389,11 @@ class AudioPanel(QWidget):
         if generation == self._generation:
             self.views[side].set_message(f"The {SIDE_NAMES[side]} waveform could not be drawn: {message}")
 
-    def _device_message(self) -> str:
-        return f"{self.audio_error}" if self.audio_error else ""
-
     def wait_for_envelopes(self, timeout: float = 30.0) -> None:
-        """Block until the loader threads end (tests, screenshots); their results still arrive as signals."""
+        """Block until the loader threads end (tests, screenshots); their results still arrive as signals.
+
+        A thread still running after ``timeout`` is left to run (it is a daemon).
+        """
         for thread in self._threads:
             thread.join(timeout)
         self._threads = [t for t in self._threads if t.is_alive()]

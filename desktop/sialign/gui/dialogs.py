@@ -88,6 +88,21 @@ def dialog_layout(dialog: QDialog, *parts: QLayout | QWidget, ok_text: str | Non
     return buttons
 
 
+def grow_to_fit(dialog: QDialog) -> None:
+    """Make ``dialog`` tall enough for its word-wrapped messages at its current width (it never shrinks).
+
+    A label's wrapped height is known only once its width is: call this
+    after changing a message in a dialog that is already shown.
+    """
+    layout = dialog.layout()
+    if layout is None:
+        return
+    layout.activate()
+    needed = layout.totalHeightForWidth(dialog.width()) if layout.hasHeightForWidth() else layout.totalSizeHint().height()
+    if needed > dialog.height():
+        dialog.resize(dialog.width(), needed)
+
+
 @dataclass
 class Preferences:
     """GUI preferences kept in ``QSettings`` (alignment parameters live in the project)."""

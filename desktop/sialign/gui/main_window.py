@@ -237,6 +237,12 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
 
     def _update_title(self) -> None:
         project = self.session.project
+        if project.path is None and not len(project.source) and not len(project.target):
+            # Nothing open yet: the window is just the application.
+            self.setWindowTitle(APP_NAME)
+            self.setWindowModified(False)
+            self.saved_label.setText("")
+            return
         name = Path(project.path).name if project.path else f"{project.talk_id} (not saved)"
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
         self.setWindowModified(self.session.is_modified)
@@ -335,6 +341,7 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.act_realign.setEnabled(aligned and not busy)
         self.act_save.setEnabled(has_text)
         self.act_save_as.setEnabled(has_text)
+        self.act_properties.setEnabled(has_text and not busy)
         self.act_cancel.setEnabled(busy)
         self.act_export.setEnabled(aligned)
         self.act_report.setEnabled(aligned)

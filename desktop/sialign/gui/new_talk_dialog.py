@@ -2,23 +2,32 @@
 
 Every transcript is read as soon as it is chosen, so a bad file shows its
 problem (file, line, what to do) right under its field while everything
-else typed in the dialog stays. Languages are guessed from the text and can
-be changed.
+else typed in the dialog stays. Each transcript shows its first lines as
+decoded, with an encoding choice (Auto detects it) and a warning when the
+detected encoding is doubtful; the chosen encoding is the one the talk is
+built with. Files are read again when re-chosen and when the dialog comes
+back to the front, so a file fixed in an editor meanwhile is seen at once.
+Languages are guessed from the text and can be changed; the talk id comes
+from the two file names (:func:`~sialign.workflows.talks.talk_id_from_path`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+    QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
     QVBoxLayout, QWidget,
 )
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
-from sialign.gui.dialogs import dialog_layout
+from sialign.gui.dialogs import dialog_layout, grow_to_fit
+from sialign.gui.file_dialogs import open_file_name
+from sialign.io.text_preview import ENCODING_CHOICES
 from sialign.workflows.talks import talk_from_documents, talk_id_from_path
 
 TRANSCRIPT_FILTER = (
@@ -31,13 +40,23 @@ LANGUAGES = ["en", "ja", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "
 RANKS = ["", "S", "A", "B", "C"]
 
 
-class FileField(QWidget):
-    """A path line edit with a Browse button and a status line under it."""
+PREVIEW_HEIGHT_LINES = 4
 
-    def __init__(self, caption: str, file_filter: str, parent: QWidget | None = None) -> None:
+
+class FileField(QWidget):
+    """A path line edit with a Browse button and a status line under it.
+
+    A transcript field (``transcript=True``) also has an encoding choice and
+    a read-only preview of the file's first lines as decoded.
+    """
+
+    def __init__(self, caption: str, file_filter: str, parent: QWidget | None = None, *, kind: str = "transcript",
+                 transcript: bool = False, settings: QSettings | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.caption = caption
         self.file_filter = file_filter
+        self.kind = kind
+        self.settings = settings
         self.edit = QLineEdit()
         self.edit.setClearButtonEnabled(True)
         browse = QPushButton("Browse…")
@@ -53,11 +72,31 @@ class FileField(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.edit, 1)
         row.addWidget(self.tier)
+        self.encoding: QComboBox | None = None
+        self.preview: QPlainTextEdit | None = None
+        if transcript:
+            self.encoding = QComboBox()
+            for label, codec in ENCODING_CHOICES:
+                self.encoding.addItem(label, codec)
+            self.encoding.setToolTip("The text encoding of the file; Auto detects it. "
+                                     "Choose another one when the preview below looks garbled.")  # fmt: skip
+            row.addWidget(self.encoding)
         row.addWidget(browse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(row)
+        if transcript:
+            self.preview = QPlainTextEdit()
+            self.preview.setReadOnly(True)
+            self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            self.preview.setPlaceholderText("The first lines of the file appear here as they are decoded.")
+            self.preview.setToolTip("The first lines of the file, decoded with the chosen encoding")
+            self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont))
+            lines = self.preview.fontMetrics().lineSpacing() * PREVIEW_HEIGHT_LINES
+            self.preview.setFixedHeight(lines + 2 * self.preview.frameWidth() + 8)
+            self.preview.hide()
+            layout.addWidget(self.preview)
         layout.addWidget(self.status)
         self.status.hide()
 
@@ -84,47 +123,73 @@ class FileField(QWidget):
         """1-based number of the chosen tier, or None when the file has at most one."""
         return self.tier.currentIndex() + 1 if self.tier.count() > 1 else None
 
+    def chosen_encoding(self) -> str | None:
+        """The codec chosen for this transcript (None: detect it)."""
+        if self.encoding is None:
+            return None
+        data = self.encoding.currentData()
+        return str(data) if data else None
+
+    def set_encoding(self, codec: str | None) -> None:
+        """Choose ``codec`` (None: Auto) in the encoding box."""
+        if self.encoding is not None:
+            self.encoding.setCurrentIndex(max(0, self.encoding.findData(codec)))
+
+    def set_preview(self, lines: list[str]) -> None:
+        if self.preview is not None:
+            self.preview.setPlainText("\n".join(lines))
+            self.preview.setVisible(bool(lines))
+
     def browse(self) -> None:
-        start = self.path or str(Path.home())
-        path, _ = QFileDialog.getOpenFileName(self, self.caption, start, self.file_filter)
+        path = open_file_name(self, self.caption, self.file_filter, kind=self.kind, current=self.path or None,
+                              settings=self.settings)  # fmt: skip
         if path:
             self.set_path(path)
 
-    def show_ok(self, text: str) -> None:
-        self.status.setStyleSheet("color: #2a6b2a;")
+    def _show(self, text: str, color: str) -> None:
+        # Word-wrapped, and the whole text as tooltip: a long path never hides the reason.
+        self.status.setStyleSheet(f"color: {color};")
         self.status.setText(text)
+        self.status.setToolTip(text)
         self.status.show()
 
+    def show_ok(self, text: str) -> None:
+        self._show(text, "#2a6b2a")
+
     def show_error(self, text: str) -> None:
-        self.status.setStyleSheet("color: #b00020;")
-        self.status.setText(text)
-        self.status.show()
+        self._show(text, "#b00020")
 
     def show_warning(self, text: str) -> None:
         """Read, but something may be wrong (a guessed encoding): amber, with the reader's words."""
-        self.status.setStyleSheet("color: #8a5a00;")
-        self.status.setText(text)
-        self.status.show()
+        self._show(text, "#8a5a00")
 
     def clear_status(self) -> None:
         self.status.clear()
+        self.status.setToolTip("")
         self.status.hide()
 
 
 class NewTalkDialog(QDialog):
     """Collects the files and metadata of a talk; :meth:`project` builds it."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("New talk")
-        self.setMinimumWidth(640)
+        self.setMinimumWidth(680)
         self._documents: dict[str, Document | None] = {"src": None, "tgt": None, "ref": None}
+        # The talk id last filled in automatically: replaced when the files change, a typed one never is.
+        self._auto_talk_id = ""
+        # Size and modification time of each transcript when last read (re-read when they change).
+        self._read_stamps: dict[str, tuple[str, int, int] | None] = {"src": None, "tgt": None, "ref": None}
 
-        self.source = FileField("Source transcript", TRANSCRIPT_FILTER)
-        self.target = FileField("Interpretation transcript", TRANSCRIPT_FILTER)
-        self.reference = FileField("Reference translation (optional)", TRANSCRIPT_FILTER)
-        self.source_audio = FileField("Source audio (optional)", AUDIO_FILTER)
-        self.target_audio = FileField("Interpreter audio (optional)", AUDIO_FILTER)
+        def transcript(caption: str) -> FileField:
+            return FileField(caption, TRANSCRIPT_FILTER, kind="transcript", transcript=True, settings=settings)
+
+        self.source = transcript("Source transcript")
+        self.target = transcript("Interpretation transcript")
+        self.reference = transcript("Reference translation (optional)")
+        self.source_audio = FileField("Source audio (optional)", AUDIO_FILTER, kind="audio", settings=settings)
+        self.target_audio = FileField("Interpreter audio (optional)", AUDIO_FILTER, kind="audio", settings=settings)
         self.source_language = self._language_box()
         self.target_language = self._language_box()
         self.talk_id = QLineEdit()
@@ -138,6 +203,8 @@ class NewTalkDialog(QDialog):
         for key, field in (("src", self.source), ("tgt", self.target), ("ref", self.reference)):
             field.edit.editingFinished.connect(lambda k=key, f=field: self._read(k, f))
             field.tier.currentIndexChanged.connect(lambda _i, k=key, f=field: self._read(k, f, keep_tiers=True))
+            if field.encoding is not None:
+                field.encoding.currentIndexChanged.connect(lambda _i, k=key, f=field: self._read(k, f))
         for field in (self.source_audio, self.target_audio):
             field.edit.editingFinished.connect(lambda f=field: self._check_audio(f))
 
@@ -157,7 +224,9 @@ class NewTalkDialog(QDialog):
         self.message = QLabel("")
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b00020;")
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = dialog_layout(self, form, self.message, ok_text="Create")
+        self.talk_id.textEdited.connect(lambda _t: setattr(self, "_auto_talk_id", ""))
 
     @staticmethod
     def _language_box() -> QComboBox:
@@ -170,46 +239,89 @@ class NewTalkDialog(QDialog):
     # -- reading ------------------------------------------------------------
     def _read(self, key: str, field: FileField, *, keep_tiers: bool = False) -> None:
         from sialign.io.readers import guess_language, list_tiers, read_transcript
+        from sialign.io.text_preview import preview_transcript
 
         path = field.path
         self._documents[key] = None
+        self._read_stamps[key] = _stamp(path)
         if not path:
             field.set_tiers([])
+            field.set_preview([])
             field.clear_status()
+            self._update_talk_id()
             return
+        encoding = field.chosen_encoding()
         try:
+            preview = preview_transcript(path, encoding)
+            field.set_preview(preview.lines)
             if not keep_tiers:
-                field.set_tiers(list_tiers(path))
-            doc = read_transcript(path, tier=field.chosen_tier())
+                field.set_tiers(list_tiers(path, encoding=encoding))
+            doc = read_transcript(path, tier=field.chosen_tier(), encoding=encoding)
         except SialignError as exc:
             field.show_error(str(exc))
+            self._update_talk_id()
+            self._fit_height()
             return
         except OSError as exc:
+            field.set_preview([])
             field.show_error(f"{path}: cannot be read ({exc.strerror or exc}) — check the path and permissions")
+            self._update_talk_id()
             return
         self._documents[key] = doc
         language = doc.language if doc.language not in ("", "und") else guess_language(doc.texts())
         times = "with times" if doc.has_times else "no times"
-        summary = f"{len(doc)} segments · {doc.format or '?'} · {doc.encoding or '?'} · {times} · language {language}"
-        if doc.warnings:
+        how = "detected" if encoding is None else "chosen"
+        summary = f"{len(doc)} segments · {doc.format or '?'} · {doc.encoding or '?'} ({how}) · {times} · language {language}"
+        if preview.doubts:
+            field.show_warning(summary + "\nWarning: the encoding may be wrong — " + "; ".join(preview.doubts)
+                               + ". If the preview looks garbled, choose the encoding.")  # fmt: skip
+        elif doc.warnings:
             field.show_warning(summary + "\nWarning: " + "; ".join(doc.warnings))
         else:
             field.show_ok(summary)
         if key == "src":
             self.source_language.setEditText(language)
-            if not self.talk_id.text():
-                self.talk_id.setText(talk_id_from_path(path))
         elif key == "tgt":
             self.target_language.setEditText(language)
+        self._update_talk_id()
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        grow_to_fit(self)
+
+    def _update_talk_id(self) -> None:
+        """Fill in the talk id from the file names unless the user typed one."""
+        if self.talk_id.text() and self.talk_id.text() != self._auto_talk_id:
+            return
+        suggestion = talk_id_from_path(self.source.path, self.target.path or None) if self.source.path else ""
+        self._auto_talk_id = suggestion
+        self.talk_id.setText(suggestion)
+
+    def revalidate(self) -> None:
+        """Read again every file that changed on disk since it was read (the user fixed it meanwhile)."""
+        for key, field in (("src", self.source), ("tgt", self.target), ("ref", self.reference)):
+            if field.path and _stamp(field.path) != self._read_stamps[key]:
+                self._read(key, field, keep_tiers=True)
+        for field in (self.source_audio, self.target_audio):
+            self._check_audio(field)
+
+    def event(self, event: QEvent) -> bool:
+        # Back from the editor where a file was fixed: check the files again.
+        if event.type() == QEvent.Type.WindowActivate:
+            self.revalidate()
+        return super().event(event)
 
     def _check_audio(self, field: FileField) -> None:
+        from sialign.audio.decode import audio_file_problem
+
         path = field.path
         if not path:
             field.clear_status()
-        elif not Path(path).is_file():
-            field.show_error(f"{path}: no such file")
+        elif problem := audio_file_problem(path):
+            field.show_error(f"{path}: {problem}")
         else:
             field.show_ok(Path(path).name)
+        self._fit_height()
 
     # -- result -------------------------------------------------------------
     def problems(self) -> list[str]:
@@ -228,19 +340,26 @@ class NewTalkDialog(QDialog):
                 f"The reference translation has {len(ref)} lines but the source has {len(src)}; "
                 "it needs one line per source segment."
             )
+        from sialign.audio.decode import audio_file_problem
+
         for field, name in ((self.source_audio, "source audio"), (self.target_audio, "interpreter audio")):
-            if field.path and not Path(field.path).is_file():
-                found.append(f"The {name} file {field.path} does not exist.")
+            problem = audio_file_problem(field.path) if field.path else ""
+            if problem:
+                found.append(f"The {name} file {field.path} cannot be used: {problem}.")
         return found
 
     def accept(self) -> None:
-        # Read any path typed without leaving its field.
+        # Read any path typed without leaving its field, a file that could not be
+        # read before (fixed meanwhile), and any file changed since it was read.
         for key, field in (("src", self.source), ("tgt", self.target), ("ref", self.reference)):
             if field.path and self._documents[key] is None:
-                self._read(key, field)
+                self._read(key, field, keep_tiers=True)
+        self.revalidate()
         problems = self.problems()
+        self.message.setText("\n".join(problems))
+        self.message.setToolTip("\n".join(problems))
         if problems:
-            self.message.setText("\n".join(problems))
+            self._fit_height()
             return
         super().accept()
 
@@ -258,6 +377,7 @@ class NewTalkDialog(QDialog):
             tgt,
             ref,
             source_path=self.source.path,
+            target_path=self.target.path,
             talk_id=self.talk_id.text(),
             source_language=self.source_language.currentText().strip() or None,
             target_language=self.target_language.currentText().strip() or None,
@@ -265,3 +385,14 @@ class NewTalkDialog(QDialog):
             target_audio=self.target_audio.path,
             metadata=metadata,
         )
+
+
+def _stamp(path: str) -> tuple[str, int, int] | None:
+    """Path, size and modification time of a file (None when there is none to read)."""
+    if not path:
+        return None
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return (path, -1, -1)
+    return (path, st.st_size, st.st_mtime_ns)

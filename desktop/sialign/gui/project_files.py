@@ -7,9 +7,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.errors import SialignError
+from sialign.gui.file_dialogs import existing_folder, last_folder, open_file_name, remember_folder, save_file_name
 from sialign.gui.workers import snapshot
 
 PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
@@ -54,7 +55,7 @@ class ProjectFiles:
 
         if self.runner.busy or not self.maybe_save():
             return
-        dialog = NewTalkDialog(self)
+        dialog = NewTalkDialog(self, settings=self.settings)
         if dialog.exec():
             from sialign.workflows.aligning import align_params
 
@@ -67,8 +68,7 @@ class ProjectFiles:
     def open_dialog(self) -> None:
         if self.runner.busy or not self.maybe_save():
             return
-        start = str(self.settings.value("last_dir", str(Path.home())))
-        path, _ = QFileDialog.getOpenFileName(self, "Open project", start, PROJECT_FILTER)
+        path = open_file_name(self, "Open project", PROJECT_FILTER, kind="project", settings=self.settings)
         if path:
             self.open_path(path, ask_save=False)
 
@@ -104,9 +104,66 @@ class ProjectFiles:
         self._discard_current_autosave()
         self.session.set_project(project, modified=modified)
         self._add_recent(str(path))
-        self.settings.setValue("last_dir", str(Path(path).parent))
+        remember_folder(path, "project", self.settings)
         self.statusBar().showMessage(f"Opened {path}", 5000)
+        self.offer_to_locate_missing_audio()
         return True
+
+    # -- project properties and missing audio ------------------------------------
+    def project_properties(self) -> None:
+        """File → Project properties…: talk id, languages, interpreter, audio and reference files (undoable)."""
+        from sialign.gui.project_properties import ProjectPropertiesDialog
+
+        if self.runner.busy:
+            self.statusBar().showMessage("Wait for the running task to end (or cancel it) first.", 6000)
+            return
+        dialog = ProjectPropertiesDialog(self.session.project, self, settings=self.settings)
+        if dialog.exec():
+            self._apply_properties(dialog.properties(), "Change project properties")
+
+    def _apply_properties(self, properties: Any, text: str) -> None:
+        """Push the change of ``properties`` as one undoable step; audio re-loads when its files changed."""
+        from sialign.gui.project_properties import PropertiesCommand
+
+        command = PropertiesCommand(self.session, properties, text, self._properties_changed)
+        if command.changes_anything():
+            self.session.undo_stack.push(command)
+
+    def _properties_changed(self, audio_changed: bool) -> None:
+        self._update_title()
+        self._update_counts()
+        if audio_changed:
+            self.audio_panel.reload()
+
+    def offer_to_locate_missing_audio(self) -> None:
+        """After opening: for each recording that is not where the project says, offer Locate… at once."""
+        from sialign.audio.decode import audio_file_problem, resolve_audio_path
+        from sialign.gui.project_properties import AUDIO_FILTER, current_properties
+
+        project = self.session.project
+        for side, name in (("src", "source"), ("tgt", "interpreter")):
+            path = resolve_audio_path(project.document(side).audio_path, project.path)
+            if path is None:
+                continue
+            problem = audio_file_problem(path)
+            if not problem:
+                continue
+            box = QMessageBox(QMessageBox.Icon.Warning, "Audio not found",
+                              f"The {name} audio {path} cannot be opened: {problem}.", parent=self)  # fmt: skip
+            box.setInformativeText("Locate the recording to hear and see it; alignment and review work without it.")
+            locate = box.addButton("Locate…", QMessageBox.ButtonRole.AcceptRole)
+            box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
+            box.setDefaultButton(locate)
+            box.exec()
+            if box.clickedButton() is not locate:
+                continue
+            chosen = open_file_name(self, f"Locate the {name} audio", AUDIO_FILTER, kind="audio",
+                                    current=path.parent if path.parent.is_dir() else None, settings=self.settings)  # fmt: skip
+            if chosen:
+                properties = current_properties(project)
+                properties.audio[side] = chosen
+                self._apply_properties(properties, f"Locate the {name} audio")
+                self.statusBar().showMessage(f"The {name} audio now comes from {chosen}", 8000)
 
     def offer_untitled_recovery(self) -> bool:
         """At start-up: offer the newest autosave of a never-saved project; True if one was opened."""
@@ -143,9 +200,8 @@ class ProjectFiles:
 
     def save_as(self) -> bool:
         project = self.session.project
-        start_dir = str(self.settings.value("last_dir", str(Path.home())))
-        suggestion = project.path or str(Path(start_dir) / f"{project.talk_id}.sialign")
-        path, _ = QFileDialog.getSaveFileName(self, "Save project as", suggestion, PROJECT_FILTER)
+        path = save_file_name(self, "Save project as", f"{project.talk_id}.sialign", PROJECT_FILTER, kind="project",
+                              current=project.path, settings=self.settings)  # fmt: skip
         if not path:
             return False
         if not path.endswith(".sialign"):
@@ -164,7 +220,7 @@ class ProjectFiles:
         discard_autosave(path, project.talk_id)
         self.session.mark_saved()
         self._add_recent(str(path))
-        self.settings.setValue("last_dir", str(Path(path).parent))
+        remember_folder(path, "project", self.settings)
         self._update_title()
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return True
@@ -212,8 +268,7 @@ class ProjectFiles:
             discard_autosave(project.path, project.talk_id)
 
     def open_corpus_dialog(self) -> None:
-        start = str(self.settings.value("last_dir", str(Path.home())))
-        folder = QFileDialog.getExistingDirectory(self, "Open corpus folder", start)
+        folder = existing_folder(self, "Open corpus folder", kind="corpus", settings=self.settings)
         if folder:
             self.open_corpus(folder)
 
@@ -263,7 +318,7 @@ class ProjectFiles:
         if project.alignment is None:
             return
         base = Path(project.path).with_suffix("") if project.path else Path(
-            str(self.settings.value("last_dir", str(Path.home())))
+            last_folder("project", self.settings)
         ) / project.talk_id
         dialog = ExportDialog(project, str(base) + ".tsv", self)
         if not dialog.exec():

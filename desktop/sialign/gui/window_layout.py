@@ -51,6 +51,8 @@ class WindowLayout:
         self.act_example = A("Open the &example talk", self.open_example, None, "Open the bundled example and align it")
         self.act_save = A("&Save", self.save, K.Save, "Save the project")
         self.act_save_as = A("Save &as…", self.save_as, K.SaveAs, "Save the project under a new name")
+        self.act_properties = A("Project &properties…", self.project_properties, None,
+                                "Talk id, languages, interpreter, and where the audio and reference files are")
         self.act_export = A("&Export…", self.export_dialog, "Ctrl+E", "Export the alignment as TSV, JSONL or TMX")
         self.act_corpus = A("Open &corpus…", self.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
         self.act_report = A("Export &report…", self.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
@@ -214,6 +216,7 @@ class WindowLayout:
         file_menu.addSeparator()
         for action in (self.act_save, self.act_save_as, self.act_export, self.act_report, self.act_compare):
             file_menu.addAction(action)
+        file_menu.addAction(self.act_properties)
         file_menu.addSeparator()
         file_menu.addAction(self.act_quit)
 

@@ -156,6 +156,10 @@ def read_limited_bytes(path: str | Path, *, limit: int = MAX_TRANSCRIPT_BYTES, k
         raise InputError(path, f"cannot open the file ({exc.strerror})") from None
     if path.is_dir():
         raise InputError(path, "is a folder, not a file", hint="choose a transcript file")
+    kind_of_file = special_file_kind(path)
+    if kind_of_file:
+        # Opening a named pipe blocks until something writes to it.
+        raise InputError(path, f"is {kind_of_file}, not a regular file", hint="choose the transcript file itself")
     if size > limit:
         raise FileTooLargeError(
             path,
@@ -173,6 +177,30 @@ def read_limited_bytes(path: str | Path, *, limit: int = MAX_TRANSCRIPT_BYTES, k
     if not data:
         raise EmptyInputError(path, "the file is empty", hint="choose a transcript with at least one line of text")
     return data
+
+
+def special_file_kind(path: str | Path) -> str:
+    """What ``path`` is when it exists but is not a regular file (``"a named pipe (FIFO)"``...); "" otherwise.
+
+    Only ``stat`` is called: it never blocks on a pipe, where ``open`` would.
+    """
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
 
 
 def _first_bad_line(data: bytes, bad_offset: int) -> int:

@@ -298,12 +298,15 @@ def read_project_data(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FormatError(
+        error = FormatError(
             path,
-            f"the project file is not valid JSON ({exc.msg}, column {exc.colno})",
+            f"the project file is not valid JSON: {_json_problem(exc.msg)}",
             line=exc.lineno,
             hint="it may be truncated or edited by hand; open its autosave (same name ending in .autosave) or a backup",
-        ) from None
+        )
+        # One line naming file, line and column: "x.sialign, line 3, column 20: ...".
+        error.args = (f"{path}, line {exc.lineno}, column {exc.colno}: {error.message} — {error.hint}",)
+        raise error from None
     except RecursionError:
         raise _damaged(path, "its values are nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of thousands of digits
@@ -326,6 +329,27 @@ def read_project_data(path: str | Path) -> dict[str, Any]:
             raise _damaged(path, f"cannot upgrade it from schema {schema}: {exc}") from exc
         schema += 1
     return data
+
+
+# json's messages ("Unterminated string starting at") end where it would print
+# a position; the position is given separately, so say what is wrong instead.
+_JSON_PROBLEMS = (
+    ("Unterminated string", "a quoted text is not closed"),
+    ("Expecting value", "a value is missing"),
+    ("Expecting ',' delimiter", "a comma is missing"),
+    ("Expecting ':' delimiter", "a colon is missing"),
+    ("Expecting property name", "a name in double quotes is expected"),
+    ("Extra data", "there is more text after the end of the project"),
+    ("Invalid control character", "a text holds a raw control character"),
+    ("Invalid \\escape", "a text holds an invalid backslash escape"),
+)
+
+
+def _json_problem(message: str) -> str:
+    for start, plain in _JSON_PROBLEMS:
+        if message.startswith(start):
+            return plain
+    return message.removesuffix(" at").removesuffix(" starting at").strip().lower() or "malformed JSON"
 
 
 def load_project(path: str | Path) -> Project:

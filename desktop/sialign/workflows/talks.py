@@ -15,20 +15,84 @@ log = logging.getLogger(__name__)
 
 TRANSCRIPT_SUFFIXES = (".srt", ".vtt", ".tsv", ".textgrid", ".eaf", ".txt")
 AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
-_LANGUAGE_SUFFIXES = (".en", ".ja", "_en", "_ja", "-en", "-ja", ".src", ".tgt")
+# Language codes and role words that file names of a talk's transcripts carry
+# ("ted_42.en.srt", "talk-ja.vtt", "lecture_src.txt"): stripped from the end
+# of a stem, and never a talk id on their own.
+_LANGUAGE_CODES = frozenset(
+    "en ja de fr es it zh ko pt ru ar nl pl cs sv da fi no nb tr el he hi uk hu ro bg hr sk sl et lv lt id th vi ms "
+    "fa ca eu gl sr".split()
+)
+_ROLE_WORDS = frozenset(
+    "src tgt source target ref reference interp interpretation interpreter transcript transcription text orig "
+    "original translation subtitles captions audio".split()
+)
+_SEPARATORS = "._- "
 
 
-def talk_id_from_path(path: str | Path) -> str:
-    """A short talk id from a source file name: letters, digits, '-' and '_' only.
+def _is_generic(word: str) -> bool:
+    """A language code (``en``, ``pt-BR``) or a role word (``src``, ``target``): says nothing about the talk."""
+    lower = word.lower()
+    base = re.split(r"[-_]", lower, maxsplit=1)[0] if re.fullmatch(r"[a-z]{2}[-_][a-z]{2,4}", lower) else lower
+    return base in _LANGUAGE_CODES or lower in _ROLE_WORDS
 
-    ``ted_42.en.srt`` → ``ted_42``; ``talk-ja.vtt`` → ``talk``; a name with
-    nothing usable → ``talk``.
+
+def _clean_stem(path: str | Path) -> str:
+    """The file name without its extensions and trailing language codes or role words."""
+    stem = Path(path).name.split(".")[0] if Path(path).name.count(".") > 1 else Path(path).stem
+    # Also the middle parts of "ted_42.en.srt": keep the part before the first dot,
+    # then drop "_en", "-ja", "_src"... from the end, repeatedly.
+    while True:
+        match = re.search(r"[._ -]([A-Za-z]{2,}(?:[-_][A-Za-z]{2,4})?)$", stem)
+        if match is None or not _is_generic(match.group(1)):
+            break
+        stem = stem[: match.start()]
+    return stem
+
+
+def _sanitise(text: str) -> str:
+    return re.sub(r"[^\w-]+", "_", text).strip("_")
+
+
+def _common_stem(first: str, second: str) -> str:
+    """The longest common start of two stems that ends where a word ends in both."""
+    n = 0
+    while n < min(len(first), len(second)) and first[n] == second[n]:
+        n += 1
+    while n > 0:
+        ends_first = n == len(first) or first[n] in _SEPARATORS
+        ends_second = n == len(second) or second[n] in _SEPARATORS
+        if ends_first and ends_second:
+            break
+        n -= 1
+    return first[:n].rstrip(_SEPARATORS)
+
+
+def talk_id_from_path(path: str | Path, other: str | Path | None = None) -> str:
+    """A short talk id from a talk's file names: letters, digits, '-' and '_' only.
+
+    The rule, the same for ``sialign align`` and the New talk dialog:
+
+    1. the name shared by the source and the interpretation file (``ted_42.en.srt``
+       and ``ted_42.ja.srt`` → ``ted_42``; language codes and words such as
+       ``src``/``target`` at the end of a name are dropped);
+    2. else the source file's name (``talk-ja.vtt`` → ``talk``);
+    3. when the names say nothing about the talk (``src.txt`` and ``tgt.txt``,
+       ``en.srt`` and ``ja.srt``), the name of the folder holding the source;
+    4. else ``talk``.
     """
-    stem = Path(path).stem
-    for suffix in _LANGUAGE_SUFFIXES:
-        if stem.lower().endswith(suffix):
-            stem = stem[: -len(suffix)]
-    return re.sub(r"[^\w-]+", "_", stem).strip("_") or "talk"
+    source = _clean_stem(path)
+    candidates = []
+    if other:
+        candidates.append(_common_stem(source, _clean_stem(other)))
+    candidates.append(source)
+    for candidate in candidates:
+        cleaned = _sanitise(candidate)
+        if len(cleaned) >= 2 and not _is_generic(cleaned):
+            return cleaned
+    folder = _sanitise(Path(path).parent.name)
+    if len(folder) >= 2 and not _is_generic(folder):
+        return folder
+    return "talk"
 
 
 def default_embedder() -> str:
@@ -53,6 +117,10 @@ class TalkFiles:
     target_language: str | None = None
     source_tier: str | int | None = None
     target_tier: str | int | None = None
+    # Codec names (``"cp932"``, ``"gb18030"``...); None detects each file's encoding.
+    source_encoding: str | None = None
+    target_encoding: str | None = None
+    reference_encoding: str | None = None
     source_audio: str | None = None
     target_audio: str | None = None
     talk_id: str | None = None
@@ -69,16 +137,20 @@ def read_talk(files: TalkFiles) -> Project:
     from sialign.io.readers import read_transcript
 
     strict = files.strict
-    source = read_transcript(files.source, language=files.source_language, tier=files.source_tier, strict=strict)
-    target = read_transcript(files.target, language=files.target_language, tier=files.target_tier, strict=strict)
+    source = read_transcript(files.source, language=files.source_language, tier=files.source_tier,
+                             encoding=files.source_encoding, strict=strict)
+    target = read_transcript(files.target, language=files.target_language, tier=files.target_tier,
+                             encoding=files.target_encoding, strict=strict)
     reference = None
     if files.reference:
-        reference = read_transcript(files.reference, language=files.target_language or target.language, strict=strict)
+        reference = read_transcript(files.reference, language=files.target_language or target.language,
+                                    encoding=files.reference_encoding, strict=strict)
     return talk_from_documents(
         source,
         target,
         reference,
         source_path=files.source,
+        target_path=files.target,
         talk_id=files.talk_id,
         source_audio=files.source_audio,
         target_audio=files.target_audio,
@@ -92,6 +164,7 @@ def talk_from_documents(
     reference: Document | None = None,
     *,
     source_path: str | Path = "",
+    target_path: str | Path = "",
     talk_id: str | None = None,
     source_language: str | None = None,
     target_language: str | None = None,
@@ -102,7 +175,7 @@ def talk_from_documents(
     """A new, unaligned project from documents already read.
 
     The talk id is ``talk_id`` when given, else :func:`talk_id_from_path` of
-    ``source_path``; given languages replace the documents' (the reference
+    ``source_path`` and ``target_path``; given languages replace the documents' (the reference
     always takes the target's); audio paths are attached when given.
     """
     from sialign.core.model import Project
@@ -120,7 +193,7 @@ def talk_from_documents(
     if target_audio is not None:
         target.audio_path = target_audio or None
     return Project(
-        talk_id=(talk_id or "").strip() or talk_id_from_path(source_path),
+        talk_id=(talk_id or "").strip() or talk_id_from_path(source_path, target_path or None),
         source=source,
         target=target,
         reference=reference,

@@ -1,0 +1,212 @@
+"""File → Project properties… and Locate… for a recording that moved; audio opened off the GUI thread."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from sialign.audio.player import Player
+from sialign.core.model import Project
+from sialign.gui.main_window import APP_NAME, MainWindow
+from sialign.gui.project_properties import ProjectPropertiesDialog
+from sialign.gui.session import ProjectSession
+from sialign.io.project_file import save_project
+
+pytestmark = pytest.mark.gui
+
+
+class SilentOutput:
+    """An output device that never plays (no sound stack needed)."""
+
+    name = "test output"
+    samplerate = 48000
+    channels = 2
+    callback_stop = StopIteration
+
+    def open_stream(self, callback: Any, finished: Any) -> Any:
+        raise AssertionError("nothing is played in these tests")
+
+
+def write_wav(path: Path, seconds: float = 2.0) -> Path:
+    rate = 8000
+    sf.write(path, (0.1 * np.sin(np.arange(int(seconds * rate)) / 5.0)).astype(np.float32), rate)
+    return path
+
+
+def saved_project(make_project: Any, folder: Path, *, source_audio: str | None, target_audio: str | None) -> Path:
+    project: Project = make_project()
+    project.source.audio_path = source_audio
+    project.target.audio_path = target_audio
+    path = folder / "water.sialign"
+    save_project(project, path)
+    return path
+
+
+@pytest.fixture
+def bare_window(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
+    """A main window with nothing open; questions answer Discard, warnings fail the test."""
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: pytest.fail(f"{title}: {text}"))
+    window = MainWindow(ProjectSession())
+    window.audio_panel.player = Player(output_factory=SilentOutput)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def answer_message_boxes(monkeypatch: pytest.MonkeyPatch, button_text: str) -> list[str]:
+    """Every QMessageBox.exec clicks the button labelled ``button_text``; returns the texts shown."""
+    shown: list[str] = []
+
+    def fake_exec(box: QMessageBox) -> int:
+        shown.append(box.text())
+        for button in box.buttons():
+            if button.text() == button_text:
+                button.click()
+                return 0
+        raise AssertionError(f"no {button_text!r} button in {[b.text() for b in box.buttons()]}")
+
+    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
+    return shown
+
+
+def test_empty_window_is_titled_with_the_application_name(bare_window: MainWindow) -> None:
+    assert bare_window.windowTitle() == APP_NAME
+    assert "not saved" not in bare_window.windowTitle()
+
+
+def test_missing_audio_on_open_offers_locate(bare_window: MainWindow, qtbot: Any, make_project: Any,
+                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    (tmp_path / "moved").mkdir()
+    moved = write_wav(tmp_path / "moved" / "source.wav")
+    path = saved_project(make_project, tmp_path, source_audio=str(tmp_path / "gone" / "source.wav"), target_audio=None)
+    shown = answer_message_boxes(monkeypatch, "Locate…")
+    starts: list[str] = []
+
+    def choose(parent: Any, caption: str, start: str, file_filter: str) -> tuple[str, str]:
+        starts.append(start)
+        return str(moved), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
+    assert bare_window.open_path(str(path))
+    assert len(shown) == 1 and "source audio" in shown[0] and "no such file" in shown[0]
+    project = bare_window.session.project
+    assert project.source.audio_path == str(moved)
+    assert bare_window.session.is_modified and bare_window.isWindowModified()
+    qtbot.waitUntil(lambda: bare_window.audio_panel.tracks["src"] is not None, timeout=5000)
+    # One undoable step puts the old path back.
+    bare_window.session.undo_stack.undo()
+    assert project.source.audio_path == str(tmp_path / "gone" / "source.wav")
+    assert not bare_window.session.is_modified
+
+
+def test_missing_audio_can_be_left_for_later(bare_window: MainWindow, make_project: Any, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    path = saved_project(make_project, tmp_path, source_audio=None, target_audio=str(tmp_path / "nowhere.wav"))
+    shown = answer_message_boxes(monkeypatch, "Not now")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: pytest.fail("no file dialog expected"))
+    assert bare_window.open_path(str(path))
+    assert len(shown) == 1 and "interpreter audio" in shown[0]
+    assert bare_window.session.project.target.audio_path == str(tmp_path / "nowhere.wav")
+    assert not bare_window.session.is_modified
+
+
+def test_fifo_audio_does_not_block_opening(bare_window: MainWindow, qtbot: Any, make_project: Any, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    fifo = tmp_path / "stream.wav"
+    os.mkfifo(fifo)
+    path = saved_project(make_project, tmp_path, source_audio=str(fifo), target_audio=None)
+    shown = answer_message_boxes(monkeypatch, "Not now")
+    started = time.monotonic()
+    assert bare_window.open_path(str(path))
+    assert time.monotonic() - started < 2.0
+    assert len(shown) == 1 and "named pipe" in shown[0] and "stream.wav" in shown[0]
+    view = bare_window.audio_panel.source_view
+    qtbot.waitUntil(lambda: "cannot be read" in view.message_text(), timeout=3000)
+    assert "named pipe" in view.message_text() and "\n" not in view.message_text()
+    assert bare_window.audio_panel.tracks["src"] is None
+
+
+def test_project_properties_change_the_project_undoably(bare_window: MainWindow, qtbot: Any, make_project: Any,
+                                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    wav = write_wav(tmp_path / "interp.wav")
+    path = saved_project(make_project, tmp_path, source_audio=None, target_audio=None)
+    assert bare_window.open_path(str(path))
+    assert not bare_window.session.is_modified and bare_window.act_properties.isEnabled()
+
+    def fill_in(dialog: ProjectPropertiesDialog) -> int:
+        assert dialog.talk_id.text() == "water" and dialog.interpreter.text() == "A"
+        dialog.talk_id.setText("water_2024")
+        dialog.source_language.setEditText("de")
+        dialog.target_language.setEditText("fr")
+        dialog.interpreter.setText("I-07")
+        dialog.rank.setEditText("B")
+        monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: (str(wav), ""))
+        dialog.audio["tgt"].button.click()  # Locate…
+        dialog.accept()
+        return int(dialog.result())
+
+    monkeypatch.setattr(ProjectPropertiesDialog, "exec", fill_in)
+    bare_window.project_properties()
+    project = bare_window.session.project
+    assert project.talk_id == "water_2024"
+    assert (project.source.language, project.target.language) == ("de", "fr")
+    assert project.metadata["interpreter"] == "I-07" and project.metadata["rank"] == "B"
+    assert project.target.audio_path == str(wav)
+    assert bare_window.session.is_modified and bare_window.isWindowModified()
+    qtbot.waitUntil(lambda: bare_window.audio_panel.tracks["tgt"] is not None, timeout=5000)
+    bare_window.session.undo_stack.undo()
+    assert project.talk_id == "water" and project.target.audio_path is None
+    assert (project.source.language, project.target.language) == ("en", "ja")
+    assert project.metadata["interpreter"] == "A"
+    qtbot.waitUntil(lambda: bare_window.audio_panel.tracks["tgt"] is None, timeout=5000)
+    bare_window.session.undo_stack.redo()
+    assert project.talk_id == "water_2024"
+
+
+def test_project_properties_title_follows_the_talk_id(bare_window: MainWindow, make_project: Any,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    bare_window.session.set_project(make_project(), modified=True)
+    assert bare_window.windowTitle().startswith("water (not saved)")
+
+    def rename(dialog: ProjectPropertiesDialog) -> int:
+        dialog.talk_id.setText("river")
+        dialog.accept()
+        return int(dialog.result())
+
+    monkeypatch.setattr(ProjectPropertiesDialog, "exec", rename)
+    bare_window.project_properties()
+    assert bare_window.windowTitle().startswith("river (not saved)")
+
+
+def test_project_properties_dialog_checks_reference_and_talk_id(qtbot: Any, make_project: Any, tmp_path: Path) -> None:
+    project = make_project()
+    dialog = ProjectPropertiesDialog(project)
+    qtbot.addWidget(dialog)
+    short = tmp_path / "ref.txt"
+    short.write_text("一行だけ。\n", encoding="utf-8")
+    assert not dialog.set_reference(str(short))
+    assert "1 lines but the source has 6" in dialog.reference.status.text()
+    dialog.talk_id.setText("  ")
+    dialog.accept()
+    assert dialog.result() != ProjectPropertiesDialog.DialogCode.Accepted
+    assert "Give the talk an id." in dialog.message.text()
+    good = tmp_path / "ref6.txt"
+    good.write_text("".join(f"参照訳{i}。\n" for i in range(6)), encoding="utf-8")
+    assert dialog.set_reference(str(good))
+    dialog.talk_id.setText("water")
+    dialog.accept()
+    assert dialog.result() == ProjectPropertiesDialog.DialogCode.Accepted
+    properties = dialog.properties()
+    assert properties.reference is not None and len(properties.reference) == 6
+    # A missing recording says so under its row.
+    dialog.set_audio("src", str(tmp_path / "gone.wav"))
+    assert "no such file" in dialog.audio["src"].status.text() and "Locate" in dialog.audio["src"].status.text()
