@@ -177,10 +177,18 @@ class _AutoExport:
         self.fill = fill
 
     def exec(self) -> bool:
-        return self.fill(self.dialog)
+        """Fill the dialog in and press Export (the dialog writes the file and closes when that worked)."""
+        if not self.fill(self.dialog):
+            return False
+        self.dialog.accept()
+        return self.dialog.result() == 1
 
     def options(self):  # noqa: ANN201
         return self.dialog.options()
+
+    @property
+    def rows_written(self):  # noqa: ANN201
+        return self.dialog.rows_written
 
 
 def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:  # noqa: ANN001

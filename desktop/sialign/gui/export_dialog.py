@@ -26,12 +26,14 @@ from PySide6.QtWidgets import (
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.gui.dialogs import dialog_layout
+from sialign.gui.file_dialogs import remember_folder
 from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
 
 
 # Every format the writers know, in the order of the registry.
 FORMATS = list(EXPORT_FORMATS)
-LAST_DIR_KEY = "export/last_dir"
+# The folder last exported to (see gui/file_dialogs.py, kind "export").
+LAST_DIR_KEY = "last_dir/export"
 ERROR_STYLE = "color: #b00020"
 
 
@@ -203,5 +205,5 @@ class ExportDialog(QDialog):
             self.show_error(f"Export failed: {detail}")
             return
         self.path_edit.setText(str(path))
-        self._settings.setValue(LAST_DIR_KEY, str(path.parent))
+        remember_folder(path, "export", self._settings)
         super().accept()

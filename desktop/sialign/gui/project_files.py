@@ -312,7 +312,7 @@ class ProjectFiles:
         window.add_dialog()
 
     def export_dialog(self) -> None:
-        from sialign.gui.export_dialog import ExportDialog, export
+        from sialign.gui.export_dialog import ExportDialog
 
         project = self.session.project
         if project.alignment is None:
@@ -321,13 +321,10 @@ class ProjectFiles:
             last_folder("project", self.settings)
         ) / project.talk_id
         dialog = ExportDialog(project, str(base) + ".tsv", self)
+        # The dialog writes the file itself (it stays open with the options on an error).
         if not dialog.exec():
             return
-        options = dialog.options()
-        ok, rows = self._file_operation("Export failed", options.path, lambda: export(project, options))
-        if not ok:
-            return
-        self.statusBar().showMessage(f"Exported {rows} rows to {options.path}", 8000)
+        self.statusBar().showMessage(f"Exported {dialog.rows_written} rows to {dialog.options().path}", 8000)
 
     def open_example(self) -> None:
         from sialign.gui.app import load_example_project
