@@ -19,15 +19,11 @@ from typing import Any, Callable
 import numpy as np
 
 import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
     QMainWindow,
     QMessageBox,
-    QTableView,
-    QWidget,
 )
 
 from sialign.core.model import BeadStatus
@@ -41,13 +37,10 @@ from sialign.gui.matrix_view import MatrixView
 from sialign.gui.resources import app_icon
 from sialign.gui.project_files import ProjectFiles
 from sialign.gui.review_actions import ReviewActions
-from sialign.gui.table_navigation import TableNavigation
+from sialign.gui.table_panel import TablePanel
 from sialign.gui.task_runner import TaskRunning
 from sialign.gui.window_layout import WindowLayout
 from sialign.gui.session import ProjectSession, touched_segments
-from sialign.gui.table_model import (
-    Column, SegmentFilterProxy, SegmentTableModel,
-)
 from sialign.gui.workers import WorkerRunner
 
 APP_NAME = "SI Aligner"
@@ -60,48 +53,7 @@ def error_log_path() -> Path:
     return path()
 
 
-class SegmentTableView(QTableView):
-    """The review table: one row per bead, two text lines per row, keyboard-driven."""
-
-    context_requested = Signal(object)  # global QPoint
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setWordWrap(True)
-        self.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.setAlternatingRowColors(False)
-        self.setSortingEnabled(True)
-        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.customContextMenuRequested.connect(lambda pos: self.context_requested.emit(self.viewport().mapToGlobal(pos)))
-        vertical = self.verticalHeader()
-        # Fixed two-line rows: resizing 5,000 rows to their contents would
-        # stall the GUI; the inspector shows a bead's full text.
-        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vertical.setDefaultSectionSize(self.fontMetrics().lineSpacing() * 2 + 8)
-        vertical.setDefaultAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-        header = self.horizontalHeader()
-        header.setHighlightSections(False)
-        header.setStretchLastSection(False)
-
-    def configure_columns(self) -> None:
-        header = self.horizontalHeader()
-        header.setSectionResizeMode(Column.SOURCE, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(Column.TARGET, QHeaderView.ResizeMode.Stretch)
-        # Widths in digits of the table font: the average character width of a
-        # font with a CJK fallback is that of a full-width character.
-        digit = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in ((Column.COST, 5), (Column.DOUBT, 5), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            self.setColumnWidth(column, digit * chars + 12)
-        # The doubt reads best beside the cost it refines.
-        if header.visualIndex(Column.DOUBT) != header.visualIndex(Column.COST) + 1:
-            header.moveSection(header.visualIndex(Column.DOUBT), header.visualIndex(Column.COST) + 1)
-
-
-class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMainWindow):
+class MainWindow(WindowLayout, TaskRunning, ProjectFiles, QMainWindow):
     """The application window around one :class:`ProjectSession`.
 
     Signals:
@@ -119,8 +71,6 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.runner = WorkerRunner(self)
         self._progress_started = 0.0
         self._on_task_success: Callable[[Any], None] | None = None
-        self._syncing_selection = False
-        self._shown_pending = False
         self.last_align_seconds: dict[str, float] = {}
         self.setWindowIcon(app_icon())
         self.setDockNestingEnabled(True)
@@ -131,13 +81,20 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         )
 
         # -- models and views ---------------------------------------------------
-        self.table_model = SegmentTableModel(lambda: self.session.project, self)
+        # The review table with its search bar; it sees the session, the
+        # low-confidence threshold and the doubt per bead, not the window.
+        self.table_panel = TablePanel(
+            self.session, lambda: self.prefs.low_confidence, lambda: (self.doubt.by_bead, self.doubt.busy)
+        )
+        self.table_model = self.table_panel.model
         self.table_model.set_low_confidence(self.prefs.low_confidence)
-        self.proxy = SegmentFilterProxy(self)
-        self.proxy.setSourceModel(self.table_model)
-        self.table = SegmentTableView()
-        self.table.setModel(self.proxy)
-        self.table.configure_columns()
+        self.proxy = self.table_panel.proxy
+        self.table = self.table_panel.table
+        # Short names for the search bar's widgets (tests and the window's wiring use them).
+        panel = self.table_panel
+        self.search_edit, self.regex_box, self.search_message = panel.search_edit, panel.regex_box, panel.search_message
+        self.status_filter, self.flag_filter, self.cost_filter = panel.status_filter, panel.flag_filter, panel.cost_filter
+        self.shown_label = panel.shown_label
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
         self.matrix = MatrixView()
         self.inspector = BeadInspector(self.session)
@@ -148,7 +105,7 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.colours = SimilarityService(self.session, self)
         self.filter_panel.attach_doubt(self.doubt)
         self.audio_panel = AudioPanel(self.session, with_evs=False)
-        self.review = ReviewActions(self.session, self.selected_beads, self.inspector.current_segment, self._ask_split)
+        self.review = ReviewActions(self.session, self.table_panel.selected_beads, self.inspector.current_segment, self._ask_split)
 
         self._build_actions()
         for action, short in ((self.act_merge_next_segment, "Merge with next"),
@@ -160,7 +117,9 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
              self.act_move_prev, self.act_move_next],
             [self.act_confirm, self.act_drop],
         )  # fmt: skip
-        self.table_panel = self._build_table_panel()
+        self.table_panel.add_navigation(
+            [self.act_next_unconfirmed, self.act_next_flagged, self.act_next_low, self.act_next_doubtful]
+        )
         self._build_docks()
         self._build_menus()
         self._build_toolbar()
@@ -179,10 +138,10 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
     # session → views
     def _project_replaced(self) -> None:
         # Another talk: the last one's search and filters would hide its rows.
-        self.clear_table_filters()
+        self.table_panel.clear_filters()
         self.table_model.reset()
         self.matrix.set_project(self.session.project, self.session.similarity)
-        self._refresh_flag_filter()
+        self.table_panel.refresh_flag_filter()
         self._update_title()
         self._update_counts()
         self._update_enabled()
@@ -191,7 +150,7 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.table_model.reset()
         self.matrix.set_project(self.session.project, self.session.similarity, fit=False)
         self.matrix.set_selected_bead(self.session.selected_bead, ensure_visible=False)
-        self._refresh_flag_filter()
+        self.table_panel.refresh_flag_filter()
         self._update_counts()
         self._update_enabled()
 
@@ -202,35 +161,9 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self._update_enabled()
 
     def _selection_changed(self, index: int) -> None:
+        # The table panel follows the session itself.
         self.matrix.set_selected_bead(index)
         self._update_enabled()
-        if self._syncing_selection:
-            return
-        self._syncing_selection = True
-        try:
-            row = self.proxy.proxy_row_of(index) if index >= 0 else -1
-            selection = self.table.selectionModel()
-            if row < 0:
-                # No bead, or one the table's filters hide: no row may look selected.
-                selection.clearSelection()
-                selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
-            else:
-                proxy_index = self.proxy.index(row, 0)
-                current = selection.currentIndex()
-                if not current.isValid() or current.row() != row:
-                    self.table.setCurrentIndex(proxy_index)
-                self.table.scrollTo(proxy_index, QAbstractItemView.ScrollHint.EnsureVisible)
-        finally:
-            self._syncing_selection = False
-
-    def _table_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if self._syncing_selection:
-            return
-        self._syncing_selection = True
-        try:
-            self.session.select_bead(self.proxy.bead_of(current))
-        finally:
-            self._syncing_selection = False
 
     def _edit_failed(self, message: str) -> None:
         self.statusBar().showMessage(f"Not done: {message}", 10000)
@@ -299,36 +232,6 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         kept = np.fromiter((b.status is not BeadStatus.DROPPED for b in alignment.beads), dtype=bool, count=len(spans))
         lags = tgt_starts[tgt_first] - src_starts[src_first]
         return lags[kept & np.isfinite(lags)]
-
-    def _update_shown_later(self, *_: Any) -> None:
-        """From the models' row signals, while the source and the proxy may still disagree about a merge."""
-        if not self._shown_pending:
-            self._shown_pending = True
-            QTimer.singleShot(0, self._update_shown)
-
-    def _update_shown(self, *_: Any) -> None:
-        self._shown_pending = False
-        total = self.table_model.rowCount()
-        shown = self.proxy.rowCount()
-        self.shown_label.setText(f"{shown} of {total} beads shown" if shown != total else f"{total} beads")
-
-    def _refresh_flag_filter(self) -> None:
-        names: set[str] = set()
-        alignment = self.session.project.alignment
-        for bead in alignment.beads if alignment is not None else []:
-            names.update(f.name for f in bead.failed_flags)
-            if bead.trimmed:
-                names.add("trimmed")
-        current = self.flag_filter.currentData()
-        self.flag_filter.blockSignals(True)
-        while self.flag_filter.count() > 2:
-            self.flag_filter.removeItem(2)
-        for name in sorted(names):
-            self.flag_filter.addItem(f"Flag: {name}", name)
-        index = self.flag_filter.findData(current)
-        self.flag_filter.setCurrentIndex(max(0, index))
-        self.flag_filter.blockSignals(False)
-        self._update_shown()
 
     def _update_enabled(self) -> None:
         busy = self.runner.busy

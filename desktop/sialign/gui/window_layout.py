@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
-    QPushButton, QScrollArea, QToolButton, QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMenu, QProgressBar, QPushButton, QScrollArea, QWidget
 
 from sialign.gui.table_model import is_flagged, is_low_confidence, is_unconfirmed
 
@@ -98,17 +95,17 @@ class WindowLayout:
         self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.review.cycle_label("good_mt"), "Shift+G",
                              "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
         self.act_post_edit = A("&Post-edit target…", self.focus_post_edit, "E", "Type a corrected target text")
-        self.act_find = A("&Find…", self.focus_search, K.Find, "Search source and target text")
+        self.act_find = A("&Find…", self.table_panel.focus_search, K.Find, "Search source and target text")
 
-        self.act_next_unconfirmed = A("Next &unconfirmed", lambda: self.go_next(is_unconfirmed), "N",
+        self.act_next_unconfirmed = A("Next &unconfirmed", lambda: self.table_panel.go_next(is_unconfirmed), "N",
                                       "Go to the next bead nobody confirmed or dropped")  # fmt: skip
-        self.act_prev_unconfirmed = A("Previous unconfirmed", lambda: self.go_next(is_unconfirmed, True), "Shift+N",
+        self.act_prev_unconfirmed = A("Previous unconfirmed", lambda: self.table_panel.go_next(is_unconfirmed, True), "Shift+N",
                                       "Go to the previous unconfirmed bead")  # fmt: skip
-        self.act_next_flagged = A("Next &flagged", lambda: self.go_next(is_flagged), "F",
+        self.act_next_flagged = A("Next &flagged", lambda: self.table_panel.go_next(is_flagged), "F",
                                   "Go to the next bead a filter flagged or trimmed")  # fmt: skip
-        self.act_next_low = A("Next &low-confidence", lambda: self.go_next(is_low_confidence), "W",
+        self.act_next_low = A("Next &low-confidence", lambda: self.table_panel.go_next(is_low_confidence), "W",
                               "Go to the next unreviewed bead with a high cost")  # fmt: skip
-        self.act_next_doubtful = A("Next most &doubtful", self.go_most_doubtful, "Q",
+        self.act_next_doubtful = A("Next most &doubtful", self.table_panel.go_most_doubtful, "Q",
                                    "Go to the unreviewed bead the learned filter most doubts")  # fmt: skip
 
         self.act_fit = A("&Fit matrix to window", self.matrix.fit_to_window, "Ctrl+0", "Show the whole matrix")
@@ -118,47 +115,6 @@ class WindowLayout:
         self.act_prefs = A("&Preferences…", self.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
         self.act_models = A("&Embedding model…", self.model_settings, None, "Choose and add sentence-embedding models")
         self.act_about = A("&About SI Aligner", self.about, None, "Version and licence")
-
-    def _build_table_panel(self) -> QWidget:
-        panel = QWidget()
-        self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText("Search source and target…  (Ctrl+F)")
-        self.search_edit.setClearButtonEnabled(True)
-        self.regex_box = QCheckBox("Regex")
-        self.status_filter = QComboBox()
-        self.status_filter.addItems(["All statuses", "Auto", "Confirmed", "Dropped", "Not dropped"])
-        self.flag_filter = QComboBox()
-        self.flag_filter.addItem("All beads", None)
-        self.flag_filter.addItem("Any flag", "any")
-        self.cost_filter = QDoubleSpinBox()
-        self.cost_filter.setRange(0.0, 2.0)
-        self.cost_filter.setSingleStep(0.05)
-        self.cost_filter.setPrefix("cost ≥ ")
-        self.cost_filter.setSpecialValueText("any cost")
-        self.cost_filter.setToolTip("Show only beads costing at least this much")
-        self.search_message = QLabel("")
-        self.search_message.setStyleSheet("color: #b00020;")
-        top = QHBoxLayout()
-        top.addWidget(self.search_edit, 3)
-        top.addWidget(self.regex_box)
-        top.addWidget(self.status_filter)
-        top.addWidget(self.flag_filter)
-        top.addWidget(self.cost_filter)
-        nav = QHBoxLayout()
-        for action in (self.act_next_unconfirmed, self.act_next_flagged, self.act_next_low, self.act_next_doubtful):
-            button = QToolButton()
-            button.setDefaultAction(action)
-            nav.addWidget(button)
-        nav.addWidget(self.search_message, 1)
-        self.shown_label = QLabel("")
-        nav.addWidget(self.shown_label)
-        layout = QVBoxLayout(panel)
-        layout.setContentsMargins(2, 2, 2, 2)
-        layout.setSpacing(2)
-        layout.addLayout(top)
-        layout.addLayout(nav)
-        layout.addWidget(self.table, 1)
-        return panel
 
     @staticmethod
     def _scrollable(widget: QWidget) -> QScrollArea:
@@ -319,24 +275,40 @@ class WindowLayout:
         s.edit_failed.connect(self._edit_failed)
         s.similarity_changed.connect(lambda: self.matrix.set_grid(s.similarity))
         self.colours.state_changed.connect(self.matrix.set_note)
-        self.table.selectionModel().currentRowChanged.connect(self._table_current_changed)
         self.table.context_requested.connect(self._show_context_menu)
         self.matrix.bead_clicked.connect(s.select_bead)
         self.matrix.context_requested.connect(lambda _i, pos: self._show_context_menu(pos))
-        self.search_edit.textChanged.connect(self._search_changed)
-        self.regex_box.toggled.connect(self._search_changed)
-        self.status_filter.currentIndexChanged.connect(self._status_filter_changed)
-        self.flag_filter.currentIndexChanged.connect(self._flag_filter_changed)
-        self.cost_filter.valueChanged.connect(self._cost_filter_changed)
-        for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
-            signal.connect(self._update_shown_later)
-        # A model reset resets the header's section modes; set them again.
-        self.proxy.modelReset.connect(self.table.configure_columns)
+        self.table_panel.message.connect(self.statusBar().showMessage)
         self.runner.finished.connect(self._task_finished)
         self.filter_panel.flips_changed.connect(self._flips_changed)
-        self.filter_panel.table_filter_changed.connect(self._show_only)
+        self.filter_panel.table_filter_changed.connect(self.table_panel.show_only)
         self.doubt.doubt_changed.connect(lambda: self.table_model.set_doubt(self.doubt.by_bead))
         self.doubt.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
+
+    # -- menus and panels on demand -----------------------------------------------
+    def _flips_changed(self, flips: list[int]) -> None:
+        if flips:
+            self.statusBar().showMessage(f"{len(flips)} beads would change with these thresholds", 4000)
+
+    def focus_post_edit(self) -> None:
+        self.inspector_dock.show()
+        self.inspector_dock.raise_()
+        self.inspector.post_edit.setFocus()
+        self.inspector.post_edit.selectAll()
+
+    def _show_context_menu(self, global_pos: QPoint) -> None:
+        if self.session.selected_bead < 0:
+            return
+        menu = QMenu(self)
+        for action in (self.act_confirm, self.act_drop, self.act_reset_status, None, self.act_merge_beads,
+                       self.act_merge_prev_bead, self.act_split_bead, None, self.act_move_prev, self.act_move_next,
+                       None, self.act_good_align, self.act_good_mt, self.act_post_edit, None,
+                       self.act_zoom_bead):  # fmt: skip
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+        menu.popup(global_pos)
 
     # -- size and layout ---------------------------------------------------------
     def reset_layout(self) -> None:
