@@ -61,7 +61,7 @@ class FakeStream:
 class FakeOutput:
     """An audio output for :class:`sialign.audio.player.Player` whose streams the test pumps by hand."""
 
-    callback_stop = FakeStop
+    callback_stop: type[BaseException] = FakeStop
     name = "fake output"
 
     def __init__(self, samplerate: int = 8000, channels: int = 2) -> None:
