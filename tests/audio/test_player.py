@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -24,67 +24,7 @@ from sialign.audio.player import (
 from sialign.core.errors import AudioUnavailable
 from sialign.core.model import Alignment, Bead, Document, Project
 
-
-class FakeStop(Exception):
-    """Stands in for sounddevice.CallbackStop."""
-
-
-class FakeStream:
-    """Drives the player's callback like PortAudio would, block by block, on the test's thread."""
-
-    def __init__(self, callback: Callable[..., None], finished: Callable[[], None], channels: int) -> None:
-        self.callback = callback
-        self.finished = finished
-        self.channels = channels
-        self.active = False
-        self.closed = False
-        self.played: list[np.ndarray] = []
-
-    def start(self) -> None:
-        self.active = True
-
-    def stop(self) -> None:
-        if self.active:
-            self.active = False
-            self.finished()
-
-    def close(self) -> None:
-        self.closed = True
-
-    def pump(self, frames: int) -> bool:
-        """One callback of ``frames`` frames; False once the stream has stopped."""
-        if not self.active:
-            return False
-        out = np.full((frames, self.channels), 9.0, dtype=np.float32)  # garbage the callback must overwrite
-        try:
-            self.callback(out, frames, None, None)
-        except FakeStop:
-            self.active = False
-            self.played.append(out)
-            self.finished()
-            return False
-        self.played.append(out)
-        return True
-
-    def run(self, frames: int = 256, limit: int = 10_000) -> np.ndarray:
-        for _ in range(limit):
-            if not self.pump(frames):
-                break
-        return np.concatenate(self.played) if self.played else np.zeros((0, self.channels), np.float32)
-
-
-class FakeOutput:
-    callback_stop = FakeStop
-    name = "fake"
-
-    def __init__(self, samplerate: int = 8000, channels: int = 1) -> None:
-        self.samplerate = samplerate
-        self.channels = channels
-        self.streams: list[FakeStream] = []
-
-    def open_stream(self, callback: Callable[..., None], finished_callback: Callable[[], None]) -> FakeStream:
-        self.streams.append(FakeStream(callback, finished_callback, self.channels))
-        return self.streams[-1]
+from audio_fakes import FakeOutput, FakeStream
 
 
 def _ramp_track(path: Path, frames: int, rate: int = 8000, channels: int = 1) -> AudioTrack:
@@ -96,6 +36,14 @@ def _ramp_track(path: Path, frames: int, rate: int = 8000, channels: int = 1) ->
 
 def _frame_ids(out: np.ndarray) -> np.ndarray:
     return np.round(out[:, 0].astype(np.float64) * 2**16).astype(int)
+
+
+def _play_span(track: AudioTrack, start: float, end: float, *, samplerate: int = 8000, channels: int = 1, **options: Any) -> tuple[Player, FakeStream]:
+    """A player on a fake output, playing ``track`` from ``start`` to ``end`` s; with the stream it opened."""
+    output = FakeOutput(samplerate, channels)
+    player = Player(output)
+    player.play_span(track, start, end, **options)
+    return player, output.streams[-1]
 
 
 # -- the engine alone ----------------------------------------------------------
@@ -182,10 +130,7 @@ def test_player_engine_property_frames_in_order(n: int, ops: list[tuple[str, int
 # -- the player through a fake stream -----------------------------------------
 def test_player_span_frame_accounting(tmp_path: Path) -> None:
     track = _ramp_track(tmp_path / "r.wav", 8000)
-    output = FakeOutput(8000, 1)
-    player = Player(output)
-    player.play_span(track, 0.25, 0.5, label="src")
-    stream = output.streams[-1]
+    player, stream = _play_span(track, 0.25, 0.5, label="src")
     assert player.is_playing
     stream.pump(100)
     pos = player.position()
@@ -199,10 +144,8 @@ def test_player_span_frame_accounting(tmp_path: Path) -> None:
 
 def test_player_end_of_file_stops_at_the_last_frame(tmp_path: Path) -> None:
     track = _ramp_track(tmp_path / "r.wav", 1000)
-    output = FakeOutput(8000, 1)
-    player = Player(output)
-    player.play_span(track, 0.1, 5.0)  # asks for far past the end of the file
-    out = output.streams[-1].run(300)
+    _, stream = _play_span(track, 0.1, 5.0)  # asks for far past the end of the file
+    out = stream.run(300)
     ids = _frame_ids(out)
     np.testing.assert_array_equal(ids[:200], np.arange(800, 1000))
     assert np.all(out[200:] == 0) and out.shape[0] == 300
@@ -210,10 +153,7 @@ def test_player_end_of_file_stops_at_the_last_frame(tmp_path: Path) -> None:
 
 def test_player_loop_repeats_until_stop(tmp_path: Path) -> None:
     track = _ramp_track(tmp_path / "r.wav", 8000)
-    output = FakeOutput(8000, 1)
-    player = Player(output)
-    player.play_span(track, 0.0, 0.1, loop=True)  # 800 frames
-    stream = output.streams[-1]
+    player, stream = _play_span(track, 0.0, 0.1, loop=True)  # 800 frames
     for _ in range(10):
         assert stream.pump(256)
     ids = _frame_ids(np.concatenate(stream.played))
@@ -226,10 +166,7 @@ def test_player_pause_resume_and_position_from_another_thread(tmp_path: Path) ->
     import threading
 
     track = _ramp_track(tmp_path / "r.wav", 8000)
-    output = FakeOutput(8000, 1)
-    player = Player(output)
-    player.play_span(track, 0.0, 1.0)
-    stream = output.streams[-1]
+    player, stream = _play_span(track, 0.0, 1.0)
     stream.pump(400)
     player.pause()
     assert player.is_paused
@@ -313,10 +250,7 @@ def test_player_channel_conversion(file_channels: int, device_channels: int) -> 
 
 def test_player_resampled_span_position_maps_back_to_file_time(tmp_path: Path) -> None:
     track = _ramp_track(tmp_path / "r.wav", 16000, rate=16000)
-    output = FakeOutput(48000, 2)
-    player = Player(output)
-    player.play_span(track, 0.2, 0.4, speed=1.0)
-    stream = output.streams[-1]
+    player, stream = _play_span(track, 0.2, 0.4, speed=1.0, samplerate=48000, channels=2)
     stream.pump(4800)  # 0.1 s at 48 kHz
     assert player.position().seconds == pytest.approx(0.3, abs=1e-3)  # type: ignore[union-attr]
     out = stream.run(4800)

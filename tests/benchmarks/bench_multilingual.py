@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import os
 import resource
@@ -41,7 +42,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -63,6 +64,20 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     value = fn()
     return value, time.perf_counter() - wall, time.process_time() - cpu
+
+
+@contextlib.contextmanager
+def empty_vector_cache() -> Iterator[None]:
+    """The alignments run inside start from nothing cached, on disk (a new folder) or in memory."""
+    from sialign.align.pipeline import clear_memo
+    from sialign.embed.cache import close_shared_caches
+
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["SIALIGN_CACHE_DIR"] = folder
+        close_shared_caches()
+        clear_memo()
+        yield
+        close_shared_caches()
 
 
 def _params(**kw: Any) -> Any:
@@ -115,7 +130,6 @@ def cache(data: Path) -> dict[str, Any]:
     from sialign.align.pipeline import align_project, clear_memo, get_embedder
     from sialign.core.edits import SplitSegment, apply_edit
     from sialign.core.model import Document, Project
-    from sialign.embed.cache import close_shared_caches
     from sialign.evaluate import load_ahcsi
 
     from sialign.evaluate.datasets import load_eptic
@@ -140,10 +154,7 @@ def cache(data: Path) -> dict[str, Any]:
     embedder.encode = counting  # type: ignore[method-assign]
     out: dict[str, Any] = {"size": f"{len(source)} x {len(target)}", "load": load_average()}
     try:
-        with tempfile.TemporaryDirectory() as folder:
-            os.environ["SIALIGN_CACHE_DIR"] = folder
-            close_shared_caches()
-            clear_memo()
+        with empty_vector_cache():
             first, wall, cpu = timed(lambda: align_project(project))
             out["first alignment"] = {
                 "texts_encoded": sum(counted), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "timings": first.timings,
@@ -162,7 +173,6 @@ def cache(data: Path) -> dict[str, Any]:
             out["second run, new process (disk cache)"] = {
                 "texts_encoded": sum(counted), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "timings": third.timings,
             }
-            close_shared_caches()
     finally:
         embedder.encode = original  # type: ignore[method-assign]
     return out
@@ -331,9 +341,8 @@ def _old_window(project: Any) -> Any:
 
 # ------------------------------------------------------------------ book
 def book(data: Path) -> dict[str, Any]:
-    from sialign.align.pipeline import align_project, clear_memo, get_embedder
+    from sialign.align.pipeline import align_project, get_embedder
     from sialign.core.model import Document, Project
-    from sialign.embed.cache import close_shared_caches
     from sialign.evaluate import load_textberg
 
     doc = load_textberg(data / "textberg-dev")
@@ -343,10 +352,7 @@ def book(data: Path) -> dict[str, Any]:
     project = Project(talk_id="book", source=Document.from_texts(source, "de"), target=Document.from_texts(target, "fr"))
     out: dict[str, Any] = {"size": f"{len(source)} x {len(target)}", "load": load_average()}
     _, load_s, _ = timed(lambda: get_embedder("use-multilingual"))
-    with tempfile.TemporaryDirectory() as folder:
-        os.environ["SIALIGN_CACHE_DIR"] = folder
-        close_shared_caches()
-        clear_memo()
+    with empty_vector_cache():
         result, wall, cpu = timed(lambda: align_project(project))
         out["end to end, empty cache"] = {
             "encoder_load_s": round(load_s, 2),
@@ -360,7 +366,6 @@ def book(data: Path) -> dict[str, Any]:
         out["re-align (new costs, vectors and tables cached)"] = {
             "dp_s": again.timings["aligning"], "total_wall_s": round(wall, 2), "total_cpu_s": round(cpu, 2),
         }
-        close_shared_caches()
     out["maxrss_MB"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     out["load_end"] = load_average()
     return out

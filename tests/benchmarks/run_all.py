@@ -43,6 +43,19 @@ def _fmt(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
+def _row(*cells: Any) -> str:
+    """One row of a Markdown table."""
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+def _table_head(title: str, columns: tuple[str, ...], *intro: str) -> list[str]:
+    """A part's heading, its paragraphs of introduction and the head of its table."""
+    lines = [f"## {title}", ""]
+    for paragraph in intro:
+        lines += [paragraph, ""]
+    return lines + [_row(*columns), "|" + "---|" * len(columns)]
+
+
 def markdown(report: dict[str, Any], meta: dict[str, Any]) -> str:
     """The report as Markdown: one table per part, then the targets."""
     lines = ["# Alignment benchmarks", ""]
@@ -54,37 +67,31 @@ def markdown(report: dict[str, Any], meta: dict[str, Any]) -> str:
     lines.append("")
     tb = report.get("textberg")
     if tb:
-        lines += [
-            "## Text+Berg dev (bead F1)",
-            "",
+        lines += _table_head(
+            "Text+Berg dev (bead F1)",
+            ("embedder", "strict P", "strict R", "strict F1", "lax F1", "embedding s", "DP s"),
             f"Document: {tb['document']}. Load {tb.get('load', '?')}.",
-            "",
-            "| embedder | strict P | strict R | strict F1 | lax F1 | embedding s | DP s |",
-            "|---|---|---|---|---|---|---|",
-        ]
+        )
         for name, r in tb.items():
             if isinstance(r, dict) and "f1_strict" in r:
                 t = r.get("timings", {})
-                lines.append(
-                    f"| {name} | {_fmt(r['precision_strict'])} | {_fmt(r['recall_strict'])} | **{_fmt(r['f1_strict'])}** | "
-                    f"{_fmt(r['f1_lax'])} | {t.get('embedding', '')} | {t.get('aligning', '')} |"
-                )
+                lines.append(_row(
+                    name, _fmt(r["precision_strict"]), _fmt(r["recall_strict"]), f"**{_fmt(r['f1_strict'])}**",
+                    _fmt(r["f1_lax"]), t.get("embedding", ""), t.get("aligning", ""),
+                ))
         lines.append("")
     ah = report.get("ahcsi")
     if ah:
-        lines += [
-            "## AHC-SI dev (LCS accuracy, pivot mode, lexical)",
-            "",
+        lines += _table_head(
+            "AHC-SI dev (LCS accuracy, pivot mode, lexical)",
+            ("method", "dropped beads", "ε=0.5", "ε=0.8", "ε=0.9", "mean s"),
             f"{ah['talks']} talks, {ah['sentences']} sentences. 'aligned': every bead's target counts (the alignment itself); "
             "'exported': dropped beads (cost above 1.0) count as unaligned, as in a TSV export.",
-            "",
-            "| method | dropped beads | ε=0.5 | ε=0.8 | ε=0.9 | mean s |",
-            "|---|---|---|---|---|---|",
-        ]
+        )
         for method in ("pivot, beads", "pivot, segment"):
             for label, key in (("aligned", "dropped count as aligned"), ("exported", "dropped count as unaligned")):
                 r = ah[method][key]
-                lines.append(f"| {method} | {label} | {_fmt(r['acc@0.5'])} | **{_fmt(r['acc@0.8'])}** | {_fmt(r['acc@0.9'])} | {_fmt(r['mean'])} |")
+                lines.append(_row(method, label, _fmt(r["acc@0.5"]), f"**{_fmt(r['acc@0.8'])}**", _fmt(r["acc@0.9"]), _fmt(r["mean"])))
         lines.append("")
         for method in ("pivot, beads", "pivot, segment"):
             r = ah[method]
@@ -95,24 +102,21 @@ def markdown(report: dict[str, Any], meta: dict[str, Any]) -> str:
         lines.append("")
     om = report.get("omission")
     if om:
-        lines += [
-            "## Omissions (AHC-SI dev with renderings removed; example talk)",
-            "",
+        lines += _table_head(
+            "Omissions (AHC-SI dev with renderings removed; example talk)",
+            ("data", "1-0 cost", "omitted", "1-0 beads", "hits", "precision", "recall", "acc@0.8 rendered, aligned", "exported"),
             f"Synthetic: each of the 4 AHC-SI dev talks with the gold interpretation of a random 5–10% of its sentences removed "
             f"before the chunks are cut, seeds {om['seeds']} ({om['cases']} talks); pivot mode, lexical. A 1-0 bead for a removed "
             "sentence (or one whose gold rendering is empty) is a hit. LCS accuracy at ε = 0.8 over the other sentences. Load "
             f"{om.get('load', '?')}.",
-            "",
-            "| data | 1-0 cost | omitted | 1-0 beads | hits | precision | recall | acc@0.8 rendered, aligned | exported |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
+        )
         for key, r in om.items():
             if isinstance(r, dict) and "precision" in r:
                 data, _, cost = key.partition(", ")
-                lines.append(
-                    f"| {data} | {cost} | {r['omitted']} | {r['hypothesised 1-0']} | {r['hits']} | {_fmt(r['precision'])} | "
-                    f"**{_fmt(r['recall'])}** | {_fmt(r['lcs rendered (aligned)']['acc@0.8'])} | {_fmt(r['lcs rendered (exported)']['acc@0.8'])} |"
-                )
+                lines.append(_row(
+                    data, cost, r["omitted"], r["hypothesised 1-0"], r["hits"], _fmt(r["precision"]), f"**{_fmt(r['recall'])}**",
+                    _fmt(r["lcs rendered (aligned)"]["acc@0.8"]), _fmt(r["lcs rendered (exported)"]["acc@0.8"]),
+                ))
         lines.append("")
         for key, r in om.items():
             if isinstance(r, dict) and "f1_strict" in r:
@@ -123,18 +127,16 @@ def markdown(report: dict[str, Any], meta: dict[str, Any]) -> str:
         lines.append("")
     tk = report.get("talk")
     if tk:
-        lines += [
-            f"## Speed: one talk of {tk['size']} (the AHC-SI dev talks joined)",
-            "",
-            "| mode | embedding s | DP s | total wall s | total CPU s | segments/s | peak traced MB | re-align cached wall s | CPU s |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
+        lines += _table_head(
+            f"Speed: one talk of {tk['size']} (the AHC-SI dev talks joined)",
+            ("mode", "embedding s", "DP s", "total wall s", "total CPU s", "segments/s", "peak traced MB", "re-align cached wall s", "CPU s"),
+        )
         for mode in ("pivot (lexical)", "direct (lexical)"):
             r = tk[mode]
-            lines.append(
-                f"| {mode} | {r['embedding_s']} | {r['dp_s']} | {r['total_wall_s']} | {r['total_cpu_s']} | {r['segments_per_s']} | "
-                f"{r['peak_traced_MB']} | **{r['realign_cached_wall_s']}** | {r['realign_cached_cpu_s']} |"
-            )
+            lines.append(_row(
+                mode, r["embedding_s"], r["dp_s"], r["total_wall_s"], r["total_cpu_s"], r["segments_per_s"],
+                r["peak_traced_MB"], f"**{r['realign_cached_wall_s']}**", r["realign_cached_cpu_s"],
+            ))
         lines += ["", f"Peak resident memory of the benchmark process: {tk['maxrss_MB']} MB.", ""]
     lg = report.get("large")
     if lg:
@@ -151,15 +153,13 @@ def markdown(report: dict[str, Any], meta: dict[str, Any]) -> str:
             ]
     fe = report.get("fast-exact")
     if fe:
-        lines += [
-            "## Fast vs exact multi-segment candidates (Text+Berg, all-MiniLM-L6-v2, 4 x 4 beads)",
-            "",
-            "| mode | strict F1 | lax F1 | embedding s | DP s | total wall s | CPU s |",
-            "|---|---|---|---|---|---|---|",
-        ]
+        lines += _table_head(
+            "Fast vs exact multi-segment candidates (Text+Berg, all-MiniLM-L6-v2, 4 x 4 beads)",
+            ("mode", "strict F1", "lax F1", "embedding s", "DP s", "total wall s", "CPU s"),
+        )
         for mode in ("fast", "exact"):
             r = fe[mode]
-            lines.append(f"| {mode} | {_fmt(r['f1_strict'])} | {_fmt(r['f1_lax'])} | {r['timings']['embedding']} | {r['timings']['aligning']} | {r['wall_s']} | {r['cpu_s']} |")
+            lines.append(_row(mode, _fmt(r["f1_strict"]), _fmt(r["f1_lax"]), r["timings"]["embedding"], r["timings"]["aligning"], r["wall_s"], r["cpu_s"]))
         ov = fe["vecalign overlaps up to 8: encoding"]
         lines += [
             "",

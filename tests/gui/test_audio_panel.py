@@ -22,6 +22,8 @@ from sialign.core.model import Alignment, Bead, Document, Project  # noqa: E402
 from sialign.gui.audio_panel import AudioPanel  # noqa: E402
 from sialign.gui.session import ProjectSession  # noqa: E402
 
+from audio_fakes import FakeOutput  # noqa: E402
+
 pytestmark = pytest.mark.gui
 
 SRC_TIMES = [(0.5, 3.0), (3.2, 6.0), (6.3, 9.5), (9.8, 12.0)]
@@ -53,46 +55,6 @@ def make_project(folder: Path, *, with_audio: bool = True) -> Project:
                       alignment=Alignment([Bead(s, t) for s, t in BEADS]), metadata={"interpreter": "A"})
     project.path = str(folder / "demo.sialign")
     return project
-
-
-class FakeStream:
-    def __init__(self, callback: Any, finished: Any) -> None:
-        self.callback, self.finished, self.active = callback, finished, False
-
-    def start(self) -> None:
-        self.active = True
-
-    def stop(self) -> None:
-        if self.active:
-            self.active = False
-            self.finished()
-
-    def close(self) -> None:
-        pass
-
-    def pump(self, frames: int) -> None:
-        out = np.zeros((frames, 2), dtype=np.float32)
-        try:
-            self.callback(out, frames, None, None)
-        except FakeOutput.callback_stop:
-            self.active = False
-            self.finished()
-
-
-class FakeOutput:
-    class callback_stop(Exception):  # noqa: N801 - mirrors sounddevice.CallbackStop
-        pass
-
-    name = "test output"
-    samplerate = 8000
-    channels = 2
-
-    def __init__(self) -> None:
-        self.streams: list[FakeStream] = []
-
-    def open_stream(self, callback: Any, finished: Any) -> FakeStream:
-        self.streams.append(FakeStream(callback, finished))
-        return self.streams[-1]
 
 
 @pytest.fixture

@@ -88,15 +88,24 @@ def test_project_validation_json_limits(tmp_path: Path, text: str, message: str)
         load_project(path)
 
 
-def test_project_validation_autosave_of_never_names_a_file_to_delete(tmp_path: Path) -> None:
-    victim_folder = tmp_path / "x"
-    victim_folder.mkdir()
+def _crafted_autosave_of(tmp_path: Path, victim_folder: Path) -> tuple[Path, dict[str, Any], Path]:
+    """A precious ``other.sialign.autosave`` in ``victim_folder``, and a crafted ``p.sialign`` claiming to be its autosave.
+
+    Returns (the victim file, the crafted JSON, the crafted project file).
+    """
     victim = victim_folder / "other.sialign.autosave"
     victim.write_text("precious", encoding="utf-8")
     data = saved(tmp_path)
     data["autosave_of"] = str(victim_folder / "other.sialign")
     crafted = tmp_path / "p.sialign"
     crafted.write_text(json.dumps(data), encoding="utf-8")
+    return victim, data, crafted
+
+
+def test_project_validation_autosave_of_never_names_a_file_to_delete(tmp_path: Path) -> None:
+    victim_folder = tmp_path / "x"
+    victim_folder.mkdir()
+    victim, data, crafted = _crafted_autosave_of(tmp_path, victim_folder)
     project = load_project(crafted)
     assert project.path == str(crafted)
     save_project(project, tmp_path / "out.sialign")
@@ -113,12 +122,7 @@ def test_project_validation_autosave_of_never_names_a_file_to_delete(tmp_path: P
 def test_project_validation_cli_filter_does_not_delete_named_autosave(tmp_path: Path) -> None:
     from sialign.cli.main import main
 
-    victim = tmp_path / "other.sialign.autosave"
-    victim.write_text("precious", encoding="utf-8")
-    data = saved(tmp_path)
-    data["autosave_of"] = str(tmp_path / "other.sialign")
-    crafted = tmp_path / "p.sialign"
-    crafted.write_text(json.dumps(data), encoding="utf-8")
+    victim, _, crafted = _crafted_autosave_of(tmp_path, tmp_path)
     main(["filter", str(crafted), "-o", str(tmp_path / "out.sialign")])
     assert victim.exists()
 

@@ -14,6 +14,14 @@ from sialign.text.chunking import pack_pieces, punctuation_cuts
 PAPER_EXAMPLE = "じゃあ、今日はですね、政府の話をします。えー、それで"
 
 
+def chunk_within(text: str, max_chars: int) -> Document:
+    """``text`` chunked, checked to come back whole and in chunks of at most ``max_chars`` characters."""
+    doc = chunk_japanese(text, max_chars=max_chars)
+    assert doc.full_text() == text
+    assert all(len(s.text) <= max_chars for s in doc.segments)
+    return doc
+
+
 def test_chunking_cuts_after_punctuation_without_ginza() -> None:
     doc = chunk_japanese(PAPER_EXAMPLE)
     assert [s.text for s in doc.segments] == ["じゃあ、", "今日はですね、", "政府の話をします。", "えー、", "それで"]
@@ -71,9 +79,7 @@ def test_chunking_lossless_on_random_punctuation(pieces: list[str]) -> None:
 @pytest.mark.slow
 def test_chunking_long_pieces_cut_at_bunsetsu(ginza: Any) -> None:
     text = "私は昨日の夜に友達と一緒に駅前の新しいレストランで美味しい日本料理をたくさん食べました"
-    doc = chunk_japanese(text, max_chars=15)
-    assert doc.full_text() == text
-    assert all(len(s.text) <= 15 for s in doc.segments)
+    doc = chunk_within(text, 15)
     starts = set(analyze_japanese([text])[0].bunsetsu_starts)
     offset = 0
     for seg in doc.segments[:-1]:
@@ -97,9 +103,7 @@ def test_chunking_ten_thousand_unpunctuated_characters(ginza: Any) -> None:
 @pytest.mark.slow
 def test_chunking_unexpected_script_is_chunked_not_crashed(ginza: Any) -> None:
     text = "This is English text without any Japanese at all and it goes on for a while, then stops. Ещё русский текст без точки"
-    doc = chunk_japanese(text, max_chars=20)
-    assert doc.full_text() == text
-    assert all(len(s.text) <= 20 for s in doc.segments)
+    chunk_within(text, 20)
 
 
 @pytest.mark.slow

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sialign.cli.cmd_info import add_reading_options, read_as_asked
+
 HELP = "convert a transcript between txt, tsv, srt, vtt, TextGrid and eaf"
 
 
@@ -18,20 +20,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("output", metavar="OUT", help="the file to write (replaced atomically)")
     parser.add_argument("--to", dest="to_format", help="output format: txt, tsv, srt, vtt, textgrid, eaf (default: from OUT's extension)")
     parser.add_argument("--from", dest="from_format", help="input format instead of detecting it")
-    parser.add_argument("--tier", help="TextGrid/EAF tier (name or 1-based number) or TSV column to read")
-    parser.add_argument("--encoding", help="input encoding instead of detecting it")
-    parser.add_argument("--language", help="language code instead of guessing it (also names the output tier)")
+    add_reading_options(parser, language_help="language code instead of guessing it (also names the output tier)")
     parser.add_argument("--tier-name", help="tier name in a TextGrid/EAF output (default: the language)")
-    parser.add_argument("--allow-overlaps", action="store_true", help="accept input captions whose times overlap")
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.readers import read_transcript
     from sialign.io.writers import transcript_format_for, write_transcript
 
     out_format = transcript_format_for(args.output, args.to_format)
-    strict = not args.allow_overlaps
-    doc = read_transcript(args.input, format=args.from_format, language=args.language, tier=args.tier, encoding=args.encoding, strict=strict)
+    doc = read_as_asked(args.input, args, args.from_format)
     n = write_transcript(doc, args.output, format=out_format, tier_name=args.tier_name)
     print(f"Wrote {n} segments to {args.output} ({out_format}, from {doc.format} in {doc.encoding})", file=sys.stderr)
     return 0

@@ -10,6 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sialign.core.model import Document
 
 HELP = "show how a transcript file is read: format, encoding, language, segments, times"
 
@@ -17,12 +21,24 @@ HELP = "show how a transcript file is read: format, encoding, language, segments
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the transcript file")
     parser.add_argument("--format", help="read as this format instead of detecting it (txt, tsv, srt, vtt, textgrid, eaf)")
-    parser.add_argument("--tier", help="TextGrid/EAF tier (name or 1-based number) or TSV text column")
-    parser.add_argument("--encoding", help="text encoding instead of detecting it (utf-8, cp932, euc_jp, utf-16...)")
-    parser.add_argument("--language", help="language code instead of guessing it from the script")
-    parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
+    add_reading_options(parser)
     parser.add_argument("--lines", type=int, default=5, metavar="N", help="how many segments to show")
     parser.add_argument("--json", action="store_true", help="print the facts as JSON")
+
+
+def add_reading_options(parser: argparse.ArgumentParser, *, language_help: str = "") -> None:
+    """The options that say how to read a transcript instead of detecting it (``sialign info`` and ``convert``)."""
+    parser.add_argument("--tier", help="TextGrid/EAF tier (name or 1-based number) or TSV text column")
+    parser.add_argument("--encoding", help="text encoding instead of detecting it (utf-8, cp932, euc_jp, utf-16...)")
+    parser.add_argument("--language", help=language_help or "language code instead of guessing it from the script")
+    parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
+
+
+def read_as_asked(path: str, args: argparse.Namespace, format: str | None) -> Document:
+    """The transcript at ``path``, read in ``format`` (None: detected) with the options of :func:`add_reading_options`."""
+    from sialign.io.readers import read_transcript
+
+    return read_transcript(path, format=format, language=args.language, tier=args.tier, encoding=args.encoding, strict=not args.allow_overlaps)
 
 
 def _clock(seconds: float | None) -> str:
@@ -32,10 +48,9 @@ def _clock(seconds: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.readers import FORMAT_NAMES, list_tiers, read_transcript
+    from sialign.io.readers import FORMAT_NAMES, list_tiers
 
-    doc = read_transcript(args.file, format=args.format, language=args.language, tier=args.tier, encoding=args.encoding,
-                          strict=not args.allow_overlaps)  # fmt: skip
+    doc = read_as_asked(args.file, args, args.format)
     timed = sum(1 for s in doc.segments if s.has_time)
     starts = [s.start for s in doc.segments if s.start is not None]
     first_start = min(starts) if starts else None

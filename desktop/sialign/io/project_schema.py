@@ -62,6 +62,16 @@ def _show(value: Any) -> str:
 Check = Callable[[Any, str], None]
 
 
+def _optional(check: Check) -> Check:
+    """``check``, letting None (JSON null) through."""
+
+    def run(value: Any, key: str) -> None:
+        if value is not None:
+            check(value, key)
+
+    return run
+
+
 def _string(value: Any, key: str, *, path: bool = False) -> None:
     if not isinstance(value, str):
         raise SchemaError(key, f"is {_show(value)}, not a text")
@@ -73,14 +83,12 @@ def text(value: Any, key: str) -> None:
     _string(value, key)
 
 
-def optional_text(value: Any, key: str) -> None:
-    if value is not None:
-        _string(value, key)
+def _path(value: Any, key: str) -> None:
+    _string(value, key, path=True)
 
 
-def optional_path(value: Any, key: str) -> None:
-    if value is not None:
-        _string(value, key, path=True)
+optional_text = _optional(text)
+optional_path = _optional(_path)
 
 
 def whole(value: Any, key: str, low: int = 0, high: int = MAX_INT) -> None:
@@ -90,9 +98,7 @@ def whole(value: Any, key: str, low: int = 0, high: int = MAX_INT) -> None:
         raise SchemaError(key, f"is {_show(value)}, outside {low}..{high}")
 
 
-def optional_whole(value: Any, key: str) -> None:
-    if value is not None:
-        whole(value, key)
+optional_whole = _optional(whole)
 
 
 def number(value: Any, key: str, low: float = -MAX_NUMBER, high: float = MAX_NUMBER) -> None:
@@ -104,9 +110,7 @@ def number(value: Any, key: str, low: float = -MAX_NUMBER, high: float = MAX_NUM
         raise SchemaError(key, f"is {_show(value)}, outside {low:g}..{high:g}")
 
 
-def optional_number(value: Any, key: str) -> None:
-    if value is not None:
-        number(value, key)
+optional_number = _optional(number)
 
 
 def optional_time(value: Any, key: str) -> None:
@@ -123,9 +127,7 @@ def boolean(value: Any, key: str) -> None:
         raise SchemaError(key, f"is {_show(value)}, not true or false")
 
 
-def optional_boolean(value: Any, key: str) -> None:
-    if value is not None:
-        boolean(value, key)
+optional_boolean = _optional(boolean)
 
 
 def id_list(value: Any, key: str) -> None:
@@ -232,9 +234,7 @@ def document(value: Any, key: str) -> None:
     )
 
 
-def optional_document(value: Any, key: str) -> None:
-    if value is not None:
-        document(value, key)
+optional_document = _optional(document)
 
 
 def status(value: Any, key: str) -> None:

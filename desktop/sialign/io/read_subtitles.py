@@ -61,6 +61,11 @@ def clean_srt_caption(text: str) -> str:
     return _SRT_TAG.sub("", text)
 
 
+def _no_time_line(path: str | Path, block: str, first_line: str, line_no: int, hint: str) -> FormatError:
+    """The error for a caption or cue (``block`` names which) without a ``start --> end`` line."""
+    return FormatError(path, f"{block} has no time line (found {first_line.strip()[:60]!r})", line=line_no, hint=hint)
+
+
 def _parse_timing(line: str, path: str | Path, line_no: int, parse: Callable[[str], float], example: str) -> tuple[float, float]:
     left, _, right = line.partition(_ARROW)
     right_fields = right.split()
@@ -110,11 +115,9 @@ def parse_srt(text: str, path: str | Path, *, keep_markup: bool = False) -> list
                     hint="SRT captions look like '1' / '00:00:01,000 --> 00:00:03,500' / text; choose the right format",
                 )
             else:
-                raise FormatError(
-                    path,
-                    f"caption block has no time line (found {block[0].strip()[:60]!r})",
-                    line=line_no,
-                    hint="each caption needs a line 'start --> end' after its number; a blank line may be missing or extra",
+                raise _no_time_line(
+                    path, "caption block", block[0], line_no,
+                    "each caption needs a line 'start --> end' after its number; a blank line may be missing or extra",
                 )
         timing_line = line_no + timing_at
         start, end = _parse_timing(block[timing_at], path, timing_line, parse_clock, "00:00:01,000 --> 00:00:03,500")
@@ -171,11 +174,8 @@ def parse_vtt(text: str, path: str | Path, *, keep_markup: bool = False) -> list
             if len(block) > 1 and _ARROW in block[1]:
                 label, timing_at = head, 1
             else:
-                raise FormatError(
-                    path,
-                    f"cue has no time line (found {head[:60]!r})",
-                    line=line_no,
-                    hint="each cue needs 'start --> end' (00:00:01.000 --> 00:00:03.500); a blank line may be missing",
+                raise _no_time_line(
+                    path, "cue", head, line_no, "each cue needs 'start --> end' (00:00:01.000 --> 00:00:03.500); a blank line may be missing"
                 )
         timing_line = line_no + timing_at
         start, end = _parse_timing(block[timing_at], path, timing_line, _parse_vtt_clock, "00:00:01.000 --> 00:00:03.500")
