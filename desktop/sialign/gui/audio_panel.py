@@ -401,6 +401,8 @@ class AudioPanel(QWidget):
     def _fit_initial_range(self) -> None:
         duration = max(self.source_view.duration, self.target_view.duration)
         if duration <= 0:
+            # Nothing timed yet: show the first minute rather than -400…400 s around zero.
+            self.source_view.setXRange(0.0, 60.0, padding=0.0)
             return
         (t0, t1), _ = self.source_view.getPlotItem().getViewBox().viewRange()
         if t1 - t0 > duration + 1.5 or t1 <= 1.0:

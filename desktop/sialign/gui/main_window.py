@@ -196,6 +196,7 @@ class MainWindow(WindowLayout, TaskRunning, ProjectFiles, QMainWindow):
             self.embedder_label.setText(f"embedder: {choice.spec}")
             self.embedder_label.setToolTip(choice.note)
             if not len(project.source) and not len(project.target):
+                self.embedder_label.setText("")  # chosen per language pair once a talk is open
                 self.counts_label.setText("no talk open")
             else:
                 self.counts_label.setText(f"{len(project.source)} × {len(project.target)} segments · not aligned")

@@ -349,6 +349,7 @@ class MatrixView(QWidget):
         self._image_key = (project.source.ids(), project.target.ids()) if project is not None else None
         if project is None:
             self.image_item.clear()
+            self.colour_bar.setVisible(False)
             self._shape = (0, 0)
             return
         n_src, n_tgt = len(project.source), len(project.target)
@@ -379,6 +380,8 @@ class MatrixView(QWidget):
             xMin=-1, xMax=max(n_tgt, 1) + 1, yMin=-1, yMax=max(n_src, 1) + 1, minXRange=3, minYRange=3
         )
         self.colour_bar.setLevels((lo, hi))
+        # No colours, no colour scale.
+        self.colour_bar.setVisible(self._grid is not None)
         self._show_titles(self._titles_shown)
 
     def refresh_beads(self) -> None:
