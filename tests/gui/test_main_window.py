@@ -290,7 +290,8 @@ def test_main_window_save_open_round_trip(qtbot, window, tmp_path, monkeypatch) 
     assert_consistent(window)
     # The matrix gets its colours back in the background, without re-aligning.
     qtbot.waitUntil(lambda: window.matrix.has_colours, timeout=20000)
-    assert not window.session.is_modified and window.session.undo_stack.count() == 0
+    # The saved step (the drop) is back on the undo stack; the unsaved confirm is not.
+    assert not window.session.is_modified and window.session.undo_stack.count() == 1
     assert "Computing" not in window.matrix.empty_message()
     assert_consistent(window)
 

@@ -482,6 +482,11 @@ class Project:
         metadata: interpreter id, rank, notes...
         history: serialised edits in the order they were applied (see
             :mod:`sialign.core.edits`), so a session can be replayed.
+        undo: the reviewer's undo steps when the project was saved, oldest
+            first, each ``{"label", "forward", "inverse"}`` with serialised
+            edits. The project file keeps them with a fingerprint of the
+            project they apply to (``io/project_file.py``); the desktop app
+            puts them back on its undo stack when it opens the file.
         path: where the project was last saved (not serialised).
     """
 
@@ -494,6 +499,7 @@ class Project:
     filter_params: FilterParams = field(default_factory=FilterParams)
     metadata: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
+    undo: list[dict[str, Any]] = field(default_factory=list)
     path: str | None = None
 
     def document(self, side: str) -> Document:

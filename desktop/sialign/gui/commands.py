@@ -47,6 +47,19 @@ class EditCommand(QUndoCommand):
         session.notify_edited(edit, changes)
         return command
 
+    @classmethod
+    def restored(cls, session: ProjectSession, forward: Any, inverse: Any, text: str) -> EditCommand:
+        """A step saved with the project (already applied): pushing it does not apply it again."""
+        command = cls(session, forward, text)
+        command._inverse = inverse
+        command._skip_first_redo = True
+        command._selected_before = -1
+        return command
+
+    def saved_step(self) -> dict[str, Any]:
+        """This step as the project file keeps it (see :attr:`sialign.core.model.Project.undo`)."""
+        return {"label": self.text(), "forward": self._forward.to_dict(), "inverse": self._inverse.to_dict()}
+
     def redo(self) -> None:
         from sialign.core.edits import apply_edit_changes
 

@@ -213,6 +213,8 @@ class ProjectFiles:
         from sialign.io.project_file import discard_autosave, save_project
 
         project = self.session.project
+        # Undo goes on after the project is opened again.
+        project.undo = self.session.undo_steps()
         ok, _ = self._file_operation("Cannot save", path, lambda: save_project(project, path), " — choose another folder")
         if not ok:
             return False
@@ -237,6 +239,7 @@ class ProjectFiles:
         if self._autosave_thread is not None and self._autosave_thread.is_alive():
             return  # the next tick saves the newer state
         copy = snapshot(project)
+        copy.undo = self.session.undo_steps()
 
         def write() -> None:
             from sialign.io.project_file import save_autosave

@@ -8,6 +8,7 @@ stay in step. Selection lives here too, so every view shows the same bead.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -17,6 +18,12 @@ from sialign.core.changes import Changes
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.align.result import SimilarityGrid
+
+log = logging.getLogger(__name__)
+
+# How many undo steps a saved project keeps (a re-alignment's step holds a
+# copy of the whole previous alignment).
+SAVED_UNDO_STEPS = 100
 
 
 def changes_of(edit_or_changes: Any) -> Changes:
@@ -83,7 +90,7 @@ class ProjectSession(QObject):
         return self._project
 
     def set_project(self, project: Project, *, similarity: SimilarityGrid | None = None, modified: bool = False) -> None:
-        """Replace the open project; clears undo history and selection.
+        """Replace the open project; its saved undo steps (``project.undo``) become the undo history.
 
         ``modified`` marks a project that does not match any saved file yet
         (a new talk, a recovered autosave).
@@ -91,6 +98,7 @@ class ProjectSession(QObject):
         self._project = project
         self.similarity = similarity
         self.undo_stack.clear()
+        self._restore_undo(project)
         self.undo_stack.setClean()
         self._selected = -1
         self._anchor = None
@@ -108,6 +116,38 @@ class ProjectSession(QObject):
         self.similarity = similarity
         if notify:
             self.similarity_changed.emit()
+
+    def _restore_undo(self, project: Project) -> None:
+        from sialign.core.edits import edit_from_dict
+        from sialign.gui.commands import EditCommand
+
+        try:
+            commands = [
+                EditCommand.restored(self, edit_from_dict(step["forward"]), edit_from_dict(step["inverse"]), step["label"])
+                for step in project.undo
+            ]
+        except (KeyError, TypeError, ValueError, SialignError) as exc:
+            log.info("saved undo steps not restored: %s", exc)
+            return
+        for command in commands:
+            self.undo_stack.push(command)
+
+    def undo_steps(self, limit: int = SAVED_UNDO_STEPS) -> list[dict[str, Any]]:
+        """The steps Undo would take back (at most ``limit``, the latest), oldest first, for saving with the project.
+
+        Only core edits can be saved: the steps before the latest other
+        command (Project properties…) are left out.
+        """
+        from sialign.gui.commands import EditCommand
+
+        stack = self.undo_stack
+        steps: list[dict[str, Any]] = []
+        for index in range(stack.index() - 1, -1, -1):
+            command = stack.command(index)
+            if not isinstance(command, EditCommand) or len(steps) >= limit:
+                break
+            steps.append(command.saved_step())
+        return steps[::-1]
 
     def _on_clean_changed(self, clean: bool) -> None:
         # A bound method (not a lambda) so Qt drops the connection when the

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import logging
 import math
 import re
 from pathlib import Path
@@ -44,6 +45,8 @@ from sialign.core import paths
 from sialign.core.atomic import atomic_open
 from sialign.io.project_schema import SchemaError, has_surrogate
 from sialign.io.project_schema import payload as check_payload
+
+log = logging.getLogger(__name__)
 
 FORMAT_NAME = "sialign-project"
 SCHEMA_VERSION = 1
@@ -161,6 +164,10 @@ def project_checksum(body: Any) -> str:
 
 def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
     body = _without_non_finite(project.to_dict())
+    if project.undo:
+        # The undo steps hold only if the project is still the one they were
+        # recorded on: a fingerprint of the rest of the body says so on opening.
+        body["undo"] = {"state": project_checksum(body), "steps": _without_non_finite(list(project.undo))}
     payload: dict[str, Any] = {
         "format": FORMAT_NAME,
         "schema": SCHEMA_VERSION,
@@ -259,6 +266,7 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
     for n, entry in enumerate(history):
         if not isinstance(entry, dict) or entry.get("type") not in EDIT_TYPES:
             raise _damaged(path, f"'history[{n}]' is not an edit this version knows")
+    undo_steps = _undo_steps(body)
     try:
         project = Project.from_dict(body)
     except ParamsError as exc:  # parameters the aligner could not use (evs_min above evs_max...)
@@ -269,6 +277,7 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
         check_invariants(project)
     except InvariantError as exc:
         raise _damaged(path, str(exc)) from exc
+    project.undo = undo_steps
     expected = data.get("checksum")
     if expected is not None and project_checksum(body) != expected:
         raise FormatError(
@@ -278,6 +287,22 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
             hint="open its autosave (same name ending in .autosave) or a backup; to keep a deliberate hand edit, delete the 'checksum' line",
         )
     return project
+
+
+def _undo_steps(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The saved undo steps if they still fit the project (else none: it was changed by another program)."""
+    record = body.get("undo")
+    if not record:
+        return []
+    rest = {k: v for k, v in body.items() if k != "undo"}
+    if record.get("state") != project_checksum(rest):
+        log.info("saved undo steps left out: the project was changed after they were recorded")
+        return []
+    steps = record.get("steps", [])
+    if any(step[side].get("type") not in EDIT_TYPES for step in steps for side in ("forward", "inverse")):
+        log.info("saved undo steps left out: an edit type this version does not know")
+        return []
+    return [dict(step) for step in steps]
 
 
 def read_project_data(path: str | Path) -> dict[str, Any]:

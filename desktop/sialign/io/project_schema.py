@@ -322,13 +322,23 @@ def filter_params(value: Any, key: str) -> None:
     _object(value, key, _dataclass_checks(FilterParams))
 
 
-def history(value: Any, key: str) -> None:
-    if not isinstance(value, list):
-        raise SchemaError(key, f"is {_show(value)}, not a list")
-    for n, entry in enumerate(value):
-        if not isinstance(entry, dict):
-            raise SchemaError(f"{key}[{n}]", "is not an edit")
-        any_json(entry, f"{key}[{n}]")
+def edit_entry(value: Any, key: str) -> None:
+    """A serialised edit (its type is checked when the project is built)."""
+    if not isinstance(value, dict):
+        raise SchemaError(key, "is not an edit")
+    any_json(value, key)
+
+
+history = _list_of(edit_entry)
+
+
+def undo_step(value: Any, key: str) -> None:
+    _object(value, key, {"label": text, "forward": edit_entry, "inverse": edit_entry}, ("label", "forward", "inverse"))
+
+
+def undo_record(value: Any, key: str) -> None:
+    """The saved undo steps: ``{"state": fingerprint, "steps": [{"label", "forward", "inverse"}, ...]}``."""
+    _object(value, key, {"state": text, "steps": _list_of(undo_step)}, ("state", "steps"))
 
 
 def project(value: Any, key: str) -> None:
@@ -345,6 +355,7 @@ def project(value: Any, key: str) -> None:
             "filter_params": filter_params,
             "metadata": any_object,
             "history": history,
+            "undo": undo_record,
         },
         ("source", "target"),
     )
