@@ -21,6 +21,8 @@ from sialign.filters import score_beads
 from sialign.filters import remote
 from sialign.filters.remote import RemoteTraceback, ScoringProcess, ScoringProcessDied, score_beads_in_process
 
+from river_talk import river_project
+
 
 # -- jobs the child runs -------------------------------------------------------
 def job_add(a: int, b: int, *, progress: Any, should_stop: Any) -> int:
@@ -69,19 +71,9 @@ def process():  # noqa: ANN201
 
 
 def _german_project() -> Project:
-    source = ["The river floods every spring.", "Farmers plant rice in May.", "The harvest comes in autumn."]
-    target = ["Der Fluss tritt jeden Frühling über die Ufer.", "Bauern pflanzen im Mai Reis.", "Ernte."]
-    reference = ["Der Fluss tritt jedes Frühjahr über die Ufer.", "Die Bauern pflanzen im Mai Reis.",
-                 "Die Ernte kommt im Herbst, wenn die Felder golden sind."]  # fmt: skip
-    beads = [Bead(src=(i,), tgt=(i,), cost=0.2) for i in range(3)]
-    beads[1].status = BeadStatus.CONFIRMED
-    return Project(
-        talk_id="river",
-        source=Document.from_texts(source, language="en"),
-        target=Document.from_texts(target, language="de"),
-        reference=Document.from_texts(reference, language="de"),
-        alignment=Alignment(beads=beads),
-    )
+    project = river_project(3)
+    project.alignment.beads[1].status = BeadStatus.CONFIRMED
+    return project
 
 
 def _assert_same_scores(a: Any, b: Any) -> None:

@@ -4,30 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
+from sialign.core.model import BeadStatus, Project
 from sialign.core.params import FilterParams
+
+from river_talk import river_project
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
-SOURCE = ["The river floods every spring.", "Farmers plant rice in May.", "The harvest comes in autumn.", "Then they celebrate."]
-# German interpretation and reference (no Japanese, so no GiNZA is needed here).
-TARGET = ["Der Fluss tritt jeden Frühling über die Ufer.", "Bauern pflanzen im Mai Reis.", "Ernte.", "Dann feiern sie."]
-REFERENCE = ["Der Fluss tritt jedes Frühjahr über die Ufer.", "Die Bauern pflanzen im Mai Reis.",
-             "Die Ernte kommt im Herbst, wenn die Felder golden sind.", "Dann feiern sie."]  # fmt: skip
-
 
 def _project() -> Project:
-    beads = [Bead(src=(i,), tgt=(i,), cost=0.2) for i in range(4)]
-    return Project(
-        talk_id="river",
-        source=Document.from_texts(SOURCE, language="en"),
-        target=Document.from_texts(TARGET, language="de"),
-        reference=Document.from_texts(REFERENCE, language="de"),
-        alignment=Alignment(beads=beads),
-        filter_params=FilterParams(gamma_min=0.2, gamma_max=3.0),
-    )
+    return river_project(filter_params=FilterParams(gamma_min=0.2, gamma_max=3.0))
 
 
 @pytest.fixture

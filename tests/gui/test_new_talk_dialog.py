@@ -37,6 +37,19 @@ Broken timing.
 
 
 @pytest.fixture
+def dialog(qtbot):  # noqa: ANN001, ANN201
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def _choose_file(field, path, data: bytes) -> None:  # noqa: ANN001
+    """Write ``data`` to ``path`` and choose it in ``field``, as the user would."""
+    path.write_bytes(data)
+    field.set_path(str(path))
+
+
+@pytest.fixture
 def files(tmp_path):  # noqa: ANN001
     paths = {}
     for name, text in (("ted_42.en.srt", SOURCE_SRT), ("ted_42.ja.srt", TARGET_SRT), ("bad.srt", BAD_SRT)):
@@ -56,9 +69,7 @@ def test_new_talk_dialog_talk_id_from_path(name, expected) -> None:  # noqa: ANN
     assert talk_id_from_path(name) == expected
 
 
-def test_new_talk_dialog_reads_files_and_guesses_languages(qtbot, files) -> None:  # noqa: ANN001
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
+def test_new_talk_dialog_reads_files_and_guesses_languages(dialog, files) -> None:  # noqa: ANN001
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     dialog.target.set_path(str(files["ted_42.ja.srt"]))
     assert "2 segments" in dialog.source.status.text() and "with times" in dialog.source.status.text()
@@ -77,9 +88,7 @@ def test_new_talk_dialog_reads_files_and_guesses_languages(qtbot, files) -> None
     assert project.alignment is None
 
 
-def test_new_talk_dialog_bad_file_names_file_and_line_and_keeps_input(qtbot, files) -> None:  # noqa: ANN001
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
+def test_new_talk_dialog_bad_file_names_file_and_line_and_keeps_input(dialog, files) -> None:  # noqa: ANN001
     dialog.talk_id.setText("my talk")
     dialog.target.set_path(str(files["ted_42.ja.srt"]))
     dialog.source.set_path(str(files["bad.srt"]))
@@ -96,9 +105,7 @@ def test_new_talk_dialog_bad_file_names_file_and_line_and_keeps_input(qtbot, fil
     assert dialog.result() == NewTalkDialog.DialogCode.Accepted
 
 
-def test_new_talk_dialog_reference_must_match_source(qtbot, files) -> None:  # noqa: ANN001
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
+def test_new_talk_dialog_reference_must_match_source(dialog, files) -> None:  # noqa: ANN001
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     dialog.target.set_path(str(files["ted_42.ja.srt"]))
     dialog.reference.set_path(str(files["ref"]))
@@ -106,9 +113,7 @@ def test_new_talk_dialog_reference_must_match_source(qtbot, files) -> None:  # n
     assert "1 lines but the source has 2" in dialog.message.text()
 
 
-def test_new_talk_dialog_missing_files_and_audio(qtbot, files, tmp_path) -> None:  # noqa: ANN001
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
+def test_new_talk_dialog_missing_files_and_audio(dialog, files, tmp_path) -> None:  # noqa: ANN001
     dialog.source_audio.set_path(str(tmp_path / "nope.wav"))
     assert "no such file" in dialog.source_audio.status.text()
     problems = dialog.problems()
@@ -117,47 +122,24 @@ def test_new_talk_dialog_missing_files_and_audio(qtbot, files, tmp_path) -> None
     assert any("nope.wav" in p for p in problems)
 
 
-TEXTGRID = '''File type = "ooTextFile"
-Object class = "TextGrid"
-
-xmin = 0
-xmax = 6
-tiers? <exists>
-size = 2
-item []:
-    item [1]:
-        class = "IntervalTier"
-        name = "words"
-        xmin = 0
-        xmax = 6
-        intervals: size = 1
-        intervals [1]:
-            xmin = 0
-            xmax = 6
-            text = "one long word tier"
-    item [2]:
-        class = "IntervalTier"
-        name = "sentences"
-        xmin = 0
-        xmax = 6
-        intervals: size = 2
-        intervals [1]:
-            xmin = 0
-            xmax = 3
-            text = "Good morning."
-        intervals [2]:
-            xmin = 3
-            xmax = 6
-            text = "Thank you."
-'''
+def _textgrid(tiers: dict[str, list[tuple[float, float, str]]]) -> str:
+    """A Praat TextGrid in the long text format: interval tiers by name, each a list of (xmin, xmax, text)."""
+    xmax = max(end for intervals in tiers.values() for _start, end, _text in intervals)
+    lines = ['File type = "ooTextFile"', 'Object class = "TextGrid"', "", "xmin = 0", f"xmax = {xmax:g}", "tiers? <exists>"]
+    lines += [f"size = {len(tiers)}", "item []:"]
+    for k, (name, intervals) in enumerate(tiers.items(), 1):
+        lines += [f"    item [{k}]:", '        class = "IntervalTier"', f'        name = "{name}"', "        xmin = 0"]
+        lines += [f"        xmax = {xmax:g}", f"        intervals: size = {len(intervals)}"]
+        for i, (start, end, text) in enumerate(intervals, 1):
+            lines += [f"        intervals [{i}]:", f"            xmin = {start:g}", f"            xmax = {end:g}", f'            text = "{text}"']
+    return "\n".join(lines) + "\n"
 
 
-def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(qtbot, tmp_path) -> None:  # noqa: ANN001
-    path = tmp_path / "talk.TextGrid"
-    path.write_text(TEXTGRID, encoding="utf-8")
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
-    dialog.source.set_path(str(path))
+TEXTGRID = _textgrid({"words": [(0, 6, "one long word tier")], "sentences": [(0, 3, "Good morning."), (3, 6, "Thank you.")]})
+
+
+def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(dialog, tmp_path) -> None:  # noqa: ANN001
+    _choose_file(dialog.source, tmp_path / "talk.TextGrid", TEXTGRID.encode())
     assert dialog.source.tier.count() == 2 and dialog.source.tier.isVisibleTo(dialog)
     assert "1 segments" in dialog.source.status.text()
     dialog.source.tier.setCurrentIndex(1)
@@ -165,13 +147,10 @@ def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(qtbot, tmp_path) -> None
     assert [s.text for s in dialog._documents["src"]] == ["Good morning.", "Thank you."]
 
 
-def test_new_talk_dialog_warns_about_a_doubtful_encoding(qtbot, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_warns_about_a_doubtful_encoding(dialog, tmp_path) -> None:  # noqa: ANN001
     # Issue 12: a mixed-encoding file is read, and the dialog says which line is doubtful.
-    path = tmp_path / "mixed.ja.txt"
-    path.write_bytes("皆さん、おはようございます。\n".encode() + "Café crème.\n".encode("latin-1") + "ありがとう。\n".encode())
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
-    dialog.target.set_path(str(path))
+    mixed = "皆さん、おはようございます。\n".encode() + "Café crème.\n".encode("latin-1") + "ありがとう。\n".encode()
+    _choose_file(dialog.target, tmp_path / "mixed.ja.txt", mixed)
     text = dialog.target.status.text()
     assert "3 segments" in text and "Warning:" in text and "line 2" in text and "mixed encodings" in text
     assert dialog._documents["tgt"] is not None
@@ -185,13 +164,9 @@ def _choose(field, codec) -> None:  # noqa: ANN001
     field.encoding.setCurrentIndex(index)
 
 
-def test_new_talk_dialog_gbk_file_decodes_when_chosen_and_warns_on_auto(qtbot, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_gbk_file_decodes_when_chosen_and_warns_on_auto(dialog, tmp_path) -> None:  # noqa: ANN001
     # Short GBK Chinese also decodes as EUC-JP: Auto reads it garbled, and must say so.
-    path = tmp_path / "talk.zh.txt"
-    path.write_bytes("你好世界。\n水资源\n".encode("gbk"))
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
-    dialog.target.set_path(str(path))
+    _choose_file(dialog.target, tmp_path / "talk.zh.txt", "你好世界。\n水资源\n".encode("gbk"))
     assert "Warning:" in dialog.target.status.text() and "encoding" in dialog.target.status.text()
     assert dialog.target.preview is not None and dialog.target.preview.isVisibleTo(dialog)
     assert "你好世界" not in dialog.target.preview.toPlainText()
@@ -199,21 +174,15 @@ def test_new_talk_dialog_gbk_file_decodes_when_chosen_and_warns_on_auto(qtbot, t
     assert dialog.target.preview.toPlainText() == "你好世界。\n水资源"
     assert "Warning" not in dialog.target.status.text() and "(chosen)" in dialog.target.status.text()
     # The chosen encoding is the one the talk is built with.
-    source = tmp_path / "talk.en.txt"
-    source.write_text("Hello world.\nWater.\n", encoding="utf-8")
-    dialog.source.set_path(str(source))
+    _choose_file(dialog.source, tmp_path / "talk.en.txt", "Hello world.\nWater.\n".encode())
     dialog.accept()
     assert dialog.result() == NewTalkDialog.DialogCode.Accepted
     project = dialog.project()
     assert [s.text for s in project.target] == ["你好世界。", "水资源"] and project.target.encoding == "gb18030"
 
 
-def test_new_talk_dialog_iso2022jp_file_decodes_when_chosen(qtbot, tmp_path) -> None:  # noqa: ANN001
-    path = tmp_path / "interp.txt"
-    path.write_bytes("皆さん、おはようございます。\n今日は水についてお話しします。\n".encode("iso2022_jp"))
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
-    dialog.target.set_path(str(path))
+def test_new_talk_dialog_iso2022jp_file_decodes_when_chosen(dialog, tmp_path) -> None:  # noqa: ANN001
+    _choose_file(dialog.target, tmp_path / "interp.txt", "皆さん、おはようございます。\n今日は水についてお話しします。\n".encode("iso2022_jp"))
     _choose(dialog.target, "cp1252")  # wrong: the escape sequences show as control characters
     assert "control characters" in dialog.target.status.text()
     _choose(dialog.target, "iso2022_jp")
@@ -222,12 +191,9 @@ def test_new_talk_dialog_iso2022jp_file_decodes_when_chosen(qtbot, tmp_path) -> 
     assert dialog._documents["tgt"] is not None and dialog._documents["tgt"].texts()[1] == "今日は水についてお話しします。"
 
 
-def test_new_talk_dialog_latin1_line_previewed_and_warned(qtbot, tmp_path) -> None:  # noqa: ANN001
-    path = tmp_path / "mixed.de.txt"
-    path.write_bytes("Grüße aus Köln.\n".encode() + "Café crème.\n".encode("latin-1") + "Danke schön.\n".encode())
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
-    dialog.source.set_path(str(path))
+def test_new_talk_dialog_latin1_line_previewed_and_warned(dialog, tmp_path) -> None:  # noqa: ANN001
+    mixed = "Grüße aus Köln.\n".encode() + "Café crème.\n".encode("latin-1") + "Danke schön.\n".encode()
+    _choose_file(dialog.source, tmp_path / "mixed.de.txt", mixed)
     # Auto reads each line right and warns about line 2.
     assert dialog.source.preview.toPlainText().splitlines() == ["Grüße aus Köln.", "Café crème.", "Danke schön."]
     assert "Warning:" in dialog.source.status.text() and "line 2" in dialog.source.status.text()
@@ -235,10 +201,8 @@ def test_new_talk_dialog_latin1_line_previewed_and_warned(qtbot, tmp_path) -> No
     _choose(dialog.source, "utf-8")
     assert "line 2" in dialog.source.status.text() and dialog._documents["src"] is None
     # A whole Latin-1 file reads right as Windows-1252.
-    latin = tmp_path / "latin.txt"
-    latin.write_bytes("Café crème.\nÀ bientôt.\n".encode("latin-1"))
     _choose(dialog.source, "cp1252")
-    dialog.source.set_path(str(latin))
+    _choose_file(dialog.source, tmp_path / "latin.txt", "Café crème.\nÀ bientôt.\n".encode("latin-1"))
     assert dialog.source.preview.toPlainText() == "Café crème.\nÀ bientôt."
     assert dialog._documents["src"] is not None and dialog._documents["src"].texts() == ["Café crème.", "À bientôt."]
 
@@ -260,13 +224,11 @@ def test_talk_id_from_both_file_names(source, target, expected) -> None:  # noqa
     assert talk_id_from_path(source, target) == expected
 
 
-def test_new_talk_dialog_talk_id_from_folder_when_names_are_generic(qtbot, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_talk_id_from_folder_when_names_are_generic(dialog, tmp_path) -> None:  # noqa: ANN001
     folder = tmp_path / "ted_1234"
     folder.mkdir()
     (folder / "src.srt").write_text(SOURCE_SRT, encoding="utf-8")
     (folder / "tgt.srt").write_text(TARGET_SRT, encoding="utf-8")
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
     dialog.source.set_path(str(folder / "src.srt"))
     dialog.target.set_path(str(folder / "tgt.srt"))
     assert dialog.talk_id.text() == "ted_1234"
@@ -274,9 +236,7 @@ def test_new_talk_dialog_talk_id_from_folder_when_names_are_generic(qtbot, tmp_p
     assert dialog.project().talk_id == "ted_1234"
 
 
-def test_new_talk_dialog_typed_talk_id_is_kept(qtbot, files) -> None:  # noqa: ANN001
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
+def test_new_talk_dialog_typed_talk_id_is_kept(qtbot, dialog, files) -> None:  # noqa: ANN001
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     assert dialog.talk_id.text() == "ted_42"
     qtbot.keyClicks(dialog.talk_id, "_b")
@@ -284,9 +244,7 @@ def test_new_talk_dialog_typed_talk_id_is_kept(qtbot, files) -> None:  # noqa: A
     assert dialog.talk_id.text() == "ted_42_b"
 
 
-def test_new_talk_dialog_messages_wrap_and_carry_tooltips(qtbot, files, tmp_path) -> None:  # noqa: ANN001
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
+def test_new_talk_dialog_messages_wrap_and_carry_tooltips(qtbot, dialog, files, tmp_path) -> None:  # noqa: ANN001
     dialog.show()
     qtbot.waitExposed(dialog)
     dialog.source.set_path(str(files["bad.srt"]))
@@ -303,12 +261,10 @@ def test_new_talk_dialog_messages_wrap_and_carry_tooltips(qtbot, files, tmp_path
     assert dialog.message.wordWrap() and dialog.message.toolTip() == dialog.message.text() != ""
 
 
-def test_new_talk_dialog_stale_error_goes_when_file_is_fixed(qtbot, files) -> None:  # noqa: ANN001
+def test_new_talk_dialog_stale_error_goes_when_file_is_fixed(dialog, files) -> None:  # noqa: ANN001
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
-    dialog = NewTalkDialog()
-    qtbot.addWidget(dialog)
     bad = files["bad.srt"]
     dialog.source.set_path(str(bad))
     assert "line 6" in dialog.source.status.text()

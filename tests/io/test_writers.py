@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import xml.etree.ElementTree as ET
@@ -37,28 +38,14 @@ def make_project() -> Project:
     Segment ids are not positions (ids 10.. and 20..) so that exports must
     tell them apart.
     """
-    src = Document(
-        language="en",
-        segments=[
-            Segment(10, "Good morning.", 0.0, 1.5, 1),
-            Segment(11, "Tabs\tand\nnewlines \\ here.", 1.7, 3.0, 2, "\n"),
-            Segment(12, "This one is omitted.", 3.2, 4.0, 3, "\n"),
-            Segment(13, "Dropped sentence.", 4.1, 5.0, 4, "\n"),
-            Segment(14, "Last one.", 5.2, 6.25, 5, "\n"),
-        ],
-    )
-    tgt = Document(
-        language="ja",
-        segments=[
-            Segment(20, "おはようございます。", 2.0, 3.5, 1),
-            Segment(21, "えー、", 3.6, 4.0, 2, "\n"),
-            Segment(22, "タブと、", 4.0, 5.0, 3, "\n"),
-            Segment(23, "改行です。", 5.0, 6.0, 4, "\n"),
-            Segment(24, "あの、", 6.1, 6.5, 5, "\n"),
-            Segment(25, "落ちた文。", 6.6, 7.5, 6, "\n"),
-            Segment(26, "最後です。", 7.6, 8.8, 7, "\n"),
-        ],
-    )
+    src = _numbered_from(10, Document.from_texts(
+        ["Good morning.", "Tabs\tand\nnewlines \\ here.", "This one is omitted.", "Dropped sentence.", "Last one."],
+        "en", times=[(0.0, 1.5), (1.7, 3.0), (3.2, 4.0), (4.1, 5.0), (5.2, 6.25)],
+    ))  # fmt: skip
+    tgt = _numbered_from(20, Document.from_texts(
+        ["おはようございます。", "えー、", "タブと、", "改行です。", "あの、", "落ちた文。", "最後です。"],
+        "ja", times=[(2.0, 3.5), (3.6, 4.0), (4.0, 5.0), (5.0, 6.0), (6.1, 6.5), (6.6, 7.5), (7.6, 8.8)],
+    ))  # fmt: skip
     beads = [
         Bead((10,), (20,), cost=0.12345678, status=BeadStatus.CONFIRMED, good_align=True, good_mt=False, note="fine"),
         Bead((11,), (21, 22, 23), cost=0.3, trimmed=(21,), flags=[Flag("alpha", 0.4, 0.5, "low coverage", True), Flag("gamma", None, None, "", False)]),
@@ -70,6 +57,11 @@ def make_project() -> Project:
     project = Project(talk_id="demo talk", source=src, target=tgt, alignment=Alignment(beads))
     project.validate()
     return project
+
+
+def _numbered_from(first: int, document: Document) -> Document:
+    """``document`` with segment ids ``first``, ``first + 1``... instead of its positions."""
+    return Document(language=document.language, segments=[dataclasses.replace(s, id=first + s.id) for s in document.segments])
 
 
 def read_rows(path: Path) -> list[list[str]]:

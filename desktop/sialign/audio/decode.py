@@ -10,13 +10,13 @@ sample rate, any channel count. Nothing here loads a whole file: an
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from sialign.core.errors import InputError
+from sialign.core.file_kind import special_file_kind_of_mode
 
 MP3_SEEK_PREROLL_FRAMES = 16 * 1152
 
@@ -81,14 +81,11 @@ def audio_file_problem(path: str | Path) -> str:
         return "no such file (it was moved, renamed, or is on a drive that is not connected)"
     except OSError as exc:
         return f"the file cannot be opened ({exc.strerror or exc})"
-    if stat.S_ISREG(mode):
+    kind = special_file_kind_of_mode(mode)
+    if not kind:
         return ""
-    if stat.S_ISDIR(mode):
-        return "this is a folder, not an audio file"
-    if stat.S_ISFIFO(mode):
-        return "this is a named pipe (FIFO), not an audio file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "this is a device, not an audio file"
+    if kind in ("a folder", "a named pipe (FIFO)", "a device"):
+        return f"this is {kind}, not an audio file"
     return "this is not a regular file"
 
 

@@ -22,6 +22,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sialign.cli.project_args import add_project_and_output
+
 if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import FilterParams
@@ -30,8 +32,7 @@ HELP = "trim filler chunks, score beads (alpha, gamma, eta) and flag omissions i
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", metavar="PROJECT.sialign", help="an aligned project file")
-    parser.add_argument("-o", "--output", metavar="OUT.sialign", help="write the result here (default: overwrite PROJECT)")
+    add_project_and_output(parser)
     parser.add_argument("--intra", action=argparse.BooleanOptionalAction, default=None, help="trim leading/trailing chunks without a content word")
     parser.add_argument("--alpha-min", type=float, metavar="X", help="least share of content words rendered (0..1)")
     parser.add_argument("--gamma-min", type=float, metavar="X", help="least length ratio target/reference")

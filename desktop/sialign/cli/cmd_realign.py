@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sialign.cli.project_args import add_project_and_output
+
 NAME = "realign"
 HELP = "align a project again, keeping confirmed beads as anchors and every bead's review data"
 DESCRIPTION = (
@@ -19,8 +21,7 @@ ORDER = 25
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", metavar="PROJECT.sialign", help="an aligned project file")
-    parser.add_argument("-o", "--output", metavar="OUT.sialign", help="write the result here (default: overwrite PROJECT)")
+    add_project_and_output(parser)
     parser.add_argument("--all", action="store_true", help="re-align confirmed beads too (their review data is still carried)")
     parser.add_argument("--force", action="store_true", help="apply even when some review data cannot be carried")
     parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")

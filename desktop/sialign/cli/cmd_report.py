@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from sialign.cli.project_args import add_project_and_output
+
 NAME = "report"
 HELP = "write a trainee's review report of one project as self-contained HTML or PDF"
 DESCRIPTION = (
@@ -21,8 +23,10 @@ ORDER = 72
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", metavar="PROJECT", help="an aligned project file (.sialign)")
-    parser.add_argument("-o", "--output", metavar="OUT", help="report.html or report.pdf (default: the project's name with .html)")
+    add_project_and_output(
+        parser, project_metavar="PROJECT", project_help="an aligned project file (.sialign)",
+        output_metavar="OUT", output_help="report.html or report.pdf (default: the project's name with .html)",
+    )  # fmt: skip
     parser.add_argument("--interpreter", metavar="ID", help="interpreter id to print (default: the project's)")
     parser.add_argument("--rank", metavar="RANK", help="the interpreter's rank to print (default: the project's, if any)")
 

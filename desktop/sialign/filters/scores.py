@@ -154,17 +154,24 @@ class BeadScores:
         """
         if not self.matches(beads):
             raise ValueError("the beads changed since they were scored; compute the scores again")
-        return dataclasses.replace(
-            self,
-            status=[b.status for b in beads],
-            filter_dropped=np.array(
-                [b.status == BeadStatus.DROPPED and b.reason.startswith(FILTER_REASON_PREFIX) for b in beads], dtype=bool
-            ),
-            confirmed=np.array([b.status == BeadStatus.CONFIRMED for b in beads], dtype=bool),
-        )
+        return dataclasses.replace(self, **_status_fields(beads))
 
 
 FILTER_REASON_PREFIX = "filter: "
+
+# The measurements of BeadScores, each of shape (2, n_beads) and NaN until measured.
+MEASUREMENTS = ("alpha", "gamma", "eta_cos", "eta_chrf", "target_units", "reference_units")
+
+
+def _status_fields(beads: Sequence[Bead]) -> dict[str, Any]:
+    """The BeadScores fields that follow the beads' statuses: ``status``, ``filter_dropped``, ``confirmed``."""
+    return {
+        "status": [b.status for b in beads],
+        "filter_dropped": np.array(
+            [b.status == BeadStatus.DROPPED and b.reason.startswith(FILTER_REASON_PREFIX) for b in beads], dtype=bool
+        ),
+        "confirmed": np.array([b.status == BeadStatus.CONFIRMED for b in beads], dtype=bool),
+    }
 
 
 def length_units(text: str, language: str) -> int:
@@ -356,12 +363,9 @@ def score_beads(
         variants[0].append(whole if b.status != BeadStatus.CONFIRMED else _join(tgt_doc, kept))
         variants[1].append(_join(tgt_doc, kept))
 
-    alpha = np.full((2, n), np.nan)
-    gamma = np.full((2, n), np.nan)
-    eta_cos = np.full((2, n), np.nan)
-    eta_chrf = np.full((2, n), np.nan)
-    tgt_units = np.full((2, n), np.nan)
-    ref_units = np.full((2, n), np.nan)
+    measurements: dict[str, Any] = {name: np.full((2, n), np.nan) for name in MEASUREMENTS}
+    alpha, gamma, eta_cos, eta_chrf = (measurements[name] for name in ("alpha", "gamma", "eta_cos", "eta_chrf"))
+    tgt_units, ref_units = measurements["target_units"], measurements["reference_units"]
     details: list[list[AlphaDetail | None]] = [[None] * n, [None] * n]
     unit = "characters" if is_cjk(tgt_doc.language) else "words"
 
@@ -436,7 +440,6 @@ def score_beads(
                 eta_cos[1, k] = float(trimmed_v[q] @ ref_v[position[k]])
     seconds["gamma_eta"] = time.perf_counter() - t2
 
-    status = [b.status for b in beads]
     if progress is not None:
         progress(1.0, "Scores ready")
     return BeadScores(
@@ -444,19 +447,10 @@ def score_beads(
         content_pos=pos,
         trims=trims,
         contentless=contentless,
-        alpha=alpha,
-        gamma=gamma,
-        eta_cos=eta_cos,
-        eta_chrf=eta_chrf,
         alpha_details=details,
-        target_units=tgt_units,
-        reference_units=ref_units,
         length_unit=unit,
-        status=status,
-        filter_dropped=np.array(
-            [b.status == BeadStatus.DROPPED and b.reason.startswith(FILTER_REASON_PREFIX) for b in beads], dtype=bool
-        ),
-        confirmed=np.array([b.status == BeadStatus.CONFIRMED for b in beads], dtype=bool),
+        **measurements,
+        **_status_fields(beads),
         src_count=np.array([len(b.src) for b in beads], dtype=np.int32),
         tgt_count=np.array([len(b.tgt) for b in beads], dtype=np.int32),
         embedder_name=getattr(embedder, "name", "") if embedder is not None else "",

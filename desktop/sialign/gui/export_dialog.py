@@ -166,6 +166,11 @@ class ExportDialog(QDialog):
         self.error_label.setText(" ".join(message.split()))
         self.error_label.setVisible(bool(message))
 
+    def _ask(self, title: str, question: str, *, default_yes: bool) -> bool:
+        """A Yes/No question; True when the answer is Yes (``default_yes``: the button Enter presses)."""
+        yes, no = QMessageBox.StandardButton.Yes, QMessageBox.StandardButton.No
+        return QMessageBox.question(self, title, question, yes | no, yes if default_yes else no) == yes
+
     def accept(self) -> None:
         """Ask before replacing a file or creating folders, write the export, close only when it worked."""
         self.show_error("")
@@ -178,19 +183,11 @@ class ExportDialog(QDialog):
             self.show_error(f"{path} is a folder; add a file name.")
             return
         if path.exists():
-            answer = QMessageBox.question(
-                self, "Replace the file?", f"{path.name} already exists in {path.parent}.\nReplace it?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
-            )  # fmt: skip
-            if answer != QMessageBox.StandardButton.Yes:
+            if not self._ask("Replace the file?", f"{path.name} already exists in {path.parent}.\nReplace it?", default_yes=False):
                 return
         elif not path.parent.is_dir():
             missing = next((p for p in reversed(path.parents) if not p.exists()), path.parent)
-            answer = QMessageBox.question(
-                self, "Create the folder?", f"The folder {missing} does not exist.\nCreate {path.parent} and export there?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes,
-            )  # fmt: skip
-            if answer != QMessageBox.StandardButton.Yes:
+            if not self._ask("Create the folder?", f"The folder {missing} does not exist.\nCreate {path.parent} and export there?", default_yes=True):
                 return
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)

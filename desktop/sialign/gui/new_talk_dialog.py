@@ -19,7 +19,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+    QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
     QVBoxLayout, QWidget,
 )
 
@@ -27,6 +27,7 @@ from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
 from sialign.gui.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.file_dialogs import open_file_name
+from sialign.gui.form_layout import error_message, growing_form
 from sialign.io.text_preview import ENCODING_CHOICES
 from sialign.workflows.talks import talk_from_documents, talk_id_from_path
 
@@ -208,22 +209,20 @@ class NewTalkDialog(QDialog):
         for field in (self.source_audio, self.target_audio):
             field.edit.editingFinished.connect(lambda f=field: self._check_audio(f))
 
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Source transcript", self.source)
-        form.addRow("Source language", self.source_language)
-        form.addRow("Interpretation transcript", self.target)
-        form.addRow("Interpretation language", self.target_language)
-        form.addRow("Reference translation", self.reference)
-        form.addRow("Source audio", self.source_audio)
-        form.addRow("Interpreter audio", self.target_audio)
-        form.addRow("Talk id", self.talk_id)
-        form.addRow("Interpreter id", self.interpreter)
-        form.addRow("Interpreter rank", self.rank)
+        form = growing_form([
+            ("Source transcript", self.source),
+            ("Source language", self.source_language),
+            ("Interpretation transcript", self.target),
+            ("Interpretation language", self.target_language),
+            ("Reference translation", self.reference),
+            ("Source audio", self.source_audio),
+            ("Interpreter audio", self.target_audio),
+            ("Talk id", self.talk_id),
+            ("Interpreter id", self.interpreter),
+            ("Interpreter rank", self.rank),
+        ])  # fmt: skip
 
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        self.message = error_message()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = dialog_layout(self, form, self.message, ok_text="Create")
         self.talk_id.textEdited.connect(lambda _t: setattr(self, "_auto_talk_id", ""))

@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Callable
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget,
+    QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget,
 )
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
 from sialign.gui.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.file_dialogs import open_file_name
+from sialign.gui.form_layout import error_message, growing_form
 from sialign.gui.new_talk_dialog import AUDIO_FILTER, LANGUAGES, RANKS, TRANSCRIPT_FILTER
 
 if TYPE_CHECKING:
@@ -189,19 +190,17 @@ class ProjectPropertiesDialog(QDialog):
         self.reference.button.clicked.connect(self.choose_reference)
         self.reference.remove.clicked.connect(self.remove_reference)
 
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Talk id", self.talk_id)
-        form.addRow("Source language", self.source_language)
-        form.addRow("Interpretation language", self.target_language)
-        form.addRow("Interpreter id", self.interpreter)
-        form.addRow("Interpreter rank", self.rank)
-        form.addRow("Source audio", self.audio["src"])
-        form.addRow("Interpreter audio", self.audio["tgt"])
-        form.addRow("Reference translation", self.reference)
-        self.message = QLabel("")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
+        form = growing_form([
+            ("Talk id", self.talk_id),
+            ("Source language", self.source_language),
+            ("Interpretation language", self.target_language),
+            ("Interpreter id", self.interpreter),
+            ("Interpreter rank", self.rank),
+            ("Source audio", self.audio["src"]),
+            ("Interpreter audio", self.audio["tgt"]),
+            ("Reference translation", self.reference),
+        ])  # fmt: skip
+        self.message = error_message()
         dialog_layout(self, form, self.message)
 
     @staticmethod

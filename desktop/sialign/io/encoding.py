@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sialign.core.errors import BinaryFileError, EmptyInputError, EncodingError, FileTooLargeError, InputError
+from sialign.core.file_kind import special_file_kind_of_mode
 
 # Transcripts of a talk are kilobytes; 50 MB is far beyond any real one and
 # keeps a mistaken choice (a video, a corpus dump) from being read into memory.
@@ -184,23 +185,11 @@ def special_file_kind(path: str | Path) -> str:
 
     Only ``stat`` is called: it never blocks on a pipe, where ``open`` would.
     """
-    import stat
-
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return ""
-    if stat.S_ISREG(mode):
-        return ""
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
+    return special_file_kind_of_mode(mode)
 
 
 def _first_bad_line(data: bytes, bad_offset: int) -> int:
