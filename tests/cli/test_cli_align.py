@@ -259,3 +259,21 @@ def test_cli_align_allow_overlaps(talk: Path, capsys: pytest.CaptureFixture[str]
     assert main(args) == 2
     assert "overlap" in capsys.readouterr().err
     assert main([*args, "--allow-overlaps", "-q"]) == 0
+
+
+def test_align_warns_about_a_doubtful_encoding_and_takes_the_right_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Short GBK Chinese decodes as EUC-JP without complaint: the CLI warns, and --tgt-encoding fixes it."""
+    src = tmp_path / "talk.en.txt"
+    src.write_text("Hello everyone.\nToday we talk about bread.\n", encoding="utf-8")
+    tgt = tmp_path / "talk.zh.txt"
+    tgt.write_bytes("大家好。\n今天我们谈谈面包。\n".encode("gbk"))
+    out = tmp_path / "out.tsv"
+    assert main(["align", str(src), str(tgt), "-o", str(out), "--model", "lexical", "--rows", "0"]) == 0
+    err = capsys.readouterr().err
+    assert "warning" in err and "talk.zh.txt" in err and "--tgt-encoding" in err
+    assert main(["align", str(src), str(tgt), "-o", str(out), "--model", "lexical", "--tgt-encoding", "gbk",
+                 "--tgt-lang", "zh", "--rows", "0"]) == 0  # fmt: skip
+    err = capsys.readouterr().err
+    assert "warning" not in err
+    rows = out.read_text(encoding="utf-8")
+    assert "今天我们谈谈面包" in rows and "書爺" not in rows

@@ -37,10 +37,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tgt-lang", metavar="LANG", help="target language (default: guessed from the script)")
     parser.add_argument("--src-tier", metavar="TIER", help="TextGrid/EAF tier or TSV column of the source text")
     parser.add_argument("--tgt-tier", metavar="TIER", help="TextGrid/EAF tier or TSV column of the target text")
+    for side, name in (("src", "source transcript"), ("tgt", "target transcript"), ("ref", "reference translation")):
+        parser.add_argument(f"--{side}-encoding", metavar="ENCODING",
+                            help=f"text encoding of the {name} instead of detecting it (utf-8, cp932, gb18030, iso-2022-jp…)")  # fmt: skip
     add_alignment_options(parser)
     parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
     parser.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
-    parser.add_argument("--talk-id", metavar="NAME", help="talk name written into exports (default: the source file name)")
+    parser.add_argument("--talk-id", metavar="NAME", help="talk name written into exports (default: the name both transcripts share, else their folder's name)")
     parser.add_argument("--rows", type=int, default=5, metavar="N", help="beads to print after the summary")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
 
@@ -143,22 +146,27 @@ def console_progress(quiet: bool):  # type: ignore[no-untyped-def]
 
 
 def build_project(args: argparse.Namespace) -> Project:
-    """Read the transcripts named on the command line into a project."""
-    from sialign.workflows.talks import TalkFiles, read_talk
+    """Read the transcripts named on the command line into a project (warning when an encoding looks wrong)."""
+    from sialign.workflows.talks import TalkFiles, encoding_doubts, read_talk
 
-    return read_talk(
-        TalkFiles(
-            source=args.source,
-            target=args.target,
-            reference=args.ref,
-            source_language=args.src_lang,
-            target_language=args.tgt_lang,
-            source_tier=args.src_tier,
-            target_tier=args.tgt_tier,
-            talk_id=args.talk_id,
-            strict=not args.allow_overlaps,
-        )
+    files = TalkFiles(
+        source=args.source,
+        target=args.target,
+        reference=args.ref,
+        source_language=args.src_lang,
+        target_language=args.tgt_lang,
+        source_tier=args.src_tier,
+        target_tier=args.tgt_tier,
+        source_encoding=args.src_encoding,
+        target_encoding=args.tgt_encoding,
+        reference_encoding=args.ref_encoding,
+        talk_id=args.talk_id,
+        strict=not args.allow_overlaps,
     )
+    project = read_talk(files)
+    for line in [] if getattr(args, "quiet", False) else encoding_doubts(files):
+        print(f"sialign align: warning: {line}", file=sys.stderr)
+    return project
 
 
 def run(args: argparse.Namespace) -> int:

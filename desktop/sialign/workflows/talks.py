@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sialign.core.errors import SialignError
+
 if TYPE_CHECKING:
     from sialign.core.model import Document, Project
 
@@ -156,6 +158,29 @@ def read_talk(files: TalkFiles) -> Project:
         target_audio=files.target_audio,
         metadata=files.metadata,
     )
+
+
+def encoding_doubts(files: TalkFiles) -> list[str]:
+    """One line per transcript whose detected encoding may be wrong (none for an encoding the user gave).
+
+    Each line names the file, the reason and the option or choice that fixes
+    it; the CLI prints them as warnings, as *New talk* shows its preview.
+    """
+    from sialign.io.text_preview import preview_transcript
+
+    lines = []
+    for path, encoding, option in ((files.source, files.source_encoding, "--src-encoding"),
+                                   (files.target, files.target_encoding, "--tgt-encoding"),
+                                   (files.reference, files.reference_encoding, "--ref-encoding")):  # fmt: skip
+        if not path or encoding:
+            continue
+        try:
+            preview = preview_transcript(path)
+        except SialignError:
+            continue  # reading it reports the problem itself
+        for doubt in preview.doubts:
+            lines.append(f"{path}: the encoding may be wrong ({doubt}); if the text looks garbled, give {option}")
+    return lines
 
 
 def talk_from_documents(
