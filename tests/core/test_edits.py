@@ -161,7 +161,7 @@ def test_edits_split_segment_without_alignment() -> None:
     [
         (SplitSegment("src", 0, 0), "between 1 and 21"),
         (SplitSegment("src", 0, 22), "between 1 and 21"),
-        (SplitSegment("src", 99, 3), "no segment 99"),
+        (SplitSegment("src", 99, 3), "no segment 100"),
         (SplitSegment("both", 0, 3), "side must be"),
         (SplitSegment("src", 0, 3, at_time=2.5), "lasts from 0.000 to 2.000"),
     ],
@@ -519,9 +519,9 @@ ALL_EDITS: list[Edit] = [
 @pytest.mark.parametrize(
     ("edit", "text"),
     [
-        (SplitSegment("src", 12, 4), "Split source segment 12"),
-        (MergeSegments("tgt", 3), "Merge target segment 3 with the next"),
-        (MoveSegment("tgt", 3, -1), "Move target segment 3 to the previous bead"),
+        (SplitSegment("src", 12, 4), "Split source segment 13"),
+        (MergeSegments("tgt", 3), "Merge target segment 4 with the next"),
+        (MoveSegment("tgt", 3, -1), "Move target segment 4 to the previous bead"),
         (MergeBeads(4), "Merge beads 5 and 6"),
         (SplitBead(0, 1, 1), "Split bead 1"),
         (SetStatus((0,), "confirmed"), "Confirm bead 1"),
@@ -535,6 +535,24 @@ ALL_EDITS: list[Edit] = [
 )
 def test_edits_describe_for_the_undo_menu(edit: Edit, text: str) -> None:
     assert edit.describe() == text
+
+
+def test_edits_segment_numbers_are_rows_of_the_document_one_based() -> None:
+    project = make_project()
+    # Splitting target segment 1 (id 1) appends id 9 as the third row: rows and ids part ways.
+    apply_edit(project, SplitSegment("tgt", 1, 4))
+    new_id = project.target.ids()[2]
+    assert new_id != 2
+    assert MoveSegment("tgt", new_id, 1).describe_in(project) == "Move target segment 3 to the next bead"
+    assert EditText("tgt", 2, "x").describe_in(project) == "Edit the text of target segment 4"
+    assert SetSegmentTimes("src", 0, 1.0, 2.0).describe_in(project) == "Set the times of source segment 1"
+    with pytest.raises(EditError, match="target segment 3 is not first in bead 1"):
+        apply_edit(project, MoveSegment("tgt", new_id, -1))
+    with pytest.raises(EditError, match="the end time of source segment 2 must be 0 s or later"):
+        apply_edit(project, SetSegmentTimes("src", 1, 0.0, -1.0))
+    last = project.target.ids()[-1]
+    with pytest.raises(EditError, match=f"target segment {len(project.target)} is the last one"):
+        apply_edit(project, MergeSegments("tgt", last))
 
 
 def test_edits_every_edit_type_is_covered() -> None:

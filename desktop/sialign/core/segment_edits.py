@@ -8,12 +8,17 @@ from typing import Any, Callable, ClassVar
 
 from sialign.core.changes import Changes
 from sialign.core.errors import EditError
-from sialign.core.model import Bead, Project, Segment
+from sialign.core.model import Bead, Document, Project, Segment
 from sialign.core.edit_base import (
     Edit, _SIDE_NAME, _alignment, _bead_index, _beads, _check_side, _ids, _position, _replace_bead,
-    _segment_or_none, _with_ids,
+    _seg_name, _seg_number, _segment_or_none, _with_ids,
 )
 from sialign.core.bead_edits import ReplaceBeads
+
+
+def _document(project: Project, side: str) -> Document | None:
+    """The document of ``side``, or None for a side name the edit will refuse."""
+    return project.document(side) if side in ("src", "tgt") else None
 
 
 @dataclass(frozen=True)
@@ -40,14 +45,17 @@ class SplitSegment(Edit):
         return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Split {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+        return f"Split {_seg_name(self.side, self.seg_id)}"
+
+    def describe_in(self, project: Project) -> str:
+        return f"Split {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
         doc = project.document(self.side)
         pos = _position(doc, self.side, self.seg_id)
         seg = doc.segments[pos]
-        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        name = _seg_name(self.side, self.seg_id, doc)
         if not 0 < self.offset < len(seg.text):
             raise EditError(f"cannot split {name} at character {self.offset}: it must be between 1 and {len(seg.text) - 1}")
         head, tail = seg.text[: self.offset], seg.text[self.offset :]
@@ -128,14 +136,17 @@ class MergeSegments(Edit):
         return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Merge {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id} with the next"
+        return f"Merge {_seg_name(self.side, self.seg_id)} with the next"
+
+    def describe_in(self, project: Project) -> str:
+        return f"Merge {_seg_name(self.side, self.seg_id, _document(project, self.side))} with the next"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
         doc = project.document(self.side)
         pos = _position(doc, self.side, self.seg_id)
         if pos + 1 >= len(doc.segments):
-            raise EditError(f"{_SIDE_NAME[self.side]} segment {self.seg_id} is the last one; there is nothing after it to merge with")
+            raise EditError(f"{_seg_name(self.side, self.seg_id, doc)} is the last one; there is nothing after it to merge with")
         a, b = doc.segments[pos], doc.segments[pos + 1]
         merged = dataclasses.replace(a, text=a.text + b.gap + b.text, start=a.start, end=b.end)
 
@@ -222,7 +233,11 @@ class UnmergeSegments(Edit):
         return Changes(text=((self.side, self.left.id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {self.left.id} and {self.right.id} apart again"
+        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {self.left.id + 1} and {self.right.id + 1} apart again"
+
+    def describe_in(self, project: Project) -> str:
+        number = _seg_number(_document(project, self.side), self.left.id)
+        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {number} and {number + 1} apart again"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
@@ -231,7 +246,7 @@ class UnmergeSegments(Edit):
         current = doc.segments[pos]
         if current.text != self.left.text + self.right.gap + self.right.text or self.right.id in set(doc.ids()):
             raise EditError(
-                f"{_SIDE_NAME[self.side]} segment {self.left.id} changed since it was merged; cannot split it back"
+                f"{_seg_name(self.side, self.left.id, doc)} changed since it was merged; cannot split it back"
             )
         alignment = project.alignment
         if self.beads and (alignment is None or self.bead_start + self.bead_count > len(alignment.beads)):
@@ -264,7 +279,11 @@ class MoveSegment(Edit):
 
     def describe(self) -> str:
         where = "previous" if self.direction < 0 else "next"
-        return f"Move {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id} to the {where} bead"
+        return f"Move {_seg_name(self.side, self.seg_id)} to the {where} bead"
+
+    def describe_in(self, project: Project) -> str:
+        where = "previous" if self.direction < 0 else "next"
+        return f"Move {_seg_name(self.side, self.seg_id, _document(project, self.side))} to the {where} bead"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
@@ -272,7 +291,7 @@ class MoveSegment(Edit):
             raise EditError(f"direction must be -1 (previous bead) or +1 (next bead), not {self.direction}")
         alignment = _alignment(project)
         beads = alignment.beads
-        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        name = _seg_name(self.side, self.seg_id, project.document(self.side))
         bi = _bead_index(alignment, self.side, self.seg_id)
         bead = beads[bi]
         ids = _ids(bead, self.side)
@@ -319,7 +338,10 @@ class EditText(Edit):
         return Changes(text=((self.side, self.seg_id),))
 
     def describe(self) -> str:
-        return f"Edit the text of {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+        return f"Edit the text of {_seg_name(self.side, self.seg_id)}"
+
+    def describe_in(self, project: Project) -> str:
+        return f"Edit the text of {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
@@ -327,7 +349,7 @@ class EditText(Edit):
         pos = _position(doc, self.side, self.seg_id)
         if not self.text.strip():
             raise EditError(
-                f"{_SIDE_NAME[self.side]} segment {self.seg_id} cannot be empty; merge it into a neighbour instead"
+                f"{_seg_name(self.side, self.seg_id, doc)} cannot be empty; merge it into a neighbour instead"
             )
         seg = doc.segments[pos]
         doc.segments[pos] = dataclasses.replace(seg, text=self.text)
@@ -350,13 +372,16 @@ class SetSegmentTimes(Edit):
         return Changes(times=((self.side, self.seg_id),))
 
     def describe(self) -> str:
-        return f"Set the times of {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+        return f"Set the times of {_seg_name(self.side, self.seg_id)}"
+
+    def describe_in(self, project: Project) -> str:
+        return f"Set the times of {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
         doc = project.document(self.side)
         pos = _position(doc, self.side, self.seg_id)
-        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        name = _seg_name(self.side, self.seg_id, doc)
         for label, value in (("start", self.start), ("end", self.end)):
             if value is not None and not value >= 0:
                 raise EditError(f"the {label} time of {name} must be 0 s or later, not {value}")

@@ -96,7 +96,7 @@ class SegmentTextView(QPlainTextEdit):
         tips = []
         for seg_id in self._seg_ids:
             seg = doc.get(seg_id)
-            where = f"segment {seg_id}"
+            where = f"segment {doc.index_of(seg_id) + 1}"
             if seg.line is not None:
                 where += f", line {seg.line}"
             if seg.has_time:

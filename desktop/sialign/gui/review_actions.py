@@ -129,10 +129,10 @@ class ReviewActions:
         doc = self._session.project.document(where.side)
         pos = doc.index_of(where.seg_id)
         if direction > 0 and pos == len(doc) - 1:
-            self._refuse(f"segment {where.seg_id} is the last one; there is no next segment")
+            self._refuse(f"segment {pos + 1} is the last one; there is no next segment")
             return
         if direction < 0 and pos == 0:
-            self._refuse(f"segment {where.seg_id} is the first one; there is no previous segment")
+            self._refuse("segment 1 is the first one; there is no previous segment")
             return
         self._apply(MergeSegments(where.side, where.seg_id if direction > 0 else doc.segments[pos - 1].id))
 
