@@ -145,7 +145,8 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.doubt = DoubtService(self.session, self)
         self.filter_panel.attach_doubt(self.doubt)
         self.audio_panel = AudioPanel(self.session, with_evs=False)
-        self.review = ReviewActions(self.session, self.selected_beads, self.inspector.current_segment, self._ask_split)
+        self.review = ReviewActions(self.session, self.selected_beads, self.inspector.current_segment, self._ask_split,
+                                    notify=lambda message: self.statusBar().showMessage(message, 10000))  # fmt: skip
 
         self._build_actions()
         for action, short in ((self.act_merge_next_segment, "Merge with next"),

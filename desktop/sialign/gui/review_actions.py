@@ -34,11 +34,14 @@ class ReviewActions:
         selected_beads: Callable[[], list[int]],
         current_segment: Callable[[], SegmentCursor | None],
         ask_split: Callable[[int], tuple[int, int] | None],
+        notify: Callable[[str], None] | None = None,
     ) -> None:
         self._session = session
         self._selected_beads = selected_beads
         self._current_segment = current_segment
         self._ask_split = ask_split
+        # Tells the reviewer what an edit did beyond the obvious (the status bar).
+        self._notify = notify or (lambda _message: None)
 
     def _apply(self, edit: Any) -> bool:
         return self._session.apply(edit)
@@ -77,16 +80,24 @@ class ReviewActions:
 
         index = self._session.selected_bead
         if index >= 0:
-            self._apply(MergeBeads(index))
+            self._merge(MergeBeads(index))
 
     def merge_with_previous_bead(self) -> None:
         from sialign.core.edits import MergeBeads
 
         index = self._session.selected_bead
-        if index >= 1 and self._apply(MergeBeads(index - 1)):
+        if index >= 1 and self._merge(MergeBeads(index - 1)):
             self._session.select_bead(index - 1)
         elif index == 0:
             self._refuse("the first bead has no previous bead to merge with")
+
+    def _merge(self, edit: Any) -> bool:
+        """Merge two beads; says so when their different statuses made the merged bead auto."""
+        notice = edit.status_notice(self._session.project)
+        done = self._apply(edit)
+        if done and notice:
+            self._notify(notice)
+        return done
 
     def split_bead(self) -> None:
         from sialign.core.edits import SplitBead
