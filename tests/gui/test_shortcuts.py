@@ -88,3 +88,63 @@ def test_shortcuts_still_fire_outside_text_fields(qtbot, window) -> None:  # noq
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_C)
     assert window.session.undo_stack.count() == 1
+
+
+def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None:  # noqa: ANN001
+    from sialign.gui.shortcuts import ShortcutsDialog
+
+    dialog = ShortcutsDialog(window.shortcuts, window)
+    qtbot.addWidget(dialog)
+    names = [window.shortcuts.entries[r].name for r in range(dialog.table.rowCount())]
+    assert "Review › Confirm" in names and "Edit › Undo" in names and "Help › Keyboard shortcuts" in names
+    row = names.index("Review › Confirm")
+    assert dialog.table.item(row, 1).text() == "C"
+    dialog.search.setText("confirm")
+    shown = [names[r] for r in range(len(names)) if not dialog.table.isRowHidden(r)]
+    assert "Review › Confirm" in shown and "Edit › Undo" not in shown
+
+
+def test_shortcuts_change_is_applied_remembered_and_conflicts_refused(qtbot, window) -> None:  # noqa: ANN001
+    from PySide6.QtGui import QKeySequence
+
+    from sialign.gui.main_window import MainWindow
+    from sialign.gui.session import ProjectSession
+    from sialign.gui.shortcuts import ShortcutsDialog
+
+    dialog = ShortcutsDialog(window.shortcuts, window)
+    qtbot.addWidget(dialog)
+    dialog.select("Review/Confirm")
+    # A key another action has is refused with a message naming that action.
+    dialog.key_edit.setKeySequence(QKeySequence("D"))
+    dialog.set_button.click()
+    assert "Drop / restore" in dialog.message.text()
+    assert window.act_confirm.shortcut().toString() == "C"
+    # A free key is taken, stored, and applied in the next window.
+    dialog.key_edit.setKeySequence(QKeySequence("K"))
+    dialog.set_button.click()
+    assert dialog.message.text() == ""
+    assert window.act_confirm.shortcut().toString() == "K"
+    assert "(K)" in window.act_confirm.toolTip()
+    window.shortcuts.settings.sync()
+    other = MainWindow(ProjectSession())
+    qtbot.addWidget(other)
+    assert other.act_confirm.shortcut().toString() == "K"
+    # Reset to defaults gives C back, here and from now on.
+    dialog.reset_button.click()
+    assert window.act_confirm.shortcut().toString() == "C"
+    third = MainWindow(ProjectSession())
+    qtbot.addWidget(third)
+    assert third.act_confirm.shortcut().toString() == "C"
+
+
+def test_shortcuts_changed_key_triggers_the_action(qtbot, window) -> None:  # noqa: ANN001
+    from PySide6.QtGui import QKeySequence
+
+    entry = window.shortcuts.entry("Review/Confirm")
+    assert window.shortcuts.assign(entry, QKeySequence("K")) is None
+    _activate(qtbot, window)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_C)
+    assert window.session.undo_stack.count() == 0
+    qtbot.keyClick(window.table, Qt.Key.Key_K)
+    assert window.session.project.alignment.beads[1].status.value == "confirmed"

@@ -44,7 +44,7 @@ from sialign.gui.table_navigation import TableNavigation
 from sialign.gui.task_runner import TaskRunning
 from sialign.gui.window_layout import LAYOUT_VERSION, WindowLayout
 from sialign.gui.session import ProjectSession, touched_segments
-from sialign.gui.shortcuts import install_typing_guard
+from sialign.gui.shortcuts import ShortcutManager, install_typing_guard
 from sialign.gui.table_model import (
     Column, SegmentFilterProxy, SegmentTableModel,
 )
@@ -165,6 +165,7 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self._build_status_bar()
         self._connect()
         install_typing_guard()
+        self.shortcuts = ShortcutManager(self, self.settings, skip_menus=(self.recent_menu,))
 
         self._autosave_thread: threading.Thread | None = None
         self.autosave_done.connect(self._show_autosave_message, Qt.ConnectionType.QueuedConnection)

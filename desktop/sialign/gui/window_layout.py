@@ -112,6 +112,12 @@ class WindowLayout:
         self.act_prefs = A("&Preferences…", self.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
         self.act_models = A("&Embedding model…", self.model_settings, None, "Choose and add sentence-embedding models")
         self.act_about = A("&About SI Aligner", self.about, None, "Version and licence")
+        self.act_shortcuts = A("&Keyboard shortcuts…", self.show_shortcuts, None, "List every command's key and change keys")
+
+    def show_shortcuts(self) -> None:
+        from sialign.gui.shortcuts import ShortcutsDialog
+
+        ShortcutsDialog(self.shortcuts, self).exec()
 
     def _build_table_panel(self) -> QWidget:
         panel = QWidget()
@@ -261,6 +267,7 @@ class WindowLayout:
         settings_menu.addAction(self.act_models)
         settings_menu.addAction(self.act_prefs)
         help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.act_shortcuts)
         help_menu.addAction(self.act_about)
 
     def _build_toolbar(self) -> None:
