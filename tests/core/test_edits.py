@@ -23,6 +23,8 @@ from sialign.core.edits import (
     SetLabels,
     SetPostEdit,
     SetSegmentTimes,
+    SetTimes,
+    ShiftTimes,
     SetStatus,
     SetTrimmed,
     SplitBead,
@@ -503,6 +505,8 @@ ALL_EDITS: list[Edit] = [
     MoveSegment("tgt", 1, 1),
     EditText("src", 2, "Thanks."),
     SetSegmentTimes("tgt", 0, 0.1, 0.2),
+    SetTimes("src", ((0, 0.5, 1.0), (1, None, None)), label="Shift"),
+    ShiftTimes("tgt", -1.5),
     MergeBeads(0),
     SplitBead(3, 1, 1),
     SetStatus((0, 2), BeadStatus.DROPPED, "noise"),
@@ -553,6 +557,40 @@ def test_edits_segment_numbers_are_rows_of_the_document_one_based() -> None:
     last = project.target.ids()[-1]
     with pytest.raises(EditError, match=f"target segment {len(project.target)} is the last one"):
         apply_edit(project, MergeSegments("tgt", last))
+
+
+def test_edits_shift_times_clamps_at_zero_and_undoes_exactly() -> None:
+    project = make_project()
+    shift = ShiftTimes("tgt", -1.0)
+    assert shift.clamped(project) == 1  # only t0 (0.5 s) would start before 0 s
+    apply_and_undo(project, shift)
+    assert [(s.start, s.end) for s in project.target.segments][:2] == [(0.0, pytest.approx(0.2)), (pytest.approx(0.2), pytest.approx(1.6))]
+    assert project.target.segments[-1].end == pytest.approx(7.5)
+    # The precise form the desktop app applies: the same times, every moved segment named.
+    project = make_project()
+    as_set = ShiftTimes("src", 2.5).as_set_times(project)
+    assert as_set.describe() == "Shift the source times by +2.500 s"
+    assert {seg_id for _, seg_id in as_set.changes().times} == set(project.source.ids())
+    apply_and_undo(project, as_set)
+    assert project.source.segments[0].start == 2.5 and project.source.segments[-1].end == 11.5
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (ShiftTimes("ref", 1.0), "side must be"),
+        (ShiftTimes("src", float("nan")), "cannot shift"),
+        (SetTimes("src", ((0, 2.0, 1.0),)), "source segment 1 cannot end"),
+        (SetTimes("src", ((1, -1.0, 1.0),)), "source segment 2 must be 0 s or later"),
+        (SetTimes("src", ((42, 1.0, 2.0),)), "no segment 43"),
+    ],
+)
+def test_edits_time_refusals(edit: Edit, message: str) -> None:
+    project = make_project()
+    before = state(project)
+    with pytest.raises(EditError, match=message):
+        apply_edit(project, edit)
+    assert state(project) == before
 
 
 def test_edits_every_edit_type_is_covered() -> None:

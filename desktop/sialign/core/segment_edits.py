@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
@@ -390,3 +391,97 @@ class SetSegmentTimes(Edit):
         seg = doc.segments[pos]
         doc.segments[pos] = dataclasses.replace(seg, start=self.start, end=self.end)
         return SetSegmentTimes(self.side, self.seg_id, seg.start, seg.end)
+
+
+def _times(v: Any) -> tuple[tuple[int, float | None, float | None], ...]:
+    return tuple((int(i), None if a is None else float(a), None if b is None else float(b)) for i, a, b in v)
+
+
+@dataclass(frozen=True)
+class SetTimes(Edit):
+    """Set the start and end of several segments of one side: ``times`` holds (segment id, start, end).
+
+    Inverse: :class:`SetTimes` with the previous times.
+    """
+
+    side: str
+    times: tuple[tuple[int, float | None, float | None], ...]
+    label: str = ""
+
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"times": _times}
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "times", _times(self.times))
+
+    def changes(self) -> Changes:
+        return Changes(times=tuple((self.side, seg_id) for seg_id, _, _ in self.times))
+
+    def describe(self) -> str:
+        return self.label or f"Set the times of {len(self.times)} {_SIDE_NAME.get(self.side, self.side)} segments"
+
+    def apply(self, project: Project) -> Edit:
+        _check_side(self.side)
+        doc = project.document(self.side)
+        positions = [_position(doc, self.side, seg_id) for seg_id, _, _ in self.times]
+        for (seg_id, start, end) in self.times:
+            name = _seg_name(self.side, seg_id, doc)
+            if (start is not None and not start >= 0) or (end is not None and not end >= 0):
+                raise EditError(f"the times of {name} must be 0 s or later")
+            if start is not None and end is not None and start > end:
+                raise EditError(f"{name} cannot end ({end:.3f} s) before it starts ({start:.3f} s)")
+        old = []
+        for pos, (_, start, end) in zip(positions, self.times):
+            seg = doc.segments[pos]
+            old.append((seg.id, seg.start, seg.end))
+            doc.segments[pos] = dataclasses.replace(seg, start=start, end=end)
+        return SetTimes(self.side, tuple(old), label=f"Undo: {self.describe()}")
+
+
+@dataclass(frozen=True)
+class ShiftTimes(Edit):
+    """Move every timed segment of one side by ``offset`` seconds; times that would fall before 0 s become 0 s.
+
+    Inverse: :class:`SetTimes` with the previous times (exact, clamped ones included).
+    """
+
+    side: str
+    offset: float
+
+    def changes(self) -> Changes:
+        # Which segments move is known only against a project: say everything
+        # may have changed. An app that wants the precise record applies
+        # :meth:`as_set_times` instead.
+        return Changes.everything()
+
+    def describe(self) -> str:
+        return f"Shift the {_SIDE_NAME.get(self.side, self.side)} times by {self.offset:+.3f} s"
+
+    def clamped(self, project: Project) -> int:
+        """How many segments would start before 0 s (and are set to 0 s instead)."""
+        if self.side not in ("src", "tgt"):
+            return 0
+        return sum(1 for s in project.document(self.side).segments if s.start is not None and s.start + self.offset < 0)
+
+    def as_set_times(self, project: Project) -> SetTimes:
+        """The same change as a :class:`SetTimes` of ``project``'s segments (one undo step, precise :meth:`changes`)."""
+        _check_side(self.side)
+        doc = project.document(self.side)
+        if not math.isfinite(self.offset):
+            raise EditError(f"cannot shift times by {self.offset} s")
+        timed = [s for s in doc.segments if s.start is not None or s.end is not None]
+        if not timed:
+            raise EditError(f"the {_SIDE_NAME[self.side]} has no times to shift")
+        new = tuple(
+            (
+                s.id,
+                None if s.start is None else max(0.0, s.start + self.offset),
+                None if s.end is None else max(0.0, s.end + self.offset),
+            )
+            for s in timed
+        )
+        return SetTimes(self.side, new, label=self.describe())
+
+    def apply(self, project: Project) -> Edit:
+        inverse = self.as_set_times(project).apply(project)
+        assert isinstance(inverse, SetTimes)
+        return SetTimes(inverse.side, inverse.times, label=f"Undo: {self.describe()}")
