@@ -40,6 +40,7 @@ from sialign.gui.matrix_view import MatrixView
 from sialign.gui.resources import app_icon
 from sialign.gui.project_files import ProjectFiles
 from sialign.gui.review_actions import ReviewActions
+from sialign.gui.review_dialogs import ReviewQuestions
 from sialign.gui.table_navigation import TableNavigation
 from sialign.gui.task_runner import TaskRunning
 from sialign.gui.window_layout import LAYOUT_VERSION, WindowLayout
@@ -146,16 +147,18 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         self.filter_panel.attach_doubt(self.doubt)
         self.audio_panel = AudioPanel(self.session, with_evs=False)
         self.review = ReviewActions(self.session, self.selected_beads, self.inspector.current_segment, self._ask_split,
-                                    notify=lambda message: self.statusBar().showMessage(message, 10000))  # fmt: skip
+                                    notify=lambda message: self.statusBar().showMessage(message, 10000),
+                                    questions=ReviewQuestions(self))  # fmt: skip
 
         self._build_actions()
         for action, short in ((self.act_merge_next_segment, "Merge with next"),
                               (self.act_merge_prev_segment, "Merge with previous"),
-                              (self.act_move_prev, "← To previous bead"), (self.act_move_next, "To next bead →")):  # fmt: skip
+                              (self.act_move_prev, "← To previous bead"), (self.act_move_next, "To next bead →"),
+                              (self.act_edit_text, "Edit text…"), (self.act_edit_times, "Times…")):  # fmt: skip
             action.setIconText(short)
         self.inspector.attach_actions(
             [self.act_split_segment, self.act_merge_next_segment, self.act_merge_prev_segment, None,
-             self.act_move_prev, self.act_move_next],
+             self.act_move_prev, self.act_move_next, None, self.act_edit_text, self.act_edit_times],
             [self.act_confirm, self.act_drop],
         )  # fmt: skip
         self.table_panel = self._build_table_panel()
