@@ -2,8 +2,10 @@
 
 The controller turns a reviewer's command into one core edit applied through
 the session; the core refuses what breaks its rules. It sees the window only
-through three callables: the selected beads, the segment under the bead
-panel's text cursor, and a question for the split counts.
+through callables: the selected beads, the segment under the bead panel's
+text cursor, a question for the split counts, a notice for the status bar,
+and :class:`~sialign.gui.review_dialogs.ReviewQuestions` for a segment's
+text or times, a time shift and a find/replace.
 """
 
 from __future__ import annotations
