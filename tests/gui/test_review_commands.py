@@ -196,3 +196,24 @@ def test_compact_rows_shows_one_line_per_row_and_is_remembered(qtbot, window) ->
     assert other.table.verticalHeader().defaultSectionSize() == window.table.verticalHeader().defaultSectionSize()
     window.act_compact_rows.trigger()
     assert window.table.rowHeight(0) == normal
+
+
+def test_double_clicking_a_table_text_cell_edits_that_segment(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+    from PySide6.QtCore import Qt
+
+    from sialign.gui.table_model import Column
+
+    monkeypatch.setattr(window.review.questions, "segment_text", lambda title, text: text.replace("water", "rivers"))
+    rect = window.table.visualRect(window.proxy.index(1, Column.SOURCE))
+    qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.session.project.source.get(1).text == "Today I want to talk about rivers."
+    assert window.session.undo_stack.undoText() == "Edit the text of source segment 2"
+    # Bead 2 holds two target chunks: the cursor in the bead panel must say which.
+    rect = window.table.visualRect(window.proxy.index(1, Column.TARGET))
+    qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert "holds 2 target segments" in window.statusBar().currentMessage()
+    assert window.session.undo_stack.count() == 1
+    window.session.undo_stack.undo()
+    assert window.session.project.source.get(1).text == "Today I want to talk about water."

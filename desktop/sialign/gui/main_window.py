@@ -336,7 +336,8 @@ class MainWindow(WindowLayout, TableNavigation, TaskRunning, ProjectFiles, QMain
         for action in (self.act_confirm, self.act_drop, self.act_reset_status, self.act_merge_beads,
                        self.act_merge_prev_bead, self.act_split_bead, self.act_split_segment,
                        self.act_merge_next_segment, self.act_merge_prev_segment, self.act_move_prev,
-                       self.act_move_next, self.act_good_align, self.act_good_mt, self.act_post_edit):  # fmt: skip
+                       self.act_move_next, self.act_good_align, self.act_good_mt, self.act_post_edit,
+                       self.act_confirm_up_to, self.act_edit_text, self.act_edit_times):  # fmt: skip
             action.setEnabled(selected and not busy)
         for action in (self.act_next_unconfirmed, self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
                        self.act_next_doubtful):  # fmt: skip

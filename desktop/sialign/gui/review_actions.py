@@ -244,6 +244,25 @@ class ReviewActions:
         if new is not None and new != old:
             self._apply(EditText(where.side, where.seg_id, new))
 
+    def edit_bead_text(self, index: int, side: str) -> None:
+        """Correct the text of bead ``index``'s one segment on ``side`` (the table's double-click)."""
+        from sialign.core.edits import EditText
+
+        alignment = self._session.project.alignment
+        if alignment is None or not 0 <= index < len(alignment.beads):
+            return
+        ids = alignment.beads[index].src if side == "src" else alignment.beads[index].tgt
+        name = "source" if side == "src" else "target"
+        if len(ids) != 1:
+            held = f"{len(ids)} {name} segments" if ids else f"no {name} segment"
+            self._refuse(f"bead {index + 1} holds {held}; put the cursor in one in the bead panel and press F2")
+            return
+        doc = self._session.project.document(side)
+        old = doc.get(ids[0]).text
+        new = self.questions.segment_text(f"Edit the text of {name} segment {doc.index_of(ids[0]) + 1}", old)
+        if new is not None and new != old:
+            self._apply(EditText(side, ids[0], new))
+
     def edit_segment_times(self) -> None:
         """Type the start and end of the segment under the cursor (0 ≤ start < end; undoable)."""
         from sialign.core.edits import SetSegmentTimes

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
     QPushButton, QScrollArea, QToolButton, QVBoxLayout, QWidget,
 )
 
-from sialign.gui.table_model import is_flagged, is_low_confidence, is_unconfirmed
+from sialign.gui.table_model import Column, is_flagged, is_low_confidence, is_unconfirmed
 
 
 # Bump when docks are added or renamed, so an old saved layout is not
@@ -138,6 +138,9 @@ class WindowLayout:
             action.setChecked(str(settings.value(key, "false")).lower() == "true")
         review.confirm_advances = self.act_confirm_advance.isChecked()
         set_compact_rows(self.table, self.act_compact_rows.isChecked())
+        # Double-clicking a source or target cell edits that side's text (beads holding one segment there).
+        self.table.doubleClicked.connect(lambda index: index.column() in (Column.SOURCE, Column.TARGET) and review.edit_bead_text(
+            self.proxy.bead_of(index), "src" if index.column() == Column.SOURCE else "tgt"))  # fmt: skip
 
     def _compact_rows_toggled(self) -> None:
         from sialign.gui.review_dialogs import set_compact_rows
