@@ -23,6 +23,8 @@ from sialign.core.edits import (
     SetLabels,
     SetPostEdit,
     SetSegmentTimes,
+    SetTimes,
+    ShiftTimes,
     SetStatus,
     SetTrimmed,
     RestoreTrimmedChunk,
@@ -381,7 +383,7 @@ def test_edits_edit_text_changes_full_text() -> None:
         # splitting a segment
         (SplitSegment("src", 0, 0), "between 1 and 21"),
         (SplitSegment("src", 0, 22), "between 1 and 21"),
-        (SplitSegment("src", 99, 3), "no segment 99"),
+        (SplitSegment("src", 99, 3), "no segment 100"),
         (SplitSegment("both", 0, 3), "side must be"),
         (SplitSegment("src", 0, 3, at_time=2.5), "lasts from 0.000 to 2.000"),
         # moving a segment to the neighbouring bead
@@ -481,6 +483,8 @@ ALL_EDITS: list[Edit] = [
     MoveSegment("tgt", 1, 1),
     EditText("src", 2, "Thanks."),
     SetSegmentTimes("tgt", 0, 0.1, 0.2),
+    SetTimes("src", ((0, 0.5, 1.0), (1, None, None)), label="Shift"),
+    ShiftTimes("tgt", -1.5),
     MergeBeads(0),
     SplitBead(3, 1, 1),
     SetStatus((0, 2), BeadStatus.DROPPED, "noise"),
@@ -498,9 +502,9 @@ ALL_EDITS: list[Edit] = [
 @pytest.mark.parametrize(
     ("edit", "text"),
     [
-        (SplitSegment("src", 12, 4), "Split source segment 12"),
-        (MergeSegments("tgt", 3), "Merge target segment 3 with the next"),
-        (MoveSegment("tgt", 3, -1), "Move target segment 3 to the previous bead"),
+        (SplitSegment("src", 12, 4), "Split source segment 13"),
+        (MergeSegments("tgt", 3), "Merge target segment 4 with the next"),
+        (MoveSegment("tgt", 3, -1), "Move target segment 4 to the previous bead"),
         (MergeBeads(4), "Merge beads 5 and 6"),
         (SplitBead(0, 1, 1), "Split bead 1"),
         (SetStatus((0,), "confirmed"), "Confirm bead 1"),
@@ -514,6 +518,58 @@ ALL_EDITS: list[Edit] = [
 )
 def test_edits_describe_for_the_undo_menu(edit: Edit, text: str) -> None:
     assert edit.describe() == text
+
+
+def test_edits_segment_numbers_are_rows_of_the_document_one_based() -> None:
+    project = make_project()
+    # Splitting target segment 1 (id 1) appends id 9 as the third row: rows and ids part ways.
+    apply_edit(project, SplitSegment("tgt", 1, 4))
+    new_id = project.target.ids()[2]
+    assert new_id != 2
+    assert MoveSegment("tgt", new_id, 1).describe_in(project) == "Move target segment 3 to the next bead"
+    assert EditText("tgt", 2, "x").describe_in(project) == "Edit the text of target segment 4"
+    assert SetSegmentTimes("src", 0, 1.0, 2.0).describe_in(project) == "Set the times of source segment 1"
+    with pytest.raises(EditError, match="target segment 3 is not first in bead 1"):
+        apply_edit(project, MoveSegment("tgt", new_id, -1))
+    with pytest.raises(EditError, match="the end time of source segment 2 must be 0 s or later"):
+        apply_edit(project, SetSegmentTimes("src", 1, 0.0, -1.0))
+    last = project.target.ids()[-1]
+    with pytest.raises(EditError, match=f"target segment {len(project.target)} is the last one"):
+        apply_edit(project, MergeSegments("tgt", last))
+
+
+def test_edits_shift_times_clamps_at_zero_and_undoes_exactly() -> None:
+    project = make_project()
+    shift = ShiftTimes("tgt", -1.0)
+    assert shift.clamped(project) == 1  # only t0 (0.5 s) would start before 0 s
+    apply_and_undo(project, shift)
+    assert [(s.start, s.end) for s in project.target.segments][:2] == [(0.0, pytest.approx(0.2)), (pytest.approx(0.2), pytest.approx(1.6))]
+    assert project.target.segments[-1].end == pytest.approx(7.5)
+    # The precise form the desktop app applies: the same times, every moved segment named.
+    project = make_project()
+    as_set = ShiftTimes("src", 2.5).as_set_times(project)
+    assert as_set.describe() == "Shift the source times by +2.500 s"
+    assert {seg_id for _, seg_id in as_set.changes().times} == set(project.source.ids())
+    apply_and_undo(project, as_set)
+    assert project.source.segments[0].start == 2.5 and project.source.segments[-1].end == 11.5
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (ShiftTimes("ref", 1.0), "side must be"),
+        (ShiftTimes("src", float("nan")), "cannot shift"),
+        (SetTimes("src", ((0, 2.0, 1.0),)), "source segment 1 cannot end"),
+        (SetTimes("src", ((1, -1.0, 1.0),)), "source segment 2 must be 0 s or later"),
+        (SetTimes("src", ((42, 1.0, 2.0),)), "no segment 43"),
+    ],
+)
+def test_edits_time_refusals(edit: Edit, message: str) -> None:
+    project = make_project()
+    before = state(project)
+    with pytest.raises(EditError, match=message):
+        apply_edit(project, edit)
+    assert state(project) == before
 
 
 def test_edits_every_edit_type_is_covered() -> None:

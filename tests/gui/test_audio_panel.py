@@ -159,7 +159,7 @@ def test_audio_panel_boundary_drag_edits_and_undoes(panel: AudioPanel, qtbot: An
         _drag_line(panel.target_view, region.lines[0], 7.6)
     seg = session.project.target.get(2)
     assert seg.start == pytest.approx(7.6, abs=0.05) and seg.end == 9.0
-    assert session.undo_stack.count() == 1 and "segment 2" in session.undo_stack.undoText()
+    assert session.undo_stack.count() == 1 and "target segment 3" in session.undo_stack.undoText()
     # The view follows the document.
     assert panel.target_view.region_of(2).getRegion()[0] == pytest.approx(seg.start)  # type: ignore[union-attr]
     session.undo_stack.undo()

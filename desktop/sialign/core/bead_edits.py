@@ -33,6 +33,24 @@ class MergeBeads(Edit):
     def describe(self) -> str:
         return f"Merge beads {self.index + 1} and {self.index + 2}"
 
+    def status_notice(self, project: Project) -> str:
+        """What the merge does to the beads' review statuses, for the reviewer; "" when nothing is lost.
+
+        The rule: the merged bead keeps a status both beads had; when they
+        differ it becomes auto (a confirmation or drop covered only part of
+        its content), and this says so.
+        """
+        alignment = project.alignment
+        if alignment is None or not 0 <= self.index < len(alignment.beads) - 1:
+            return ""
+        a, b = alignment.beads[self.index], alignment.beads[self.index + 1]
+        if a.status == b.status:
+            return ""
+        return (
+            f"Bead {self.index + 1} was {a.status.value} and bead {self.index + 2} {b.status.value}: "
+            "the merged bead is auto, review it again (Undo restores both)"
+        )
+
     def apply(self, project: Project) -> Edit:
         alignment = _alignment(project)
         beads = alignment.beads

@@ -47,7 +47,26 @@ def _position(doc: Document, side: str, seg_id: int) -> int:
     try:
         return doc.index_of(seg_id)
     except KeyError:
-        raise EditError(f"the {_SIDE_NAME.get(side, side)} has no segment {seg_id}") from None
+        raise EditError(f"the {_SIDE_NAME.get(side, side)} has no segment {seg_id + 1}") from None
+
+
+def _seg_number(doc: Document | None, seg_id: int) -> int:
+    """The 1-based number a reviewer sees for a segment: its row in the document (the table and matrix count so).
+
+    Without the document (or for a segment it no longer holds) the id + 1,
+    which is the same number until segments are split or merged.
+    """
+    if doc is not None:
+        try:
+            return doc.index_of(seg_id) + 1
+        except KeyError:
+            pass
+    return seg_id + 1
+
+
+def _seg_name(side: str, seg_id: int, doc: Document | None = None) -> str:
+    """``"target segment 5"``: a segment as the reviewer reads it (1-based)."""
+    return f"{_SIDE_NAME.get(side, side)} segment {_seg_number(doc, seg_id)}"
 
 
 def _alignment(project: Project) -> Alignment:
@@ -60,7 +79,7 @@ def _bead_index(alignment: Alignment, side: str, seg_id: int) -> int:
     for i, bead in enumerate(alignment.beads):
         if seg_id in _ids(bead, side):
             return i
-    raise EditError(f"no bead holds {_SIDE_NAME[side]} segment {seg_id}")
+    raise EditError(f"no bead holds {_SIDE_NAME[side]} segment {seg_id + 1}")
 
 
 def _check_index(alignment: Alignment, index: int, what: str = "bead") -> None:
@@ -110,7 +129,15 @@ class Edit(abc.ABC):
 
     @abc.abstractmethod
     def describe(self) -> str:
-        """Undo-menu text, e.g. ``"Split source segment 12"``."""
+        """Undo-menu text, e.g. ``"Split source segment 12"`` (numbers are 1-based)."""
+
+    def describe_in(self, project: Project) -> str:
+        """:meth:`describe` as it reads in ``project`` before the edit is applied.
+
+        Segment edits number their segment by its row in the document, as the
+        table and the matrix do (ids and rows part ways after a split).
+        """
+        return self.describe()
 
     def changes(self) -> Changes:
         """What applying this edit changes, for the views (see :mod:`sialign.core.changes`).

@@ -43,6 +43,7 @@ from sialign.core.bead_edits import (
 from sialign.core.segment_edits import (
     EditText, MergeSegments, MoveSegment, SetSegmentTimes, SplitSegment, UnmergeSegments,
 )
+from sialign.core.segment_edits import SetTimes, ShiftTimes
 
 
 # --------------------------------------------------------------------------
@@ -70,6 +71,8 @@ EDIT_TYPES: dict[str, type[Edit]] = {
         MoveSegment,
         EditText,
         SetSegmentTimes,
+        SetTimes,
+        ShiftTimes,
         MergeBeads,
         SplitBead,
         SetStatus,
@@ -208,7 +211,9 @@ __all__ = [
     "SetPostEdit",
     "SetSegmentTimes",
     "SetStatus",
+    "SetTimes",
     "SetTrimmed",
+    "ShiftTimes",
     "SplitBead",
     "SplitSegment",
     "UnmergeSegments",

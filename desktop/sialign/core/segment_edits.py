@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from sialign.core.changes import Changes
 from sialign.core.errors import EditError
-from sialign.core.model import Bead, Project, Segment
+from sialign.core.model import Bead, Document, Project, Segment
 from sialign.core.edit_base import (
     Edit, _SIDE_NAME, _alignment, _bead_index, _beads, _check_side, _ids, _position, _replace_bead,
-    _segment_or_none, _with_ids,
+    _seg_name, _seg_number, _segment_or_none, _with_ids,
 )
 from sialign.core.bead_edits import ReplaceBeads
+
+
+def _document(project: Project, side: str) -> Document | None:
+    """The document of ``side``, or None for a side name the edit will refuse."""
+    return project.document(side) if side in ("src", "tgt") else None
 
 
 @dataclass(frozen=True)
@@ -40,14 +46,17 @@ class SplitSegment(Edit):
         return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Split {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+        return f"Split {_seg_name(self.side, self.seg_id)}"
+
+    def describe_in(self, project: Project) -> str:
+        return f"Split {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
         doc = project.document(self.side)
         pos = _position(doc, self.side, self.seg_id)
         seg = doc.segments[pos]
-        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        name = _seg_name(self.side, self.seg_id, doc)
         if not 0 < self.offset < len(seg.text):
             raise EditError(f"cannot split {name} at character {self.offset}: it must be between 1 and {len(seg.text) - 1}")
         head, tail = seg.text[: self.offset], seg.text[self.offset :]
@@ -128,14 +137,17 @@ class MergeSegments(Edit):
         return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Merge {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id} with the next"
+        return f"Merge {_seg_name(self.side, self.seg_id)} with the next"
+
+    def describe_in(self, project: Project) -> str:
+        return f"Merge {_seg_name(self.side, self.seg_id, _document(project, self.side))} with the next"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
         doc = project.document(self.side)
         pos = _position(doc, self.side, self.seg_id)
         if pos + 1 >= len(doc.segments):
-            raise EditError(f"{_SIDE_NAME[self.side]} segment {self.seg_id} is the last one; there is nothing after it to merge with")
+            raise EditError(f"{_seg_name(self.side, self.seg_id, doc)} is the last one; there is nothing after it to merge with")
         a, b = doc.segments[pos], doc.segments[pos + 1]
         merged = dataclasses.replace(a, text=a.text + b.gap + b.text, start=a.start, end=b.end)
 
@@ -222,7 +234,11 @@ class UnmergeSegments(Edit):
         return Changes(text=((self.side, self.left.id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {self.left.id} and {self.right.id} apart again"
+        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {self.left.id + 1} and {self.right.id + 1} apart again"
+
+    def describe_in(self, project: Project) -> str:
+        number = _seg_number(_document(project, self.side), self.left.id)
+        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {number} and {number + 1} apart again"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
@@ -231,7 +247,7 @@ class UnmergeSegments(Edit):
         current = doc.segments[pos]
         if current.text != self.left.text + self.right.gap + self.right.text or self.right.id in set(doc.ids()):
             raise EditError(
-                f"{_SIDE_NAME[self.side]} segment {self.left.id} changed since it was merged; cannot split it back"
+                f"{_seg_name(self.side, self.left.id, doc)} changed since it was merged; cannot split it back"
             )
         alignment = project.alignment
         if self.beads and (alignment is None or self.bead_start + self.bead_count > len(alignment.beads)):
@@ -264,7 +280,11 @@ class MoveSegment(Edit):
 
     def describe(self) -> str:
         where = "previous" if self.direction < 0 else "next"
-        return f"Move {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id} to the {where} bead"
+        return f"Move {_seg_name(self.side, self.seg_id)} to the {where} bead"
+
+    def describe_in(self, project: Project) -> str:
+        where = "previous" if self.direction < 0 else "next"
+        return f"Move {_seg_name(self.side, self.seg_id, _document(project, self.side))} to the {where} bead"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
@@ -272,7 +292,7 @@ class MoveSegment(Edit):
             raise EditError(f"direction must be -1 (previous bead) or +1 (next bead), not {self.direction}")
         alignment = _alignment(project)
         beads = alignment.beads
-        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        name = _seg_name(self.side, self.seg_id, project.document(self.side))
         bi = _bead_index(alignment, self.side, self.seg_id)
         bead = beads[bi]
         ids = _ids(bead, self.side)
@@ -319,7 +339,10 @@ class EditText(Edit):
         return Changes(text=((self.side, self.seg_id),))
 
     def describe(self) -> str:
-        return f"Edit the text of {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+        return f"Edit the text of {_seg_name(self.side, self.seg_id)}"
+
+    def describe_in(self, project: Project) -> str:
+        return f"Edit the text of {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
@@ -327,7 +350,7 @@ class EditText(Edit):
         pos = _position(doc, self.side, self.seg_id)
         if not self.text.strip():
             raise EditError(
-                f"{_SIDE_NAME[self.side]} segment {self.seg_id} cannot be empty; merge it into a neighbour instead"
+                f"{_seg_name(self.side, self.seg_id, doc)} cannot be empty; merge it into a neighbour instead"
             )
         seg = doc.segments[pos]
         doc.segments[pos] = dataclasses.replace(seg, text=self.text)
@@ -350,13 +373,16 @@ class SetSegmentTimes(Edit):
         return Changes(times=((self.side, self.seg_id),))
 
     def describe(self) -> str:
-        return f"Set the times of {_SIDE_NAME.get(self.side, self.side)} segment {self.seg_id}"
+        return f"Set the times of {_seg_name(self.side, self.seg_id)}"
+
+    def describe_in(self, project: Project) -> str:
+        return f"Set the times of {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
         _check_side(self.side)
         doc = project.document(self.side)
         pos = _position(doc, self.side, self.seg_id)
-        name = f"{_SIDE_NAME[self.side]} segment {self.seg_id}"
+        name = _seg_name(self.side, self.seg_id, doc)
         for label, value in (("start", self.start), ("end", self.end)):
             if value is not None and not value >= 0:
                 raise EditError(f"the {label} time of {name} must be 0 s or later, not {value}")
@@ -365,3 +391,97 @@ class SetSegmentTimes(Edit):
         seg = doc.segments[pos]
         doc.segments[pos] = dataclasses.replace(seg, start=self.start, end=self.end)
         return SetSegmentTimes(self.side, self.seg_id, seg.start, seg.end)
+
+
+def _times(v: Any) -> tuple[tuple[int, float | None, float | None], ...]:
+    return tuple((int(i), None if a is None else float(a), None if b is None else float(b)) for i, a, b in v)
+
+
+@dataclass(frozen=True)
+class SetTimes(Edit):
+    """Set the start and end of several segments of one side: ``times`` holds (segment id, start, end).
+
+    Inverse: :class:`SetTimes` with the previous times.
+    """
+
+    side: str
+    times: tuple[tuple[int, float | None, float | None], ...]
+    label: str = ""
+
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"times": _times}
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "times", _times(self.times))
+
+    def changes(self) -> Changes:
+        return Changes(times=tuple((self.side, seg_id) for seg_id, _, _ in self.times))
+
+    def describe(self) -> str:
+        return self.label or f"Set the times of {len(self.times)} {_SIDE_NAME.get(self.side, self.side)} segments"
+
+    def apply(self, project: Project) -> Edit:
+        _check_side(self.side)
+        doc = project.document(self.side)
+        positions = [_position(doc, self.side, seg_id) for seg_id, _, _ in self.times]
+        for (seg_id, start, end) in self.times:
+            name = _seg_name(self.side, seg_id, doc)
+            if (start is not None and not start >= 0) or (end is not None and not end >= 0):
+                raise EditError(f"the times of {name} must be 0 s or later")
+            if start is not None and end is not None and start > end:
+                raise EditError(f"{name} cannot end ({end:.3f} s) before it starts ({start:.3f} s)")
+        old = []
+        for pos, (_, start, end) in zip(positions, self.times):
+            seg = doc.segments[pos]
+            old.append((seg.id, seg.start, seg.end))
+            doc.segments[pos] = dataclasses.replace(seg, start=start, end=end)
+        return SetTimes(self.side, tuple(old), label=f"Undo: {self.describe()}")
+
+
+@dataclass(frozen=True)
+class ShiftTimes(Edit):
+    """Move every timed segment of one side by ``offset`` seconds; times that would fall before 0 s become 0 s.
+
+    Inverse: :class:`SetTimes` with the previous times (exact, clamped ones included).
+    """
+
+    side: str
+    offset: float
+
+    def changes(self) -> Changes:
+        # Which segments move is known only against a project: say everything
+        # may have changed. An app that wants the precise record applies
+        # :meth:`as_set_times` instead.
+        return Changes.everything()
+
+    def describe(self) -> str:
+        return f"Shift the {_SIDE_NAME.get(self.side, self.side)} times by {self.offset:+.3f} s"
+
+    def clamped(self, project: Project) -> int:
+        """How many segments would start before 0 s (and are set to 0 s instead)."""
+        if self.side not in ("src", "tgt"):
+            return 0
+        return sum(1 for s in project.document(self.side).segments if s.start is not None and s.start + self.offset < 0)
+
+    def as_set_times(self, project: Project) -> SetTimes:
+        """The same change as a :class:`SetTimes` of ``project``'s segments (one undo step, precise :meth:`changes`)."""
+        _check_side(self.side)
+        doc = project.document(self.side)
+        if not math.isfinite(self.offset):
+            raise EditError(f"cannot shift times by {self.offset} s")
+        timed = [s for s in doc.segments if s.start is not None or s.end is not None]
+        if not timed:
+            raise EditError(f"the {_SIDE_NAME[self.side]} has no times to shift")
+        new = tuple(
+            (
+                s.id,
+                None if s.start is None else max(0.0, s.start + self.offset),
+                None if s.end is None else max(0.0, s.end + self.offset),
+            )
+            for s in timed
+        )
+        return SetTimes(self.side, new, label=self.describe())
+
+    def apply(self, project: Project) -> Edit:
+        inverse = self.as_set_times(project).apply(project)
+        assert isinstance(inverse, SetTimes)
+        return SetTimes(inverse.side, inverse.times, label=f"Undo: {self.describe()}")

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.core.model import Bead, Document, Project
+from sialign.core.model import Bead, Document, Project, bead_text
 from sialign.gui.session import ProjectSession
 
 # Qt shows a paragraph break for "\n"; inside one segment a line break is a
@@ -96,7 +96,7 @@ class SegmentTextView(QPlainTextEdit):
         tips = []
         for seg_id in self._seg_ids:
             seg = doc.get(seg_id)
-            where = f"segment {seg_id}"
+            where = f"segment {doc.index_of(seg_id) + 1}"
             if seg.line is not None:
                 where += f", line {seg.line}"
             if seg.has_time:
@@ -182,6 +182,11 @@ class BeadInspector(QWidget):
         self.note.setPlaceholderText("Note for this bead")
         self.post_edit = QLineEdit()
         self.post_edit.setPlaceholderText("Corrected target text (the original stays in the transcript)")
+        self.post_edit.setToolTip(
+            "Starts as the interpretation; it becomes the bead's post-edit only when you change it and apply"
+        )
+        # The interpretation shown in the post-edit field of a bead without a post-edit.
+        self._prefill = ""
         apply_labels = QPushButton("Apply labels")
         apply_labels.clicked.connect(self.apply_labels)
         self.note.returnPressed.connect(self.apply_labels)
@@ -276,7 +281,10 @@ class BeadInspector(QWidget):
         self.good_align.setCheckState(_check_state(bead.good_align))
         self.good_mt.setCheckState(_check_state(bead.good_mt))
         self.note.setText(bead.note)
-        self.post_edit.setText(bead.post_edit or "")
+        # A bead without a post-edit starts from the interpretation (what a
+        # post-editor corrects); it is saved only once changed.
+        self._prefill = bead_text(bead, self.project.target, "tgt", use_post_edit=False) if bead.post_edit is None else ""
+        self.post_edit.setText(bead.post_edit if bead.post_edit is not None else self._prefill)
 
     def _show_restore_buttons(self, bead: Bead | None) -> None:
         for button in self.restore_buttons:
@@ -340,6 +348,8 @@ class BeadInspector(QWidget):
             return
         text = self.post_edit.text().strip()
         new = text or None
+        if bead.post_edit is None and text == self._prefill.strip():
+            return  # the interpretation, unchanged: not a post-edit
         if new != bead.post_edit:
             self.session.apply(SetPostEdit(self._index, new))
 

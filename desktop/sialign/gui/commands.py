@@ -41,7 +41,8 @@ class EditCommand(QUndoCommand):
         """
         from sialign.core.edits import apply_edit_changes
 
-        command = cls(session, edit, text)
+        # Named before applying: segment numbers are rows of the document as the reviewer saw it.
+        command = cls(session, edit, text or edit.describe_in(session.project))
         command._inverse, changes = apply_edit_changes(session.project, edit)
         command._skip_first_redo = True
         session.notify_edited(edit, changes)

@@ -37,10 +37,12 @@ from sialign.gui.matrix_view import MatrixView
 from sialign.gui.resources import app_icon
 from sialign.gui.project_files import ProjectFiles
 from sialign.gui.review_actions import ReviewActions
+from sialign.gui.review_dialogs import ReviewQuestions
 from sialign.gui.table_panel import TablePanel
 from sialign.gui.task_runner import TaskRunning
 from sialign.gui.window_layout import WindowLayout
 from sialign.gui.session import ProjectSession, touched_segments
+from sialign.gui.shortcuts import ShortcutManager, install_typing_guard
 from sialign.gui.workers import WorkerRunner
 
 APP_NAME = "SI Aligner"
@@ -105,16 +107,19 @@ class MainWindow(WindowLayout, TaskRunning, ProjectFiles, QMainWindow):
         self.colours = SimilarityService(self.session, self)
         self.filter_panel.attach_doubt(self.doubt)
         self.audio_panel = AudioPanel(self.session, with_evs=False)
-        self.review = ReviewActions(self.session, self.table_panel.selected_beads, self.inspector.current_segment, self._ask_split)
+        self.review = ReviewActions(self.session, self.table_panel.selected_beads, self.inspector.current_segment,
+                                    self._ask_split, notify=lambda message: self.statusBar().showMessage(message, 10000),
+                                    questions=ReviewQuestions(self))  # fmt: skip
 
         self._build_actions()
         for action, short in ((self.act_merge_next_segment, "Merge with next"),
                               (self.act_merge_prev_segment, "Merge with previous"),
-                              (self.act_move_prev, "← To previous bead"), (self.act_move_next, "To next bead →")):  # fmt: skip
+                              (self.act_move_prev, "← To previous bead"), (self.act_move_next, "To next bead →"),
+                              (self.act_edit_text, "Edit text…"), (self.act_edit_times, "Times…")):  # fmt: skip
             action.setIconText(short)
         self.inspector.attach_actions(
             [self.act_split_segment, self.act_merge_next_segment, self.act_merge_prev_segment, None,
-             self.act_move_prev, self.act_move_next],
+             self.act_move_prev, self.act_move_next, None, self.act_edit_text, self.act_edit_times],
             [self.act_confirm, self.act_drop],
         )  # fmt: skip
         self.table_panel.add_navigation(
@@ -125,6 +130,8 @@ class MainWindow(WindowLayout, TaskRunning, ProjectFiles, QMainWindow):
         self._build_toolbar()
         self._build_status_bar()
         self._connect()
+        install_typing_guard()
+        self.shortcuts = ShortcutManager(self, self.settings, skip_menus=(self.recent_menu,))
 
         self._autosave_thread: threading.Thread | None = None
         self.autosave_done.connect(self._show_autosave_message, Qt.ConnectionType.QueuedConnection)
@@ -252,7 +259,8 @@ class MainWindow(WindowLayout, TaskRunning, ProjectFiles, QMainWindow):
         for action in (self.act_confirm, self.act_drop, self.act_reset_status, self.act_merge_beads,
                        self.act_merge_prev_bead, self.act_split_bead, self.act_split_segment,
                        self.act_merge_next_segment, self.act_merge_prev_segment, self.act_move_prev,
-                       self.act_move_next, self.act_good_align, self.act_good_mt, self.act_post_edit):  # fmt: skip
+                       self.act_move_next, self.act_good_align, self.act_good_mt, self.act_post_edit,
+                       self.act_confirm_up_to, self.act_edit_text, self.act_edit_times):  # fmt: skip
             action.setEnabled(selected and not busy)
         for action in (self.act_next_unconfirmed, self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
                        self.act_next_doubtful):  # fmt: skip

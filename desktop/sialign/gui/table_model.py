@@ -255,7 +255,14 @@ class SegmentTableModel(QAbstractTableModel):
             self._fingerprints[first:first] = new_prints[first : last + 1]
             self.endInsertRows()
         extra: set[int] = set()
-        for side, seg_id in touched_segments:
+        touched = list(touched_segments)
+        if len(touched) > 8:
+            # Many segments (times shifted along a whole side): one pass over the beads.
+            where = {(side, seg_id): i for i, b in enumerate(beads) for side in ("src", "tgt")
+                     for seg_id in (b.src if side == "src" else b.tgt)}  # fmt: skip
+            extra = {where[t] for t in touched if t in where}
+            touched = []
+        for side, seg_id in touched:
             row = self._bead_of_segment(beads, side, seg_id)
             if row is not None:
                 extra.add(row)

@@ -8,7 +8,7 @@ from PySide6.QtCore import QByteArray, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMenu, QProgressBar, QPushButton, QScrollArea, QWidget
 
-from sialign.gui.table_model import is_flagged, is_low_confidence, is_unconfirmed
+from sialign.gui.table_model import Column, is_flagged, is_low_confidence, is_unconfirmed
 
 
 # Bump when docks are added or renamed, so an old saved layout is not
@@ -96,6 +96,7 @@ class WindowLayout:
                              "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
         self.act_post_edit = A("&Post-edit target…", self.focus_post_edit, "E", "Type a corrected target text")
         self.act_find = A("&Find…", self.table_panel.focus_search, K.Find, "Search source and target text")
+        self._build_review_extras()
 
         self.act_next_unconfirmed = A("Next &unconfirmed", lambda: self.table_panel.go_next(is_unconfirmed), "N",
                                       "Go to the next bead nobody confirmed or dropped")  # fmt: skip
@@ -115,6 +116,49 @@ class WindowLayout:
         self.act_prefs = A("&Preferences…", self.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
         self.act_models = A("&Embedding model…", self.model_settings, None, "Choose and add sentence-embedding models")
         self.act_about = A("&About SI Aligner", self.about, None, "Version and licence")
+        self.act_shortcuts = A("&Keyboard shortcuts…", self.show_shortcuts, None, "List every command's key and change keys")
+
+    def _build_review_extras(self) -> None:
+        """Confirm-and-advance, confirm up to here, segment text and times, time shifts, post-edit find/replace, compact rows."""
+        from sialign.gui.review_dialogs import set_compact_rows
+
+        A, review, settings = self._action, self.review, self.settings
+        review.next_unconfirmed = lambda: self.table_panel.go_next(is_unconfirmed)
+        self.act_confirm_advance = A("Confirm &moves to next unconfirmed", lambda: self._remember_option(
+            "review/confirm_advances", self.act_confirm_advance), None, "After C, go to the next unconfirmed bead", True)  # fmt: skip
+        self.act_confirm_up_to = A("Confirm all beads &up to here", review.confirm_up_to_here, "Shift+C",
+                                   "Confirm every auto bead from the first to the selected one (dropped beads stay)")  # fmt: skip
+        self.act_edit_text = A("Edit segment &text…", review.edit_segment_text, "F2",
+                               "Correct the transcript text of the segment under the bead panel's cursor")  # fmt: skip
+        self.act_edit_times = A("Edit segment t&imes…", review.edit_segment_times, "Shift+F2",
+                                "Type the start and end of the segment under the bead panel's cursor")  # fmt: skip
+        self.act_shift_times = A("S&hift times…", review.shift_times, None, "Move every time of the source or the target")
+        self.act_find_replace = A("Find and replace in &post-edits…", review.find_replace_post_edits, "Ctrl+H",
+                                  "Replace text in every post-edit, as one step")  # fmt: skip
+        self.act_compact_rows = A("&Compact rows", self._compact_rows_toggled, None,
+                                  "One text line per table row, so many more rows show", True)  # fmt: skip
+        for action, key in ((self.act_confirm_advance, "review/confirm_advances"), (self.act_compact_rows, "view/compact_rows")):
+            action.setChecked(str(settings.value(key, "false")).lower() == "true")
+        review.confirm_advances = self.act_confirm_advance.isChecked()
+        set_compact_rows(self.table, self.act_compact_rows.isChecked())
+        # Double-clicking a source or target cell edits that side's text (beads holding one segment there).
+        self.table.doubleClicked.connect(lambda index: index.column() in (Column.SOURCE, Column.TARGET) and review.edit_bead_text(
+            self.proxy.bead_of(index), "src" if index.column() == Column.SOURCE else "tgt"))  # fmt: skip
+
+    def _compact_rows_toggled(self) -> None:
+        from sialign.gui.review_dialogs import set_compact_rows
+
+        set_compact_rows(self.table, self.act_compact_rows.isChecked())
+        self._remember_option("view/compact_rows", self.act_compact_rows)
+
+    def _remember_option(self, key: str, action: QAction) -> None:
+        self.settings.setValue(key, "true" if action.isChecked() else "false")
+        self.review.confirm_advances = self.act_confirm_advance.isChecked()
+
+    def show_shortcuts(self) -> None:
+        from sialign.gui.shortcuts import ShortcutsDialog
+
+        ShortcutsDialog(self.shortcuts, self).exec()
 
     @staticmethod
     def _scrollable(widget: QWidget) -> QScrollArea:
@@ -182,16 +226,19 @@ class WindowLayout:
         edit_menu.addSeparator()
         segment_menu = edit_menu.addMenu("Se&gment")
         for action in (self.act_split_segment, self.act_merge_next_segment, self.act_merge_prev_segment,
-                       self.act_move_prev, self.act_move_next):  # fmt: skip
+                       self.act_move_prev, self.act_move_next, self.act_edit_text, self.act_edit_times):  # fmt: skip
             segment_menu.addAction(action)
         bead_menu = edit_menu.addMenu("&Bead")
         for action in (self.act_merge_beads, self.act_merge_prev_bead, self.act_split_bead):
             bead_menu.addAction(action)
+        edit_menu.addAction(self.act_shift_times)
         edit_menu.addSeparator()
         edit_menu.addAction(self.act_find)
+        edit_menu.addAction(self.act_find_replace)
 
         review_menu = bar.addMenu("&Review")
-        for action in (self.act_confirm, self.act_drop, self.act_reset_status, None, self.act_good_align,
+        for action in (self.act_confirm, self.act_confirm_up_to, self.act_confirm_advance, self.act_drop,
+                       self.act_reset_status, None, self.act_good_align,
                        self.act_good_mt, self.act_post_edit, None, self.act_next_unconfirmed,
                        self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
                        self.act_next_doubtful):  # fmt: skip
@@ -213,6 +260,7 @@ class WindowLayout:
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.act_fit)
         self.view_menu.addAction(self.act_zoom_bead)
+        self.view_menu.addAction(self.act_compact_rows)
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.act_reset_layout)
 
@@ -224,6 +272,7 @@ class WindowLayout:
         settings_menu.addAction(self.act_models)
         settings_menu.addAction(self.act_prefs)
         help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.act_shortcuts)
         help_menu.addAction(self.act_about)
 
     def _build_toolbar(self) -> None:
