@@ -207,6 +207,10 @@ def test_audio_panel_double_click_plays_segment(panel: AudioPanel, qtbot: Any) -
     qtbot.waitUntil(lambda: panel.player.is_playing, timeout=1000)
     position = panel.player.position()
     assert position is not None and position.label == "tgt" and position.seconds == pytest.approx(9.0)
+    # Named by its row from 1, as the table numbers it.
+    target = panel.session.project.target
+    row = next(i for i, seg in enumerate(target.segments) if seg.start is not None and seg.start <= 10.0 <= seg.end)
+    assert panel.status_label.text() == f"Playing interpretation segment {row + 1}"
 
 
 def test_audio_panel_evs_click_selects_bead(panel: AudioPanel, qtbot: Any) -> None:

@@ -508,7 +508,9 @@ class AudioPanel(QWidget):
 
     def play_segment(self, side: str, seg_id: int) -> bool:
         item = segment_play_item(self.session.project, side, seg_id, self.tracks.get(side))
-        return self._play([item] if item is not None else [], f"{SIDE_NAMES[side]} segment {seg_id}")
+        # Numbered by its row, from 1, as the table and the matrix number segments.
+        row = self.session.project.document(side).index_of(seg_id) + 1
+        return self._play([item] if item is not None else [], f"{SIDE_NAMES[side]} segment {row}")
 
     def stop(self) -> None:
         self.player.stop()
