@@ -156,3 +156,19 @@ def test_matrix_view_says_what_to_do_when_empty(qtbot, project, make_project) ->
     assert view.empty_label.y() < view.graphics.height() // 2
     view.set_project(aligned, SimilarityGrid(np.zeros((6, 9), dtype=np.float32), aligned.source.ids(), aligned.target.ids()))
     assert view.empty_message() == "" and not view.empty_label.isVisibleTo(view)
+
+
+def test_matrix_colour_bar_makes_room_for_its_label_after_being_hidden(qtbot, make_project) -> None:  # noqa: ANN001
+    """Uncoloured, the bar is hidden; coloured again, its label must not be drawn over the bar."""
+    aligned = make_project()
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.resize(420, 320)
+    view.show()
+    view.set_project(aligned, None)
+    assert not view.colour_bar.isVisible()
+    view.resize(430, 330)  # a resize while hidden re-measures the axes (as zero wide)
+    qtbot.wait(10)
+    view.set_grid(SimilarityGrid(np.zeros((6, 9), dtype=np.float32), aligned.source.ids(), aligned.target.ids()))
+    assert view.colour_bar.isVisible()
+    qtbot.waitUntil(lambda: view.colour_bar.getAxis("left").width() >= 20, timeout=2000)

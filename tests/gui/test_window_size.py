@@ -102,3 +102,27 @@ def test_a_low_matrix_hides_its_titles_instead_of_cutting_them(qtbot, session) -
     assert not view.titles_shown()
     view.resize(400, TITLES_MIN_HEIGHT + 200)
     qtbot.waitUntil(view.titles_shown, timeout=2000)
+
+
+def test_a_laptop_screen_starts_with_compact_rows_until_the_user_chooses(qtbot, session, laptop) -> None:  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    assert window.act_compact_rows.isChecked()
+    compact = window.table.verticalHeader().defaultSectionSize()
+    window.act_compact_rows.trigger()  # the user wants two-line rows: remembered
+    assert window.table.verticalHeader().defaultSectionSize() > compact
+    window.session.mark_saved()
+    window.close()
+    again = MainWindow(session)
+    qtbot.addWidget(again)
+    assert not again.act_compact_rows.isChecked()
+
+
+def test_a_desktop_screen_starts_with_two_line_rows(qtbot, session) -> None:  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    assert not window.act_compact_rows.isChecked()

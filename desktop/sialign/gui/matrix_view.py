@@ -31,9 +31,10 @@ BEAD_PENS = {
 }
 AUTO_PEN_BLANK = (70, 70, 70, 220)
 PATH_COLOUR = (255, 60, 60, 150)
-# Below this height (pixels) the axis titles and the colour bar's label are
-# hidden: squeezed, they overlap the tick labels and read "rce segment".
+# Below this height (pixels) the axis titles are hidden: squeezed, they
+# overlap the tick labels and read "rce segment".
 TITLES_MIN_HEIGHT = 220
+COLOUR_LABEL_WIDTH = 22
 SELECTION_COLOUR = QColor(255, 30, 200)
 # Width given to the empty side of a 1-0 / 0-1 bead so it can be seen and clicked.
 SKIP_HALF_WIDTH = 0.2
@@ -193,6 +194,7 @@ class MatrixView(QWidget):
         self.colour_bar.setImageItem(self.image_item, insert_in=self.plot)
         # Similarities read as they are (0.2, 0.4), never rescaled to "200 (×0.001)".
         self.colour_bar.axis.enableAutoSIPrefix(False)
+
         self._titles_shown = True
 
         self._bead_curves: dict[str, pg.PlotCurveItem] = {}
@@ -328,13 +330,15 @@ class MatrixView(QWidget):
         self._place_empty_label()
 
     def _show_titles(self, show: bool) -> None:
+        # The colour bar keeps its label: toggling it while the bar is hidden
+        # (no colours yet) leaves the axis too narrow and the label over the bar.
         self._titles_shown = show
-        for axis in (self.plot.getAxis("left"), self.plot.getAxis("top"), self.colour_bar.axis):
+        for axis in (self.plot.getAxis("left"), self.plot.getAxis("top")):
             axis.showLabel(show)
 
     def titles_shown(self) -> bool:
-        """Whether the axis titles and the colour bar's label are shown (not on a low matrix)."""
-        return self._titles_shown and self.colour_bar.axis.label.isVisible()
+        """Whether the axis titles are shown (not on a low matrix)."""
+        return self._titles_shown and self.plot.getAxis("left").label.isVisible()
 
     def refresh_documents(self) -> None:
         """After an edit: rebuild the image if segments were split or merged, redraw the beads."""
@@ -382,6 +386,11 @@ class MatrixView(QWidget):
         self.colour_bar.setLevels((lo, hi))
         # No colours, no colour scale.
         self.colour_bar.setVisible(self._grid is not None)
+        if self._grid is not None:
+            # The bar's label sits on its left axis, which measured itself zero
+            # wide while the bar was hidden and then drew the label over the
+            # bar: measure it again now that it shows.
+            self.colour_bar.getAxis("left").setWidth(COLOUR_LABEL_WIDTH)
         self._show_titles(self._titles_shown)
 
     def refresh_beads(self) -> None:

@@ -18,6 +18,8 @@ LAYOUT_VERSION = 4
 DEFAULT_SIZE = (1400, 880)
 # Room left for a window manager's frame and title bar (width, height).
 FRAME_MARGIN = (16, 40)
+# Screens with less free height than this start with compact table rows.
+COMPACT_BELOW_HEIGHT = 900
 
 
 class WindowLayout:
@@ -137,8 +139,12 @@ class WindowLayout:
                                   "Replace text in every post-edit, as one step")  # fmt: skip
         self.act_compact_rows = A("&Compact rows", self._compact_rows_toggled, None,
                                   "One text line per table row, so many more rows show", True)  # fmt: skip
-        for action, key in ((self.act_confirm_advance, "review/confirm_advances"), (self.act_compact_rows, "view/compact_rows")):
-            action.setChecked(str(settings.value(key, "false")).lower() == "true")
+        # On a laptop screen the table starts compact (more rows beside the bead panel) until the user chooses.
+        free = self.free_area()
+        compact = "true" if free is not None and free.height() < COMPACT_BELOW_HEIGHT else "false"
+        for action, key, default in ((self.act_confirm_advance, "review/confirm_advances", "false"),
+                                     (self.act_compact_rows, "view/compact_rows", compact)):  # fmt: skip
+            action.setChecked(str(settings.value(key, default)).lower() == "true")
         review.confirm_advances = self.act_confirm_advance.isChecked()
         set_compact_rows(self.table, self.act_compact_rows.isChecked())
         # Double-clicking a source or target cell edits that side's text (beads holding one segment there).
@@ -371,8 +377,8 @@ class WindowLayout:
         height = self.height()
         # The audio strip and the bead panel get a share of the height within
         # bounds; the bead panel scrolls rather than squeezing the table.
-        audio = int(min(max(height * 0.22, 130), 260))
-        inspector = int(min(max(height * 0.27, 200), 300))
+        audio = int(min(max(height * 0.2, 130), 260))
+        inspector = int(min(max(height * 0.27, 250), 300))
         self.resizeDocks([self.audio_dock, self.inspector_dock], [audio, inspector], Qt.Orientation.Vertical)
 
     def free_area(self) -> QRect | None:
