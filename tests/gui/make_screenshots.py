@@ -8,7 +8,11 @@ Writes ``resources/screenshots/main_window.png`` (the whole window with the
 example aligned and filtered, a flagged bead selected),
 ``matrix_zoomed.png`` (the alignment matrix zoomed around that bead),
 ``evs_dock.png`` (the interpreter-lag tab beside it) and
-``table_flags.png`` (the segment table showing only flagged beads).
+``table_flags.png`` (the segment table showing only flagged beads),
+``shortcuts.png`` (Help → Keyboard shortcuts…) and ``new_talk.png`` (File →
+New talk… with the example's transcripts chosen). The window opens as the
+app opens it on this screen: its default size, or maximised on a smaller
+screen (with compact table rows).
 Settings and autosaves go to a temporary folder, never the user's.
 """
 
@@ -143,6 +147,28 @@ def main(argv: list[str] | None = None) -> int:
     window.table.scrollToTop()
     _settle(app)
     _save(window.table_panel.grab(), out, "table_flags.png")
+
+    # Help → Keyboard shortcuts… (the list every command's key is changed in).
+    from sialign.gui.shortcuts import ShortcutsDialog
+
+    shortcuts = ShortcutsDialog(window.shortcuts, window)
+    shortcuts.resize(560, 520)
+    shortcuts.show()
+    _settle(app)
+    _save(shortcuts.grab(), out, "shortcuts.png")
+    shortcuts.close()
+
+    # File → New talk… with the example's transcripts chosen: each shows its first lines as decoded.
+    from sialign.gui.new_talk_dialog import NewTalkDialog
+
+    examples = REPO / "resources" / "examples"
+    new_talk = NewTalkDialog(window)
+    new_talk.source.set_path(str(examples / "talk.en.srt"))
+    new_talk.target.set_path(str(examples / "talk.ja.srt"))
+    new_talk.show()
+    _settle(app)
+    _save(new_talk.grab(), out, "new_talk.png")
+    new_talk.close()
 
     counts = window.session.project.alignment.counts()
     print(
