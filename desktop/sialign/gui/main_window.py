@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.model import BeadStatus
+from sialign.core.params import AlignParams
 from sialign.gui.audio_panel import AudioPanel
 from sialign.gui.bead_inspector import BeadInspector
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
@@ -39,11 +40,10 @@ from sialign.gui.project_files import ProjectFiles
 from sialign.gui.review_actions import ReviewActions
 from sialign.gui.review_dialogs import ReviewQuestions
 from sialign.gui.table_panel import TablePanel
-from sialign.gui.task_runner import TaskRunning
+from sialign.gui.task_runner import AlignmentController, TaskRunner
 from sialign.gui.window_layout import WindowLayout
 from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.shortcuts import ShortcutManager, install_typing_guard
-from sialign.gui.workers import WorkerRunner
 
 APP_NAME = "SI Aligner"
 
@@ -55,7 +55,7 @@ def error_log_path() -> Path:
     return path()
 
 
-class MainWindow(WindowLayout, TaskRunning, ProjectFiles, QMainWindow):
+class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
     """The application window around one :class:`ProjectSession`.
 
     Signals:
@@ -70,10 +70,12 @@ class MainWindow(WindowLayout, TaskRunning, ProjectFiles, QMainWindow):
         self.session = session or ProjectSession(parent=self)
         self.settings = settings or QSettings()
         self.prefs = Preferences.load(self.settings)
-        self.runner = WorkerRunner(self)
-        self._progress_started = 0.0
-        self._on_task_success: Callable[[Any], None] | None = None
-        self.last_align_seconds: dict[str, float] = {}
+        # Long work: the runner sees the session and how to show an error; the
+        # aligner sees the session, the runner and this window as its dialogs' parent.
+        self.tasks = TaskRunner(self.session, lambda title, message: self.show_error(title, message), self)
+        self.runner = self.tasks.runner
+        self.aligner = AlignmentController(self.session, self.tasks, lambda title, message: self.show_error(title, message),
+                                           self)  # fmt: skip
         self.setWindowIcon(app_icon())
         self.setDockNestingEnabled(True)
         self.setDockOptions(
@@ -267,6 +269,46 @@ class MainWindow(WindowLayout, TaskRunning, ProjectFiles, QMainWindow):
             action.setEnabled(aligned)
         self.act_undo.setEnabled(self.session.undo_stack.canUndo() and not busy)
         self.act_redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
+
+    # -- long work (delegated) ------------------------------------------------------
+    def run_task(self, worker: Any, on_success: Callable[[Any], None]) -> bool:
+        """Run ``worker`` (one at a time); ``on_success`` gets its result on the GUI thread."""
+        return self.tasks.run_task(worker, on_success)
+
+    def cancel_task(self) -> None:
+        self.tasks.cancel()
+
+    def align(self, *, keep_confirmed: bool = True, on_done: Callable[[], None] | None = None) -> bool:
+        """Start aligning the talk in a worker; True when it started."""
+        return self.aligner.align(keep_confirmed=keep_confirmed, on_done=on_done)
+
+    def realign(self) -> None:
+        self.aligner.align(keep_confirmed=True)
+
+    def align_from_scratch(self) -> None:
+        self.aligner.align_from_scratch()
+
+    def align_params(self) -> AlignParams:
+        return self.aligner.align_params()
+
+    @property
+    def last_align_seconds(self) -> dict[str, float]:
+        return self.aligner.last_align_seconds
+
+    def _alignment_installed(self, first_run: bool) -> None:
+        if first_run:
+            self.matrix.fit_to_window()
+        # Autosave once the new result has been drawn, not while it is.
+        QTimer.singleShot(1500, self.autosave)
+
+    def show_error(self, title: str, message: str) -> None:
+        """A readable error dialog (tests replace ``QMessageBox.warning``)."""
+        QMessageBox.warning(self, title, message)
+
+    def _log_error(self, details: str) -> None:
+        from sialign.gui.error_log import log_error
+
+        log_error(details)
 
     def _ask_split(self, index: int) -> tuple[int, int] | None:
         """How many source and target segments the first half of bead ``index`` keeps (None: cancelled)."""

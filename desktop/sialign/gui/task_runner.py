@@ -1,101 +1,152 @@
-"""The main window's long work: one worker at a time with progress and Cancel, and (re-)aligning the talk in it."""
+"""Long work in the desktop app: one worker at a time with progress and Cancel, and aligning the talk in it.
+
+:class:`TaskRunner` runs workers. It receives the session (edits are refused
+while a task runs on a snapshot of it) and ``show_error(title, message)``,
+owns the progress bar and Cancel button the window puts in its status bar,
+and says what to show there through ``message``. :class:`AlignmentController`
+aligns the open talk in it and installs the result as one undoable edit,
+carrying the reviewer's work over; it receives the session, the runner and a
+widget to parent its one question, not the window.
+"""
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QMessageBox, QProgressBar, QPushButton, QWidget
 
 from sialign.core.errors import SialignError
-from sialign.core.paths import error_log_path
 from sialign.core.params import AlignParams
+from sialign.core.paths import error_log_path
 from sialign.align.result import SimilarityGrid
-from sialign.gui.workers import AlignWorker, TaskWorker
+from sialign.gui.session import ProjectSession
+from sialign.gui.workers import AlignWorker, TaskWorker, WorkerRunner
 
 
-class TaskRunning:
-    """Mixin of :class:`~sialign.gui.main_window.MainWindow`: runs workers, reports their outcome, aligns the talk."""
+class TaskRunner(QObject):
+    """Runs one :class:`TaskWorker` at a time and reports its outcome.
+
+    Signals:
+        message(str, int): text for the status bar and how long to show it (ms).
+        busy_changed(): a task started or ended (actions enable or disable).
+    """
+
+    message = Signal(str, int)
+    busy_changed = Signal()
+
+    def __init__(self, session: ProjectSession, show_error: Callable[[str, str], None], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._show_error = show_error
+        self.runner = WorkerRunner(self)
+        self.runner.finished.connect(self._finished)
+        self._on_success: Callable[[Any], None] | None = None
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(360)
+        self.progress.setMinimumWidth(240)
+        self.progress.setTextVisible(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        # Keep their place when hidden: showing them must not re-lay-out the
+        # window (and repaint every panel) at the start of each alignment.
+        for widget in (self.progress, self.cancel_button):
+            policy = widget.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            widget.setSizePolicy(policy)
+            widget.hide()
+
+    @property
+    def busy(self) -> bool:
+        return self.runner.busy
 
     def run_task(self, worker: TaskWorker, on_success: Callable[[Any], None]) -> bool:
         """Run ``worker`` (one at a time); ``on_success`` gets its result on the GUI thread."""
         if self.runner.busy:
-            self.statusBar().showMessage("Wait for the running task to finish, or cancel it.", 5000)
+            self.message.emit("Wait for the running task to finish, or cancel it.", 5000)
             return False
-        self._on_task_success = on_success
+        self._on_success = on_success
         # Explicitly queued: the handlers touch widgets, which only the GUI
         # thread may do.
         queued = Qt.ConnectionType.QueuedConnection
-        worker.progressed.connect(self._task_progressed, queued)
-        worker.succeeded.connect(self._task_succeeded, queued)
-        worker.failed.connect(self._task_failed, queued)
-        worker.cancelled.connect(self._task_cancelled, queued)
+        worker.progressed.connect(self._progressed, queued)
+        worker.succeeded.connect(self._succeeded, queued)
+        worker.failed.connect(self._failed, queued)
+        worker.cancelled.connect(self._cancelled, queued)
         self.session.locked_reason = f"{worker.title} is running; edit again when it finishes (or cancel it)."
-        self._progress_started = time.monotonic()
         self.progress.setValue(0)
         self.progress.setFormat(f"{worker.title}…")
         self.progress.show()
         self.cancel_button.show()
         self.cancel_button.setEnabled(True)
         self.runner.start(worker)
-        self._update_enabled()
+        self.busy_changed.emit()
         return True
 
-    def _task_progressed(self, fraction: float, message: str) -> None:
-        self.progress.setValue(int(fraction * 1000))
-        self.progress.setFormat(f"{message} — %p%")
-
-    def _task_succeeded(self, result: Any) -> None:
-        callback = self._on_task_success
-        self._on_task_success = None
-        self.session.locked_reason = ""
-        if callback is not None:
-            try:
-                callback(result)
-            except SialignError as exc:
-                self.show_error("Could not use the result", str(exc))
-
-    def _task_failed(self, message: str, details: str) -> None:
-        from sialign.core.errors import ModelNotFoundError
-
-        self._on_task_success = None
-        self.session.locked_reason = ""
-        worker = self.runner.worker
-        if worker is not None and isinstance(worker.error, ModelNotFoundError):
-            message += "\n\nIn SI Aligner: Settings → Embedding model… to add or choose a model (lexical always works)."
-        if details:
-            self._log_error(details)
-            message += f"\n\nDetails were written to {error_log_path()}."
-        self.show_error("Something went wrong", message)
-
-    def _task_cancelled(self) -> None:
-        self._on_task_success = None
-        self.session.locked_reason = ""
-        self.statusBar().showMessage("Cancelled. Nothing was changed.", 6000)
-
-    def _task_finished(self) -> None:
-        self.session.locked_reason = ""
-        self.progress.hide()
-        self.cancel_button.hide()
-        self._update_enabled()
-
-    def cancel_task(self) -> None:
+    def cancel(self) -> None:
         if self.runner.busy:
             self.runner.cancel()
             self.cancel_button.setEnabled(False)
             self.progress.setFormat("Cancelling…")
 
-    def _log_error(self, details: str) -> None:
+    def _progressed(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(fraction * 1000))
+        self.progress.setFormat(f"{message} — %p%")
+
+    def _succeeded(self, result: Any) -> None:
+        callback, self._on_success = self._on_success, None
+        self.session.locked_reason = ""
+        if callback is not None:
+            try:
+                callback(result)
+            except SialignError as exc:
+                self._show_error("Could not use the result", str(exc))
+
+    def _failed(self, message: str, details: str) -> None:
+        from sialign.core.errors import ModelNotFoundError
         from sialign.gui.error_log import log_error
 
-        log_error(details)
+        self._on_success = None
+        self.session.locked_reason = ""
+        worker = self.runner.worker
+        if worker is not None and isinstance(worker.error, ModelNotFoundError):
+            message += "\n\nIn SI Aligner: Settings → Embedding model… to add or choose a model (lexical always works)."
+        if details:
+            log_error(details)
+            message += f"\n\nDetails were written to {error_log_path()}."
+        self._show_error("Something went wrong", message)
 
-    def show_error(self, title: str, message: str) -> None:
-        """A readable error dialog (tests replace ``QMessageBox.warning``)."""
-        QMessageBox.warning(self, title, message)
+    def _cancelled(self) -> None:
+        self._on_success = None
+        self.session.locked_reason = ""
+        self.message.emit("Cancelled. Nothing was changed.", 6000)
 
-    # -- alignment ---------------------------------------------------------------
+    def _finished(self) -> None:
+        self.session.locked_reason = ""
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.busy_changed.emit()
+
+
+class AlignmentController(QObject):
+    """Aligns the open talk with :class:`TaskRunner` and installs the result as one undoable edit.
+
+    Signals:
+        installed(bool): a new alignment was applied; True for the talk's first one.
+    """
+
+    installed = Signal(bool)
+
+    def __init__(self, session: ProjectSession, tasks: TaskRunner, show_error: Callable[[str, str], None],
+                 dialog_parent: QWidget) -> None:  # fmt: skip
+        super().__init__(dialog_parent)
+        self.session = session
+        self.tasks = tasks
+        self._show_error = show_error
+        self._parent = dialog_parent
+        self.last_align_seconds: dict[str, float] = {}
+
     def align_params(self) -> AlignParams:
         from sialign.workflows.aligning import align_params
 
@@ -107,7 +158,7 @@ class TaskRunning:
 
         project = self.session.project
         if not len(project.source) or not len(project.target):
-            self.show_error("Nothing to align", "Open or create a talk with a source and a target transcript first.")
+            self._show_error("Nothing to align", "Open or create a talk with a source and a target transcript first.")
             return False
         params = self.align_params()
         worker = AlignWorker(project, params, keep_confirmed=keep_confirmed)
@@ -115,21 +166,18 @@ class TaskRunning:
         label = alignment_label(project, keep_confirmed)
 
         def install(result: Any) -> None:
-            self._install_alignment(result, src_ids, tgt_ids, params, label)
+            self._install(result, src_ids, tgt_ids, params, label)
             if on_done is not None:
                 on_done()
 
-        return self.run_task(worker, install)
-
-    def realign(self) -> None:
-        self.align(keep_confirmed=True)
+        return self.tasks.run_task(worker, install)
 
     def align_from_scratch(self) -> None:
         alignment = self.session.project.alignment
         confirmed = alignment.counts()["confirmed"] if alignment is not None else 0
         if confirmed:
             answer = QMessageBox.question(
-                self,
+                self._parent,
                 "Align from scratch",
                 f"{confirmed} confirmed beads will be re-aligned like the rest (you can undo this). Continue?",
             )
@@ -143,7 +191,7 @@ class TaskRunning:
         if len(carried.lost) > 6:
             lines.append(f"… and {len(carried.lost) - 6} more")
         answer = QMessageBox.question(
-            self,
+            self._parent,
             "Review data would be left behind",
             f"The new alignment groups the segments of {len(carried.lost)} reviewed beads differently, so their "
             "review data cannot be carried over:\n\n" + "\n".join(lines)
@@ -151,40 +199,39 @@ class TaskRunning:
         )
         return answer == QMessageBox.StandardButton.Yes
 
-    def _install_alignment(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams,
-                           label: str) -> None:  # fmt: skip
+    def _install(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams, label: str) -> None:
         from sialign.core.carry import carry_review
         from sialign.workflows.aligning import alignment_edit, record_params
 
         project = self.session.project
         first_run = project.alignment is None  # a re-alignment keeps the user's zoom
         if project.source.ids() != src_ids or project.target.ids() != tgt_ids:
-            self.show_error("Alignment not applied", "The segments changed while aligning; align again.")
+            self._show_error("Alignment not applied", "The segments changed while aligning; align again.")
             return
         # Carry again from the alignment as it is now: the reviewer may have
         # worked on while the alignment ran in the background.
         carried = carry_review(project.alignment, result.alignment)
         result.alignment.info["review_carry"] = carried.to_dict()
         if carried.lost and not self._accept_lost_review(carried):
-            self.statusBar().showMessage("Alignment not applied: nothing was changed.", 8000)
+            self.tasks.message.emit("Alignment not applied: nothing was changed.", 8000)
             return
         self.session.set_similarity(SimilarityGrid(result.similarity, src_ids, tgt_ids), notify=False)
-        if self.session.apply(alignment_edit(result, label)):
-            if record_params(project, params):
-                self.session.mark_dirty()
-            self.last_align_seconds = dict(result.timings)
-            total = sum(result.timings.values())
-            parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
-            total = result.timings.get("total", total)
-            info = result.alignment.info
-            notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", ""))]
-            if not first_run:
-                notes.insert(0, carried.summary())
-            extra = "".join(f" {note[0].upper()}{note[1:]}." for note in notes if note)
-            self.statusBar().showMessage(f"Aligned in {total:.1f} s ({parts}).{extra}", 15000)
-            if first_run:
-                self.matrix.fit_to_window()
-            if self.session.selected_bead < 0 and result.alignment.beads:
-                self.session.select_bead(0)
-            # Autosave once the new result has been drawn, not while it is.
-            QTimer.singleShot(1500, self.autosave)
+        if not self.session.apply(alignment_edit(result, label)):
+            return
+        if record_params(project, params):
+            self.session.mark_dirty()
+        self.last_align_seconds = dict(result.timings)
+        parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
+        total = result.timings.get("total", sum(result.timings.values()))
+        info = result.alignment.info
+        notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", ""))]
+        if not first_run:
+            notes.insert(0, carried.summary())
+        extra = "".join(f" {note[0].upper()}{note[1:]}." for note in notes if note)
+        self.tasks.message.emit(f"Aligned in {total:.1f} s ({parts}).{extra}", 15000)
+        if self.session.selected_bead < 0 and result.alignment.beads:
+            self.session.select_bead(0)
+        self.installed.emit(first_run)
+
+
+__all__ = ["AlignmentController", "TaskRunner"]

@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QByteArray, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMenu, QProgressBar, QPushButton, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMenu, QScrollArea, QWidget
 
 from sialign.gui.table_model import Column, is_flagged, is_low_confidence, is_unconfirmed
 
@@ -300,20 +300,8 @@ class WindowLayout:
         self.embedder_label = QLabel("")
         self.counts_label = QLabel("")
         self.saved_label = QLabel("")
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setMaximumWidth(360)
-        self.progress.setMinimumWidth(240)
-        self.progress.setTextVisible(True)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.cancel_task)
-        # Keep their place when hidden: showing them must not re-lay-out the
-        # window (and repaint every panel) at the start of each alignment.
-        for widget in (self.progress, self.cancel_button):
-            policy = widget.sizePolicy()
-            policy.setRetainSizeWhenHidden(True)
-            widget.setSizePolicy(policy)
-            widget.hide()
+        # The task runner's progress bar and Cancel button.
+        self.progress, self.cancel_button = self.tasks.progress, self.tasks.cancel_button
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
         bar.addPermanentWidget(self.embedder_label)
@@ -334,7 +322,9 @@ class WindowLayout:
         self.matrix.bead_clicked.connect(s.select_bead)
         self.matrix.context_requested.connect(lambda _i, pos: self._show_context_menu(pos))
         self.table_panel.message.connect(self.statusBar().showMessage)
-        self.runner.finished.connect(self._task_finished)
+        self.tasks.busy_changed.connect(self._update_enabled)
+        self.tasks.message.connect(self.statusBar().showMessage)
+        self.aligner.installed.connect(self._alignment_installed)
         self.filter_panel.flips_changed.connect(self._flips_changed)
         self.filter_panel.table_filter_changed.connect(self.table_panel.show_only)
         self.doubt.doubt_changed.connect(lambda: self.table_model.set_doubt(self.doubt.by_bead))
