@@ -60,3 +60,43 @@ def test_a_realignment_keeps_the_selection_on_the_same_segments(qtbot, window) -
     qtbot.wait(20)
     selected = window.session.selected_bead
     assert anchor in project.alignment.beads[selected].src and selected == 3
+
+
+def _selected_rows(window) -> list[int]:  # noqa: ANN001
+    return sorted(index.row() for index in window.table.selectionModel().selectedRows())
+
+
+def test_undo_and_redo_leave_exactly_the_current_bead_selected(qtbot, window) -> None:  # noqa: ANN001
+    """A multi-row selection made for a merge does not linger: the next key acts on one bead."""
+    from PySide6.QtCore import QItemSelectionModel
+
+    selection = window.table.selectionModel()
+    window.session.select_bead(2)
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    selection.select(window.proxy.index(3, 0), flags)
+    assert _selected_rows(window) == [2, 3]
+    window.review.confirm()  # both selected beads, as one step
+    qtbot.wait(20)
+    window.session.undo_stack.undo()
+    qtbot.wait(20)
+    assert _selected_rows(window) == [window.session.selected_bead]
+    window.session.undo_stack.redo()
+    qtbot.wait(20)
+    assert _selected_rows(window) == [window.session.selected_bead]
+    # Selecting from elsewhere (the matrix) replaces a multi-row selection too.
+    selection.select(window.proxy.index(5, 0), flags)
+    window.session.select_bead(4)
+    assert _selected_rows(window) == [4]
+
+
+def test_opening_a_talk_puts_the_keys_on_the_table(qtbot, window, make_project) -> None:  # noqa: ANN001
+    """N, C, D act on beads at once after opening: the search box would type them."""
+    window.show()
+    qtbot.waitExposed(window)
+    window.table_panel.focus_search()
+    assert window.focusWidget() is window.search_edit
+    window.session.set_project(make_project())
+    assert window.focusWidget() is window.table
+    window.table_panel.focus_search()
+    window._alignment_installed(False)
+    assert window.focusWidget() is window.table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QSpinBox
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QPlainTextEdit, QSpinBox
 
 from sialign.gui.shortcuts import is_text_input, typing_wins
 
@@ -71,9 +71,11 @@ def test_shortcuts_do_not_fire_while_typing(qtbot, window, field) -> None:  # no
     elif field == "unclaiming":
         widget = _UnclaimingLineEdit()
         window.table_panel.layout().addWidget(widget)
+        widget.show()  # a child added to a shown window is shown only later; hidden, it takes no focus
     else:
         widget = getattr(window.inspector, field)
     widget.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is widget, timeout=2000)
     qtbot.keyClicks(widget, "ncdmbgfwqeNGM")
     assert "ncdmbgfwqeNGM" in widget.text()
     assert window.session.undo_stack.count() == 0

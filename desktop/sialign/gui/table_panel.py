@@ -153,6 +153,10 @@ class TablePanel(QWidget):
         self.proxy.modelReset.connect(self.table.configure_columns)
         self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
         session.selection_changed.connect(self.show_selection)
+        # After an edit, undo or redo the session has chosen the bead to follow
+        # (once its views updated): the table selects that row alone.
+        session.edited.connect(self._reselect_later)
+        session.alignment_replaced.connect(self._reselect_later)
 
     def add_navigation(self, actions: list[QAction]) -> None:
         """Buttons for the "next bead of a kind" actions, left of the search message."""
@@ -185,11 +189,18 @@ class TablePanel(QWidget):
             else:
                 proxy_index = self.proxy.index(row, 0)
                 current = selection.currentIndex()
-                if not current.isValid() or current.row() != row:
-                    self.table.setCurrentIndex(proxy_index)
+                selected = {index.row() for index in selection.selectedRows()}
+                if not current.isValid() or current.row() != row or selected != {row}:
+                    # The session chose this bead (undo, an edit, the matrix): the
+                    # table selects exactly its row, so the next action acts on it alone.
+                    flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+                    selection.setCurrentIndex(proxy_index, flags)
                 self.table.scrollTo(proxy_index, QAbstractItemView.ScrollHint.EnsureVisible)
         finally:
             self._syncing = False
+
+    def _reselect_later(self, *_: Any) -> None:
+        QTimer.singleShot(0, self.table, lambda: self.show_selection(self.session.selected_bead))
 
     def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._syncing:
