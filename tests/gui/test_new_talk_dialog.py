@@ -303,3 +303,35 @@ def test_new_talk_dialog_file_dialogs_start_in_the_last_folder(qtbot, files, tmp
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda p, c, start, f: (starts.append(start), ("", ""))[1])
     again.reference.browse()
     assert starts[-1] == str(files["ted_42.en.srt"].parent)
+
+
+def test_new_talk_dialog_a_failed_read_leaves_nothing_of_the_previous_file(dialog, files, tmp_path) -> None:  # noqa: ANN001
+    """The preview and the talk id describe the file chosen now, never one read before it."""
+    dialog.source.set_path(str(files["ted_42.en.srt"]))
+    assert dialog.talk_id.text() == "ted_42"
+    assert "Good morning" in dialog.source.preview.toPlainText()
+    # An unreadable pick (a UTF-16 file chosen as UTF-8 fails to decode): no old preview, old name.
+    _choose_file(dialog.source, tmp_path / "other_talk.txt", "Hello.\n".encode("utf-16"))
+    _choose(dialog.source, "utf-8")
+    assert "Good morning" not in dialog.source.preview.toPlainText()
+    assert not dialog.source.preview.isVisibleTo(dialog) or dialog.source.preview.toPlainText() == ""
+    assert dialog.talk_id.text() != "other_talk"
+    # A file that decodes but does not parse still shows its own first lines.
+    dialog.source.set_path(str(files["bad.srt"]))
+    assert "Broken timing" in dialog.source.preview.toPlainText()
+    assert dialog.talk_id.text() != "bad"
+
+
+def test_new_talk_dialog_offers_the_columns_of_a_tsv(dialog, tmp_path) -> None:  # noqa: ANN001
+    """A TSV headed ``id  en  ja`` names no text column: the reader picks one, nothing is guessed."""
+    _choose_file(dialog.target, tmp_path / "pairs.tsv", "id\ten\tja\n1\tHello.\tこんにちは。\n2\tBye.\tさようなら。\n".encode())
+    assert dialog.target.tier.isVisibleTo(dialog)
+    assert [dialog.target.tier.itemText(i) for i in range(dialog.target.tier.count())] == ["choose the text column", "id", "en", "ja"]
+    assert dialog._documents["tgt"] is None and "no text column" in dialog.target.status.text()
+    dialog.target.tier.setCurrentText("ja")
+    assert dialog._documents["tgt"] is not None and dialog._documents["tgt"].texts() == ["こんにちは。", "さようなら。"]
+    assert dialog.target_language.currentText() == "ja"
+    # A header with a text column reads it at once, and offers the others.
+    _choose_file(dialog.source, tmp_path / "timed.tsv", b"start\tend\ttext\tspeaker\n1.0\t2.0\tHello.\tA\n")
+    assert [dialog.source.tier.itemText(i) for i in range(dialog.source.tier.count())] == ["text", "speaker"]
+    assert dialog._documents["src"].texts() == ["Hello."]

@@ -390,6 +390,9 @@ def test_readers_detect_format_trusts_consistent_extension() -> None:
         (["Hello world"], "en"),
         (["えー、今日は"], "ja"),
         (["日本語"], "ja"),
+        (["你好世界。", "水资源"], "zh"),
+        (["我们今天讨论水的问题，谢谢大家。"], "zh"),
+        (["東京都議会", "今日は水についてお話しします。"], "ja"),
         (["Das ist gut", "日本"], "en"),
         (["안녕하세요"], "ko"),
         (["123 !!"], "und"),
@@ -558,3 +561,32 @@ def test_readers_example_talk_rebuilds_identically(examples: Path, tmp_path: Pat
         assert (tmp_path / name).read_bytes() == (examples / name).read_bytes(), name
     for name in ("talk.en.ogg", "talk.ja.ogg"):
         assert sf.info(tmp_path / name).frames == sf.info(examples / name).frames
+
+
+@pytest.mark.parametrize(
+    ("content", "header"),
+    [
+        ("id\ten\tja\n1\tHello.\tこんにちは。\n", ["id", "en", "ja"]),
+        ("en\tja\nHello.\tこんにちは。\n", ["en", "ja"]),
+        ("start\tend\ttext\n1\t2\tHi\n", ["start", "end", "text"]),
+        ("Hello\tthere\nGood\tmorning\n", None),  # words, not an id or a language tag
+        ("Hello world.\tこんにちは。\nBye.\tさようなら。\n", None),
+        ("1.0\t2.0\tHello\n", None),
+    ],
+)
+def test_readers_tsv_header_is_recognised_by_its_names(content: str, header: list[str] | None) -> None:
+    from sialign.io.readers import tsv_header
+
+    assert tsv_header(content) == header
+
+
+def test_readers_tsv_with_unknown_column_names_asks_for_the_column(tmp_path: Path) -> None:
+    from sialign.io.readers import tier_choices
+
+    path = tmp_path / "pairs.tsv"
+    path.write_text("id\ten\tja\n1\tHello.\tこんにちは。\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="no text column"):
+        read_transcript(path)
+    assert read_transcript(path, tier="ja").texts() == ["こんにちは。"]
+    assert list_tiers(path) == ["id", "en", "ja"]
+    assert tier_choices(path) == [("choose the text column", None), ("id", "id"), ("en", "en"), ("ja", "ja")]

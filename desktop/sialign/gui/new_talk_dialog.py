@@ -109,20 +109,24 @@ class FileField(QWidget):
         self.edit.setText(path)
         self.edit.editingFinished.emit()
 
-    def set_tiers(self, names: list[str]) -> None:
-        """Offer ``names`` (empty: the file has no tiers to choose from); keeps the choice if still there."""
+    def set_tiers(self, choices: list[tuple[str, str | int | None]]) -> None:
+        """Offer the tiers or columns in ``choices`` (label, value; empty: nothing to choose); keeps the choice if still there."""
         current = self.tier.currentText()
         self.tier.blockSignals(True)
         self.tier.clear()
-        self.tier.addItems(names)
-        if current in names:
+        for label, value in choices:
+            self.tier.addItem(label, value)
+        if current in [label for label, _ in choices]:
             self.tier.setCurrentText(current)
         self.tier.blockSignals(False)
-        self.tier.setVisible(len(names) > 1)
+        self.tier.setVisible(len(choices) > 1)
 
-    def chosen_tier(self) -> int | None:
-        """1-based number of the chosen tier, or None when the file has at most one."""
-        return self.tier.currentIndex() + 1 if self.tier.count() > 1 else None
+    def chosen_tier(self) -> str | int | None:
+        """The chosen tier (number) or TSV column (name); None when there is nothing to choose or none was."""
+        if self.tier.count() <= 1:
+            return None
+        value = self.tier.currentData()
+        return value if isinstance(value, (str, int)) else None
 
     def chosen_encoding(self) -> str | None:
         """The codec chosen for this transcript (None: detect it)."""
@@ -237,7 +241,7 @@ class NewTalkDialog(QDialog):
 
     # -- reading ------------------------------------------------------------
     def _read(self, key: str, field: FileField, *, keep_tiers: bool = False) -> None:
-        from sialign.io.readers import guess_language, list_tiers, read_transcript
+        from sialign.io.readers import guess_language, read_transcript, tier_choices
         from sialign.io.text_preview import preview_transcript
 
         path = field.path
@@ -250,19 +254,26 @@ class NewTalkDialog(QDialog):
             self._update_talk_id()
             return
         encoding = field.chosen_encoding()
+        # Nothing of a file read before may stay on show when this one fails.
+        field.set_preview([])
+        listed = keep_tiers
         try:
             preview = preview_transcript(path, encoding)
             field.set_preview(preview.lines)
             if not keep_tiers:
-                field.set_tiers(list_tiers(path, encoding=encoding))
+                field.set_tiers(tier_choices(path, encoding=encoding))
+                listed = True
             doc = read_transcript(path, tier=field.chosen_tier(), encoding=encoding)
         except SialignError as exc:
+            if not listed:
+                field.set_tiers([])
             field.show_error(str(exc))
             self._update_talk_id()
             self._fit_height()
             return
         except OSError as exc:
-            field.set_preview([])
+            if not listed:
+                field.set_tiers([])
             field.show_error(f"{path}: cannot be read ({exc.strerror or exc}) — check the path and permissions")
             self._update_talk_id()
             return
@@ -292,7 +303,10 @@ class NewTalkDialog(QDialog):
         """Fill in the talk id from the file names unless the user typed one."""
         if self.talk_id.text() and self.talk_id.text() != self._auto_talk_id:
             return
-        suggestion = talk_id_from_path(self.source.path, self.target.path or None) if self.source.path else ""
+        # Only files that were read name the talk: a wrong pick must not rename it.
+        source = self.source.path if self._documents.get("src") is not None else ""
+        target = self.target.path if self._documents.get("tgt") is not None else ""
+        suggestion = talk_id_from_path(source, target or None) if source else ""
         self._auto_talk_id = suggestion
         self.talk_id.setText(suggestion)
 

@@ -120,8 +120,12 @@ def detect_format(path: str | Path, text: str) -> str:
 # Language
 
 
+# Fewer Han characters than this, with no kana, are too little to call Chinese.
+CHINESE_MIN_HAN = 4
+
+
 def guess_language(texts: list[str], default: str = "en") -> str:
-    """``"ja"`` when kana or kanji dominate the letters, ``"ko"`` for Hangul, else ``default``.
+    """``"ja"`` when kana or kanji dominate the letters, ``"zh"`` for Han without kana, ``"ko"`` for Hangul, else ``default``.
 
     A deliberately simple script count: the project always lets the user set
     the language, this only fills it in when nobody did.
@@ -143,8 +147,11 @@ def guess_language(texts: list[str], default: str = "en") -> str:
     if hangul > max(kana + han, latin):
         return "ko"
     if kana + han >= latin:
-        # The application pairs Western sources with Japanese interpretation,
-        # so kanji without kana (short chunks) are taken as Japanese too.
+        # Japanese writes kana in nearly every sentence; Chinese writes none.
+        # A few kanji alone (a short chunk) are taken as Japanese, the pairing
+        # the application is made for.
+        if han >= CHINESE_MIN_HAN and kana * 20 < han:
+            return "zh"
         return "ja"
     return default
 
@@ -325,9 +332,7 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
     fields = [f.strip() for f in first]
     lowered = [f.lower() for f in fields]
     first_is_data = len(fields) >= 3 and _is_time(fields[0]) and _is_time(fields[1])
-    known = set(_TEXT_COLUMNS) | set(_START_COLUMNS) | set(_END_COLUMNS)
-    named_by_tier = isinstance(tier, str) and tier.strip().lower() in lowered
-    has_header = not first_is_data and len(fields) > 1 and (named_by_tier or any(f in known for f in lowered))
+    has_header = _is_header(fields, rows, tier)
 
     text_col: int | None
     start_col: int | None = None
@@ -345,7 +350,7 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
                     path,
                     "the header names no text column",
                     line=first_no,
-                    hint="name it 'text' or choose the column (tier) explicitly; header: " + ", ".join(fields),
+                    hint="name it 'text' or choose the text column (--tier, or the column box in New talk); header: " + ", ".join(fields),
                 )
         name = lowered[text_col]
         prefix = {"source": "src_", "src": "src_", "target": "tgt_", "tgt": "tgt_"}.get(name, "")
@@ -386,6 +391,35 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
         if value.strip():
             raws.append(_Raw(value.strip(), start, end, line_no))
     return raws
+
+
+# A column name: one short word, such as "id", "en" or "speaker_1".
+_COLUMN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]{0,23}")
+# Names that only a header has: a row id or a language tag ("en", "ja", "zh-CN").
+_ID_COLUMN = re.compile(r"(?i)(id|ids|no|nr|num|number|index|line|lang|speaker)|[a-z]{2,3}([-_][A-Za-z]{2,4})?")
+
+
+def _names_columns(fields: list[str], rows: list[tuple[int, list[str]]]) -> bool:
+    """Whether a first row like ``id<TAB>en<TAB>ja`` is a header of columns unknown by name.
+
+    Every field must be one short word, one of them an id or a language tag,
+    and the next row must have as many fields; otherwise the row is text.
+    """
+    if len(rows) < 2 or len(rows[1][1]) != len(fields):
+        return False
+    if not all(_COLUMN_NAME.fullmatch(f) for f in fields):
+        return False
+    return any(_ID_COLUMN.fullmatch(f) for f in fields)
+
+
+def _is_header(fields: list[str], rows: list[tuple[int, list[str]]], tier: str | int | None) -> bool:
+    """Whether the first row (``fields``) names the columns rather than holding text."""
+    lowered = [f.lower() for f in fields]
+    if len(fields) < 2 or len(fields) >= 3 and _is_time(fields[0]) and _is_time(fields[1]):
+        return False
+    known = set(_TEXT_COLUMNS) | set(_START_COLUMNS) | set(_END_COLUMNS)
+    named_by_tier = isinstance(tier, str) and tier.strip().lower() in lowered
+    return named_by_tier or any(f in known for f in lowered) or _names_columns(fields, rows)
 
 
 def _choose_column(lowered: list[str], tier: str | int, path: str | Path, line: int) -> int:
@@ -435,7 +469,39 @@ def list_tiers(path: str | Path, *, encoding: str | None = None) -> list[str]:
         return [f"{t.name} ({'interval' if t.tier_class == 'IntervalTier' else 'point'})" for t in parse_textgrid_tiers(decoded.text, path)]
     if fmt == "eaf":
         return [t.tier_id for t in parse_eaf_tiers(decoded.text, path)]
+    if fmt == "tsv":
+        return tsv_header(decoded.text) or []
     return []
+
+
+def tier_choices(path: str | Path, *, encoding: str | None = None) -> list[tuple[str, str | int | None]]:
+    """What a reader may choose to read from ``path``: (label, ``tier`` value for :func:`read_transcript`).
+
+    TextGrid and EAF tiers by number; a TSV's columns by name, except its time
+    columns, the text column it would read first. When its header names no
+    text column the first choice is ``None``: reading then fails until one is chosen.
+    """
+    decoded = read_text(path, encoding=encoding)
+    fmt = detect_format(path, decoded.text)
+    if fmt != "tsv":
+        return [(name, number) for number, name in enumerate(list_tiers(path, encoding=encoding), start=1)]
+    header = tsv_header(decoded.text)
+    if not header:
+        return []
+    lowered = [name.lower() for name in header]
+    columns = [name for name, low in zip(header, lowered) if low not in _START_COLUMNS + _END_COLUMNS]
+    text = next((header[lowered.index(n)] for n in _TEXT_COLUMNS if n in lowered), None)
+    choices: list[tuple[str, str | int | None]] = [(name, name) for name in columns if name != text]
+    return [(text, text)] + choices if text else [("choose the text column", None)] + choices
+
+
+def tsv_header(text: str) -> list[str] | None:
+    """The column names of a TSV whose first row is a header (as :func:`parse_tsv` decides), else None."""
+    rows = _tsv_records("\n".join(_lines(text)[:20]))
+    if not rows:
+        return None
+    fields = [f.strip() for f in rows[0][1]]
+    return fields if _is_header(fields, rows, None) else None
 
 
 def read_transcript(path: str | Path, *, format: str | None = None, language: str | None = None,
