@@ -155,3 +155,27 @@ def test_cli_io_help_lists_io_commands() -> None:
     out = subprocess.run([sys.executable, "-m", "sialign", "--help"], capture_output=True, text=True, check=True).stdout
     for name in ("info", "convert", "export"):
         assert f"    {name} " in out
+
+
+def test_cli_io_info_warns_when_the_detected_encoding_is_doubtful(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Short GBK Chinese also decodes as EUC-JP: info says so, as align does, unless the encoding was given."""
+    path = tmp_path / "talk.zh.txt"
+    path.write_bytes("你好世界。\n水资源\n".encode("gbk"))
+    assert main(["info", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "sialign info: warning:" in err and "encoding may be wrong" in err and "--encoding" in err
+    assert main(["info", str(path), "--encoding", "gb18030"]) == 0
+    captured = capsys.readouterr()
+    assert "warning" not in captured.err and "你好世界。" in captured.out and "Language:   zh" in captured.out
+
+
+def test_cli_io_info_tsv_header_without_a_text_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``id en ja`` is a header, not a segment: info asks for the column, then reads it."""
+    path = tmp_path / "pairs.tsv"
+    path.write_text("id\ten\tja\n1\tHello.\tこんにちは。\n", encoding="utf-8")
+    assert main(["info", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "line 1: the header names no text column" in err and "--tier" in err and "id, en, ja" in err
+    assert main(["info", str(path), "--tier", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "Columns:    id, en, ja" in out and "Segments:   1" in out and "line 2: こんにちは。" in out

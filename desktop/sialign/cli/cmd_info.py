@@ -51,10 +51,15 @@ def run(args: argparse.Namespace) -> int:
     from sialign.io.readers import FORMAT_NAMES, list_tiers
 
     doc = read_as_asked(args.file, args, args.format)
+    warnings = list(doc.warnings)
+    if args.encoding is None:
+        from sialign.workflows.talks import transcript_encoding_doubts
+
+        warnings += transcript_encoding_doubts(args.file)
     timed = sum(1 for s in doc.segments if s.has_time)
     starts = [s.start for s in doc.segments if s.start is not None]
     first_start = min(starts) if starts else None
-    tiers = list_tiers(args.file, encoding=args.encoding) if doc.format in ("textgrid", "eaf") else []
+    tiers = list_tiers(args.file, encoding=args.encoding) if doc.format in ("textgrid", "eaf", "tsv") else []
     shown = doc.segments[: max(args.lines, 0)]
     if args.json:
         facts = {
@@ -69,18 +74,18 @@ def run(args: argparse.Namespace) -> int:
             "end": doc.duration,
             "characters": sum(len(s.text) for s in doc.segments),
             "tiers": tiers,
-            "warnings": doc.warnings,
+            "warnings": warnings,
             "first": [s.to_dict() for s in shown],
         }
         print(json.dumps(facts, ensure_ascii=False, indent=2))
         return 0
     assert doc.format is not None
-    for warning in doc.warnings:
+    for warning in warnings:
         print(f"sialign info: warning: {warning}", file=sys.stderr)
     print(f"File:       {args.file}")
     print(f"Format:     {FORMAT_NAMES[doc.format]}")
     if tiers:
-        print(f"Tiers:      {', '.join(tiers)}")
+        print(f"{'Columns:' if doc.format == 'tsv' else 'Tiers:':<12}{', '.join(tiers)}")
     print(f"Encoding:   {doc.encoding}")
     print(f"Language:   {doc.language}{' (guessed from the script)' if args.language is None else ''}")
     print(f"Segments:   {len(doc)}  ({sum(len(s.text) for s in doc.segments)} characters)")

@@ -166,21 +166,24 @@ def encoding_doubts(files: TalkFiles) -> list[str]:
     Each line names the file, the reason and the option or choice that fixes
     it; the CLI prints them as warnings, as *New talk* shows its preview.
     """
-    from sialign.io.text_preview import preview_transcript
-
     lines = []
     for path, encoding, option in ((files.source, files.source_encoding, "--src-encoding"),
                                    (files.target, files.target_encoding, "--tgt-encoding"),
                                    (files.reference, files.reference_encoding, "--ref-encoding")):  # fmt: skip
-        if not path or encoding:
-            continue
-        try:
-            preview = preview_transcript(path)
-        except SialignError:
-            continue  # reading it reports the problem itself
-        for doubt in preview.doubts:
-            lines.append(f"{path}: the encoding may be wrong ({doubt}); if the text looks garbled, give {option}")
+        if path and not encoding:
+            lines += transcript_encoding_doubts(path, option)
     return lines
+
+
+def transcript_encoding_doubts(path: str | Path, option: str = "--encoding") -> list[str]:
+    """One line per reason the detected encoding of the transcript at ``path`` may be wrong, naming ``option``."""
+    from sialign.io.text_preview import preview_transcript
+
+    try:
+        preview = preview_transcript(path)
+    except SialignError:
+        return []  # reading it reports the problem itself
+    return [f"{path}: the encoding may be wrong ({doubt}); if the text looks garbled, give {option}" for doubt in preview.doubts]
 
 
 def talk_from_documents(
@@ -287,9 +290,11 @@ __all__ = [
     "TalkFiles",
     "audio_beside",
     "default_embedder",
+    "encoding_doubts",
     "example_folder",
     "load_example",
     "read_talk",
     "talk_from_documents",
     "talk_id_from_path",
+    "transcript_encoding_doubts",
 ]
