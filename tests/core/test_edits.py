@@ -559,6 +559,8 @@ def test_edits_shift_times_clamps_at_zero_and_undoes_exactly() -> None:
     [
         (ShiftTimes("ref", 1.0), "side must be"),
         (ShiftTimes("src", float("nan")), "cannot shift"),
+        # Target segment 1 spans 0.5–1.2 s: -1.2 s would leave it no span at all.
+        (ShiftTimes("tgt", -1.2), r"would put 1 segment \(from segment 1\) wholly before 0 s; shift earlier by less than 1\.200 s"),
         (SetTimes("src", ((0, 2.0, 1.0),)), "source segment 1 cannot end"),
         (SetTimes("src", ((1, -1.0, 1.0),)), "source segment 2 must be 0 s or later"),
         (SetTimes("src", ((42, 1.0, 2.0),)), "no segment 43"),

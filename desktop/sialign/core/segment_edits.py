@@ -439,7 +439,9 @@ class SetTimes(Edit):
 
 @dataclass(frozen=True)
 class ShiftTimes(Edit):
-    """Move every timed segment of one side by ``offset`` seconds; times that would fall before 0 s become 0 s.
+    """Move every timed segment of one side by ``offset`` seconds; starts that would fall before 0 s become 0 s.
+
+    A shift that would put a whole segment before 0 s is refused (its span would be lost).
 
     Inverse: :class:`SetTimes` with the previous times (exact, clamped ones included).
     """
@@ -471,6 +473,16 @@ class ShiftTimes(Edit):
         timed = [s for s in doc.segments if s.start is not None or s.end is not None]
         if not timed:
             raise EditError(f"the {_SIDE_NAME[self.side]} has no times to shift")
+        # A segment that would end at or before 0 s would lose its whole span.
+        ends = [(s.end, row) for row, s in enumerate(doc.segments, start=1) if s.end is not None and s.end > 0]
+        lost = [(end, row) for end, row in ends if end + self.offset <= 0]
+        if lost:
+            earliest = min(end for end, _ in ends)
+            raise EditError(
+                f"shifting the {_SIDE_NAME[self.side]} times by {self.offset:+.3f} s would put {len(lost)} "
+                f"segment{'s' if len(lost) != 1 else ''} (from segment {lost[0][1]}) wholly before 0 s; "
+                f"shift earlier by less than {earliest:.3f} s"
+            )
         new = tuple(
             (
                 s.id,
