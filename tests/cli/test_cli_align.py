@@ -153,6 +153,17 @@ def test_cli_align_rejects_unknown_output_format(talk: Path, capsys: pytest.Capt
     assert "name the output .tsv" in capsys.readouterr().err
 
 
+def test_cli_align_refuses_an_output_folder_that_does_not_exist(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped -o folder is refused before the work, and never created."""
+    out = talk / "no_such_folder" / "out.tsv"
+    assert main(align_args(talk, out)) == 2
+    err = capsys.readouterr().err
+    assert f"the folder {out.parent} does not exist" in err and "create it first" in err
+    assert not out.parent.exists()
+    assert main(["export", str(talk / "nothing.sialign"), "-o", str(out)]) == 2
+    assert "does not exist" in capsys.readouterr().err and not out.parent.exists()
+
+
 def test_cli_align_reports_unreadable_input(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = talk / "nothing.srt"
     assert main(["align", str(missing), str(talk / "talk.ja.srt"), "-o", str(talk / "o.tsv")]) == 2

@@ -169,3 +169,15 @@ def test_atomic_missing_parent_under_a_file(tmp_path) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(OutputError, match="check the path"):
         atomic_write_text(tmp_path / "file" / "out.tsv", "x")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_atomic_write_into_a_folder_that_refuses_files_says_so() -> None:
+    """/proc exists but takes no new files: the message must not claim the folder is missing."""
+    from sialign.core.errors import OutputError
+
+    with pytest.raises(OutputError) as caught:
+        atomic_write_text("/proc/sialign_out.tsv", "x")
+    message = str(caught.value)
+    assert message.startswith("/proc/sialign_out.tsv: cannot write the file")
+    assert "does not accept new files" in message and "does not exist" not in message

@@ -172,12 +172,13 @@ def build_project(args: argparse.Namespace) -> Project:
 def run(args: argparse.Namespace) -> int:
     from sialign.io.export_formats import ALIGNMENT_EXTENSIONS
     from sialign.workflows.aligning import align_talk
-    from sialign.workflows.outputs import summary_lines, write_output
+    from sialign.workflows.outputs import check_output_folder, summary_lines, write_output
 
     suffix = Path(args.output).suffix.lower()
     fmt = getattr(args, "format", None)
     if fmt is None and suffix != ".sialign" and suffix not in ALIGNMENT_EXTENSIONS:
         raise_error(f"-o {args.output}: name the output .tsv, .jsonl, .tmx, .align or .sialign, or choose a format with -f")
+    check_output_folder(args.output)
     filters = parse_filters(args.filters)
     params = params_from_args(args)
     project = build_project(args)

@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
     from sialign.io.export_formats import SUBTITLE_SUFFIXES, export_format, export_path, format_for_path
     from sialign.io.writers import alignment_format_for, write_alignment
+    from sialign.workflows.outputs import check_output_folder
 
     fmt = args.format
     if fmt is None and args.output:
@@ -43,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.two_column and fmt == "tsv":
         fmt = "tsv2"
     output = args.output or str(export_path(Path(args.project), export_format(fmt)))
+    check_output_folder(output)
     project = load_project(args.project)
     n = write_alignment(
         project,

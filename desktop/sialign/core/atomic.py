@@ -56,6 +56,9 @@ _HINTS = {
 def output_error(path: str | Path, exc: OSError) -> OutputError:
     """An :class:`OutputError` for ``exc`` raised while writing ``path``."""
     hint = _HINTS.get(exc.errno or -1, "check the path and that the folder can be written")
+    if exc.errno == _errno.ENOENT and Path(path).parent.is_dir():
+        # The folder is there but refuses new files (/proc, a vanished mount...).
+        hint = "the folder does not accept new files; choose another folder"
     reason = exc.strerror or type(exc).__name__
     return OutputError(path, f"cannot write the file ({reason})", errno=exc.errno, hint=hint)
 

@@ -12,6 +12,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def check_output_folder(output: str, option: str = "-o") -> None:
+    """Refuse, before any work, an output whose folder does not exist (a mistyped path is never created)."""
+    from sialign.core.errors import OutputError
+
+    if output == "-":
+        return
+    folder = Path(output).expanduser().parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise OutputError(output, f"the folder {folder} {what}", hint=f"create it first or give {option} a path in an existing folder")
+
+
 def write_output(project: Project, output: str, format: str | None = None) -> str:
     """Write the project (``.sialign``) or its alignment (any export format); returns what was written."""
     from sialign.io.project_file import PROJECT_SUFFIX, save_project
@@ -23,6 +35,10 @@ def write_output(project: Project, output: str, format: str | None = None) -> st
     rows = write_alignment(project, output, format=format)
     log.info("wrote %d beads to %s", rows, output)
     return f"{rows} beads to {output}"
+
+
+# The summary names this many bead shapes (1-1, 2-1…), the most frequent.
+SHAPES_SHOWN = 6
 
 
 def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, filters: Iterable[str] = ()) -> list[str]:
@@ -40,7 +56,11 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     kinds: dict[str, int] = {}
     for bead in alignment.beads:
         kinds[bead.kind] = kinds.get(bead.kind, 0) + 1
-    common = ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])[:6])
+    ranked = sorted(kinds.items(), key=lambda kv: -kv[1])
+    common = ", ".join(f"{k}: {v}" for k, v in ranked[:SHAPES_SHOWN])
+    if len(ranked) > SHAPES_SHOWN:
+        rest = ranked[SHAPES_SHOWN:]
+        common += f" and {sum(v for _, v in rest)} bead{'s' if sum(v for _, v in rest) != 1 else ''} of {len(rest)} rarer shape{'s' if len(rest) != 1 else ''}"
     lines = [
         f"talk {project.talk_id}: {len(project.source)} source segments, {len(project.target)} target segments"
         + (f", reference of {len(project.reference)} lines" if project.reference is not None else ""),
