@@ -43,6 +43,11 @@ def test_export_dialog_offers_every_registry_format_with_subtitles_per_side(qtbo
     assert dialog.path_edit.text() == str(tmp_path / "hi.source.vtt")
     _choose(dialog, "tsv")
     assert dialog.path_edit.text() == str(tmp_path / "hi.tsv")
+    # The two TSV formats share a suffix, not a name: one export never replaces the other by default.
+    _choose(dialog, "tsv2")
+    assert dialog.path_edit.text() == str(tmp_path / "hi.pairs.tsv")
+    _choose(dialog, "tsv")
+    assert dialog.path_edit.text() == str(tmp_path / "hi.tsv")
 
 
 def test_export_dialog_asks_before_replacing_a_file(qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
@@ -119,3 +124,17 @@ def test_export_dialog_write_failure_is_one_line_and_keeps_it_open(qtbot, tmp_pa
     monkeypatch.undo()
     dialog.accept()
     assert dialog.result() == 1 and (tmp_path / "hi.tmx").is_file() and dialog.error_label.isHidden()
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_export_dialog_shows_a_long_error_whole(qtbot, tmp_path) -> None:  # noqa: ANN001
+    """A folder that takes no files: the message says so, and the dialog grows until all of it shows."""
+    dialog = _dialog(qtbot, _project(), tmp_path / "hi.tsv")
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.path_edit.setText("/proc/" + "a_rather_long_file_name_" * 4 + ".tsv")
+    dialog.accept()
+    assert dialog.isVisible() and "does not accept new files" in dialog.error_label.text()
+    label = dialog.error_label
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=2000)
+    assert label.geometry().bottom() <= dialog.height()

@@ -330,9 +330,9 @@ def test_main_window_export_dialog_counts_and_writes(qtbot, window, tmp_path) ->
     assert dialog.row_count == 1
     dialog.only_confirmed.setChecked(False)
     dialog.format_box.setCurrentIndex(1)  # two-column
-    assert dialog.options().path.endswith(".tsv") and dialog.options().format is FORMATS[1]
+    assert dialog.options().path.endswith("water.pairs.tsv") and dialog.options().format is FORMATS[1]
     rows = export(window.session.project, dialog.options())
-    lines = (tmp_path / "water.tsv").read_text(encoding="utf-8").splitlines()
+    lines = (tmp_path / "water.pairs.tsv").read_text(encoding="utf-8").splitlines()
     assert rows == 6
     assert len(lines) == 6  # two-column TSV has no header row
     assert lines[0] == "Good morning, everyone.\t皆さん、おはようございます。"

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
-from sialign.gui.dialogs import dialog_layout
+from sialign.gui.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.file_dialogs import remember_folder
 from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
 
@@ -163,8 +163,12 @@ class ExportDialog(QDialog):
 
     def show_error(self, message: str) -> None:
         """One line under the options; the dialog stays open."""
-        self.error_label.setText(" ".join(message.split()))
+        text = " ".join(message.split())
+        self.error_label.setText(text)
+        self.error_label.setToolTip(text)
         self.error_label.setVisible(bool(message))
+        if message:
+            grow_to_fit(self)  # a long path wraps over several lines: all of it shows
 
     def _ask(self, title: str, question: str, *, default_yes: bool) -> bool:
         """A Yes/No question; True when the answer is Yes (``default_yes``: the button Enter presses)."""

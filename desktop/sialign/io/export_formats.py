@@ -40,6 +40,13 @@ class ExportFormat:
         return None
 
     @property
+    def name_tag(self) -> str:
+        """What the default file name carries before the suffix, so formats sharing a suffix never share a name."""
+        if self.two_column:
+            return ".pairs"
+        return {"src": ".source", "tgt": ".target"}.get(self.subtitle_side or "", "")
+
+    @property
     def name(self) -> str:
         """A short name for file dialogs: ``TSV``, ``JSONL``, ``TextGrid``..."""
         return "TSV" if self.suffix == ".tsv" else self.suffix.lstrip(".").upper() if self.suffix.islower() else self.suffix.lstrip(".")
@@ -75,19 +82,19 @@ def export_format(key: str) -> ExportFormat:
 
 
 def export_path(path: str | Path, fmt: ExportFormat) -> Path:
-    """``path`` renamed for ``fmt``: its suffix, and ``.source`` / ``.target`` before it for one side's subtitles.
+    """``path`` renamed for ``fmt``: its suffix, and the format's :attr:`~ExportFormat.name_tag` before it.
 
-    ``water.tsv`` becomes ``water.target.srt`` for ``srt-target`` and
-    ``water.source.srt`` back to ``water.tsv``, so the two sides' subtitles
-    never take the same name.
+    ``water.tsv`` becomes ``water.target.srt`` for ``srt-target``,
+    ``water.pairs.tsv`` for ``tsv2`` and ``water.source.srt`` back to
+    ``water.tsv``, so formats that share a suffix never take the same name.
     """
     p = Path(path)
     stem = p.name[: len(p.name) - len(p.suffix)] if p.suffix else p.name
-    for tag in (".source", ".target"):
-        if stem.endswith(tag) and p.suffix.lower() in SUBTITLE_SUFFIXES:
-            stem = stem[: -len(tag)]
-    tag = {"src": ".source", "tgt": ".target"}.get(fmt.subtitle_side or "", "")
-    return p.with_name(stem + tag + fmt.suffix)
+    for other in EXPORT_FORMATS:
+        if other.name_tag and stem.endswith(other.name_tag) and p.suffix.lower() == other.suffix.lower():
+            stem = stem[: -len(other.name_tag)]
+            break
+    return p.with_name(stem + fmt.name_tag + fmt.suffix)
 
 
 def format_for_path(path: str | Path) -> str | None:
