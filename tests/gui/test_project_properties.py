@@ -108,6 +108,35 @@ def test_missing_audio_on_open_offers_locate(bare_window: MainWindow, qtbot: Any
     assert not bare_window.session.is_modified
 
 
+def test_both_recordings_moved_together_are_found_with_one_locate(bare_window: MainWindow, qtbot: Any, make_project: Any,
+                                                                 tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Relative paths stay relative, and the second recording is looked for beside the first one found."""
+    (tmp_path / "moved").mkdir()
+    source = write_wav(tmp_path / "moved" / "source.wav")
+    write_wav(tmp_path / "moved" / "interp.wav")
+    path = saved_project(make_project, tmp_path, source_audio="audio/source.wav", target_audio="audio/interp.wav")
+    shown = answer_message_boxes(monkeypatch, "Locate…")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: (str(source), ""))
+    assert bare_window.open_path(str(path))
+    assert len(shown) == 1 and "source audio" in shown[0]  # asked once, for both
+    project = bare_window.session.project
+    assert project.source.audio_path == os.path.join("moved", "source.wav")
+    assert project.target.audio_path == os.path.join("moved", "interp.wav")
+    assert "found beside" in bare_window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: None not in (bare_window.audio_panel.tracks["src"], bare_window.audio_panel.tracks["tgt"]), timeout=5000)
+
+
+def test_audio_path_to_store_keeps_the_style_of_the_path_it_replaces(tmp_path: Path) -> None:
+    from sialign.audio.decode import audio_path_to_store
+
+    project = tmp_path / "talks" / "water.sialign"
+    chosen = tmp_path / "audio" / "a.wav"
+    assert audio_path_to_store(chosen, "old/a.wav", project) == os.path.join("..", "audio", "a.wav")
+    assert audio_path_to_store(chosen, "/old/a.wav", project) == str(chosen)
+    assert audio_path_to_store(chosen, None, project) == str(chosen)
+    assert audio_path_to_store(chosen, "old/a.wav", None) == str(chosen)
+
+
 def test_missing_audio_can_be_left_for_later(bare_window: MainWindow, make_project: Any, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     path = saved_project(make_project, tmp_path, source_audio=None, target_audio=str(tmp_path / "nowhere.wav"))

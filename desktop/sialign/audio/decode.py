@@ -70,6 +70,18 @@ def resolve_audio_path(raw: str | None, project_path: str | Path | None) -> Path
     return path
 
 
+def audio_path_to_store(chosen: str | Path, previous: str | None, project_path: str | Path | None) -> str:
+    """How to write a newly chosen recording into the project: relative to the project file's folder
+    when the path it replaces was relative (so talk and recordings move together), else as chosen."""
+    chosen = Path(chosen)
+    if previous and not Path(previous).expanduser().is_absolute() and project_path:
+        try:
+            return os.path.relpath(chosen, Path(project_path).parent)
+        except ValueError:  # another drive (Windows): no relative path exists
+            pass
+    return str(chosen)
+
+
 def audio_file_problem(path: str | Path) -> str:
     """Why ``path`` cannot be an audio file to open ("" when it may be): missing, a folder, a pipe, a device.
 

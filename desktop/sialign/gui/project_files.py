@@ -137,16 +137,25 @@ class ProjectFiles:
 
     def offer_to_locate_missing_audio(self) -> None:
         """After opening: for each recording that is not where the project says, offer Locate… at once."""
-        from sialign.audio.decode import audio_file_problem, resolve_audio_path
+        from sialign.audio.decode import audio_file_problem, audio_path_to_store, resolve_audio_path
         from sialign.gui.project_properties import AUDIO_FILTER, current_properties
 
         project = self.session.project
+        found_in: Path | None = None  # where the user found a recording: the other one is likely there too
         for side, name in (("src", "source"), ("tgt", "interpreter")):
-            path = resolve_audio_path(project.document(side).audio_path, project.path)
+            stored = project.document(side).audio_path
+            path = resolve_audio_path(stored, project.path)
             if path is None:
                 continue
             problem = audio_file_problem(path)
             if not problem:
+                continue
+            beside = found_in / path.name if found_in is not None else None
+            if beside is not None and not audio_file_problem(beside):
+                properties = current_properties(project)
+                properties.audio[side] = audio_path_to_store(beside, stored, project.path)
+                self._apply_properties(properties, f"Locate the {name} audio")
+                self.statusBar().showMessage(f"The {name} audio was found beside the other one: {beside}", 8000)
                 continue
             box = QMessageBox(QMessageBox.Icon.Warning, "Audio not found",
                               f"The {name} audio {path} cannot be opened: {problem}.", parent=self)  # fmt: skip
@@ -160,8 +169,9 @@ class ProjectFiles:
             chosen = open_file_name(self, f"Locate the {name} audio", AUDIO_FILTER, kind="audio",
                                     current=path.parent if path.parent.is_dir() else None, settings=self.settings)  # fmt: skip
             if chosen:
+                found_in = Path(chosen).parent
                 properties = current_properties(project)
-                properties.audio[side] = chosen
+                properties.audio[side] = audio_path_to_store(chosen, stored, project.path)
                 self._apply_properties(properties, f"Locate the {name} audio")
                 self.statusBar().showMessage(f"The {name} audio now comes from {chosen}", 8000)
 

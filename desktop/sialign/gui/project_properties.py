@@ -237,7 +237,9 @@ class ProjectPropertiesDialog(QDialog):
         chosen = open_file_name(self, f"Locate the {SIDES[side]} audio", AUDIO_FILTER, kind="audio", current=start,
                                 settings=self.settings)  # fmt: skip
         if chosen:
-            self.set_audio(side, chosen)
+            from sialign.audio.decode import audio_path_to_store
+
+            self.set_audio(side, audio_path_to_store(chosen, self.audio[side].edit.text(), self.project.path))
 
     # -- reference -------------------------------------------------------------
     def choose_reference(self) -> None:
