@@ -566,6 +566,15 @@ def test_audio_panel_evs_view_fits_small_sizes(qtbot: Any, tmp_path: Path, size:
     shown = view.key_label.text() if key else view.stats_label.text()
     assert f"median {view.start_stats.median:+.2f} s" in shown  # type: ignore[union-attr]
     assert view.stats_label.toolTip().startswith("Start lag") == short_stats
+    # The rotated y label is never longer than the plot is high (it would be cut: "ear-voice span (s").
+    from PySide6.QtGui import QFontMetrics
+
+    axis = view.plot.getPlotItem().getAxis("left")
+    if state["y_label"]:
+        label = f"{axis.labelText} ({axis.labelUnits})"
+        assert QFontMetrics(axis.label.font()).horizontalAdvance(label) <= view.plot.getPlotItem().getViewBox().height()
+    else:
+        assert size[1] < 200  # only a very low plot has no room for even "EVS (s)"
 
 
 @pytest.mark.parametrize("height,names", [(520, ("source", "interpretation")), (230, ("source", "interp.")),
@@ -654,3 +663,24 @@ def test_audio_panel_evs_hover_enlarges_one_point(panel: AudioPanel, qtbot: Any)
     assert item.data["sourceRect"][row]["w"] > plain_rect[2]  # the larger hover symbol
     others = np.flatnonzero(~item.data["hovered"])
     assert all(tuple(item.data["sourceRect"][i]) == plain_rect for i in others)
+
+
+def test_audio_panel_message_stays_above_the_time_axis(qtbot: Any, tmp_path: Path) -> None:
+    """In a low view a long message is cut to one line inside the plot; the tooltip holds all of it."""
+    session = ProjectSession(make_project(tmp_path, with_audio=False))
+    panel = AudioPanel(session, player=Player(FakeOutput()), cache_dir=tmp_path / "cache")
+    qtbot.addWidget(panel)
+    panel.resize(700, 150)
+    panel.show()
+    qtbot.waitExposed(panel)
+    view = panel.target_view  # the view that carries the time axis
+    view.setFixedHeight(70)
+    qtbot.wait(20)
+    long = "No interpretation audio loaded. " * 6
+    view.set_message(long)
+    axis_top = view.height() - int(view.getPlotItem().getAxis("bottom").height())
+    assert view.message.geometry().bottom() <= axis_top
+    assert view.message_text() == long and view.toolTip() == long
+    assert view.message.text().endswith("…")
+    view.set_message("Short.")
+    assert view.message.text() == "Short." and view.toolTip() == ""

@@ -69,10 +69,23 @@ def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, 
 
 
 @pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
-def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size) -> None:  # noqa: ANN001
+def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, request) -> None:  # noqa: ANN001
     """1280 × 800 and 1366 × 768 screens (less the title bar): table, matrix and bead panel all get room."""
+    from dataclasses import replace
+
     from sialign.gui.main_window import MainWindow
 
+    # The fonts of a real desktop (offscreen Qt's are smaller), restored after the test.
+    from PySide6.QtWidgets import QApplication
+
+    font = QApplication.font()
+    bigger = QApplication.font()
+    bigger.setPixelSize(13)
+    QApplication.setFont(bigger)
+    request.addfinalizer(lambda: QApplication.setFont(font))
+    # A dropped bead with a long reason: the bead panel's title takes two lines.
+    beads = session.project.alignment.beads
+    beads[0] = replace(beads[0], reason="filter: No chunk of the interpretation holds a content word " * 4)
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.setWindowState(Qt.WindowState.WindowNoState)
@@ -80,14 +93,23 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size) -
     window.show()
     qtbot.waitExposed(window)
     window.reset_layout()
+    window.session.select_bead(0)
     qtbot.wait(50)
+    assert window.inspector.title.height() > 1.5 * window.inspector.title.fontMetrics().lineSpacing()
     assert window.minimumSizeHint().height() <= size[1] and window.minimumSizeHint().width() <= size[0]
     table = window.table.viewport().height()
     row = window.table.rowHeight(0)
     assert table >= 3 * row, f"the table shows {table / row:.1f} rows"
-    assert window.matrix.graphics.height() >= 140
+    assert window.matrix.graphics.height() >= 130
     assert window.inspector_dock.height() >= 150
     assert window.audio_dock.height() <= 0.3 * size[1]
+    # The bead panel's last row (the post-edit) shows without scrolling.
+    viewport = window.inspector.parentWidget()
+    bottom = window.inspector.post_edit.mapTo(viewport, window.inspector.post_edit.rect().bottomLeft()).y()
+    assert bottom <= viewport.height(), f"post-edit row ends at {bottom}, the panel at {viewport.height()}"
+    # Status messages keep most of the bar: the permanent labels are short.
+    permanent = sum(w.width() for w in (window.embedder_label, window.counts_label, window.saved_label) if w.isVisible())
+    assert permanent <= 0.6 * window.statusBar().width()
 
 
 def test_a_low_matrix_hides_its_titles_instead_of_cutting_them(qtbot, session) -> None:  # noqa: ANN001

@@ -127,9 +127,14 @@ class SegmentTextView(QPlainTextEdit):
         self.setTextCursor(cursor)
 
     def sizeHint(self) -> QSize:
-        # A few lines: QPlainTextEdit asks for ~12 lines, which would make the
-        # bead panel claim half of a laptop screen.
-        return QSize(super().sizeHint().width(), self.fontMetrics().lineSpacing() * 3 + 12)
+        # Two lines: QPlainTextEdit asks for ~12, and the bead panel's scroll area
+        # sizes the panel by its preferred height; on a laptop screen the review
+        # rows below must fit too. Room left over still goes to the text.
+        return QSize(super().sizeHint().width(), max(self.minimumHeight(), self.fontMetrics().lineSpacing() * 2 + 10))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        # Qt's own (about 70 px) would override the two-line preferred height above.
+        return QSize(super().minimumSizeHint().width(), self.minimumHeight())
 
     def focusInEvent(self, event: QFocusEvent) -> None:
         super().focusInEvent(event)
@@ -151,13 +156,16 @@ class BeadInspector(QWidget):
         self.target_view = SegmentTextView("tgt")
         for view in (self.source_view, self.target_view):
             view.focused.connect(self._remember_side)
-            view.setMinimumHeight(48)
+            view.setMinimumHeight(40)  # two lines: on a laptop screen the review rows below must fit too
 
         source_box = QGroupBox("Source segments")
-        QVBoxLayout(source_box).addWidget(self.source_view)
+        source_layout = QVBoxLayout(source_box)
+        source_layout.addWidget(self.source_view)
         target_box = QGroupBox("Target segments (interpretation)")
         target_layout = QVBoxLayout(target_box)
         target_layout.addWidget(self.target_view)
+        for box_layout in (source_layout, target_layout):
+            box_layout.setContentsMargins(4, 2, 4, 4)
         # One "Restore" button per chunk the intra filter trimmed (rebuilt with each bead).
         self.restore_row = QHBoxLayout()
         self.restore_buttons: list[QPushButton] = []
@@ -208,6 +216,7 @@ class BeadInspector(QWidget):
         post_row.addWidget(apply_post_edit)
         post_row.addWidget(clear_post_edit)
         form = QFormLayout()
+        form.setVerticalSpacing(3)
         form.addRow("Segments", self.button_row)
         form.addRow("Review", labels_row)
         form.addRow("Post-edit", post_row)

@@ -330,25 +330,35 @@ class EvsView(QWidget):
         show_key = height >= KEY_MIN_HEIGHT and width >= KEY_MIN_WIDTH
         show_title = self.show_title and height >= TITLE_MIN_HEIGHT
         state = (small, show_key, show_title)
-        if state == self._compact:
-            return
-        self._compact = state
-        self.title_label.setVisible(show_title)
-        self.key_label.setVisible(show_key)
+        if state != self._compact:
+            self._compact = state
+            self.title_label.setVisible(show_title)
+            self.key_label.setVisible(show_key)
+            self.plot.getPlotItem().showLabel("bottom", not small)
+            self._update_stats_label()
+        # The y label once the layout gave the plot its height.
+        QTimer.singleShot(0, self.plot, self._fit_y_label)
+
+    def _fit_y_label(self) -> None:
+        """A rotated axis label longer than the axis is cut off: the short one when the long one does not fit."""
         item = self.plot.getPlotItem()
-        # A rotated axis label longer than the axis is cut off: use the short one.
-        font_width = QFontMetrics(self.font()).horizontalAdvance(f"{LONG_Y_LABEL} (s)")
-        long_fits = not small and height - 90 > font_width
-        item.setLabel("left", LONG_Y_LABEL if long_fits else SHORT_Y_LABEL, units="s")
-        item.showLabel("bottom", not small)
-        self._update_stats_label()
+        axis = item.getAxis("left")
+        room = item.getViewBox().height() - 8
+        metrics = QFontMetrics(axis.label.font())
+        small = self._compact is None or self._compact[0]
+        name = next((n for n in (LONG_Y_LABEL, SHORT_Y_LABEL) if metrics.horizontalAdvance(f"{n} (s)") <= room and not (small and n == LONG_Y_LABEL)), "")
+        if axis.labelText != name or axis.label.isVisible() != bool(name):
+            item.setLabel("left", name or SHORT_Y_LABEL, units="s")
+            item.showLabel("left", bool(name))  # none rather than a cut one
 
     def compact_state(self) -> dict[str, bool]:
         """What the view shows at its current size (for tests)."""
         self._fit_to_size()
+        self._fit_y_label()
         return {"title": self.title_label.isVisibleTo(self), "key": self.key_label.isVisibleTo(self),
                 "short_stats": bool(self._compact and self._compact[0]),
-                "long_y_label": LONG_Y_LABEL in self.plot.getPlotItem().getAxis("left").labelText}  # fmt: skip
+                "long_y_label": LONG_Y_LABEL in self.plot.getPlotItem().getAxis("left").labelText,
+                "y_label": self.plot.getPlotItem().getAxis("left").label.isVisible()}  # fmt: skip
 
     # -- interaction --------------------------------------------------------------
     def _tip(self, x: float, y: float, data: Any) -> str:

@@ -154,6 +154,12 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
         self._update_title()
         self._update_counts()
         self._update_enabled()
+        self._focus_table()
+
+    def _focus_table(self) -> None:
+        # Review keys (N, C, D…) act at once; the search box would take them as text.
+        if self.session.project.alignment is not None:
+            self.table.setFocus()
 
     def _alignment_replaced(self) -> None:
         self.table_model.reset()
@@ -212,9 +218,9 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
             return
         self.embedder_label.setText(f"embedder: {alignment.embedder or '?'}")
         note = str(alignment.info.get("embedder_note", ""))
+        # The reason it was chosen stays in the tooltip: on a laptop screen the
+        # status bar's messages need the width.
         self.embedder_label.setToolTip(note)
-        if " — " in note:  # chosen for the user, with a reason worth seeing
-            self.embedder_label.setText(f"embedder: {alignment.embedder or '?'} ({note.split(' — ', 1)[1]})")
         c = alignment.counts()
         text = (
             f"{c['total']} beads · {c['confirmed']} confirmed · {c['flagged']} flagged · {c['dropped']} dropped"
@@ -298,6 +304,7 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
     def _alignment_installed(self, first_run: bool) -> None:
         if first_run:
             self.matrix.fit_to_window()
+        self._focus_table()
         # Autosave once the new result has been drawn, not while it is.
         QTimer.singleShot(1500, self.autosave)
 

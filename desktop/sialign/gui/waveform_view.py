@@ -204,6 +204,7 @@ class WaveformView(pg.PlotWidget):
         self.message.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.message.setStyleSheet("color: #d8d8d8; background: rgba(30, 31, 34, 200); padding: 6px; border-radius: 4px;")
         self.message.hide()
+        self._message_text = ""
 
         # Re-reading the segments after a split or merge waits for the event
         # loop, so a burst of edits reads them once.
@@ -235,12 +236,12 @@ class WaveformView(pg.PlotWidget):
 
     def set_message(self, text: str) -> None:
         """Say something in plain words over the view (empty hides it)."""
-        self.message.setText(text)
+        self._message_text = text
         self.message.setVisible(bool(text))
         self._place_message()
 
     def message_text(self) -> str:
-        return self.message.text() if not self.message.isHidden() else ""
+        return self._message_text if not self.message.isHidden() else ""
 
     def refresh_segments(self) -> None:
         """Re-read every segment's times (a new project, segments split or merged)."""
@@ -471,9 +472,19 @@ class WaveformView(pg.PlotWidget):
         return self._axis_name
 
     def _place_message(self) -> None:
-        width = min(self.width() - 40, 560)
-        self.message.setFixedWidth(max(120, width))
+        """Inside the plot, above the time axis: cut to one line (whole in the tooltip) when the view is low."""
+        width = max(120, min(self.width() - 40, 560))
+        self.message.setFixedWidth(width)
+        text = self._message_text
+        self.message.setText(text)
         self.message.adjustSize()
-        # Over a drawn waveform the note sits at the top; over an empty view, in the middle.
-        y = 6 if self._pyramid is not None else (self.height() - self.message.height()) // 2
+        axis = self.getPlotItem().getAxis("bottom")
+        room = self.height() - (int(axis.height()) if axis.isVisible() else 0)
+        if self.message.height() > room - 4:
+            inner = width - 14  # the label's padding
+            self.message.setText(self.message.fontMetrics().elidedText(" ".join(text.split()), Qt.TextElideMode.ElideRight, inner))
+            self.message.adjustSize()
+        self.setToolTip(text if self.message.text() != text else "")
+        # Over a drawn waveform the note sits at the top; over an empty view, in the middle of the plot.
+        y = 6 if self._pyramid is not None else max(0, (room - self.message.height()) // 2)
         self.message.move(QPoint((self.width() - self.message.width()) // 2, y))

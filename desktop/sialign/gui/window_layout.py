@@ -307,6 +307,8 @@ class WindowLayout:
         bar.addPermanentWidget(self.embedder_label)
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.saved_label)
+        # A message cut at a narrow window's edge can still be read whole.
+        bar.messageChanged.connect(lambda text: bar.setToolTip(text))
 
     def _connect(self) -> None:
         s = self.session
@@ -333,7 +335,7 @@ class WindowLayout:
     # -- menus and panels on demand -----------------------------------------------
     def _flips_changed(self, flips: list[int]) -> None:
         if flips:
-            self.statusBar().showMessage(f"{len(flips)} beads would change with these thresholds", 4000)
+            self.statusBar().showMessage(f"{len(flips)} bead{'s' if len(flips) != 1 else ''} would change with these thresholds", 4000)
 
     def focus_post_edit(self) -> None:
         self.inspector_dock.show()
