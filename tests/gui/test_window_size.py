@@ -148,3 +148,16 @@ def test_a_desktop_screen_starts_with_two_line_rows(qtbot, session) -> None:  # 
     window = MainWindow(session)
     qtbot.addWidget(window)
     assert not window.act_compact_rows.isChecked()
+
+
+def test_a_long_embedder_name_is_cut_in_the_status_bar_and_whole_in_its_tooltip(qtbot, session, laptop) -> None:  # noqa: ANN001
+    from sialign.gui.main_window import EMBEDDER_LABEL_WIDTH, MainWindow
+
+    name = "use-multilingual + lexical (pivot through the reference translation)"
+    session.project.alignment.embedder = name
+    session.project.alignment.info["embedder_note"] = "chosen for en → ja — no model was named"
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    label = window.embedder_label
+    assert label.fontMetrics().horizontalAdvance(label.text()) <= EMBEDDER_LABEL_WIDTH
+    assert label.text().endswith("…") and name in label.toolTip() and "no model was named" in label.toolTip()

@@ -46,6 +46,8 @@ from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.shortcuts import ShortcutManager, install_typing_guard
 
 APP_NAME = "SI Aligner"
+# The embedder's name in the status bar is cut to this width (pixels); its tooltip has all of it.
+EMBEDDER_LABEL_WIDTH = 260
 
 
 def error_log_path() -> Path:
@@ -216,11 +218,13 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
             else:
                 self.counts_label.setText(f"{len(project.source)} × {len(project.target)} segments · not aligned")
             return
-        self.embedder_label.setText(f"embedder: {alignment.embedder or '?'}")
+        full = f"embedder: {alignment.embedder or '?'}"
         note = str(alignment.info.get("embedder_note", ""))
-        # The reason it was chosen stays in the tooltip: on a laptop screen the
-        # status bar's messages need the width.
-        self.embedder_label.setToolTip(note)
+        # Cut to a short width, whole in the tooltip with the reason it was
+        # chosen: on a laptop screen the status bar's messages need the room.
+        metrics = self.embedder_label.fontMetrics()
+        self.embedder_label.setText(metrics.elidedText(full, Qt.TextElideMode.ElideRight, EMBEDDER_LABEL_WIDTH))
+        self.embedder_label.setToolTip("\n".join(part for part in (full, note) if part))
         c = alignment.counts()
         text = (
             f"{c['total']} beads · {c['confirmed']} confirmed · {c['flagged']} flagged · {c['dropped']} dropped"
