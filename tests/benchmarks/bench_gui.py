@@ -120,6 +120,7 @@ def measure(app: Any, make_view: Callable[[Any], Any], n: int, repeat: int) -> d
         project = big_timed_project(n)
         beat.start()
         t0 = time.process_time()
+        opened_at = time.perf_counter()
         session.set_project(project)
         idle(app, 400)
         opens.append(time.process_time() - t0)
@@ -128,10 +129,9 @@ def measure(app: Any, make_view: Callable[[Any], Any], n: int, repeat: int) -> d
         if colours is not None:
             # The main window colours the matrix in the background after
             # opening (once per project): edits are measured after it.
-            t0 = time.perf_counter()
             while colours.busy:
                 idle(app, 50)
-            colouring.append(time.perf_counter() - t0)
+            colouring.append(time.perf_counter() - opened_at)
         session.select_bead(n // 2)
         idle(app)
         for name, edit in edit_script(n):
@@ -153,7 +153,10 @@ def measure(app: Any, make_view: Callable[[Any], Any], n: int, repeat: int) -> d
     edits_ms = {k: round(1000 * statistics.median(v), 1) for k, v in per_edit.items()}
     return {
         "open_cpu_s": round(statistics.median(opens), 3),
-        **({"matrix_colours_after_open_s": round(statistics.median(colouring), 2)} if colouring else {}),
+        # The first opening encodes every sentence; later ones of the same texts read the vector cache.
+        **({"matrix_colours_after_open_s": {"first": round(colouring[0], 2),
+                                            "again_median": round(statistics.median(colouring[1:] or colouring), 2)}}
+           if colouring else {}),  # fmt: skip
         "open_longest_freeze_ms": round(1000 * statistics.median(open_gaps), 1),
         "edit_cpu_ms": edits_ms,
         "edit_cpu_ms_max": max(v for k, v in edits_ms.items() if k != "undo all"),
