@@ -147,6 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     window.table.scrollToTop()
     _settle(app)
     _save(window.table_panel.grab(), out, "table_flags.png")
+    window.flag_filter.setCurrentIndex(0)
+
+    # Filters: a tab beside the matrix, the table keeps its width.
+    window.show_filters()
+    _settle(app)
+    _save(window.grab(), out, "filters_open.png")
+    window.matrix_dock.raise_()
 
     # Help → Keyboard shortcuts… (the list every command's key is changed in).
     from sialign.gui.shortcuts import ShortcutsDialog

@@ -592,6 +592,12 @@ def test_audio_panel_short_side_names_when_low(panel: AudioPanel, qtbot: Any, he
         plot_height = view.getPlotItem().getViewBox().height()
         label = view.getPlotItem().getAxis("left").label
         assert label.boundingRect().width() <= plot_height or not view.axis_label()
+    # The time axis's title shows only where the view has room for it (else it is cut at the bottom).
+    from sialign.gui.waveform_view import TIME_TITLE_MIN_HEIGHT
+
+    target = panel.target_view
+    qtbot.waitUntil(lambda: target.getPlotItem().getAxis("bottom").label.isVisible() == (target.height() >= TIME_TITLE_MIN_HEIGHT),
+                    timeout=2000)  # fmt: skip
 
 
 def test_audio_panel_main_window_docks_the_lag_plot(qtbot: Any, monkeypatch: Any) -> None:
@@ -684,3 +690,9 @@ def test_audio_panel_message_stays_above_the_time_axis(qtbot: Any, tmp_path: Pat
     assert view.message.text().endswith("…")
     view.set_message("Short.")
     assert view.message.text() == "Short." and view.toolTip() == ""
+    # A wide view shows a sentence whole on one line rather than cutting it at a fixed width.
+    panel.resize(1500, 150)
+    qtbot.wait(20)
+    sentence = "No interpretation audio loaded. Add a recording to the project to see and hear it; review works without it."
+    view.set_message(sentence)
+    assert view.message.text() == sentence and view.message.geometry().bottom() <= axis_top

@@ -94,7 +94,7 @@ def test_export_dialog_error_keeps_it_open_with_the_options(qtbot, tmp_path, mon
     dialog.accept()
     assert dialog.result() == 0 and dialog.rows_written is None
     assert not dialog.error_label.isHidden() and "\n" not in dialog.error_label.text()
-    assert dialog.error_label.text().startswith("Cannot create") or dialog.error_label.text().startswith("Export failed")
+    assert dialog.error_label.text().startswith(f"{blocker} is a file, not a folder")
     assert dialog.format.key == "jsonl" and dialog.include_dropped.isChecked()
     assert dialog.path_edit.text() == str(blocker / "sub" / "hi.jsonl")
 
@@ -138,3 +138,14 @@ def test_export_dialog_shows_a_long_error_whole(qtbot, tmp_path) -> None:  # noq
     label = dialog.error_label
     qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()), timeout=2000)
     assert label.geometry().bottom() <= dialog.height()
+
+
+def test_export_dialog_a_file_in_the_path_is_named_not_offered_as_a_folder(qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QMessageBox
+
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: pytest.fail("no question expected"))
+    dialog = _dialog(qtbot, _project(), tmp_path / "hi.tsv")
+    dialog.path_edit.setText(str(tmp_path / "afile" / "out.tsv"))
+    dialog.accept()
+    assert f"{tmp_path / 'afile'} is a file, not a folder" in dialog.error_label.text()

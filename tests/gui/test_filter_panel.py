@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from sialign.core.model import BeadStatus, Project
 from sialign.core.params import FilterParams
@@ -38,8 +39,10 @@ def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa:
     # "Ernte." is far shorter than its reference: below γ = 0.2 it would be dropped.
     assert panel.flips == [2]
     assert "1</b> beads would change: 1 dropped" in panel.count_label.text()
-    panel.show_flips.setChecked(True)  # the table shows just the bead that would change
-    assert [window.proxy.bead_of(window.proxy.index(r, 0)) for r in range(window.proxy.rowCount())] == [2]
+    panel.show_flips.setChecked(True)  # the table shows the beads the preview lists
+    shown = [window.proxy.bead_of(window.proxy.index(r, 0)) for r in range(window.proxy.rowCount())]
+    listed = [panel.preview_list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(panel.preview_list.count())]
+    assert 2 in shown and sorted(shown) == sorted(listed) == panel.changed
     panel.show_flips.setChecked(False)
     assert window.proxy.rowCount() == 4
     panel.rows["gamma_min"].set_value(0.0)

@@ -487,3 +487,15 @@ def test_main_window_selecting_a_hidden_bead_clears_the_table_selection(window) 
     assert not window.table.currentIndex().isValid()
     window.session.select_bead(2)
     assert window.proxy.bead_of(window.table.currentIndex()) == 2
+
+
+def test_main_window_a_command_clears_the_last_commands_message(qtbot, window) -> None:  # noqa: ANN001
+    """"No such bead left." or a merge notice must not stay under the next command."""
+    window.statusBar().showMessage("No such bead left.", 10000)
+    window.act_next_unconfirmed.trigger()
+    assert window.statusBar().currentMessage() != "No such bead left."
+    window.session.select_bead(1)
+    window.statusBar().showMessage("the merged bead is auto, review it again (Undo restores both)", 10000)
+    window.review.confirm()
+    window.session.undo_stack.undo()
+    assert "merged bead" not in window.statusBar().currentMessage()

@@ -172,3 +172,15 @@ def test_matrix_colour_bar_makes_room_for_its_label_after_being_hidden(qtbot, ma
     view.set_grid(SimilarityGrid(np.zeros((6, 9), dtype=np.float32), aligned.source.ids(), aligned.target.ids()))
     assert view.colour_bar.isVisible()
     qtbot.waitUntil(lambda: view.colour_bar.getAxis("left").width() >= 20, timeout=2000)
+
+
+def test_matrix_view_zoom_buttons_need_a_talk(qtbot, project) -> None:  # noqa: ANN001
+    from sialign.core.model import Project
+    from sialign.gui.matrix_view import MatrixView
+
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.set_project(Project(), None)
+    assert not view.fit_button.isEnabled() and not view.zoom_button.isEnabled()
+    view.set_project(project, None)
+    assert view.fit_button.isEnabled() and view.zoom_button.isEnabled()

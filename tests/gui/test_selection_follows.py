@@ -67,26 +67,41 @@ def _selected_rows(window) -> list[int]:  # noqa: ANN001
 
 
 def test_undo_and_redo_leave_exactly_the_current_bead_selected(qtbot, window) -> None:  # noqa: ANN001
-    """A multi-row selection made for a merge does not linger: the next key acts on one bead."""
-    from PySide6.QtCore import QItemSelectionModel
-
-    selection = window.table.selectionModel()
+    """Rows inserted by undoing a merge do not widen the selection: the next key acts on one bead."""
     window.session.select_bead(2)
-    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-    selection.select(window.proxy.index(3, 0), flags)
-    assert _selected_rows(window) == [2, 3]
-    window.review.confirm()  # both selected beads, as one step
+    window.review.merge_with_next_bead()
     qtbot.wait(20)
+    assert _selected_rows(window) == [window.session.selected_bead] == [2]
     window.session.undo_stack.undo()
     qtbot.wait(20)
     assert _selected_rows(window) == [window.session.selected_bead]
     window.session.undo_stack.redo()
     qtbot.wait(20)
     assert _selected_rows(window) == [window.session.selected_bead]
-    # Selecting from elsewhere (the matrix) replaces a multi-row selection too.
-    selection.select(window.proxy.index(5, 0), flags)
-    window.session.select_bead(4)
-    assert _selected_rows(window) == [4]
+
+
+def test_a_status_change_keeps_a_group_selected(qtbot, window) -> None:  # noqa: ANN001
+    from PySide6.QtCore import QItemSelectionModel
+
+    selection = window.table.selectionModel()
+    window.session.select_bead(2)
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    for row in (3, 4):
+        selection.select(window.proxy.index(row, 0), flags)
+    window.review.confirm()  # all three, as one step
+    qtbot.wait(20)
+    assert _selected_rows(window) == [2, 3, 4]
+    assert window.table_panel.selected_beads() == [2, 3, 4]
+
+
+def test_keys_act_on_the_shown_bead_after_moving_without_selecting(qtbot, window) -> None:  # noqa: ANN001
+    """Ctrl+End moves the current row without selecting it: D drops the bead shown, not the row left behind."""
+    window.session.select_bead(1)
+    window.session.select_bead(5)  # as the matrix or Ctrl+End does
+    window.table.selectionModel().select(
+        window.proxy.index(1, 0), window.table.selectionModel().SelectionFlag.ClearAndSelect | window.table.selectionModel().SelectionFlag.Rows
+    )  # row 2 still selected while bead 6 is the current one
+    assert window.table_panel.selected_beads() == [5]
 
 
 def test_opening_a_talk_puts_the_keys_on_the_table(qtbot, window, make_project) -> None:  # noqa: ANN001
@@ -100,3 +115,14 @@ def test_opening_a_talk_puts_the_keys_on_the_table(qtbot, window, make_project) 
     window.table_panel.focus_search()
     window._alignment_installed(False)
     assert window.focusWidget() is window.table
+
+
+def test_the_matrix_info_line_follows_the_bead_through_a_merge_and_a_split(qtbot, window) -> None:  # noqa: ANN001
+    window.session.select_bead(2)
+    before = window.matrix.hover_label.text()
+    window.review.merge_with_next_bead()
+    qtbot.wait(20)
+    after = window.matrix.hover_label.text()
+    assert after != before and after == window.matrix.describe_bead(window.session.selected_bead)
+    bead = window.session.project.alignment.beads[window.session.selected_bead]
+    assert f"source {bead.src[0] + 1}–{bead.src[-1] + 1}" in after or len(bead.src) == 1

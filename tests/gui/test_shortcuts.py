@@ -101,6 +101,13 @@ def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None
     assert "Review › Confirm" in names and "Edit › Undo" in names and "Help › Keyboard shortcuts" in names
     row = names.index("Review › Confirm")
     assert dialog.table.item(row, 1).text() == "C"
+    # Every key shows whole at the dialog's size (the name column gives way).
+    dialog.resize(560, 520)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    metrics = dialog.table.fontMetrics()
+    widest = max(metrics.horizontalAdvance(dialog.table.item(r, 1).text()) for r in range(dialog.table.rowCount()))
+    assert dialog.table.columnWidth(1) >= widest
     dialog.search.setText("confirm")
     shown = [names[r] for r in range(len(names)) if not dialog.table.isRowHidden(r)]
     assert "Review › Confirm" in shown and "Edit › Undo" not in shown

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import time
 
 import pytest
@@ -157,6 +159,13 @@ def test_table_model_proxy_filters_and_sorts(session) -> None:  # noqa: ANN001
     assert [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())] == [4]
     proxy.set_flag("any")
     assert proxy.rowCount() == 1
+    # A trimmed bead is not "flagged" (the status bar's count); it has its own entry.
+    beads = session.project.alignment.beads
+    beads[0] = replace(beads[0], trimmed=beads[0].tgt[:1])
+    model.reset()
+    assert proxy.rowCount() == 1
+    proxy.set_flag("trimmed")
+    assert 0 in [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())]
     proxy.set_flag(None)
     proxy.set_cost_min(0.55)
     assert [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())] == [4, 5]
@@ -218,3 +227,13 @@ def test_table_model_find_next_none(project) -> None:  # noqa: ANN001
         bead.status = BeadStatus.CONFIRMED
     assert find_next(project.alignment.beads, 0, is_unconfirmed) == -1
     assert find_next([], -1, is_unconfirmed) == -1
+
+
+def test_table_model_a_bead_without_a_cost_says_why(session) -> None:  # noqa: ANN001
+    from sialign.core.edits import MergeBeads
+
+    MergeBeads(1).apply(session.project)  # a reviewer's merge: no aligner cost
+    model = SegmentTableModel(lambda: session.project)
+    assert session.project.alignment.beads[1].cost is None
+    assert model.data(model.index(1, Column.COST)) == "–"
+    assert "no cost: the reviewer merged or split it" in model.data(model.index(1, Column.COST), Qt.ItemDataRole.ToolTipRole)

@@ -190,6 +190,10 @@ class ExportDialog(QDialog):
             if not self._ask("Replace the file?", f"{path.name} already exists in {path.parent}.\nReplace it?", default_yes=False):
                 return
         elif not path.parent.is_dir():
+            blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+            if blocking is not None:
+                self.show_error(f"{blocking} is a file, not a folder; choose another folder.")
+                return
             missing = next((p for p in reversed(path.parents) if not p.exists()), path.parent)
             if not self._ask("Create the folder?", f"The folder {missing} does not exist.\nCreate {path.parent} and export there?", default_yes=True):
                 return

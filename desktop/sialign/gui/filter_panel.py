@@ -152,6 +152,8 @@ class FilterPanel(QWidget):
         self._run_task = run_task
         self.scores: Any = None
         self.flips: list[int] = []
+        # Every bead the preview lists (status, flag or trimming changes): what "show only" shows.
+        self.changed: list[int] = []
 
         params = session.project.filter_params
         self.rows: dict[str, ThresholdRow] = {}
@@ -190,18 +192,19 @@ class FilterPanel(QWidget):
         self.preview_list.itemActivated.connect(self._preview_item_chosen)
         self.preview_list.itemClicked.connect(self._preview_item_chosen)
         self.show_flips = QCheckBox("Show only these beads in the table")
-        self.show_flips.setToolTip("Filter the segment table to the beads these thresholds would drop or restore")
+        self.show_flips.setToolTip("Filter the segment table to the beads listed above: those these thresholds would drop, restore, flag or trim")
         buttons = QHBoxLayout()
         buttons.addWidget(self.score_button)
         buttons.addWidget(self.apply_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        # The buttons first: the panel scrolls in a low dock, and Score and Apply must stay in sight.
+        layout.addLayout(buttons)
         layout.addWidget(self.skipped_label)
+        layout.addLayout(form)
         layout.addWidget(self.count_label)
         layout.addWidget(self.preview_list, 1)
         layout.addWidget(self.show_flips)
-        layout.addLayout(buttons)
         layout.addStretch(0)  # the doubt section goes before this (attach_doubt)
 
         self.set_params(params)
@@ -264,7 +267,9 @@ class FilterPanel(QWidget):
         """Disable, with the reason, the filters not built for this talk's target language."""
         from sialign.filters.languages import skipped_filters
 
-        self.skipped = skipped_filters(self.session.project)
+        project = self.session.project
+        # No talk open: nothing is skipped for a language nobody chose yet.
+        self.skipped = skipped_filters(project) if len(project.target) else {}
         controls: dict[str, list[QWidget]] = {"intra": [self.intra, self.drop_contentless], "alpha": [self.rows["alpha_min"]]}
         tips = {"intra": "Trim or drop chunks without a content word", "alpha": THRESHOLDS[0].tip}
         for name, widgets in controls.items():
@@ -338,6 +343,7 @@ class FilterPanel(QWidget):
 
     def _update_preview(self, *_: Any) -> None:
         self.preview_list.clear()
+        self.changed = []
         if self.scores is None:
             self.flips = []
             if self.session.project.alignment is None:
@@ -369,6 +375,7 @@ class FilterPanel(QWidget):
             f"{counts['flag']} flagged but kept, {counts['trim']} only trimmed."
         )
         self.count_label.setText(text)
+        self.changed = sorted({change.index for change in changes})
         for change in changes[:PREVIEW_ROWS]:
             item = QListWidgetItem(change.text())
             item.setData(Qt.ItemDataRole.UserRole, change.index)
@@ -386,7 +393,7 @@ class FilterPanel(QWidget):
     def _emit_table_filter(self) -> None:
         # Without scores there is nothing to show; the table goes back to every bead.
         active = self.show_flips.isChecked() and self.scores is not None
-        self.table_filter_changed.emit(list(self.flips) if active else None)
+        self.table_filter_changed.emit(list(self.changed) if active else None)
 
     # -- apply -----------------------------------------------------------------
     def apply(self) -> None:

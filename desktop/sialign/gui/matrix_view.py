@@ -239,10 +239,10 @@ class MatrixView(QWidget):
 
         self.hover_label = QLabel(" ")
         self.hover_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        fit_button = QPushButton("Fit")
+        self.fit_button = fit_button = QPushButton("Fit")
         fit_button.setToolTip("Show the whole matrix (Ctrl+0)")
         fit_button.clicked.connect(self.fit_to_window)
-        zoom_button = QPushButton("Zoom to bead")
+        self.zoom_button = zoom_button = QPushButton("Zoom to bead")
         zoom_button.setToolTip("Zoom in around the selected bead")
         zoom_button.clicked.connect(lambda: self.zoom_to_bead(self._selected))
         bar = QHBoxLayout()
@@ -268,6 +268,10 @@ class MatrixView(QWidget):
         self._refresh_image()
         self.refresh_beads()
         self._update_empty_label()
+        # Nothing to zoom in an empty window.
+        has_segments = project is not None and bool(len(project.source) and len(project.target))
+        self.fit_button.setEnabled(has_segments)
+        self.zoom_button.setEnabled(has_segments and project is not None and project.alignment is not None)
         if fit:
             self.fit_to_window()
 
@@ -347,6 +351,8 @@ class MatrixView(QWidget):
         if key != self._image_key:
             self._refresh_image()
         self.refresh_beads()
+        # The info line describes the selected bead as it is now (merged, split…).
+        self.hover_label.setText(self.describe_bead(self._selected) or " ")
 
     def _refresh_image(self) -> None:
         project = self._project

@@ -95,7 +95,9 @@ class FileField(QWidget):
             self.preview.setToolTip("The first lines of the file, decoded with the chosen encoding")
             self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont))
             lines = self.preview.fontMetrics().lineSpacing() * PREVIEW_HEIGHT_LINES
-            self.preview.setFixedHeight(lines + 2 * self.preview.frameWidth() + 8)
+            # Room for the horizontal scroll bar too (long lines are not wrapped), so it never hides a line.
+            scroll_bar = self.preview.horizontalScrollBar().sizeHint().height()
+            self.preview.setFixedHeight(lines + 2 * self.preview.frameWidth() + 8 + scroll_bar)
             self.preview.hide()
             layout.addWidget(self.preview)
         layout.addWidget(self.status)
@@ -360,6 +362,12 @@ class NewTalkDialog(QDialog):
             if problem:
                 found.append(f"The {name} file {field.path} cannot be used: {problem}.")
         return found
+
+    def done(self, result: int) -> None:
+        # A path field losing the focus as the dialog closes must not read its file again.
+        for field in (self.source, self.target, self.reference, self.source_audio, self.target_audio):
+            field.edit.blockSignals(True)
+        super().done(result)
 
     def accept(self) -> None:
         # Read any path typed without leaving its field, a file that could not be

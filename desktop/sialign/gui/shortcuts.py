@@ -236,6 +236,8 @@ class ShortcutsDialog(QDialog):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() + 8)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Keys are short and must show whole ("Ctrl+Shift+Z, Ctrl+Y"): the name column gives way.
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.key_edit = QKeySequenceEdit()
         self.key_edit.setToolTip("Click, then press the new key")
         self.set_button = QPushButton("Set")
@@ -275,7 +277,9 @@ class ShortcutsDialog(QDialog):
             name = QTableWidgetItem(entry.name)
             name.setData(Qt.ItemDataRole.UserRole, entry.key)
             self.table.setItem(r, 0, name)
-            self.table.setItem(r, 1, QTableWidgetItem(entry.key_text()))
+            key = QTableWidgetItem(entry.key_text())
+            key.setToolTip(entry.key_text())
+            self.table.setItem(r, 1, key)
         self._filter(self.search.text())
 
     def _filter(self, text: str) -> None:

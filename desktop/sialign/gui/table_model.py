@@ -356,7 +356,7 @@ class SegmentTableModel(QAbstractTableModel):
         if col is Column.TARGET:
             return row.target
         if col is Column.COST:
-            return "" if row.cost is None else f"{row.cost:.2f}"
+            return "–" if row.cost is None else f"{row.cost:.2f}"
         if col is Column.STATUS:
             text = row.status.value
             return f"{text} · {row.labels}" if row.labels else text
@@ -394,6 +394,8 @@ class SegmentTableModel(QAbstractTableModel):
             lines[0] += f", cost {row.cost:.3f}"
             if self.is_low_confidence(row):
                 lines[0] += " (low confidence)"
+        else:
+            lines[0] += ", no cost: the reviewer merged or split it (Re-align unconfirmed scores it again)"
         doubt = self.doubt(r)
         if doubt is not None:
             lines.append(f"Doubt {doubt:.2f}: probability the bead is wrong, learned from the reviewed beads")
@@ -443,7 +445,7 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         self._change_filter(_statuses=frozenset(statuses) if statuses is not None else None)
 
     def set_flag(self, flag: str | None) -> None:
-        """Show only beads failing filter ``flag`` ("any" for any failed flag, None: all)."""
+        """Show only beads failing filter ``flag`` ("any" for any failed filter, "trimmed" for trimmed beads, None: all)."""
         self._change_filter(_flag=flag)
 
     def set_cost_min(self, cost_min: float | None) -> None:
@@ -475,7 +477,8 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         row = model.row(source_row)
         if self._statuses is not None and row.status not in self._statuses:
             return False
-        if self._flag == "any" and not row.flag_names:
+        # "Any flag" counts what the status bar calls flagged: a failed filter; trimming is its own entry.
+        if self._flag == "any" and not row.flag_names - {"trimmed"}:
             return False
         if self._flag not in (None, "any") and self._flag not in row.flag_names:
             return False

@@ -170,8 +170,11 @@ class TablePanel(QWidget):
         """Bead indices of the table's selected rows, or the session's selected bead."""
         rows = self.table.selectionModel().selectedRows()
         indices = sorted({self.proxy.bead_of(r) for r in rows} - {-1})
-        if not indices and self.session.selected_bead >= 0:
-            indices = [self.session.selected_bead]
+        current = self.session.selected_bead
+        if current >= 0 and current not in indices:
+            # The reviewer moved on without selecting (Ctrl+End, the matrix): keys
+            # act on the bead shown and highlighted, never on rows left behind.
+            indices = [current]
         return indices
 
     def show_selection(self, index: int) -> None:
@@ -199,7 +202,11 @@ class TablePanel(QWidget):
         finally:
             self._syncing = False
 
-    def _reselect_later(self, *_: Any) -> None:
+    def _reselect_later(self, changes: Any = None) -> None:
+        # Only when beads were merged, split or replaced: rows inserted inside a
+        # selection widen it. A status or label change keeps a group selected.
+        if changes is not None and not (getattr(changes, "beads", True) or getattr(changes, "alignment", False)):
+            return
         QTimer.singleShot(0, self.table, lambda: self.show_selection(self.session.selected_bead))
 
     def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:

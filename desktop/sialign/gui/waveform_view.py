@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from sialign.gui.session import ProjectSession
 
 SIDE_NAMES = {"src": "source", "tgt": "interpretation"}
+# Below this height (pixels) the interpretation view drops its "time (s)" title (it would be cut).
+TIME_TITLE_MIN_HEIGHT = 80
 # Axis labels when the view is too low for the full name.
 SHORT_SIDE_NAMES = {"src": "src", "tgt": "interp."}
 WAVE_COLORS = {"src": "#6fa8dc", "tgt": "#f6b26b"}
@@ -451,7 +453,17 @@ class WaveformView(pg.PlotWidget):
         self._fit_axis_label()
 
     def _fit_axis_label(self) -> None:
-        """The full side name when it fits along the axis, else the short one, else none (rotated labels get cut)."""
+        """The full side name when it fits along the axis, else the short one, else none (rotated labels get cut).
+
+        The time axis's title goes first in a low view: its numbers say enough, and
+        the room it frees lets the side name show.
+        """
+        if self.side == "tgt":
+            bottom = self.getPlotItem().getAxis("bottom")
+            wanted = self.height() >= TIME_TITLE_MIN_HEIGHT
+            if bottom.label.isVisible() != wanted:
+                self.getPlotItem().showLabel("bottom", wanted)
+                QTimer.singleShot(0, self, self._fit_axis_label)  # the plot's height changes with it
         height = self.getPlotItem().getViewBox().height()
         axis = self.getPlotItem().getAxis("left")
         # The label is a text item with its own font and a document margin on each end.
@@ -474,6 +486,7 @@ class WaveformView(pg.PlotWidget):
     def _place_message(self) -> None:
         """Inside the plot, above the time axis: cut to one line (whole in the tooltip) when the view is low."""
         width = max(120, min(self.width() - 40, 560))
+        self.message.setWordWrap(True)
         self.message.setFixedWidth(width)
         text = self._message_text
         self.message.setText(text)
@@ -481,8 +494,13 @@ class WaveformView(pg.PlotWidget):
         axis = self.getPlotItem().getAxis("bottom")
         room = self.height() - (int(axis.height()) if axis.isVisible() else 0)
         if self.message.height() > room - 4:
-            inner = width - 14  # the label's padding
-            self.message.setText(self.message.fontMetrics().elidedText(" ".join(text.split()), Qt.TextElideMode.ElideRight, inner))
+            # One line over the whole width, cut only if even that is too short.
+            line = " ".join(text.split())
+            metrics = self.message.fontMetrics()
+            width = max(120, min(self.width() - 40, metrics.horizontalAdvance(line) + 30))
+            self.message.setWordWrap(False)
+            self.message.setFixedWidth(width)
+            self.message.setText(metrics.elidedText(line, Qt.TextElideMode.ElideRight, width - 20))  # less the padding
             self.message.adjustSize()
         self.setToolTip(text if self.message.text() != text else "")
         # Over a drawn waveform the note sits at the top; over an empty view, in the middle of the plot.

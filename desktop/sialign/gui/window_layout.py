@@ -13,7 +13,7 @@ from sialign.gui.table_model import Column, is_flagged, is_low_confidence, is_un
 
 # Bump when docks are added or renamed, so an old saved layout is not
 # restored onto a different set of docks.
-LAYOUT_VERSION = 4
+LAYOUT_VERSION = 5
 # The window's size on a screen with room for it; smaller screens get a maximised window.
 DEFAULT_SIZE = (1400, 880)
 # Room left for a window manager's frame and title bar (width, height).
@@ -38,9 +38,18 @@ class WindowLayout:
             action.setToolTip(f"{tip} ({shortcut_text})" if shortcut_text else tip)
             action.setStatusTip(tip)
         action.setCheckable(checkable)
-        action.triggered.connect(lambda _checked=False: slot())
+        action.triggered.connect(lambda _checked=False: self._run_command(slot))
         self.addAction(action)
         return action
+
+    def _clear_status(self, *_: Any) -> None:
+        self.statusBar().clearMessage()
+
+    def _run_command(self, slot: Callable[[], Any]) -> None:
+        # A message of the command before ("No such bead left.") must not
+        # linger under this one; the command shows its own, if any.
+        self.statusBar().clearMessage()
+        slot()
 
     def _build_actions(self) -> None:
         A = self._action
@@ -197,15 +206,18 @@ class WindowLayout:
         self.matrix_dock = self._dock("Alignment matrix", "matrix_dock", self.matrix, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.inspector_dock = self._dock("Bead", "inspector_dock", self._scrollable(self.inspector),
                                          Qt.DockWidgetArea.BottomDockWidgetArea)  # fmt: skip
+        # A tab beside the matrix, not a column beside the table: on a laptop
+        # screen a third column left the table's text two characters wide.
         self.filter_dock = self._dock("Filters", "filter_dock", self._scrollable(self.filter_panel),
-                                      Qt.DockWidgetArea.RightDockWidgetArea)  # fmt: skip
-        self.filter_dock.hide()
+                                      Qt.DockWidgetArea.LeftDockWidgetArea)  # fmt: skip
         self.audio_dock = self._dock("Audio", "audio_dock", self.audio_panel, Qt.DockWidgetArea.TopDockWidgetArea)
         # The lag plot needs height more than width: a tab beside the matrix
         # gives it the matrix's area instead of a sliver of the audio strip.
         self.evs_dock = self._dock("Interpreter lag", "evs_dock", self.audio_panel.evs_view,
                                    Qt.DockWidgetArea.LeftDockWidgetArea)  # fmt: skip
         self.tabifyDockWidget(self.matrix_dock, self.evs_dock)
+        self.tabifyDockWidget(self.matrix_dock, self.filter_dock)
+        self.filter_dock.hide()
         self.matrix_dock.raise_()
         # Behind the matrix tab the plot stays "visible" to Qt: tell it, so edits skip its redraw.
         self.evs_dock.visibilityChanged.connect(self.audio_panel.evs_view.set_on_screen)
@@ -316,6 +328,8 @@ class WindowLayout:
         s.alignment_replaced.connect(self._alignment_replaced)
         s.edited.connect(self._edited)
         s.selection_changed.connect(self._selection_changed)
+        # Undo and redo (and every edit) start a new status: the last edit's notice goes.
+        s.undo_stack.indexChanged.connect(self._clear_status)
         s.modified_changed.connect(lambda _m: self._update_title())
         s.edit_failed.connect(self._edit_failed)
         s.similarity_changed.connect(lambda: self.matrix.set_grid(s.similarity))
