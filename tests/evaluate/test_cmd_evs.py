@@ -30,7 +30,7 @@ def test_cmd_evs_prints_talks_and_interpreters(tmp_path: Path, capsys: pytest.Ca
     assert interpreter_lines[1][1:4] == ["2", "6", "+3.00"]
     data = json.loads(report.read_text())
     assert data["talks"][0]["start"]["median"] == pytest.approx(2.0)
-    assert [i["interpreter"] for i in data["interpreters"]] == ["A", "B", "unknown"]
+    assert [i["interpreter"] for i in data["interpreters"]] == ["A", "B", "unknown (t4.sialign)"]
 
 
 def test_cmd_evs_without_times_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -70,7 +70,7 @@ def test_evs_lag_stats_table(values: list[float], outliers: tuple[int, ...]) -> 
 
 def test_evs_compare_interpreters_pools_talks() -> None:
     result = compare_interpreters(interpreter_projects())
-    assert [r.interpreter for r in result] == ["A", "B", "unknown"]
+    assert [r.interpreter for r in result] == ["A", "B", "unknown (t4)"]  # no interpreter id, no path: the talk id
     a, b, unknown = result
     assert a.talks == ["t2"] and a.start is not None and a.start.median == pytest.approx(4.5)
     assert b.talks == ["t1", "t3"] and b.start is not None and b.start.n == 6

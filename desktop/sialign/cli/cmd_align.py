@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sialign.core.model import Project
@@ -87,6 +86,7 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
     """AlignParams with the options given on the command line applied."""
     import dataclasses
 
+    from sialign.cli.usage import usage_error
     from sialign.core.errors import ParamsError
     from sialign.core.params import AlignParams
 
@@ -111,26 +111,22 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
         return dataclasses.replace(params, **changes)
     except ParamsError as exc:  # AlignParams validates; name the option that was given
         if exc.field in ("evs_min", "evs_max") and args.evs is not None:
-            raise_error(f"--evs MIN MAX needs MIN < MAX, not {args.evs[0]} {args.evs[1]}")
-        raise_error(f"--{exc.field.replace('_', '-')} {exc.problem}")
-
-
-def raise_error(message: str) -> NoReturn:
-    from sialign.core.errors import SialignError
-
-    raise SialignError(message)
+            usage_error(f"--evs MIN MAX needs MIN < MAX, not {args.evs[0]} {args.evs[1]}")
+        usage_error(f"--{exc.field.replace('_', '-')} {exc.problem}")
 
 
 def parse_filters(text: str | None) -> set[str]:
     """The filter names of ``--filters`` (empty when not given)."""
     if not text:
         return set()
+    from sialign.cli.usage import usage_error
+
     names = {part.strip().lower() for part in text.split(",") if part.strip()}
     from sialign.workflows.aligning import FILTER_NAMES
 
     unknown = names - set(FILTER_NAMES)
     if unknown:
-        raise_error(f"--filters: unknown filter(s) {', '.join(sorted(unknown))} — use intra, inter or intra,inter")
+        usage_error(f"--filters: unknown filter(s) {', '.join(sorted(unknown))} — use intra, inter or intra,inter")
     return names
 
 
@@ -170,14 +166,11 @@ def build_project(args: argparse.Namespace) -> Project:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.export_formats import ALIGNMENT_EXTENSIONS
     from sialign.workflows.aligning import align_talk
-    from sialign.workflows.outputs import check_output_folder, summary_lines, write_output
+    from sialign.workflows.outputs import check_output_folder, check_output_name, summary_lines, write_output
 
-    suffix = Path(args.output).suffix.lower()
     fmt = getattr(args, "format", None)
-    if fmt is None and suffix != ".sialign" and suffix not in ALIGNMENT_EXTENSIONS:
-        raise_error(f"-o {args.output}: name the output .tsv, .jsonl, .tmx, .align or .sialign, or choose a format with -f")
+    check_output_name(args.output, fmt, project=True)
     check_output_folder(args.output)
     filters = parse_filters(args.filters)
     params = params_from_args(args)

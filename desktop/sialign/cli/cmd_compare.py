@@ -51,7 +51,11 @@ def run(args: argparse.Namespace) -> int:
         interpreters_html, interpreters_tsv,
     )  # fmt: skip
 
+    from sialign.workflows.outputs import check_output_folder
+
     fmt = compare_format(args.output) if args.output else None
+    if args.output:
+        check_output_folder(args.output)
     paths = expand_projects(args.projects)
     projects = [load_project(p) for p in paths]
     if args.pooled:

@@ -26,8 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.writers import transcript_format_for, write_transcript
+    from sialign.workflows.outputs import check_output_folder
 
     out_format = transcript_format_for(args.output, args.to_format)
+    check_output_folder(args.output, "OUT")
     doc = read_as_asked(args.input, args, args.from_format)
     n = write_transcript(doc, args.output, format=out_format, tier_name=args.tier_name)
     print(f"Wrote {n} segments to {args.output} ({out_format}, from {doc.format} in {doc.encoding})", file=sys.stderr)

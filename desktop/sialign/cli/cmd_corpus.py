@@ -99,9 +99,9 @@ def _align(args: argparse.Namespace) -> int:
 
     filters = sorted(parse_filters(args.filters)) + (["learned"] if args.learned else [])
     if args.jobs < 1:
-        from sialign.cli.cmd_align import raise_error
+        from sialign.cli.usage import usage_error
 
-        raise_error(f"--jobs must be at least 1, not {args.jobs}")
+        usage_error(f"--jobs must be at least 1, not {args.jobs}")
     params = params_from_args(args)
     total = len(read_manifest(args.manifest))
     progress = _Progress(total, args.quiet)
@@ -162,7 +162,9 @@ def run(args: argparse.Namespace) -> int:
         return _status(args)
     if action == "export":
         from sialign.corpus.outputs import export_corpus
+        from sialign.workflows.outputs import check_output_folder
 
+        check_output_folder(args.output)
         talks, rows = export_corpus(args.folder, args.output, args.format, split=args.split, only_confirmed=args.only_confirmed)
         print(f"wrote {rows} rows of {talks} talks to {args.output}", file=sys.stderr)
         return 0

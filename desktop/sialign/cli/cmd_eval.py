@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 HELP = "score an alignment against gold beads (strict/lax F1) or AHC-SI gold spans (LCS accuracy)"
 
@@ -30,10 +30,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
 
 
-def _error(message: str) -> None:
+def _error(message: str) -> NoReturn:
     from sialign.core.errors import SialignError
 
     raise SialignError(message)
+
+
+def _require_beads(beads: list[Any], path: str, role: str) -> None:
+    """An empty or beadless alignment scores nothing: refuse it, naming the file (exit 2)."""
+    if not any(src or tgt for src, tgt in beads):
+        _error(f"{path}: the {role} alignment holds no bead — give a .align file with one [i]:[j] bead per line"
+               + (" or an aligned project" if role == "system" else ""))
 
 
 def bead_f1_scores(hyp_path: str, gold_path: str) -> dict[str, float]:
@@ -41,6 +48,7 @@ def bead_f1_scores(hyp_path: str, gold_path: str) -> dict[str, float]:
     from sialign.evaluate import alignment_positions, bead_f1, read_beads
 
     gold = read_beads(gold_path)
+    _require_beads(gold, gold_path, "gold")
     if Path(hyp_path).suffix.lower() == ".sialign":
         from sialign.io.project_file import load_project
 
@@ -51,6 +59,7 @@ def bead_f1_scores(hyp_path: str, gold_path: str) -> dict[str, float]:
         hyp = alignment_positions(project.alignment, project.source, project.target)
     else:
         hyp = read_beads(hyp_path)
+    _require_beads(hyp, hyp_path, "system")
     return bead_f1(hyp, gold)
 
 
@@ -82,7 +91,10 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
     if suffix == ".tsv":
         from sialign.io.read_exports import read_parallel_tsv
 
-        for number, row in enumerate(read_parallel_tsv(hyp_path), start=2):
+        rows = read_parallel_tsv(hyp_path)
+        if not rows:
+            _error(f"{hyp_path}: the system alignment holds no bead — give a TSV written by 'sialign align'")
+        for number, row in enumerate(rows, start=2):
             for i in row.src_ids:
                 if not 0 <= i < n:
                     _error(f"{hyp_path}, line {number}: source id {i} is outside talk {talk.name}'s {n} sentences")
@@ -91,7 +103,9 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
     from sialign.evaluate import read_beads
 
     chunks = talk.target
-    for number, (src, tgt) in enumerate(read_beads(hyp_path), start=1):
+    beads = read_beads(hyp_path)
+    _require_beads(beads, hyp_path, "system")
+    for number, (src, tgt) in enumerate(beads, start=1):
         if any(not 0 <= j < len(chunks) for j in tgt) or any(not 0 <= i < n for i in src):
             _error(f"{hyp_path}, line {number}: positions outside talk {talk.name} ({n} sentences, {len(chunks)} chunks)")
         text = "".join(chunks[j] for j in tgt)

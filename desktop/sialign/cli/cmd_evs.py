@@ -26,49 +26,56 @@ def _fmt(value: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.evaluate.evs import compare_interpreters, interpreter_of
+    from sialign.evaluate.evs import compare_interpreters, file_labels, interpreter_label, talk_labels
     from sialign.core.errors import SialignError
     from sialign.io.project_file import load_project
     from sialign.review.figures import lag_summary
+    from sialign.workflows.outputs import check_output_folder
 
+    if args.json and args.json != "-":
+        check_output_folder(args.json, "--json")
     projects = [load_project(path) for path in args.projects]
+    files = file_labels(args.projects)
+    talks = talk_labels(projects, files)  # "talk (ex.sialign)" where talk ids repeat
+    names = [interpreter_label(project, file) for project, file in zip(projects, files)]
+    talk_w = max([24, *(len(t) for t in talks)])
+    who_w = max([14, *(len(n) for n in names)])
     report: dict[str, Any] = {"talks": [], "interpreters": []}
     to_stdout_only = args.json == "-"
     lines: list[str] = []
     lines.append("Ear-voice span per talk (seconds; start lag = interpretation start − source start)")
-    lines.append(f"{'talk':<24} {'interpreter':<14} {'beads':>5} {'median':>7} {'Q1':>7} {'Q3':>7} {'IQR':>6} "
+    lines.append(f"{'talk':<{talk_w}} {'interpreter':<{who_w}} {'beads':>5} {'median':>7} {'Q1':>7} {'Q3':>7} {'IQR':>6} "
                  f"{'end med':>7} {'outliers':>8}")
     timed = 0
-    for path, project in zip(args.projects, projects):
+    for path, project, talk, name in zip(args.projects, projects, talks, names):
         lags = lag_summary(project, include_dropped=args.include_dropped)
         records, start, end = lags.table.records(), lags.start, lags.end
         timed += len(records)
-        name = interpreter_of(project)
         if start is None:
-            lines.append(f"{project.talk_id[:24]:<24} {name[:14]:<14} {0:>5}   no bead has times on both sides")
+            lines.append(f"{talk:<{talk_w}} {name:<{who_w}} {0:>5}   no bead has times on both sides")
         else:
             lines.append(
-                f"{project.talk_id[:24]:<24} {name[:14]:<14} {start.n:>5} {_fmt(start.median):>7} {_fmt(start.q1):>7} "
+                f"{talk:<{talk_w}} {name:<{who_w}} {start.n:>5} {_fmt(start.median):>7} {_fmt(start.q1):>7} "
                 f"{_fmt(start.q3):>7} {start.iqr:>6.2f} {_fmt(end.median if end else None):>7} {len(start.outliers):>8}"
             )
             if start.outliers:
                 shown = ", ".join(str(i + 1) for i in start.outliers[:20])
                 more = f" and {len(start.outliers) - 20} more" if len(start.outliers) > 20 else ""
-                lines.append(f"{'':<24}   outlying beads (1-based): {shown}{more}")
+                lines.append(f"{'':<{talk_w}}   outlying beads (1-based): {shown}{more}")
         report["talks"].append({
             "project": str(path), "talk": project.talk_id, "interpreter": name,
             "start": start.to_dict() if start else None, "end": end.to_dict() if end else None,
             "records": [r.__dict__ for r in records],
         })
-    comparison = compare_interpreters(projects, include_dropped=args.include_dropped)
+    comparison = compare_interpreters(projects, include_dropped=args.include_dropped, files=files)
     lines.append("")
     lines.append("Per interpreter (all their beads pooled)")
-    lines.append(f"{'interpreter':<14} {'talks':>5} {'beads':>6} {'median':>7} {'IQR':>6} {'end med':>7}  talk medians")
+    lines.append(f"{'interpreter':<{who_w}} {'talks':>5} {'beads':>6} {'median':>7} {'IQR':>6} {'end med':>7}  talk medians")
     for entry in comparison:
         s, e = entry.start, entry.end
         medians = ", ".join(_fmt(m) for m in entry.per_talk_median)
         lines.append(
-            f"{entry.interpreter[:14]:<14} {len(entry.talks):>5} {s.n if s else 0:>6} {_fmt(s.median if s else None):>7} "
+            f"{entry.interpreter:<{who_w}} {len(entry.talks):>5} {s.n if s else 0:>6} {_fmt(s.median if s else None):>7} "
             f"{(f'{s.iqr:.2f}' if s else '—'):>6} {_fmt(e.median if e else None):>7}  {medians}"
         )
         report["interpreters"].append({

@@ -33,9 +33,11 @@ def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
     from sialign.io.export_formats import SUBTITLE_SUFFIXES, export_format, export_path, format_for_path
     from sialign.io.writers import alignment_format_for, write_alignment
-    from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.outputs import check_output_folder, check_output_name
 
     fmt = args.format
+    if args.output:
+        check_output_name(args.output, fmt, project=False)
     if fmt is None and args.output:
         if Path(args.output).suffix.lower() in SUBTITLE_SUFFIXES:
             alignment_format_for(args.output)  # raises: subtitles need their side chosen, never a TSV under that name

@@ -67,7 +67,13 @@ def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
     changes = {k: v for k, v in changes.items() if v is not None}
     if args.flag_only:
         changes["drop_failed"] = False
-    return dataclasses.replace(params, **changes)
+    from sialign.cli.usage import usage_error
+    from sialign.core.errors import ParamsError
+
+    try:
+        return dataclasses.replace(params, **changes)
+    except ParamsError as exc:  # FilterParams validates; an option given out of range is a wrong argument
+        usage_error(f"--{exc.field.replace('_', '-')} {exc.problem}")
 
 
 def _progress(fraction: float, message: str) -> None:
@@ -121,23 +127,27 @@ def _report_doubt(project: Project) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sialign.cli.usage import usage_error
     from sialign.core.edits import ReplaceBeads, apply_edit
     from sialign.core.errors import SialignError
     from sialign.core.model import BeadStatus, bead_text
     from sialign.filters import apply_filters, score_beads
     from sialign.io.project_file import load_project, save_project
+    from sialign.workflows.outputs import check_project_output
 
+    if args.output:
+        check_project_output(args.output, "filter")
     project = load_project(args.project)
     if project.alignment is None or not project.alignment.beads:
         raise SialignError(f"{args.project}: the project has no alignment yet — run 'sialign align' first")
     params = _params(args, project.filter_params)
     for name in ("alpha_min", "eta_min"):
         if not 0.0 <= getattr(params, name) <= 1.0:
-            raise SialignError(f"--{name.replace('_', '-')} must be between 0 and 1, not {getattr(params, name)}")
+            usage_error(f"--{name.replace('_', '-')} must be between 0 and 1, not {getattr(params, name)}")
     if params.gamma_min > params.gamma_max:
-        raise SialignError(f"--gamma-min ({params.gamma_min}) is above --gamma-max ({params.gamma_max})")
+        usage_error(f"--gamma-min ({params.gamma_min}) is above --gamma-max ({params.gamma_max})")
     if not 0.0 <= params.doubt_max <= 1.0:
-        raise SialignError(f"--doubt-max must be between 0 and 1, not {params.doubt_max}")
+        usage_error(f"--doubt-max must be between 0 and 1, not {params.doubt_max}")
     use_learned = bool(args.learned or args.learned_only or args.learned_from)
     others = []
     if args.learned_from:

@@ -41,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
     from sialign.core.errors import SialignError
     from sialign.core.params import AlignParams
     from sialign.io.project_file import load_project, save_project
+    from sialign.workflows.outputs import check_project_output
 
+    if args.output:
+        check_project_output(args.output, "realign")
     project = load_project(args.project)
     if project.alignment is None:
         raise SialignError(f"{args.project}: the project is not aligned yet — run `sialign align` first")

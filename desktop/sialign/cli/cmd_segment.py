@@ -29,15 +29,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from sialign.core.errors import SialignError
+    from sialign.cli.usage import usage_error
     from sialign.core.atomic import atomic_write_text
     from sialign.io.readers import read_transcript
     from sialign.text import chunk_japanese, rebuild_captions, split_sentences
+    from sialign.workflows.outputs import check_output_folder
 
     if args.max_chars < 2:
-        raise SialignError(f"--max-chars must be at least 2, not {args.max_chars}")
+        usage_error(f"--max-chars must be at least 2, not {args.max_chars}")
     if args.pivot and not args.captions:
-        raise SialignError("--pivot only makes sense with --captions")
+        usage_error("--pivot only makes sense with --captions")
+    if args.output:
+        check_output_folder(args.output)
     doc = read_transcript(args.file, language=args.lang, tier=args.tier)
     doc.language = args.lang
     if args.captions:

@@ -27,6 +27,7 @@ import sys
 from types import ModuleType
 
 import sialign
+from sialign.cli.usage import UsageError
 from sialign.core.errors import SialignError
 
 EXIT_OK = 0
@@ -71,11 +72,14 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse with the usage-error exit status :data:`EXIT_USAGE`."""
+    """argparse with the usage-error exit status :data:`EXIT_USAGE` and a two-line error.
+
+    The usage block is left out (it hid the one line that matters); the
+    second line says where the options are. ``-h`` is unchanged.
+    """
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nrun '{self.prog} -h' for the options\n")
 
 
 def _exit_status_epilog() -> str:
@@ -194,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args._run(args) or 0)
         sys.stdout.flush()
         return code
+    except UsageError as exc:  # an option's value out of range: wrong arguments, as argparse's own errors
+        print(f"sialign {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except SialignError as exc:
         print(f"sialign {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_INPUT

@@ -76,7 +76,7 @@ class InterpreterEvs:
     """EVS of one interpreter pooled over their talks.
 
     Attributes:
-        interpreter: ``project.metadata["interpreter"]`` (``"unknown"`` when unset).
+        interpreter: ``project.metadata["interpreter"]`` (``"unknown (FILE)"`` when unset: see :func:`interpreter_label`).
         talks: talk ids, in the order given.
         start: statistics of the start lag over all their beads (outliers name no bead: indices are per talk).
         end: statistics of the end lag.
@@ -240,12 +240,53 @@ def interpreter_of(project: Project) -> str:
     return str(value) if value not in (None, "") else "unknown"
 
 
-def compare_interpreters(projects: Iterable[Project], *, include_dropped: bool = False) -> list[InterpreterEvs]:
-    """Pool each interpreter's beads over their talks, sorted by interpreter name."""
+def file_labels(paths: Sequence[str]) -> list[str]:
+    """How to name each project file in a table: its file name, or the path as given where file names repeat."""
+    import os
+
+    names = [os.path.basename(str(p)) or str(p) for p in paths]
+    return [name if names.count(name) == 1 else str(path) for name, path in zip(names, paths)]
+
+
+def _file_label(project: Project) -> str:
+    import os
+
+    return os.path.basename(project.path) if project.path else project.talk_id
+
+
+def talk_labels(projects: Sequence[Project], files: Sequence[str] | None = None) -> list[str]:
+    """Each project's talk id, followed by its file (``"talk (ex.sialign)"``) where talk ids repeat.
+
+    ``files``: the labels of the project files (default: from ``project.path``).
+    """
+    files = list(files) if files is not None else [_file_label(p) for p in projects]
+    ids = [p.talk_id for p in projects]
+    return [talk if ids.count(talk) == 1 else f"{talk} ({file})" for talk, file in zip(ids, files)]
+
+
+def interpreter_label(project: Project, file: str | None = None) -> str:
+    """The project's interpreter id; without one, ``"unknown (FILE)"``, so unnamed interpreters are never pooled."""
+    value = project.metadata.get("interpreter")
+    if value not in (None, ""):
+        return str(value)
+    return f"unknown ({file if file is not None else _file_label(project)})"
+
+
+def compare_interpreters(
+    projects: Iterable[Project], *, include_dropped: bool = False, files: Sequence[str] | None = None
+) -> list[InterpreterEvs]:
+    """Pool each interpreter's beads over their talks, sorted by interpreter name.
+
+    Projects without an interpreter id are not pooled: each is its own
+    ``"unknown (FILE)"`` entry (``files``: the labels of the project files,
+    default from ``project.path``, else the talk id).
+    """
     groups: dict[str, tuple[InterpreterEvs, list[float], list[float]]] = {}
-    for project in projects:
+    projects = list(projects)
+    file_names = list(files) if files is not None else [None] * len(projects)
+    for project, file in zip(projects, file_names):
         records = compute_evs(project, include_dropped=include_dropped)
-        name = interpreter_of(project)
+        name = interpreter_label(project, file)
         entry, starts, ends = groups.setdefault(name, (InterpreterEvs(name), [], []))
         entry.talks.append(project.talk_id)
         talk = evs_stats(records)

@@ -323,6 +323,9 @@ def read_project_data(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        transcript = _transcript_instead(path, text)
+        if transcript is not None:
+            raise transcript from None
         error = FormatError(
             path,
             f"the project file is not valid JSON: {_json_problem(exc.msg)}",
@@ -354,6 +357,37 @@ def read_project_data(path: str | Path) -> dict[str, Any]:
             raise _damaged(path, f"cannot upgrade it from schema {schema}: {exc}") from exc
         schema += 1
     return data
+
+
+# Files with these extensions are transcripts, never projects.
+TRANSCRIPT_SUFFIXES = frozenset({".srt", ".vtt", ".txt", ".tsv", ".textgrid", ".eaf"})
+
+
+def _transcript_instead(path: Path, text: str) -> FormatError | None:
+    """The error for a transcript given where a project is expected, or None for a damaged project.
+
+    A file that is not JSON at all (it does not start with ``{``) or that has a
+    transcript's extension is named as what it is, with the command that
+    makes a project of it; a truncated project keeps the JSON message.
+    """
+    from sialign.io.readers import FORMAT_NAMES, sniff_format
+
+    if text.lstrip("\ufeff \t\r\n").startswith("{") and path.suffix.lower() not in TRANSCRIPT_SUFFIXES:
+        return None
+    name = FORMAT_NAMES.get(sniff_format(text), "plain text")
+    return FormatError(
+        path,
+        f"this is a transcript ({name}), not a SI Aligner project",
+        hint=f"align it first: sialign align SOURCE TARGET -o {_stem(path)}.sialign",
+    )
+
+
+def _stem(path: Path) -> str:
+    """``talk.en.srt`` → ``talk`` (the name without its language code and extension)."""
+    parts = path.name.split(".")
+    if len(parts) >= 3 and 2 <= len(parts[-2]) <= 3 and parts[-2].isalpha():
+        return ".".join(parts[:-2])
+    return path.stem or "talk"
 
 
 # json's messages ("Unterminated string starting at") end where it would print

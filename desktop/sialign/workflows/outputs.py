@@ -24,6 +24,43 @@ def check_output_folder(output: str, option: str = "-o") -> None:
         raise OutputError(output, f"the folder {folder} {what}", hint=f"create it first or give {option} a path in an existing folder")
 
 
+def check_output_name(output: str, format: str | None, *, project: bool) -> None:
+    """Refuse an output whose name says no format (``x.docx``, ``out``) when no format is chosen with -f.
+
+    ``project``: a ``.sialign`` project may be written too (``align``). Standard
+    output (``-``) takes the default format.
+    """
+    from sialign.core.errors import SialignError
+    from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, SUBTITLE_SUFFIXES
+    from sialign.io.project_file import PROJECT_SUFFIX
+
+    suffix = Path(output).suffix.lower()
+    if format is not None or output == "-" or suffix in ALIGNMENT_EXTENSIONS or suffix in SUBTITLE_SUFFIXES:
+        return
+    if project and suffix == PROJECT_SUFFIX:
+        return
+    names = [".tsv", ".jsonl", ".tmx", ".align", ".TextGrid", ".eaf"] + ([PROJECT_SUFFIX] if project else [])
+    raise SialignError(f"-o {output}: name the output {', '.join(names[:-1])} or {names[-1]}, or choose a format with -f")
+
+
+def check_project_output(output: str, command: str, option: str = "-o") -> None:
+    """Refuse, before any work, an output that is not a ``.sialign`` project or whose folder does not exist.
+
+    For the commands that write a project back (``realign``, ``filter``): a
+    ``z.tsv`` would otherwise hold project JSON under a TSV's name.
+    """
+    from sialign.core.errors import OutputError
+    from sialign.io.project_file import PROJECT_SUFFIX
+
+    if Path(output).suffix.lower() != PROJECT_SUFFIX:
+        raise OutputError(
+            output,
+            f"sialign {command} writes a project, so {option} must end in {PROJECT_SUFFIX}",
+            hint="for a TSV, JSONL, TMX… export the project afterwards with 'sialign export'",
+        )
+    check_output_folder(output, option)
+
+
 def write_output(project: Project, output: str, format: str | None = None) -> str:
     """Write the project (``.sialign``) or its alignment (any export format); returns what was written."""
     from sialign.io.project_file import PROJECT_SUFFIX, save_project
@@ -116,4 +153,4 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     return lines
 
 
-__all__ = ["summary_lines", "write_output"]
+__all__ = ["check_output_folder", "check_output_name", "check_project_output", "summary_lines", "write_output"]
