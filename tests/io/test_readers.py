@@ -402,6 +402,20 @@ def test_readers_guess_language(texts: list[str], expected: str) -> None:
     assert guess_language(texts) == expected
 
 
+@pytest.mark.parametrize(("given", "expected"), [("ENG", "en"), ("french", "fr"), ("pt_BR", "pt-BR")])
+def test_readers_read_transcript_normalises_the_language_given(tmp_path: Path, given: str, expected: str) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("Hello world\n", encoding="utf-8")
+    assert read_transcript(path, language=given).language == expected
+
+
+def test_readers_read_transcript_refuses_an_unknown_language(tmp_path: Path) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("Hello world\n", encoding="utf-8")
+    with pytest.raises(InputError, match="unknown language 'xx'"):
+        read_transcript(path, language="xx")
+
+
 @pytest.mark.parametrize(
     ("value", "seconds"),
     [("00:00:01,500", 1.5), ("1:02:03.25", 3723.25), ("02:03.004", 123.004), ("12.5", 12.5), ("7", 7.0), (".5", 0.5)],

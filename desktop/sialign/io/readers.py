@@ -17,6 +17,7 @@ from pathlib import Path
 from sialign.core.errors import (
     EmptyInputError, FormatError, InputError, OverlapError, TierNotFoundError, TimestampError,
 )
+from sialign.core.languages import normalise_language
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.escaping import unescape_tsv_field
@@ -513,8 +514,9 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
         path: the file.
         format: one of :data:`FORMATS` (or an alias such as ``"praat"``);
             detected from the extension and the content when None.
-        language: the document language; guessed from the script when None
-            (kana/kanji → ``"ja"``, Latin → ``"en"``).
+        language: the document language (checked and normalised by
+            :func:`sialign.core.languages.normalise_language`: ``eng`` → ``en``);
+            guessed from the script when None (kana/kanji → ``"ja"``, Latin → ``"en"``).
         tier: TextGrid tier name or 1-based number, EAF TIER_ID or number,
             or TSV column name/number holding the text.
         encoding: a codec name; detected when None (see :mod:`sialign.io.encoding`).
@@ -527,8 +529,11 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
     Raises:
         InputError subclasses: FileTooLargeError, EmptyInputError,
         BinaryFileError, EncodingError, FormatError, TimestampError,
-        OverlapError, TierNotFoundError — each naming the file and line.
+        OverlapError, TierNotFoundError — each naming the file and line;
+        UnknownLanguageError for a ``language`` that is no language code.
     """
+    if language:
+        language = normalise_language(language)
     path = Path(path)
     decoded = read_text(path, encoding=encoding, limit=max_bytes)
     text = decoded.text
