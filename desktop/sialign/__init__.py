@@ -54,6 +54,10 @@ def _document(value: str | Path | Sequence[str], language: str | None) -> Docume
         from sialign.io.readers import guess_language
 
         language = guess_language(texts)
+    elif language:
+        from sialign.core.languages import normalise_language
+
+        language = normalise_language(language)
     return Document.from_texts(texts, language)
 
 
@@ -75,7 +79,8 @@ def align(
         source, target: transcript paths (txt, tsv, srt, vtt, TextGrid, eaf)
             or lists of segment strings.
         reference: a reference translation, one line per source segment (path or list).
-        src_lang, tgt_lang: languages (guessed from the script when not given).
+        src_lang, tgt_lang: languages (``en``, ``eng`` or ``english``; an unknown code is an
+            :class:`~sialign.core.errors.InputError`); guessed from the text when not given.
         model: ``"use-multilingual"``, ``"lexical"`` or a model folder/name;
             by default the built-in multilingual encoder where it covers
             both languages, else lexical — never the user's model registry

@@ -288,3 +288,21 @@ def test_align_warns_about_a_doubtful_encoding_and_takes_the_right_one(tmp_path:
     assert "warning" not in err
     rows = out.read_text(encoding="utf-8")
     assert "今天我们谈谈面包" in rows and "書爺" not in rows
+
+
+def test_cli_align_refuses_an_unknown_language_before_reading(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = talk / "out.tsv"
+    assert main(align_args(talk, out, "--src-lang", "xx")) == 2
+    err = capsys.readouterr().err
+    assert err == "sialign align: error: unknown language 'xx' — use a two-letter code such as en, ja, fr, de, zh\n"
+    assert not out.exists()
+
+
+def test_cli_align_accepts_a_language_name_as_its_code(talk: Path) -> None:
+    from sialign.io.project_file import load_project
+
+    out = talk / "talk.sialign"
+    assert main(align_args(talk, out, "-q", "--src-lang", "English", "--tgt-lang", "jpn")) == 0
+    project = load_project(out)
+    assert (project.source.language, project.target.language) == ("en", "ja")
+    assert project.reference is not None and project.reference.language == "ja"

@@ -43,7 +43,7 @@ def test_cli_io_info_reports_the_facts(tmp_path: Path, capsys: pytest.CaptureFix
     path.write_bytes(SRT.encode("utf-16"))
     assert main(["info", str(path)]) == 0
     out = capsys.readouterr().out
-    for expected in ("SubRip", "utf-16", "Language:   en (guessed", "Segments:   2", "Timed:      yes (2 of 2", "00:00:01.000 – 00:00:04.000", "duration 3.0 s", "line 3: [00:00:01.000 → 00:00:02.500] Good morning."):
+    for expected in ("SubRip", "utf-16", "Language:   en (guessed from the text)", "Segments:   2", "Timed:      yes (2 of 2", "00:00:01.000 – 00:00:04.000", "duration 3.0 s", "line 3: [00:00:01.000 → 00:00:02.500] Good morning."):
         assert expected in out, expected
 
 

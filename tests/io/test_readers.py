@@ -396,10 +396,57 @@ def test_readers_detect_format_trusts_consistent_extension() -> None:
         (["Das ist gut", "日本"], "en"),
         (["안녕하세요"], "ko"),
         (["123 !!"], "und"),
+        (["Le conseil a voté la proposition hier soir.", "Nous pensons que cette décision est très importante pour les citoyens et pour notre avenir."], "fr"),
+        (["Il governo ha presentato una nuova legge sul lavoro.", "Questo è un passo importante, ma non è ancora sufficiente per tutti i giovani."], "it"),
+        (["Komisja przedstawiła wczoraj nowy projekt.", "Uważam, że jest to bardzo ważne dla obywateli i nie możemy tego ignorować."], "pl"),
+        (["Die Regierung hat gestern einen neuen Vorschlag vorgelegt.", "Wir glauben, dass diese Entscheidung für die Bürger sehr wichtig ist und nicht warten kann."], "de"),
+        (["El gobierno presentó ayer una nueva ley.", "Creemos que es muy importante para los ciudadanos, pero todavía hay mucho trabajo y los plazos son cortos."], "es"),
+        (["O governo apresentou ontem uma nova lei.", "Acreditamos que isso é muito importante para os cidadãos, mas ainda não é suficiente."], "pt"),
+        (["De regering heeft gisteren een nieuw voorstel gedaan.", "Wij denken dat dit voor de burgers heel belangrijk is, maar het is nog niet genoeg."], "nl"),
+        (["The committee met in Brussels on Monday.", "We discussed the budget, and the chairman said that the vote would be held in June.",
+          "Merci beaucoup, as they say in Paris; the meeting was closed at noon."], "en"),
+        (["Правительство вчера представило новый закон.", "Мы считаем, что это очень важно для граждан."], "ru"),
+        (["Уряд учора представив новий закон.", "Ми вважаємо, що це дуже важливо для громадян і їхнього майбутнього."], "uk"),
+        (["Bonjour tout le monde"], "en"),
     ],
 )
 def test_readers_guess_language(texts: list[str], expected: str) -> None:
     assert guess_language(texts) == expected
+
+
+def test_readers_guess_language_keeps_the_default_when_no_language_clearly_leads() -> None:
+    assert guess_language(["Hello world"], default="fr") == "fr"
+    # As many Italian as French function words: neither leads by half again.
+    assert guess_language(["le les et che di per"], default="xx") == "xx"
+
+
+def test_readers_guess_language_is_right_on_the_dev_transcripts(shared_data: Path) -> None:
+    """Every EPTIC transcript and both Text+Berg documents are given the language of their side of the pair."""
+    cases = []
+    for talk in sorted((shared_data / "eptic-dev").glob("*-*/*")):
+        source, target = talk.parent.name.split("-")
+        cases += [(path, lang) for path, lang in ((talk / "src.tsv", source), (talk / "tgt.tsv", target)) if path.exists()]
+    cases += [(shared_data / "textberg-dev" / f"dev.{lang}", lang) for lang in ("de", "fr")]
+    cases = [(path, lang) for path, lang in cases if path.exists()]
+    if not cases:
+        pytest.skip("no EPTIC or Text+Berg dev transcripts in ../shared/data")
+    wrong = [(path, read_transcript(path, format="txt" if path.suffix != ".tsv" else None).language, lang) for path, lang in cases]
+    wrong = [(str(path), guessed, lang) for path, guessed, lang in wrong if guessed != lang]
+    assert wrong == [], f"{len(wrong)} of {len(cases)} guessed wrong"
+
+
+@pytest.mark.parametrize(("given", "expected"), [("ENG", "en"), ("french", "fr"), ("pt_BR", "pt-BR")])
+def test_readers_read_transcript_normalises_the_language_given(tmp_path: Path, given: str, expected: str) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("Hello world\n", encoding="utf-8")
+    assert read_transcript(path, language=given).language == expected
+
+
+def test_readers_read_transcript_refuses_an_unknown_language(tmp_path: Path) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("Hello world\n", encoding="utf-8")
+    with pytest.raises(InputError, match="unknown language 'xx'"):
+        read_transcript(path, language="xx")
 
 
 @pytest.mark.parametrize(

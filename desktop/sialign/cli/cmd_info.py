@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if tiers:
         print(f"{'Columns:' if doc.format == 'tsv' else 'Tiers:':<12}{', '.join(tiers)}")
     print(f"Encoding:   {doc.encoding}")
-    print(f"Language:   {doc.language}{' (guessed from the script)' if args.language is None else ''}")
+    print(f"Language:   {doc.language}{' (guessed from the text)' if args.language is None else ''}")
     print(f"Segments:   {len(doc)}  ({sum(len(s.text) for s in doc.segments)} characters)")
     if timed == 0:
         print("Timed:      no")

@@ -77,6 +77,19 @@ class TierNotFoundError(InputError):
     """The tier (or TSV column) asked for is not in the file."""
 
 
+class UnknownLanguageError(InputError):
+    """A language code names no language (``xx``, ``engl``): said without a file, since none is at fault.
+
+    Args:
+        code: the code as the user gave it.
+    """
+
+    def __init__(self, code: str) -> None:
+        super().__init__(None, f"unknown language {code!r}", hint="use a two-letter code such as en, ja, fr, de, zh")
+        self.code = code
+        self.args = (f"{self.message} — {self.hint}",)
+
+
 class ExportError(SialignError):
     """An output cannot be written as asked (no alignment yet, no times for a timed format...)."""
 

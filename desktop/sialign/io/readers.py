@@ -17,9 +17,11 @@ from pathlib import Path
 from sialign.core.errors import (
     EmptyInputError, FormatError, InputError, OverlapError, TierNotFoundError, TimestampError,
 )
+from sialign.core.languages import normalise_language
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.escaping import unescape_tsv_field
+from sialign.io.language_words import UKRAINIAN_LETTERS, cyrillic_language, guess_from_words
 from sialign.io.timecodes import format_vtt_time, parse_time
 from sialign.io.transcript_items import MAX_LINES, MAX_SEGMENTS, _ARROW, _Raw, _describe, _lines, _too_many
 from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
@@ -125,12 +127,19 @@ CHINESE_MIN_HAN = 4
 
 
 def guess_language(texts: list[str], default: str = "en") -> str:
-    """``"ja"`` when kana or kanji dominate the letters, ``"zh"`` for Han without kana, ``"ko"`` for Hangul, else ``default``.
+    """The language of ``texts`` guessed from their script and, in Latin script, their words.
 
-    A deliberately simple script count: the project always lets the user set
+    Kana (or a few kanji alone) → ``"ja"``, Han without kana → ``"zh"``,
+    Hangul → ``"ko"``, Cyrillic → ``"ru"`` (``"uk"`` with і ї є ґ), no letters
+    → ``"und"``. Latin-script text is ``en``, ``fr``, ``de``, ``es``, ``it``,
+    ``pt``, ``nl`` or ``pl`` when that language's frequent function words
+    clearly lead (:func:`sialign.io.language_words.guess_from_words`), else
+    ``default`` (a few words such as "Hello world" say too little).
+
+    A deliberately simple count: the project always lets the user set
     the language, this only fills it in when nobody did.
     """
-    kana = han = latin = hangul = 0
+    kana = han = latin = hangul = cyrillic = ukrainian = 0
     for text in texts:
         for ch in text:
             cp = ord(ch)
@@ -142,10 +151,16 @@ def guess_language(texts: list[str], default: str = "en") -> str:
                 hangul += 1
             elif ch.isalpha() and cp < 0x250:
                 latin += 1
-    if kana + han == 0 and latin == 0 and hangul == 0:
+            elif 0x400 <= cp <= 0x4FF:
+                cyrillic += 1
+                if ch in UKRAINIAN_LETTERS:
+                    ukrainian += 1
+    if kana + han == 0 and latin == 0 and hangul == 0 and cyrillic == 0:
         return "und"
-    if hangul > max(kana + han, latin):
+    if hangul > max(kana + han, latin, cyrillic):
         return "ko"
+    if cyrillic > max(kana + han, latin):
+        return cyrillic_language(ukrainian, cyrillic)
     if kana + han >= latin:
         # Japanese writes kana in nearly every sentence; Chinese writes none.
         # A few kanji alone (a short chunk) are taken as Japanese, the pairing
@@ -153,7 +168,7 @@ def guess_language(texts: list[str], default: str = "en") -> str:
         if han >= CHINESE_MIN_HAN and kana * 20 < han:
             return "zh"
         return "ja"
-    return default
+    return guess_from_words(texts) or default
 
 
 # ---------------------------------------------------------------------------
@@ -513,8 +528,9 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
         path: the file.
         format: one of :data:`FORMATS` (or an alias such as ``"praat"``);
             detected from the extension and the content when None.
-        language: the document language; guessed from the script when None
-            (kana/kanji → ``"ja"``, Latin → ``"en"``).
+        language: the document language (checked and normalised by
+            :func:`sialign.core.languages.normalise_language`: ``eng`` → ``en``);
+            guessed from the text when None (:func:`guess_language`).
         tier: TextGrid tier name or 1-based number, EAF TIER_ID or number,
             or TSV column name/number holding the text.
         encoding: a codec name; detected when None (see :mod:`sialign.io.encoding`).
@@ -527,8 +543,11 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
     Raises:
         InputError subclasses: FileTooLargeError, EmptyInputError,
         BinaryFileError, EncodingError, FormatError, TimestampError,
-        OverlapError, TierNotFoundError — each naming the file and line.
+        OverlapError, TierNotFoundError — each naming the file and line;
+        UnknownLanguageError for a ``language`` that is no language code.
     """
+    if language:
+        language = normalise_language(language)
     path = Path(path)
     decoded = read_text(path, encoding=encoding, limit=max_bytes)
     text = decoded.text

@@ -108,6 +108,13 @@ def default_embedder() -> str:
     return default_model() or "auto"
 
 
+def _given_language(code: str | None) -> str | None:
+    """A language the user gave, checked and normalised (``eng`` → ``en``); None or blank when none was given."""
+    from sialign.core.languages import normalise_language
+
+    return normalise_language(code) if code else None
+
+
 @dataclass
 class TalkFiles:
     """What a talk is made of: transcripts (with their tier and language when known), audio and metadata."""
@@ -134,18 +141,21 @@ def read_talk(files: TalkFiles) -> Project:
     """Read the transcripts of ``files`` into a new, unaligned project.
 
     Raises:
+        UnknownLanguageError: a language given is no language code (checked before any file is read).
         InputError, FormatError: a transcript cannot be read (file, line, what to do).
     """
     from sialign.io.readers import read_transcript
 
+    source_language = _given_language(files.source_language)
+    target_language = _given_language(files.target_language)
     strict = files.strict
-    source = read_transcript(files.source, language=files.source_language, tier=files.source_tier,
+    source = read_transcript(files.source, language=source_language, tier=files.source_tier,
                              encoding=files.source_encoding, strict=strict)
-    target = read_transcript(files.target, language=files.target_language, tier=files.target_tier,
+    target = read_transcript(files.target, language=target_language, tier=files.target_tier,
                              encoding=files.target_encoding, strict=strict)
     reference = None
     if files.reference:
-        reference = read_transcript(files.reference, language=files.target_language or target.language,
+        reference = read_transcript(files.reference, language=target_language or target.language,
                                     encoding=files.reference_encoding, strict=strict)
     return talk_from_documents(
         source,
@@ -205,11 +215,16 @@ def talk_from_documents(
     The talk id is ``talk_id`` when given, else :func:`talk_id_from_path` of
     ``source_path`` and ``target_path``; given languages replace the documents' (the reference
     always takes the target's); audio paths are attached when given.
+
+    Raises:
+        UnknownLanguageError: a language given is no language code.
     """
     from sialign.core.model import Project
 
     log.debug("talk from %d source and %d target segments%s", len(source), len(target),
               "" if reference is None else f" and a reference of {len(reference)} lines")  # fmt: skip
+    source_language = _given_language(source_language)
+    target_language = _given_language(target_language)
     if source_language:
         source.language = source_language
     if target_language:
