@@ -61,7 +61,7 @@ def test_cmd_filter_flag_only_and_no_intra(tmp_path: Path, ginza: Any) -> None:
 )
 def test_cmd_filter_rejects_bad_thresholds(tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = _save(tmp_path)
-    assert main(["filter", str(path), *args]) == 2
+    assert main(["filter", str(path), *args]) == 64  # wrong command-line arguments
     assert message in capsys.readouterr().err
 
 

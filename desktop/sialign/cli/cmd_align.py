@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="OUT", required=True, help="output file: .tsv, .jsonl, .tmx, .align or .sialign; '-' writes to standard output (with -f)")
     parser.add_argument("-f", "--format", choices=list(ALIGNMENT_FORMATS), help="export format instead of OUT's extension")
     parser.add_argument("--ref", metavar="REF", help="reference translation of the source, one line per source segment (pivot mode)")
-    parser.add_argument("--src-lang", metavar="LANG", help="source language (default: guessed from the script)")
-    parser.add_argument("--tgt-lang", metavar="LANG", help="target language (default: guessed from the script)")
+    parser.add_argument("--src-lang", metavar="LANG", help="source language code, e.g. en (default: guessed from the text)")
+    parser.add_argument("--tgt-lang", metavar="LANG", help="target language code, e.g. ja (default: guessed from the text)")
     parser.add_argument("--src-tier", metavar="TIER", help="TextGrid/EAF tier or TSV column of the source text")
     parser.add_argument("--tgt-tier", metavar="TIER", help="TextGrid/EAF tier or TSV column of the target text")
     for side, name in (("src", "source transcript"), ("tgt", "target transcript"), ("ref", "reference translation")):

@@ -30,7 +30,7 @@ def add_reading_options(parser: argparse.ArgumentParser, *, language_help: str =
     """The options that say how to read a transcript instead of detecting it (``sialign info`` and ``convert``)."""
     parser.add_argument("--tier", help="TextGrid/EAF tier (name or 1-based number) or TSV text column")
     parser.add_argument("--encoding", help="text encoding instead of detecting it (utf-8, cp932, euc_jp, utf-16...)")
-    parser.add_argument("--language", help=language_help or "language code instead of guessing it from the script")
+    parser.add_argument("--language", help=language_help or "language code instead of guessing it from the text")
     parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
 
 
