@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QBrush, QPainter
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QTableView, QToolButton, QVBoxLayout, QWidget,
+    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QStyle,
+    QStyledItemDelegate, QStyleOptionViewItem, QTableView, QToolButton, QVBoxLayout, QWidget,
 )
 
 from sialign.core.model import BeadStatus
@@ -33,6 +33,33 @@ STATUS_CHOICES: list[tuple[str, set[BeadStatus] | None]] = [
 ]
 
 
+class WholeLinesDelegate(QStyledItemDelegate):
+    """Draws a cell's wrapped text as whole lines only: no sliver of a third line under an elided second one."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        rect = option.rect
+        spacing = option.fontMetrics.lineSpacing()
+        lines = max(1, (rect.height() - 2) // spacing)
+        shown = min(rect.height(), lines * spacing + 3)
+        if shown >= rect.height():
+            super().paint(painter, option, index)
+            return
+        # The strip under the last whole line gets the cell's background, not text.
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        background = index.data(Qt.ItemDataRole.BackgroundRole)
+        strip = QRect(rect.left(), rect.top() + shown, rect.width(), rect.height() - shown)
+        if selected:
+            painter.fillRect(strip, option.palette.highlight())
+        elif isinstance(background, QBrush):
+            painter.fillRect(strip, background)
+        else:
+            painter.fillRect(strip, option.palette.base())
+        painter.save()
+        painter.setClipRect(QRect(rect.left(), rect.top(), rect.width(), shown))
+        super().paint(painter, option, index)
+        painter.restore()
+
+
 class SegmentTableView(QTableView):
     """The review table: one row per bead, two text lines per row, keyboard-driven."""
 
@@ -45,6 +72,7 @@ class SegmentTableView(QTableView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setWordWrap(True)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setItemDelegate(WholeLinesDelegate(self))
         self.setAlternatingRowColors(False)
         self.setSortingEnabled(True)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
