@@ -499,3 +499,14 @@ def test_main_window_a_command_clears_the_last_commands_message(qtbot, window) -
     window.review.confirm()
     window.session.undo_stack.undo()
     assert "merged bead" not in window.statusBar().currentMessage()
+
+
+def test_main_window_a_disabled_commands_key_says_why(qtbot, window) -> None:  # noqa: ANN001
+    """S with no recording to play: the status bar names the command and the reason; the selection stays."""
+    window.session.select_bead(1)
+    assert not window.audio_panel.play_source_action.isEnabled()
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_S)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Play source (S) cannot be used now:")
+    assert window.session.selected_bead == 1  # no jump to a row starting with "S"

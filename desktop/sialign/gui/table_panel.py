@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QPainter
+from PySide6.QtGui import QAction, QBrush, QKeyEvent, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QStyle,
     QStyledItemDelegate, QStyleOptionViewItem, QTableView, QToolButton, QVBoxLayout, QWidget,
@@ -64,6 +64,8 @@ class SegmentTableView(QTableView):
     """The review table: one row per bead, two text lines per row, keyboard-driven."""
 
     context_requested = Signal(object)  # global QPoint
+    # A single key nothing took (a command's key while the command is disabled, say).
+    unused_key = Signal(object)  # QKeySequence
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -86,6 +88,17 @@ class SegmentTableView(QTableView):
         header = self.horizontalHeader()
         header.setHighlightSections(False)
         header.setStretchLastSection(False)
+
+    def keyboardSearch(self, search: str) -> None:  # noqa: N802 - Qt API
+        # Typing a letter must not jump to a row whose text starts with it: the
+        # letters are review keys, and a disabled one would silently move the selection.
+        return
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        super().keyPressEvent(event)
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if event.text() and event.text().isprintable() and modifiers in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier):
+            self.unused_key.emit(QKeySequence(event.keyCombination()))
 
     def configure_columns(self) -> None:
         header = self.horizontalHeader()

@@ -42,6 +42,21 @@ class WindowLayout:
         self.addAction(action)
         return action
 
+    def _explain_unused_key(self, key: QKeySequence) -> None:
+        """A command's key pressed while the command cannot run: say which command and why, not nothing."""
+        for action in self.findChildren(QAction):
+            if action.isEnabled() or key not in action.shortcuts():
+                continue
+            name = action.text().replace("&", "").rstrip("…")
+            reason = ""
+            if action in (self.audio_panel.play_source_action, self.audio_panel.play_target_action,
+                          self.audio_panel.play_both_action):  # fmt: skip
+                reason = self.audio_panel.audio_error or "it needs a recording and times for the selected bead"
+            elif self.session.selected_bead < 0:
+                reason = "select a bead first"
+            self.statusBar().showMessage(f"{name} ({key.toString()}) cannot be used now" + (f": {reason}" if reason else "."), 8000)
+            return
+
     def _clear_status(self, *_: Any) -> None:
         self.statusBar().clearMessage()
 
@@ -335,6 +350,7 @@ class WindowLayout:
         s.similarity_changed.connect(lambda: self.matrix.set_grid(s.similarity))
         self.colours.state_changed.connect(self.matrix.set_note)
         self.table.context_requested.connect(self._show_context_menu)
+        self.table.unused_key.connect(self._explain_unused_key)
         self.matrix.bead_clicked.connect(s.select_bead)
         self.matrix.context_requested.connect(lambda _i, pos: self._show_context_menu(pos))
         self.table_panel.message.connect(self.statusBar().showMessage)
