@@ -637,3 +637,14 @@ def test_readers_tsv_with_unknown_column_names_asks_for_the_column(tmp_path: Pat
     assert read_transcript(path, tier="ja").texts() == ["こんにちは。"]
     assert list_tiers(path) == ["id", "en", "ja"]
     assert tier_choices(path) == [("choose the text column", None), ("id", "id"), ("en", "en"), ("ja", "ja")]
+
+
+def test_readers_tsv_naming_several_talks_warns(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.tsv"
+    path.write_text("name\ttext\nA_2010\tHello.\nA_2010\tBye.\nB_2011\tHi.\n", encoding="utf-8")
+    doc = read_transcript(path)
+    assert len(doc) == 3
+    assert len(doc.warnings) == 1 and "names 2 talks (A_2010, B_2011)" in doc.warnings[0]
+    single = tmp_path / "one.tsv"
+    single.write_text("name\ttext\nA_2010\tHello.\nA_2010\tBye.\n", encoding="utf-8")
+    assert read_transcript(single).warnings == []

@@ -584,4 +584,31 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
     if decoded.doubt:
         where = f", line {decoded.doubt_line}" if decoded.doubt_line else ""
         doc.warnings.append(f"{path}{where}: {decoded.doubt}")
+    if fmt == "tsv":
+        doc.warnings.extend(tsv_talk_warnings(text, path))
     return doc
+
+
+# Header names of a column that says which talk a row belongs to.
+_TALK_COLUMNS = ("talk", "talk_id", "name", "talkname", "document", "doc", "file")
+
+
+def tsv_talk_warnings(text: str, path: str | Path) -> list[str]:
+    """A warning when a TSV's talk column names several talks: a transcript is one talk, read whole."""
+    header = tsv_header(text)
+    if not header:
+        return []
+    lowered = [name.lower() for name in header]
+    column = next((lowered.index(n) for n in _TALK_COLUMNS if n in lowered), None)
+    if column is None:
+        return []
+    talks: dict[str, None] = {}
+    for _line, cells in _tsv_records(text)[1:]:
+        if column < len(cells) and cells[column].strip():
+            talks.setdefault(cells[column].strip(), None)
+    if len(talks) < 2:
+        return []
+    names = list(talks)
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return [f"{path}: the column '{header[column]}' names {len(names)} talks ({shown}); all rows are read as one "
+            "transcript — split the file into one per talk to align each talk on its own"]
