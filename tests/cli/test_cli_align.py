@@ -292,9 +292,10 @@ def test_align_warns_about_a_doubtful_encoding_and_takes_the_right_one(tmp_path:
 
 def test_cli_align_refuses_an_unknown_language_before_reading(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = talk / "out.tsv"
-    assert main(align_args(talk, out, "--src-lang", "xx")) == 2
+    assert main(align_args(talk, out, "--src-lang", "xx")) == 64  # a wrong argument
     err = capsys.readouterr().err
-    assert err == "sialign align: error: unknown language 'xx' — use a two-letter code such as en, ja, fr, de, zh\n"
+    assert err == ("sialign align: error: unknown language 'xx' — use a two-letter code such as en, ja, fr, de, zh\n"
+                   "run 'sialign align -h' for the options\n")  # fmt: skip
     assert not out.exists()
 
 

@@ -38,7 +38,8 @@ def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa:
     _score(qtbot, window)
     # "Ernte." is far shorter than its reference: below γ = 0.2 it would be dropped.
     assert panel.flips == [2]
-    assert "1</b> beads would change: 1 dropped" in panel.count_label.text()
+    n = len(panel.changed)
+    assert f"{n}</b> bead{'s' if n != 1 else ''} would change: 1 dropped" in panel.count_label.text()
     panel.show_flips.setChecked(True)  # the table shows the beads the preview lists
     shown = [window.proxy.bead_of(window.proxy.index(r, 0)) for r in range(window.proxy.rowCount())]
     listed = [panel.preview_list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(panel.preview_list.count())]

@@ -510,3 +510,15 @@ def test_main_window_a_disabled_commands_key_says_why(qtbot, window) -> None:  #
     message = window.statusBar().currentMessage()
     assert message.startswith("Play source (S) cannot be used now:")
     assert window.session.selected_bead == 1  # no jump to a row starting with "S"
+
+
+def test_main_window_a_status_message_gets_the_embedders_room(qtbot, window) -> None:  # noqa: ANN001
+    window.show()
+    qtbot.waitExposed(window)
+    window._update_counts()
+    assert window.embedder_label.isVisible() == bool(window.embedder_label.text())
+    window.statusBar().showMessage("No audio output device was found, so nothing can be played.", 5000)
+    assert not window.embedder_label.isVisible()
+    assert window.statusBar().toolTip().startswith("No audio output device")
+    window.statusBar().clearMessage()
+    assert window.embedder_label.isVisible() == bool(window.embedder_label.text())

@@ -126,3 +126,19 @@ def test_the_matrix_info_line_follows_the_bead_through_a_merge_and_a_split(qtbot
     assert after != before and after == window.matrix.describe_bead(window.session.selected_bead)
     bead = window.session.project.alignment.beads[window.session.selected_bead]
     assert f"source {bead.src[0] + 1}–{bead.src[-1] + 1}" in after or len(bead.src) == 1
+
+
+@pytest.mark.parametrize("key", ["End", "Home"])
+def test_ctrl_home_and_end_select_the_row_they_move_to(qtbot, window, key) -> None:  # noqa: ANN001
+    """What the keys act on and what the table highlights agree after Ctrl+End / Ctrl+Home."""
+    from PySide6.QtCore import QItemSelectionModel, Qt
+
+    window.session.select_bead(2)
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    window.table.selectionModel().select(window.proxy.index(3, 0), flags)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, getattr(Qt.Key, f"Key_{key}"), Qt.KeyboardModifier.ControlModifier)
+    last = len(window.session.project.alignment.beads) - 1
+    expected = last if key == "End" else 0
+    assert window.session.selected_bead == expected
+    assert _selected_rows(window) == [expected]

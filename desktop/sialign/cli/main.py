@@ -28,7 +28,7 @@ from types import ModuleType
 
 import sialign
 from sialign.cli.usage import UsageError
-from sialign.core.errors import SialignError
+from sialign.core.errors import SialignError, UnknownLanguageError
 
 EXIT_OK = 0
 EXIT_INPUT = 2  # a file cannot be read or written as asked (bad input, disk full...)
@@ -198,8 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args._run(args) or 0)
         sys.stdout.flush()
         return code
-    except UsageError as exc:  # an option's value out of range: wrong arguments, as argparse's own errors
-        print(f"sialign {args.command}: error: {exc}", file=sys.stderr)
+    except (UsageError, UnknownLanguageError) as exc:  # an option's value the command cannot use: as argparse's own errors
+        print(f"sialign {args.command}: error: {exc}\nrun 'sialign {args.command} -h' for the options", file=sys.stderr)
         return EXIT_USAGE
     except SialignError as exc:
         print(f"sialign {args.command}: error: {exc}", file=sys.stderr)

@@ -370,12 +370,13 @@ class FilterPanel(QWidget):
         dropping = sum(1 for i in self.flips if i < len(beads) and beads[i].status is not BeadStatus.DROPPED)
         restoring = len(self.flips) - dropping
         counts = count_changes(changes)
+        self.changed = sorted({change.index for change in changes})
+        n = len(self.changed)
         text = (
-            f"<b>{len(self.flips)}</b> beads would change: {dropping} dropped, {restoring} restored; "
+            f"<b>{n}</b> bead{'s' if n != 1 else ''} would change: {dropping} dropped, {restoring} restored; "
             f"{counts['flag']} flagged but kept, {counts['trim']} only trimmed."
         )
         self.count_label.setText(text)
-        self.changed = sorted({change.index for change in changes})
         for change in changes[:PREVIEW_ROWS]:
             item = QListWidgetItem(change.text())
             item.setData(Qt.ItemDataRole.UserRole, change.index)

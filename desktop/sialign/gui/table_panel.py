@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QKeyEvent, QKeySequence, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QStyle,
@@ -31,6 +31,10 @@ STATUS_CHOICES: list[tuple[str, set[BeadStatus] | None]] = [
     ("Dropped", {BeadStatus.DROPPED}),
     ("Not dropped", {BeadStatus.AUTO, BeadStatus.CONFIRMED}),
 ]
+
+
+# Keys that move the current row; with Ctrl, Qt would move it without selecting.
+_CTRL_MOVES = (Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
 
 
 class WholeLinesDelegate(QStyledItemDelegate):
@@ -88,6 +92,14 @@ class SegmentTableView(QTableView):
         header = self.horizontalHeader()
         header.setHighlightSections(False)
         header.setStretchLastSection(False)
+
+    def selectionCommand(self, index: QModelIndex | QPersistentModelIndex,  # noqa: N802 - Qt API
+                         event: QEvent | None = None) -> QItemSelectionModel.SelectionFlag:  # fmt: skip
+        # Ctrl+Home, Ctrl+End and Ctrl+arrows move without selecting in Qt, which left
+        # the old rows highlighted while the keys acted on the new bead: select it.
+        if isinstance(event, QKeyEvent) and event.modifiers() & Qt.KeyboardModifier.ControlModifier and event.key() in _CTRL_MOVES:
+            return QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        return super().selectionCommand(index, event)
 
     def keyboardSearch(self, search: str) -> None:  # noqa: N802 - Qt API
         # Typing a letter must not jump to a row whose text starts with it: the

@@ -57,6 +57,12 @@ class WindowLayout:
             self.statusBar().showMessage(f"{name} ({key.toString()}) cannot be used now" + (f": {reason}" if reason else "."), 8000)
             return
 
+    def _status_message_changed(self, text: str) -> None:
+        # While a message shows, the embedder's name steps aside so the message has
+        # the width; a message cut anyway can be read whole in the tooltip.
+        self.statusBar().setToolTip(text)
+        self.embedder_label.setVisible(not text)
+
     def _clear_status(self, *_: Any) -> None:
         self.statusBar().clearMessage()
 
@@ -335,7 +341,7 @@ class WindowLayout:
         bar.addPermanentWidget(self.counts_label)
         bar.addPermanentWidget(self.saved_label)
         # A message cut at a narrow window's edge can still be read whole.
-        bar.messageChanged.connect(lambda text: bar.setToolTip(text))
+        bar.messageChanged.connect(self._status_message_changed)
 
     def _connect(self) -> None:
         s = self.session
@@ -363,9 +369,11 @@ class WindowLayout:
         self.doubt.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
 
     # -- menus and panels on demand -----------------------------------------------
-    def _flips_changed(self, flips: list[int]) -> None:
-        if flips:
-            self.statusBar().showMessage(f"{len(flips)} bead{'s' if len(flips) != 1 else ''} would change with these thresholds", 4000)
+    def _flips_changed(self, _flips: list[int]) -> None:
+        # The beads the preview lists (drops, restores, flags and trims), as the panel counts them.
+        n = len(self.filter_panel.changed)
+        if n:
+            self.statusBar().showMessage(f"{n} bead{'s' if n != 1 else ''} would change with these thresholds", 4000)
 
     def focus_post_edit(self) -> None:
         self.inspector_dock.show()
