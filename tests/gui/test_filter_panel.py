@@ -180,3 +180,18 @@ def test_filter_panel_cancel_during_ginza_load_is_quick(qtbot, japanese_window) 
     with qtbot.waitSignal(window.runner.finished, timeout=180_000):
         window.filter_panel.score_button.click()
     assert window.filter_panel.scores is not None
+
+
+def test_closing_filters_brings_the_matrix_back(qtbot, window) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QTabBar
+
+    window.show()
+    qtbot.waitExposed(window)
+    window.show_filters()
+    qtbot.wait(20)
+    assert not window.filter_dock.visibleRegion().isEmpty()
+    window.filter_dock.close()
+    qtbot.wait(20)
+    bars = [bar for bar in window.findChildren(QTabBar) if "Alignment matrix" in [bar.tabText(i) for i in range(bar.count())]]
+    assert bars and bars[0].tabText(bars[0].currentIndex()) == "Alignment matrix"
+    assert not window.matrix_dock.visibleRegion().isEmpty()

@@ -63,6 +63,10 @@ class WindowLayout:
         self.statusBar().setToolTip(text)
         self.embedder_label.setVisible(not text)
 
+    def _filters_visibility_changed(self, visible: bool) -> None:
+        if not visible and self.filter_dock.isHidden() and not self.matrix_dock.isHidden():
+            self.matrix_dock.raise_()
+
     def _clear_status(self, *_: Any) -> None:
         self.statusBar().clearMessage()
 
@@ -240,6 +244,8 @@ class WindowLayout:
         self.tabifyDockWidget(self.matrix_dock, self.filter_dock)
         self.filter_dock.hide()
         self.matrix_dock.raise_()
+        # Closing Filters brings the matrix back, not whichever tab sat next to it.
+        self.filter_dock.visibilityChanged.connect(self._filters_visibility_changed)
         # Behind the matrix tab the plot stays "visible" to Qt: tell it, so edits skip its redraw.
         self.evs_dock.visibilityChanged.connect(self.audio_panel.evs_view.set_on_screen)
         self._default_state = self.saveState(LAYOUT_VERSION)
