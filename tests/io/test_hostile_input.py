@@ -232,7 +232,7 @@ def test_hostile_tsv_quoted_like_pandas(tmp_path: Path) -> None:
 
 
 def test_hostile_own_parallel_tsv_is_never_unquoted(tmp_path: Path) -> None:
-    from sialign.io.readers import PARALLEL_TSV_HEADER
+    from sialign.io.read_tsv import PARALLEL_TSV_HEADER
 
     path = tmp_path / "p.tsv"
     row = ["t", "0", "0", "0", "1", "0", "1", "0.1", "auto", '"quoted" start', '"x"']
