@@ -59,12 +59,44 @@ class SimilarityGrid:
         # (whole rows are contiguous copies; a 2-D gather is several times slower).
         out = self.values
         if list(src_ids) != self.src_ids:
-            out = np.take(out, np.maximum(rows, 0), axis=0)
-            out[rows < 0, :] = np.nan
+            out = _gather(out, rows, axis=0)
         if list(tgt_ids) != self.tgt_ids:
-            out = np.take(out, np.maximum(cols, 0), axis=1)
-            out[:, cols < 0] = np.nan
+            out = _gather(out, cols, axis=1)
         return out
+
+
+def _gather(values: np.ndarray, index: np.ndarray, axis: int) -> np.ndarray:
+    """``values`` taken at ``index`` along ``axis``; -1 gives NaN. Same as ``np.take``, faster for an edit.
+
+    A split or merge keeps the order: the index is a few runs of consecutive
+    positions, copied as slices (a column gather of a 5,000 × 5,000 matrix
+    takes a fancy-indexed copy several times slower than the slice copies).
+    """
+    n = len(index)
+    breaks = np.flatnonzero((np.diff(index) != 1) | (index[1:] < 0) | (index[:-1] < 0)) + 1
+    if len(breaks) > 64:
+        out = np.take(values, np.maximum(index, 0), axis=axis)
+        (out if axis == 0 else out.T)[index < 0] = np.nan
+        return out
+    shape = (n, values.shape[1]) if axis == 0 else (values.shape[0], n)
+    out = np.empty(shape, dtype=values.dtype)
+    starts = np.concatenate(([0], breaks))
+    ends = np.concatenate((breaks, [n]))
+    for start, end in zip(starts.tolist(), ends.tolist()):
+        first = int(index[start])
+        dest = slice(start, end)
+        if first < 0:
+            if axis == 0:
+                out[dest, :] = np.nan
+            else:
+                out[:, dest] = np.nan
+            continue
+        source = slice(first, first + (end - start))
+        if axis == 0:
+            out[dest, :] = values[source, :]
+        else:
+            out[:, dest] = values[:, source]
+    return out
 
 
 __all__ = ["AlignResult", "SimilarityGrid"]
