@@ -178,6 +178,9 @@ class MatrixView(QWidget):
         self.plot.hideButtons()
         self.plot.showAxis("top")
         self.plot.hideAxis("bottom")
+        # "1" sits at the left edge and reaches half a label past it: drawn, as
+        # the left axis draws its "1", instead of hidden for overlapping.
+        self.plot.getAxis("top").setStyle(hideOverlappingLabels=False)
         self.plot.setLabel("top", "target segment (interpretation)")
         self.plot.setLabel("left", "source segment")
         self.plot.getViewBox().setDefaultPadding(0.0)
