@@ -258,7 +258,7 @@ class TablePanel(QWidget):
     def _reselect_later(self, changes: Any = None) -> None:
         # Only when beads were merged, split or replaced: rows inserted inside a
         # selection widen it. A status or label change keeps a group selected.
-        if changes is not None and not (getattr(changes, "beads", True) or getattr(changes, "alignment", False)):
+        if changes is not None and not (changes.beads or changes.alignment):
             return
         QTimer.singleShot(0, self.table, lambda: self.show_selection(self.session.selected_bead))
 

@@ -31,7 +31,7 @@ def check_output_name(output: str, format: str | None, *, project: bool) -> None
     output (``-``) takes the default format.
     """
     from sialign.core.errors import SialignError
-    from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, SUBTITLE_SUFFIXES
+    from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, EXPORT_FORMATS, SUBTITLE_SUFFIXES
     from sialign.io.project_file import PROJECT_SUFFIX
 
     suffix = Path(output).suffix.lower()
@@ -39,7 +39,8 @@ def check_output_name(output: str, format: str | None, *, project: bool) -> None
         return
     if project and suffix == PROJECT_SUFFIX:
         return
-    names = [".tsv", ".jsonl", ".tmx", ".align", ".TextGrid", ".eaf"] + ([PROJECT_SUFFIX] if project else [])
+    # The suffixes that name a format alone, from the registry (subtitles also need their side).
+    names = list(dict.fromkeys(f.suffix for f in EXPORT_FORMATS if f.by_suffix)) + ([PROJECT_SUFFIX] if project else [])
     raise SialignError(f"-o {output}: name the output {', '.join(names[:-1])} or {names[-1]}, or choose a format with -f")
 
 
@@ -97,7 +98,8 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     common = ", ".join(f"{k}: {v}" for k, v in ranked[:SHAPES_SHOWN])
     if len(ranked) > SHAPES_SHOWN:
         rest = ranked[SHAPES_SHOWN:]
-        common += f" and {sum(v for _, v in rest)} bead{'s' if sum(v for _, v in rest) != 1 else ''} of {len(rest)} rarer shape{'s' if len(rest) != 1 else ''}"
+        beads = sum(v for _, v in rest)
+        common += f" and {beads} bead{'s' if beads != 1 else ''} of {len(rest)} rarer shape{'s' if len(rest) != 1 else ''}"
     lines = [
         f"talk {project.talk_id}: {len(project.source)} source segments, {len(project.target)} target segments"
         + (f", reference of {len(project.reference)} lines" if project.reference is not None else ""),
