@@ -1,7 +1,6 @@
 """TSV transcripts: a header naming the columns (or none), CSV-style quoted cells, times by column name.
 
-Used by :func:`sialign.io.readers.read_transcript`; :func:`tsv_header` and
-:func:`tsv_talk_warnings` also serve the tier choice of *New talk* and ``sialign info``.
+Used by :func:`sialign.io.readers.read_transcript`; :func:`tsv_header` also serves the column choice of *New talk* and ``sialign info``.
 """
 
 from __future__ import annotations
@@ -78,7 +77,8 @@ def _tsv_records(text: str) -> list[tuple[int, list[str]]]:
     return records
 
 
-def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> list[_Raw]:
+def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
+              warnings: list[str] | None = None) -> list[_Raw]:  # fmt: skip
     """Rows of ``[start, end,] text`` with an optional header naming the columns.
 
     Without a header a row is ``start<TAB>end<TAB>text`` when its first two
@@ -88,7 +88,8 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
     and end columns are found by name. A parallel TSV written by SI Aligner
     is read with its escapes undone and the times of the chosen side; any
     other TSV may quote cells the CSV way (pandas, Excel): ``"a ""b"" c"``,
-    with tabs and line breaks inside the quotes.
+    with tabs and line breaks inside the quotes. ``warnings`` receives what
+    the reader should hear (a talk column naming several talks).
     """
     first_line = text.lstrip("\r\n").split("\n", 1)[0].rstrip("\r")
     ours = tuple(f.strip().lower() for f in first_line.split("\t")[: len(PARALLEL_TSV_HEADER)]) == PARALLEL_TSV_HEADER
@@ -110,6 +111,8 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None) -> lis
     end_col: int | None = None
     escaped = False
     if has_header:
+        if warnings is not None:
+            warnings.extend(_talk_warnings(fields, rows[1:], path))
         rows = rows[1:]
         escaped = tuple(lowered[: len(PARALLEL_TSV_HEADER)]) == PARALLEL_TSV_HEADER
         if tier is not None:
@@ -216,7 +219,6 @@ def _tsv_time(cells: list[str], col: int | None, path: str | Path, line: int, wh
         ) from None
 
 
-
 def tsv_header(text: str) -> list[str] | None:
     """The column names of a TSV whose first row is a header (as :func:`parse_tsv` decides), else None."""
     rows = _tsv_records("\n".join(_lines(text)[:20]))
@@ -230,17 +232,14 @@ def tsv_header(text: str) -> list[str] | None:
 _TALK_COLUMNS = ("talk", "talk_id", "name", "talkname", "document", "doc", "file")
 
 
-def tsv_talk_warnings(text: str, path: str | Path) -> list[str]:
+def _talk_warnings(header: list[str], rows: list[tuple[int, list[str]]], path: str | Path) -> list[str]:
     """A warning when a TSV's talk column names several talks: a transcript is one talk, read whole."""
-    header = tsv_header(text)
-    if not header:
-        return []
     lowered = [name.lower() for name in header]
     column = next((lowered.index(n) for n in _TALK_COLUMNS if n in lowered), None)
     if column is None:
         return []
     talks: dict[str, None] = {}
-    for _line, cells in _tsv_records(text)[1:]:
+    for _line, cells in rows:
         if column < len(cells) and cells[column].strip():
             talks.setdefault(cells[column].strip(), None)
     if len(talks) < 2:

@@ -26,7 +26,7 @@ from sialign.io.transcript_items import MAX_LINES, MAX_SEGMENTS, _ARROW, _Raw, _
 from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
 from sialign.io.read_subtitles import parse_srt, parse_vtt
 from sialign.io.read_tsv import (
-    _END_COLUMNS, _START_COLUMNS, _TEXT_COLUMNS, parse_tsv, tsv_header, tsv_talk_warnings,
+    _END_COLUMNS, _START_COLUMNS, _TEXT_COLUMNS, parse_tsv, tsv_header,
 )
 
 FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
@@ -279,13 +279,16 @@ def parse_txt(text: str, path: str | Path) -> tuple[list[_Raw], list[str]]:
 def list_tiers(path: str | Path, *, encoding: str | None = None) -> list[str]:
     """Tier names of a TextGrid or EAF file, or column names of a TSV with a header (else [])."""
     decoded = read_text(path, encoding=encoding)
-    fmt = detect_format(path, decoded.text)
+    return _tier_names(decoded.text, path, detect_format(path, decoded.text))
+
+
+def _tier_names(text: str, path: str | Path, fmt: str) -> list[str]:
     if fmt == "textgrid":
-        return [f"{t.name} ({'interval' if t.tier_class == 'IntervalTier' else 'point'})" for t in parse_textgrid_tiers(decoded.text, path)]
+        return [f"{t.name} ({'interval' if t.tier_class == 'IntervalTier' else 'point'})" for t in parse_textgrid_tiers(text, path)]
     if fmt == "eaf":
-        return [t.tier_id for t in parse_eaf_tiers(decoded.text, path)]
+        return [t.tier_id for t in parse_eaf_tiers(text, path)]
     if fmt == "tsv":
-        return tsv_header(decoded.text) or []
+        return tsv_header(text) or []
     return []
 
 
@@ -299,7 +302,7 @@ def tier_choices(path: str | Path, *, encoding: str | None = None) -> list[tuple
     decoded = read_text(path, encoding=encoding)
     fmt = detect_format(path, decoded.text)
     if fmt != "tsv":
-        return [(name, number) for number, name in enumerate(list_tiers(path, encoding=encoding), start=1)]
+        return [(name, number) for number, name in enumerate(_tier_names(decoded.text, path, fmt), start=1)]
     header = tsv_header(decoded.text)
     if not header:
         return []
@@ -354,11 +357,12 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
 
     gaps: list[str] | None = None
     kind = "caption"
+    tsv_warnings: list[str] = []
     if fmt == "txt":
         raws, gaps = parse_txt(text, path)
         kind = "line"
     elif fmt == "tsv":
-        raws = parse_tsv(text, path, tier)
+        raws = parse_tsv(text, path, tier, warnings=tsv_warnings)
         kind = "row"
     elif fmt == "srt":
         raws = parse_srt(text, path, keep_markup=keep_markup)
@@ -375,7 +379,6 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
     if decoded.doubt:
         where = f", line {decoded.doubt_line}" if decoded.doubt_line else ""
         doc.warnings.append(f"{path}{where}: {decoded.doubt}")
-    if fmt == "tsv":
-        doc.warnings.extend(tsv_talk_warnings(text, path))
+    doc.warnings.extend(tsv_warnings)
     return doc
 
