@@ -98,7 +98,8 @@ SETTINGS_GROUP = "shortcuts"
 _SEPARATOR = "\t"  # between the keys of one action in the settings (a key text never holds a tab)
 
 
-def _plain(text: str) -> str:
+def plain_text(text: str) -> str:
+    """A menu or action text as read: no mnemonic '&' ('&&' stays one '&'), no trailing '…'."""
     return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…").strip()
 
 
@@ -140,7 +141,7 @@ class ShortcutManager:
         for menu_action in window.menuBar().actions():
             menu = menu_action.menu()
             if isinstance(menu, QMenu):
-                self._collect(menu, [_plain(menu.title())], seen, skip_menus)
+                self._collect(menu, [plain_text(menu.title())], seen, skip_menus)
         self.load()
 
     def _collect(self, menu: QMenu, path: list[str], seen: set[int], skip: tuple[QMenu, ...]) -> None:
@@ -149,12 +150,12 @@ class ShortcutManager:
         for action in menu.actions():
             sub = action.menu()
             if isinstance(sub, QMenu):
-                self._collect(sub, [*path, _plain(sub.title())], seen, skip)
+                self._collect(sub, [*path, plain_text(sub.title())], seen, skip)
                 continue
             if action.isSeparator() or not action.text() or id(action) in seen:
                 continue
             seen.add(id(action))
-            names = [*path, _plain(action.text())]
+            names = [*path, plain_text(action.text())]
             self.entries.append(ShortcutEntry("/".join(names), " › ".join(names), action, self._keys_of(action)))
 
     @staticmethod

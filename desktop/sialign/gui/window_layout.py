@@ -47,7 +47,9 @@ class WindowLayout:
         for action in self.findChildren(QAction):
             if action.isEnabled() or key not in action.shortcuts():
                 continue
-            name = action.text().replace("&", "").rstrip("…")
+            from sialign.gui.shortcuts import plain_text
+
+            name = plain_text(action.text())
             reason = ""
             if action in (self.audio_panel.play_source_action, self.audio_panel.play_target_action,
                           self.audio_panel.play_both_action):  # fmt: skip
@@ -73,7 +75,7 @@ class WindowLayout:
     def _run_command(self, slot: Callable[[], Any]) -> None:
         # A message of the command before ("No such bead left.") must not
         # linger under this one; the command shows its own, if any.
-        self.statusBar().clearMessage()
+        self._clear_status()
         slot()
 
     def _build_actions(self) -> None:
