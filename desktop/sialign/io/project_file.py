@@ -359,10 +359,6 @@ def read_project_data(path: str | Path) -> dict[str, Any]:
     return data
 
 
-# Files with these extensions are transcripts, never projects.
-TRANSCRIPT_SUFFIXES = frozenset({".srt", ".vtt", ".txt", ".tsv", ".textgrid", ".eaf"})
-
-
 def _transcript_instead(path: Path, text: str) -> FormatError | None:
     """The error for a transcript given where a project is expected, or None for a damaged project.
 
@@ -370,9 +366,10 @@ def _transcript_instead(path: Path, text: str) -> FormatError | None:
     transcript's extension is named as what it is, with the command that
     makes a project of it; a truncated project keeps the JSON message.
     """
-    from sialign.io.readers import FORMAT_NAMES, sniff_format
+    from sialign.io.readers import EXTENSIONS, FORMAT_NAMES, sniff_format
 
-    if text.lstrip("\ufeff \t\r\n").startswith("{") and path.suffix.lower() not in TRANSCRIPT_SUFFIXES:
+    # A transcript's extension (the readers' own table) never names a project.
+    if text.lstrip("\ufeff \t\r\n").startswith("{") and path.suffix.lower() not in EXTENSIONS:
         return None
     name = FORMAT_NAMES.get(sniff_format(text), "plain text")
     return FormatError(

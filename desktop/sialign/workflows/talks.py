@@ -15,7 +15,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TRANSCRIPT_SUFFIXES = (".srt", ".vtt", ".tsv", ".textgrid", ".eaf", ".txt")
 AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 # Language codes and role words that file names of a talk's transcripts carry
 # ("ted_42.en.srt", "talk-ja.vtt", "lecture_src.txt"): stripped from the end
@@ -278,11 +277,11 @@ def load_example(folder: Path) -> Project:
     audio files named like a transcript are attached to it.
     """
     from sialign.core.errors import InputError
-    from sialign.io.readers import read_transcript
+    from sialign.io.readers import EXTENSIONS, read_transcript
 
     found = []
     for path in sorted(folder.iterdir()):
-        if path.is_file() and path.suffix.lower() in TRANSCRIPT_SUFFIXES and not path.name.lower().startswith(("readme", "license")):
+        if path.is_file() and path.suffix.lower() in EXTENSIONS and not path.name.lower().startswith(("readme", "license")):
             found.append((path, read_transcript(path)))
     sources = [(p, d) for p, d in found if d.language != "ja"]
     targets = [(p, d) for p, d in found if d.language == "ja" and "ref" not in p.name.lower()]
