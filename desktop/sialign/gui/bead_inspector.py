@@ -149,6 +149,7 @@ class BeadInspector(QWidget):
         self.session = session
         self._index = -1
         self._last_side = "tgt"
+        self._applying = ""  # the field whose edit is being applied ("labels", "post_edit")
 
         self.title = QLabel("No bead selected")
         self.title.setWordWrap(True)
@@ -195,12 +196,18 @@ class BeadInspector(QWidget):
         )
         # The interpretation shown in the post-edit field of a bead without a post-edit.
         self._prefill = ""
+        # A tick is applied at once (one undoable step); a note or a post-edit
+        # when Enter is pressed, the field loses the focus, or the session asks
+        # for pending input (selection moves, another edit, save, close).
+        self.good_align.clicked.connect(self.apply_labels)
+        self.good_mt.clicked.connect(self.apply_labels)
         apply_labels = QPushButton("Apply labels")
+        apply_labels.setToolTip("Ticks apply at once; a note applies with Enter or when you move to another bead")
         apply_labels.clicked.connect(self.apply_labels)
-        self.note.returnPressed.connect(self.apply_labels)
+        self.note.editingFinished.connect(self.apply_labels)
         apply_post_edit = QPushButton("Apply post-edit")
         apply_post_edit.clicked.connect(self.apply_post_edit)
-        self.post_edit.returnPressed.connect(self.apply_post_edit)
+        self.post_edit.editingFinished.connect(self.apply_post_edit)
         clear_post_edit = QPushButton("Clear")
         clear_post_edit.setToolTip("Remove the post-edit and use the interpreter's text again")
         clear_post_edit.clicked.connect(self.clear_post_edit)
@@ -227,10 +234,12 @@ class BeadInspector(QWidget):
         layout.addWidget(texts, 1)
         layout.addLayout(form)
 
+        self._buttons = (apply_labels, apply_post_edit, clear_post_edit)
+        session.add_pending_committer(self.commit_pending)
         session.selection_changed.connect(self.show_bead)
         session.edited.connect(lambda _edit: self.show_bead(session.selected_bead))
         session.alignment_replaced.connect(lambda: self.show_bead(session.selected_bead))
-        session.project_replaced.connect(lambda: self.show_bead(-1))
+        session.project_replaced.connect(self._forget_bead)
         self.show_bead(session.selected_bead)
 
     def attach_actions(self, segment_actions: list, bead_actions: list) -> None:  # lists of QAction | None
@@ -263,11 +272,17 @@ class BeadInspector(QWidget):
             return None
         return alignment.beads[self._index]
 
+    def _forget_bead(self) -> None:
+        # Another project: what the fields hold belongs to the old one (the
+        # window applied it before asking to save), never to this one's beads.
+        self._index = -1
+        self.show_bead(-1)
+
     def show_bead(self, index: int) -> None:
         self._index = index
         bead = self._bead()
         enabled = bead is not None
-        for w in (self.good_align, self.good_mt, self.note, self.post_edit):
+        for w in (self.good_align, self.good_mt, self.note, self.post_edit, *self._buttons):
             w.setEnabled(enabled)
         if bead is None:
             self.title.setText("No bead selected — click a row of the table or a cell of the matrix.")
@@ -337,6 +352,16 @@ class BeadInspector(QWidget):
         self.view_for(side).setFocus()
 
     # -- label / post-edit edits ---------------------------------------------
+    def commit_pending(self) -> None:
+        """Apply what the fields hold for the shown bead, when it differs from the bead (the session calls this)."""
+        if self._bead() is None:
+            return
+        # The field whose own edit is being applied is already in that edit.
+        if self._applying != "labels":
+            self.apply_labels()
+        if self._applying != "post_edit":
+            self.apply_post_edit()
+
     def apply_labels(self) -> None:
         from sialign.core.edits import SetLabels
 
@@ -347,7 +372,7 @@ class BeadInspector(QWidget):
         good_mt = _from_check_state(self.good_mt.checkState())
         note = self.note.text()
         if (good_align, good_mt, note) != (bead.good_align, bead.good_mt, bead.note):
-            self.session.apply(SetLabels(self._index, good_align, good_mt, note))
+            self._apply("labels", SetLabels(self._index, good_align, good_mt, note))
 
     def apply_post_edit(self) -> None:
         from sialign.core.edits import SetPostEdit
@@ -360,7 +385,14 @@ class BeadInspector(QWidget):
         if bead.post_edit is None and text == self._prefill.strip():
             return  # the interpretation, unchanged: not a post-edit
         if new != bead.post_edit:
-            self.session.apply(SetPostEdit(self._index, new))
+            self._apply("post_edit", SetPostEdit(self._index, new))
+
+    def _apply(self, field: str, edit: object) -> None:
+        self._applying = field
+        try:
+            self.session.apply(edit)
+        finally:
+            self._applying = ""
 
     def clear_post_edit(self) -> None:
         from sialign.core.edits import SetPostEdit

@@ -253,6 +253,7 @@ class DoubtFilterBox(QWidget):
             self.count_label.setText("The doubt is being recomputed after the last edit; apply again in a moment.")
             self.service.schedule()
             return
+        self.session.commit_pending()
         project = snapshot(self.session.project)
         result = self.service.result
         threshold = self.threshold.value()

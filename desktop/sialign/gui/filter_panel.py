@@ -326,6 +326,7 @@ class FilterPanel(QWidget):
     def compute_scores(self) -> None:
         from sialign.gui.workers import TaskWorker, snapshot
 
+        self.session.commit_pending()
         project = snapshot(self.session.project)
         content_pos = self.params().content_pos
 
@@ -402,6 +403,7 @@ class FilterPanel(QWidget):
 
         if self.session.project.alignment is None:
             return
+        self.session.commit_pending()
         project = snapshot(self.session.project)
         params = self.params()
         scores = self.scores

@@ -32,7 +32,8 @@ class ProjectFiles:
         return False, None
 
     def maybe_save(self) -> bool:
-        """Ask about unsaved changes; False when the user cancels."""
+        """Ask about unsaved changes (a note typed without Enter included); False when the user cancels."""
+        self.session.commit_pending()
         if not self.session.is_modified:
             return True
         answer = QMessageBox.question(
@@ -222,6 +223,7 @@ class ProjectFiles:
     def _save_to(self, path: str) -> bool:
         from sialign.io.project_file import discard_autosave, save_project
 
+        self.session.commit_pending()
         project = self.session.project
         # Undo goes on after the project is opened again.
         project.undo = self.session.undo_steps()
@@ -309,6 +311,7 @@ class ProjectFiles:
     def report_dialog(self) -> None:
         from sialign.gui.report_dialog import ReportDialog
 
+        self.session.commit_pending()
         if self.session.project.alignment is not None:
             ReportDialog(self.session.project, self, settings=self.settings).exec()
 
@@ -327,6 +330,7 @@ class ProjectFiles:
     def export_dialog(self) -> None:
         from sialign.gui.export_dialog import ExportDialog
 
+        self.session.commit_pending()
         project = self.session.project
         if project.alignment is None:
             return

@@ -9,10 +9,11 @@ stay in step. Selection lives here too, so every view shows the same bead.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Callable
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QAction, QUndoStack
 
 from sialign.core.changes import Changes
 from sialign.core.errors import SialignError
@@ -83,6 +84,10 @@ class ProjectSession(QObject):
         # While a worker aligns a snapshot, edits would be lost when its result
         # lands; the reason is shown to the user instead.
         self.locked_reason = ""
+        # Views holding typed-but-unapplied input (a note, a post-edit) register
+        # a callable that applies it; see commit_pending.
+        self._pending_committers: list[Callable[[], None]] = []
+        self._committing = False
 
     # -- project -----------------------------------------------------------
     @property
@@ -171,11 +176,69 @@ class ProjectSession(QObject):
         if was:
             self.modified_changed.emit(False)
 
+    # -- pending input -----------------------------------------------------
+    def add_pending_committer(self, commit: Callable[[], None]) -> None:
+        """Register a view's "apply what the user typed" callable.
+
+        A reviewer never presses Enter on a checkbox and rarely on a note: what
+        a view holds unapplied is applied (as an undoable edit) before the
+        selection moves, before any other edit, and before the project is
+        saved, re-aligned or closed — :meth:`commit_pending`.
+        """
+        self._pending_committers.append(commit)
+
+    def commit_pending(self) -> None:
+        """Apply every view's pending input now (each as its own undoable edit)."""
+        if self._committing:
+            return
+        self._committing = True
+        try:
+            for commit in list(self._pending_committers):
+                commit()
+        finally:
+            self._committing = False
+
+    def undo_action(self, parent: QObject, prefix: str, *, redo: bool = False) -> QAction:
+        """An Undo (or Redo) action like QUndoStack's own, applying pending input first.
+
+        Undo right after typing a note takes the note back (it was applied as
+        the latest step), rather than silently dropping it.
+        """
+        stack = self.undo_stack
+        action = QAction(prefix, parent)
+        can = stack.canRedo if redo else stack.canUndo
+        text = stack.redoText if redo else stack.undoText
+
+        def refresh() -> None:
+            # The stack emits while it is being destroyed (it clears itself).
+            if not (shiboken6.isValid(stack) and shiboken6.isValid(action)):
+                return
+            action.setEnabled(can())
+            action.setText(f"{prefix} {text()}".rstrip())
+
+        def run() -> None:
+            self.commit_pending()
+            if redo:
+                stack.redo()
+            else:
+                stack.undo()
+
+        action.triggered.connect(run)
+        stack.indexChanged.connect(refresh)
+        stack.cleanChanged.connect(refresh)
+        refresh()
+        return action
+
     # -- edits -------------------------------------------------------------
     def apply(self, edit: Any) -> bool:
-        """Apply a core edit as one undoable step; False (and ``edit_failed``) if refused."""
+        """Apply a core edit as one undoable step; False (and ``edit_failed``) if refused.
+
+        Input a view holds unapplied is applied first, as its own step, so an
+        edit never throws away a note typed without Enter.
+        """
         from sialign.gui.commands import EditCommand
 
+        self.commit_pending()
         if self.locked_reason:
             self.edit_failed.emit(self.locked_reason)
             return False
@@ -202,6 +265,7 @@ class ProjectSession(QObject):
         return self._selected
 
     def select_bead(self, index: int) -> None:
+        self.commit_pending()
         n = len(self._project.alignment) if self._project.alignment is not None else 0
         index = index if 0 <= index < n else -1
         self._anchor = self._anchor_of(index)

@@ -156,6 +156,7 @@ class AlignmentController(QObject):
         """Start aligning the talk in a worker; True when it started."""
         from sialign.workflows.aligning import alignment_label
 
+        self.session.commit_pending()  # a note typed without Enter goes into the run's carried review data
         project = self.session.project
         if not len(project.source) or not len(project.target):
             self._show_error("Nothing to align", "Open or create a talk with a source and a target transcript first.")

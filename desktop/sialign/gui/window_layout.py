@@ -94,10 +94,10 @@ class WindowLayout:
         self.act_compare = A("&Compare renditions…", self.compare_window, None, "Several renditions of this source side by side")
         self.act_quit = A("&Quit", self.close, K.Quit, "Close SI Aligner")
 
-        self.act_undo = self.session.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo = self.session.undo_action(self, "&Undo")
         self.act_undo.setShortcuts([QKeySequence(K.Undo)])
         self.act_undo.setToolTip("Undo the last edit (Ctrl+Z)")
-        self.act_redo = self.session.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo = self.session.undo_action(self, "&Redo", redo=True)
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.act_redo.setToolTip("Redo (Ctrl+Shift+Z)")
         self.addAction(self.act_undo)
