@@ -297,7 +297,8 @@ class BeadCostModel:
         source rows and the shares are normalised per bead. Where every
         signal has weight 0 the plain weights apply.
         """
-        if not self._trusted:
+        if not self._trusted or a > self.n_src:
+            # (More source rows than the talk has: no such bead exists, its cost is inf anyway.)
             return list(self._weights)
         raw: list[np.ndarray] = []
         for w, cums in zip(self._weights, self._trust_cums):
