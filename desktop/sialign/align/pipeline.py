@@ -457,6 +457,7 @@ def align_project(
             word_skip_scale(tgt_texts) if units == "sentences" else None,
             _ends(src_doc) if timed else None,
         )
+    run_vectors = _learned_pass_spans(params, units, main, src_doc, tgt_texts, model, should_stop)
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []
     levels: list[list[int]] = []
@@ -494,6 +495,8 @@ def align_project(
             result = align_window(model, s0, s1, t0, t1, exact_cell_limit=EXACT_CELL_LIMIT, progress=sub, should_stop=should_stop)
             levels.extend([list(level) for level in result.levels])
             shapes = result.beads
+            if run_vectors is not None:
+                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params)
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
             beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes)
@@ -545,6 +548,60 @@ def align_project(
         log.debug("lag estimate: %s", lag)
     progress(1.0, "Aligned")
     return AlignResult(alignment=alignment, similarity=similarity, timings=timings)
+
+
+# Documents longer than this (both sides together) keep the first pass's path.
+LEARNED_PASS_MAX_SEGMENTS = 4000
+
+
+def _learned_pass_spans(
+    params: AlignParams, units: str, main: Embedder, src_doc: Document, tgt_texts: list[str],
+    model: BeadCostModel | None, should_stop: StopFn | None,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Unit vectors of concatenated runs for the learned second pass, or None where it does not run.
+
+    It runs on sentence targets (a written translation, or an interpretation
+    transcribed in sentences) with a neural encoder; chunked interpretations
+    keep the first pass, whose chunk preset was fitted for them.
+    """
+    from sialign.align.learned_pass import MAX_RUN, shipped_weights
+
+    if (model is None or not params.learned_score or params.method != "beads" or units != "sentences"
+            or _is_lexical(main) or shipped_weights() is None):  # fmt: skip
+        return None
+    if len(src_doc) + len(tgt_texts) > LEARNED_PASS_MAX_SEGMENTS:
+        # Encoding every run of up to MAX_RUN segments would take several times the
+        # first pass's embedding time on a book; talks are far below this.
+        log.info("learned second pass skipped: %d segments (more than %d); the first pass's path is kept",
+                 len(src_doc) + len(tgt_texts), LEARNED_PASS_MAX_SEGMENTS)  # fmt: skip
+        return None
+    _, _, src_spans, tgt_spans = encode_pair(
+        main, _texts(src_doc), tgt_texts, candidates="exact", max_side=MAX_RUN, max_other=MAX_RUN, should_stop=should_stop,
+    )
+    assert src_spans is not None and tgt_spans is not None
+
+    def unit(v: np.ndarray) -> np.ndarray:
+        norms = np.linalg.norm(v, axis=-1, keepdims=True)
+        return (v / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    return unit(src_spans), unit(tgt_spans)
+
+
+def _refine(
+    model: BeadCostModel | None, spans: tuple[np.ndarray, np.ndarray], lengths: tuple[np.ndarray, np.ndarray],
+    s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams,
+) -> list[tuple[int, int, int, int]]:
+    """The learned second pass over one gap (whole-document bead positions in and out)."""
+    from sialign.align.dp import WindowCosts
+    from sialign.align.learned_pass import refine
+
+    assert model is not None
+    window = [(i0 - s0, a, j0 - t0, b) for i0, a, j0, b in shapes]
+    refined = refine(
+        WindowCosts(model, s0, s1, t0, t1), spans[0][:, s0:s1], spans[1][:, t0:t1],
+        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt,
+    )
+    return [(i0 + s0, a, j0 + t0, b) for i0, a, j0, b in refined]
 
 
 def similarity_grid(

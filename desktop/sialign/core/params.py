@@ -77,6 +77,11 @@ class AlignParams:
             is at least this becomes a 1-0 bead, an omission; None (the
             default) turns it off. More omissions found, at some cost in
             bead accuracy (see tests/benchmarks/RESULTS.md).
+        learned_score: on sentence targets with a neural encoder, search
+            again near the first path with the bead score learned from gold
+            alignments (exact encodings of concatenated segments, margin,
+            length agreement, the first pass's cost, shape; omissions and
+            additions as their own decisions).
     """
 
     embedder: str = "auto"
@@ -101,6 +106,7 @@ class AlignParams:
     omission_skip: float | None = None
     peel_threshold: float | None = None
     lexical_weight: float = 0.3
+    learned_score: bool = True
 
     def __post_init__(self) -> None:
         """Refuse values the aligner cannot use (every front end gets the same check).

@@ -1,0 +1,243 @@
+"""A second pass with a bead score learned from gold alignments (docs/algorithms.md: Learned bead score).
+
+The first pass (the hand-weighted :class:`~sialign.align.costs.BeadCostModel`
+and the banded DP) finds a path. The second pass searches a narrow band around
+it again, as Bertalign does, but scores every candidate bead by the log-odds
+that it is right, from a small logistic model fitted on the dev gold of
+several sets and language pairs (``bead_score.json`` beside this module; the
+fitting script is ``tests/benchmarks/train_bead_score.py``). Its features are
+what the aligner already computes:
+
+- the cosine of **exact encodings of the concatenated segments** (up to
+  ``MAX_RUN`` a side), and the same minus the mean cosine to the bead's
+  neighbouring segments (vecalign's and Bertalign's margin);
+- Bertalign's length agreement ``log2(1 + min/max)`` of the two sides'
+  character lengths (scaled by the document's length ratio);
+- the first pass's own cost of the bead (encoder, in-script character
+  n-grams, time prior, pivot);
+- the bead's shape.
+
+Leaving a source sentence unrendered (1-0, an omission) and a target segment
+unmatched (0-1, an addition) have models of their own: how well the segment
+matches its best partner nearby, its margin over its second best, and its
+length. The DP minimises the summed negative log-odds, so omissions are
+decided jointly with the beads around them instead of being a fixed skip cost.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sialign.align.dp import Band, WindowCosts, band_around_path, banded_dp
+
+log = logging.getLogger(__name__)
+
+MAX_RUN = 4  # most segments a side whose concatenation is encoded
+MARGIN = 5  # rows/columns searched around the first path
+WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
+
+MATCH_FEATURES = ["bias", "cos", "margin", "length", "first_cost", "extra_src", "extra_tgt", "extra_both"]
+SKIP_FEATURES = ["bias", "best_cos", "best_margin", "log_chars"]
+
+
+@dataclass(frozen=True)
+class BeadScoreWeights:
+    """Logistic weights: P(bead right) = sigmoid(w · features), per kind of bead."""
+
+    match: np.ndarray
+    omission: np.ndarray
+    addition: np.ndarray
+    fitted_on: str = ""
+    # Decision offsets chosen on the dev sets after the fit (the logistic
+    # models are fitted on candidates, not on paths): added to every 1-0 cost.
+    omission_offset: float = 0.0
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BeadScoreWeights:
+        return cls(
+            match=np.array([d["match"][k] for k in MATCH_FEATURES], dtype=np.float64),
+            omission=np.array([d["omission"][k] for k in SKIP_FEATURES], dtype=np.float64),
+            addition=np.array([d["addition"][k] for k in SKIP_FEATURES], dtype=np.float64),
+            fitted_on=str(d.get("fitted_on", "")),
+            omission_offset=float(d.get("omission_offset", 0.0)),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "match": dict(zip(MATCH_FEATURES, map(float, self.match))),
+            "omission": dict(zip(SKIP_FEATURES, map(float, self.omission))),
+            "addition": dict(zip(SKIP_FEATURES, map(float, self.addition))),
+            "fitted_on": self.fitted_on,
+            "omission_offset": self.omission_offset,
+        }
+
+
+@lru_cache(maxsize=1)
+def shipped_weights() -> BeadScoreWeights | None:
+    """The weights shipped with the package, or None (then no second pass runs, and the log says why)."""
+    try:
+        return BeadScoreWeights.from_dict(json.loads(WEIGHTS_FILE.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError) as exc:
+        log.warning("learned bead score not available (%s): the first pass's path is kept", exc)
+        return None
+
+
+class BeadFeatures:
+    """Features of candidate beads over one window of the documents.
+
+    Args:
+        src_spans: (MAX_RUN, n, dim) unit vectors, ``src_spans[a-1, p]`` = the
+            concatenation of source segments ``p .. p+a-1`` of the window.
+        tgt_spans: (MAX_RUN, m, dim) the same for the target.
+        src_chars, tgt_chars: (n,), (m,) character lengths.
+        first: the first pass's costs over the same window (``band_costs``).
+    """
+
+    def __init__(self, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
+                 first: WindowCosts) -> None:  # fmt: skip
+        self.src, self.tgt = src_spans, tgt_spans
+        self.n_src, self.n_tgt = src_spans.shape[1], tgt_spans.shape[1]
+        self.first = first
+        ratio = float(src_chars.sum()) / max(float(tgt_chars.sum()), 1.0)
+        self.src_cum = np.concatenate(([0.0], np.cumsum(src_chars, dtype=np.float64)))
+        self.tgt_cum = np.concatenate(([0.0], np.cumsum(tgt_chars, dtype=np.float64) * ratio))
+        self.src_chars, self.tgt_chars = src_chars, tgt_chars
+
+    def _cos(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Cosine of the a-run ending at source i (exclusive) and the b-run ending at target j, any shape."""
+        ok = (i - a >= 0) & (j - b >= 0) & (i <= self.n_src) & (j <= self.n_tgt)
+        si = np.clip(i - a, 0, self.n_src - 1)
+        tj = np.clip(j - b, 0, self.n_tgt - 1)
+        out = np.einsum("...d,...d->...", self.src[a - 1][si], self.tgt[b - 1][tj])
+        return np.where(ok, out, np.nan)
+
+    def match(self, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray) -> np.ndarray:
+        """(F, *i.shape) features of (a, b) beads ending at (i, j)."""
+        cos = self._cos(a, b, i, j)
+        # Margin: mean cosine of each side's run to the single segments just outside the other side.
+        neighbours = []
+        for side_cos in (self._cos(a, 1, i, j + 1), self._cos(a, 1, i, j - b), self._cos(1, b, i + 1, j), self._cos(1, b, i - a, j)):
+            neighbours.append(side_cos)
+        nb = _nanmean0(np.stack(neighbours))
+        src_len = self.src_cum[np.clip(i, 0, self.n_src)] - self.src_cum[np.clip(i - a, 0, self.n_src)]
+        tgt_len = self.tgt_cum[np.clip(j, 0, self.n_tgt)] - self.tgt_cum[np.clip(j - b, 0, self.n_tgt)]
+        length = np.log2(1.0 + np.minimum(src_len, tgt_len) / np.maximum(np.maximum(src_len, tgt_len), 1e-9))
+        ones = np.ones_like(cos)
+        return np.stack([
+            ones, np.nan_to_num(cos), np.nan_to_num(cos - nb), length, np.clip(np.nan_to_num(first_cost, posinf=3.0), 0.0, 3.0),
+            ones * (a - 1), ones * (b - 1), ones * (a - 1) * (b - 1),
+        ])
+
+    def skips(self, side: str, band: Band) -> np.ndarray:
+        """(F, n) features of leaving each source (or target) segment alone: best partner nearby, margin, length."""
+        single = self.src[0] if side == "src" else self.tgt[0]
+        other = self.tgt[0] if side == "src" else self.src[0]
+        count = len(single)
+        best = np.zeros(count)
+        second = np.zeros(count)
+        for k in range(count):
+            if side == "src":
+                lo, hi = int(band.lo[k]), int(band.lo[k + 1] + band.width)
+            else:
+                rows = np.nonzero((band.lo <= k + 1) & (k < band.lo + band.width))[0]
+                lo, hi = (int(rows.min()) - 1, int(rows.max()) + 1) if rows.size else (0, len(other))
+            lo, hi = max(lo - MARGIN, 0), min(hi + MARGIN, len(other))
+            sims = other[lo:hi] @ single[k] if hi > lo else np.zeros(1)
+            top = np.sort(sims)[::-1]
+            best[k] = top[0]
+            second[k] = top[1] if len(top) > 1 else 0.0
+        chars = self.src_chars if side == "src" else self.tgt_chars
+        return np.stack([np.ones(count), best, best - second, np.log1p(chars)])
+
+
+def _nanmean0(stack: np.ndarray) -> np.ndarray:
+    finite = np.isfinite(stack)
+    total = np.where(finite, stack, 0.0).sum(axis=0)
+    count = finite.sum(axis=0)
+    return np.where(count > 0, total / np.maximum(count, 1), 0.0)
+
+
+def log_odds(weights: np.ndarray, features: np.ndarray) -> np.ndarray:
+    return np.tensordot(weights, features, axes=(0, 0))
+
+
+class LearnedCosts:
+    """Bead costs for :func:`~sialign.align.dp.banded_dp`: the negative log-odds of the learned score."""
+
+    def __init__(self, features: BeadFeatures, weights: BeadScoreWeights, band: Band, max_src: int, max_tgt: int) -> None:
+        self.f, self.w = features, weights
+        self.n_src, self.n_tgt = features.n_src, features.n_tgt
+        self.max_src, self.max_tgt = min(max_src, MAX_RUN), min(max_tgt, MAX_RUN)
+        self.omission_cost = -log_odds(weights.omission, features.skips("src", band)) + weights.omission_offset  # (n,)
+        addition_cost = -log_odds(weights.addition, features.skips("tgt", band))  # (m,)
+        # banded_dp charges a 0-1 skip ``settings.skip * tgt_skip_scale[j]`` with the scale in
+        # [0, 1], so 0-1 costs must not be negative. Every path covers each target segment
+        # once, so adding the same amount per target segment to every bead leaves the best
+        # path unchanged: shift so that the cheapest 0-1 costs 0.
+        self.per_target = max(0.0, -float(addition_cost.min(initial=0.0)))
+        addition_cost = addition_cost + self.per_target
+        top = max(float(addition_cost.max(initial=0.0)), 1e-6)
+        self.settings = _Skip(top)
+        # The time penalty is in the first pass's cost units; the fit weighs those by |w_first_cost|.
+        self.time_scale = abs(float(weights.match[MATCH_FEATURES.index("first_cost")]))
+        self.tgt_skip_scale = np.clip(addition_cost / top, 0.0, 1.0)
+
+    def _time_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
+        """The first pass's ear-voice-span penalty, unclipped: the first-cost feature saturates, a lag must not."""
+        window = self.f.first
+        model = window.model
+        if not model.use_time:
+            return 0.0
+        ii = np.clip(i, a, self.n_src) + window.src_start
+        jj = np.clip(j, b, self.n_tgt) + window.tgt_start
+        return np.asarray(model.time_cost(a, b, ii, jj), dtype=np.float64)
+
+    def band_costs(self, types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
+        first = self.f.first.band_costs(types, rows, j_grid)
+        out = np.empty((len(types), len(rows), j_grid.shape[1]))
+        i = np.broadcast_to(rows[:, None], j_grid.shape)
+        for k, (a, b) in enumerate(types):
+            if b == 0:
+                cost = self.omission_cost[np.clip(i - 1, 0, self.n_src - 1)]
+            else:
+                cost = -log_odds(self.w.match, self.f.match(a, b, i, j_grid, first[k])) + b * self.per_target
+                cost = cost + self.time_scale * self._time_cost(a, b, i, j_grid)
+            bad = (i < a) | (j_grid < b) | (j_grid > self.n_tgt) | ~np.isfinite(first[k])
+            out[k] = np.where(bad, np.inf, cost)
+        return out
+
+
+@dataclass
+class _Skip:
+    skip: float
+
+
+def refine(
+    first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
+    path: list[tuple[int, int, int, int]], max_src: int, max_tgt: int,
+) -> list[tuple[int, int, int, int]]:
+    """The second pass with the shipped weights; the first path when none are shipped."""
+    weights = shipped_weights()
+    if weights is None:
+        return path
+    return second_pass(first, src_spans, tgt_spans, src_chars, tgt_chars, path, weights, max_src, max_tgt)
+
+
+def second_pass(
+    first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
+    path: list[tuple[int, int, int, int]], weights: BeadScoreWeights, max_src: int, max_tgt: int,
+) -> list[tuple[int, int, int, int]]:
+    """Beads (src_start, n_src, tgt_start, n_tgt) of the best path by the learned score near ``path`` (window coordinates)."""
+    n, m = first.n_src, first.n_tgt
+    points = [(0, 0)] + [(i0 + a, j0 + b) for i0, a, j0, b in path]
+    band = band_around_path(np.array(points), n, m, MARGIN)
+    features = BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
+    costs = LearnedCosts(features, weights, band, max_src, max_tgt)
+    return banded_dp(costs, band).beads  # type: ignore[arg-type]

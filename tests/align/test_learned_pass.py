@@ -1,0 +1,80 @@
+"""The learned second pass: shipped weights load, omissions become 1-0 beads, and it can be turned off."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from sialign.align import learned_pass
+from sialign.align.learned_pass import MATCH_FEATURES, SKIP_FEATURES, BeadScoreWeights, shipped_weights
+from sialign.align.pipeline import align_project
+from sialign.core.model import Document, Project
+from sialign.core.params import AlignParams
+
+SOURCE = [
+    "The committee met in Brussels on Monday to discuss the budget.",
+    "Farmers in the south have suffered from the drought for three years.",
+    "We need a common policy on water that protects the rivers.",
+    "My grandmother always said that patience is the key to every door.",
+    "The Commission must present its proposal before the end of the year.",
+    "I thank the rapporteur for her excellent work on this report.",
+]
+# The interpreter leaves the fourth sentence out.
+TARGET = [
+    "Le comité s'est réuni lundi à Bruxelles pour discuter du budget.",
+    "Les agriculteurs du sud souffrent de la sécheresse depuis trois ans.",
+    "Il nous faut une politique commune de l'eau qui protège les rivières.",
+    "La Commission doit présenter sa proposition avant la fin de l'année.",
+    "Je remercie la rapporteure pour son excellent travail sur ce rapport.",
+]
+
+
+def test_learned_pass_shipped_weights_load_with_every_feature() -> None:
+    weights = shipped_weights()
+    assert weights is not None
+    assert weights.match.shape == (len(MATCH_FEATURES),)
+    assert weights.omission.shape == weights.addition.shape == (len(SKIP_FEATURES),)
+    # Better similarity means more likely right: the fitted signs say so.
+    data = json.loads(learned_pass.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert data["match"]["cos"] > 0 and data["omission"]["best_cos"] < 0
+    assert "EPTIC" in data["fitted_on"]
+    assert BeadScoreWeights.from_dict(weights.to_dict()).to_dict() == weights.to_dict()
+
+
+def test_learned_pass_finds_an_unrendered_sentence() -> None:
+    project = Project(source=Document.from_texts(SOURCE, "en"), target=Document.from_texts(TARGET, "fr"))
+    on = align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences")).alignment
+    shapes = [(bead.src, bead.tgt) for bead in on.beads]
+    assert ((3,), ()) in shapes
+    assert [(s, t) for s, t in shapes if s and t] == [((0,), (0,)), ((1,), (1,)), ((2,), (2,)), ((4,), (3,)), ((5,), (4,))]
+
+
+def test_learned_pass_can_be_turned_off(monkeypatch) -> None:  # noqa: ANN001
+    calls: list[int] = []
+    original = learned_pass.refine
+
+    def counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(learned_pass, "refine", counting)
+    project = Project(source=Document.from_texts(SOURCE, "en"), target=Document.from_texts(TARGET, "fr"))
+    align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences", learned_score=False))
+    assert not calls
+    align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences"))
+    assert calls
+    # Chunked interpretations keep the first pass.
+    calls.clear()
+    align_project(project, AlignParams(embedder="use-multilingual", target_units="chunks"))
+    assert not calls
+
+
+def test_learned_pass_never_changes_the_covered_segments() -> None:
+    rng = np.random.default_rng(3)
+    src = [SOURCE[k] for k in rng.integers(0, len(SOURCE), size=12)]
+    tgt = [TARGET[k] for k in rng.integers(0, len(TARGET), size=9)]
+    project = Project(source=Document.from_texts(src, "en"), target=Document.from_texts(tgt, "fr"))
+    beads = align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences")).alignment.beads
+    assert [i for b in beads for i in b.src] == list(range(12))
+    assert [j for b in beads for j in b.tgt] == list(range(9))
