@@ -4,10 +4,12 @@
 
 Data manifest (``../shared/data``; only the fitted numbers are shipped, never text):
 
-- Text+Berg dev (de→fr, 468 × 554): beads whose source side lies in the first
-  60% of the document; the rest is kept out for validation;
-- EPTIC dev (58 speeches, 5 directions, text only): every speech but the first
-  of each direction, which is kept out for validation.
+- Text+Berg dev (de→fr, 468 × 554): the first 60% of the document, cut at
+  gold bead boundaries into pieces of 25 beads (so that one book weighs about
+  as much as a dozen speeches); the rest is kept out for validation;
+- EPTIC dev (58 speeches, 5 directions), once text only and once with the
+  timestamps: every speech but the first of each direction, which is kept out
+  for validation.
 
 AHC-SI dev is not used: its targets are interpretation chunks, where the
 second pass does not run.
@@ -39,11 +41,15 @@ DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO / "desktop"))
 
 TEXTBERG_TRAIN_SHARE = 0.6
-# Added to every 1-0 cost after the fit: the omission model is fitted on single
-# segments, not on paths. Chosen on the dev sets (offset: Text+Berg F1, EPTIC F1,
-# omission precision / recall): 0: 0.868, 0.804, 0.44 / 0.53; 0.5: 0.871, 0.807,
-# 0.54 / 0.47; 1.0: 0.871, 0.802, 0.56 / 0.33; 2.0: 0.866, 0.797, 0.50 / 0.03.
+TEXTBERG_PIECE = 25  # gold beads per Text+Berg training piece
+# Added to every 1-0 (0-1) cost after the fit: the skip models are fitted on single
+# segments, not on paths. Chosen on the dev sets (omission offset, addition offset:
+# EPTIC F1 timed / text only, Text+Berg F1, EPTIC omission precision / recall):
+# 0, 0.5: 0.812 / 0.812, 0.889, 0.39 / 0.67; 0.25, 1: 0.821 / 0.821, 0.884, 0.44 / 0.67;
+# 0.5, 1: 0.819 / 0.819, 0.884, 0.50 / 0.60; 0.75, 1: 0.819 / 0.819, 0.884, 0.50 / 0.57;
+# 1, 1: 0.816 / 0.814, 0.886, 0.50 / 0.47.
 OMISSION_OFFSET = 0.5
+ADDITION_OFFSET = 1.0
 
 
 def capture(project: Any) -> dict[str, Any]:
@@ -70,7 +76,7 @@ def capture(project: Any) -> dict[str, Any]:
     return seen
 
 
-def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, ...]]], rows_upto: int | None = None) -> dict[str, Any]:
+def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> dict[str, Any]:
     from sialign.align.dp import band_around_path, bead_types
     from sialign.align.learned_pass import MARGIN, MAX_RUN, BeadFeatures
 
@@ -97,7 +103,7 @@ def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, 
     j_grid = band.lo[rows][:, None] + np.arange(band.width)[None, :]
     costs = first.band_costs(types, rows, j_grid)
     X, y = [], []
-    last = n if rows_upto is None else rows_upto
+    last = n
     ii = np.broadcast_to(rows[:, None], j_grid.shape)
     for k, (a, b) in enumerate(types):
         ok = (ii >= a) & (j_grid >= b) & (j_grid <= m) & np.isfinite(costs[k]) & (ii <= last)
@@ -106,13 +112,37 @@ def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, 
         X.append(f.T)
         y.append(labels)
     src_skip = feats.skips("src", band)[:, :last].T
-    tgt_cut = m if rows_upto is None else int(band.lo[last] + band.width)
-    tgt_skip = feats.skips("tgt", band)[:, :tgt_cut].T
+    tgt_skip = feats.skips("tgt", band).T
     return {
         "match": (np.concatenate(X), np.concatenate(y)),
         "omission": (src_skip, omitted[:last]),
-        "addition": (tgt_skip, added[:tgt_cut]),
+        "addition": (tgt_skip, added),
     }
+
+
+def textberg_pieces(doc: Any) -> list[tuple[Any, list[tuple[tuple[int, ...], tuple[int, ...]]]]]:
+    """The training share of Text+Berg dev as small projects cut at gold bead boundaries, with their gold."""
+    from sialign.core.model import Document, Project
+
+    cut = int(len(doc.source) * TEXTBERG_TRAIN_SHARE)
+    pieces, piece = [], []
+    for src, tgt in doc.gold:
+        piece.append((tuple(src), tuple(tgt)))
+        last = src[-1] + 1 >= cut if len(src) else False
+        if len(piece) >= TEXTBERG_PIECE or last:
+            src_ids = [x for s, _ in piece for x in s]
+            tgt_ids = [x for _, t in piece for x in t]
+            a0, b0 = src_ids[0], tgt_ids[0]
+            project = Project(
+                talk_id=f"textberg-{a0}",
+                source=Document.from_texts(doc.source[a0 : src_ids[-1] + 1], "de"),
+                target=Document.from_texts(doc.target[b0 : tgt_ids[-1] + 1], "fr"),
+            )
+            pieces.append((project, [(tuple(x - a0 for x in s), tuple(x - b0 for x in t)) for s, t in piece]))
+            piece = []
+            if last:
+                break
+    return pieces
 
 
 def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1.0, iterations: int = 50) -> np.ndarray:
@@ -152,9 +182,9 @@ def main(argv: list[str] | None = None) -> int:
         learned_pass.WEIGHTS_FILE.write_text(json.dumps(bootstrap_weights()), encoding="utf-8")
     parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"match": [], "omission": [], "addition": []}
     doc = load_textberg(DATA / "textberg-dev")
-    cut = int(len(doc.source) * TEXTBERG_TRAIN_SHARE)
-    for kind, data in examples(capture(doc.project()), [(tuple(s), tuple(t)) for s, t in doc.gold], cut).items():
-        parts[kind].append(data)
+    for project, gold in textberg_pieces(doc):
+        for kind, data in examples(capture(project), gold).items():
+            parts[kind].append(data)
     held_out: set[str] = set()
     speeches = load_eptic(DATA / "eptic-dev")
     for speech in speeches:
@@ -162,8 +192,10 @@ def main(argv: list[str] | None = None) -> int:
             held_out.add(speech.name)
             continue
         gold = [(tuple(s), tuple(t)) for s, t in speech.gold]
-        for kind, data in examples(capture(speech.project(times=False)), gold).items():
-            parts[kind].append(data)
+        # Text only and with the timestamps (the lag feature is 0 where the time prior is off).
+        for times in (False, True):
+            for kind, data in examples(capture(speech.project(times=times)), gold).items():
+                parts[kind].append(data)
     weights: dict[str, Any] = {}
     for kind, items in parts.items():
         X = np.concatenate([x for x, _ in items])
@@ -173,8 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         weights[kind] = {name: round(float(v), 4) for name, v in zip(names, w)}
         print(f"{kind}: {len(y)} examples, {int(y.sum())} positive; weights {weights[kind]}")
     weights["omission_offset"] = OMISSION_OFFSET
+    weights["addition_offset"] = ADDITION_OFFSET
     weights["fitted_on"] = (
-        f"Text+Berg dev (first {TEXTBERG_TRAIN_SHARE:.0%} of the document) and EPTIC dev text only "
+        f"Text+Berg dev (first {TEXTBERG_TRAIN_SHARE:.0%} of the document, in pieces of {TEXTBERG_PIECE} beads) "
+        f"and EPTIC dev, text only and timed "
         f"({len(speeches) - len(held_out)} speeches; kept out: {', '.join(sorted(held_out))})"
     )
     text = json.dumps(weights, indent=1, ensure_ascii=False) + "\n"

@@ -41,10 +41,12 @@ log = logging.getLogger(__name__)
 
 MAX_RUN = 4  # most segments a side whose concatenation is encoded
 MARGIN = 5  # rows/columns searched around the first path
+FAR_LAG_LOGODDS = 1.0  # per second beyond the time prior's near zone (see LearnedCosts._far_lag)
 WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
 
-MATCH_FEATURES = ["bias", "cos", "margin", "length", "first_cost", "extra_src", "extra_tgt", "extra_both"]
-SKIP_FEATURES = ["bias", "best_cos", "best_margin", "log_chars"]
+SHAPES = [(a, b) for a in range(1, MAX_RUN + 1) for b in range(1, MAX_RUN + 1) if (a, b) != (1, 1)]
+MATCH_FEATURES = ["bias", "cos", "margin", "length", "first_cost", "typical_cos", "lag_outside"] + [f"shape_{a}_{b}" for a, b in SHAPES]
+SKIP_FEATURES = ["bias", "best_cos", "best_margin", "log_chars", "typical_cos"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class BeadScoreWeights:
     # Decision offsets chosen on the dev sets after the fit (the logistic
     # models are fitted on candidates, not on paths): added to every 1-0 cost.
     omission_offset: float = 0.0
+    addition_offset: float = 0.0  # ... and to every 0-1 cost
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BeadScoreWeights:
@@ -67,6 +70,7 @@ class BeadScoreWeights:
             addition=np.array([d["addition"][k] for k in SKIP_FEATURES], dtype=np.float64),
             fitted_on=str(d.get("fitted_on", "")),
             omission_offset=float(d.get("omission_offset", 0.0)),
+            addition_offset=float(d.get("addition_offset", 0.0)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,6 +80,7 @@ class BeadScoreWeights:
             "addition": dict(zip(SKIP_FEATURES, map(float, self.addition))),
             "fitted_on": self.fitted_on,
             "omission_offset": self.omission_offset,
+            "addition_offset": self.addition_offset,
         }
 
 
@@ -109,6 +114,10 @@ class BeadFeatures:
         self.src_cum = np.concatenate(([0.0], np.cumsum(src_chars, dtype=np.float64)))
         self.tgt_cum = np.concatenate(([0.0], np.cumsum(tgt_chars, dtype=np.float64) * ratio))
         self.src_chars, self.tgt_chars = src_chars, tgt_chars
+        # How similar a segment and its best partner typically are in this talk: encoders
+        # score some language pairs higher than others, so the same cosine means more or less.
+        best = np.max(src_spans[0] @ tgt_spans[0].T, axis=1) if self.n_src and self.n_tgt else np.zeros(1)
+        self.typical = float(np.median(best))
 
     def _cos(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Cosine of the a-run ending at source i (exclusive) and the b-run ending at target j, any shape."""
@@ -117,6 +126,16 @@ class BeadFeatures:
         tj = np.clip(j - b, 0, self.n_tgt - 1)
         out = np.einsum("...d,...d->...", self.src[a - 1][si], self.tgt[b - 1][tj])
         return np.where(ok, out, np.nan)
+
+    def lag_outside(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
+        """The first pass's ear-voice-span penalty of the beads (0 without times), unclipped."""
+        window = self.first
+        model = window.model
+        if not model.use_time:
+            return 0.0
+        ii = np.clip(i, a, self.n_src) + window.src_start
+        jj = np.clip(j, b, self.n_tgt) + window.tgt_start
+        return np.asarray(model.time_cost(a, b, ii, jj), dtype=np.float64)
 
     def match(self, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray) -> np.ndarray:
         """(F, *i.shape) features of (a, b) beads ending at (i, j)."""
@@ -130,9 +149,10 @@ class BeadFeatures:
         tgt_len = self.tgt_cum[np.clip(j, 0, self.n_tgt)] - self.tgt_cum[np.clip(j - b, 0, self.n_tgt)]
         length = np.log2(1.0 + np.minimum(src_len, tgt_len) / np.maximum(np.maximum(src_len, tgt_len), 1e-9))
         ones = np.ones_like(cos)
+        shape = [ones * ((a, b) == other) for other in SHAPES]
         return np.stack([
             ones, np.nan_to_num(cos), np.nan_to_num(cos - nb), length, np.clip(np.nan_to_num(first_cost, posinf=3.0), 0.0, 3.0),
-            ones * (a - 1), ones * (b - 1), ones * (a - 1) * (b - 1),
+            ones * self.typical, ones * self.lag_outside(a, b, i, j), *shape,
         ])
 
     def skips(self, side: str, band: Band) -> np.ndarray:
@@ -154,7 +174,7 @@ class BeadFeatures:
             best[k] = top[0]
             second[k] = top[1] if len(top) > 1 else 0.0
         chars = self.src_chars if side == "src" else self.tgt_chars
-        return np.stack([np.ones(count), best, best - second, np.log1p(chars)])
+        return np.stack([np.ones(count), best, best - second, np.log1p(chars), np.full(count, self.typical)])
 
 
 def _nanmean0(stack: np.ndarray) -> np.ndarray:
@@ -176,7 +196,7 @@ class LearnedCosts:
         self.n_src, self.n_tgt = features.n_src, features.n_tgt
         self.max_src, self.max_tgt = min(max_src, MAX_RUN), min(max_tgt, MAX_RUN)
         self.omission_cost = -log_odds(weights.omission, features.skips("src", band)) + weights.omission_offset  # (n,)
-        addition_cost = -log_odds(weights.addition, features.skips("tgt", band))  # (m,)
+        addition_cost = -log_odds(weights.addition, features.skips("tgt", band)) + weights.addition_offset  # (m,)
         # banded_dp charges a 0-1 skip ``settings.skip * tgt_skip_scale[j]`` with the scale in
         # [0, 1], so 0-1 costs must not be negative. Every path covers each target segment
         # once, so adding the same amount per target segment to every bead leaves the best
@@ -185,19 +205,19 @@ class LearnedCosts:
         addition_cost = addition_cost + self.per_target
         top = max(float(addition_cost.max(initial=0.0)), 1e-6)
         self.settings = _Skip(top)
-        # The time penalty is in the first pass's cost units; the fit weighs those by |w_first_cost|.
-        self.time_scale = abs(float(weights.match[MATCH_FEATURES.index("first_cost")]))
         self.tgt_skip_scale = np.clip(addition_cost / top, 0.0, 1.0)
 
-    def _time_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
-        """The first pass's ear-voice-span penalty, unclipped: the first-cost feature saturates, a lag must not."""
-        window = self.f.first
-        model = window.model
-        if not model.use_time:
+    def _far_lag(self, features: np.ndarray) -> np.ndarray | float:
+        """``FAR_LAG_LOGODDS`` per second a bead is rendered beyond ``time_near`` seconds outside the
+        ear-voice-span window. The dev talks hardly hold such lags, so the fitted lag weight alone
+        would let a rendering half a minute late join a sentence; sentence timestamps a few seconds
+        off stay within ``time_near`` and are left to the fit."""
+        settings = self.f.first.model.settings
+        if settings.time_far_weight <= 0:
             return 0.0
-        ii = np.clip(i, a, self.n_src) + window.src_start
-        jj = np.clip(j, b, self.n_tgt) + window.tgt_start
-        return np.asarray(model.time_cost(a, b, ii, jj), dtype=np.float64)
+        lag = features[MATCH_FEATURES.index("lag_outside")]
+        far_seconds = np.maximum(lag - settings.time_weight * settings.time_near, 0.0) / settings.time_far_weight
+        return FAR_LAG_LOGODDS * far_seconds
 
     def band_costs(self, types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
         first = self.f.first.band_costs(types, rows, j_grid)
@@ -207,8 +227,8 @@ class LearnedCosts:
             if b == 0:
                 cost = self.omission_cost[np.clip(i - 1, 0, self.n_src - 1)]
             else:
-                cost = -log_odds(self.w.match, self.f.match(a, b, i, j_grid, first[k])) + b * self.per_target
-                cost = cost + self.time_scale * self._time_cost(a, b, i, j_grid)
+                features = self.f.match(a, b, i, j_grid, first[k])
+                cost = -log_odds(self.w.match, features) + b * self.per_target + self._far_lag(features)
             bad = (i < a) | (j_grid < b) | (j_grid > self.n_tgt) | ~np.isfinite(first[k])
             out[k] = np.where(bad, np.inf, cost)
         return out
@@ -217,6 +237,12 @@ class LearnedCosts:
 @dataclass
 class _Skip:
     skip: float
+
+
+def path_band(path: list[tuple[int, int, int, int]], n: int, m: int, margin: int = MARGIN) -> Band:
+    """The band of ``margin`` cells around a path of beads (src_start, n_src, tgt_start, n_tgt)."""
+    points = [(0, 0)] + [(i0 + a, j0 + b) for i0, a, j0, b in path]
+    return band_around_path(np.array(points), n, m, margin)
 
 
 def refine(
@@ -233,11 +259,14 @@ def refine(
 def second_pass(
     first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
     path: list[tuple[int, int, int, int]], weights: BeadScoreWeights, max_src: int, max_tgt: int,
+    band: Band | None = None,
 ) -> list[tuple[int, int, int, int]]:
-    """Beads (src_start, n_src, tgt_start, n_tgt) of the best path by the learned score near ``path`` (window coordinates)."""
+    """Beads (src_start, n_src, tgt_start, n_tgt) of the best path by the learned score near ``path`` (window coordinates).
+
+    ``band`` replaces the band around ``path`` (the fit searches near the gold path too).
+    """
     n, m = first.n_src, first.n_tgt
-    points = [(0, 0)] + [(i0 + a, j0 + b) for i0, a, j0, b in path]
-    band = band_around_path(np.array(points), n, m, MARGIN)
+    band = band if band is not None else path_band(path, n, m)
     features = BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
     costs = LearnedCosts(features, weights, band, max_src, max_tgt)
     return banded_dp(costs, band).beads  # type: ignore[arg-type]
