@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from sialign.align import learned_pass
-from sialign.align.learned_pass import MATCH_FEATURES, SKIP_FEATURES, BeadScoreWeights, shipped_weights
+from sialign.align.learned_pass import SKIP_FEATURES, BeadScoreWeights, match_features, shipped_weights
 from sialign.align.pipeline import align_project
 from sialign.core.model import Document, Project
 from sialign.core.params import AlignParams
@@ -30,16 +31,17 @@ TARGET = [
 ]
 
 
-def test_learned_pass_shipped_weights_load_with_every_feature() -> None:
-    weights = shipped_weights()
+@pytest.mark.parametrize("units", ["sentences", "chunks"])
+def test_learned_pass_shipped_weights_load_with_every_feature(units) -> None:  # noqa: ANN001
+    weights = shipped_weights(units)
     assert weights is not None
-    assert weights.match.shape == (len(MATCH_FEATURES),)
+    assert weights.match.shape == (len(match_features(units)),)
     assert weights.omission.shape == weights.addition.shape == (len(SKIP_FEATURES),)
     # Better similarity means more likely right: the fitted signs say so.
-    data = json.loads(learned_pass.WEIGHTS_FILE.read_text(encoding="utf-8"))
-    assert data["match"]["cos"] > 0 and data["omission"]["best_cos"] < 0
-    assert "EPTIC" in data["fitted_on"]
-    assert BeadScoreWeights.from_dict(weights.to_dict()).to_dict() == weights.to_dict()
+    data = json.loads(learned_pass.WEIGHTS_FILE.read_text(encoding="utf-8"))[units]
+    assert data["match"]["cos"] + data["match"]["margin"] > 0 and data["omission"]["best_cos"] < 0
+    assert ("EPTIC" if units == "sentences" else "AHC-SI") in data["fitted_on"]
+    assert BeadScoreWeights.from_dict(weights.to_dict(), units).to_dict() == weights.to_dict()
 
 
 def test_learned_pass_finds_an_unrendered_sentence() -> None:
@@ -64,10 +66,38 @@ def test_learned_pass_can_be_turned_off(monkeypatch) -> None:  # noqa: ANN001
     assert not calls
     align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences"))
     assert calls
-    # Chunked interpretations keep the first pass.
+    # Chunked interpretations have weights of their own.
     calls.clear()
     align_project(project, AlignParams(embedder="use-multilingual", target_units="chunks"))
+    assert calls
+    # The lexical embedder keeps the first pass.
+    calls.clear()
+    align_project(project, AlignParams(embedder="lexical", target_units="sentences"))
     assert not calls
+
+
+def test_learned_pass_chunks_keep_the_first_pass_omissions(monkeypatch) -> None:  # noqa: ANN001
+    """Chunked talks make no omission of their own (their dev gold has none to learn from) and keep the first pass's."""
+    from sialign.align import pipeline
+
+    seen: list[tuple[list, list]] = []
+    original = learned_pass.second_pass
+
+    def spy(first, src, tgt, sc, tc, path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        out = original(first, src, tgt, sc, tc, path, *args, **kwargs)
+        seen.append((path, out))
+        return out
+
+    monkeypatch.setattr(learned_pass, "second_pass", spy)
+    source = SOURCE[:3] + SOURCE[4:]
+    target = [piece for text in TARGET for piece in text.replace(", ", ",|").split("|")]
+    project = Project(source=Document.from_texts(SOURCE, "en"), target=Document.from_texts(target, "fr"))
+    pipeline.align_project(project, AlignParams(embedder="use-multilingual", target_units="chunks"))
+    assert seen and source
+    first, second = seen[0]
+    first_omitted = {i for i0, a, _, b in first if b == 0 for i in range(i0, i0 + a)}
+    second_omitted = {i for i0, a, _, b in second if b == 0 for i in range(i0, i0 + a)}
+    assert second_omitted == first_omitted
 
 
 def test_learned_pass_never_changes_the_covered_segments() -> None:

@@ -339,14 +339,21 @@ def test_pipeline_realign_reuses_vectors() -> None:
 
     embedder = CountingEmbedder()
     distinct = len(set(texts) | set(chunks))  # a chunk holding a whole sentence is the same text
-    align_project(project, embedder=embedder)
+    first_pass = AlignParams(learned_score=False)
+    align_project(project, first_pass, embedder=embedder)
     assert sum(encoded) == distinct
-    align_project(project, AlignParams(max_tgt=6, skip_penalty=1.5), embedder=embedder)
+    align_project(project, AlignParams(max_tgt=6, skip_penalty=1.5, learned_score=False), embedder=embedder)
     assert sum(encoded) == distinct, "unchanged texts must not be re-encoded"
     project.target.segments[0].text += " extra"
-    align_project(project, embedder=embedder)
+    align_project(project, first_pass, embedder=embedder)
     # The on-disk cache holds every other text: only the edited one is new.
     assert sum(encoded) == distinct + 1
+    # The learned second pass encodes runs of segments once; aligning again encodes nothing.
+    align_project(project, embedder=embedder)
+    with_runs = sum(encoded)
+    assert with_runs > distinct + 1
+    align_project(project, AlignParams(skip_penalty=1.5), embedder=embedder)
+    assert sum(encoded) == with_runs
 
 
 def _pivot_talk_without(omitted: set[int], n: int = 25) -> tuple[Project, list[tuple[tuple[int, ...], tuple[int, ...]]]]:

@@ -50,9 +50,17 @@ TEXTBERG_PIECE = 25  # gold beads per Text+Berg training piece
 # 1, 1: 0.816 / 0.814, 0.886, 0.50 / 0.47.
 OMISSION_OFFSET = 0.5
 ADDITION_OFFSET = 1.0
+AHCSI_KEPT_OUT = 0  # the first AHC-SI dev talk is kept out of the chunk fit
+# Chunks (AHC-SI dev acc@0.8 without / with the reference, the example talk's strict F1):
+# the 0-1 offset 1: 0.887 / 0.887, 0.560 (additions everywhere); 3: 0.937 / 0.941, 0.834;
+# 5 and 8: the same as 3. Letting the omission model make 1-0 beads (offset 0 / 1 / 2 / 3 / 5):
+# 0.824 / 0.853 / 0.887 / 0.895 / 0.941 without the reference, 0.933 with it at 5 (AHC-SI's
+# gold has no omission, so each one costs a sentence): chunked talks keep the first pass's.
+CHUNK_OMISSION_OFFSET = 0.0
+CHUNK_ADDITION_OFFSET = 3.0
 
 
-def capture(project: Any) -> dict[str, Any]:
+def capture(project: Any, units: str = "sentences") -> dict[str, Any]:
     """Run the aligner once and keep what its second pass receives."""
     from sialign.align import learned_pass
     from sialign.align.pipeline import align_project, clear_memo
@@ -67,7 +75,7 @@ def capture(project: Any) -> dict[str, Any]:
 
     learned_pass.refine = spy  # type: ignore[assignment]
     try:
-        align_project(project, AlignParams(target_units="sentences"))
+        align_project(project, AlignParams(target_units=units))
     finally:
         learned_pass.refine = original  # type: ignore[assignment]
         clear_memo()
@@ -78,7 +86,7 @@ def capture(project: Any) -> dict[str, Any]:
 
 def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> dict[str, Any]:
     from sialign.align.dp import band_around_path, bead_types
-    from sialign.align.learned_pass import MARGIN, MAX_RUN, BeadFeatures
+    from sialign.align.learned_pass import MARGIN, BeadFeatures
 
     first = seen["first"]
     n, m = first.n_src, first.n_tgt
@@ -98,7 +106,7 @@ def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, 
         else:
             added[list(t)] = True
     band = band_around_path(np.array(points), n, m, MARGIN)
-    types = [t for t in bead_types(MAX_RUN, MAX_RUN) if t[1] > 0]
+    types = [t for t in bead_types(seen["src_spans"].shape[0], seen["tgt_spans"].shape[0]) if t[1] > 0]
     rows = np.arange(1, n + 1)
     j_grid = band.lo[rows][:, None] + np.arange(band.width)[None, :]
     costs = first.band_costs(types, rows, j_grid)
@@ -163,23 +171,77 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1.0, iterations: int 
 
 def bootstrap_weights() -> dict[str, Any]:
     """Neutral weights that let the capture run before any fit (never shipped)."""
-    from sialign.align.learned_pass import MATCH_FEATURES, SKIP_FEATURES
+    from sialign.align.learned_pass import RUNS, SKIP_FEATURES, match_features
 
-    return {"match": dict.fromkeys(MATCH_FEATURES, 0.0), "omission": dict.fromkeys(SKIP_FEATURES, 0.0),
-            "addition": dict.fromkeys(SKIP_FEATURES, 0.0), "fitted_on": "bootstrap"}
+    return {
+        units: {"match": dict.fromkeys(match_features(units), 0.0), "omission": dict.fromkeys(SKIP_FEATURES, 0.0),
+                "addition": dict.fromkeys(SKIP_FEATURES, 0.0), "fitted_on": "bootstrap"}
+        for units in RUNS
+    }
 
 
-def main(argv: list[str] | None = None) -> int:
+def ahcsi_gold(talk: Any) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Gold beads of an AHC-SI talk: each chunk goes with the sentences whose manual span it overlaps.
+
+    Sentences whose spans share a chunk form one bead; a sentence with an
+    empty span is a 1-0 bead (the interpreter left it out).
+    """
+    joined = "".join(talk.manual)
+    bounds = np.cumsum([0] + [len(m) for m in talk.manual])
+    owner: list[set[int]] = []
+    pos = 0
+    for chunk in talk.target:
+        start = joined.index(chunk, pos)
+        pos = start + len(chunk)
+        text_start = start + (len(chunk) - len(chunk.lstrip()))
+        text_end = start + len(chunk.rstrip())
+        first = int(np.searchsorted(bounds, text_start, side="right")) - 1
+        last = int(np.searchsorted(bounds, text_end - 1, side="right")) - 1
+        owner.append(set(range(first, last + 1)))
+    beads: list[tuple[list[int], list[int]]] = []
+    chunks_of: dict[int, list[int]] = {}
+    for c, sentences in enumerate(owner):
+        for k in sentences:
+            chunks_of.setdefault(k, []).append(c)
+    k = 0
+    n = len(talk.source)
+    while k < n:
+        if k not in chunks_of:
+            beads.append(([k], []))
+            k += 1
+            continue
+        src, tgt = [k], list(chunks_of[k])
+        # Extend while a chunk of the bead also belongs to the next sentence.
+        while src[-1] + 1 < n and any(src[-1] + 1 in owner[c] for c in tgt):
+            src.append(src[-1] + 1)
+            tgt += [c for c in chunks_of.get(src[-1], []) if c not in tgt]
+        beads.append((src, sorted(tgt)))
+        k = src[-1] + 1
+    return [(tuple(s), tuple(t)) for s, t in beads]
+
+
+def fit(parts: dict[str, list[tuple[np.ndarray, np.ndarray]]], units: str, offsets: tuple[float, float],
+        fitted_on: str) -> dict[str, Any]:  # fmt: skip
     from sialign.align import learned_pass
+
+    weights: dict[str, Any] = {}
+    for kind, items in parts.items():
+        X = np.concatenate([x for x, _ in items])
+        y = np.concatenate([t for _, t in items]).astype(np.float64)
+        w = fit_logistic(X, y)
+        names = learned_pass.match_features(units) if kind == "match" else learned_pass.SKIP_FEATURES
+        weights[kind] = {name: round(float(v), 4) for name, v in zip(names, w)}
+        print(f"{units} {kind}: {len(y)} examples, {int(y.sum())} positive; weights {weights[kind]}")
+    weights["omission_offset"], weights["addition_offset"] = offsets
+    weights["first_pass_omissions"] = False
+    weights["fitted_on"] = fitted_on
+    return weights
+
+
+def sentence_parts() -> tuple[dict[str, list[Any]], str]:
     from sialign.evaluate import load_textberg
     from sialign.evaluate.datasets import load_eptic
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if the shipped weights differ from a new fit")
-    args = parser.parse_args(argv)
-    if learned_pass.shipped_weights() is None:
-        learned_pass.shipped_weights.cache_clear()
-        learned_pass.WEIGHTS_FILE.write_text(json.dumps(bootstrap_weights()), encoding="utf-8")
     parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"match": [], "omission": [], "addition": []}
     doc = load_textberg(DATA / "textberg-dev")
     for project, gold in textberg_pieces(doc):
@@ -196,21 +258,53 @@ def main(argv: list[str] | None = None) -> int:
         for times in (False, True):
             for kind, data in examples(capture(speech.project(times=times)), gold).items():
                 parts[kind].append(data)
-    weights: dict[str, Any] = {}
-    for kind, items in parts.items():
-        X = np.concatenate([x for x, _ in items])
-        y = np.concatenate([t for _, t in items]).astype(np.float64)
-        w = fit_logistic(X, y)
-        names = learned_pass.MATCH_FEATURES if kind == "match" else learned_pass.SKIP_FEATURES
-        weights[kind] = {name: round(float(v), 4) for name, v in zip(names, w)}
-        print(f"{kind}: {len(y)} examples, {int(y.sum())} positive; weights {weights[kind]}")
-    weights["omission_offset"] = OMISSION_OFFSET
-    weights["addition_offset"] = ADDITION_OFFSET
-    weights["fitted_on"] = (
+    fitted_on = (
         f"Text+Berg dev (first {TEXTBERG_TRAIN_SHARE:.0%} of the document, in pieces of {TEXTBERG_PIECE} beads) "
         f"and EPTIC dev, text only and timed "
         f"({len(speeches) - len(held_out)} speeches; kept out: {', '.join(sorted(held_out))})"
     )
+    return parts, fitted_on
+
+
+def chunk_parts() -> tuple[dict[str, list[Any]], str]:
+    from sialign.evaluate.datasets import load_ahcsi
+
+    parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"match": [], "omission": [], "addition": []}
+    talks = load_ahcsi(DATA / "ahcsi-dev" / "dev.true.tsv")
+    kept_out = talks[AHCSI_KEPT_OUT].name
+    for talk in talks:
+        if talk.name == kept_out:
+            continue
+        gold = ahcsi_gold(talk)
+        for reference in (False, True):
+            project = talk.project()
+            if not reference:
+                project.reference = None
+            for kind, data in examples(capture(project, "chunks"), gold).items():
+                parts[kind].append(data)
+    return parts, f"AHC-SI dev manual gold, with and without the reference ({len(talks) - 1} talks; kept out: {kept_out})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from sialign.align import learned_pass
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="fail if the shipped weights differ from a new fit")
+    args = parser.parse_args(argv)
+    if learned_pass.shipped_weights("sentences") is None or learned_pass.shipped_weights("chunks") is None:
+        learned_pass.shipped_weights.cache_clear()
+        learned_pass.WEIGHTS_FILE.write_text(json.dumps(bootstrap_weights()), encoding="utf-8")
+    weights: dict[str, Any] = {}
+    parts, fitted_on = sentence_parts()
+    weights["sentences"] = fit(parts, "sentences", (OMISSION_OFFSET, ADDITION_OFFSET), fitted_on)
+    parts, fitted_on = chunk_parts()
+    # AHC-SI's gold holds no omission and no addition: the chunk beads are fitted on it,
+    # the 1-0 and 0-1 models are the sentence fit's (EPTIC's real interpretations).
+    chunks = fit({"match": parts["match"]}, "chunks", (CHUNK_OMISSION_OFFSET, CHUNK_ADDITION_OFFSET), fitted_on)
+    chunks["omission"], chunks["addition"] = weights["sentences"]["omission"], weights["sentences"]["addition"]
+    chunks["first_pass_omissions"] = True
+    chunks["fitted_on"] += "; additions as for sentences; omissions from the first pass"
+    weights["chunks"] = chunks
     text = json.dumps(weights, indent=1, ensure_ascii=False) + "\n"
     if args.check:
         shipped = learned_pass.WEIGHTS_FILE.read_text(encoding="utf-8")

@@ -39,14 +39,32 @@ from sialign.align.dp import Band, WindowCosts, band_around_path, banded_dp
 
 log = logging.getLogger(__name__)
 
-MAX_RUN = 4  # most segments a side whose concatenation is encoded
 MARGIN = 5  # rows/columns searched around the first path
 FAR_LAG_LOGODDS = 1.0  # per second beyond the time prior's near zone (see LearnedCosts._far_lag)
+KEPT_OMISSION_LOGODDS = 10.0  # with first_pass_omissions: keep the first pass's 1-0 beads, make no other
 WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
 
-SHAPES = [(a, b) for a in range(1, MAX_RUN + 1) for b in range(1, MAX_RUN + 1) if (a, b) != (1, 1)]
-MATCH_FEATURES = ["bias", "cos", "margin", "length", "first_cost", "typical_cos", "lag_outside"] + [f"shape_{a}_{b}" for a, b in SHAPES]
+# Most segments a side whose concatenation is encoded, per kind of target unit:
+# a written translation or a transcript in sentences pairs few sentences with
+# few sentences; an interpreter's chunks come several to a source sentence.
+RUNS = {"sentences": (4, 4), "chunks": (2, 10)}
+MAX_RUN = 4  # the sentences' runs (tests and the fitting script use it)
+
+BASE_MATCH_FEATURES = ["bias", "cos", "margin", "length", "first_cost", "typical_cos", "lag_outside"]
 SKIP_FEATURES = ["bias", "best_cos", "best_margin", "log_chars", "typical_cos"]
+
+
+def bead_shapes(src_runs: int, tgt_runs: int) -> list[tuple[int, int]]:
+    """The shapes with an indicator feature of their own (every a-b but 1-1)."""
+    return [(a, b) for a in range(1, src_runs + 1) for b in range(1, tgt_runs + 1) if (a, b) != (1, 1)]
+
+
+def match_features(units: str) -> list[str]:
+    """Names of the bead features for ``units`` (``"sentences"`` or ``"chunks"``)."""
+    return BASE_MATCH_FEATURES + [f"shape_{a}_{b}" for a, b in bead_shapes(*RUNS[units])]
+
+
+MATCH_FEATURES = match_features("sentences")
 
 
 @dataclass(frozen=True)
@@ -61,36 +79,43 @@ class BeadScoreWeights:
     # models are fitted on candidates, not on paths): added to every 1-0 cost.
     omission_offset: float = 0.0
     addition_offset: float = 0.0  # ... and to every 0-1 cost
+    units: str = "sentences"
+    # Keep the first pass's omissions and make no others (chunks: the dev gold for
+    # chunked interpretations holds no omission to fit a model on).
+    first_pass_omissions: bool = False
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> BeadScoreWeights:
+    def from_dict(cls, d: dict[str, Any], units: str = "sentences") -> BeadScoreWeights:
         return cls(
-            match=np.array([d["match"][k] for k in MATCH_FEATURES], dtype=np.float64),
+            match=np.array([d["match"][k] for k in match_features(units)], dtype=np.float64),
             omission=np.array([d["omission"][k] for k in SKIP_FEATURES], dtype=np.float64),
             addition=np.array([d["addition"][k] for k in SKIP_FEATURES], dtype=np.float64),
             fitted_on=str(d.get("fitted_on", "")),
             omission_offset=float(d.get("omission_offset", 0.0)),
             addition_offset=float(d.get("addition_offset", 0.0)),
+            units=units,
+            first_pass_omissions=bool(d.get("first_pass_omissions", False)),
         )
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "match": dict(zip(MATCH_FEATURES, map(float, self.match))),
+            "match": dict(zip(match_features(self.units), map(float, self.match))),
             "omission": dict(zip(SKIP_FEATURES, map(float, self.omission))),
             "addition": dict(zip(SKIP_FEATURES, map(float, self.addition))),
             "fitted_on": self.fitted_on,
             "omission_offset": self.omission_offset,
             "addition_offset": self.addition_offset,
+            "first_pass_omissions": self.first_pass_omissions,
         }
 
 
-@lru_cache(maxsize=1)
-def shipped_weights() -> BeadScoreWeights | None:
-    """The weights shipped with the package, or None (then no second pass runs, and the log says why)."""
+@lru_cache(maxsize=4)
+def shipped_weights(units: str = "sentences") -> BeadScoreWeights | None:
+    """The weights shipped with the package for ``units``, or None (then no second pass runs; the log says why)."""
     try:
-        return BeadScoreWeights.from_dict(json.loads(WEIGHTS_FILE.read_text(encoding="utf-8")))
+        return BeadScoreWeights.from_dict(json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))[units], units)
     except (OSError, ValueError, KeyError) as exc:
-        log.warning("learned bead score not available (%s): the first pass's path is kept", exc)
+        log.warning("learned bead score for %s not available (%s): the first pass's path is kept", units, exc)
         return None
 
 
@@ -98,9 +123,9 @@ class BeadFeatures:
     """Features of candidate beads over one window of the documents.
 
     Args:
-        src_spans: (MAX_RUN, n, dim) unit vectors, ``src_spans[a-1, p]`` = the
+        src_spans: (src_runs, n, dim) unit vectors, ``src_spans[a-1, p]`` = the
             concatenation of source segments ``p .. p+a-1`` of the window.
-        tgt_spans: (MAX_RUN, m, dim) the same for the target.
+        tgt_spans: (tgt_runs, m, dim) the same for the target.
         src_chars, tgt_chars: (n,), (m,) character lengths.
         first: the first pass's costs over the same window (``band_costs``).
     """
@@ -108,6 +133,7 @@ class BeadFeatures:
     def __init__(self, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
                  first: WindowCosts) -> None:  # fmt: skip
         self.src, self.tgt = src_spans, tgt_spans
+        self.shapes = bead_shapes(src_spans.shape[0], tgt_spans.shape[0])
         self.n_src, self.n_tgt = src_spans.shape[1], tgt_spans.shape[1]
         self.first = first
         ratio = float(src_chars.sum()) / max(float(tgt_chars.sum()), 1.0)
@@ -149,7 +175,7 @@ class BeadFeatures:
         tgt_len = self.tgt_cum[np.clip(j, 0, self.n_tgt)] - self.tgt_cum[np.clip(j - b, 0, self.n_tgt)]
         length = np.log2(1.0 + np.minimum(src_len, tgt_len) / np.maximum(np.maximum(src_len, tgt_len), 1e-9))
         ones = np.ones_like(cos)
-        shape = [ones * ((a, b) == other) for other in SHAPES]
+        shape = [ones * ((a, b) == other) for other in self.shapes]
         return np.stack([
             ones, np.nan_to_num(cos), np.nan_to_num(cos - nb), length, np.clip(np.nan_to_num(first_cost, posinf=3.0), 0.0, 3.0),
             ones * self.typical, ones * self.lag_outside(a, b, i, j), *shape,
@@ -194,7 +220,7 @@ class LearnedCosts:
     def __init__(self, features: BeadFeatures, weights: BeadScoreWeights, band: Band, max_src: int, max_tgt: int) -> None:
         self.f, self.w = features, weights
         self.n_src, self.n_tgt = features.n_src, features.n_tgt
-        self.max_src, self.max_tgt = min(max_src, MAX_RUN), min(max_tgt, MAX_RUN)
+        self.max_src, self.max_tgt = min(max_src, features.src.shape[0]), min(max_tgt, features.tgt.shape[0])
         self.omission_cost = -log_odds(weights.omission, features.skips("src", band)) + weights.omission_offset  # (n,)
         addition_cost = -log_odds(weights.addition, features.skips("tgt", band)) + weights.addition_offset  # (m,)
         # banded_dp charges a 0-1 skip ``settings.skip * tgt_skip_scale[j]`` with the scale in
@@ -215,7 +241,7 @@ class LearnedCosts:
         settings = self.f.first.model.settings
         if settings.time_far_weight <= 0:
             return 0.0
-        lag = features[MATCH_FEATURES.index("lag_outside")]
+        lag = features[BASE_MATCH_FEATURES.index("lag_outside")]
         far_seconds = np.maximum(lag - settings.time_weight * settings.time_near, 0.0) / settings.time_far_weight
         return FAR_LAG_LOGODDS * far_seconds
 
@@ -247,10 +273,10 @@ def path_band(path: list[tuple[int, int, int, int]], n: int, m: int, margin: int
 
 def refine(
     first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
-    path: list[tuple[int, int, int, int]], max_src: int, max_tgt: int,
+    path: list[tuple[int, int, int, int]], max_src: int, max_tgt: int, units: str = "sentences",
 ) -> list[tuple[int, int, int, int]]:
-    """The second pass with the shipped weights; the first path when none are shipped."""
-    weights = shipped_weights()
+    """The second pass with the shipped weights for ``units``; the first path when none are shipped."""
+    weights = shipped_weights(units)
     if weights is None:
         return path
     return second_pass(first, src_spans, tgt_spans, src_chars, tgt_chars, path, weights, max_src, max_tgt)
@@ -269,4 +295,10 @@ def second_pass(
     band = band if band is not None else path_band(path, n, m)
     features = BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
     costs = LearnedCosts(features, weights, band, max_src, max_tgt)
+    if weights.first_pass_omissions:
+        omitted = np.zeros(n, dtype=bool)
+        for i0, a, _j0, b in path:
+            if b == 0:
+                omitted[i0 : i0 + a] = True
+        costs.omission_cost = np.where(omitted, -KEPT_OMISSION_LOGODDS, KEPT_OMISSION_LOGODDS)
     return banded_dp(costs, band).beads  # type: ignore[arg-type]

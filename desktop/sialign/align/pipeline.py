@@ -457,7 +457,10 @@ def align_project(
             word_skip_scale(tgt_texts) if units == "sentences" else None,
             _ends(src_doc) if timed else None,
         )
-    run_vectors = _learned_pass_spans(params, units, main, src_doc, tgt_texts, model, should_stop)
+    # The second pass compares source and target with the main encoder: not when it is
+    # blind to the pair and the pivot decides alone.
+    direct = any(sg.name == "source" for sg in signals)
+    run_vectors = _learned_pass_spans(params, units, main, src_doc, tgt_texts, model if direct else None, should_stop)
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []
     levels: list[list[int]] = []
@@ -496,7 +499,7 @@ def align_project(
             levels.extend([list(level) for level in result.levels])
             shapes = result.beads
             if run_vectors is not None:
-                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params)
+                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units)
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
             beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes)
@@ -560,14 +563,14 @@ def _learned_pass_spans(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Unit vectors of concatenated runs for the learned second pass, or None where it does not run.
 
-    It runs on sentence targets (a written translation, or an interpretation
-    transcribed in sentences) with a neural encoder; chunked interpretations
-    keep the first pass, whose chunk preset was fitted for them.
+    It runs with a neural encoder, on sentence targets (a written translation,
+    or an interpretation transcribed in sentences) and on chunks, each with
+    its own fitted weights.
     """
-    from sialign.align.learned_pass import MAX_RUN, shipped_weights
+    from sialign.align.learned_pass import RUNS, shipped_weights
 
-    if (model is None or not params.learned_score or params.method != "beads" or units != "sentences"
-            or _is_lexical(main) or shipped_weights() is None):  # fmt: skip
+    if (model is None or not params.learned_score or params.method != "beads" or units not in RUNS
+            or _is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
         return None
     if len(src_doc) + len(tgt_texts) > LEARNED_PASS_MAX_SEGMENTS:
         # Encoding every run of up to MAX_RUN segments would take several times the
@@ -575,8 +578,9 @@ def _learned_pass_spans(
         log.info("learned second pass skipped: %d segments (more than %d); the first pass's path is kept",
                  len(src_doc) + len(tgt_texts), LEARNED_PASS_MAX_SEGMENTS)  # fmt: skip
         return None
+    src_runs, tgt_runs = RUNS[units]
     _, _, src_spans, tgt_spans = encode_pair(
-        main, _texts(src_doc), tgt_texts, candidates="exact", max_side=MAX_RUN, max_other=MAX_RUN, should_stop=should_stop,
+        main, _texts(src_doc), tgt_texts, candidates="exact", max_side=src_runs, max_other=tgt_runs, should_stop=should_stop,
     )
     assert src_spans is not None and tgt_spans is not None
 
@@ -589,7 +593,7 @@ def _learned_pass_spans(
 
 def _refine(
     model: BeadCostModel | None, spans: tuple[np.ndarray, np.ndarray], lengths: tuple[np.ndarray, np.ndarray],
-    s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams,
+    s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams, units: str,
 ) -> list[tuple[int, int, int, int]]:
     """The learned second pass over one gap (whole-document bead positions in and out)."""
     from sialign.align.dp import WindowCosts
@@ -599,7 +603,7 @@ def _refine(
     window = [(i0 - s0, a, j0 - t0, b) for i0, a, j0, b in shapes]
     refined = refine(
         WindowCosts(model, s0, s1, t0, t1), spans[0][:, s0:s1], spans[1][:, t0:t1],
-        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt,
+        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, units,
     )
     return [(i0 + s0, a, j0 + t0, b) for i0, a, j0, b in refined]
 
