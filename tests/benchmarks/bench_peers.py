@@ -3,8 +3,9 @@
     .venv/bin/python tests/benchmarks/bench_peers.py [--sets textberg,eptic,ahcsi]
 
 Rows: SI Aligner with its defaults (text only, and with timestamps where a set
-has them), Bertalign's two-pass algorithm with SI Aligner's built-in encoder
-(``peers.bertalign_align``), and SI Aligner with the lexical embedder. Figures
+has them), Bertalign's two-pass algorithm and vecalign's cost and DP with SI
+Aligner's built-in encoder (``peers.bertalign_align``, ``peers.vecalign_align``),
+SI Aligner's first pass alone, and SI Aligner with the lexical embedder. Figures
 are computed by ``../shared/tools/metrics.py`` (bead F1 and omissions, pooled)
 and the LCS accuracy of DESIGN.md §5 (AHC-SI). Writes
 ``tests/benchmarks/out/peers.json`` and ``peers.md``; only the dev sets in
@@ -76,7 +77,7 @@ def _row(scores: dict[str, float], seconds: float) -> dict[str, Any]:
 
 
 def textberg(metrics: Any, encode: Any) -> dict[str, Any]:
-    from peers import bertalign_align
+    from peers import bertalign_align, vecalign_align
 
     from sialign.evaluate import load_textberg
 
@@ -86,6 +87,8 @@ def textberg(metrics: Any, encode: Any) -> dict[str, Any]:
     runs = {
         "SI Aligner (default)": lambda: _ours(doc.project()),
         "Bertalign algorithm, same encoder": lambda: bertalign_align(doc.source, doc.target, encode),
+        "vecalign algorithm, same encoder": lambda: vecalign_align(doc.source, doc.target, encode),
+        "SI Aligner, first pass only": lambda: _ours(doc.project(), learned_score=False),
         "SI Aligner, lexical": lambda: _ours(doc.project(), embedder="lexical"),
     }
     for name, run in runs.items():
@@ -96,7 +99,7 @@ def textberg(metrics: Any, encode: Any) -> dict[str, Any]:
 
 
 def eptic(metrics: Any, encode: Any) -> dict[str, Any]:
-    from peers import bertalign_align
+    from peers import bertalign_align, vecalign_align
 
     from sialign.evaluate.datasets import load_eptic
 
@@ -107,6 +110,9 @@ def eptic(metrics: Any, encode: Any) -> dict[str, Any]:
         "SI Aligner (default), text only": lambda sp: _ours(sp.project(times=False)),
         "SI Aligner (default), timestamps": lambda sp: _ours(sp.project(times=True)),
         "Bertalign algorithm, same encoder": lambda sp: bertalign_align(sp.source, sp.target, encode),
+        "vecalign algorithm, same encoder": lambda sp: vecalign_align(sp.source, sp.target, encode),
+        "SI Aligner, first pass only, text only": lambda sp: _ours(sp.project(times=False), learned_score=False),
+        "SI Aligner, first pass only, timestamps": lambda sp: _ours(sp.project(times=True), learned_score=False),
         "SI Aligner, lexical, text only": lambda sp: _ours(sp.project(times=False), embedder="lexical"),
     }
     for name, run in runs.items():
@@ -124,7 +130,7 @@ def eptic(metrics: Any, encode: Any) -> dict[str, Any]:
 
 
 def ahcsi(metrics: Any, encode: Any) -> dict[str, Any]:
-    from peers import bertalign_align
+    from peers import bertalign_align, vecalign_align
 
     from sialign.align.pipeline import align_project
     from sialign.core.model import Alignment, Bead
@@ -141,15 +147,22 @@ def ahcsi(metrics: Any, encode: Any) -> dict[str, Any]:
             project.reference = None
         return project, align_project(project, AlignParams(**kw)).alignment
 
-    def bertalign(talk: Any) -> Any:
-        project = talk.project()
-        beads = bertalign_align(talk.source, talk.target, encode)
-        return project, Alignment(beads=[Bead(src=tuple(s), tgt=tuple(t)) for s, t in beads])
+    def peer(align: Any) -> Any:
+        def run(talk: Any) -> Any:
+            project = talk.project()
+            beads = align(talk.source, talk.target, encode)
+            return project, Alignment(beads=[Bead(src=tuple(s), tgt=tuple(t)) for s, t in beads])
+
+        return run
 
     runs = {
         "SI Aligner (default), no reference": lambda t: ours(t, False),
         "SI Aligner (default), reference": lambda t: ours(t, True),
-        "Bertalign algorithm, same encoder": bertalign,
+        "Bertalign algorithm, same encoder": peer(bertalign_align),
+        # Beads of up to 7 chunks: vecalign's default (a + b <= 4) cannot hold a sentence's rendering.
+        "vecalign algorithm (a + b <= 8), same encoder": peer(lambda s, t, e: vecalign_align(s, t, e, max_size=8)),
+        "SI Aligner, first pass only, no reference": lambda t: ours(t, False, learned_score=False),
+        "SI Aligner, first pass only, reference": lambda t: ours(t, True, learned_score=False),
         "SI Aligner, lexical, reference": lambda t: ours(t, True, embedder="lexical"),
     }
     for name, run in runs.items():

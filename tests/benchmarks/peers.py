@@ -182,3 +182,74 @@ def bertalign_align(
         beads.append((tuple(range(i - a, i)), tuple(range(j - b, j))))
         i, j = i - a, j - b
     return beads[::-1]
+
+
+def vecalign_align(
+    src: Sequence[str], tgt: Sequence[str], encode: Encode, *, max_size: int = 4, del_percentile_frac: float = 0.2,
+    num_samps_for_norm: int = 100, costs_sample_size: int = 20000, seed: int = 0,
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Beads by vecalign's cost and DP (Thompson & Koehn 2019; ``thompsonb/vecalign``, dp_utils.py / dp_core.pyx).
+
+    Cost of an (a, b) bead: ``2 (1 - cos) / (norm_src + norm_tgt) * a * b`` with exact vectors of the
+    concatenations (runs of up to ``max_size - 1`` a side, ``a + b <= max_size``), each side's norm being
+    1 minus its mean cosine to random vectors of the other document (all run lengths); 1-0 and 0-1
+    cost the ``del_percentile_frac`` quantile of random 1-1 costs. The DP here is exact over the whole
+    lattice, where vecalign approximates documents longer than 300 sentences coarse-to-fine.
+    """
+    n, m = len(src), len(tgt)
+    if not n or not m:
+        return [((i,), ()) for i in range(n)] + [((), (j,)) for j in range(m)]
+    rng = np.random.default_rng(seed)
+    depth = max_size - 1
+    sv, _ = encode_overlaps(encode, src, depth)
+    tv, _ = encode_overlaps(encode, tgt, depth)
+
+    def norms(own: np.ndarray, other: np.ndarray) -> np.ndarray:
+        per = int(np.ceil(num_samps_for_norm / depth))
+        sample = np.concatenate([other[k, rng.integers(0, other.shape[1], per)] for k in range(depth)])
+        return np.stack([1.0 - (own[k] @ sample.T).mean(axis=1) for k in range(depth)])
+
+    ns, nt = norms(sv, tv), norms(tv, sv)
+
+    def cost(a: int, b: int) -> np.ndarray:
+        sim = sv[a - 1] @ tv[b - 1].T
+        return 2.0 * (1.0 - sim) / (1e-6 + ns[a - 1][:, None] + nt[b - 1][None, :]) * a * b
+
+    types = [(a, b) for a in range(1, max_size) for b in range(1, max_size) if a + b <= max_size]
+    costs = {t: cost(*t) for t in types}
+    xs = rng.integers(0, n, min(costs_sample_size, n * m))
+    ys = rng.integers(0, m, len(xs))
+    pen = float(np.quantile(costs[(1, 1)][xs, ys], del_percentile_frac))
+    table = np.full((n + 1, m + 1), np.inf)
+    back = np.zeros((n + 1, m + 1, 2), dtype=np.int64)
+    cols = np.arange(m + 1)
+    for i in range(n + 1):
+        row = np.full(m + 1, np.inf)
+        arg = np.zeros((m + 1, 2), dtype=np.int64)
+        if i == 0:
+            row[0] = 0.0
+        else:
+            cand = table[i - 1] + pen  # 1-0
+            better = cand < row
+            row[better], arg[better] = cand[better], (1, 0)
+            for a, b in types:
+                if i < a:
+                    continue
+                cand = np.full(m + 1, np.inf)
+                cand[b:] = table[i - a, : m + 1 - b] + costs[(a, b)][i - 1, b - 1 :]
+                better = cand < row
+                row[better], arg[better] = cand[better], (a, b)
+        # 0-1 moves within the row: a running minimum of row[j] - j * pen.
+        shifted = row - cols * pen
+        run = np.minimum.accumulate(shifted)
+        skip = run < shifted
+        table[i] = run + cols * pen
+        arg[skip] = (0, 1)
+        back[i] = arg
+    beads = []
+    i, j = n, m
+    while i or j:
+        a, b = (int(x) for x in back[i, j])
+        beads.append((tuple(range(i - a, i)), tuple(range(j - b, j))))
+        i, j = i - a, j - b
+    return beads[::-1]
