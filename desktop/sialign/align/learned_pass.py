@@ -260,6 +260,25 @@ class LearnedCosts:
         return out
 
 
+@dataclass(frozen=True)
+class LearnedInputs:
+    """What the second pass reads for a whole talk (kept by ``align_project(keep_scoring=True)``).
+
+    Attributes:
+        model: the first pass's :class:`~sialign.align.costs.BeadCostModel`.
+        src_spans, tgt_spans: (runs, n, dim) / (runs, m, dim) unit vectors of concatenated runs.
+        src_chars, tgt_chars: (n,), (m,) character lengths.
+        units: ``"sentences"`` or ``"chunks"`` (which weights apply).
+    """
+
+    model: Any
+    src_spans: np.ndarray
+    tgt_spans: np.ndarray
+    src_chars: np.ndarray
+    tgt_chars: np.ndarray
+    units: str
+
+
 @dataclass
 class _Skip:
     skip: float

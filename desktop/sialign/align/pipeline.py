@@ -373,6 +373,7 @@ def align_project(
     should_stop: StopFn | None = None,
     keep_confirmed: bool = True,
     embedder: Embedder | None = None,
+    keep_scoring: bool = False,
 ) -> AlignResult:
     """Align the project's source with its target.
 
@@ -385,6 +386,8 @@ def align_project(
         keep_confirmed: keep the current alignment's confirmed beads and
             re-align only the gaps between them.
         embedder: use this embedder instead of the one ``params.embedder`` names.
+        keep_scoring: keep what the learned bead score read in ``AlignResult.scoring``
+            (:func:`sialign.align.explain.explain_bead` uses it).
 
     Returns:
         :class:`AlignResult` with the new alignment, the similarity matrix
@@ -550,7 +553,12 @@ def align_project(
     if lag is not None:
         log.debug("lag estimate: %s", lag)
     progress(1.0, "Aligned")
-    return AlignResult(alignment=alignment, similarity=similarity, timings=timings)
+    scoring = None
+    if keep_scoring and run_vectors is not None and model is not None:
+        from sialign.align.learned_pass import LearnedInputs
+
+        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units)
+    return AlignResult(alignment=alignment, similarity=similarity, timings=timings, scoring=scoring)
 
 
 # Documents longer than this (both sides together) keep the first pass's path.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -20,11 +20,16 @@ class AlignResult:
         similarity: (n_src, n_tgt) float32 single-segment similarities for the
             matrix view (the weighted mix of the signals used).
         timings: seconds per stage: ``embedding``, ``aligning``, ``total``.
+        scoring: what the learned bead score read (the first pass's cost model,
+            the run vectors, the lengths, the target units), kept only when
+            asked (``align_project(keep_scoring=True)``, for explaining beads),
+            else None.
     """
 
     alignment: Alignment
     similarity: np.ndarray
     timings: dict[str, float] = field(default_factory=dict)
+    scoring: Any = None
 
 
 @dataclass

@@ -1,0 +1,172 @@
+"""Why a bead is where it is: the learned bead score's features and what each adds (``sialign explain``).
+
+The score is a sum of weights times features (log-odds that the bead is
+right, docs/algorithms.md: Learned bead score), so each feature's share is
+exact: ``weight × value``. A 1-0 bead (an omission) and a 0-1 bead (an
+addition) are explained by their own models.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sialign.core.errors import SialignError
+from sialign.core.model import Project
+from sialign.core.params import AlignParams
+
+# What each feature means to a reader (the table and the command print these).
+FEATURE_LABELS = {
+    "bias": "baseline",
+    "cos": "similarity of the two sides (whole runs encoded)",
+    "margin": "similarity above the neighbouring segments'",
+    "length": "lengths agree",
+    "first_cost": "first pass's cost (encoder, character n-grams, pivot, time)",
+    "typical_cos": "how similar this talk's pairs usually are",
+    "lag_outside": "rendered outside the ear-voice-span window",
+    "best_cos": "similarity to its best partner nearby",
+    "best_margin": "best partner above the second best",
+    "log_chars": "length (characters, log)",
+}
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One feature's share in a bead's log-odds."""
+
+    name: str
+    value: float
+    weight: float
+
+    @property
+    def amount(self) -> float:
+        return self.value * self.weight
+
+    @property
+    def label(self) -> str:
+        if self.name.startswith("shape_"):
+            a, b = self.name.split("_")[1:]
+            return f"shape {a}-{b}"
+        return FEATURE_LABELS.get(self.name, self.name)
+
+
+@dataclass(frozen=True)
+class BeadExplanation:
+    """The learned score of one bead.
+
+    Attributes:
+        index: the bead's 0-based position in the alignment.
+        shape: ``"a-b"``.
+        model: ``"bead"``, ``"omission"`` or ``"addition"``.
+        log_odds: the summed contributions (plus the decision offset).
+        contributions: every feature, largest share first.
+        offset: the decision offset added to 1-0 / 0-1 costs.
+        note: what could not be scored, or "".
+    """
+
+    index: int
+    shape: str
+    model: str
+    log_odds: float
+    contributions: list[Contribution] = field(default_factory=list)
+    offset: float = 0.0
+    note: str = ""
+
+    @property
+    def probability(self) -> float:
+        """P(the bead is right) by the model (an omission: that the sentence has no rendering)."""
+        return 1.0 / (1.0 + math.exp(-max(min(self.log_odds, 50.0), -50.0)))
+
+    def lines(self, top: int = 6) -> list[str]:
+        if self.note:
+            return [f"bead {self.index + 1} ({self.shape}): {self.note}"]
+        what = {"bead": "right", "omission": "a sentence left unrendered", "addition": "a chunk that renders nothing"}
+        out = [f"bead {self.index + 1} ({self.shape}): P({what[self.model]}) = {self.probability:.2f} "
+               f"(log-odds {self.log_odds:+.2f})"]  # fmt: skip
+        shown = [c for c in self.contributions if abs(c.amount) >= 0.005][:top]
+        out += [f"  {c.amount:+.2f}  {c.label} ({c.value:.3g})" for c in shown]
+        rest = sum(c.amount for c in self.contributions if c not in shown)
+        if abs(rest) >= 0.005:
+            out.append(f"  {rest:+.2f}  everything else")
+        if self.offset:
+            out.append(f"  {-self.offset:+.2f}  decision offset")
+        return out
+
+
+def explain_beads(project: Project, indices: list[int], params: AlignParams | None = None) -> list[BeadExplanation]:
+    """Explain beads ``indices`` (0-based) of the project's alignment by the learned bead score.
+
+    The talk's vectors and first-pass costs are computed again (from the
+    vector cache when it holds them); the project is not changed.
+
+    Raises:
+        SialignError: no alignment, an index out of range, or no learned score for this talk.
+    """
+    from sialign.align.dp import WindowCosts
+    from sialign.align.learned_pass import (
+        BASE_MATCH_FEATURES, SKIP_FEATURES, BeadFeatures, match_features, path_band, shipped_weights,
+    )
+    from sialign.align.pipeline import align_project
+
+    alignment = project.alignment
+    if alignment is None or not alignment.beads:
+        raise SialignError("the project has no alignment to explain; align it first")
+    for index in indices:
+        if not 0 <= index < len(alignment.beads):
+            raise SialignError(f"there is no bead {index + 1}: the alignment has {len(alignment.beads)} beads")
+    result = align_project(project, params or project.params or AlignParams(), keep_confirmed=False, keep_scoring=True)
+    inputs = result.scoring
+    if inputs is None:
+        raise SialignError(
+            "this talk is aligned without the learned bead score (a lexical embedder, the pivot alone, "
+            "segment mode, or more than 4,000 segments), so there is nothing to explain"
+        )
+    weights = shipped_weights(inputs.units)
+    assert weights is not None
+    n, m = len(project.source), len(project.target)
+    first = WindowCosts(inputs.model, 0, n, 0, m)
+    features = BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first)
+    spans: list[tuple[int, int, int, int]] = []
+    for bead in alignment.beads:
+        src = [project.source.index_of(i) for i in bead.src]
+        tgt = [project.target.index_of(j) for j in bead.tgt]
+        i0 = src[0] if src else (spans[-1][0] + spans[-1][1] if spans else 0)
+        j0 = tgt[0] if tgt else (spans[-1][2] + spans[-1][3] if spans else 0)
+        spans.append((i0, len(src), j0, len(tgt)))
+    band = path_band(spans, n, m)
+    out = []
+    for index in indices:
+        i0, a, j0, b = spans[index]
+        shape = f"{a}-{b}"
+        if b == 0 or a == 0:
+            side = "src" if b == 0 else "tgt"
+            values = features.skips(side, band)[:, i0 if b == 0 else j0]
+            w = weights.omission if b == 0 else weights.addition
+            offset = weights.omission_offset if b == 0 else weights.addition_offset
+            parts = [Contribution(name, float(v), float(k)) for name, v, k in zip(SKIP_FEATURES, values, w)]
+            model = "omission" if b == 0 else "addition"
+            if b == 0 and weights.first_pass_omissions:
+                out.append(BeadExplanation(index, shape, model, float("nan"), note=(
+                    "an omission found by the first pass (chunked interpretations keep those; the learned "
+                    "score makes no omission of its own there)")))  # fmt: skip
+                continue
+            parts.sort(key=lambda c: -abs(c.amount))
+            out.append(BeadExplanation(index, shape, model, sum(c.amount for c in parts) - offset, parts, offset))
+            continue
+        if a > features.src.shape[0] or b > features.tgt.shape[0]:
+            out.append(BeadExplanation(index, shape, "bead", float("nan"), note=(
+                f"longer than the learned score's runs (up to {features.src.shape[0]} source and "
+                f"{features.tgt.shape[0]} target segments): chosen by the first pass")))  # fmt: skip
+            continue
+        ii, jj = np.array([i0 + a]), np.array([j0 + b])
+        first_cost = first.bead_cost(a, b, ii, jj)
+        values = features.match(a, b, ii, jj, first_cost)[:, 0]
+        names = match_features(inputs.units)
+        parts = [Contribution(name, float(v), float(k)) for name, v, k in zip(names, values, weights.match)]
+        # Shape indicators that are off say nothing about this bead.
+        parts = [c for c in parts if c.name in BASE_MATCH_FEATURES or c.value]
+        parts.sort(key=lambda c: -abs(c.amount))
+        out.append(BeadExplanation(index, shape, "bead", sum(c.amount for c in parts), parts))
+    return out
