@@ -315,3 +315,30 @@ def test_learned_sentence_encoder_adds_semantic_pivot_features() -> None:
     Y = span_features(encoded, bead_spans(project))
     assert np.all(np.isfinite(Y))
     assert not np.array_equal(Y[:, FEATURE_NAMES.index("sim_mean_semantic")], Y[:, FEATURE_NAMES.index("sim_mean")])
+
+
+def test_learned_doubt_features_use_the_aligners_embedder_for_the_pair(monkeypatch) -> None:  # noqa: ANN001
+    """With embedder "auto", the doubt reads the talk with the embedder the aligner chose for its languages.
+
+    (It used to resolve "auto" as if the pair were en→en: use-multilingual for an en→fi talk the aligner
+    reads with the lexical embedder, since the encoder does not cover Finnish.)
+    """
+    from sialign.align import pipeline
+    from sialign.core.model import Document, Project
+    from sialign.core.params import AlignParams
+    from sialign.filters.doubt_features import talk_context
+
+    asked: list[str] = []
+    real = pipeline.get_embedder
+
+    def recording(spec: str):  # noqa: ANN202
+        asked.append(spec)
+        return real(spec)
+
+    monkeypatch.setattr(pipeline, "get_embedder", recording)
+    project = Project(
+        source=Document.from_texts(["The weather is nice today.", "I lost my keys."], "en"),
+        target=Document.from_texts(["Sää on tänään kaunis.", "Kadotin avaimeni."], "fi"),
+    )
+    talk_context(project, AlignParams(embedder="auto"))
+    assert asked == ["lexical"]

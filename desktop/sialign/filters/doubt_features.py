@@ -148,7 +148,12 @@ def talk_context(
         # an alignment worker may be using.
         return LexicalEmbedder(e.settings) if isinstance(e, LexicalEmbedder) else e
 
-    main = private(embedder if embedder is not None else get_embedder(params.embedder))
+    if embedder is None:
+        # The embedder the aligner chose for this language pair ("auto" depends on it).
+        from sialign.embed.models import choose_embedder
+
+        embedder = get_embedder(choose_embedder(params.embedder, src_doc.language, tgt_doc.language).spec)
+    main = private(embedder)
     src_texts, tgt_texts = texts(src_doc), texts(tgt_doc)
     use_pivot = bool(params.pivot and ref_doc is not None and len(ref_doc) == n and n > 0)
     pivot_weight = min(max(float(params.pivot_weight), 0.0), 1.0) if use_pivot else 0.0
