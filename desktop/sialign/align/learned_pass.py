@@ -51,7 +51,7 @@ RUNS = {"sentences": (4, 4), "chunks": (2, 10)}
 MAX_RUN = 4  # the sentences' runs (tests and the fitting script use it)
 
 BASE_MATCH_FEATURES = ["bias", "cos", "margin", "length", "first_cost", "typical_cos", "lag_outside"]
-SKIP_FEATURES = ["bias", "best_cos", "best_margin", "log_chars", "typical_cos"]
+SKIP_FEATURES = ["bias", "best_cos", "best_margin", "log_chars", "typical_cos", "merge_gain"]
 
 
 def bead_shapes(src_runs: int, tgt_runs: int) -> list[tuple[int, int]]:
@@ -182,12 +182,21 @@ class BeadFeatures:
         ])
 
     def skips(self, side: str, band: Band) -> np.ndarray:
-        """(F, n) features of leaving each source (or target) segment alone: best partner nearby, margin, length."""
-        single = self.src[0] if side == "src" else self.tgt[0]
+        """(F, n) features of leaving each source (or target) segment alone.
+
+        Its best partner nearby and the margin over the second best, its
+        length, the talk's typical cosine, and how much joining it to a
+        neighbour raises that neighbour's similarity to the neighbour's best
+        partner (a sentence an interpreter compressed into its neighbour's
+        rendering, rather than left out).
+        """
+        runs = self.src if side == "src" else self.tgt
+        single = runs[0]
         other = self.tgt[0] if side == "src" else self.src[0]
         count = len(single)
         best = np.zeros(count)
         second = np.zeros(count)
+        partner = np.zeros(count, dtype=np.int64)
         for k in range(count):
             if side == "src":
                 lo, hi = int(band.lo[k]), int(band.lo[k + 1] + band.width)
@@ -196,11 +205,24 @@ class BeadFeatures:
                 lo, hi = (int(rows.min()) - 1, int(rows.max()) + 1) if rows.size else (0, len(other))
             lo, hi = max(lo - MARGIN, 0), min(hi + MARGIN, len(other))
             sims = other[lo:hi] @ single[k] if hi > lo else np.zeros(1)
-            top = np.sort(sims)[::-1]
-            best[k] = top[0]
-            second[k] = top[1] if len(top) > 1 else 0.0
+            order = np.argsort(sims)[::-1]
+            best[k] = sims[order[0]]
+            second[k] = sims[order[1]] if len(order) > 1 else 0.0
+            partner[k] = lo + int(order[0]) if hi > lo else 0
+        gain = np.zeros(count)
+        if runs.shape[0] > 1 and count > 1:
+            # Joined to the previous segment (the pair's vector ends at k) or to the next (ends at k + 1).
+            for k in range(count):
+                gains = []
+                if k > 0:
+                    j = partner[k - 1]
+                    gains.append(float(runs[1][k] @ other[j]) - float(single[k - 1] @ other[j]))
+                if k + 1 < count:
+                    j = partner[k + 1]
+                    gains.append(float(runs[1][k + 1] @ other[j]) - float(single[k + 1] @ other[j]))
+                gain[k] = max(gains)
         chars = self.src_chars if side == "src" else self.tgt_chars
-        return np.stack([np.ones(count), best, best - second, np.log1p(chars), np.full(count, self.typical)])
+        return np.stack([np.ones(count), best, best - second, np.log1p(chars), np.full(count, self.typical), gain])
 
 
 def _nanmean0(stack: np.ndarray) -> np.ndarray:
