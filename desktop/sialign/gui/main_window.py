@@ -32,6 +32,7 @@ from sialign.gui.audio_panel import AudioPanel
 from sialign.gui.bead_inspector import BeadInspector
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.doubt import DoubtService
+from sialign.gui.explain_dialog import ExplainController
 from sialign.gui.similarity_service import SimilarityService
 from sialign.gui.filter_panel import FilterPanel
 from sialign.gui.matrix_view import MatrixView
@@ -77,6 +78,8 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
         self.tasks = TaskRunner(self.session, lambda title, message: self.show_error(title, message), self)
         self.runner = self.tasks.runner
         self.aligner = AlignmentController(self.session, self.tasks, lambda title, message: self.show_error(title, message),
+                                           self)  # fmt: skip
+        self.explainer = ExplainController(self.session, self.run_task, lambda title, message: self.show_error(title, message),
                                            self)  # fmt: skip
         self.setWindowIcon(app_icon())
         self.setDockNestingEnabled(True)
@@ -272,7 +275,7 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
                        self.act_merge_prev_bead, self.act_split_bead, self.act_split_segment,
                        self.act_merge_next_segment, self.act_merge_prev_segment, self.act_move_prev,
                        self.act_move_next, self.act_good_align, self.act_good_mt, self.act_post_edit,
-                       self.act_confirm_up_to, self.act_edit_text, self.act_edit_times):  # fmt: skip
+                       self.act_confirm_up_to, self.act_edit_text, self.act_edit_times, self.act_explain):  # fmt: skip
             action.setEnabled(selected and not busy)
         for action in (self.act_next_unconfirmed, self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
                        self.act_next_doubtful):  # fmt: skip

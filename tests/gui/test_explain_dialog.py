@@ -1,0 +1,30 @@
+"""Review → Why this bead?: the learned score's features of the selected bead, computed in a worker."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+
+def test_explain_dialog_shows_the_selected_beads_features(qtbot, window) -> None:  # noqa: ANN001
+    window.session.select_bead(1)
+    assert window.act_explain.isEnabled()
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        window.act_explain.trigger()
+    qtbot.waitUntil(lambda: window.explainer.dialog is not None, timeout=10_000)
+    dialog = window.explainer.dialog
+    qtbot.addWidget(dialog)
+    text = dialog.text.toPlainText()
+    assert text.startswith("bead 2 (")
+    assert "P(right) = " in text and "similarity of the two sides" in text
+    assert dialog.windowTitle() == "Why bead 2?"
+
+
+def test_explain_dialog_needs_a_selected_bead(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(title))
+    window.session.select_bead(-1)
+    assert not window.act_explain.isEnabled()
+    assert not window.explainer.explain_selected()
