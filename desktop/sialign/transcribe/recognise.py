@@ -121,8 +121,10 @@ def decode_audio_file(path: str | Path) -> tuple[Path, object]:
     try:
         samples = decode_audio(str(p), sampling_rate=SAMPLE_RATE)
     except Exception as exc:  # PyAV raises its own error classes for every kind of bad file
+        # A container without an audio stream fails inside faster-whisper with an IndexError.
+        detail = "no audio stream" if isinstance(exc, (IndexError, StopIteration)) else f"{type(exc).__name__}: {_first_line(exc)}"
         raise InputError(
-            p, f"not an audio or video file that can be decoded ({type(exc).__name__}: {_first_line(exc)})",
+            p, f"not an audio or video file that can be decoded ({detail})",
             hint="give a WAV, FLAC, OGG, MP3, M4A or video file",
         ) from exc
     if samples.size == 0:
