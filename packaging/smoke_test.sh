@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Check a built bundle: headless, offline, without the development environment.
 #   packaging/smoke_test.sh [BUNDLE_DIR]     (default: packaging/dist/sialign)
+#   SIALIGN_SMOKE_WHISPER=DIR packaging/smoke_test.sh   also transcribes a clip with that Whisper model folder
 # Runs the frozen CLI (--version, doctor, doctor --full, models, demo, align
 # on the example talk with a TSV export that is checked) and the frozen
 # desktop app's --smoke-test offscreen (also with --with-filters: the scoring
@@ -167,6 +168,24 @@ if grep -q "^    align " "$WORK/help.log"; then
     fi
 else
     ALIGN_S="-"; fail "sialign align: no such subcommand in this build"
+fi
+
+# Speech recognition: the command and faster-whisper are in the bundle; with a
+# Whisper model folder (SIALIGN_SMOKE_WHISPER=DIR, never bundled) a clip is transcribed offline.
+if run transcribe_help "$CLI" transcribe --help && grep -q -- "--model NAME|DIR" "$WORK/transcribe_help.log"; then
+    pass "sialign transcribe --help"
+else
+    fail "sialign transcribe --help"; tail -5 "$WORK/transcribe_help.log" >&2
+fi
+if grep -q "faster-whisper *[0-9]" "$WORK/doctor.log" 2>/dev/null; then pass "doctor: faster-whisper"; else fail "doctor: faster-whisper not in the bundle"; fi
+if [ -n "${SIALIGN_SMOKE_WHISPER:-}" ]; then
+    CLIP=$(ls "$DIST"/_internal/resources/examples/*.en.ogg 2>/dev/null | head -1)
+    if [ -n "$CLIP" ] && run transcribe "$CLI" transcribe "$CLIP" --model "$SIALIGN_SMOKE_WHISPER" --language en -q -o "$WORK/talk.srt" \
+            && grep -q -- "-->" "$WORK/talk.srt"; then
+        pass "sialign transcribe of $(basename "$CLIP") in ${LAST_S} s: $(grep -c -- '-->' "$WORK/talk.srt") timed segments"
+    else
+        fail "sialign transcribe with $SIALIGN_SMOKE_WHISPER"; tail -5 "$WORK/transcribe.log" >&2
+    fi
 fi
 
 echo

@@ -104,3 +104,14 @@ def test_report_omissions_name_their_sentence() -> None:
     report = build_report(_reviewed_example())
     assert [(r["sentence"], r["index"]) for r in report.omissions] == [(11, 11), (29, 28)]
     assert '<td class="num">29</td><td class="num">2:12</td><td>Some experiments failed' in report_html(report)
+
+
+def test_report_says_a_machine_transcript_is_not_corrected() -> None:
+    project = _reviewed_example()
+    assert "Source transcript" not in dict(build_report(project).header)
+    project.metadata["source_transcript"] = "machine transcript (Whisper tiny.en), not corrected"
+    report = build_report(project)
+    header = dict(report.header)
+    assert header["Source transcript"] == "machine transcript (Whisper tiny.en), not corrected"
+    assert "Interpretation transcript" not in header
+    assert "machine transcript (Whisper tiny.en), not corrected" in report_html(report)

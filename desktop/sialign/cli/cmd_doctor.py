@@ -1,6 +1,7 @@
 """``sialign doctor`` — what is installed and working, for a bug report.
 
-Check this installation: library versions, the models SI Aligner can find, the Japanese analyser
+Check this installation: library versions, the models SI Aligner can find (sentence encoders and
+Whisper speech models), the Japanese analyser
 (GiNZA), audio playback, the Qt display platforms and the cache. Nothing is downloaded. --full also
 loads GiNZA (several seconds) and imports torch.
 """
@@ -37,6 +38,8 @@ _DISTRIBUTIONS = [
     "sounddevice",
     "soundfile",
     "charset-normalizer",
+    "faster-whisper",
+    "ctranslate2",
 ]
 # Import name for each distribution whose module name differs (used when the
 # metadata is missing, as in a bundle that did not copy it).
@@ -44,6 +47,7 @@ _MODULE_OF = {
     "sentence-transformers": "sentence_transformers",
     "PySide6-Essentials": "PySide6",
     "charset-normalizer": "charset_normalizer",
+    "faster-whisper": "faster_whisper",
 }
 
 
@@ -79,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         _system_section(),
         _versions_section(),
         _models_section(),
+        _speech_section(),
         _ginza_section(full=args.full),
         _audio_section(),
         _qt_section(),
@@ -256,6 +261,37 @@ def _models_section() -> Section:
             "warn",
             "alignment uses the lexical embedder (weak across scripts); add one with `sialign models add FOLDER`",
         )
+    return s
+
+
+def _speech_section() -> Section:
+    """Whisper models for ``sialign transcribe``: found without loading any (the folder test only)."""
+    from sialign.core.errors import SialignError
+    from sialign.embed import models_registry as mr
+
+    s = Section("Speech recognition (sialign transcribe)")
+    if _installed("faster_whisper"):
+        s.add("faster-whisper", _version("faster-whisper")[0])
+    else:
+        s.add("faster-whisper", "not installed", "warn", "install SI Aligner with its 'transcribe' extra to transcribe recordings")
+    try:
+        registry = mr.ModelRegistry()
+        entries = registry.list_models(kind=mr.KIND_WHISPER, include_hf_cache=False)
+        default = registry.default_whisper
+    except SialignError as exc:
+        s.add("registry", str(exc), "error")
+        return s
+    for e in entries:
+        if e.usable:
+            s.add(e.name, f"{e.source}: {e.path}")
+        else:
+            s.add(e.name, f"{e.source}, {e.status}: {e.path or '-'}", "warn", f"`sialign models remove {e.name}` and add the folder again")
+    if not entries:
+        s.add("Whisper models", "none (give one with --model DIR, or `sialign models add DIR`; the README says how)")
+    if default is not None:
+        found = any(e.name == default and e.usable for e in entries)
+        s.add("default", default if found else f"{default} — not found", "ok" if found else "warn",
+              "" if found else "choose another with `sialign models default NAME`")  # fmt: skip
     return s
 
 

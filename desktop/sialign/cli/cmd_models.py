@@ -1,11 +1,13 @@
-"""``sialign models`` — list, add, remove and choose local sentence-transformers models.
+"""``sialign models`` — list, add, remove and choose local sentence-transformers and Whisper models.
 
 Manage the sentence-transformers models SI Aligner uses offline. A model is a folder written by
 SentenceTransformer(...).save(FOLDER) on a machine with internet and copied here; 'add' checks that
 it loads and encodes before copying it into the user models folder ($SIALIGN_MODEL_DIR, or the
 per-user data folder). Without any model SI Aligner uses its built-in embedders: 'use-multilingual'
 (a multilingual sentence encoder for ar, de, en, es, fr, it, ja, ko, nl, pl, pt, ru, th, tr, zh)
-where it covers both languages, else 'lexical' (character n-grams).
+where it covers both languages, else 'lexical' (character n-grams). Whisper speech models in
+CTranslate2 format (for 'sialign transcribe' and 'sialign retime') are managed the same way: 'add'
+tells the two kinds apart, and 'default' on a Whisper model sets the default speech model.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sialign.embed.models_registry import ModelRegistry
 
-HELP = "manage local sentence-transformers model folders (list, add, remove, default, check)"
+HELP = "manage local sentence-transformers and Whisper model folders (list, add, remove, default, check)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--no-hf-cache", action="store_true", help="do not look into the Hugging Face cache")
 
     p = sub.add_parser("add", help="check a model folder and copy it into the user models folder", formatter_class=fmt)
-    p.add_argument("path", metavar="PATH", help="a sentence-transformers model folder (holding modules.json)")
+    p.add_argument("path", metavar="PATH", help="a sentence-transformers model folder (holding modules.json) or a Whisper model in CTranslate2 format (model.bin)")
     p.add_argument("--name", help="name to give the model (default: derived from the folder name)")
     p.add_argument("--link", action="store_true", help="link to the folder instead of copying it (saves disk space)")
     p.add_argument("--default", action="store_true", help="also make it the default model")
@@ -41,12 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("default", help="show or set the default model ('lexical' = built-in)", formatter_class=fmt)
     p.add_argument("name", metavar="NAME", nargs="?", help="model to use by default; omit to show the current one")
     p.add_argument("--clear", action="store_true", help="forget the default choice")
+    p.add_argument("--whisper", action="store_true", help="show or clear the default Whisper model instead")
 
-    p = sub.add_parser("check", help="load a model (name or folder) and encode two sentences", formatter_class=fmt)
+    p = sub.add_parser("check", help="load a model (name or folder) and encode two sentences (a Whisper model: load it)", formatter_class=fmt)
     p.add_argument("model", metavar="NAME_OR_PATH")
 
 
 def run(args: argparse.Namespace) -> int:
+    from sialign.cli.usage import usage_error
     from sialign.embed import models_registry as mr
 
     registry = mr.ModelRegistry()
@@ -54,12 +58,15 @@ def run(args: argparse.Namespace) -> int:
     if action == "list":
         return _list(registry, as_json=args.json, include_hf_cache=not args.no_hf_cache)
     if action == "add":
-        print(f"Checking {args.path} (loading the model and encoding two sentences)...", file=sys.stderr)
+        print(f"Checking {args.path} (loading the model)...", file=sys.stderr)
         entry = registry.add(args.path, name=args.name, link=args.link, make_default=args.default)
         how = "linked" if entry.linked else "copied"
-        print(f"Added model '{entry.name}' ({entry.dim}-dimensional vectors), {how} to {entry.path}.")
+        if entry.kind == mr.KIND_WHISPER:
+            print(f"Added Whisper model '{entry.name}', {how} to {entry.path}.")
+        else:
+            print(f"Added model '{entry.name}' ({entry.dim}-dimensional vectors), {how} to {entry.path}.")
         if args.default:
-            print(f"'{entry.name}' is now the default model.")
+            print(f"'{entry.name}' is now the default {'Whisper ' if entry.kind == mr.KIND_WHISPER else ''}model.")
         return 0
     if action == "remove":
         entry = registry.remove(args.name)
@@ -67,6 +74,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"Removed model '{entry.name}' (the link only; {entry.origin or 'its folder'} is kept).")
         else:
             print(f"Removed model '{entry.name}' and deleted its copy in {registry.model_dir}.")
+        return 0
+    if action == "default" and args.whisper:
+        if args.name is not None:
+            usage_error("--whisper only shows or clears the default; set it with `sialign models default NAME`")
+        if args.clear:
+            registry.clear_default_whisper()
+            print("No default Whisper model: 'sialign transcribe' needs --model unless exactly one is installed.")
+        else:
+            print(registry.default_whisper or "(none)")
         return 0
     if action == "default":
         if args.clear:
@@ -78,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
             print(current if current else f"(none: {AUTO_TEXT} unless a project or --model names a model)")
             return 0
         registry.set_default(args.name)
-        print(f"Default model: {args.name}")
+        kind = registry.find(args.name).kind
+        print(f"Default {'Whisper ' if kind == mr.KIND_WHISPER else ''}model: {args.name}")
         return 0
     if action == "check":
         return _check(registry, args.model)
@@ -89,8 +106,9 @@ AUTO_TEXT = "use-multilingual for the languages it covers, lexical otherwise"
 
 
 def _list(registry: ModelRegistry, *, as_json: bool, include_hf_cache: bool) -> int:
-    entries = registry.list_models(include_hf_cache=include_hf_cache)
+    entries = registry.list_models(include_hf_cache=include_hf_cache, kind=None)
     default = registry.default
+    whisper_default = registry.default_whisper
     if as_json:
         rows = [
             {
@@ -100,19 +118,22 @@ def _list(registry: ModelRegistry, *, as_json: bool, include_hf_cache: bool) -> 
                 "dim": e.dim,
                 "status": e.status,
                 "linked": e.linked,
-                "default": e.name == default,
+                "default": e.name in (default, whisper_default),
+                "kind": e.kind,
             }
             for e in entries
         ]
-        json.dump({"user_model_dir": str(registry.model_dir), "default": default, "models": rows}, sys.stdout, indent=2)
+        json.dump({"user_model_dir": str(registry.model_dir), "default": default, "default_whisper": whisper_default,
+                   "models": rows}, sys.stdout, indent=2)  # fmt: skip
         print()
         return 0
     print(f"User models folder: {registry.model_dir}")
-    header = ("", "NAME", "SOURCE", "DIM", "STATUS", "PATH")
+    header = ("", "NAME", "KIND", "SOURCE", "DIM", "STATUS", "PATH")
     rows_txt = [
         (
-            "*" if e.name == default else "",
+            "*" if e.name in (default, whisper_default) else "",
             e.name,
+            e.kind,
             e.source + (" (link)" if e.linked else ""),
             str(e.dim) if e.dim else "-",
             e.status,
@@ -136,6 +157,14 @@ def _check(registry: ModelRegistry, model: str) -> int:
     from sialign.core.errors import ModelLoadError
     from sialign.embed import models_registry as mr
 
+    candidate = Path(model).expanduser()
+    if mr.is_whisper_folder(candidate) or (not candidate.exists() and any(
+            e.name == model and e.kind == mr.KIND_WHISPER for e in registry.list_models(kind=mr.KIND_WHISPER))):
+        folder = registry.whisper_folder(model)
+        whisper = mr.check_whisper_folder(folder)
+        langs = "multilingual" if whisper.multilingual else "English only"
+        print(f"OK: {folder} is a Whisper model ({langs}) and loads in {whisper.load_seconds:.2f} s (CPU, int8).")
+        return 0
     if model == mr.LEXICAL:
         print("'lexical' is built in and needs no check.")
         return 0
@@ -155,7 +184,6 @@ def _check(registry: ModelRegistry, model: str) -> int:
             f"cosine of the English-Japanese pair {float(vectors[0] @ vectors[1]):.2f})."
         )
         return 0
-    candidate = Path(model).expanduser()
     if candidate.exists():
         folder = candidate
     else:

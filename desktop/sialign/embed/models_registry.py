@@ -106,7 +106,49 @@ def is_model_folder(path: Path) -> bool:
     ``config.json`` (a transformers model, loaded with mean pooling); does
     not load anything.
     """
-    return path.is_dir() and ((path / "modules.json").is_file() or (path / "config.json").is_file())
+    if not path.is_dir() or is_ctranslate2_folder(path):  # Whisper or another CTranslate2 model
+        return False
+    return (path / "modules.json").is_file() or (path / "config.json").is_file()
+
+
+# The two kinds of model folder: sentence encoders (alignment) and Whisper
+# speech recognisers in CTranslate2 format (``sialign transcribe``).
+KIND_SENTENCE = "sentence"
+KIND_WHISPER = "whisper"
+# Keys that ct2-transformers-converter writes into a Whisper model's config.json
+# (and no other CTranslate2 model has).
+_WHISPER_CONFIG_KEYS = ("suppress_ids", "suppress_ids_begin", "lang_ids", "alignment_heads")
+
+
+def is_ctranslate2_folder(path: Path) -> bool:
+    """Whether ``path`` holds a CTranslate2 model (``model.bin`` beside a ``config.json``); loads nothing."""
+    return path.is_dir() and (path / "model.bin").is_file() and (path / "config.json").is_file()
+
+
+def is_whisper_folder(path: Path) -> bool:
+    """Whether ``path`` looks like a Whisper model in CTranslate2 format (faster-whisper's folders).
+
+    Cheap: ``model.bin``, a vocabulary (``tokenizer.json`` or
+    ``vocabulary.txt``/``.json``) and Whisper's keys in ``config.json``.
+    """
+    if not is_ctranslate2_folder(path):
+        return False
+    if not any((path / name).is_file() for name in ("tokenizer.json", "vocabulary.txt", "vocabulary.json")):
+        return False
+    try:
+        config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(config, dict) and any(key in config for key in _WHISPER_CONFIG_KEYS)
+
+
+def model_kind(path: Path) -> str | None:
+    """``"whisper"``, ``"sentence"`` or None (not a model folder) for ``path``, without loading it."""
+    if is_whisper_folder(path):
+        return KIND_WHISPER
+    if is_model_folder(path):
+        return KIND_SENTENCE
+    return None
 
 
 @dataclass(frozen=True)
@@ -122,6 +164,8 @@ class ModelEntry:
             ``not a model folder``) — found without loading the model.
         linked: the user entry is a link to a folder outside the models folder.
         origin: the folder it was added from (user models).
+        kind: ``sentence`` (an encoder for alignment) or ``whisper`` (a
+            speech recogniser for ``sialign transcribe``).
     """
 
     name: str
@@ -131,6 +175,7 @@ class ModelEntry:
     status: str = "ok"
     linked: bool = False
     origin: str = ""
+    kind: str = KIND_SENTENCE
 
     @property
     def usable(self) -> bool:
@@ -228,6 +273,68 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else "no message"
 
 
+@dataclass(frozen=True)
+class WhisperCheck:
+    """What :func:`check_whisper_folder` measured.
+
+    Attributes:
+        multilingual: the model knows many languages (``tiny``, ``large-v3``)
+            rather than English only (``tiny.en``).
+        load_seconds: time to load the model on the CPU (int8).
+    """
+
+    multilingual: bool
+    load_seconds: float
+
+
+def whisper_folder_problem(folder: Path) -> str | None:
+    """Why ``folder`` cannot be used as a Whisper model, in one sentence with the fix; None when it can."""
+    if not folder.exists():
+        return f"{folder}: no such folder — give the folder that holds the Whisper model's model.bin."
+    if not folder.is_dir():
+        return f"{folder}: is a file, not a folder — give the folder that holds the Whisper model's model.bin."
+    if is_whisper_folder(folder):
+        return None
+    convert = (
+        "Convert a Whisper model with `ct2-transformers-converter --model openai/whisper-small "
+        "--output_dir FOLDER --quantization int8` on a connected machine and copy FOLDER here (see the README)."
+    )
+    if is_model_folder(folder):
+        return f"{folder}: a sentence-transformers model folder, not a Whisper speech model. {convert}"
+    if is_ctranslate2_folder(folder):
+        return f"{folder}: a CTranslate2 model, but not a Whisper one (no Whisper keys in config.json). {convert}"
+    return f"{folder}: not a Whisper model folder (no model.bin, config.json and tokenizer.json). {convert}"
+
+
+def check_whisper_folder(path: str | Path) -> WhisperCheck:
+    """Load ``path`` with faster-whisper offline (CPU, int8) and report what it is.
+
+    Raises:
+        ModelLoadError: not a Whisper folder, faster-whisper missing, or the
+            model does not load; the message says what to do.
+    """
+    folder = Path(path).expanduser()
+    problem = whisper_folder_problem(folder)
+    if problem:
+        raise ModelLoadError(problem)
+    try:
+        from faster_whisper import WhisperModel
+    except ImportError as exc:
+        raise ModelLoadError(
+            f"faster-whisper is not installed ({exc}); install SI Aligner with its 'transcribe' extra "
+            "(pip install 'sialign[transcribe]') to use Whisper models."
+        ) from exc
+    start = time.perf_counter()
+    try:
+        model = WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=1, local_files_only=True)
+    except Exception as exc:  # a loader failure is a broken folder to the user
+        raise ModelLoadError(
+            f"{folder}: the Whisper model could not be loaded ({type(exc).__name__}: {_first_line(exc)}) — "
+            "model.bin is probably truncated; copy the whole folder again."
+        ) from exc
+    return WhisperCheck(multilingual=bool(model.model.is_multilingual), load_seconds=time.perf_counter() - start)
+
+
 def _check_name(name: str) -> str:
     if name.lower() in BUILTIN_NAMES:
         raise SialignError(f"'{name}' is a built-in embedder; give the model another name (--name).")
@@ -298,6 +405,12 @@ class ModelRegistry:
         value = self._data.get("default")
         return str(value) if value else None
 
+    @property
+    def default_whisper(self) -> str | None:
+        """The Whisper model ``sialign transcribe`` uses when none is named; None when unset."""
+        value = self._data.get("default_whisper")
+        return str(value) if value else None
+
     def user_models(self) -> list[ModelEntry]:
         """Model folders in the user models folder, registered or dropped there by hand."""
         records: dict[str, dict[str, Any]] = self._data["models"]
@@ -312,9 +425,10 @@ class ModelRegistry:
         for name in sorted(names):
             folder = self.model_dir / name
             rec = records.get(name, {})
+            kind = model_kind(folder) if folder.exists() else None
             if not folder.exists():
                 status = "folder missing" if not folder.is_symlink() else "linked folder missing"
-            elif not is_model_folder(folder):
+            elif kind is None:
                 status = "not a model folder"
             else:
                 status = "ok"
@@ -327,19 +441,25 @@ class ModelRegistry:
                     status=status,
                     linked=folder.is_symlink(),
                     origin=str(rec.get("origin", "")),
+                    kind=kind or str(rec.get("kind", KIND_SENTENCE)),
                 )
             )
         return entries
 
-    def list_models(self, *, include_hf_cache: bool = True) -> list[ModelEntry]:
-        """Every model SI Aligner can find, in search order: built-in, user, bundled, pip packages, HF cache."""
+    def list_models(self, *, include_hf_cache: bool = True, kind: str | None = KIND_SENTENCE) -> list[ModelEntry]:
+        """Every model SI Aligner can find, in search order: built-in, user, bundled, pip packages, HF cache.
+
+        Args:
+            kind: only models of this kind (``sentence``, the embedders, by
+                default; ``whisper``); None lists both.
+        """
         entries = builtin_models()
         entries += self.user_models()
         entries += bundled_models()
         entries += packaged_models()
         if include_hf_cache:
             entries += hf_cache_models()
-        return entries
+        return [e for e in entries if kind is None or e.kind == kind]
 
     def find(self, name: str) -> ModelEntry:
         """The entry named ``name`` (first in search order).
@@ -347,7 +467,7 @@ class ModelRegistry:
         Raises:
             ModelNotFoundError: no model of that name; the message lists those available.
         """
-        entries = self.list_models()
+        entries = self.list_models(kind=None)
         for entry in entries:
             if entry.name == name:
                 return entry
@@ -386,9 +506,11 @@ class ModelRegistry:
             )
         if self.model_dir.resolve() in (source, *source.parents):
             raise SialignError(f"{source} is inside the models folder {self.model_dir} already.")
-        result = check_model_folder(source) if check else None
-        if not check and not is_model_folder(source):
-            raise ModelLoadError(f"{source}: not a sentence-transformers model folder (no modules.json).")
+        kind = KIND_WHISPER if is_whisper_folder(source) else KIND_SENTENCE
+        result = check_model_folder(source) if check and kind == KIND_SENTENCE else None
+        whisper = check_whisper_folder(source) if check and kind == KIND_WHISPER else None
+        if not check and model_kind(source) is None:
+            raise ModelLoadError(f"{source}: not a sentence-transformers model folder (no modules.json) nor a Whisper model folder (model.bin).")
         self.model_dir.mkdir(parents=True, exist_ok=True)
         if link:
             try:
@@ -414,10 +536,13 @@ class ModelRegistry:
             "origin": str(source),
             "linked": link,
             "dim": result.dim if result else None,
+            "kind": kind,
             "added": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
+        if whisper is not None:
+            self._data["models"][model_name]["multilingual"] = whisper.multilingual
         if make_default:
-            self._data["default"] = model_name
+            self._data["default_whisper" if kind == KIND_WHISPER else "default"] = model_name
         self._write()
         return next(e for e in self.user_models() if e.name == model_name)
 
@@ -448,18 +573,23 @@ class ModelRegistry:
         elif target.exists():
             shutil.rmtree(target)
         self._data["models"].pop(name, None)
-        if self._data.get("default") == name:
-            self._data["default"] = None
+        for key in ("default", "default_whisper"):
+            if self._data.get(key) == name:
+                self._data[key] = None
         self._write()
         return entry
 
     def set_default(self, name: str | None) -> None:
         """Make ``name`` the default model (``"lexical"`` for the built-in embedder); None clears it.
 
+        A Whisper model becomes the default for ``sialign transcribe``
+        instead (the sentence default is kept).
+
         Raises:
             ModelNotFoundError: no model of that name.
             ModelLoadError: the model's folder is missing or not a model folder.
         """
+        key = "default"
         if name is not None:
             entry = self.find(name)
             if not entry.usable:
@@ -467,8 +597,56 @@ class ModelRegistry:
                     f"model '{name}' cannot be used: {entry.status} ({entry.path}) — remove it and "
                     "add the folder again."
                 )
-        self._data["default"] = name
+            if entry.kind == KIND_WHISPER:
+                key = "default_whisper"
+        self._data[key] = name
         self._write()
+
+    def clear_default_whisper(self) -> None:
+        """Forget the default Whisper model."""
+        self._data["default_whisper"] = None
+        self._write()
+
+    def whisper_folder(self, name_or_path: str | Path | None) -> Path:
+        """The Whisper model folder for ``--model``: a folder path, a model name, or None for the default.
+
+        Raises:
+            ModelNotFoundError: no such name, or no default and no Whisper model at all.
+            ModelLoadError: the folder is not a Whisper model (a sentence model, a damaged folder).
+        """
+        if name_or_path is None:
+            name_or_path = self.default_whisper
+            if name_or_path is None:
+                found = [e for e in self.list_models(kind=KIND_WHISPER) if e.usable]
+                if len(found) != 1:
+                    names = ", ".join(e.name for e in found)
+                    raise ModelNotFoundError(
+                        (f"several Whisper models ({names}): choose one with --model NAME or "
+                         "`sialign models default NAME`.") if found else
+                        "no Whisper model installed — give a model folder with --model DIR, or add one with "
+                        "`sialign models add DIR` (the README says how to get one onto this machine)."
+                    )  # fmt: skip
+                name_or_path = found[0].name
+        candidate = Path(name_or_path).expanduser()
+        if candidate.exists():
+            folder = candidate
+        elif any(e.name == str(name_or_path) for e in self.list_models(kind=None)):
+            entry = self.find(str(name_or_path))
+            if entry.path is None:
+                raise ModelLoadError(f"'{entry.name}' is a built-in sentence embedder, not a Whisper speech model.")
+            folder = entry.path
+        elif os.sep in str(name_or_path) or "/" in str(name_or_path):
+            folder = candidate  # a path that is not there: the problem below names it
+        else:
+            known = ", ".join(e.name for e in self.list_models(kind=KIND_WHISPER)) or "none"
+            raise ModelNotFoundError(
+                f"no Whisper model named '{name_or_path}' (installed: {known}) — give a model folder "
+                "with --model DIR, or add one with `sialign models add DIR`."
+            )
+        problem = whisper_folder_problem(folder)
+        if problem:
+            raise ModelLoadError(problem)
+        return folder
 
 
 def builtin_models() -> list[ModelEntry]:
@@ -492,9 +670,9 @@ def bundled_models() -> list[ModelEntry]:
     if not root.is_dir():
         return []
     return [
-        ModelEntry(name=p.name, source=SOURCE_BUNDLED, path=p)
+        ModelEntry(name=p.name, source=SOURCE_BUNDLED, path=p, kind=kind)
         for p in sorted(root.iterdir())
-        if is_model_folder(p)
+        if (kind := model_kind(p)) is not None
     ]
 
 

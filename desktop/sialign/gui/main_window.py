@@ -291,6 +291,42 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
     def cancel_task(self) -> None:
         self.tasks.cancel()
 
+    def time_from_audio(self) -> None:
+        """Align → Time from audio…: time the source or the interpretation from its recording (one undoable step)."""
+        from PySide6.QtWidgets import QInputDialog
+
+        from sialign.core.errors import SialignError
+        from sialign.embed.models_registry import ModelRegistry
+        from sialign.gui.workers import TaskWorker, snapshot
+        from sialign.workflows.retiming import retime_side, side_audio
+
+        sides = {"Source": "src", "Interpretation": "tgt"}
+        untimed = "Interpretation" if self.session.project.source.has_times and not self.session.project.target.has_times else "Source"
+        choice, ok = QInputDialog.getItem(self, "Time from audio", "Which transcript should get the times of its recording?",
+                                          list(sides), list(sides).index(untimed), False)  # fmt: skip
+        if not ok:
+            return
+        side = sides[choice]
+        try:
+            side_audio(self.session.project, side)
+            model = ModelRegistry().whisper_folder(None)
+        except SialignError as exc:
+            self.statusBar().showMessage(f"Not done: {exc}", 15000)
+            return
+        project = snapshot(self.session.project)
+
+        def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
+            return retime_side(project, side, model, progress=progress, should_stop=should_stop)
+
+        def apply(result: Any) -> None:
+            if self.session.apply(result.edit):
+                stats = result.stats
+                self.statusBar().showMessage(
+                    f"{choice} timed from its recording: {stats.matched} of {stats.tokens} words found, "
+                    f"{stats.timed_from_words} of {stats.segments} segments from their own words (Undo restores the times).", 15000)  # fmt: skip
+
+        self.run_task(TaskWorker(task, "Timing from audio"), apply)
+
     def align(self, *, keep_confirmed: bool = True, on_done: Callable[[], None] | None = None) -> bool:
         """Start aligning the talk in a worker; True when it started."""
         return self.aligner.align(keep_confirmed=keep_confirmed, on_done=on_done)

@@ -83,6 +83,7 @@ class FileField(QWidget):
                                      "Choose another one when the preview below looks garbled.")  # fmt: skip
             row.addWidget(self.encoding)
         row.addWidget(browse)
+        self._row = row
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -106,6 +107,10 @@ class FileField(QWidget):
     @property
     def path(self) -> str:
         return self.edit.text().strip()
+
+    def add_button(self, button: QPushButton) -> None:
+        """Put ``button`` at the end of the path row (after Browse…)."""
+        self._row.addWidget(button)
 
     def set_path(self, path: str) -> None:
         self.edit.setText(path)
@@ -214,6 +219,16 @@ class NewTalkDialog(QDialog):
                 field.encoding.currentIndexChanged.connect(lambda _i, k=key, f=field: self._read(k, f))
         for field in (self.source_audio, self.target_audio):
             field.edit.editingFinished.connect(lambda f=field: self._check_audio(f))
+        # Transcribe… per side: a recording instead of a transcript (a local Whisper model).
+        self._settings = settings
+        self._machine: dict[str, tuple[str, str]] = {}  # side -> (Whisper model, transcript it wrote)
+        self.transcribe_buttons: dict[str, QPushButton] = {}
+        for key, field in (("src", self.source_audio), ("tgt", self.target_audio)):
+            button = QPushButton("Transcribe…")
+            button.setToolTip("Make this side's transcript from the recording with a local Whisper model")
+            button.clicked.connect(lambda _c=False, k=key: self.transcribe(k))
+            field.add_button(button)
+            self.transcribe_buttons[key] = button
 
         form = growing_form([
             ("Source transcript", self.source),
@@ -338,6 +353,38 @@ class NewTalkDialog(QDialog):
             field.show_ok(Path(path).name)
         self._fit_height()
 
+    def transcribe(self, key: str) -> None:
+        """Transcribe the recording of side ``key`` (``src``/``tgt``) and use the result as its transcript."""
+        from sialign.audio.decode import audio_file_problem
+        from sialign.gui.transcribe_dialog import TranscribeDialog
+
+        audio_field, transcript_field, language = (
+            (self.source_audio, self.source, self.source_language) if key == "src"
+            else (self.target_audio, self.target, self.target_language)
+        )  # fmt: skip
+        if not audio_field.path:
+            audio_field.show_error("Choose the recording first (Browse…), then Transcribe….")
+            self._fit_height()
+            return
+        if problem := audio_file_problem(audio_field.path):
+            audio_field.show_error(f"{audio_field.path}: {problem}")
+            self._fit_height()
+            return
+        dialog = TranscribeDialog(audio_field.path, language.currentText().strip(),
+                                  "source" if key == "src" else "interpretation", self, settings=self._settings)  # fmt: skip
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.output is None:
+            return
+        transcript_field.set_path(str(dialog.output))
+        self._machine[key] = (dialog.model_name, str(dialog.output))
+        if self._documents.get(key) is not None:
+            transcript_field.show_ok(transcript_field.status.text() + f"\nMachine transcript (Whisper {dialog.model_name}), "
+                                     "not corrected: correct it in the review after creating the talk.")  # fmt: skip
+
+    def machine_transcripts(self) -> dict[str, str]:
+        """Sides whose chosen transcript is still the one a Whisper model wrote here: side -> model name."""
+        fields = {"src": self.source, "tgt": self.target}
+        return {k: model for k, (model, path) in self._machine.items() if fields[k].path == path}
+
     # -- result -------------------------------------------------------------
     def problems(self) -> list[str]:
         """What stops the project from being created (empty when it can be)."""
@@ -393,6 +440,9 @@ class NewTalkDialog(QDialog):
             metadata["interpreter"] = self.interpreter.text().strip()
         if self.rank.currentText().strip():
             metadata["rank"] = self.rank.currentText().strip()
+        for key, model in self.machine_transcripts().items():
+            side = "source" if key == "src" else "interpretation"
+            metadata[f"{side}_transcript"] = f"machine transcript (Whisper {model}), not corrected"
         return talk_from_documents(
             src,
             tgt,

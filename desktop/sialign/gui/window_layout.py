@@ -110,6 +110,8 @@ class WindowLayout:
                                    "Align the whole talk again, ignoring confirmed beads")  # fmt: skip
         self.act_cancel = A("&Cancel", self.cancel_task, "Esc", "Stop the running alignment or scoring")
         self.act_filters = A("&Filters", self.show_filters, "Ctrl+Shift+F", "Show the filter thresholds")
+        self.act_time_from_audio = A("&Time from audio…", self.time_from_audio, None,
+                                     "Give a transcript without times the times of its recording (a local Whisper model)")  # fmt: skip
 
         self.act_confirm = A("&Confirm", self.review.confirm, "C", "Confirm the selected beads")
         self.act_drop = A("&Drop / restore", self.review.drop_or_restore, "D", "Drop the selected beads, or restore dropped ones")
@@ -297,7 +299,8 @@ class WindowLayout:
                 review_menu.addAction(action)
 
         align_menu = bar.addMenu("&Align")
-        for action in (self.act_align, self.act_realign, self.act_align_scratch, self.act_cancel, None, self.act_filters):
+        for action in (self.act_align, self.act_realign, self.act_align_scratch, self.act_cancel, None, self.act_filters,
+                       None, self.act_time_from_audio):  # fmt: skip
             if action is None:
                 align_menu.addSeparator()
             else:

@@ -76,6 +76,10 @@ def build_report(project: Project, *, today: _dt.date | None = None) -> Report:
         ("Embedder", fig.embedder or "—"),
         ("Aligned / reported", f"{created} / {date}"),
     ]
+    # A transcript made by a speech model (New talk → Transcribe…) says so: its errors are not the interpreter's.
+    for key, label in (("source_transcript", "Source transcript"), ("interpretation_transcript", "Interpretation transcript")):
+        if project.metadata.get(key):
+            header.insert(6, (label, str(project.metadata[key])))
     return Report(
         title=f"Review report — {fig.talk}",
         header=header,

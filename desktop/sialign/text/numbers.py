@@ -122,3 +122,39 @@ def extract_numbers(text: str) -> list[str]:
         if value is not None:
             found.append((m.start(), canonical(value)))
     return [v for _, v in sorted(found)]
+
+
+def number_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where the numbers of ``text`` are, with their canonical values: ``(start, end, value)`` in order.
+
+    The same readings as :func:`extract_numbers` (digits with separators and
+    scale words, English number words, kanji numerals), on ``text`` as given
+    (offsets index it; full-width digits count as digits).
+    """
+    found: list[tuple[int, int, str]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e, _ in found)
+
+    for m in _KANJI_RUN.finditer(text):
+        if any(c in _KANJI_DIGITS or c in _KANJI_SMALL_UNITS or c in _KANJI_BIG_UNITS for c in m.group(0)):
+            value = kanji_number(unicodedata.normalize("NFKC", m.group(0)).replace(",", ""))
+            if value is not None:
+                found.append((m.start(), m.end(), canonical(value)))
+    for m in _ARABIC.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        whole = float(unicodedata.normalize("NFKC", m.group(1)).replace(",", ""))
+        if m.group(2):
+            whole += float("0." + unicodedata.normalize("NFKC", m.group(2)))
+        if m.group(3):
+            whole *= _SCALES[m.group(3).lower()]
+        found.append((m.start(), m.end(), canonical(whole)))
+    for m in _WORD_RUN.finditer(text):
+        end = m.start() + len(re.sub(r"(?:[\s-]+and)?[\s-]*$", "", m.group(0), flags=re.I))
+        if not free(m.start(), end):
+            continue
+        value = _english_words_value(m.group(0))
+        if value is not None:
+            found.append((m.start(), end, canonical(value)))
+    return sorted(found)

@@ -1,0 +1,245 @@
+"""Speech recognition with a local Whisper model (faster-whisper, CTranslate2).
+
+Nothing here reaches for a network: the model is a folder on disk, loaded
+with ``local_files_only=True``; faster-whisper and its voice-activity model
+(Silero, shipped inside the faster-whisper wheel) are imported lazily, so
+the rest of SI Aligner works without them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sialign.core.errors import InputError, ModelLoadError, UnknownLanguageError
+from sialign.core.progress import ProgressFn, StopFn
+
+SAMPLE_RATE = 16_000  # what Whisper listens at
+# Below this peak amplitude (about -70 dBFS) a recording holds no speech to find.
+SILENCE_PEAK = 3e-4
+INSTALL_HINT = "install SI Aligner with its 'transcribe' extra (pip install 'sialign[transcribe]')"
+
+
+@dataclass(frozen=True)
+class Word:
+    """One recognised word.
+
+    Attributes:
+        text: the word as Whisper wrote it, with its leading space when the
+            language puts spaces between words (`` Good``); joined without
+            a separator these give the transcript.
+        start / end: seconds from the start of the recording.
+        probability: the recogniser's confidence, 0..1.
+    """
+
+    text: str
+    start: float
+    end: float
+    probability: float = 1.0
+
+
+@dataclass
+class Recognition:
+    """What the recogniser heard.
+
+    Attributes:
+        words: in time order.
+        language: the language recognised (given, or detected by a multilingual model).
+        duration: length of the recording in seconds.
+        speech_seconds: length of what the voice-activity filter kept.
+        seconds: wall-clock time the recognition took.
+        interrupted: stopped early (Ctrl+C, Cancel): ``words`` hold what was done.
+        done_until: the recording time up to which words were recognised.
+        model: the model folder used.
+    """
+
+    words: list[Word] = field(default_factory=list)
+    language: str = "und"
+    duration: float = 0.0
+    speech_seconds: float = 0.0
+    seconds: float = 0.0
+    interrupted: bool = False
+    done_until: float = 0.0
+    model: str = ""
+
+    @property
+    def real_time_factor(self) -> float:
+        """Processing time over recording time (0.1 = ten times faster than real time)."""
+        return self.seconds / self.duration if self.duration > 0 else 0.0
+
+
+def whisper_languages() -> frozenset[str]:
+    """The language codes Whisper knows (``en``, ``ja``, ``de``... 100 of them)."""
+    from faster_whisper.tokenizer import _LANGUAGE_CODES
+
+    return frozenset(_LANGUAGE_CODES)
+
+
+def check_language(language: str | None, multilingual: bool, model: Path) -> str | None:
+    """The Whisper code for ``language`` (``en-US`` → ``en``); None lets a multilingual model detect it.
+
+    Raises:
+        UnknownLanguageError: Whisper knows no such language.
+        ModelLoadError: an English-only model (``tiny.en``) and another language.
+    """
+    if language is None or language in ("", "auto", "und"):
+        return None if multilingual else "en"
+    code = language.split("-")[0].split("_")[0].lower()
+    if code not in whisper_languages():
+        raise UnknownLanguageError(language)
+    if not multilingual and code != "en":
+        raise ModelLoadError(
+            f"{model}: an English-only Whisper model (such as tiny.en) cannot recognise '{language}' — "
+            "use a multilingual model (tiny, small, medium, large-v3)."
+        )
+    return code
+
+
+def decode_audio_file(path: str | Path) -> tuple[Path, object]:
+    """Decode ``path`` to 16 kHz mono float32 samples (PyAV, as faster-whisper does).
+
+    Returns:
+        The resolved path and an array of shape (n_samples,).
+
+    Raises:
+        InputError: missing, empty, not audio, or silent; the message names the file.
+    """
+    from sialign.audio.decode import audio_file_problem
+
+    p = Path(path).expanduser()
+    problem = audio_file_problem(p)
+    if problem:
+        raise InputError(p, problem, hint="give the recording's path")
+    if p.stat().st_size == 0:
+        raise InputError(p, "the file is empty (0 bytes)", hint="copy the recording again")
+    try:
+        from faster_whisper import decode_audio
+    except ImportError as exc:
+        raise ModelLoadError(f"faster-whisper is not installed ({exc}); {INSTALL_HINT}.") from exc
+    try:
+        samples = decode_audio(str(p), sampling_rate=SAMPLE_RATE)
+    except Exception as exc:  # PyAV raises its own error classes for every kind of bad file
+        # A container without an audio stream fails inside faster-whisper with an IndexError.
+        detail = "no audio stream" if isinstance(exc, (IndexError, StopIteration)) else f"{type(exc).__name__}: {_first_line(exc)}"
+        raise InputError(
+            p, f"not an audio or video file that can be decoded ({detail})",
+            hint="give a WAV, FLAC, OGG, MP3, M4A or video file",
+        ) from exc
+    if samples.size == 0:
+        raise InputError(p, "the recording holds no samples", hint="check that the recording is not empty")
+    import numpy as np
+
+    if float(np.max(np.abs(samples))) < SILENCE_PEAK:
+        raise InputError(p, f"the recording is silent ({samples.size / SAMPLE_RATE:.1f} s without sound)",
+                         hint="check that the right track or microphone was recorded")  # fmt: skip
+    return p.resolve(), samples
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:160] if text else "no message"
+
+
+def pick_device(device: str) -> tuple[str, str]:
+    """(device, compute type): ``auto`` takes a CUDA GPU with float16 when CTranslate2 sees one, else CPU int8."""
+    if device == "cpu":
+        return "cpu", "int8"
+    if device == "cuda":
+        return "cuda", "float16"
+    import ctranslate2
+
+    return ("cuda", "float16") if ctranslate2.get_cuda_device_count() > 0 else ("cpu", "int8")
+
+
+def recognise(
+    audio: str | Path,
+    model: str | Path,
+    *,
+    language: str | None = None,
+    device: str = "auto",
+    threads: int | None = None,
+    beam_size: int = 5,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> Recognition:
+    """Recognise the words of a recording, with their times.
+
+    Args:
+        audio: the recording (anything FFmpeg decodes).
+        model: a Whisper model folder in CTranslate2 format.
+        language: the spoken language (``en``, ``ja``...); None lets a
+            multilingual model detect it.
+        device: ``auto`` (a GPU when there is one), ``cpu`` or ``cuda``.
+        threads: CPU threads (default: the machine's cores, at most 4).
+        progress: ``progress(fraction, message)`` with an ETA in the message.
+        should_stop: polled between recognised stretches; when it says so
+            (or on Ctrl+C) the words so far are returned with ``interrupted``.
+
+    Raises:
+        InputError: the recording cannot be decoded, is empty or silent, or holds no speech.
+        ModelLoadError: faster-whisper missing, or the folder is not a Whisper model that loads.
+        UnknownLanguageError: Whisper knows no such language.
+    """
+    from sialign.embed.models_registry import whisper_folder_problem
+
+    folder = Path(model).expanduser()
+    problem = whisper_folder_problem(folder)
+    if problem:
+        raise ModelLoadError(problem)
+    if language:
+        check_language(language, True, folder)  # an unknown code fails before seconds of decoding
+    path, samples = decode_audio_file(audio)
+    duration = float(getattr(samples, "size", 0)) / SAMPLE_RATE
+    try:
+        from faster_whisper import WhisperModel
+    except ImportError as exc:
+        raise ModelLoadError(f"faster-whisper is not installed ({exc}); {INSTALL_HINT}.") from exc
+    dev, compute_type = pick_device(device)
+    cpu_threads = threads if threads else min(4, os.cpu_count() or 1)
+    started = time.perf_counter()
+    try:
+        whisper = WhisperModel(str(folder), device=dev, compute_type=compute_type, cpu_threads=cpu_threads,
+                               local_files_only=True)  # fmt: skip
+    except Exception as exc:  # a loader failure is a broken folder to the user
+        raise ModelLoadError(
+            f"{folder}: the Whisper model could not be loaded ({type(exc).__name__}: {_first_line(exc)}) — "
+            "copy the whole folder again."
+        ) from exc
+    code = check_language(language, bool(whisper.model.is_multilingual), folder)
+    segments, info = whisper.transcribe(
+        samples, language=code, beam_size=beam_size, word_timestamps=True, vad_filter=True,
+        condition_on_previous_text=False,
+    )  # fmt: skip
+    result = Recognition(language=info.language, duration=duration, model=str(folder),
+                         speech_seconds=float(info.duration_after_vad or 0.0))  # fmt: skip
+    if progress is not None:
+        progress(0.0, "Recognising speech")
+    try:
+        for seg in segments:
+            for w in seg.words or []:
+                result.words.append(Word(str(w.word), float(w.start), float(w.end), float(w.probability)))
+            result.done_until = float(seg.end)
+            if progress is not None and duration > 0:
+                fraction = min(1.0, result.done_until / duration)
+                spent = time.perf_counter() - started
+                left = spent / fraction * (1 - fraction) if fraction > 0 else 0.0
+                progress(fraction, f"Recognised {_clock(result.done_until)} of {_clock(duration)}, about {_clock(left)} left")
+            if should_stop is not None and should_stop():
+                result.interrupted = True
+                break
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.seconds = time.perf_counter() - started
+    if not result.interrupted:
+        result.done_until = duration
+    if not result.words and not result.interrupted:
+        raise InputError(path, f"no speech was found in {duration:.1f} s of sound",
+                         hint="check that the recording holds speech and that --language is right")  # fmt: skip
+    return result
+
+
+def _clock(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}"

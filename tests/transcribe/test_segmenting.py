@@ -1,0 +1,45 @@
+"""Recognised words → sentences or chunks with the times of their words."""
+
+from __future__ import annotations
+
+import pytest
+
+from sialign.transcribe import Word, words_to_document
+
+
+def w(text: str, start: float, end: float) -> Word:
+    return Word(text, start, end)
+
+
+WORDS = [
+    w(" Good", 0.6, 0.9), w(" morning,", 0.9, 1.3), w(" everyone.", 1.3, 2.0),
+    w(" Today", 2.5, 2.8), w(" I", 2.8, 2.9), w(" talk", 2.9, 3.2), w(" about", 3.2, 3.5), w(" bread.", 3.5, 4.0),
+]  # fmt: skip
+
+
+def test_sentences_take_their_first_and_last_word_times() -> None:
+    doc = words_to_document(WORDS, "en")
+    assert doc.texts() == ["Good morning, everyone.", "Today I talk about bread."]
+    assert [(s.start, s.end) for s in doc.segments] == [(0.6, 2.0), (2.5, 4.0)]
+    assert doc.language == "en"
+
+
+def test_a_long_pause_ends_a_piece_without_punctuation() -> None:
+    words = [w(" so", 0.0, 0.3), w(" we", 0.3, 0.5), w(" start", 3.0, 3.4), w(" again", 3.4, 3.8)]
+    doc = words_to_document(words, "en", pause=1.5)
+    assert doc.texts() == ["so we", "start again"]
+    assert [(s.start, s.end) for s in doc.segments] == [(0.0, 0.5), (3.0, 3.8)]
+
+
+def test_japanese_interpretation_is_cut_into_chunks() -> None:
+    words = [w("今日は", 0.0, 0.5), w("、", 0.5, 0.5), w("パンの", 0.5, 1.0), w("話を", 1.0, 1.4), w("します。", 1.4, 2.0),
+             w("ありがとう。", 2.2, 3.0)]  # fmt: skip
+    doc = words_to_document(words, "ja", role="interpretation")
+    assert doc.texts() == ["今日は、", "パンの話をします。", "ありがとう。"]
+    assert doc.segments[1].start == 0.5 and doc.segments[1].end == 2.0
+
+
+def test_no_words_give_an_empty_document_and_a_bad_role_is_refused() -> None:
+    assert len(words_to_document([], "en")) == 0
+    with pytest.raises(ValueError, match="role"):
+        words_to_document(WORDS, "en", role="target")
