@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
@@ -28,6 +28,7 @@ from sialign.core.model import Document, Project
 from sialign.gui.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.file_dialogs import open_file_name
 from sialign.gui.form_layout import error_message, growing_form
+from sialign.gui.screen_fit import ContentScroll
 from sialign.io.text_preview import ENCODING_CHOICES
 from sialign.workflows.talks import talk_from_documents, talk_id_from_path
 
@@ -230,7 +231,12 @@ class NewTalkDialog(QDialog):
 
         self.message = error_message()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.buttons = dialog_layout(self, form, self.message, ok_text="Create")
+        # The fields scroll, the message and the buttons stay: three previews
+        # are taller than a laptop screen.
+        fields = QWidget()
+        fields.setLayout(form)
+        self.fields = ContentScroll(fields)
+        self.buttons = dialog_layout(self, self.fields, self.message, ok_text="Create")
         self.talk_id.textEdited.connect(lambda _t: setattr(self, "_auto_talk_id", ""))
 
     @staticmethod
@@ -278,6 +284,7 @@ class NewTalkDialog(QDialog):
                 field.set_tiers([])
             field.show_error(f"{path}: cannot be read ({exc.strerror or exc}) — check the path and permissions")
             self._update_talk_id()
+            self._fit_height()
             return
         self._documents[key] = doc
         language = doc.language if doc.language not in ("", "und") else guess_language(doc.texts())
@@ -299,6 +306,8 @@ class NewTalkDialog(QDialog):
         self._fit_height()
 
     def _fit_height(self) -> None:
+        # Lay the fields out at once: a message drawn before its row has grown overlaps the preview above it.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         grow_to_fit(self)
 
     def _update_talk_id(self) -> None:

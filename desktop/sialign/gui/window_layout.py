@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QByteArray, QPoint, QRect, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMenu, QScrollArea, QWidget
 
+from sialign.gui.screen_fit import FRAME_MARGIN, available_area
 from sialign.gui.table_model import Column, is_flagged, is_low_confidence, is_unconfirmed
 
 
@@ -16,8 +17,6 @@ from sialign.gui.table_model import Column, is_flagged, is_low_confidence, is_un
 LAYOUT_VERSION = 5
 # The window's size on a screen with room for it; smaller screens get a maximised window.
 DEFAULT_SIZE = (1400, 880)
-# Room left for a window manager's frame and title bar (width, height).
-FRAME_MARGIN = (16, 40)
 # Screens with less free height than this start with compact table rows.
 COMPACT_BELOW_HEIGHT = 900
 
@@ -421,8 +420,7 @@ class WindowLayout:
 
     def free_area(self) -> QRect | None:
         """The free area (without panels and docks) of the screen the window is on; None without a screen."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        return screen.availableGeometry() if screen is not None else None
+        return available_area(self)
 
     def _fit_to_screen(self) -> None:
         """Never larger than the screen's free area: the default size, or maximised on a smaller screen."""
