@@ -357,14 +357,20 @@ class TablePanel(QWidget):
         self.table.setFocus()
 
     def go_most_doubtful(self) -> None:
-        """Select the unreviewed bead with the highest doubt (the model retrains after each review)."""
+        """Select the unreviewed bead still in the output with the highest doubt (the model retrains after each review).
+
+        Dropped beads are left out: the aligner's omissions have a doubt of 1 by
+        construction and would always come first.
+        """
+        from sialign.core.model import BeadStatus
         from sialign.filters.doubt_decisions import most_doubtful
 
         alignment = self.session.project.alignment
         if alignment is None:
             return
         by_bead, busy = self._doubt()
-        index = most_doubtful(alignment.beads, by_bead)
+        dropped = {(b.src, b.tgt) for b in alignment.beads if b.status is BeadStatus.DROPPED}
+        index = most_doubtful(alignment.beads, {key: v for key, v in by_bead.items() if key not in dropped})
         if index < 0:
             self.message.emit(
                 "The doubt is still being computed." if busy or not by_bead else "No unreviewed bead left.", 5000
