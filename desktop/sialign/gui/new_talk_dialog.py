@@ -13,6 +13,7 @@ from the two file names (:func:`~sialign.workflows.talks.talk_id_from_path`).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -210,11 +211,14 @@ class NewTalkDialog(QDialog):
 
         for key, field in (("src", self.source), ("tgt", self.target), ("ref", self.reference)):
             field.edit.editingFinished.connect(lambda k=key, f=field: self._read(k, f))
+            # Cleared (the ⊗ button): nothing of the old file stays on show until the focus leaves.
+            field.edit.textChanged.connect(lambda text, k=key, f=field: None if text else self._read(k, f))
             field.tier.currentIndexChanged.connect(lambda _i, k=key, f=field: self._read(k, f, keep_tiers=True))
             if field.encoding is not None:
                 field.encoding.currentIndexChanged.connect(lambda _i, k=key, f=field: self._read(k, f))
         for field in (self.source_audio, self.target_audio):
             field.edit.editingFinished.connect(lambda f=field: self._check_audio(f))
+            field.edit.textChanged.connect(lambda text, f=field: None if text else self._check_audio(f))
 
         form = growing_form([
             ("Source transcript", self.source),
@@ -275,7 +279,8 @@ class NewTalkDialog(QDialog):
         except SialignError as exc:
             if not listed:
                 field.set_tiers([])
-            field.show_error(str(exc))
+            # The command line's wording, said as in this dialog.
+            field.show_error(str(exc).replace("leave it out to detect it", "choose Auto to detect it"))
             self._update_talk_id()
             self._fit_height()
             return
@@ -296,6 +301,10 @@ class NewTalkDialog(QDialog):
                                + ". If the preview looks garbled, choose the encoding.")  # fmt: skip
         elif doc.warnings:
             field.show_warning(summary + "\nWarning: " + "; ".join(doc.warnings))
+        elif key == "ref" and language not in ("", "und") and language != self.target_language.currentText().strip():
+            field.show_warning(summary + f"\nWarning: the reference is in language {language} but the interpretation "
+                               f"is {self.target_language.currentText().strip()}; choose the translation into the "
+                               "interpretation's language.")  # fmt: skip
         else:
             field.show_ok(summary)
         if key == "src":
@@ -320,6 +329,16 @@ class NewTalkDialog(QDialog):
         suggestion = talk_id_from_path(source, target or None) if source else ""
         self._auto_talk_id = suggestion
         self.talk_id.setText(suggestion)
+        folder = Path(source).parent.name if source else ""
+        if not suggestion:
+            tip = "A short name used in exports; filled in from the file names"
+        elif suggestion == "talk":
+            tip = "Neither the file names nor their folder name the talk: type a short id"
+        elif folder and suggestion == re.sub(r"[^\w-]+", "_", folder).strip("_"):
+            tip = f"From the name of the folder {folder}: the file names say nothing about the talk"
+        else:
+            tip = "From the file names" + (f" {Path(source).name} and {Path(target).name}" if target else f" {Path(source).name}")
+        self.talk_id.setToolTip(tip + ". Type another id to keep yours.")
 
     def revalidate(self) -> None:
         """Read again every file that changed on disk since it was read (the user fixed it meanwhile)."""
