@@ -103,3 +103,18 @@ def _horizontal() -> Any:
     from PySide6.QtCore import Qt
 
     return Qt.Orientation.Horizontal
+
+
+def test_compare_add_renditions_starts_in_the_open_projects_folder(qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    from sialign.gui.compare_window import CompareWindow
+    from sialign.io.project_file import save_project
+
+    folder = tmp_path / "renditions"
+    folder.mkdir()
+    save_project(example_rendition(1), folder / "a.sialign")
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda _parent, _caption, start, _filter: (asked.append(start), ([], ""))[1])
+    window = CompareWindow([example_rendition(1)], [str(folder / "a.sialign")])
+    qtbot.addWidget(window)
+    window.add_dialog()
+    assert asked == [str(folder)]

@@ -235,8 +235,13 @@ class CompareWindow(QMainWindow):
 
     # ---- renditions -----------------------------------------------------
     def add_dialog(self) -> None:
+        from sialign.gui.file_dialogs import last_folder
+
         settings = QSettings()
-        folder = str(settings.value("compare_dir", str(Path.home())))
+        # The open project's folder first (its renditions usually lie beside it), then the last one used.
+        known = next((Path(p).parent for p in self._paths if p and Path(p).parent.is_dir()), None)
+        remembered = str(settings.value("compare_dir", "") or "")
+        folder = str(known) if known else remembered if remembered and Path(remembered).is_dir() else last_folder("project", settings)
         paths, _ = QFileDialog.getOpenFileNames(self, "Add renditions of the same source", folder, "SI Aligner projects (*.sialign)")
         if paths:
             settings.setValue("compare_dir", str(Path(paths[0]).parent))
@@ -447,8 +452,13 @@ class CompareWindow(QMainWindow):
     def save_dialog(self) -> None:
         if self.comparison is None:
             return
+        from sialign.gui.file_dialogs import last_folder
+
         settings = QSettings()
-        folder = str(settings.value("compare_dir", str(Path.home())))
+        # The open project's folder first (its renditions usually lie beside it), then the last one used.
+        known = next((Path(p).parent for p in self._paths if p and Path(p).parent.is_dir()), None)
+        remembered = str(settings.value("compare_dir", "") or "")
+        folder = str(known) if known else remembered if remembered and Path(remembered).is_dir() else last_folder("project", settings)
         path, _ = QFileDialog.getSaveFileName(self, "Save the comparison", str(Path(folder) / f"{self.comparison.talk}.compare.html"),
                                               "HTML (*.html);;TSV (*.tsv)")
         if path:

@@ -299,7 +299,7 @@ class ProjectFiles:
                             "(sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
             return None
         try:
-            window = CorpusWindow(folder, open_talk=lambda path: self.open_path(path), parent=self)
+            window = CorpusWindow(folder, open_talk=self._review_corpus_talk, parent=self)
         except SialignError as exc:
             self.show_error("Corpus not opened", str(exc))
             return None
@@ -307,6 +307,12 @@ class ProjectFiles:
         self.corpus_window = window
         window.show()
         return window
+
+    def _review_corpus_talk(self, path: str) -> None:
+        """Open a talk of the corpus window here and bring this window to the front, where the review happens."""
+        if self.open_path(path):
+            self.raise_()
+            self.activateWindow()
 
     def report_dialog(self) -> None:
         from sialign.gui.report_dialog import ReportDialog
