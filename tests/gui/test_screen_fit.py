@@ -137,10 +137,21 @@ def _models(qtbot: Any, tmp_path: Path) -> QWidget:
     return ModelSettingsDialog(None, registry=mr.ModelRegistry())
 
 
+def _new_corpus(qtbot: Any, tmp_path: Path) -> QWidget:
+    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+
+    for i in range(40):  # a folder of forty talks: the table scrolls
+        for suffix in ("en.srt", "ja.srt", "en.ogg"):
+            (tmp_path / f"speech_{i:02d}.{suffix}").write_text("", encoding="utf-8")
+    dialog = NewCorpusDialog()
+    dialog.set_folder(str(tmp_path))
+    return dialog
+
+
 WINDOWS: dict[str, Callable[[Any, Path], QWidget]] = {
     "new talk": _new_talk, "new talk with errors": _new_talk_with_errors, "compare": _compare,
     "corpus": _corpus, "export": _export, "properties": _properties, "report": _report, "split bead": _split,
-    "preferences": _preferences, "models": _models,
+    "preferences": _preferences, "models": _models, "new corpus": _new_corpus,
 }  # fmt: skip
 
 

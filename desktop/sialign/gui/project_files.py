@@ -287,6 +287,29 @@ class ProjectFiles:
         if folder:
             self.open_corpus(folder)
 
+    def new_corpus(self) -> Any:
+        """*File → New corpus…*: propose a manifest from a folder, save it and align it in the corpus window."""
+        from PySide6.QtCore import Qt
+
+        from sialign.gui.corpus_window import CorpusWindow
+        from sialign.gui.new_corpus_dialog import NewCorpusDialog
+
+        dialog = NewCorpusDialog(self, settings=self.settings)
+        if dialog.exec() != NewCorpusDialog.DialogCode.Accepted:
+            return None
+        run = dialog.run()
+        try:
+            run.output.mkdir(parents=True, exist_ok=True)
+            window = CorpusWindow(run.output, open_talk=self._review_corpus_talk, parent=self)
+        except (SialignError, OSError) as exc:
+            self.show_error("Corpus not created", f"{run.output}: {exc}")
+            return None
+        window.setWindowFlag(Qt.WindowType.Window, True)
+        self.corpus_window = window
+        window.show()
+        window.align_manifest(str(run.manifest), run.jobs, tuple(run.filters))
+        return window
+
     def open_corpus(self, folder: str) -> Any:
         """Show the corpus window of ``folder``; its talks open here for review. None when it is no corpus."""
         from PySide6.QtCore import Qt
@@ -296,7 +319,7 @@ class ProjectFiles:
 
         if not (Path(folder) / STATE_FILE).exists():
             self.show_error("Not a corpus folder", f"{folder} holds no {STATE_FILE}: align a corpus into it first "
-                            "(sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
+                            "(File → New corpus…, or sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
             return None
         try:
             window = CorpusWindow(folder, open_talk=self._review_corpus_talk, parent=self)

@@ -88,6 +88,8 @@ class WindowLayout:
         self.act_properties = A("Project &properties…", self.project_properties, None,
                                 "Talk id, languages, interpreter, and where the audio and reference files are")
         self.act_export = A("&Export…", self.export_dialog, "Ctrl+E", "Export the alignment as TSV, JSONL or TMX")
+        self.act_new_corpus = A("New c&orpus…", self.new_corpus, None,
+                                "Pair a folder's transcripts into a manifest and align every talk")  # fmt: skip
         self.act_corpus = A("Open &corpus…", self.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
         self.act_report = A("Export &report…", self.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
         self.act_compare = A("&Compare renditions…", self.compare_window, None, "Several renditions of this source side by side")
@@ -258,6 +260,7 @@ class WindowLayout:
             file_menu.addAction(action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addAction(self.act_example)
+        file_menu.addAction(self.act_new_corpus)
         file_menu.addAction(self.act_corpus)
         file_menu.addSeparator()
         for action in (self.act_save, self.act_save_as, self.act_export, self.act_report, self.act_compare):
