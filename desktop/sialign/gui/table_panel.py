@@ -200,8 +200,10 @@ class TablePanel(QWidget):
         self.status_filter.currentIndexChanged.connect(self._status_filter_changed)
         self.flag_filter.currentIndexChanged.connect(self._flag_filter_changed)
         self.cost_filter.valueChanged.connect(self._cost_filter_changed)
-        for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
-            signal.connect(self._update_shown_later)
+        # The source's signals too: with a search active, a merge removes a hidden row the proxy never reports.
+        for model in (self.proxy, self.model):
+            for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset, model.layoutChanged):
+                signal.connect(self._update_shown_later)
         # A model reset resets the header's section modes; set them again.
         self.proxy.modelReset.connect(self.table.configure_columns)
         self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
@@ -336,6 +338,9 @@ class TablePanel(QWidget):
         total = self.model.rowCount()
         shown = self.proxy.rowCount()
         self.shown_label.setText(f"{shown} of {total} beads shown" if shown != total else f"{total} beads")
+        if shown:
+            # The row numbers are bead numbers: rows hidden by a search may have moved them.
+            self.proxy.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shown - 1)
 
     # -- moving -----------------------------------------------------------------------
     def go_next(self, predicate: Callable[..., bool], backwards: bool = False) -> None:
