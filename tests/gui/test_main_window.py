@@ -522,3 +522,34 @@ def test_main_window_a_status_message_gets_the_embedders_room(qtbot, window) -> 
     assert window.statusBar().toolTip().startswith("No audio output device")
     window.statusBar().clearMessage()
     assert window.embedder_label.isVisible() == bool(window.embedder_label.text())
+
+
+def test_search_count_and_row_numbers_follow_a_merge_with_a_hidden_bead(qtbot, window) -> None:  # noqa: ANN001
+    panel = window.table_panel
+    panel.search_edit.setText("water")
+    assert panel.shown_label.text() == "2 of 6 beads shown"
+    window.session.select_bead(2)
+    window.act_merge_beads.trigger()  # bead 4 is hidden by the search
+    qtbot.waitUntil(lambda: panel.shown_label.text() == "2 of 5 beads shown", timeout=2000)
+    window.act_undo.trigger()
+    qtbot.waitUntil(lambda: panel.shown_label.text() == "2 of 6 beads shown", timeout=2000)
+    header = [panel.proxy.headerData(r, Qt.Orientation.Vertical) for r in range(panel.proxy.rowCount())]
+    assert header == ["2", "3"]
+
+
+def test_reopening_a_project_selects_the_bead_selected_when_saving(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+    from sialign.io.project_file import save_project
+
+    path = tmp_path / "talk.sialign"
+    window.session.select_bead(4)
+    assert window._save_to(str(path))
+    other = tmp_path / "other.sialign"
+    save_project(window.session.project, other)
+    assert window.open_path(str(other), ask_save=False)
+    assert window.session.selected_bead != 4
+    window.session.select_bead(5)
+    window.table.verticalScrollBar().setValue(window.table.verticalScrollBar().maximum())
+    assert window.open_path(str(path), ask_save=False)
+    assert window.session.selected_bead == 4
+    index = window.table.currentIndex()
+    assert index.isValid() and window.table_panel.proxy.bead_of(index) == 4

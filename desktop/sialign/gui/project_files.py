@@ -104,6 +104,10 @@ class ProjectFiles:
                 discard_autosave(path, project.talk_id)
         self._discard_current_autosave()
         self.session.set_project(project, modified=modified)
+        # Back at the bead the reviewer was on when saving.
+        selected = self.settings.value(_selected_key(path))
+        if selected is not None and str(selected).lstrip("-").isdigit():
+            self.session.select_bead(int(str(selected)))
         self._add_recent(str(path))
         remember_folder(path, "project", self.settings)
         self.statusBar().showMessage(f"Opened {path}", 5000)
@@ -232,6 +236,7 @@ class ProjectFiles:
             return False
         project.path = str(path)
         discard_autosave(path, project.talk_id)
+        self.settings.setValue(_selected_key(path), self.session.selected_bead)
         self.session.mark_saved()
         self._add_recent(str(path))
         remember_folder(path, "project", self.settings)
@@ -408,3 +413,8 @@ class ProjectFiles:
             action.setStatusTip(path)
             action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
         self.recent_menu.setEnabled(bool(recent))
+
+
+def _selected_key(path: str | Path) -> str:
+    """The settings key remembering the bead selected when the project at ``path`` was saved."""
+    return "selected_bead/" + str(Path(path).resolve()).replace("/", "|")
