@@ -57,13 +57,17 @@ def _new_talk(qtbot: Any, tmp_path: Path) -> QWidget:
     from sialign.gui.new_talk_dialog import NewTalkDialog
 
     dialog = NewTalkDialog()
+    _new_talk_fields(dialog)
+    return dialog
+
+
+def _new_talk_fields(dialog: Any) -> None:
+    """A source, an interpretation and a reference (three previews), both recordings and an interpreter."""
     for field, name in ((dialog.source, "talk.en.srt"), (dialog.target, "talk.ja.srt"),
                         (dialog.reference, "talk.ref.ja.txt"), (dialog.source_audio, "talk.en.ogg"),
                         (dialog.target_audio, "talk.ja.ogg")):  # fmt: skip
         field.set_path(str(EXAMPLES / name))
     dialog.interpreter.setText("I-03")
-    assert dialog.source.preview.isVisible() or not dialog.isVisible()
-    return dialog
 
 
 def _new_talk_with_errors(qtbot: Any, tmp_path: Path) -> QWidget:
@@ -214,3 +218,15 @@ def test_the_application_installs_the_screen_rule(qapp, monkeypatch) -> None:  #
     assert rule is not None
     qapp.removeEventFilter(rule)
     rule.setParent(None)
+
+
+def test_new_talk_grows_with_its_previews_up_to_the_screen(qtbot, screen, tmp_path) -> None:  # noqa: ANN001
+    from sialign.gui.new_talk_dialog import NewTalkDialog
+
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    _fits(qtbot, dialog, screen)
+    empty = dialog.height()
+    _new_talk_fields(dialog)
+    assert dialog.height() > empty + 100  # the previews show without scrolling as far as the screen allows
+    assert screen.contains(dialog.frameGeometry())

@@ -317,6 +317,7 @@ class NewTalkDialog(QDialog):
     def _fit_height(self) -> None:
         # Lay the fields out at once: a message drawn before its row has grown overlaps the preview above it.
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self.fields.updateGeometry()  # the scroll area asks for its content's new height
         grow_to_fit(self)
 
     def _update_talk_id(self) -> None:
