@@ -553,3 +553,10 @@ def test_reopening_a_project_selects_the_bead_selected_when_saving(qtbot, window
     assert window.session.selected_bead == 4
     index = window.table.currentIndex()
     assert index.isValid() and window.table_panel.proxy.bead_of(index) == 4
+
+
+def test_a_status_message_keeps_a_gap_before_the_counts(qtbot, window) -> None:  # noqa: ANN001
+    label = window.counts_label
+    assert label.text()
+    # The label's text starts a gap to the right of where the message area ends.
+    assert label.contentsRect().left() - label.rect().left() >= label.fontMetrics().horizontalAdvance(" ")

@@ -343,6 +343,9 @@ class WindowLayout:
         self.embedder_label = QLabel("")
         self.counts_label = QLabel("")
         self.saved_label = QLabel("")
+        # A gap between a status message and the permanent counts ("…32 beads)" never runs into "35 beads").
+        for label in (self.embedder_label, self.counts_label, self.saved_label):
+            label.setContentsMargins(12, 0, 0, 0)
         # The task runner's progress bar and Cancel button.
         self.progress, self.cancel_button = self.tasks.progress, self.tasks.cancel_button
         bar.addPermanentWidget(self.progress)
