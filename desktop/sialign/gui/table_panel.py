@@ -164,7 +164,7 @@ class TablePanel(QWidget):
         self.table.configure_columns()
 
         self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText("Search source and target…  (Ctrl+F)")
+        self.search_edit.setPlaceholderText("Search source, target and notes…  (Ctrl+F)")
         self.search_edit.setClearButtonEnabled(True)
         self.regex_box = QCheckBox("Regex")
         self.status_filter = QComboBox()

@@ -134,7 +134,7 @@ class WindowLayout:
         self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.review.cycle_label("good_mt"), "Shift+G",
                              "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
         self.act_post_edit = A("&Post-edit target…", self.focus_post_edit, "E", "Type a corrected target text")
-        self.act_find = A("&Find…", self.table_panel.focus_search, K.Find, "Search source and target text")
+        self.act_find = A("&Find…", self.table_panel.focus_search, K.Find, "Search source and target text and notes")
         self._build_review_extras()
 
         self.act_next_unconfirmed = A("Next &unconfirmed", lambda: self.table_panel.go_next(is_unconfirmed), "N",
