@@ -560,3 +560,16 @@ def test_a_status_message_keeps_a_gap_before_the_counts(qtbot, window) -> None: 
     assert label.text()
     # The label's text starts a gap to the right of where the message area ends.
     assert label.contentsRect().left() - label.rect().left() >= label.fontMetrics().horizontalAdvance(" ")
+
+
+def test_a_recording_that_is_there_but_cannot_be_played_is_not_called_not_found(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    import os
+
+    titles: list[str] = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: titles.append(box.windowTitle()) or 0)
+    fifo = tmp_path / "talk.en.wav"
+    os.mkfifo(fifo)
+    window.session.project.source.audio_path = str(fifo)
+    window.session.project.target.audio_path = str(tmp_path / "gone.wav")
+    window.offer_to_locate_missing_audio()
+    assert titles == ["Audio cannot be opened", "Audio not found"]

@@ -162,7 +162,9 @@ class ProjectFiles:
                 self._apply_properties(properties, f"Locate the {name} audio")
                 self.statusBar().showMessage(f"The {name} audio was found beside the other one: {beside}", 8000)
                 continue
-            box = QMessageBox(QMessageBox.Icon.Warning, "Audio not found",
+            # A file that is there but cannot be played (a FIFO, a damaged file) is not "not found".
+            title = "Audio not found" if not path.exists() else "Audio cannot be opened"
+            box = QMessageBox(QMessageBox.Icon.Warning, title,
                               f"The {name} audio {path} cannot be opened: {problem}.", parent=self)  # fmt: skip
             box.setInformativeText("Locate the recording to hear and see it; alignment and review work without it.")
             locate = box.addButton("Locate…", QMessageBox.ButtonRole.AcceptRole)
