@@ -361,3 +361,14 @@ def test_new_talk_dialog_warns_when_the_reference_language_differs(dialog, tmp_p
     assert dialog.target_language.currentText() == "zh"
     text = dialog.reference.status.text()
     assert "language ja" in text and "interpretation is zh" in text
+
+
+def test_new_talk_dialog_gbk_read_as_windows_1252_names_gbk_and_keeps_the_language(dialog, tmp_path) -> None:  # noqa: ANN001
+    text = "我们今天谈谈水资源的问题。\n水是最宝贵的资源。\n但是我们每天都在浪费它。\n"
+    _choose_file(dialog.target, tmp_path / "talk.zh.txt", text.encode("gbk"))
+    _choose(dialog.target, "gb18030")
+    assert dialog.target_language.currentText() == "zh"
+    _choose(dialog.target, "cp1252")
+    status = dialog.target.status.text()
+    assert "GB18030" in status and "UTF-8 read as" not in status, status
+    assert dialog.target_language.currentText() == "zh"

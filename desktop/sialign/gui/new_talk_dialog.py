@@ -307,7 +307,10 @@ class NewTalkDialog(QDialog):
                                "interpretation's language.")  # fmt: skip
         else:
             field.show_ok(summary)
-        if key == "src":
+        # A language guessed from text read with a doubtful chosen encoding is a guess about garbage: keep the box.
+        if encoding is not None and preview.doubts:
+            pass
+        elif key == "src":
             self.source_language.setEditText(language)
         elif key == "tgt":
             self.target_language.setEditText(language)
