@@ -92,4 +92,6 @@ def test_new_corpus_from_the_main_window_aligns_in_the_corpus_window(qtbot, wind
     qtbot.waitUntil(lambda: corpus._thread is None, timeout=60_000)
     assert sorted(corpus.talks()) == ["first", "talk"]
     assert (talks / "corpus" / "talk.sialign").exists() and (talks / "corpus" / "corpus.json").exists()
-    assert "2 talks aligned" in corpus.summary.text()
+    # Aligned with the options chosen (no filters here); the figures show (the summary may have been refreshed).
+    assert {r.status for r in corpus.state.records.values()} == {"done"}
+    assert "2 aligned" in corpus.summary.text() or "2 talks aligned" in corpus.summary.text()

@@ -344,8 +344,10 @@ class CompareWindow(QMainWindow):
                       str(len(fig.additions)), _num(fig.evs_median, ".1f", " s"),
                       compression[i][0], _num(fig.fillers_per_minute, ".1f")]  # fmt: skip
             for j, value in enumerate(values):
-                self.figures.setItem(i, j, QTableWidgetItem(value))
-            self.figures.item(i, heads.index("Compression")).setToolTip(compression[i][1])
+                item = QTableWidgetItem(value)
+                if heads[j] == "Compression":
+                    item.setToolTip(compression[i][1])
+                self.figures.setItem(i, j, item)
         heads = ["Interpreter", "Rank", "Talks", "Sentences", "Coverage", "Omissions per 100", "EVS median", "Compression", "Fillers/min"]
         self.interpreters.setColumnCount(len(heads))
         self.interpreters.setHorizontalHeaderLabels(heads)

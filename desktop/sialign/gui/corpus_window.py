@@ -174,7 +174,9 @@ class CorpusWindow(QMainWindow):
         self.setCentralWidget(central)
         self._thread: QThread | None = None
         self._task: _CorpusTask | None = None
-        self.jobs, self.filters = 1, ()
+        # The options of the last run (the CLI's --jobs, --filters, --learned), used again by Align pending talks.
+        self.jobs: int = 1
+        self.filters: tuple[str, ...] = ()
         self.resize(1000, 560)
         self.refresh()
 

@@ -169,10 +169,14 @@ class NewCorpusDialog(QDialog):
 
     def rows(self) -> list[list[str]]:
         """The table's rows as edited, cells in :data:`~sialign.corpus.propose.COLUMNS` order."""
-        return [
-            [(self.table.item(r, c).text() if self.table.item(r, c) else "") for c in range(self.table.columnCount())]
-            for r in range(self.table.rowCount())
-        ]
+        rows = []
+        for r in range(self.table.rowCount()):
+            cells = []
+            for c in range(self.table.columnCount()):
+                item = self.table.item(r, c)
+                cells.append(item.text() if item is not None else "")
+            rows.append(cells)
+        return rows
 
     # -- result -------------------------------------------------------------
     def filters(self) -> list[str]:
