@@ -133,10 +133,12 @@ def _desktop_screen(monkeypatch):  # noqa: ANN001
     try:
         from PySide6.QtCore import QRect
 
+        from sialign.gui import screen_fit
         from sialign.gui.window_layout import WindowLayout
     except ImportError:  # pragma: no cover
         return
     monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(0, 0, 1920, 1050))
+    monkeypatch.setattr(screen_fit, "available_area", lambda widget: QRect(0, 0, 1920, 1050))
 
 
 @pytest.fixture

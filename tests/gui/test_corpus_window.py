@@ -96,3 +96,13 @@ def test_corpus_window_aligns_pending_talks_in_the_background(qtbot, corpus_dir:
     assert (corpus_dir / "first.sialign").exists()
     assert "1 talks aligned" in window.summary.text() and "1 failed" in window.summary.text()
     assert gaps and gaps[-1] < 0.5  # the window stays responsive while talks align
+
+
+def test_corpus_window_review_brings_the_main_window_to_the_front(qtbot, window, corpus_dir: Path, monkeypatch) -> None:  # noqa: ANN001
+    raised: list[str] = []
+    monkeypatch.setattr(window, "activateWindow", lambda: raised.append("active"))
+    corpus = window.open_corpus(str(corpus_dir))
+    qtbot.addWidget(corpus)
+    assert corpus.select("example")
+    corpus.review_selected()
+    assert window.session.project.talk_id == "example" and raised == ["active"]

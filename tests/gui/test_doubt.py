@@ -91,6 +91,21 @@ def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
     assert second != first and is_unreviewed(window.session.project.alignment.beads[second])
 
 
+def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:  # noqa: ANN001
+    """The aligner's omissions (doubt 1 by construction) are dropped already: Q goes to the kept beads."""
+    from sialign.filters.doubt_decisions import is_unreviewed
+
+    beads = window.session.project.alignment.beads
+    beads[1].status, beads[1].reason = BeadStatus.DROPPED, "omission: nothing in the interpretation"
+    assert is_unreviewed(beads[1])
+    doubt = {key: 0.5 for key in window.doubt.by_bead}
+    doubt[(beads[1].src, beads[1].tgt)] = 1.0
+    window.doubt.by_bead = doubt
+    window.act_next_doubtful.trigger()
+    chosen = window.session.selected_bead
+    assert chosen >= 0 and beads[chosen].status is not BeadStatus.DROPPED
+
+
 def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -> None:  # noqa: ANN001
     from sialign.filters.doubt_decisions import DOUBT_FLAG
 

@@ -522,3 +522,54 @@ def test_main_window_a_status_message_gets_the_embedders_room(qtbot, window) -> 
     assert window.statusBar().toolTip().startswith("No audio output device")
     window.statusBar().clearMessage()
     assert window.embedder_label.isVisible() == bool(window.embedder_label.text())
+
+
+def test_search_count_and_row_numbers_follow_a_merge_with_a_hidden_bead(qtbot, window) -> None:  # noqa: ANN001
+    panel = window.table_panel
+    panel.search_edit.setText("water")
+    assert panel.shown_label.text() == "2 of 6 beads shown"
+    window.session.select_bead(2)
+    window.act_merge_beads.trigger()  # bead 4 is hidden by the search
+    qtbot.waitUntil(lambda: panel.shown_label.text() == "2 of 5 beads shown", timeout=2000)
+    window.act_undo.trigger()
+    qtbot.waitUntil(lambda: panel.shown_label.text() == "2 of 6 beads shown", timeout=2000)
+    header = [panel.proxy.headerData(r, Qt.Orientation.Vertical) for r in range(panel.proxy.rowCount())]
+    assert header == ["2", "3"]
+
+
+def test_reopening_a_project_selects_the_bead_selected_when_saving(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+    from sialign.io.project_file import save_project
+
+    path = tmp_path / "talk.sialign"
+    window.session.select_bead(4)
+    assert window._save_to(str(path))
+    other = tmp_path / "other.sialign"
+    save_project(window.session.project, other)
+    assert window.open_path(str(other), ask_save=False)
+    assert window.session.selected_bead != 4
+    window.session.select_bead(5)
+    window.table.verticalScrollBar().setValue(window.table.verticalScrollBar().maximum())
+    assert window.open_path(str(path), ask_save=False)
+    assert window.session.selected_bead == 4
+    index = window.table.currentIndex()
+    assert index.isValid() and window.table_panel.proxy.bead_of(index) == 4
+
+
+def test_a_status_message_keeps_a_gap_before_the_counts(qtbot, window) -> None:  # noqa: ANN001
+    label = window.counts_label
+    assert label.text()
+    # The label's text starts a gap to the right of where the message area ends.
+    assert label.contentsRect().left() - label.rect().left() >= label.fontMetrics().horizontalAdvance(" ")
+
+
+def test_a_recording_that_is_there_but_cannot_be_played_is_not_called_not_found(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    import os
+
+    titles: list[str] = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: titles.append(box.windowTitle()) or 0)
+    fifo = tmp_path / "talk.en.wav"
+    os.mkfifo(fifo)
+    window.session.project.source.audio_path = str(fifo)
+    window.session.project.target.audio_path = str(tmp_path / "gone.wav")
+    window.offer_to_locate_missing_audio()
+    assert titles == ["Audio cannot be opened", "Audio not found"]

@@ -184,3 +184,17 @@ def test_matrix_view_zoom_buttons_need_a_talk(qtbot, project) -> None:  # noqa: 
     assert not view.fit_button.isEnabled() and not view.zoom_button.isEnabled()
     view.set_project(project, None)
     assert view.fit_button.isEnabled() and view.zoom_button.isEnabled()
+
+
+def test_a_long_hover_line_never_widens_the_matrix(qtbot, session) -> None:  # noqa: ANN001
+    from PySide6.QtWidgets import QWidgetItem
+
+    from sialign.gui.matrix_view import MatrixView
+
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.set_project(session.project, session.similarity)
+    view.hover_label.setText("bead 31 · 2 source, 3 target segments · cost 0.42 · " * 6)
+    # What the layout asks of the line (a fresh item: no cached size).
+    assert QWidgetItem(view.hover_label).minimumSize().width() < 50
+    assert view.hover_label.toolTip().startswith("bead 31")

@@ -218,6 +218,9 @@ def test_new_talk_dialog_latin1_line_previewed_and_warned(dialog, tmp_path) -> N
         ("/d/x/ted_42.en.srt", "/d/x/ted_42.ja.srt", "ted_42"),
         ("/d/x/source.txt", "/d/x/target.txt", "talk"),  # a one-letter folder says nothing either
         ("/d/talks/bread_source.txt", "/d/talks/bread_target.txt", "bread"),
+        ("/tmp/src.tsv", "/tmp/tgt.tsv", "talk"),  # a scratch folder names no talk
+        ("/home/me/Downloads/en.srt", "/home/me/Downloads/ja.srt", "talk"),
+        ("/home/me/Desktop/src.txt", "/home/me/Desktop/tgt.txt", "talk"),
     ],
 )
 def test_talk_id_from_both_file_names(source, target, expected) -> None:  # noqa: ANN001
@@ -232,6 +235,7 @@ def test_new_talk_dialog_talk_id_from_folder_when_names_are_generic(dialog, tmp_
     dialog.source.set_path(str(folder / "src.srt"))
     dialog.target.set_path(str(folder / "tgt.srt"))
     assert dialog.talk_id.text() == "ted_1234"
+    assert "folder ted_1234" in dialog.talk_id.toolTip()
     dialog.accept()
     assert dialog.project().talk_id == "ted_1234"
 
@@ -335,3 +339,36 @@ def test_new_talk_dialog_offers_the_columns_of_a_tsv(dialog, tmp_path) -> None: 
     _choose_file(dialog.source, tmp_path / "timed.tsv", b"start\tend\ttext\tspeaker\n1.0\t2.0\tHello.\tA\n")
     assert [dialog.source.tier.itemText(i) for i in range(dialog.source.tier.count())] == ["text", "speaker"]
     assert dialog._documents["src"].texts() == ["Hello."]
+
+
+def test_new_talk_dialog_clearing_a_field_clears_its_preview_at_once(dialog, files) -> None:  # noqa: ANN001
+    dialog.source.set_path(str(files["ted_42.en.srt"]))
+    assert not dialog.source.preview.isHidden() and not dialog.source.status.isHidden()
+    dialog.source.edit.clear()  # the ⊗ button, focus still in the field
+    assert dialog.source.preview.isHidden() and dialog.source.status.isHidden()
+    assert dialog._documents["src"] is None
+
+
+def test_new_talk_dialog_warns_when_the_reference_language_differs(dialog, tmp_path) -> None:  # noqa: ANN001
+    src = tmp_path / "t.en.txt"
+    src.write_text("The bread is good.\nWe bake it every day.\n", encoding="utf-8")
+    tgt = tmp_path / "t.zh.txt"
+    tgt.write_text("面包很好吃。\n我们每天都烤面包。\n", encoding="utf-8")
+    ref = tmp_path / "t.ref.txt"
+    ref.write_text("パンはおいしいです。\n私たちは毎日パンを焼きます。\n", encoding="utf-8")
+    for field, path in ((dialog.source, src), (dialog.target, tgt), (dialog.reference, ref)):
+        field.set_path(str(path))
+    assert dialog.target_language.currentText() == "zh"
+    text = dialog.reference.status.text()
+    assert "language ja" in text and "interpretation is zh" in text
+
+
+def test_new_talk_dialog_gbk_read_as_windows_1252_names_gbk_and_keeps_the_language(dialog, tmp_path) -> None:  # noqa: ANN001
+    text = "我们今天谈谈水资源的问题。\n水是最宝贵的资源。\n但是我们每天都在浪费它。\n"
+    _choose_file(dialog.target, tmp_path / "talk.zh.txt", text.encode("gbk"))
+    _choose(dialog.target, "gb18030")
+    assert dialog.target_language.currentText() == "zh"
+    _choose(dialog.target, "cp1252")
+    status = dialog.target.status.text()
+    assert "GB18030" in status and "UTF-8 read as" not in status, status
+    assert dialog.target_language.currentText() == "zh"

@@ -103,3 +103,33 @@ def _horizontal() -> Any:
     from PySide6.QtCore import Qt
 
     return Qt.Orientation.Horizontal
+
+
+def test_compare_add_renditions_starts_in_the_open_projects_folder(qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    from sialign.gui.compare_window import CompareWindow
+    from sialign.io.project_file import save_project
+
+    folder = tmp_path / "renditions"
+    folder.mkdir()
+    save_project(example_rendition(1), folder / "a.sialign")
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda _parent, _caption, start, _filter: (asked.append(start), ([], ""))[1])
+    window = CompareWindow([example_rendition(1)], [str(folder / "a.sialign")])
+    qtbot.addWidget(window)
+    window.add_dialog()
+    assert asked == [str(folder)]
+
+
+def test_compare_compression_uses_one_unit_per_column(qtbot: Any) -> None:
+    """One rendition with a reference (a percentage of it), one without (per source word): the column uses the source for both."""
+    from sialign.gui.compare_window import CompareWindow
+
+    second = example_rendition(2)
+    second.reference = None
+    window = CompareWindow([example_rendition(1), second], ["", ""])
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.comparison is not None and not window.runner.busy, timeout=20000)
+    column = [window.figures.horizontalHeaderItem(j).text() for j in range(window.figures.columnCount())].index("Compression")
+    cells = [window.figures.item(i, column) for i in range(2)]
+    assert all("per source word" in c.text() for c in cells), [c.text() for c in cells]
+    assert "%" in cells[0].toolTip() and "reference" in cells[0].toolTip()

@@ -237,3 +237,18 @@ def test_table_model_a_bead_without_a_cost_says_why(session) -> None:  # noqa: A
     assert session.project.alignment.beads[1].cost is None
     assert model.data(model.index(1, Column.COST)) == "–"
     assert "no cost: the reviewer merged or split it" in model.data(model.index(1, Column.COST), Qt.ItemDataRole.ToolTipRole)
+
+
+def test_a_note_shows_in_the_status_cell_and_tooltip_and_is_found_by_the_search(qapp, project) -> None:  # noqa: ANN001
+    from sialign.gui.table_model import Column, SegmentFilterProxy, SegmentTableModel
+
+    project.alignment.beads[2].note = "check the number: seven or eleven?"
+    model = SegmentTableModel(lambda: project)
+    model.reset()
+    status = model.data(model.index(2, Column.STATUS))
+    assert "note" in status and "note" not in model.data(model.index(1, Column.STATUS))
+    assert "seven or eleven" in model.data(model.index(2, Column.SOURCE), Qt.ItemDataRole.ToolTipRole)
+    proxy = SegmentFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_search("eleven")
+    assert proxy.rowCount() == 1 and proxy.bead_of(proxy.index(0, 0)) == 2

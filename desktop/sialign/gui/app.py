@@ -128,6 +128,10 @@ def make_application(argv: Sequence[str]) -> object:
     app.setWindowIcon(app_icon())
     if sys.platform.startswith("linux") and app.style().objectName().lower() == "windows":
         app.setStyle("Fusion")
+    # Every window and dialog is cut to its screen; contents scroll instead.
+    from sialign.gui.screen_fit import install_screen_fit
+
+    install_screen_fit(app)  # type: ignore[arg-type]
     family = install_cjk_font_fallback(app)  # type: ignore[arg-type]
     if family is None:
         print(

@@ -141,6 +141,25 @@ class ComparisonModel(QAbstractTableModel):
         return row.why
 
 
+def compression_cells(figures: Sequence[Any]) -> list[tuple[str, str]]:
+    """(cell, tooltip) of each rendition's compression, in one unit for the whole column.
+
+    Renditions with and without a reference translation measure compression
+    against different lengths (the reference's, as a percentage; the
+    source's, in target units per source unit): when they are mixed, every
+    cell uses the source, which all have, and the tooltip gives the other.
+    """
+    from sialign.review.figures import format_compression
+
+    if len({(f.compression_basis, f.tgt_unit, f.src_unit) for f in figures}) <= 1:
+        return [(f.compression_text, "") for f in figures]
+    cells = []
+    for f in figures:
+        text = format_compression(f.tgt_units / f.src_units if f.src_units else None, "source", f.tgt_unit, f.src_unit)
+        cells.append((text, f"Against the {f.compression_basis}: {f.compression_text}"))
+    return cells
+
+
 class CompareWindow(QMainWindow):
     """A window comparing renditions of one source.
 
@@ -235,8 +254,13 @@ class CompareWindow(QMainWindow):
 
     # ---- renditions -----------------------------------------------------
     def add_dialog(self) -> None:
+        from sialign.gui.file_dialogs import last_folder
+
         settings = QSettings()
-        folder = str(settings.value("compare_dir", str(Path.home())))
+        # The open project's folder first (its renditions usually lie beside it), then the last one used.
+        known = next((Path(p).parent for p in self._paths if p and Path(p).parent.is_dir()), None)
+        remembered = str(settings.value("compare_dir", "") or "")
+        folder = str(known) if known else remembered if remembered and Path(remembered).is_dir() else last_folder("project", settings)
         paths, _ = QFileDialog.getOpenFileNames(self, "Add renditions of the same source", folder, "SI Aligner projects (*.sialign)")
         if paths:
             settings.setValue("compare_dir", str(Path(paths[0]).parent))
@@ -313,13 +337,17 @@ class CompareWindow(QMainWindow):
         self.figures.setColumnCount(len(heads))
         self.figures.setHorizontalHeaderLabels(heads)
         self.figures.setRowCount(len(c.names))
+        compression = compression_cells(c.figures)
         for i, (name, fig) in enumerate(zip(c.names, c.figures)):
             values = [name, fig.interpreter, fig.rank or "—",
                       _num(None if fig.coverage is None else 100 * fig.coverage, ".0f", "%"), str(len(fig.omissions)),
                       str(len(fig.additions)), _num(fig.evs_median, ".1f", " s"),
-                      fig.compression_text, _num(fig.fillers_per_minute, ".1f")]  # fmt: skip
+                      compression[i][0], _num(fig.fillers_per_minute, ".1f")]  # fmt: skip
             for j, value in enumerate(values):
-                self.figures.setItem(i, j, QTableWidgetItem(value))
+                item = QTableWidgetItem(value)
+                if heads[j] == "Compression":
+                    item.setToolTip(compression[i][1])
+                self.figures.setItem(i, j, item)
         heads = ["Interpreter", "Rank", "Talks", "Sentences", "Coverage", "Omissions per 100", "EVS median", "Compression", "Fillers/min"]
         self.interpreters.setColumnCount(len(heads))
         self.interpreters.setHorizontalHeaderLabels(heads)
@@ -447,8 +475,13 @@ class CompareWindow(QMainWindow):
     def save_dialog(self) -> None:
         if self.comparison is None:
             return
+        from sialign.gui.file_dialogs import last_folder
+
         settings = QSettings()
-        folder = str(settings.value("compare_dir", str(Path.home())))
+        # The open project's folder first (its renditions usually lie beside it), then the last one used.
+        known = next((Path(p).parent for p in self._paths if p and Path(p).parent.is_dir()), None)
+        remembered = str(settings.value("compare_dir", "") or "")
+        folder = str(known) if known else remembered if remembered and Path(remembered).is_dir() else last_folder("project", settings)
         path, _ = QFileDialog.getSaveFileName(self, "Save the comparison", str(Path(folder) / f"{self.comparison.talk}.compare.html"),
                                               "HTML (*.html);;TSV (*.tsv)")
         if path:

@@ -82,9 +82,10 @@ class _CorpusTask(QObject):
     progressed = Signal(int, int, str, str)
     finished = Signal(object, str)  # report or None, error message
 
-    def __init__(self, manifest: str, folder: str) -> None:
+    def __init__(self, manifest: str, folder: str, jobs: int = 1, filters: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.manifest, self.folder = manifest, folder
+        self.jobs, self.filters = jobs, filters
         self._stop = threading.Event()
 
     def cancel(self) -> None:
@@ -97,7 +98,7 @@ class _CorpusTask(QObject):
 
         try:
             report = align_corpus(
-                self.manifest, self.folder,
+                self.manifest, self.folder, filters=self.filters, jobs=self.jobs,
                 progress=lambda done, total, talk, line: self.progressed.emit(done, total, talk, line),
                 should_stop=self._stop.is_set,
             )
@@ -173,6 +174,9 @@ class CorpusWindow(QMainWindow):
         self.setCentralWidget(central)
         self._thread: QThread | None = None
         self._task: _CorpusTask | None = None
+        # The options of the last run (the CLI's --jobs, --filters, --learned), used again by Align pending talks.
+        self.jobs: int = 1
+        self.filters: tuple[str, ...] = ()
         self.resize(1000, 560)
         self.refresh()
 
@@ -249,7 +253,15 @@ class CorpusWindow(QMainWindow):
     def align_pending(self) -> None:
         if self._thread is not None or not self.state.manifest:
             return
-        self._task = _CorpusTask(self.state.manifest, str(self.folder))
+        self.align_manifest(self.state.manifest, self.jobs, self.filters)
+
+    def align_manifest(self, manifest: str, jobs: int = 1, filters: tuple[str, ...] = ()) -> None:
+        """Align the talks of ``manifest`` into this folder in the background (the CLI's ``--jobs``, ``--filters``, ``--learned``)."""
+        if self._thread is not None:
+            return
+        # Align pending talks again later with the same options.
+        self.jobs, self.filters = jobs, tuple(filters)
+        self._task = _CorpusTask(manifest, str(self.folder), jobs, self.filters)
         self._thread = QThread(self)
         self._task.moveToThread(self._thread)
         self._thread.started.connect(self._task.run)

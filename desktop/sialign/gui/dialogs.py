@@ -100,7 +100,10 @@ def grow_to_fit(dialog: QDialog) -> None:
     layout.activate()
     needed = layout.totalHeightForWidth(dialog.width()) if layout.hasHeightForWidth() else layout.totalSizeHint().height()
     if needed > dialog.height():
+        from sialign.gui.screen_fit import fit_to_screen
+
         dialog.resize(dialog.width(), needed)
+        fit_to_screen(dialog)  # never past the screen's edge: the dialog's contents scroll instead
 
 
 @dataclass

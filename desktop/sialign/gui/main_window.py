@@ -154,6 +154,9 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
         # Another talk: the last one's search and filters would hide its rows.
         self.table_panel.clear_filters()
         self.table_model.reset()
+        # The last talk's scroll position means nothing here: start at the top (or the selected bead).
+        self.table.scrollToTop()
+        self.table_panel.show_selection(self.session.selected_bead)
         self.matrix.set_project(self.session.project, self.session.similarity)
         self.table_panel.refresh_flag_filter()
         self._update_title()

@@ -16,7 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPen
-from PySide6.QtWidgets import QGraphicsRectItem, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsRectItem, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from sialign.align.result import SimilarityGrid
 from sialign.core.model import Bead, BeadStatus, Project
@@ -145,6 +145,14 @@ class ClickableImageItem(pg.ImageItem):
             ev.ignore()
 
 
+class _InfoLine(QLabel):
+    """A one-line label whose whole text is also its tooltip (the dock may cut the line)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self.setToolTip(text.strip())
+
+
 class MatrixView(QWidget):
     """Heat map of source × target similarity with beads, path and selection.
 
@@ -240,8 +248,11 @@ class MatrixView(QWidget):
         self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.empty_label.hide()
 
-        self.hover_label = QLabel(" ")
+        self.hover_label = _InfoLine(" ")
         self.hover_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # A long line is cut at the dock's edge, never widens the dock (and pushes the table aside).
+        self.hover_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.hover_label.setMinimumWidth(0)
         self.fit_button = fit_button = QPushButton("Fit")
         fit_button.setToolTip("Show the whole matrix (Ctrl+0)")
         fit_button.clicked.connect(self.fit_to_window)

@@ -13,10 +13,11 @@ from the two file names (:func:`~sialign.workflows.talks.talk_id_from_path`).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
@@ -28,6 +29,7 @@ from sialign.core.model import Document, Project
 from sialign.gui.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.file_dialogs import open_file_name
 from sialign.gui.form_layout import error_message, growing_form
+from sialign.gui.screen_fit import ContentScroll
 from sialign.io.text_preview import ENCODING_CHOICES
 from sialign.workflows.talks import talk_from_documents, talk_id_from_path
 
@@ -214,11 +216,14 @@ class NewTalkDialog(QDialog):
 
         for key, field in (("src", self.source), ("tgt", self.target), ("ref", self.reference)):
             field.edit.editingFinished.connect(lambda k=key, f=field: self._read(k, f))
+            # Cleared (the ⊗ button): nothing of the old file stays on show until the focus leaves.
+            field.edit.textChanged.connect(lambda text, k=key, f=field: None if text else self._read(k, f))
             field.tier.currentIndexChanged.connect(lambda _i, k=key, f=field: self._read(k, f, keep_tiers=True))
             if field.encoding is not None:
                 field.encoding.currentIndexChanged.connect(lambda _i, k=key, f=field: self._read(k, f))
         for field in (self.source_audio, self.target_audio):
             field.edit.editingFinished.connect(lambda f=field: self._check_audio(f))
+            field.edit.textChanged.connect(lambda text, f=field: None if text else self._check_audio(f))
         # Transcribe… per side: a recording instead of a transcript (a local Whisper model).
         self._settings = settings
         self._machine: dict[str, tuple[str, str]] = {}  # side -> (Whisper model, transcript it wrote)
@@ -245,7 +250,12 @@ class NewTalkDialog(QDialog):
 
         self.message = error_message()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.buttons = dialog_layout(self, form, self.message, ok_text="Create")
+        # The fields scroll, the message and the buttons stay: three previews
+        # are taller than a laptop screen.
+        fields = QWidget()
+        fields.setLayout(form)
+        self.fields = ContentScroll(fields)
+        self.buttons = dialog_layout(self, self.fields, self.message, ok_text="Create")
         self.talk_id.textEdited.connect(lambda _t: setattr(self, "_auto_talk_id", ""))
 
     @staticmethod
@@ -284,7 +294,8 @@ class NewTalkDialog(QDialog):
         except SialignError as exc:
             if not listed:
                 field.set_tiers([])
-            field.show_error(str(exc))
+            # The command line's wording, said as in this dialog.
+            field.show_error(str(exc).replace("leave it out to detect it", "choose Auto to detect it"))
             self._update_talk_id()
             self._fit_height()
             return
@@ -293,6 +304,7 @@ class NewTalkDialog(QDialog):
                 field.set_tiers([])
             field.show_error(f"{path}: cannot be read ({exc.strerror or exc}) — check the path and permissions")
             self._update_talk_id()
+            self._fit_height()
             return
         self._documents[key] = doc
         language = doc.language if doc.language not in ("", "und") else guess_language(doc.texts())
@@ -304,9 +316,16 @@ class NewTalkDialog(QDialog):
                                + ". If the preview looks garbled, choose the encoding.")  # fmt: skip
         elif doc.warnings:
             field.show_warning(summary + "\nWarning: " + "; ".join(doc.warnings))
+        elif key == "ref" and language not in ("", "und") and language != self.target_language.currentText().strip():
+            field.show_warning(summary + f"\nWarning: the reference is in language {language} but the interpretation "
+                               f"is {self.target_language.currentText().strip()}; choose the translation into the "
+                               "interpretation's language.")  # fmt: skip
         else:
             field.show_ok(summary)
-        if key == "src":
+        # A language guessed from text read with a doubtful chosen encoding is a guess about garbage: keep the box.
+        if encoding is not None and preview.doubts:
+            pass
+        elif key == "src":
             self.source_language.setEditText(language)
         elif key == "tgt":
             self.target_language.setEditText(language)
@@ -314,6 +333,9 @@ class NewTalkDialog(QDialog):
         self._fit_height()
 
     def _fit_height(self) -> None:
+        # Lay the fields out at once: a message drawn before its row has grown overlaps the preview above it.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self.fields.updateGeometry()  # the scroll area asks for its content's new height
         grow_to_fit(self)
 
     def _update_talk_id(self) -> None:
@@ -326,6 +348,16 @@ class NewTalkDialog(QDialog):
         suggestion = talk_id_from_path(source, target or None) if source else ""
         self._auto_talk_id = suggestion
         self.talk_id.setText(suggestion)
+        folder = Path(source).parent.name if source else ""
+        if not suggestion:
+            tip = "A short name used in exports; filled in from the file names"
+        elif suggestion == "talk":
+            tip = "Neither the file names nor their folder name the talk: type a short id"
+        elif folder and suggestion == re.sub(r"[^\w-]+", "_", folder).strip("_"):
+            tip = f"From the name of the folder {folder}: the file names say nothing about the talk"
+        else:
+            tip = "From the file names" + (f" {Path(source).name} and {Path(target).name}" if target else f" {Path(source).name}")
+        self.talk_id.setToolTip(tip + ". Type another id to keep yours.")
 
     def revalidate(self) -> None:
         """Read again every file that changed on disk since it was read (the user fixed it meanwhile)."""

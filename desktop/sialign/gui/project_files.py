@@ -104,6 +104,10 @@ class ProjectFiles:
                 discard_autosave(path, project.talk_id)
         self._discard_current_autosave()
         self.session.set_project(project, modified=modified)
+        # Back at the bead the reviewer was on when saving.
+        selected = self.settings.value(_selected_key(path))
+        if selected is not None and str(selected).lstrip("-").isdigit():
+            self.session.select_bead(int(str(selected)))
         self._add_recent(str(path))
         remember_folder(path, "project", self.settings)
         self.statusBar().showMessage(f"Opened {path}", 5000)
@@ -158,7 +162,9 @@ class ProjectFiles:
                 self._apply_properties(properties, f"Locate the {name} audio")
                 self.statusBar().showMessage(f"The {name} audio was found beside the other one: {beside}", 8000)
                 continue
-            box = QMessageBox(QMessageBox.Icon.Warning, "Audio not found",
+            # A file that is there but cannot be played (a FIFO, a damaged file) is not "not found".
+            title = "Audio not found" if not path.exists() else "Audio cannot be opened"
+            box = QMessageBox(QMessageBox.Icon.Warning, title,
                               f"The {name} audio {path} cannot be opened: {problem}.", parent=self)  # fmt: skip
             box.setInformativeText("Locate the recording to hear and see it; alignment and review work without it.")
             locate = box.addButton("Locate…", QMessageBox.ButtonRole.AcceptRole)
@@ -232,6 +238,7 @@ class ProjectFiles:
             return False
         project.path = str(path)
         discard_autosave(path, project.talk_id)
+        self.settings.setValue(_selected_key(path), self.session.selected_bead)
         self.session.mark_saved()
         self._add_recent(str(path))
         remember_folder(path, "project", self.settings)
@@ -287,6 +294,29 @@ class ProjectFiles:
         if folder:
             self.open_corpus(folder)
 
+    def new_corpus(self) -> Any:
+        """*File → New corpus…*: propose a manifest from a folder, save it and align it in the corpus window."""
+        from PySide6.QtCore import Qt
+
+        from sialign.gui.corpus_window import CorpusWindow
+        from sialign.gui.new_corpus_dialog import NewCorpusDialog
+
+        dialog = NewCorpusDialog(self, settings=self.settings)
+        if dialog.exec() != NewCorpusDialog.DialogCode.Accepted:
+            return None
+        run = dialog.run()
+        try:
+            run.output.mkdir(parents=True, exist_ok=True)
+            window = CorpusWindow(run.output, open_talk=self._review_corpus_talk, parent=self)
+        except (SialignError, OSError) as exc:
+            self.show_error("Corpus not created", f"{run.output}: {exc}")
+            return None
+        window.setWindowFlag(Qt.WindowType.Window, True)
+        self.corpus_window = window
+        window.show()
+        window.align_manifest(str(run.manifest), run.jobs, tuple(run.filters))
+        return window
+
     def open_corpus(self, folder: str) -> Any:
         """Show the corpus window of ``folder``; its talks open here for review. None when it is no corpus."""
         from PySide6.QtCore import Qt
@@ -296,10 +326,10 @@ class ProjectFiles:
 
         if not (Path(folder) / STATE_FILE).exists():
             self.show_error("Not a corpus folder", f"{folder} holds no {STATE_FILE}: align a corpus into it first "
-                            "(sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
+                            "(File → New corpus…, or sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
             return None
         try:
-            window = CorpusWindow(folder, open_talk=lambda path: self.open_path(path), parent=self)
+            window = CorpusWindow(folder, open_talk=self._review_corpus_talk, parent=self)
         except SialignError as exc:
             self.show_error("Corpus not opened", str(exc))
             return None
@@ -307,6 +337,12 @@ class ProjectFiles:
         self.corpus_window = window
         window.show()
         return window
+
+    def _review_corpus_talk(self, path: str) -> None:
+        """Open a talk of the corpus window here and bring this window to the front, where the review happens."""
+        if self.open_path(path):
+            self.raise_()
+            self.activateWindow()
 
     def report_dialog(self) -> None:
         from sialign.gui.report_dialog import ReportDialog
@@ -379,3 +415,8 @@ class ProjectFiles:
             action.setStatusTip(path)
             action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
         self.recent_menu.setEnabled(bool(recent))
+
+
+def _selected_key(path: str | Path) -> str:
+    """The settings key remembering the bead selected when the project at ``path`` was saved."""
+    return "selected_bead/" + str(Path(path).resolve()).replace("/", "|")

@@ -96,6 +96,7 @@ class Row:
     evs: float | None
     kind: str
     labels: str
+    note: str = ""
 
 
 def bead_fingerprint(bead: Bead) -> tuple[Any, ...]:
@@ -157,6 +158,7 @@ def render_row(bead: Bead, project: Project) -> Row:
         evs=evs,
         kind=bead.kind,
         labels=", ".join(labels),
+        note=bead.note,
     )
 
 
@@ -358,8 +360,8 @@ class SegmentTableModel(QAbstractTableModel):
         if col is Column.COST:
             return "–" if row.cost is None else f"{row.cost:.2f}"
         if col is Column.STATUS:
-            text = row.status.value
-            return f"{text} · {row.labels}" if row.labels else text
+            # A note shows as a mark here and whole in the tooltip (the search finds it too).
+            return " · ".join(part for part in (row.status.value, row.labels, "✎ note" if row.note else "") if part)
         if col is Column.FLAGS:
             return row.flags
         if col is Column.DOUBT:
@@ -405,6 +407,8 @@ class SegmentTableModel(QAbstractTableModel):
             lines.append(row.labels)
         if row.spans:
             lines.append(row.spans)
+        if row.note:
+            lines.append(f"Note: {row.note}")
         return "\n".join(lines)
 
 
@@ -485,7 +489,7 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         if self._cost_min is not None and (row.cost is None or row.cost < self._cost_min):
             return False
         if self._pattern is not None and not (
-            self._pattern.search(row.source) or self._pattern.search(row.target)
+            self._pattern.search(row.source) or self._pattern.search(row.target) or self._pattern.search(row.note)
         ):
             return False
         return True

@@ -164,7 +164,7 @@ class TablePanel(QWidget):
         self.table.configure_columns()
 
         self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText("Search source and target…  (Ctrl+F)")
+        self.search_edit.setPlaceholderText("Search source, target and notes…  (Ctrl+F)")
         self.search_edit.setClearButtonEnabled(True)
         self.regex_box = QCheckBox("Regex")
         self.status_filter = QComboBox()
@@ -200,8 +200,10 @@ class TablePanel(QWidget):
         self.status_filter.currentIndexChanged.connect(self._status_filter_changed)
         self.flag_filter.currentIndexChanged.connect(self._flag_filter_changed)
         self.cost_filter.valueChanged.connect(self._cost_filter_changed)
-        for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
-            signal.connect(self._update_shown_later)
+        # The source's signals too: with a search active, a merge removes a hidden row the proxy never reports.
+        for model in (self.proxy, self.model):
+            for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset, model.layoutChanged):
+                signal.connect(self._update_shown_later)
         # A model reset resets the header's section modes; set them again.
         self.proxy.modelReset.connect(self.table.configure_columns)
         self.table.selectionModel().currentRowChanged.connect(self._current_row_changed)
@@ -336,6 +338,9 @@ class TablePanel(QWidget):
         total = self.model.rowCount()
         shown = self.proxy.rowCount()
         self.shown_label.setText(f"{shown} of {total} beads shown" if shown != total else f"{total} beads")
+        if shown:
+            # The row numbers are bead numbers: rows hidden by a search may have moved them.
+            self.proxy.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shown - 1)
 
     # -- moving -----------------------------------------------------------------------
     def go_next(self, predicate: Callable[..., bool], backwards: bool = False) -> None:
@@ -357,14 +362,20 @@ class TablePanel(QWidget):
         self.table.setFocus()
 
     def go_most_doubtful(self) -> None:
-        """Select the unreviewed bead with the highest doubt (the model retrains after each review)."""
+        """Select the unreviewed bead still in the output with the highest doubt (the model retrains after each review).
+
+        Dropped beads are left out: the aligner's omissions have a doubt of 1 by
+        construction and would always come first.
+        """
+        from sialign.core.model import BeadStatus
         from sialign.filters.doubt_decisions import most_doubtful
 
         alignment = self.session.project.alignment
         if alignment is None:
             return
         by_bead, busy = self._doubt()
-        index = most_doubtful(alignment.beads, by_bead)
+        dropped = {(b.src, b.tgt) for b in alignment.beads if b.status is BeadStatus.DROPPED}
+        index = most_doubtful(alignment.beads, {key: v for key, v in by_bead.items() if key not in dropped})
         if index < 0:
             self.message.emit(
                 "The doubt is still being computed." if busy or not by_bead else "No unreviewed bead left.", 5000

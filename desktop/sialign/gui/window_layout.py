@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QByteArray, QPoint, QRect, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMenu, QScrollArea, QWidget
 
+from sialign.gui.screen_fit import FRAME_MARGIN, available_area
 from sialign.gui.table_model import Column, is_flagged, is_low_confidence, is_unconfirmed
 
 
@@ -16,8 +17,6 @@ from sialign.gui.table_model import Column, is_flagged, is_low_confidence, is_un
 LAYOUT_VERSION = 5
 # The window's size on a screen with room for it; smaller screens get a maximised window.
 DEFAULT_SIZE = (1400, 880)
-# Room left for a window manager's frame and title bar (width, height).
-FRAME_MARGIN = (16, 40)
 # Screens with less free height than this start with compact table rows.
 COMPACT_BELOW_HEIGHT = 900
 
@@ -89,6 +88,8 @@ class WindowLayout:
         self.act_properties = A("Project &properties…", self.project_properties, None,
                                 "Talk id, languages, interpreter, and where the audio and reference files are")
         self.act_export = A("&Export…", self.export_dialog, "Ctrl+E", "Export the alignment as TSV, JSONL or TMX")
+        self.act_new_corpus = A("New c&orpus…", self.new_corpus, None,
+                                "Pair a folder's transcripts into a manifest and align every talk")  # fmt: skip
         self.act_corpus = A("Open &corpus…", self.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
         self.act_report = A("Export &report…", self.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
         self.act_compare = A("&Compare renditions…", self.compare_window, None, "Several renditions of this source side by side")
@@ -135,7 +136,7 @@ class WindowLayout:
         self.act_good_mt = A("Label: good &translation (cycle)", lambda: self.review.cycle_label("good_mt"), "Shift+G",
                              "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
         self.act_post_edit = A("&Post-edit target…", self.focus_post_edit, "E", "Type a corrected target text")
-        self.act_find = A("&Find…", self.table_panel.focus_search, K.Find, "Search source and target text")
+        self.act_find = A("&Find…", self.table_panel.focus_search, K.Find, "Search source and target text and notes")
         self._build_review_extras()
 
         self.act_next_unconfirmed = A("Next &unconfirmed", lambda: self.table_panel.go_next(is_unconfirmed), "N",
@@ -263,6 +264,7 @@ class WindowLayout:
             file_menu.addAction(action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addAction(self.act_example)
+        file_menu.addAction(self.act_new_corpus)
         file_menu.addAction(self.act_corpus)
         file_menu.addSeparator()
         for action in (self.act_save, self.act_save_as, self.act_export, self.act_report, self.act_compare):
@@ -346,6 +348,9 @@ class WindowLayout:
         self.embedder_label = QLabel("")
         self.counts_label = QLabel("")
         self.saved_label = QLabel("")
+        # A gap between a status message and the permanent counts ("…32 beads)" never runs into "35 beads").
+        for label in (self.embedder_label, self.counts_label, self.saved_label):
+            label.setContentsMargins(12, 0, 0, 0)
         # The task runner's progress bar and Cancel button.
         self.progress, self.cancel_button = self.tasks.progress, self.tasks.cancel_button
         bar.addPermanentWidget(self.progress)
@@ -426,8 +431,7 @@ class WindowLayout:
 
     def free_area(self) -> QRect | None:
         """The free area (without panels and docks) of the screen the window is on; None without a screen."""
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        return screen.availableGeometry() if screen is not None else None
+        return available_area(self)
 
     def _fit_to_screen(self) -> None:
         """Never larger than the screen's free area: the default size, or maximised on a smaller screen."""

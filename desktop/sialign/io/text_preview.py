@@ -76,10 +76,14 @@ def decoding_doubts(data: bytes, decoded: DecodedText, *, detected: bool) -> lis
     if replacement >= 0:
         line = text.count("\n", 0, replacement) + 1
         doubts.append(f"line {line}: the text holds replacement characters (�), so part of it was lost before")
-    for pattern, what in (
-        (_CONTROL, "control characters, so the encoding is probably wrong"),
-        (_MOJIBAKE, "UTF-8 read as a single-byte encoding (Ã© for é): choose UTF-8 or Auto"),
-    ):
+    # Mojibake of UTF-8 only when that line's bytes are UTF-8; else name the encoding the file reads as (GBK read as Windows-1252).
+    mojibake = "UTF-8 read as a single-byte encoding (Ã© for é): choose UTF-8 or Auto"
+    found = _MOJIBAKE.search(text)
+    if found and not _line_is_utf8(text, found.start(), decoded.encoding):
+        other = _cjk_reading(data)
+        mojibake = (f"{_LABELS.get(other, other)} text read as a single-byte encoding: choose {_LABELS.get(other, other)} "
+                    "or Auto") if other else "letters of another encoding: choose Auto or the file's encoding"  # fmt: skip
+    for pattern, what in ((_CONTROL, "control characters, so the encoding is probably wrong"), (_MOJIBAKE, mojibake)):
         found = pattern.search(text)
         if found:
             doubts.append(f"line {text.count(chr(10), 0, found.start()) + 1}: the text holds {what}")
@@ -94,6 +98,31 @@ def decoding_doubts(data: bytes, decoded: DecodedText, *, detected: bool) -> lis
             names = ", ".join(_LABELS.get(o, o) for o in others)
             doubts.append(f"detected as {_LABELS.get(name, name)} from a short text that {names} read too")
     return doubts
+
+
+def _line_is_utf8(text: str, position: int, encoding: str) -> bool:
+    """Whether the line of ``text`` at ``position``, encoded back with ``encoding``, is UTF-8."""
+    start = text.rfind("\n", 0, position) + 1
+    end = text.find("\n", position)
+    try:
+        text[start : end if end >= 0 else len(text)].encode(encoding).decode("utf-8")
+    except (UnicodeError, LookupError):
+        return False
+    return True
+
+
+def _cjk_reading(data: bytes) -> str:
+    """The double-byte encoding under which ``data`` reads as mostly Chinese, Japanese or Korean text ("" when none)."""
+    wide = sum(1 for b in data if b >= 0x80) // 2
+    for codec in ("gb18030", "cp932", "euc_jp", "big5", "euc_kr"):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        letters = len(_HAN.findall(text)) + len(_KANA.findall(text)) + len(_HANGUL.findall(text))
+        if wide and letters >= 0.9 * wide and not _CONTROL.search(text):
+            return codec
+    return ""
 
 
 def _decodes(data: bytes, encoding: str) -> bool:

@@ -28,6 +28,10 @@ _ROLE_WORDS = frozenset(
     "original translation subtitles captions audio".split()
 )
 _SEPARATORS = "._- "
+# Folders that hold files for a while, never one talk: their names are no talk id.
+_SCRATCH_FOLDERS = frozenset(
+    "tmp temp scratch downloads desktop documents home data files new_folder untitled_folder var".split()
+)
 
 
 def _is_generic(word: str) -> bool:
@@ -78,7 +82,8 @@ def talk_id_from_path(path: str | Path, other: str | Path | None = None) -> str:
        ``src``/``target`` at the end of a name are dropped);
     2. else the source file's name (``talk-ja.vtt`` → ``talk``);
     3. when the names say nothing about the talk (``src.txt`` and ``tgt.txt``,
-       ``en.srt`` and ``ja.srt``), the name of the folder holding the source;
+       ``en.srt`` and ``ja.srt``), the name of the folder holding the source,
+       unless it is a scratch folder (``tmp``, ``Downloads``, ``Desktop``...);
     4. else ``talk``.
     """
     source = _clean_stem(path)
@@ -91,7 +96,7 @@ def talk_id_from_path(path: str | Path, other: str | Path | None = None) -> str:
         if len(cleaned) >= 2 and not _is_generic(cleaned):
             return cleaned
     folder = _sanitise(Path(path).parent.name)
-    if len(folder) >= 2 and not _is_generic(folder):
+    if len(folder) >= 2 and not _is_generic(folder) and folder.lower() not in _SCRATCH_FOLDERS:
         return folder
     return "talk"
 
