@@ -150,7 +150,7 @@ def test_cli_hardening_numeric_options_out_of_range(tmp_path: Path, capsys: pyte
     src, tgt = talk_files(tmp_path)
     assert main(["align", str(src), str(tgt), "-o", str(tmp_path / "x.tsv"), "--model", "lexical", *option]) == EXIT_USAGE
     err = capsys.readouterr().err
-    assert f"argument {option[0]}" in err and "must be from" in err
+    assert f"argument {option[0]}" in err and "must be between" in err
     assert not (tmp_path / "x.tsv").exists()
 
 

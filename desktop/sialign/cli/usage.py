@@ -60,9 +60,9 @@ def _number(kind: Callable[[str], float], low: float, high: float) -> Callable[[
             value = kind(text)
         except ValueError:
             noun = "a whole number" if kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"needs {noun} from {low:g} to {high:g}, not {printable(repr(text))}") from None
+            raise argparse.ArgumentTypeError(f"needs {noun} between {low:g} and {high:g}, not {printable(repr(text))}") from None
         if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g}, not {printable(text)}")
+            raise argparse.ArgumentTypeError(f"must be between {low:g} and {high:g}, not {printable(text)}")
         return value
 
     parse.__name__ = getattr(kind, "__name__", "number")  # argparse names the type in its own messages
