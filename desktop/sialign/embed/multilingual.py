@@ -246,7 +246,7 @@ class MultilingualEncoder:
                         joined = np.zeros((len(block), DIM), dtype=np.float32)
                         np.add.at(joined, owners, vectors)
                         norms = np.linalg.norm(joined, axis=1, keepdims=True)
-                        vectors = joined / np.where(norms > 0, norms, 1.0)
+                        vectors = (joined / np.where(norms > 0, norms, 1.0)).astype(np.float32)
                     out[block] = vectors
                     done += len(block)
                     if progress is not None:
