@@ -202,3 +202,16 @@ def test_dp_time_corridor_replaces_downsampling_on_long_timed_input() -> None:
     assert len(timed.levels) == 1, "the corridor needs no coarse pass"
     assert timed.cells < exact.cells / 4
     assert timed.beads == exact.beads == gold
+
+
+def test_dp_refuses_tables_beyond_the_memory_limit_before_allocating() -> None:
+    """--max-tgt 10^9 once asked numpy for 715 GiB: the sizes are checked first."""
+    from sialign.align.dp import DP_MEMORY_LIMIT, check_dp_memory
+    from sialign.core.errors import AlignmentTooLargeError
+
+    check_dp_memory(5001, 600, 1 + 4 * 12, 64)  # a long talk with the default beads fits
+    with pytest.raises(AlignmentTooLargeError, match="GiB"):
+        check_dp_memory(200_001, 200_001, 1 + 4 * 12, 64)
+    with pytest.raises(AlignmentTooLargeError, match="--max-tgt"):
+        check_dp_memory(3, 1000, 1 + 64 * 10**6, 3)
+    assert DP_MEMORY_LIMIT <= 16 * 2**30

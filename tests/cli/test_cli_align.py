@@ -139,7 +139,7 @@ def test_cli_align_without_reference_uses_the_direct_signal(talk: Path, capsys: 
     ("extra", "message"),
     [
         (["--filters", "intra,magic"], "unknown filter"),
-        (["--max-src", "0"], "--max-src must be at least 1"),
+        (["--max-src", "0"], "argument --max-src: must be between 1 and 64, not 0"),
         (["--evs", "5", "1"], "MIN < MAX"),
     ],
 )
@@ -261,7 +261,7 @@ def test_cli_align_pivot_weight_mixes_the_direct_signal(talk: Path, capsys: pyte
     assert main(align_args(talk, talk / "mixed.tsv", "--pivot-weight", "0.8")) == 0
     assert "embedder: use-multilingual + lexical (pivot through the reference translation)" in capsys.readouterr().out
     assert main(align_args(talk, talk / "bad.tsv", "--pivot-weight", "1.5")) == 64
-    assert "--pivot-weight must be between 0 and 1" in capsys.readouterr().err
+    assert "argument --pivot-weight: must be between 0 and 1, not 1.5" in capsys.readouterr().err
 
 
 def test_cli_align_allow_overlaps(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -188,3 +188,17 @@ def test_lexical_textberg_dev_nearest_neighbour(shared_data) -> None:
     # Measured 0.496, 0.585 and 0.618.
     assert accuracy(joint) < accuracy(pair) < accuracy(positional)
     assert accuracy(positional) > 0.6
+
+
+def test_lexical_features_of_an_over_long_text_come_from_its_start(caplog: pytest.LogCaptureFixture) -> None:
+    """The n-gram tables hold ~200 bytes a character: a 3 MB one-line segment needed 600 MB."""
+    from sialign.embed.lexical import MAX_FEATURE_CHARS, LexicalEmbedder
+
+    emb = LexicalEmbedder()
+    text = "words of a very long line " * (MAX_FEATURE_CHARS // 10)
+    with caplog.at_level("WARNING", logger="sialign.embed.lexical"):
+        h_long, _ = emb.features(text)
+        emb.features(text)
+    h_start, _ = emb.features(text[:MAX_FEATURE_CHARS])
+    assert np.array_equal(h_long, h_start)
+    assert len([r for r in caplog.records if "first 20000 characters" in r.getMessage()]) == 1

@@ -128,3 +128,32 @@ def test_models_choose_embedder_user_default_wins(tmp_path, monkeypatch: pytest.
 def test_models_make_embedder_names_the_encoder() -> None:
     assert isinstance(make_embedder("use-multilingual"), MultilingualEncoder)
     assert isinstance(make_embedder("auto"), MultilingualEncoder)
+
+
+def test_multilingual_split_long_keeps_bos_and_eos() -> None:
+    from sialign.embed.multilingual import split_long
+
+    pieces, owners = split_long([[1, 5, 6, 2], [1, *range(10, 20), 2]], most=6)
+    assert pieces == [[1, 5, 6, 2], [1, 10, 11, 12, 13, 2], [1, 14, 15, 16, 17, 2], [1, 18, 19, 2]]
+    assert owners.tolist() == [0, 1, 1, 1]
+
+
+def test_multilingual_a_very_long_text_is_encoded_in_pieces(encoder: MultilingualEncoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-line 1 MB transcript took 4 GB in one pass (attention is quadratic): no pass sees more than MAX_TEXT_TOKENS."""
+    from sialign.embed import multilingual
+
+    seen: list[int] = []
+    real = encoder._backend._encode_batch
+
+    def record(group, n_tokens, out):  # type: ignore[no-untyped-def]
+        seen.extend(len(row) for row in group)
+        return real(group, n_tokens, out)
+
+    monkeypatch.setattr(encoder._backend, "_encode_batch", record)
+    sentence = "The interpreter follows the speaker at a distance of a few seconds. "
+    long_text = sentence * 150  # about 2,000 tokens
+    vectors = encoder.encode([long_text, sentence, "Bread rises slowly in a warm oven.", ""])
+    assert max(seen) <= multilingual.MAX_TEXT_TOKENS and len(seen) > 4
+    assert np.allclose(np.linalg.norm(vectors[:3], axis=1), 1.0, atol=1e-4) and not vectors[3].any()
+    # The pieces' mean still says what the text is about.
+    assert float(vectors[0] @ vectors[1]) > float(vectors[0] @ vectors[2]) + 0.2

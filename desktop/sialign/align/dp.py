@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.ndimage import maximum_filter1d, minimum_filter1d
 
+from sialign.core.errors import AlignmentTooLargeError
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 
@@ -118,6 +119,36 @@ class DPResult:
     levels: list[tuple[int, int, int]] = field(default_factory=list)
 
 
+# Most memory one dynamic programme may ask for. Sizes above it come from
+# options no talk needs (a bead of 10^9 segments) or a talk far beyond any
+# interpreted session: refused before allocating, never a MemoryError or an
+# out-of-memory kill half-way.
+DP_MEMORY_LIMIT = 8 * 2**30
+
+
+def check_dp_memory(rows: int, width: int, n_types: int, block_rows: int) -> None:
+    """Refuse a DP whose tables would exceed :data:`DP_MEMORY_LIMIT`.
+
+    Args:
+        rows: DP rows (n_src + 1).
+        width: columns searched per row.
+        n_types: bead shapes (1 + max_src * max_tgt).
+        block_rows: rows whose bead costs are computed together.
+
+    Raises:
+        AlignmentTooLargeError: naming the sizes and what to lower.
+    """
+    # The float64 cost table and int16 back-pointers, plus one block of bead
+    # costs (T, R, W) and about two temporaries of its size.
+    need = rows * width * (8 + 2) + 3 * n_types * block_rows * width * 8
+    if need > DP_MEMORY_LIMIT:
+        raise AlignmentTooLargeError(
+            f"aligning {rows - 1} source segments against {width} target columns with {n_types} bead shapes "
+            f"would need about {need / 2**30:.0f} GiB (the limit is {DP_MEMORY_LIMIT / 2**30:.0f} GiB) — "
+            "lower --max-src/--max-tgt or split the talk into parts"
+        )
+
+
 def banded_dp(
     model: BeadCostModel | WindowCosts,
     band: Band,
@@ -165,6 +196,7 @@ def banded_dp(
         inside = np.minimum(at, m)
         return skip_cums[inside] - skip_cums[min(start, m)] + (at - inside) * skip
 
+    check_dp_memory(n + 1, W, len(types), min(block_rows, n + 1))
     base_idx = cols[None, :] - b_t[:, None]  # (T, W) column in the earlier row, before the band shift
     table = np.full((n + 1, W), np.inf)
     back = np.full((n + 1, W), ZERO_ONE, dtype=np.int16)

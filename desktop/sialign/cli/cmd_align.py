@@ -169,6 +169,11 @@ def run(args: argparse.Namespace) -> int:
     from sialign.workflows.aligning import align_talk
     from sialign.workflows.outputs import check_output_folder, check_output_name, summary_lines, write_output
 
+    from sialign.cli.usage import usage_error
+
+    stdin_sides = [name for name, value in (("SRC", args.source), ("TGT", args.target), ("--ref", args.ref)) if value == "-"]
+    if len(stdin_sides) > 1:
+        usage_error(f"{' and '.join(stdin_sides)} are both '-': standard input is one stream, not two files — save all but one side to a file")
     fmt = getattr(args, "format", None)
     check_output_name(args.output, fmt, project=True)
     check_output_folder(args.output)

@@ -92,16 +92,39 @@ class _Progress:
             self.bar.close()
 
 
+# Dask distributed's address schemes (distributed.comm.registry); a bare host:port is tcp.
+DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def check_dask_address(address: str | None) -> None:
+    """Refuse, before any work, a ``--dask`` value that is neither ``local[:N]`` nor a scheduler address."""
+    from sialign.cli.usage import usage_error
+    from sialign.core.errors import printable
+
+    if address is None:
+        return
+    if address == "local" or address.startswith("local:"):
+        count = address.partition(":")[2] or "2"
+        if not count.isdigit() or not 1 <= int(count) <= 1024:
+            usage_error(f"--dask {printable(address)}: local:N needs N local workers from 1 to 1024")
+        return
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in DASK_SCHEMES or not rest.strip():
+        usage_error(
+            f"--dask {printable(address)}: not a scheduler address — give local, local:N or "
+            f"{', '.join(s + '://HOST:PORT' for s in DASK_SCHEMES[:2])}"
+        )
+
+
 def _align(args: argparse.Namespace) -> int:
     from sialign.cli.cmd_align import params_from_args, parse_filters
     from sialign.corpus.manifest import read_manifest
     from sialign.corpus.runner import align_corpus
 
     filters = sorted(parse_filters(args.filters)) + (["learned"] if args.learned else [])
-    if args.jobs < 1:
-        from sialign.cli.usage import usage_error
-
-        usage_error(f"--jobs must be at least 1, not {args.jobs}")
+    check_dask_address(args.dask)
     params = params_from_args(args)
     total = len(read_manifest(args.manifest))
     progress = _Progress(total, args.quiet)

@@ -35,8 +35,6 @@ def run(args: argparse.Namespace) -> int:
     from sialign.text import chunk_japanese, rebuild_captions, split_sentences
     from sialign.workflows.outputs import check_output_folder
 
-    if args.max_chars < 2:
-        usage_error(f"--max-chars must be at least 2, not {args.max_chars}")
     if args.pivot and not args.captions:
         usage_error("--pivot only makes sense with --captions")
     if args.output:

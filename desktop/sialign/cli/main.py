@@ -19,6 +19,7 @@ internal error; 130 interrupted; 141 standard output closed early.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
 import os
@@ -27,8 +28,8 @@ import sys
 from types import ModuleType
 
 import sialign
-from sialign.cli.usage import UsageError
-from sialign.core.errors import SialignError, UnknownLanguageError
+from sialign.cli.usage import UsageError, check_number_ranges
+from sialign.core.errors import SialignError, UnknownLanguageError, printable
 
 EXIT_OK = 0
 EXIT_INPUT = 2  # a file cannot be read or written as asked (bad input, disk full...)
@@ -36,6 +37,9 @@ EXIT_INTERNAL = 70  # a defect of SI Aligner (sysexits EX_SOFTWARE)
 EXIT_USAGE = 64  # wrong command-line arguments (sysexits EX_USAGE)
 EXIT_INTERRUPTED = 130  # Ctrl+C
 EXIT_BROKEN_PIPE = 141  # the reader of standard output went away (as a SIGPIPE death)
+
+# Errors of a write to standard output that say where it goes is full or broken (> /dev/full).
+_STREAM_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EROFS})
 
 EXIT_STATUSES = (
     (EXIT_OK, "success"),
@@ -141,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
+    check_number_ranges(parser)
     return parser
 
 
@@ -199,10 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return code
     except (UsageError, UnknownLanguageError) as exc:  # an option's value the command cannot use: as argparse's own errors
-        print(f"sialign {args.command}: error: {exc}\nrun 'sialign {args.command} -h' for the options", file=sys.stderr)
+        print(f"sialign {args.command}: error: {printable(exc)}\nrun 'sialign {args.command} -h' for the options", file=sys.stderr)
         return EXIT_USAGE
     except SialignError as exc:
-        print(f"sialign {args.command}: error: {exc}", file=sys.stderr)
+        print(f"sialign {args.command}: error: {printable(exc)}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print(f"sialign {args.command}: interrupted", file=sys.stderr)
@@ -210,21 +215,38 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
+    except OSError as exc:  # the operating system refused a file or the output stream: as a file that cannot be written
+        from sialign.core.atomic import STDOUT_LABEL, output_error
+
+        if exc.filename is not None:
+            message = f"{exc.filename}: {exc.strerror or exc}"
+        elif exc.errno in _STREAM_ERRNOS:
+            message = str(output_error(STDOUT_LABEL, exc))
+        else:
+            return _internal_error(args.command, exc, debug)
+        print(f"sialign {args.command}: error: {printable(message)}", file=sys.stderr)
+        _silence_stdout()
+        return EXIT_INPUT
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, no traceback
-        if debug:
-            raise
-        where = ""
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_next is not None:
-            tb = tb.tb_next
-        if tb is not None:
-            where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
-        print(
-            f"sialign {args.command}: internal error: {type(exc).__name__}: {str(exc)[:200]}{where} — "
-            "this is a defect of SI Aligner; run again with --debug for the details and report them",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL
+        return _internal_error(args.command, exc, debug)
+
+
+def _internal_error(command: str, exc: BaseException, debug: bool) -> int:
+    """Report a defect in one line (where it happened, no traceback unless ``debug``): exit status 70."""
+    if debug:
+        raise exc
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
+    print(
+        f"sialign {command}: internal error: {type(exc).__name__}: {printable(str(exc)[:200])}{where} — "
+        "this is a defect of SI Aligner; run again with --debug for the details and report them",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

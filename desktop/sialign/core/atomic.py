@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import errno as _errno
 import io
+import logging
 import os
 import re
 import stat
@@ -34,9 +35,12 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
-from sialign.core.errors import OutputError
+from sialign.core.errors import OutputError, printable
+
+log = logging.getLogger(__name__)
 
 STDIO_NAME = "-"
+STDOUT_LABEL = "standard output"  # how messages name "-" as an output
 _TEMP_STEM_CHARS = 40
 _TEMP_SUFFIX = ".tmp"
 
@@ -158,8 +162,15 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
             yield sys.stdout
             sys.stdout.flush()
             return
-        with _direct(buffer, mode, encoding, newline) as fh:
-            yield fh
+        try:
+            with _direct(buffer, mode, encoding, newline) as fh:
+                yield fh
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk or device behind the redirection (> /dev/full)
+            if isinstance(exc, OutputError):
+                raise
+            raise output_error(STDOUT_LABEL, exc) from None
         return
     path = Path(path)
     if not _is_regular_or_missing(path):
@@ -177,14 +188,15 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
                 raise
             raise output_error(path, exc) from None
         return
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path  # lstat: a name too long fails here
         target.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_temporaries(target)
         fd, tmp = tempfile.mkstemp(prefix=_temp_stem(target.name), suffix=_TEMP_SUFFIX, dir=target.parent)
     except OSError as exc:
         raise output_error(path, exc) from None
     _lock(fd)
+    _say_if_read_only(target)
     # A second descriptor keeps the lock (flock belongs to the open file)
     # after the writing one is closed, until the rename is done.
     lock_fd = os.dup(fd)
@@ -206,6 +218,16 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
         raise
     finally:
         os.close(lock_fd)
+
+
+def _say_if_read_only(path: Path) -> None:
+    """Log a warning when the file about to be replaced is read-only (editors ask; a command says so)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if stat.S_ISREG(mode) and not mode & 0o222:
+        log.warning("%s was read-only; replaced it (the new file is read-only too)", printable(path))
 
 
 def _target_mode(path: Path) -> int:

@@ -7,7 +7,29 @@ the CLI prints it; neither shows a traceback for these classes.
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
+
+
+def printable(text: object) -> str:
+    """``text`` on one printable line: control characters and line or paragraph separators as escapes.
+
+    Messages quote file names, headers and option values; a vertical tab, form
+    feed, NEL or U+2028 in them would split a one-line error (``str.splitlines``
+    breaks on each) or move a terminal's cursor. Tabs and newlines become
+    ``\\t`` and ``\\n``, others ``\\xNN`` / ``\\uNNNN``.
+    """
+    s = str(text)
+    if s.isprintable():
+        return s
+    out = []
+    for ch in s:
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            code = ord(ch)
+            out.append({9: "\\t", 10: "\\n", 13: "\\r"}.get(code) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"))
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 class SialignError(Exception):
@@ -42,7 +64,7 @@ class InputError(SialignError):
         text = f"{where}: {message}"
         if hint:
             text += f" — {hint}"
-        super().__init__(text)
+        super().__init__(printable(text))
 
 
 class EncodingError(InputError):
@@ -122,6 +144,10 @@ class ParamsError(SialignError):
         super().__init__(f"{field} {problem}")
 
 
+class AlignmentTooLargeError(SialignError):
+    """An alignment would need more memory than allowed (its sizes are checked before anything is allocated)."""
+
+
 class EditError(SialignError):
     """An edit cannot be applied (bad offset, no neighbour, wrong bead...)."""
 
@@ -157,7 +183,7 @@ class OutputError(SialignError, OSError):
         text = f"{path}: {message}"
         if hint:
             text += f" — {hint}"
-        super().__init__(text)
+        super().__init__(printable(text))
         self.errno = errno
         self.filename = str(path)
         self.path = str(path)

@@ -8,12 +8,18 @@ by an older version with a parameter since removed still opens).
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sialign.core.errors import ParamsError
 
 T = TypeVar("T")
+
+# The largest bead sides: far above any real bead (defaults 4 and 12), low
+# enough that the tables sized by them stay small.
+MAX_SRC_LIMIT = 64
+MAX_TGT_LIMIT = 256
 
 
 def _from_dict(cls: type[T], d: dict[str, Any] | None) -> T:
@@ -114,9 +120,15 @@ class AlignParams:
         Raises:
             ParamsError: naming the parameter and the problem.
         """
-        for name in ("max_src", "max_tgt"):
-            if getattr(self, name) < 1:
-                raise ParamsError(name, f"must be at least 1, not {getattr(self, name)}")
+        for name, most in (("max_src", MAX_SRC_LIMIT), ("max_tgt", MAX_TGT_LIMIT)):
+            if not 1 <= getattr(self, name) <= most:
+                raise ParamsError(name, f"must be from 1 to {most}, not {getattr(self, name)}")
+        for name in ("drop_threshold", "evs_min", "evs_max", "pivot_weight", "peel_threshold"):
+            value = getattr(self, name)
+            if value is not None and not math.isfinite(value):
+                raise ParamsError(name, f"must be a finite number, not {value}")
+        if self.peel_threshold is not None and self.peel_threshold < 0:
+            raise ParamsError("peel_threshold", f"must be at least 0, not {self.peel_threshold}")
         if not 0.0 <= self.pivot_weight <= 1.0:
             raise ParamsError("pivot_weight", f"must be between 0 and 1, not {self.pivot_weight}")
         if self.evs_min >= self.evs_max:

@@ -42,6 +42,7 @@ under a second) that callers need not cache it.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import unicodedata
 import zlib
@@ -69,6 +70,12 @@ _TOKEN_RE = re.compile(f"([{_CJK_RANGES}]+)|([^\\W{_CJK_RANGES}]+)")
 # Feature namespaces: a word feature never collides by construction with a
 # character n-gram of the same spelling.
 _WORD_PREFIX = "\x01"
+log = logging.getLogger(__name__)
+# Characters of one text that give features. The n-gram tables hold about
+# 200 bytes per character, so a 3 MB one-line transcript needed 600 MB; a
+# segment is a sentence or a chunk (tens to hundreds of characters), and the
+# first 20,000 characters of a longer one tell its content as well.
+MAX_FEATURE_CHARS = 20_000
 _CJK_PREFIX = "\x02"
 
 _SIGN_BIT = np.uint32(1 << 31)
@@ -163,6 +170,7 @@ class LexicalEmbedder:
         self._sparse_dim = 1 << base.sparse_bits
         self._mask = np.uint32(self._sparse_dim - 1)
         self._token_memo: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray]] = {}
+        self._said_long = False  # the over-long-segment warning, once per embedder
         self._idf: np.ndarray | None = None
         self._fit_digest = "unfitted"
         self.n_fitted = 0
@@ -229,6 +237,14 @@ class LexicalEmbedder:
         """
         parts_h: list[np.ndarray] = []
         parts_w: list[np.ndarray] = []
+        if len(text) > MAX_FEATURE_CHARS:
+            if not self._said_long:
+                self._said_long = True
+                log.warning(
+                    "a segment of %d characters: its lexical features come from its first %d characters "
+                    "(split the transcript into sentences for a closer alignment)", len(text), MAX_FEATURE_CHARS,
+                )
+            text = text[:MAX_FEATURE_CHARS]
         for match in _TOKEN_RE.finditer(self._normalise(text)):
             cjk, word = match.group(1), match.group(2)
             h, w = self._units(cjk, True) if cjk else self._units(word, False)

@@ -49,6 +49,33 @@ TOKEN_BUDGET = 384
 # 0.5 s of work; larger blocks keep both workers busy longer between syncs.
 BLOCK = 512
 _UNKNOWN_ID = 0
+# Most tokens encoded in one pass. The encoder's self-attention grows with the
+# square of a text's length: a 1 MB one-line transcript (about 250,000 tokens)
+# took 4 GB and 44 s in one pass. A longer text is encoded in pieces of this
+# many tokens whose vectors are averaged (far beyond a sentence: an
+# interpreter's chunk is 5-40 tokens, a long source sentence about 100).
+MAX_TEXT_TOKENS = 512
+
+
+def split_long(ids: list[list[int]], most: int = MAX_TEXT_TOKENS) -> tuple[list[list[int]], np.ndarray]:
+    """Token rows cut into pieces of at most ``most`` tokens, each keeping the row's first and last id (BOS, EOS).
+
+    Returns:
+        The pieces, and for each piece the index of its row in ``ids``: (n_pieces,) int64.
+    """
+    pieces: list[list[int]] = []
+    owners: list[int] = []
+    body_len = most - 2
+    for k, row in enumerate(ids):
+        if len(row) <= most:
+            pieces.append(row)
+            owners.append(k)
+            continue
+        bos, body, eos = row[0], row[1:-1], row[-1]
+        for start in range(0, len(body), body_len):
+            pieces.append([bos, *body[start : start + body_len], eos])
+            owners.append(k)
+    return pieces, np.asarray(owners, dtype=np.int64)
 
 
 def language_code(language: str | None) -> str:
@@ -207,14 +234,19 @@ class MultilingualEncoder:
                 for start in range(0, len(todo), BLOCK * self.threads):
                     check_stop(should_stop)
                     block = todo[start : start + BLOCK * self.threads]
-                    ids = self._tokenizer.encode_all([texts[k] for k in block])
-                    vectors = np.empty((len(block), DIM), dtype=np.float32)
+                    ids, owners = split_long(self._tokenizer.encode_all([texts[k] for k in block]))
+                    vectors = np.empty((len(ids), DIM), dtype=np.float32)
                     if pool is None:
                         self._run(ids, vectors)
                     else:
-                        bounds = np.linspace(0, len(block), self.threads + 1).astype(int)
+                        bounds = np.linspace(0, len(ids), self.threads + 1).astype(int)
                         parts = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
                         list(pool.map(lambda p: self._run(ids[p[0] : p[1]], vectors[p[0] : p[1]]), parts))
+                    if len(ids) > len(block):  # a text encoded in pieces: the mean of their vectors, as a unit vector
+                        joined = np.zeros((len(block), DIM), dtype=np.float32)
+                        np.add.at(joined, owners, vectors)
+                        norms = np.linalg.norm(joined, axis=1, keepdims=True)
+                        vectors = (joined / np.where(norms > 0, norms, 1.0)).astype(np.float32)
                     out[block] = vectors
                     done += len(block)
                     if progress is not None:

@@ -39,7 +39,7 @@ from typing import IO, Any, Callable
 
 from sialign._version import __version__
 from sialign.core.edits import EDIT_TYPES, apply_edit, check_invariants, edit_from_dict
-from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ParamsError, ProjectVersionError
+from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ParamsError, ProjectVersionError, printable
 from sialign.core.model import BeadStatus, Project
 from sialign.core import paths
 from sialign.core.atomic import atomic_open
@@ -228,6 +228,10 @@ def _check_document(path: Path, d: Any, name: str, *, required: bool) -> None:
     segments = d.get("segments")
     if not isinstance(segments, list):
         raise _damaged(path, f"'{name}.segments' is missing or not a list")
+    audio = d.get("audio_path")
+    if audio is not None and (not isinstance(audio, str) or "\x00" in audio or not audio.strip()):
+        # A NUL byte is no path on any system: opening it fails deep in an export or the player.
+        raise _damaged(path, f"'{name}.audio_path' is {printable(repr(audio))[:80]}, not a file path")
     for n, seg in enumerate(segments):
         if not isinstance(seg, dict) or not isinstance(seg.get("id"), int) or not isinstance(seg.get("text"), str):
             raise _damaged(path, f"'{name}.segments[{n}]' needs an integer 'id' and a string 'text'")
@@ -237,6 +241,39 @@ def _check_document(path: Path, d: Any, name: str, *, required: bool) -> None:
                 raise _damaged(path, f"'{name}.segments[{n}].{key}' is {value!r}, not a time in seconds")
         if not isinstance(seg.get("gap", ""), str) or not isinstance(seg.get("line", 0), (int, type(None))):
             raise _damaged(path, f"'{name}.segments[{n}]' has a malformed 'gap' or 'line'")
+
+
+def _check_history_entry(path: Path, entry: Any, where: str) -> None:
+    """An edit record of a known type whose recorded beads name segments by lists of integer ids.
+
+    The learned filter and the replay read these beads as id tuples; a list
+    of lists or a number there would fail far from the file.
+    """
+    if not isinstance(entry, dict) or entry.get("type") not in EDIT_TYPES:
+        raise _damaged(path, f"'{where}' is not an edit this version knows")
+    kind = entry["type"]
+    if kind == "Batch":
+        edits = entry.get("edits", [])
+        if not isinstance(edits, list):
+            raise _damaged(path, f"'{where}.edits' is not a list")
+        for n, sub in enumerate(edits):
+            _check_history_entry(path, sub, f"{where}.edits[{n}]")
+        return
+    beads: Any = []
+    if kind == "ReplaceAlignment" and entry.get("alignment") is not None:
+        alignment = entry["alignment"]
+        beads = alignment.get("beads", []) if isinstance(alignment, dict) else None
+    elif kind == "ReplaceBeads":
+        beads = entry.get("beads", [])
+    if not isinstance(beads, list):
+        raise _damaged(path, f"'{where}' records its beads as something other than a list")
+    for n, bead in enumerate(beads):
+        ok = isinstance(bead, dict) and all(
+            isinstance(bead.get(side, []), list) and all(isinstance(i, int) and not isinstance(i, bool) for i in bead.get(side, []))
+            for side in ("src", "tgt")
+        )
+        if not ok:
+            raise _damaged(path, f"'{where}' bead {n} needs lists of integer segment ids in 'src' and 'tgt'")
 
 
 def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
@@ -264,8 +301,7 @@ def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
     if not isinstance(history, list):
         raise _damaged(path, "'history' is not a list")
     for n, entry in enumerate(history):
-        if not isinstance(entry, dict) or entry.get("type") not in EDIT_TYPES:
-            raise _damaged(path, f"'history[{n}]' is not an edit this version knows")
+        _check_history_entry(path, entry, f"history[{n}]")
     undo_steps = _undo_steps(body)
     try:
         project = Project.from_dict(body)

@@ -1,0 +1,27 @@
+"""core.params: values the aligner cannot use are refused by every front end."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from sialign.core.errors import ParamsError
+from sialign.core.params import MAX_TGT_LIMIT, AlignParams
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [({"max_tgt": 10**9}, "max_tgt"), ({"max_src": 0}, "max_src"), ({"drop_threshold": math.nan}, "drop_threshold"),
+     ({"drop_threshold": math.inf}, "drop_threshold"), ({"evs_min": math.nan, "evs_max": math.nan}, "evs_min"),
+     ({"evs_max": math.inf}, "evs_max"), ({"peel_threshold": math.nan}, "peel_threshold"), ({"peel_threshold": -5.0}, "peel_threshold"),
+     ({"pivot_weight": math.nan}, "pivot_weight")],
+)
+def test_params_refuse_unusable_values(changes: dict, field: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(ParamsError) as info:
+        AlignParams(**changes)
+    assert info.value.field == field
+
+
+def test_params_accept_the_edges() -> None:
+    assert AlignParams(max_src=1, max_tgt=MAX_TGT_LIMIT, peel_threshold=0.0, drop_threshold=0.0).max_tgt == MAX_TGT_LIMIT
