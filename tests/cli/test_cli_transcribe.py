@@ -90,7 +90,7 @@ def test_transcribe_interrupted_writes_what_is_done(whisper_model: Path, clip: P
     ("args", "code", "message"),
     [
         (["--language", "xx"], EXIT_USAGE, "unknown language 'xx'"),
-        (["--threads", "0"], EXIT_USAGE, "--threads must be at least 1"),
+        (["--threads", "0"], EXIT_USAGE, "--threads: must be between 1 and 256"),
         (["--model", "nothing-here"], EXIT_INPUT, "no Whisper model named 'nothing-here'"),
         (["-o", "/no/such/folder/x.srt"], EXIT_INPUT, "does not exist"),
         (["-o", "x.docx"], EXIT_INPUT, "cannot tell the transcript format"),

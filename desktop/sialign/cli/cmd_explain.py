@@ -41,10 +41,6 @@ def run(args: argparse.Namespace) -> int:
     from sialign.align.explain import explain_beads
     from sialign.io.project_file import load_project
 
-    if args.top < 1:
-        from sialign.cli.usage import UsageError
-
-        raise UsageError(f"--top must be at least 1, not {args.top}")
     project = load_project(args.project)
     indices = [n - 1 for group in args.beads for n in group]
     count = len(project.alignment.beads) if project.alignment is not None else 0

@@ -29,7 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.cli.cmd_align import console_progress
-    from sialign.cli.usage import usage_error
     from sialign.core.errors import SialignError
     from sialign.embed.models_registry import ModelRegistry
     from sialign.io.readers import read_transcript
@@ -37,8 +36,6 @@ def run(args: argparse.Namespace) -> int:
     from sialign.transcribe import recognise, retime_document
     from sialign.workflows.outputs import check_output_folder
 
-    if args.threads is not None and args.threads < 1:
-        usage_error(f"--threads must be at least 1, not {args.threads}")
     fmt = transcript_format_for(args.output)
     check_output_folder(args.output)
     doc = read_transcript(args.transcript, language=args.language, tier=args.tier)

@@ -32,14 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from sialign.cli.cmd_align import console_progress
     from sialign.cli.main import EXIT_INTERRUPTED
-    from sialign.cli.usage import usage_error
     from sialign.embed.models_registry import ModelRegistry
     from sialign.io.writers import transcript_format_for, write_transcript
     from sialign.transcribe import transcribe_file
     from sialign.workflows.outputs import check_output_folder
 
-    if args.threads is not None and args.threads < 1:
-        usage_error(f"--threads must be at least 1, not {args.threads}")
     out = args.output or "-"
     fmt = transcript_format_for(out, None if args.output else "tsv")
     check_output_folder(out)

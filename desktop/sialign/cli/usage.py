@@ -49,6 +49,8 @@ NUMBER_RANGES: dict[str, tuple[float, float]] = {
     "--dev": (0, 10_000_000),
     "--test": (0, 10_000_000),
     "--seed": (0, 2**32 - 1),
+    "--top": (1, 1000),
+    "--threads": (1, 256),
 }
 
 
