@@ -108,3 +108,27 @@ def test_learned_pass_never_changes_the_covered_segments() -> None:
     beads = align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences")).alignment.beads
     assert [i for b in beads for i in b.src] == list(range(12))
     assert [j for b in beads for j in b.tgt] == list(range(9))
+
+
+def test_learned_pass_stops_when_asked() -> None:
+    """Cancelling an alignment stops the second pass too (its DP checks the stop flag)."""
+    from sialign.core.errors import AlignmentCancelled
+
+    project = Project(source=Document.from_texts(SOURCE * 20, "en"), target=Document.from_texts(TARGET * 20, "fr"))
+    calls = {"n": 0}
+    original = learned_pass.banded_dp
+
+    def stop() -> bool:
+        return calls["n"] > 0
+
+    def counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls["n"] += 1
+        return original(*args, **kwargs)
+
+    learned_pass.banded_dp = counting  # type: ignore[assignment]
+    try:
+        with pytest.raises(AlignmentCancelled):
+            align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences"), should_stop=stop)
+    finally:
+        learned_pass.banded_dp = original  # type: ignore[assignment]
+    assert calls["n"] == 1

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from sialign.align.dp import Band, WindowCosts, band_around_path, banded_dp
+from sialign.core.progress import StopFn, check_stop
 
 log = logging.getLogger(__name__)
 
@@ -315,18 +316,20 @@ def path_band(path: list[tuple[int, int, int, int]], n: int, m: int, margin: int
 def refine(
     first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
     path: list[tuple[int, int, int, int]], max_src: int, max_tgt: int, units: str = "sentences",
+    should_stop: StopFn | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """The second pass with the shipped weights for ``units``; the first path when none are shipped."""
     weights = shipped_weights(units)
     if weights is None:
         return path
-    return second_pass(first, src_spans, tgt_spans, src_chars, tgt_chars, path, weights, max_src, max_tgt)
+    return second_pass(first, src_spans, tgt_spans, src_chars, tgt_chars, path, weights, max_src, max_tgt,
+                       should_stop=should_stop)  # fmt: skip
 
 
 def second_pass(
     first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
     path: list[tuple[int, int, int, int]], weights: BeadScoreWeights, max_src: int, max_tgt: int,
-    band: Band | None = None,
+    band: Band | None = None, should_stop: StopFn | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """Beads (src_start, n_src, tgt_start, n_tgt) of the best path by the learned score near ``path`` (window coordinates).
 
@@ -335,11 +338,13 @@ def second_pass(
     n, m = first.n_src, first.n_tgt
     band = band if band is not None else path_band(path, n, m)
     features = BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
+    check_stop(should_stop)
     costs = LearnedCosts(features, weights, band, max_src, max_tgt)
+    check_stop(should_stop)
     if weights.first_pass_omissions:
         omitted = np.zeros(n, dtype=bool)
         for i0, a, _j0, b in path:
             if b == 0:
                 omitted[i0 : i0 + a] = True
         costs.omission_cost = np.where(omitted, -KEPT_OMISSION_LOGODDS, KEPT_OMISSION_LOGODDS)
-    return banded_dp(costs, band).beads  # type: ignore[arg-type]
+    return banded_dp(costs, band, should_stop=should_stop).beads  # type: ignore[arg-type]

@@ -502,7 +502,7 @@ def align_project(
             levels.extend([list(level) for level in result.levels])
             shapes = result.beads
             if run_vectors is not None:
-                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units)
+                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units, should_stop)
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
             beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes)
@@ -602,6 +602,7 @@ def _learned_pass_spans(
 def _refine(
     model: BeadCostModel | None, spans: tuple[np.ndarray, np.ndarray], lengths: tuple[np.ndarray, np.ndarray],
     s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams, units: str,
+    should_stop: StopFn | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """The learned second pass over one gap (whole-document bead positions in and out)."""
     from sialign.align.dp import WindowCosts
@@ -611,7 +612,7 @@ def _refine(
     window = [(i0 - s0, a, j0 - t0, b) for i0, a, j0, b in shapes]
     refined = refine(
         WindowCosts(model, s0, s1, t0, t1), spans[0][:, s0:s1], spans[1][:, t0:t1],
-        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, units,
+        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, units, should_stop,
     )
     return [(i0 + s0, a, j0 + t0, b) for i0, a, j0, b in refined]
 
