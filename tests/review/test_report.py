@@ -46,7 +46,8 @@ def test_report_html_is_self_contained() -> None:
     assert html.count("<svg") == 2
     assert not re.search(r"""(src|href)=["']?(https?:|//)""", html)
     assert "<script" not in html
-    for text in ("Coverage", "94% (33 of 35)", "Share of the speaker", "good chunking", "post-edit: これは生きているから",
+    # 11 and 29 omitted (1-0), bead 9 dropped: none of the three is covered.
+    for text in ("Coverage", "91% (32 of 35)", "Share of the speaker", "good chunking", "post-edit: これは生きているから",
                  "And the weekend after that.", 'class="confirmed"', 'class="dropped"', "Ear-voice span over the talk"):
         assert text in html, text
 
@@ -93,7 +94,7 @@ def test_cmd_report_writes_html_and_rejects_other_formats(tmp_path: Path, capsys
 
     save_project(_reviewed_example(), tmp_path / "talk.sialign")
     assert main(["report", str(tmp_path / "talk.sialign"), "-o", str(tmp_path / "r.html"), "--rank", "B"]) == 0
-    assert "coverage 94% (33 of 35)" in capsys.readouterr().err
+    assert "coverage 91% (32 of 35)" in capsys.readouterr().err
     assert "I1 (rank: B)" in (tmp_path / "r.html").read_text(encoding="utf-8")
     assert main(["report", str(tmp_path / "talk.sialign"), "-o", str(tmp_path / "r.docx")]) == 2
     err = capsys.readouterr().err

@@ -4,9 +4,11 @@ A *rendition* is one project: a source transcript and one interpretation (or
 translation) aligned into beads. Definitions (each figure carries a one-line
 explanation for a trainee, :meth:`RenditionFigures.summary`):
 
-- coverage: source sentences held by a bead with at least one target chunk,
-  divided by all source sentences (a dropped n:m bead still counts as
-  rendered: dropping says the pairing is doubtful, not that nothing was said);
+- coverage: source sentences held by a kept (not dropped) bead with at least
+  one target chunk, divided by all source sentences: the sentences of a
+  1-0 bead and of a dropped bead are not covered (a bead is dropped when its
+  target is no rendition of its source, e.g. a filler chunk paired with an
+  omitted sentence);
 - omissions: beads with source sentences and no target (1-0); additions:
   beads with target chunks and no source (0-1);
 - under-/over-translation: beads carrying a failed ``under_translation`` /
@@ -98,7 +100,7 @@ class RenditionFigures:
         talk / interpreter / rank: from the project (``rank`` empty when unknown).
         src_lang / tgt_lang: document languages.
         n_sentences / n_chunks / n_beads: sizes of the source, the target and the alignment.
-        rendered: per source sentence (document order), whether a bead with target chunks holds it; shape (n_sentences,).
+        rendered: per source sentence (document order), whether a kept bead with target chunks holds it; shape (n_sentences,).
         omissions / additions: bead indices of 1-0 and 0-1 beads.
         under / over: bead indices with a failed under-/over-translation flag.
         flagged: every bead with a failed check other than omission/addition, or dropped with a reason.
@@ -333,8 +335,9 @@ def rendition_figures(project: Project) -> RenditionFigures:
     omitted_sentences = 0
     for k, bead in enumerate(beads):
         if bead.src and bead.tgt:
-            for i in bead.src:
-                rendered[positions[i]] = True
+            if bead.status is not BeadStatus.DROPPED:
+                for i in bead.src:
+                    rendered[positions[i]] = True
             if bead.cost is not None and math.isfinite(bead.cost):
                 confidences.append(min(1.0, max(0.0, 1.0 - float(bead.cost))))
         elif bead.src:
