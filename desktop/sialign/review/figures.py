@@ -213,8 +213,10 @@ class RenditionFigures:
                    str(len(self.over)) if self.filtered else unfiltered,
                    "Renditions much longer than the reference translation." + ("" if self.filtered else needs_filters)),
             Figure("evs_median", "Ear-voice span (median)", self.evs_median,
-                   "—" if self.evs_median is None else f"{self.evs_median:.1f} s",
-                   "How long you typically listened before starting to interpret a sentence."),
+                   "—" if self.evs_median is None else f"{self.evs_median:.1f} s"
+                   + (" (timelines offset?)" if evs_offset_warning(self.evs_median) else ""),
+                   "How long you typically listened before starting to interpret a sentence."
+                   + (f" Warning: {evs_offset_warning(self.evs_median)}." if evs_offset_warning(self.evs_median) else "")),
             Figure("evs_iqr", "Ear-voice span (IQR)", self.evs_iqr,
                    "—" if self.evs_start is None else f"{self.evs_start.iqr:.1f} s ({self.evs_start.q1:.1f}–{self.evs_start.q3:.1f} s)",
                    "How much that lag varied: half of your sentences started within this range."),
@@ -262,6 +264,21 @@ class RenditionFigures:
         lo = np.clip(np.arange(n) - half, 0, n)
         hi = np.clip(np.arange(n) + half + 1, 0, n)
         return np.arange(1, n + 1, dtype=np.float64), (csum[hi] - csum[lo]) / (hi - lo)
+
+
+# A median ear-voice span below this (seconds) is no interpreter's lag: the
+# interpretation would start long before the speaker. The two recordings'
+# timelines are offset (a recording trimmed or started late, transcripts
+# timed against different clocks).
+OFFSET_LAG = -3.0
+
+
+def evs_offset_warning(median: float | None) -> str:
+    """A sentence for a median ear-voice span that means the timelines are offset, else ``""``."""
+    if median is None or median >= OFFSET_LAG:
+        return ""
+    return (f"a median lag of {median:.1f} s means the interpretation starts before the speaker: the timelines "
+            "of the two recordings are offset (check that both transcripts are timed from the same start)")
 
 
 def format_compression(value: float | None, basis: str, tgt_unit: str, src_unit: str) -> str:
