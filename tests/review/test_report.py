@@ -78,6 +78,27 @@ def test_report_pdf_embeds_a_cjk_font(tmp_path: Path) -> None:
         assert "これは生きているから" in text.replace("\n", "") and "Coverage" in text
 
 
+def test_report_pdf_breaks_japanese_lines_by_the_rules(tmp_path: Path) -> None:
+    """No line of the PDF starts with 、。」 or a closing bracket (fpdf2 alone broke bead 27 before its 。)."""
+    pytest.importorskip("fpdf")
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    from sialign.review.pdf import find_cjk_font
+    from sialign.text.line_breaking import NO_LINE_START
+
+    try:
+        find_cjk_font()
+    except Exception:  # noqa: BLE001 - a machine without a CJK font
+        pytest.skip("no CJK font installed")
+    out = tmp_path / "report.pdf"
+    write_report(example_rendition(1), out)
+    lines = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout.splitlines()
+    japanese = [line for line in lines if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line)]
+    assert len(japanese) > 40
+    assert [line for line in lines if line[:1] in NO_LINE_START and line[:1] not in ".,:;?!)]}%"] == []
+    assert any(line.endswith("お越しいただ") for line in lines)  # き moved down with 、
+
+
 def test_report_pdf_names_the_font_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sialign.core.errors import SialignError
     from sialign.review import pdf
