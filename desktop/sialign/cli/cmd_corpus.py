@@ -7,6 +7,8 @@ import sys
 import time
 from typing import Any
 
+from sialign.core.plurals import count_noun
+
 NAME = "corpus"
 HELP = "align a whole corpus from a manifest (resumable, parallel, Dask), then status, export, split, eval"
 DESCRIPTION = (
@@ -112,7 +114,7 @@ def _align(args: argparse.Namespace) -> int:
         progress.close()
     unchanged = sum(1 for _, why in report.skipped if why == "unchanged")
     print(
-        f"{report.total} talks: {len(report.done)} aligned, {unchanged} unchanged, "
+        f"{count_noun(report.total, 'talk')}: {len(report.done)} aligned, {unchanged} unchanged, "
         f"{len(report.skipped) - unchanged} kept (reviewed), {len(report.failed)} failed, in {report.seconds:.1f} s"
     )
     for talk, why in report.failed:
@@ -150,7 +152,7 @@ def _status(args: argparse.Namespace) -> int:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
     done = sum(1 for r in rows if r["status"] == "done")
     failed = sum(1 for r in rows if r["status"] == "failed")
-    print(f"{len(rows)} talks: {done} aligned, {failed} failed, {sum(1 for r in rows if r['reviewed'])} reviewed")
+    print(f"{count_noun(len(rows), 'talk')}: {done} aligned, {failed} failed, {sum(1 for r in rows if r['reviewed'])} reviewed")
     return 0
 
 
@@ -166,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
 
         check_output_folder(args.output)
         talks, rows = export_corpus(args.folder, args.output, args.format, split=args.split, only_confirmed=args.only_confirmed)
-        print(f"wrote {rows} rows of {talks} talks to {args.output}", file=sys.stderr)
+        print(f"wrote {count_noun(rows, 'row')} of {count_noun(talks, 'talk')} to {args.output}", file=sys.stderr)
         return 0
     if action == "split":
         from sialign.corpus.outputs import read_exclusions, split_corpus
@@ -175,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         result = split_corpus(args.folder, dev=args.dev, test=args.test, exclude=exclude, seed=args.seed)
         for name in ("train", "dev", "test", "excluded"):
             if name in result:
-                print(f"{name}: {len(result[name])} talks")
+                print(f"{name}: {count_noun(len(result[name]), 'talk')}")
         return 0
     if action == "eval":
         from sialign.corpus.outputs import evaluate_corpus

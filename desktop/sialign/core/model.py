@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from sialign.core.errors import InvariantError
 from sialign.core.params import AlignParams, FilterParams
+from sialign.core.plurals import count_noun
 
 if TYPE_CHECKING:
     from sialign.core.bead_rows import BeadRow
@@ -571,7 +572,7 @@ class Project:
             self.alignment.validate(self.source, self.target)
         if self.reference is not None and len(self.reference) != len(self.source):
             raise InvariantError(
-                f"the reference translation has {len(self.reference)} segments but the source has {len(self.source)}; "
+                f"the reference translation has {count_noun(len(self.reference), 'segment')} but the source has {len(self.source)}; "
                 "it must have one line per source segment"
             )
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from sialign.core.errors import InputError, SialignError
 from sialign.corpus.runner import CorpusState
+from sialign.core.plurals import count_noun
 
 EXPORT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx")
 SPLITS_FILE = "splits.json"
@@ -137,7 +138,7 @@ def split_corpus(
     need_test = max(test - sum(1 for s in fixed.values() if s == "test"), 0)
     if need_dev + need_test > len(free):
         raise SialignError(
-            f"{folder}: {len(free)} talks are free to assign, but --dev {dev} and --test {test} need {need_dev + need_test}"
+            f"{folder}: {count_noun(len(free), 'talk')} are free to assign, but --dev {dev} and --test {test} need {need_dev + need_test}"
         )
     rng = random.Random(seed)
     rng.shuffle(free)

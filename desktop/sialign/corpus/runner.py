@@ -34,6 +34,7 @@ from typing import Any
 
 from sialign.core.errors import InputError, SialignError
 from sialign.core.params import AlignParams
+from sialign.core.plurals import count_noun
 from sialign.corpus.manifest import TalkSpec, read_manifest
 
 log = logging.getLogger(__name__)
@@ -257,7 +258,7 @@ def align_talk(job: TalkJob) -> TalkOutcome:
         record.status = "done"
         carried = result.alignment.info.get("review_carry", {})
         if job.carry_from_existing and carried.get("carried"):
-            record.message = f"re-aligned; review data carried over for {carried['carried']} beads"
+            record.message = f"re-aligned; review data carried over for {count_noun(carried['carried'], 'bead')}"
     except SialignError as exc:
         record.status, record.message = "failed", str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     except MemoryError:

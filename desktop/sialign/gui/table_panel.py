@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from sialign.core.model import BeadStatus
 from sialign.gui.session import ProjectSession
 from sialign.gui.table_model import Column, SegmentFilterProxy, SegmentTableModel, find_next
+from sialign.core.plurals import count_noun
 
 # The status filter's choices, in menu order.
 STATUS_CHOICES: list[tuple[str, set[BeadStatus] | None]] = [
@@ -335,7 +336,7 @@ class TablePanel(QWidget):
         self._shown_pending = False
         total = self.model.rowCount()
         shown = self.proxy.rowCount()
-        self.shown_label.setText(f"{shown} of {total} beads shown" if shown != total else f"{total} beads")
+        self.shown_label.setText(f"{shown} of {count_noun(total, 'bead')} shown" if shown != total else f"{count_noun(total, 'bead')}")
 
     # -- moving -----------------------------------------------------------------------
     def go_next(self, predicate: Callable[..., bool], backwards: bool = False) -> None:

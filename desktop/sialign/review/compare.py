@@ -24,6 +24,7 @@ import numpy as np
 from sialign.core.errors import SialignError
 from sialign.core.model import Project, bead_text
 from sialign.review.figures import RenditionFigures, evs_offset_warning, format_clock, format_compression, rendition_figures
+from sialign.core.plurals import count_noun
 
 COMPARE_FORMATS = ("html", "tsv")
 # Lags of one sentence, each measured from its interpreter's median, further
@@ -158,7 +159,7 @@ def check_same_source(projects: Sequence[Project], paths: Sequence[str]) -> None
         if other == first:
             continue
         at = next((i for i, (a, b) in enumerate(zip(first, other)) if a != b), min(len(first), len(other)))
-        detail = (f"{len(other)} source sentences instead of {len(first)}" if at >= min(len(first), len(other))
+        detail = (f"{count_noun(len(other), 'source sentence')} instead of {len(first)}" if at >= min(len(first), len(other))
                   else f"source sentence {at + 1} differs ({other[at][:40]!r} vs {first[at][:40]!r})")
         raise SialignError(f"{path}: its source transcript is not the one of {paths[0]} ({detail}) — "
                            "compare only renditions of the same source, or use --pooled for the per-interpreter table")

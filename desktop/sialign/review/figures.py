@@ -37,6 +37,7 @@ import numpy as np
 
 from sialign.evaluate.evs import EvsStats, EvsTable, evs_stats, evs_table, interpreter_of
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text
+from sialign.core.plurals import count_noun
 from sialign.filters.scores import FILTER_REASON_PREFIX, length_units
 from sialign.text.sentences import is_cjk
 
@@ -201,7 +202,7 @@ class RenditionFigures:
                    "—" if cov is None else f"{100 * cov:.0f}% ({int(self.rendered.sum())} of {n})",
                    "Share of the speaker's sentences that have some interpretation aligned to them."),
             Figure("omissions", "Omissions", float(len(self.omissions)),
-                   f"{len(self.omissions)} ({self.omitted_sentences} sentence{'s' if self.omitted_sentences != 1 else ''})",
+                   f"{len(self.omissions)} ({count_noun(self.omitted_sentences, 'sentence')})",
                    "Places where a source sentence was not interpreted at all."),
             Figure("additions", "Additions", float(len(self.additions)), str(len(self.additions)),
                    "Stretches of interpretation with no source sentence behind them."),
