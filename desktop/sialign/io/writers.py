@@ -355,13 +355,30 @@ def format_vecalign_bead(src_positions: list[int], tgt_positions: list[int], cos
     return text
 
 
+def skip_cost(project: Project, bead: Bead) -> float | None:
+    """What the aligner charged for a 1-0 or 0-1 bead (its skip penalty), None when the alignment does not say."""
+    settings = project.alignment.info.get("cost_settings") if project.alignment is not None else None
+    if not isinstance(settings, dict):
+        return None
+    value = settings.get("omission_skip") if bead.src and not bead.tgt else None
+    if value is None:
+        value = settings.get("skip")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
 def write_vecalign(project: Project, path: str | Path, beads: list[tuple[int, Bead]]) -> int:
-    """vecalign's alignment format with 0-based segment positions; returns lines written."""
+    """vecalign's alignment format with 0-based segment positions; returns lines written.
+
+    A skip (1-0, 0-1) carries the cost the aligner charged for it, as
+    vecalign writes its own deletions, when the alignment records it.
+    """
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         for _, bead in beads:
             src_pos = [project.source.index_of(i) for i in bead.src]
             tgt_pos = [project.target.index_of(i) for i in bead.tgt]
-            fh.write(format_vecalign_bead(src_pos, tgt_pos, bead.cost) + "\n")
+            known = bead.cost is not None and math.isfinite(bead.cost)
+            cost = bead.cost if known or not bead.is_skip else skip_cost(project, bead)
+            fh.write(format_vecalign_bead(src_pos, tgt_pos, cost) + "\n")
     return len(beads)
 
 
