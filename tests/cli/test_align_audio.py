@@ -1,0 +1,37 @@
+"""``sialign align --src-audio/--tgt-audio``: a project made on the command line plays in the app."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sialign.audio.decode import resolve_audio_path
+from sialign.cli.main import main
+from sialign.io.project_file import load_project
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+def test_align_attaches_audio_relative_to_the_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    talks = tmp_path / "talks"
+    talks.mkdir()
+    for name in ("talk.en.srt", "talk.ja.srt", "talk.en.ogg", "talk.ja.ogg"):
+        shutil.copy(EXAMPLES / name, talks / name)
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(tmp_path)
+    code = main(["align", "talks/talk.en.srt", "talks/talk.ja.srt", "-o", "out/talk.sialign", "--model", "lexical",
+                 "--src-audio", "talks/talk.en.ogg", "--tgt-audio", "talks/talk.ja.ogg", "-q"])  # fmt: skip
+    assert code == 0
+    project = load_project(tmp_path / "out" / "talk.sialign")
+    assert project.source.audio_path == str(Path("..") / "talks" / "talk.en.ogg")
+    assert resolve_audio_path(project.target.audio_path, project.path) == talks / "talk.ja.ogg"
+
+
+def test_align_refuses_missing_audio_before_aligning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["align", str(EXAMPLES / "talk.en.srt"), str(EXAMPLES / "talk.ja.srt"), "-o", str(tmp_path / "t.sialign"),
+                 "--model", "lexical", "--src-audio", str(tmp_path / "nope.ogg")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 64 and "--src-audio" in err and "no such file" in err.splitlines()[0]
+    assert not (tmp_path / "t.sialign").exists()
