@@ -1,4 +1,4 @@
-"""``sialign align --src-audio/--tgt-audio``: a project made on the command line plays in the app."""
+"""The command line: audio attached by `sialign align`, and a mistyped command answered with the nearest one."""
 
 from __future__ import annotations
 
@@ -35,3 +35,14 @@ def test_align_refuses_missing_audio_before_aligning(tmp_path: Path, capsys: pyt
     err = capsys.readouterr().err
     assert code == 64 and "--src-audio" in err and "no such file" in err.splitlines()[0]
     assert not (tmp_path / "t.sialign").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "suggestion"),
+    [(["algn", "a", "b"], "did you mean 'align'?"), (["corpus", "stauts"], "did you mean 'status'?"), (["zzzzz"], None)],
+)
+def test_mistyped_subcommand_suggests_the_nearest(argv: list[str], suggestion: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 64
+    first = capsys.readouterr().err.splitlines()[0]
+    assert "invalid choice" in first
+    assert (suggestion in first) if suggestion else ("did you mean" not in first)
