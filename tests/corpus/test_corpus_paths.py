@@ -186,3 +186,22 @@ def test_corpus_on_a_real_scheduler_with_a_worker_in_another_folder(small_corpus
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait(timeout=10)
+
+
+def test_corpus_export_of_a_split_before_splitting_says_what_to_run(small_corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sialign.cli.main import main
+
+    align_corpus(small_corpus, tmp_path / "out")
+    code = main(["corpus", "export", str(tmp_path / "out"), "--split", "train", "-o", str(tmp_path / "train.tsv")])
+    err = capsys.readouterr().err
+    assert code != 0 and f"run 'sialign corpus split {tmp_path / 'out'}' first" in err
+    assert main(["corpus", "split", str(tmp_path / "out"), "--dev", "1"]) == 0
+    assert main(["corpus", "export", str(tmp_path / "out"), "--split", "train", "-o", str(tmp_path / "train.tsv")]) == 0
+
+
+def test_corpus_help_describes_its_folders(capsys: pytest.CaptureFixture[str]) -> None:
+    from sialign.cli.main import main
+
+    assert main(["corpus", "eval", "-h"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "CORPUS_DIR the corpus folder" in out and "named <talk>.align" in out

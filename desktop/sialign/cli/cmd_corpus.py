@@ -40,26 +40,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     align_options(p.add_argument_group("alignment options (as in sialign align)"))
 
     s = sub.add_parser("status", help="one row per talk: beads, confirmed, dropped, flagged, median EVS, reviewed, failure", formatter_class=fmt)
-    s.add_argument("folder", metavar="CORPUS_DIR")
+    s.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     e = sub.add_parser("export", help="all talks' beads in one file, with the talk id on each row", formatter_class=fmt)
-    e.add_argument("folder", metavar="CORPUS_DIR")
+    e.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
     e.add_argument("-f", "--format", choices=["tsv", "tsv2", "jsonl", "tmx"], default="tsv", help="output format")
     e.add_argument("-o", "--output", metavar="FILE", required=True, help="the file to write")
-    e.add_argument("--split", metavar="NAME", help="only talks of this split (train, dev, test...)")
+    e.add_argument("--split", metavar="NAME", help="only talks of this split (train, dev, test...): run 'sialign corpus split' first, or give the manifest a 'split' column")
     e.add_argument("--only-confirmed", action="store_true", help="only beads a reviewer confirmed")
 
     sp = sub.add_parser("split", help="assign whole talks to train/dev/test (splits.json)", formatter_class=fmt)
-    sp.add_argument("folder", metavar="CORPUS_DIR")
+    sp.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
     sp.add_argument("--dev", type=int, default=0, metavar="N", help="talks for dev")
     sp.add_argument("--test", type=int, default=0, metavar="N", help="talks for test")
     sp.add_argument("--exclude", metavar="FILE", help="talks to keep out of every split, one per line")
     sp.add_argument("--seed", type=int, default=0, metavar="S", help="random seed")
 
     ev = sub.add_parser("eval", help="pooled bead F1 over the talks with gold <talk>.align files", formatter_class=fmt)
-    ev.add_argument("folder", metavar="CORPUS_DIR")
-    ev.add_argument("gold", metavar="GOLD_DIR")
+    ev.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
+    ev.add_argument("gold", metavar="GOLD_DIR",
+                    help="a folder of gold alignments named <talk>.align (vecalign's [i]:[j] lines, 0-based), one per talk "
+                    "id of the manifest; talks without one are listed, not scored")
 
 
 class _Progress:

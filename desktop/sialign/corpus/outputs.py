@@ -64,6 +64,9 @@ def export_corpus(
     state = CorpusState(folder)
     talks = _done_talks(state, split)
     if not talks:
+        if split and not load_splits(state.folder) and not any(r.split for r in state.records.values()):
+            raise SialignError(f"{folder}: no talk is assigned to a split yet — run 'sialign corpus split {folder}' "
+                               f"first (or give the manifest a 'split' column), then export --split {split}")  # fmt: skip
         raise SialignError(f"{folder}: no aligned talk{f' in split {split!r}' if split else ''} to export")
     parts: list[str] = []
     rows = 0
