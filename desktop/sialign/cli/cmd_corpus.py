@@ -64,6 +64,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     "id of the manifest; talks without one are listed, not scored")
 
 
+# A bar needs room: a terminal that reports fewer columns (0 under some
+# serial consoles and CI runners) gets the plain lines instead.
+MIN_BAR_COLUMNS = 40
+
+
+def terminal_columns() -> int:
+    """The width standard error's terminal reports (0 when it reports none)."""
+    import os
+
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return 0
+
+
 class _Progress:
     """Talks done / total, rate and ETA: a tqdm bar on a terminal, plain lines otherwise."""
 
@@ -71,7 +86,7 @@ class _Progress:
         self.quiet = quiet
         self.started = time.perf_counter()
         self.bar: Any = None
-        if not quiet and sys.stderr.isatty():
+        if not quiet and sys.stderr.isatty() and terminal_columns() >= MIN_BAR_COLUMNS:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, unit="talk", file=sys.stderr, dynamic_ncols=True)
