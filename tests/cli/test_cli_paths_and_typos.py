@@ -64,3 +64,19 @@ def test_corpus_progress_falls_back_to_plain_lines_without_columns(monkeypatch: 
     progress = cmd._Progress(2, quiet=False)
     assert progress.bar is not None
     progress.close()
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "tcsh"])
+def test_completion_script_says_the_install_path_the_readme_says(shell: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("shtab")
+    from sialign.cli.cmd_completion import INSTALL
+
+    assert main(["completion", shell]) == 0
+    script = capsys.readouterr().out
+    head = script.splitlines()[:4]
+    assert f"#   {INSTALL[shell]}" in head and "Copy this to" not in script
+    if shell == "zsh":
+        assert head[0] == "#compdef sialign"
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    if shell == "bash":
+        assert INSTALL["bash"] in readme
