@@ -224,7 +224,7 @@ def _keep_short_answers(beads: Sequence[Bead], src_doc: Document, tgt_doc: Docum
     """
     from sialign.text.short_answers import renders_short_answer
 
-    ks = [k for k in np.flatnonzero(contentless) if beads[k].src]
+    ks = [int(k) for k in np.flatnonzero(contentless) if beads[int(k)].src]
     if not ks:
         return
     sources = [bead_text(beads[k], src_doc, "src") for k in ks]
