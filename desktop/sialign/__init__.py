@@ -9,19 +9,32 @@ A small Python API for notebooks::
 
     import sialign
     project = sialign.align("talk.en.srt", "talk.ja.srt")   # paths, or lists of strings
+    project                                                  # <Project 'talk' en→ja: ...; 35 beads (...)>
+    project.to_dataframe()                                   # one row per bead (pandas)
+    for bead in project: print(bead.number, bead.source, bead.target)
     sialign.export(project, "talk.tsv")                      # any export format, by extension
     project = sialign.load("talk.sialign")
     report = sialign.align_corpus("manifest.tsv", "corpus/", jobs=2)
+
+The API follows the command line's rules and raises its errors: an
+unreadable or empty transcript is an :class:`~sialign.core.errors.InputError`,
+an output in a folder that does not exist an
+:class:`~sialign.core.errors.OutputError`; a wrong argument is a
+``ValueError`` or ``TypeError`` naming the choices.
 """
 
 from __future__ import annotations
 
-import sys
-import types
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+import sys as _sys
+import types as _types
+from pathlib import Path as _Path
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+    from typing import Any
+
     from sialign.core.model import Document, Project
     from sialign.corpus.runner import CorpusReport
 
@@ -30,7 +43,12 @@ from sialign._version import __version__
 __all__ = ["__version__", "align", "align_corpus", "export", "load"]
 
 
-class _Package(types.ModuleType):
+def __dir__() -> list[str]:
+    """The API only (``dir(sialign)``), not the names the module uses inside."""
+    return sorted(__all__)
+
+
+class _Package(_types.ModuleType):
     """Keeps ``sialign.align`` the API function once the ``sialign.align`` subpackage is imported.
 
     Importing a submodule sets it as an attribute of its parent package; the
@@ -38,18 +56,23 @@ class _Package(types.ModuleType):
     """
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name in __all__ and isinstance(value, types.ModuleType) and callable(self.__dict__.get(name)):
+        if name in __all__ and isinstance(value, _types.ModuleType) and callable(self.__dict__.get(name)):
             return
         super().__setattr__(name, value)
 
 
-def _document(value: str | Path | Sequence[str], language: str | None) -> Document:
+def _document(value: str | Path | Sequence[str], language: str | None, role: str) -> Document:
+    from sialign.core.errors import EmptyInputError
     from sialign.core.model import Document
     from sialign.io.readers import read_transcript
 
-    if isinstance(value, (str, Path)):
+    if isinstance(value, (str, _Path)):
         return read_transcript(value, language=language)
+    if isinstance(value, (bytes, bytearray)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"align(): {role} must be a transcript path or a list of segment strings, not {type(value).__name__}")
     texts = [str(t) for t in value]
+    if not any(t.strip() for t in texts):
+        raise EmptyInputError(None, f"the {role} list has no text", hint="give at least one segment with text")
     if language is None:
         from sialign.io.readers import guess_language
 
@@ -69,7 +92,7 @@ def align(
     src_lang: str | None = None,
     tgt_lang: str | None = None,
     model: str | None = None,
-    filters: Sequence[str] = (),
+    filters: str | Sequence[str] = (),
     talk_id: str | None = None,
     **params: Any,
 ) -> Project:
@@ -85,12 +108,18 @@ def align(
             by default the built-in multilingual encoder where it covers
             both languages, else lexical — never the user's model registry
             unless named here.
-        filters: ``"intra"`` and/or ``"inter"`` fine-grained filters to apply.
+        filters: the fine-grained filters to apply: ``"intra"``, ``"inter"``,
+            ``"intra,inter"`` or a list of names; an unknown name is a ``ValueError``.
         talk_id: the talk's name in exports (default: the source file's name).
         params: any :class:`sialign.core.params.AlignParams` field (``max_tgt=8``...).
 
     Returns:
         The aligned :class:`~sialign.core.model.Project`.
+
+    Raises:
+        InputError: a transcript cannot be read or holds no text.
+        ValueError: an unknown filter name.
+        TypeError: an unknown parameter.
     """
     import dataclasses
 
@@ -99,9 +128,10 @@ def align(
     from sialign.core.params import AlignParams
     from sialign.workflows.talks import talk_from_documents
 
-    src_doc = _document(source, src_lang)
-    tgt_doc = _document(target, tgt_lang)
-    ref_doc = _document(reference, tgt_lang or tgt_doc.language) if reference is not None else None
+    names = _filter_names(filters, ("intra", "inter", "learned"))
+    src_doc = _document(source, src_lang, "source")
+    tgt_doc = _document(target, tgt_lang, "target")
+    ref_doc = _document(reference, tgt_lang or tgt_doc.language, "reference") if reference is not None else None
     fields = {f.name for f in dataclasses.fields(AlignParams)}
     unknown = set(params) - fields
     if unknown:
@@ -110,32 +140,71 @@ def align(
     embedder = model or "auto-builtin"
     aligned = AlignParams(embedder=embedder, **params)
     project = talk_from_documents(
-        src_doc, tgt_doc, ref_doc, source_path=source if isinstance(source, (str, Path)) else "", talk_id=talk_id
+        src_doc, tgt_doc, ref_doc, source_path=source if isinstance(source, (str, _Path)) else "", talk_id=talk_id
     )
     result = align_project(project, aligned)
     apply_edit(project, ReplaceAlignment(result.alignment, label="Align"))
     project.params = aligned
-    if filters:
+    if names:
         from sialign.corpus.runner import apply_filters_named
 
-        apply_filters_named(project, list(filters))
+        apply_filters_named(project, names)
     return project
 
 
-def export(project: Project, path: str | Path, *, format: str | None = None, **options: Any) -> str:
+def _filter_names(filters: str | Sequence[str], choices: Sequence[str]) -> list[str]:
+    """The filter names of ``filters`` (a name, ``"intra,inter"`` or a list), checked against ``choices``."""
+    if isinstance(filters, str):
+        items = filters.split(",")
+    elif isinstance(filters, (list, tuple, set, frozenset)):
+        items = [str(f) for f in filters]
+    else:
+        raise TypeError(f"filters must be a name such as 'intra' or a list of names, not {type(filters).__name__}")
+    names = [name.strip().lower() for name in items if name.strip()]
+    unknown = sorted(set(names) - set(choices))
+    if unknown:
+        raise ValueError(f"unknown filter(s) {', '.join(map(repr, unknown))}: choose from {', '.join(choices)}")
+    return sorted(set(names), key=list(choices).index)
+
+
+def export(
+    project: Project,
+    path: str | Path,
+    *,
+    format: str | None = None,
+    only_confirmed: bool = False,
+    include_dropped: bool = False,
+    two_column: bool = False,
+) -> str:
     """Write the project's alignment (``.tsv``, ``.jsonl``, ``.tmx``, ``.align``, ...) or the project (``.sialign``).
+
+    Args:
+        project: an aligned project.
+        path: the output file; its folder must exist (as with ``sialign export -o``).
+        format: one of the export formats (``sialign export --help``); from the extension when None.
+        only_confirmed: export confirmed beads only.
+        include_dropped: export dropped beads too.
+        two_column: with ``tsv``, write ``source<TAB>target`` only.
 
     Returns:
         What was written, in words.
+
+    Raises:
+        OutputError: the folder of ``path`` does not exist.
+        ExportError: no alignment, or an unknown format.
     """
+    from sialign.core.plurals import count_noun
     from sialign.io.project_file import PROJECT_SUFFIX, save_project
     from sialign.io.writers import write_alignment
+    from sialign.workflows.outputs import check_output_folder
 
-    if format is None and Path(path).suffix.lower() == PROJECT_SUFFIX:
+    check_output_folder(str(path), "export()")
+    if format is None and _Path(path).suffix.lower() == PROJECT_SUFFIX:
         save_project(project, path)
         return f"project {path}"
-    rows = write_alignment(project, path, format=format, **options)
-    return f"{rows} beads to {path}"
+    rows = write_alignment(project, path, format=format, only_confirmed=only_confirmed,
+                           include_dropped=include_dropped, two_column=two_column)  # fmt: skip
+    return f"{count_noun(rows, 'bead')} to {path}"
 
 
 def load(path: str | Path) -> Project:
@@ -146,13 +215,33 @@ def load(path: str | Path) -> Project:
 
 
 def align_corpus(manifest: str | Path, out_dir: str | Path, *, jobs: int = 1, dask: str | None = None,
-                 force: bool = False, filters: Sequence[str] = (), **params: Any) -> CorpusReport:  # fmt: skip
-    """Align every talk of a manifest into a corpus folder (see :mod:`sialign.corpus`)."""
+                 force: bool = False, filters: str | Sequence[str] = (), **params: Any) -> CorpusReport:  # fmt: skip
+    """Align every talk of a manifest into a corpus folder (see :mod:`sialign.corpus`).
+
+    Args:
+        manifest: the TSV/CSV listing the talks (paths relative to it).
+        out_dir: the corpus folder (created when missing).
+        jobs: worker processes on this machine.
+        dask: ``"local:N"`` or a scheduler address such as ``"tcp://host:8786"``.
+        force: re-align unchanged and reviewed talks too (review data is carried).
+        filters: ``"intra"``, ``"inter"``, ``"learned"``, a comma-separated list or a list of names.
+        params: ``model=`` and any :class:`sialign.core.params.AlignParams` field.
+
+    Raises:
+        ValueError: an unknown filter name.
+        TypeError: an unknown parameter.
+    """
+    import dataclasses
+
     from sialign.core.params import AlignParams
     from sialign.corpus.runner import align_corpus as run
 
+    names = _filter_names(filters, ("intra", "inter", "learned"))
     embedder = params.pop("model", None) or "auto-builtin"
-    return run(manifest, out_dir, AlignParams(embedder=embedder, **params), filters=filters, jobs=jobs, dask=dask, force=force)
+    unknown = set(params) - {f.name for f in dataclasses.fields(AlignParams)}
+    if unknown:
+        raise TypeError(f"align_corpus() got unknown parameter(s) {', '.join(sorted(unknown))}; see sialign.core.params.AlignParams")
+    return run(manifest, out_dir, AlignParams(embedder=embedder, **params), filters=names, jobs=jobs, dask=dask, force=force)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package

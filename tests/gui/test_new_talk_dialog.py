@@ -141,7 +141,7 @@ TEXTGRID = _textgrid({"words": [(0, 6, "one long word tier")], "sentences": [(0,
 def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(dialog, tmp_path) -> None:  # noqa: ANN001
     _choose_file(dialog.source, tmp_path / "talk.TextGrid", TEXTGRID.encode())
     assert dialog.source.tier.count() == 2 and dialog.source.tier.isVisibleTo(dialog)
-    assert "1 segments" in dialog.source.status.text()
+    assert "1 segment ·" in dialog.source.status.text()
     dialog.source.tier.setCurrentIndex(1)
     assert "2 segments" in dialog.source.status.text()
     assert [s.text for s in dialog._documents["src"]] == ["Good morning.", "Thank you."]

@@ -46,8 +46,15 @@ def saved_project(make_project: Any, folder: Path, *, source_audio: str | None, 
     project.source.audio_path = source_audio
     project.target.audio_path = target_audio
     path = folder / "water.sialign"
+    project.path = str(path)  # the audio paths given are as the file stores them (relative ones from its folder)
     save_project(project, path)
     return path
+
+
+def resolved(project: Project, raw: str | None) -> Path | None:
+    from sialign.core.paths import resolve_project_path
+
+    return resolve_project_path(raw, project.path)
 
 
 @pytest.fixture
@@ -99,12 +106,12 @@ def test_missing_audio_on_open_offers_locate(bare_window: MainWindow, qtbot: Any
     assert bare_window.open_path(str(path))
     assert len(shown) == 1 and "source audio" in shown[0] and "no such file" in shown[0]
     project = bare_window.session.project
-    assert project.source.audio_path == str(moved)
+    assert resolved(project, project.source.audio_path) == moved
     assert bare_window.session.is_modified and bare_window.isWindowModified()
     qtbot.waitUntil(lambda: bare_window.audio_panel.tracks["src"] is not None, timeout=5000)
     # One undoable step puts the old path back.
     bare_window.session.undo_stack.undo()
-    assert project.source.audio_path == str(tmp_path / "gone" / "source.wav")
+    assert resolved(project, project.source.audio_path) == tmp_path / "gone" / "source.wav"
     assert not bare_window.session.is_modified
 
 
@@ -144,7 +151,8 @@ def test_missing_audio_can_be_left_for_later(bare_window: MainWindow, make_proje
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: pytest.fail("no file dialog expected"))
     assert bare_window.open_path(str(path))
     assert len(shown) == 1 and "interpreter audio" in shown[0]
-    assert bare_window.session.project.target.audio_path == str(tmp_path / "nowhere.wav")
+    project = bare_window.session.project
+    assert resolved(project, project.target.audio_path) == tmp_path / "nowhere.wav"
     assert not bare_window.session.is_modified
 
 

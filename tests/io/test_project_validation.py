@@ -134,10 +134,13 @@ def test_project_validation_non_utf8_path_round_trips(tmp_path: Path) -> None:
     project.source.path = odd
     path = tmp_path / "p.sialign"
     save_project(project, path)
-    assert load_project(path).source.path == odd
-    project.path = str(path)
+    loaded = load_project(path)
+    assert loaded.source.path == "talk-\udcff\udcfe.srt"  # saved relative to the project's folder
+    from sialign.core.paths import resolve_project_path
+
+    assert str(resolve_project_path(loaded.source.path, loaded.path)) == odd
     save_autosave(project)
-    assert load_project(autosave_path(path)).source.path == odd
+    assert load_project(autosave_path(path)).source.path == "talk-\udcff\udcfe.srt"
 
 
 def test_project_validation_accepts_what_it_saves(tmp_path: Path) -> None:

@@ -272,6 +272,19 @@ def test_writers_vecalign_positions_and_costs(tmp_path: Path) -> None:
     assert write_alignment(make_project(), path, only_confirmed=True) == 2
 
 
+def test_writers_vecalign_skips_carry_the_aligners_skip_cost(tmp_path: Path) -> None:
+    project = make_project()
+    assert project.alignment is not None
+    project.alignment.info["cost_settings"] = {"skip": 2.0, "omission_skip": 1.0}
+    path = tmp_path / "out.align"
+    write_alignment(project, path)
+    lines = path.read_text().splitlines()
+    assert lines[2] == "[2]:[]:1.000000" and lines[3] == "[]:[4]:2.000000"  # 1-0: omission cost; 0-1: skip cost
+    project.alignment.info["cost_settings"] = {"skip": 0.7, "omission_skip": None}
+    write_alignment(project, path)
+    assert path.read_text().splitlines()[2] == "[2]:[]:0.700000"
+
+
 def test_writers_vecalign_readable_by_evaluation_format() -> None:
     # Same shape as the Text+Berg gold files ("[6]:[6, 7, 8]").
     assert format_vecalign_bead([6], [6, 7, 8]) == "[6]:[6, 7, 8]"

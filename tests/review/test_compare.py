@@ -82,3 +82,37 @@ def test_cmd_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["compare", str(tmp_path / "a.sialign"), str(tmp_path / "b.sialign")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "b.sialign" in err and "same source" in err
+
+
+def test_interpreter_table_orders_ids_as_numbers() -> None:
+    from sialign.review.compare import natural_key
+
+    projects = []
+    for name in ("103", "23", "I10", "I2"):
+        p = example_rendition(1)
+        p.metadata.update({"interpreter": name, "rank": ""})
+        projects.append(p)
+    assert [r.interpreter for r in interpreter_table(projects)] == ["23", "103", "I2", "I10"]
+    assert sorted(["10", "9", "b2", "B10"], key=natural_key) == ["9", "10", "b2", "B10"]
+
+
+def test_negative_lags_beyond_a_few_seconds_say_the_timelines_are_offset() -> None:
+    from sialign.review.compare import interpreter_lines, interpreters_html
+    from sialign.review.figures import rendition_figures
+
+    shifted = example_rendition(2)
+    for seg in shifted.target.segments:
+        assert seg.start is not None and seg.end is not None
+        seg.start, seg.end = seg.start - 18.0, seg.end - 18.0
+    fig = rendition_figures(shifted)
+    assert fig.evs_median is not None and fig.evs_median < -10
+    evs = {f.key: f for f in fig.summary()}["evs_median"]
+    assert evs.text.endswith("s (timelines offset?)") and "timelines of the two recordings are offset" in evs.explanation
+    rows = interpreter_table([example_rendition(1), shifted])
+    lines = interpreter_lines(rows)
+    assert lines[1].split()[0] == "I1" and " !" not in lines[1]
+    assert " s !" in lines[2] and lines[-1].startswith("! I2: a median lag of -")
+    assert "timelines of the two recordings are offset" in interpreters_html(rows)
+    assert "offset" not in "\n".join(interpreter_lines(interpreter_table([example_rendition(1)])))
+    html = comparison_html(compare_renditions([example_rendition(1), shifted], ["a", "b"]))
+    assert html.count("timelines of the two recordings are offset") == 2  # the renditions' table and the interpreters'

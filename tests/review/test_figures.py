@@ -78,6 +78,19 @@ def test_figures_summary_has_an_explanation_for_every_figure() -> None:
     assert {f.key: f.text for f in summary}["coverage"] == "75% (3 of 4)"
 
 
+def test_figures_a_dropped_bead_covers_nothing() -> None:
+    """A dropped bead's target is no rendition of its source: its sentences are not covered (the 1-0 one neither)."""
+    project = example_rendition(1)
+    assert project.alignment is not None
+    ten = next(k for k, b in enumerate(project.alignment.beads) if project.source.index_of(b.src[0]) == 9)
+    project.alignment.beads[ten].status = BeadStatus.DROPPED
+    project.alignment.beads[ten].reason = "no content word"
+    fig = rendition_figures(project)
+    assert fig.coverage == pytest.approx(32 / 35)
+    assert not fig.rendered[9] and not fig.rendered[10] and fig.rendered[8]
+    assert {f.key: f.text for f in fig.summary()}["coverage"] == "91% (32 of 35)"
+
+
 def test_figures_coverage_curve_is_a_centred_window() -> None:
     xs, ys = rendition_figures(_hand_project()).coverage_curve(3)
     assert xs.tolist() == [1, 2, 3, 4]

@@ -40,6 +40,7 @@ from sialign.core.carry import carry_review
 from sialign.core.errors import SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
+from sialign.core.plurals import count_noun
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.embed.base import Embedder
 from sialign.embed.models import EmbedderChoice, choose_embedder
@@ -304,7 +305,7 @@ def build_signals(
     use_pivot = bool(params.pivot and project.reference is not None and n > 0)
     if use_pivot and project.reference is not None and len(project.reference) != n:
         raise SialignError(
-            f"the reference translation has {len(project.reference)} lines but the source has {n} segments; "
+            f"the reference translation has {len(project.reference)} lines but the source has {count_noun(n, 'segment')}; "
             "pivot alignment needs one reference line per source segment — fix the reference or align without it"
         )
     pivot_weight = min(max(float(params.pivot_weight), 0.0), 1.0) if use_pivot else 0.0

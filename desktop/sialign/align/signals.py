@@ -8,6 +8,7 @@ import numpy as np
 
 from sialign.align.costs import BeadCostModel, CostSettings
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
+from sialign.core.plurals import count_noun
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.embed.base import Embedder
 
@@ -242,7 +243,7 @@ def estimate_lag(
     q10, q90 = (float(q) for q in np.percentile(values, [10, 90]))
     window_lo = min(lo + offset, q10 - LAG_MARGIN)
     window_hi = max(hi + offset, q90 + LAG_MARGIN)
-    note = f"time prior on: interpretation lag {median:.1f} s (±{spread:.1f} s, {len(lags)} beads)"
+    note = f"time prior on: interpretation lag {median:.1f} s (±{spread:.1f} s, {count_noun(len(lags), 'bead')})"
     if offset:
         note += f"; the tracks are offset, the lag window was moved by {offset:+.1f} s"
     return LagEstimate(True, len(lags), round(median, 3), round(spread, 3), round(offset, 3),

@@ -61,13 +61,10 @@ class AudioTrack:
 
 
 def resolve_audio_path(raw: str | None, project_path: str | Path | None) -> Path | None:
-    """A document's ``audio_path`` as a file path: ``~`` expanded, relative paths taken from the project file's folder."""
-    if not raw:
-        return None
-    path = Path(raw).expanduser()
-    if not path.is_absolute() and project_path:
-        path = Path(project_path).parent / path
-    return path
+    """A document's ``audio_path`` as a file path (see :func:`sialign.core.paths.resolve_project_path`)."""
+    from sialign.core.paths import resolve_project_path
+
+    return resolve_project_path(raw, project_path)
 
 
 def audio_path_to_store(chosen: str | Path, previous: str | None, project_path: str | Path | None) -> str:

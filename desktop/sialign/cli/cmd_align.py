@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for side, name in (("src", "source transcript"), ("tgt", "target transcript"), ("ref", "reference translation")):
         parser.add_argument(f"--{side}-encoding", metavar="ENCODING",
                             help=f"text encoding of the {name} instead of detecting it (utf-8, cp932, gb18030, iso-2022-jp…)")  # fmt: skip
+    parser.add_argument("--src-audio", metavar="AUDIO",
+                        help="the speaker's recording, attached to a .sialign output (the app plays it and shows the ear-voice span)")
+    parser.add_argument("--tgt-audio", metavar="AUDIO", help="the interpreter's recording, attached to a .sialign output")
     add_alignment_options(parser)
     parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
     parser.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
@@ -141,6 +144,20 @@ def console_progress(quiet: bool):  # type: ignore[no-untyped-def]
     return show
 
 
+def audio_argument(args: argparse.Namespace, side: str) -> str | None:
+    """``--src-audio`` / ``--tgt-audio`` as given, refused up front when it names no audio file."""
+    value = getattr(args, f"{side}_audio", None)
+    if not value:
+        return None
+    from sialign.audio.decode import audio_file_problem
+    from sialign.cli.usage import usage_error
+
+    problem = audio_file_problem(value)
+    if problem:
+        usage_error(f"--{side}-audio {value}: {problem}")
+    return str(value)
+
+
 def build_project(args: argparse.Namespace) -> Project:
     """Read the transcripts named on the command line into a project (warning when an encoding looks wrong)."""
     from sialign.workflows.talks import TalkFiles, encoding_doubts, read_talk
@@ -158,6 +175,8 @@ def build_project(args: argparse.Namespace) -> Project:
         reference_encoding=args.ref_encoding,
         talk_id=args.talk_id,
         strict=not args.allow_overlaps,
+        source_audio=audio_argument(args, "src"),
+        target_audio=audio_argument(args, "tgt"),
     )
     project = read_talk(files)
     for line in [] if getattr(args, "quiet", False) else encoding_doubts(files):

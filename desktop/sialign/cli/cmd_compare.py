@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from sialign.core.plurals import count_noun
+
 NAME = "compare"
 HELP = "compare several renditions (interpreters, a translation) of the same source, and interpreters over talks"
 DESCRIPTION = (
@@ -63,12 +65,12 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(interpreter_lines(rows)))
         if args.output:
             atomic_write_text(args.output, interpreters_html(rows) if fmt == "html" else interpreters_tsv(rows))
-            print(f"Wrote {len(rows)} interpreters pooled over {len(projects)} projects to {args.output}", file=sys.stderr)
+            print(f"Wrote {count_noun(len(rows), 'interpreter')} pooled over {count_noun(len(projects), 'project')} to {args.output}", file=sys.stderr)
         return 0
     comparison = compare_renditions(projects, paths)
     dis = comparison.disagreements()
-    print(f"{comparison.talk}: {len(comparison.rows)} source sentences, {len(comparison.names)} renditions "
-          f"({', '.join(comparison.names)}), {len(dis)} sentences where they disagree")
+    print(f"{comparison.talk}: {count_noun(len(comparison.rows), 'source sentence')}, {count_noun(len(comparison.names), 'rendition')} "
+          f"({', '.join(comparison.names)}), {count_noun(len(dis), 'sentence')} where they disagree")
     for row in dis[:10]:
         print(f"  sentence {row.number}: {row.why}")
     if len(dis) > 10:

@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from sialign.cli.cmd_info import add_reading_options, read_as_asked
+from sialign.core.plurals import count_noun
 
 HELP = "convert a transcript between txt, tsv, srt, vtt, TextGrid and eaf"
 
@@ -32,5 +33,5 @@ def run(args: argparse.Namespace) -> int:
     check_output_folder(args.output, "OUT")
     doc = read_as_asked(args.input, args, args.from_format)
     n = write_transcript(doc, args.output, format=out_format, tier_name=args.tier_name)
-    print(f"Wrote {n} segments to {args.output} ({out_format}, from {doc.format} in {doc.encoding})", file=sys.stderr)
+    print(f"Wrote {count_noun(n, 'segment')} to {args.output} ({out_format}, from {doc.format} in {doc.encoding})", file=sys.stderr)
     return 0

@@ -7,6 +7,8 @@ import sys
 import time
 from typing import Any
 
+from sialign.core.plurals import count_noun
+
 NAME = "corpus"
 HELP = "align a whole corpus from a manifest (resumable, parallel, Dask), then status, export, split, eval"
 DESCRIPTION = (
@@ -38,26 +40,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     align_options(p.add_argument_group("alignment options (as in sialign align)"))
 
     s = sub.add_parser("status", help="one row per talk: beads, confirmed, dropped, flagged, median EVS, reviewed, failure", formatter_class=fmt)
-    s.add_argument("folder", metavar="CORPUS_DIR")
+    s.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
     s.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     e = sub.add_parser("export", help="all talks' beads in one file, with the talk id on each row", formatter_class=fmt)
-    e.add_argument("folder", metavar="CORPUS_DIR")
+    e.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
     e.add_argument("-f", "--format", choices=["tsv", "tsv2", "jsonl", "tmx"], default="tsv", help="output format")
     e.add_argument("-o", "--output", metavar="FILE", required=True, help="the file to write")
-    e.add_argument("--split", metavar="NAME", help="only talks of this split (train, dev, test...)")
+    e.add_argument("--split", metavar="NAME", help="only talks of this split (train, dev, test...): run 'sialign corpus split' first, or give the manifest a 'split' column")
     e.add_argument("--only-confirmed", action="store_true", help="only beads a reviewer confirmed")
 
     sp = sub.add_parser("split", help="assign whole talks to train/dev/test (splits.json)", formatter_class=fmt)
-    sp.add_argument("folder", metavar="CORPUS_DIR")
+    sp.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
     sp.add_argument("--dev", type=int, default=0, metavar="N", help="talks for dev")
     sp.add_argument("--test", type=int, default=0, metavar="N", help="talks for test")
     sp.add_argument("--exclude", metavar="FILE", help="talks to keep out of every split, one per line")
     sp.add_argument("--seed", type=int, default=0, metavar="S", help="random seed")
 
     ev = sub.add_parser("eval", help="pooled bead F1 over the talks with gold <talk>.align files", formatter_class=fmt)
-    ev.add_argument("folder", metavar="CORPUS_DIR")
-    ev.add_argument("gold", metavar="GOLD_DIR")
+    ev.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
+    ev.add_argument("gold", metavar="GOLD_DIR",
+                    help="a folder of gold alignments named <talk>.align (vecalign's [i]:[j] lines, 0-based), one per talk "
+                    "id of the manifest; talks without one are listed, not scored")
+
+
+# A bar needs room: a terminal that reports fewer columns (0 under some
+# serial consoles and CI runners) gets the plain lines instead.
+MIN_BAR_COLUMNS = 40
+
+
+def terminal_columns() -> int:
+    """The width standard error's terminal reports (0 when it reports none)."""
+    import os
+
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        return 0
 
 
 class _Progress:
@@ -67,7 +86,7 @@ class _Progress:
         self.quiet = quiet
         self.started = time.perf_counter()
         self.bar: Any = None
-        if not quiet and sys.stderr.isatty():
+        if not quiet and sys.stderr.isatty() and terminal_columns() >= MIN_BAR_COLUMNS:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, unit="talk", file=sys.stderr, dynamic_ncols=True)
@@ -135,7 +154,7 @@ def _align(args: argparse.Namespace) -> int:
         progress.close()
     unchanged = sum(1 for _, why in report.skipped if why == "unchanged")
     print(
-        f"{report.total} talks: {len(report.done)} aligned, {unchanged} unchanged, "
+        f"{count_noun(report.total, 'talk')}: {len(report.done)} aligned, {unchanged} unchanged, "
         f"{len(report.skipped) - unchanged} kept (reviewed), {len(report.failed)} failed, in {report.seconds:.1f} s"
     )
     for talk, why in report.failed:
@@ -173,7 +192,7 @@ def _status(args: argparse.Namespace) -> int:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
     done = sum(1 for r in rows if r["status"] == "done")
     failed = sum(1 for r in rows if r["status"] == "failed")
-    print(f"{len(rows)} talks: {done} aligned, {failed} failed, {sum(1 for r in rows if r['reviewed'])} reviewed")
+    print(f"{count_noun(len(rows), 'talk')}: {done} aligned, {failed} failed, {sum(1 for r in rows if r['reviewed'])} reviewed")
     return 0
 
 
@@ -189,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
 
         check_output_folder(args.output)
         talks, rows = export_corpus(args.folder, args.output, args.format, split=args.split, only_confirmed=args.only_confirmed)
-        print(f"wrote {rows} rows of {talks} talks to {args.output}", file=sys.stderr)
+        print(f"wrote {count_noun(rows, 'row')} of {count_noun(talks, 'talk')} to {args.output}", file=sys.stderr)
         return 0
     if action == "split":
         from sialign.corpus.outputs import read_exclusions, split_corpus
@@ -198,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
         result = split_corpus(args.folder, dev=args.dev, test=args.test, exclude=exclude, seed=args.seed)
         for name in ("train", "dev", "test", "excluded"):
             if name in result:
-                print(f"{name}: {len(result[name])} talks")
+                print(f"{name}: {count_noun(len(result[name]), 'talk')}")
         return 0
     if action == "eval":
         from sialign.corpus.outputs import evaluate_corpus

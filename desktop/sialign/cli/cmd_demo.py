@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from sialign.core.plurals import count_noun
+
 HELP = "align the bundled example talk headless and print what came out (no display needed)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,5 +60,5 @@ def run(args: argparse.Namespace) -> int:
     rows = write_alignment(project, tsv)
     project_path = out / f"{project.talk_id}.sialign"
     save_project(project, project_path)
-    print(f"wrote {rows} beads to {tsv} and the project to {project_path} ({time.perf_counter() - started:.1f} s in all)")
+    print(f"wrote {count_noun(rows, 'bead')} to {tsv} and the project to {project_path} ({time.perf_counter() - started:.1f} s in all)")
     return 0

@@ -18,6 +18,8 @@ import json
 from pathlib import Path
 from typing import Any, NoReturn
 
+from sialign.core.plurals import count_noun
+
 HELP = "score an alignment against gold beads (strict/lax F1) or AHC-SI gold spans (LCS accuracy)"
 
 
@@ -72,7 +74,7 @@ def _choose_talk(talks: list[Any], wanted: str | None, gold_path: str) -> Any:
         _error(f"{gold_path}: no talk named {wanted!r} — it has {', '.join(names)}")
     if len(talks) == 1:
         return talks[0]
-    _error(f"{gold_path} holds {len(talks)} talks ({', '.join(names)}); choose one with --talk")
+    _error(f"{gold_path} holds {count_noun(len(talks), 'talk')} ({', '.join(names)}); choose one with --talk")
 
 
 def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
@@ -85,7 +87,7 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
 
         project = load_project(hyp_path)
         if len(project.source) != n:
-            _error(f"{hyp_path}: the project has {len(project.source)} source segments, talk {talk.name} has {n} sentences")
+            _error(f"{hyp_path}: the project has {count_noun(len(project.source), 'source segment')}, talk {talk.name} has {count_noun(n, 'sentence')}")
         return automatic_targets(project)
     spans = [""] * n
     if suffix == ".tsv":
@@ -97,7 +99,7 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
         for number, row in enumerate(rows, start=2):
             for i in row.src_ids:
                 if not 0 <= i < n:
-                    _error(f"{hyp_path}, line {number}: source id {i} is outside talk {talk.name}'s {n} sentences")
+                    _error(f"{hyp_path}, line {number}: source id {i} is outside talk {talk.name}'s {count_noun(n, 'sentence')}")
                 spans[i] = row.target
         return spans
     from sialign.evaluate import read_beads
@@ -107,7 +109,7 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
     _require_beads(beads, hyp_path, "system")
     for number, (src, tgt) in enumerate(beads, start=1):
         if any(not 0 <= j < len(chunks) for j in tgt) or any(not 0 <= i < n for i in src):
-            _error(f"{hyp_path}, line {number}: positions outside talk {talk.name} ({n} sentences, {len(chunks)} chunks)")
+            _error(f"{hyp_path}, line {number}: positions outside talk {talk.name} ({count_noun(n, 'sentence')}, {count_noun(len(chunks), 'chunk')})")
         text = "".join(chunks[j] for j in tgt)
         for i in src:
             spans[i] = text

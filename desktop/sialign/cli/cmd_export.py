@@ -15,6 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from sialign.core.plurals import count_noun
+
 HELP = "export a project's aligned beads as TSV, two-column TSV, JSONL, TMX, vecalign, TextGrid, EAF or one side's SRT/VTT subtitles"
 
 
@@ -56,5 +58,5 @@ def run(args: argparse.Namespace) -> int:
         include_dropped=args.include_dropped,
     )
     total = len(project.alignment.beads) if project.alignment is not None else 0
-    print(f"Wrote {n} of {total} beads to {output} ({fmt})", file=sys.stderr)
+    print(f"Wrote {n} of {count_noun(total, 'bead')} to {output} ({fmt})", file=sys.stderr)
     return 0

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sialign.cli.project_args import add_project_and_output
+from sialign.core.plurals import count_noun
 
 if TYPE_CHECKING:
     from sialign.core.model import Project
@@ -100,7 +101,7 @@ def _apply_learned(project: Project, params: FilterParams, others: list[Project]
     good, wrong = result.counts
     seconds = sum(result.seconds.values())
     return (f"doubt: trained on {result.source} ({good} good, {wrong} wrong examples) in {seconds:.2f} s; "
-            f"{above} beads above {params.doubt_max:g}, {newly} newly dropped, {restored} restored")  # fmt: skip
+            f"{count_noun(above, 'bead')} above {params.doubt_max:g}, {newly} newly dropped, {restored} restored")  # fmt: skip
 
 
 def _run_learned(args: argparse.Namespace, project: Project, params: FilterParams, others: list[Project], save: Any) -> int:
@@ -181,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     newly = sum(1 for old, b in zip(before, beads) if b.status == BeadStatus.DROPPED and old != BeadStatus.DROPPED)
     restored = sum(1 for old, b in zip(before, beads) if old == BeadStatus.DROPPED and b.status != BeadStatus.DROPPED)
     trimmed = sum(1 for b in beads if b.trimmed)
-    print(f"{len(beads)} beads: {trimmed} trimmed, {newly} newly dropped, {restored} restored "
+    print(f"{count_noun(len(beads), 'bead')}: {trimmed} trimmed, {newly} newly dropped, {restored} restored "
           f"(alpha by {', '.join(sorted({d.method for row in scores.alpha_details for d in row if d})) or 'nothing'}; "
           f"{'reference translation present' if scores.has_reference else 'no reference translation: gamma and eta not measured'})")
     if scores.skipped:

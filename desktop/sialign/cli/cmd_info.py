@@ -12,6 +12,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from sialign.core.plurals import count_noun
+
 if TYPE_CHECKING:
     from sialign.core.model import Document
 
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if timed == 0:
         print("Timed:      no")
     else:
-        print(f"Timed:      {'yes' if timed == len(doc) else 'partly'} ({timed} of {len(doc)} segments)")
+        print(f"Timed:      {'yes' if timed == len(doc) else 'partly'} ({timed} of {count_noun(len(doc), 'segment')})")
         end = doc.duration
         span = f"{_clock(first_start)} – {_clock(end)}"
         if end is not None and first_start is not None:

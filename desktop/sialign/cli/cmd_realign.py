@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from sialign.cli.project_args import add_project_and_output
+from sialign.core.plurals import count_noun
 
 NAME = "realign"
 HELP = "align a project again, keeping confirmed beads as anchors and every bead's review data"
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if progress is not None:
         print(file=sys.stderr)
     report = CarryReport.from_dict(result.alignment.info["review_carry"])
-    print(f"{len(result.alignment.beads)} beads (before {len(project.alignment.beads)}): {report.summary()}")
+    print(f"{count_noun(len(result.alignment.beads), 'bead')} (before {len(project.alignment.beads)}): {report.summary()}")
     for item in report.lost[:20]:
         print(f"  left behind: {item.describe()}")
     if len(report.lost) > 20:
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if report.lost and not args.force:
         raise SialignError(
-            f"{args.project}: re-aligning would leave the review data of {len(report.lost)} beads behind; "
+            f"{args.project}: re-aligning would leave the review data of {count_noun(len(report.lost), 'bead')} behind; "
             "nothing was written — review them, or run again with --force"
         )
     apply_edit(project, ReplaceAlignment(result.alignment, label="Re-align"))

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from sialign.cli.project_args import add_project_and_output
+from sialign.core.plurals import count_noun
 
 NAME = "report"
 HELP = "write a trainee's review report of one project as self-contained HTML or PDF"
@@ -48,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     fig = report.figures
     print(
         f"Wrote the report of {fig.talk} ({fig.interpreter}) to {output}: coverage "
-        f"{report.summary[0].text}, {len(fig.omissions)} omissions, {len(fig.additions)} additions, "
-        f"{len(report.flagged)} flagged beads",
+        f"{report.summary[0].text}, {count_noun(len(fig.omissions), 'omission')}, {count_noun(len(fig.additions), 'addition')}, "
+        f"{count_noun(len(report.flagged), 'flagged bead')}",
         file=sys.stderr,
     )
     return 0

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 
+from sialign.core.plurals import count_noun
+
 HELP = "split a transcript into sentences (English...) or chunks (Japanese interpretation), losslessly"
 
 
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     out = "\n".join(lines) + ("\n" if lines else "")
     if args.output:
         atomic_write_text(args.output, out)
-        print(f"{len(result)} segments written to {args.output}", file=sys.stderr)
+        print(f"{count_noun(len(result), 'segment')} written to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(out)
     return 0

@@ -83,7 +83,20 @@ class ArgumentParser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nrun '{self.prog} -h' for the options\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{did_you_mean(message)}\nrun '{self.prog} -h' for the options\n")
+
+
+def did_you_mean(message: str) -> str:
+    """``" — did you mean 'align'?"`` for argparse's "invalid choice: 'algn' (choose from ...)", else ``""``."""
+    import difflib
+    import re
+
+    match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if match is None:
+        return ""
+    choices = re.findall(r"'([^']*)'", match.group(2))
+    close = difflib.get_close_matches(match.group(1), choices, n=1, cutoff=0.6)
+    return f" — did you mean '{close[0]}'?" if close else ""
 
 
 def _exit_status_epilog() -> str:

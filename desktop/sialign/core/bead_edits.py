@@ -9,6 +9,7 @@ from sialign.core.changes import Changes
 from sialign.core.errors import EditError
 from sialign.core.model import Alignment, Bead, BeadStatus, Project
 from sialign.core.edit_base import Edit, _alignment, _bead_label, _beads, _check_index, _replace_bead, _tuple_of_ints
+from sialign.core.plurals import count_noun
 
 
 def _join_optional(a: str, b: str, sep: str) -> str:
@@ -55,7 +56,7 @@ class MergeBeads(Edit):
         alignment = _alignment(project)
         beads = alignment.beads
         if not 0 <= self.index < len(beads) - 1:
-            raise EditError(f"bead {self.index + 1} has no next bead to merge with; the alignment has {len(beads)} beads")
+            raise EditError(f"bead {self.index + 1} has no next bead to merge with; the alignment has {count_noun(len(beads), 'bead')}")
         a, b = beads[self.index], beads[self.index + 1]
         same_status = a.status == b.status
         post_edit = None
@@ -352,7 +353,7 @@ class ReplaceBeads(Edit):
         alignment = _alignment(project)
         n = len(alignment.beads)
         if not 0 <= self.start <= self.stop <= n:
-            raise EditError(f"cannot replace beads {self.start + 1}–{self.stop}: the alignment has {n} beads")
+            raise EditError(f"cannot replace beads {self.start + 1}–{self.stop}: the alignment has {count_noun(n, 'bead')}")
         old = tuple(alignment.beads[self.start : self.stop])
         alignment.beads[self.start : self.stop] = [b.copy() for b in self.beads]
         return ReplaceBeads(self.start, self.start + len(self.beads), old, label=f"Undo: {self.describe()}")
@@ -426,7 +427,7 @@ class Batch(Edit):
             return self.label
         if len(self.edits) == 1:
             return self.edits[0].describe()
-        return f"{len(self.edits)} edits"
+        return f"{count_noun(len(self.edits), 'edit')}"
 
     def apply(self, project: Project) -> Edit:
         inverses: list[Edit] = []

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sialign.core.model import Alignment, Bead, BeadStatus
+from sialign.core.plurals import count_noun, possessive
 
 # Reasons the aligner itself gives a dropped bead (recomputed on every run).
 ALIGNER_DROP_PREFIXES = ("cost ", "no rendition found", "no source segment")
@@ -95,9 +96,9 @@ class CarryReport:
         )
 
     def summary(self) -> str:
-        text = f"{self.beads_changed} beads changed; review data carried over for {self.carried}"
+        text = f"{count_noun(self.beads_changed, 'bead')} changed; review data carried over for {self.carried}"
         if self.lost:
-            text += f"; {len(self.lost)} beads' review data could not be carried (their beads no longer exist)"
+            text += f"; {possessive(len(self.lost), 'bead')} review data could not be carried ({'its bead no longer exists' if len(self.lost) == 1 else 'their beads no longer exist'})"
         return text
 
 

@@ -9,6 +9,7 @@ from typing import Any, Callable, ClassVar, Sequence
 from sialign.core.changes import Changes
 from sialign.core.errors import EditError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project, Segment
+from sialign.core.plurals import count_noun
 
 
 SIDES = ("src", "tgt")
@@ -84,13 +85,13 @@ def _bead_index(alignment: Alignment, side: str, seg_id: int) -> int:
 
 def _check_index(alignment: Alignment, index: int, what: str = "bead") -> None:
     if not 0 <= index < len(alignment.beads):
-        raise EditError(f"there is no {what} {index + 1}; the alignment has {len(alignment.beads)} beads")
+        raise EditError(f"there is no {what} {index + 1}; the alignment has {count_noun(len(alignment.beads), 'bead')}")
 
 
 def _bead_label(indices: Sequence[int]) -> str:
     if len(indices) == 1:
         return f"bead {indices[0] + 1}"
-    return f"{len(indices)} beads"
+    return f"{count_noun(len(indices), 'bead')}"
 
 
 def _encode(value: Any) -> Any:

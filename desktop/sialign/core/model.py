@@ -15,10 +15,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from sialign.core.errors import InvariantError
 from sialign.core.params import AlignParams, FilterParams
+from sialign.core.plurals import count_noun
+
+if TYPE_CHECKING:
+    from sialign.core.bead_rows import BeadRow
 
 # Languages written without spaces between words: segments are joined with
 # "" instead of " " when a bead's text is assembled.
@@ -119,6 +123,12 @@ class Document:
 
     def __len__(self) -> int:
         return len(self.segments)
+
+    def __repr__(self) -> str:
+        from sialign.core.plurals import count_noun
+
+        where = f" from {self.path}" if self.path else ""
+        return f"<Document {self.language}: {count_noun(len(self.segments), 'segment')}{where}>"
 
     def __iter__(self) -> Iterator[Segment]:
         return iter(self.segments)
@@ -292,6 +302,13 @@ class Bead:
     def failed_flags(self) -> list[Flag]:
         return [f for f in self.flags if f.failed]
 
+    def __repr__(self) -> str:
+        # Short: a project's repr must not dump every field of every bead.
+        cost = "" if self.cost is None else f", cost={self.cost:.3f}"
+        flags = [f.name for f in self.failed_flags]
+        extra = f", flags={flags}" if flags else ""
+        return f"Bead(src={self.src}, tgt={self.tgt}{cost}, status={self.status.value!r}{extra})"
+
     def copy(self) -> Bead:
         return dataclasses.replace(self, flags=[dataclasses.replace(f) for f in self.flags])
 
@@ -354,6 +371,11 @@ class Alignment:
 
     def __iter__(self) -> Iterator[Bead]:
         return iter(self.beads)
+
+    def __repr__(self) -> str:
+        from sialign.core.bead_rows import alignment_summary
+
+        return f"<Alignment: {alignment_summary(self)}>"
 
     def validate(self, source: Document, target: Document) -> None:
         """Raise :class:`InvariantError` unless the beads are monotonic and cover each segment once."""
@@ -502,6 +524,37 @@ class Project:
     undo: list[dict[str, Any]] = field(default_factory=list)
     path: str | None = None
 
+    def __repr__(self) -> str:
+        from sialign.core.bead_rows import project_repr
+
+        return project_repr(self)
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the summary line and a table of the beads."""
+        from sialign.core.bead_rows import project_html
+
+        return project_html(self)
+
+    def __iter__(self) -> Iterator[BeadRow]:
+        """The beads with their texts, times, cost, status and flags (:class:`~sialign.core.bead_rows.BeadRow`)."""
+        from sialign.core.bead_rows import bead_rows
+
+        return bead_rows(self)
+
+    def beads(self) -> list[BeadRow]:
+        """Every bead with its texts (see :meth:`__iter__`); empty before the first alignment."""
+        return list(self)
+
+    def to_dataframe(self) -> Any:
+        """A pandas DataFrame, one row per bead: both texts, times, cost, status, flags and review labels.
+
+        The index is the bead number counted from 1; the columns are the
+        fields of :class:`~sialign.core.bead_rows.BeadRow`.
+        """
+        from sialign.core.bead_rows import to_dataframe
+
+        return to_dataframe(self)
+
     def document(self, side: str) -> Document:
         if side == "src":
             return self.source
@@ -519,7 +572,7 @@ class Project:
             self.alignment.validate(self.source, self.target)
         if self.reference is not None and len(self.reference) != len(self.source):
             raise InvariantError(
-                f"the reference translation has {len(self.reference)} segments but the source has {len(self.source)}; "
+                f"the reference translation has {count_noun(len(self.reference), 'segment')} but the source has {len(self.source)}; "
                 "it must have one line per source segment"
             )
 

@@ -132,3 +132,48 @@ __all__ = [
     "resource_roots",
     "resources_dir",
 ]
+
+
+# --------------------------------------------------------------------------
+# Paths saved inside a project file
+#
+# One rule for every project, whoever wrote it (the app, ``sialign align``,
+# corpus mode, the Python API): a transcript or audio path is stored relative
+# to the project file's own folder (absolute when no relative path exists,
+# e.g. on another Windows drive), and read back against that folder. Talk
+# and recordings then move together, and a project opens the same wherever
+# the command that wrote it ran.
+
+
+def resolve_project_path(raw: str | None, project_path: str | os.PathLike[str] | None) -> Path | None:
+    """A path stored in a project as an absolute file path.
+
+    ``~`` is expanded; a relative path is taken from the folder of
+    ``project_path`` (the project file), or from the current folder for a
+    project never saved. None for an empty value.
+    """
+    if not raw:
+        return None
+    path = Path(raw).expanduser()
+    if not path.is_absolute():
+        base = Path(project_path).parent if project_path else Path.cwd()
+        path = base / path
+    return Path(os.path.abspath(path))
+
+
+def path_to_store(path: str | os.PathLike[str], project_path: str | os.PathLike[str]) -> str:
+    """How ``path`` (absolute) is written into the project file ``project_path``: relative to its folder.
+
+    Absolute when the two share nothing but the root or the drive (another
+    drive, or ``/data/...`` beside ``/home/...``): a path climbing to the root
+    would not survive moving talk and recordings together either.
+    """
+    folder = os.path.abspath(Path(project_path).parent)
+    target = os.path.abspath(path)
+    try:
+        common = os.path.commonpath([folder, target])
+    except ValueError:  # another drive (Windows): no relative path exists
+        return target
+    if common == Path(common).anchor:
+        return target
+    return os.path.relpath(target, folder)

@@ -10,6 +10,7 @@ names (``<talk>.sialign``), so they are checked: letters, digits, ``._-``.
 from __future__ import annotations
 
 import csv
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,7 +79,7 @@ def read_manifest(path: str | Path) -> list[TalkSpec]:
             path, f"the header lacks the column(s) {', '.join(missing)}", line=1,
             hint=f"the header must name talk, source, target (optional: {', '.join(OPTIONAL)})",
         )
-    folder = path.parent
+    folder = path.absolute().parent  # absolute: the paths travel to workers in other folders
     talks: list[TalkSpec] = []
     seen: dict[str, int] = {}
     for number, row in enumerate(rows[1:], start=2):
@@ -105,7 +106,7 @@ def read_manifest(path: str | Path) -> list[TalkSpec]:
             if not value:
                 return None
             p = Path(value).expanduser()
-            return p if p.is_absolute() else (folder / p)
+            return p if p.is_absolute() else Path(os.path.abspath(folder / p))
 
         source, target = resolve("source"), resolve("target")
         assert source is not None and target is not None

@@ -11,6 +11,7 @@ from typing import Any
 
 from sialign.core.errors import InputError, SialignError
 from sialign.corpus.runner import CorpusState
+from sialign.core.plurals import count_noun
 
 EXPORT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx")
 SPLITS_FILE = "splits.json"
@@ -63,6 +64,9 @@ def export_corpus(
     state = CorpusState(folder)
     talks = _done_talks(state, split)
     if not talks:
+        if split and not load_splits(state.folder) and not any(r.split for r in state.records.values()):
+            raise SialignError(f"{folder}: no talk is assigned to a split yet — run 'sialign corpus split {folder}' "
+                               f"first (or give the manifest a 'split' column), then export --split {split}")  # fmt: skip
         raise SialignError(f"{folder}: no aligned talk{f' in split {split!r}' if split else ''} to export")
     parts: list[str] = []
     rows = 0
@@ -137,7 +141,7 @@ def split_corpus(
     need_test = max(test - sum(1 for s in fixed.values() if s == "test"), 0)
     if need_dev + need_test > len(free):
         raise SialignError(
-            f"{folder}: {len(free)} talks are free to assign, but --dev {dev} and --test {test} need {need_dev + need_test}"
+            f"{folder}: {count_noun(len(free), 'talk')} are free to assign, but --dev {dev} and --test {test} need {need_dev + need_test}"
         )
     rng = random.Random(seed)
     rng.shuffle(free)

@@ -34,6 +34,7 @@ from typing import Any
 
 from sialign.core.errors import InputError, SialignError
 from sialign.core.params import AlignParams
+from sialign.core.plurals import count_noun
 from sialign.corpus.manifest import TalkSpec, read_manifest
 
 log = logging.getLogger(__name__)
@@ -232,6 +233,7 @@ def align_talk(job: TalkJob) -> TalkOutcome:
                         interpreter=spec.interpreter)  # fmt: skip
     path = Path(job.out_dir) / f"{spec.talk}.sialign"
     try:
+        _check_visible(job)
         params = AlignParams.from_dict(job.params)
         project = _read_talk(spec)
         previous = None
@@ -256,7 +258,7 @@ def align_talk(job: TalkJob) -> TalkOutcome:
         record.status = "done"
         carried = result.alignment.info.get("review_carry", {})
         if job.carry_from_existing and carried.get("carried"):
-            record.message = f"re-aligned; review data carried over for {carried['carried']} beads"
+            record.message = f"re-aligned; review data carried over for {count_noun(carried['carried'], 'bead')}"
     except SialignError as exc:
         record.status, record.message = "failed", str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     except MemoryError:
@@ -269,6 +271,23 @@ def align_talk(job: TalkJob) -> TalkOutcome:
              f" ({record.message})" if record.message else "")  # fmt: skip
     record.updated = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return TalkOutcome(spec.talk, record.status == "done", record.message, record)
+
+
+def _check_visible(job: TalkJob) -> None:
+    """Fail the talk, saying why, when this worker cannot see its files or its corpus folder.
+
+    The client sends absolute paths; a Dask worker on another machine sees
+    them only through a filesystem shared with the client.
+    """
+    import socket
+
+    where = f"on worker host {socket.gethostname()}"
+    share = "the Dask workers need the client's files at the same absolute paths (a shared filesystem)"
+    for p in job.spec.inputs():
+        if not p.exists():
+            raise InputError(p, f"not visible {where}", hint=share)
+    if not Path(job.out_dir).is_dir():
+        raise InputError(Path(job.out_dir), f"the corpus folder is not visible {where}", hint=share)
 
 
 def _worker_init(threads: int) -> None:
@@ -371,7 +390,11 @@ def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
         from sialign.embed.multilingual import usable_cores
 
         cluster = LocalCluster(
-            n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None,
+            # No dashboard: dashboard_address=None still opens Dask's HTTP
+            # server on port 8787 (and warns when that port is taken). Port 0
+            # takes any free port, on this machine only.
+            n_workers=count, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
             env={"SIALIGN_ENCODER_THREADS": str(max(1, usable_cores() // count))},
         )
         client = Client(cluster)
@@ -428,8 +451,11 @@ def align_corpus(
     unknown = set(filters) - set(FILTER_NAMES)
     if unknown:
         raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))}: use intra, inter, learned")
-    specs = read_manifest(manifest)
-    state = CorpusState(out_dir)
+    # Every path is absolute before it travels: a worker (a Dask one in
+    # another folder, or on another machine) resolves nothing against its own
+    # current folder.
+    specs = read_manifest(Path(manifest).absolute())
+    state = CorpusState(Path(os.path.abspath(out_dir)))
     state.manifest = str(Path(manifest).resolve())
     todo, skipped, failed_early = _plan(specs, state, params, filters, force)
     report = CorpusReport(skipped=list(skipped), failed=list(failed_early))

@@ -214,6 +214,31 @@ def intra_trims(tgt: Sequence[int], has_content: Sequence[bool]) -> tuple[tuple[
     return tuple(trimmed), False
 
 
+def _keep_short_answers(beads: Sequence[Bead], src_doc: Document, tgt_doc: Document, contentless: np.ndarray,
+                        content_pos: Sequence[str]) -> None:  # fmt: skip
+    """Clear ``contentless`` (in place) for beads that render a short answer whole: "Bien sûr que non !" → "No !".
+
+    The content-word rule is for sentences with content to render; a source
+    sentence with at most one content word is rendered by a negation or an
+    interjection (:mod:`sialign.text.short_answers`).
+    """
+    from sialign.text.short_answers import renders_short_answer
+
+    ks = [int(k) for k in np.flatnonzero(contentless) if beads[int(k)].src]
+    if not ks:
+        return
+    sources = [bead_text(beads[k], src_doc, "src") for k in ks]
+    analyses: list[Any] = [None] * len(ks)
+    if src_doc.language.split("-")[0].lower() == "ja":
+        from sialign.text.japanese import analyze_japanese
+
+        analyses = list(analyze_japanese(sources))
+    for k, source, analysis in zip(ks, sources, analyses):
+        target = bead_text(beads[k], tgt_doc, "tgt", use_post_edit=False, include_trimmed=True)
+        if renders_short_answer(source, src_doc.language, target, analysis, content_pos):
+            contentless[k] = False
+
+
 def _chunk_content(texts: Sequence[str], language: str, content_pos: Sequence[str], analyses: Any) -> list[bool]:
     if analyses is not None:
         return [a.has_pos(content_pos) for a in analyses]
@@ -354,6 +379,7 @@ def score_beads(
         # A chunk the reviewer restored stays restored: no filter run trims it again.
         trims.append(tuple(i for i in trimmed if i not in b.restored))
         contentless[k] = empty
+    _keep_short_answers(beads, src_doc, tgt_doc, contentless, pos)
 
     # 2. Target texts for both rows (whole / after trims).
     variants: list[list[str]] = [[], []]

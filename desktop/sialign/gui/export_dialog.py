@@ -28,6 +28,7 @@ from sialign.core.model import Project
 from sialign.gui.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.file_dialogs import remember_folder
 from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
+from sialign.core.plurals import count_noun
 
 
 # Every format the writers know, in the order of the registry.
@@ -141,7 +142,7 @@ class ExportDialog(QDialog):
         if self.row_count == 0:
             self.count_label.setText("No bead matches these options; nothing would be written.")
         else:
-            self.count_label.setText(f"{self.row_count} rows will be written.")
+            self.count_label.setText(f"{count_noun(self.row_count, 'row')} will be written.")
 
     def browse(self) -> None:
         fmt = self.format

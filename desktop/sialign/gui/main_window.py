@@ -45,6 +45,7 @@ from sialign.gui.task_runner import AlignmentController, TaskRunner
 from sialign.gui.window_layout import WindowLayout
 from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.shortcuts import ShortcutManager, install_typing_guard
+from sialign.core.plurals import count_noun
 
 APP_NAME = "SI Aligner"
 # The embedder's name in the status bar is cut to this width (pixels); its tooltip has all of it.
@@ -222,7 +223,7 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
                 self.embedder_label.setText("")  # chosen per language pair once a talk is open
                 self.counts_label.setText("no talk open")
             else:
-                self.counts_label.setText(f"{len(project.source)} × {len(project.target)} segments · not aligned")
+                self.counts_label.setText(f"{len(project.source)} × {count_noun(len(project.target), 'segment')} · not aligned")
             return
         full = f"embedder: {alignment.embedder or '?'}"
         note = str(alignment.info.get("embedder_note", ""))

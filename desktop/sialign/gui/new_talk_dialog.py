@@ -32,6 +32,7 @@ from sialign.gui.form_layout import error_message, growing_form
 from sialign.gui.screen_fit import ContentScroll
 from sialign.io.text_preview import ENCODING_CHOICES
 from sialign.workflows.talks import talk_from_documents, talk_id_from_path
+from sialign.core.plurals import count_noun
 
 TRANSCRIPT_FILTER = (
     "Transcripts (*.txt *.tsv *.srt *.vtt *.TextGrid *.textgrid *.eaf);;"
@@ -310,7 +311,7 @@ class NewTalkDialog(QDialog):
         language = doc.language if doc.language not in ("", "und") else guess_language(doc.texts())
         times = "with times" if doc.has_times else "no times"
         how = "detected" if encoding is None else "chosen"
-        summary = f"{len(doc)} segments · {doc.format or '?'} · {doc.encoding or '?'} ({how}) · {times} · language {language}"
+        summary = f"{count_noun(len(doc), 'segment')} · {doc.format or '?'} · {doc.encoding or '?'} ({how}) · {times} · language {language}"
         if preview.doubts:
             field.show_warning(summary + "\nWarning: the encoding may be wrong — " + "; ".join(preview.doubts)
                                + ". If the preview looks garbled, choose the encoding.")  # fmt: skip

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from sialign.core.model import BeadStatus
 from sialign.gui.session import ProjectSession
 from sialign.gui.table_model import Column, SegmentFilterProxy, SegmentTableModel, find_next
+from sialign.core.plurals import count_noun
 
 # The status filter's choices, in menu order.
 STATUS_CHOICES: list[tuple[str, set[BeadStatus] | None]] = [
@@ -337,7 +338,7 @@ class TablePanel(QWidget):
         self._shown_pending = False
         total = self.model.rowCount()
         shown = self.proxy.rowCount()
-        self.shown_label.setText(f"{shown} of {total} beads shown" if shown != total else f"{total} beads")
+        self.shown_label.setText(f"{shown} of {count_noun(total, 'bead')} shown" if shown != total else count_noun(total, "bead"))
         if shown:
             # The row numbers are bead numbers: rows hidden by a search may have moved them.
             self.proxy.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shown - 1)

@@ -202,10 +202,31 @@ def save_project(project: Project, path: str | Path) -> None:
     """
     path = Path(path)
     previous = project.path
+    rebase_document_paths(project, path)
     _write_payload(_payload(project, autosave=False), path)
     project.path = str(path)
     discard_autosave(previous, project.talk_id)
     discard_autosave(path)
+
+
+def rebase_document_paths(project: Project, path: str | Path) -> None:
+    """Make the transcript and audio paths of ``project`` relative to the folder of ``path``, its new file.
+
+    Paths held relative are relative to the project's current file (or to
+    the current folder for a project never saved); after this they are
+    relative to ``path``'s folder (absolute when on another drive), the one
+    rule for paths saved in a project (:mod:`sialign.core.paths`).
+    """
+    from sialign.core.paths import path_to_store, resolve_project_path
+
+    for doc in (project.source, project.target, project.reference):
+        if doc is None:
+            continue
+        for name in ("path", "audio_path"):
+            raw = getattr(doc, name)
+            resolved = resolve_project_path(raw, project.path)
+            if resolved is not None:
+                setattr(doc, name, path_to_store(resolved, path))
 
 
 # --------------------------------------------------------------------------

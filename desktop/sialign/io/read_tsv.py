@@ -12,6 +12,7 @@ from sialign.core.errors import FormatError, TierNotFoundError, TimestampError
 from sialign.io.escaping import unescape_tsv_field
 from sialign.io.timecodes import parse_time
 from sialign.io.transcript_items import _Raw, _lines
+from sialign.core.plurals import count_noun
 
 # ---------------------------------------------------------------------------
 # TSV
@@ -246,5 +247,5 @@ def _talk_warnings(header: list[str], rows: list[tuple[int, list[str]]], path: s
         return []
     names = list(talks)
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    return [f"{path}: the column '{header[column]}' names {len(names)} talks ({shown}); all rows are read as one "
+    return [f"{path}: the column '{header[column]}' names {count_noun(len(names), 'talk')} ({shown}); all rows are read as one "
             "transcript — split the file into one per talk to align each talk on its own"]

@@ -51,6 +51,7 @@ from sialign._version import __version__
 from sialign.core.errors import ExportError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.atomic import atomic_open
+from sialign.core.paths import resolve_project_path
 from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS, SUBTITLE_SUFFIXES, export_format
 from sialign.io.escaping import escape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
@@ -354,13 +355,30 @@ def format_vecalign_bead(src_positions: list[int], tgt_positions: list[int], cos
     return text
 
 
+def skip_cost(project: Project, bead: Bead) -> float | None:
+    """What the aligner charged for a 1-0 or 0-1 bead (its skip penalty), None when the alignment does not say."""
+    settings = project.alignment.info.get("cost_settings") if project.alignment is not None else None
+    if not isinstance(settings, dict):
+        return None
+    value = settings.get("omission_skip") if bead.src and not bead.tgt else None
+    if value is None:
+        value = settings.get("skip")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
 def write_vecalign(project: Project, path: str | Path, beads: list[tuple[int, Bead]]) -> int:
-    """vecalign's alignment format with 0-based segment positions; returns lines written."""
+    """vecalign's alignment format with 0-based segment positions; returns lines written.
+
+    A skip (1-0, 0-1) carries the cost the aligner charged for it, as
+    vecalign writes its own deletions, when the alignment records it.
+    """
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         for _, bead in beads:
             src_pos = [project.source.index_of(i) for i in bead.src]
             tgt_pos = [project.target.index_of(i) for i in bead.tgt]
-            fh.write(format_vecalign_bead(src_pos, tgt_pos, bead.cost) + "\n")
+            known = bead.cost is not None and math.isfinite(bead.cost)
+            cost = bead.cost if known or not bead.is_skip else skip_cost(project, bead)
+            fh.write(format_vecalign_bead(src_pos, tgt_pos, cost) + "\n")
     return len(beads)
 
 
@@ -399,7 +417,9 @@ def aligned_tiers(project: Project, beads: list[tuple[int, Bead]]) -> list[tuple
 def write_aligned_tiers(project: Project, path: str | Path, beads: list[tuple[int, Bead]], fmt: str) -> int:
     """Write the aligned tiers as a TextGrid or EAF; returns beads written."""
     tiers = aligned_tiers(project, beads)
-    media = [d.audio_path for d in (project.source, project.target) if d.audio_path]
+    # A project's audio paths are relative to the project file's folder, not
+    # to the folder the export runs in.
+    media = [str(resolve_project_path(d.audio_path, project.path)) for d in (project.source, project.target) if d.audio_path]
     text = _textgrid_text(tiers) if fmt == "textgrid" else _eaf_text(tiers, media, path)
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)

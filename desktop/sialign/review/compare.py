@@ -13,6 +13,7 @@ app's *Compare renditions…* window share it.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -22,7 +23,8 @@ import numpy as np
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project, bead_text
-from sialign.review.figures import RenditionFigures, format_clock, format_compression, rendition_figures
+from sialign.review.figures import RenditionFigures, evs_offset_warning, format_clock, format_compression, rendition_figures
+from sialign.core.plurals import count_noun
 
 COMPARE_FORMATS = ("html", "tsv")
 # Lags of one sentence, each measured from its interpreter's median, further
@@ -157,7 +159,7 @@ def check_same_source(projects: Sequence[Project], paths: Sequence[str]) -> None
         if other == first:
             continue
         at = next((i for i, (a, b) in enumerate(zip(first, other)) if a != b), min(len(first), len(other)))
-        detail = (f"{len(other)} source sentences instead of {len(first)}" if at >= min(len(first), len(other))
+        detail = (f"{count_noun(len(other), 'source sentence')} instead of {len(first)}" if at >= min(len(first), len(other))
                   else f"source sentence {at + 1} differs ({other[at][:40]!r} vs {first[at][:40]!r})")
         raise SialignError(f"{path}: its source transcript is not the one of {paths[0]} ({detail}) — "
                            "compare only renditions of the same source, or use --pooled for the per-interpreter table")
@@ -289,7 +291,13 @@ def interpreter_table(projects: Sequence[Project], names: Sequence[str] | None =
             fillers_per_minute=sum(f.fillers for f in figs if f.filtered) / minutes if minutes > 0 else None,
             compression_text=format_compression(tgt_units / basis_units if basis_units else None, basis, *units),
         ))  # fmt: skip
-    return sorted(rows, key=lambda r: (r.rank == "", r.rank, r.interpreter))
+    return sorted(rows, key=lambda r: (r.rank == "", natural_key(r.rank), natural_key(r.interpreter)))
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders the numbers inside ids as numbers: ``"23"`` before ``"103"``, ``"I2"`` before ``"I10"``."""
+    parts = re.split(r"(\d+)", text.casefold())
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts if part)
 
 
 # ---- output -----------------------------------------------------------------
@@ -297,15 +305,29 @@ def _num(value: float | None, spec: str, suffix: str = "") -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, spec) + suffix
 
 
+def _evs_cell(median: float | None) -> str:
+    """The EVS median as shown in a table: ``"-12.9 s !"`` when it says the timelines are offset."""
+    return _num(median, ".1f", " s") + (" !" if evs_offset_warning(median) else "")
+
+
 def interpreter_lines(rows: Sequence[InterpreterRow]) -> list[str]:
-    """The per-interpreter table as aligned text lines (for the terminal)."""
+    """The per-interpreter table as aligned text lines (for the terminal), then a warning per offset timeline."""
     out = [f"{'interpreter':<16} {'rank':<6} {'talks':>5} {'sentences':>9} {'coverage':>8} {'omit/100':>8} "
-           f"{'EVS med':>7} {'fill/min':>8}  compression"]
+           f"{'EVS med':>9} {'fill/min':>8}  compression"]
     for r in rows:
         out.append(f"{r.interpreter[:16]:<16} {(r.rank or '—')[:6]:<6} {len(r.talks):>5} {r.sentences:>9} "
                    f"{_num(None if r.coverage is None else 100 * r.coverage, '.0f', '%'):>8} {_num(r.omissions_per_100, '.1f'):>8} "
-                   f"{_num(r.evs_median, '.1f', ' s'):>7} {_num(r.fillers_per_minute, '.1f'):>8}  {r.compression_text}")
+                   f"{_evs_cell(r.evs_median):>9} {_num(r.fillers_per_minute, '.1f'):>8}  {r.compression_text}")
+    for r in rows:
+        warning = evs_offset_warning(r.evs_median)
+        if warning:
+            out.append(f"! {r.interpreter}: {warning}.")
     return out
+
+
+def _offset_notes_html(items: Sequence[tuple[str, float | None]]) -> str:
+    notes = [f"<li>{escape(name)}: {escape(evs_offset_warning(median))}.</li>" for name, median in items if evs_offset_warning(median)]
+    return f'<ul class="warn">{"".join(notes)}</ul>' if notes else ""
 
 
 def _tsv_cell(text: str) -> str:
@@ -332,7 +354,7 @@ body{font-family:"Noto Sans CJK JP","Noto Sans JP","IPAexGothic","Hiragino Sans"
 table{border-collapse:collapse;font-size:13px;width:100%} td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top;text-align:left}
 th{background:#f3f3f3;position:sticky;top:0} .num{text-align:right;white-space:nowrap}
 tr.d2 td{background:#ffe5e5} tr.d1 td{background:#fff6e0} .omit{color:#c01c28;font-weight:bold} .meta{color:#666;font-size:11px}
-.joined{color:#888;font-style:italic} h2{font-size:17px;margin-top:26px}
+.joined{color:#888;font-style:italic} h2{font-size:17px;margin-top:26px} .warn{color:#a35200}
 """
 
 
@@ -348,10 +370,11 @@ def comparison_html(comparison: Comparison) -> str:
         p.append(f"<tr><td>{e(name)}</td><td>{e(Path(path).name)}</td>"
                  f"<td class=num>{_num(None if fig.coverage is None else 100 * fig.coverage, '.0f', '%')}</td>"
                  f"<td class=num>{len(fig.omissions)}</td><td class=num>{len(fig.additions)}</td>"
-                 f"<td class=num>{_num(fig.evs_median, '.1f', ' s')}</td>"
+                 f"<td class=num>{e(_evs_cell(fig.evs_median))}</td>"
                  f"<td class=num>{e(fig.compression_text)}</td>"
                  f"<td class=num>{_num(fig.fillers_per_minute, '.1f')}</td></tr>")
     p.append("</table>")
+    p.append(_offset_notes_html(list(zip(comparison.names, (f.evs_median for f in comparison.figures)))))
     dis = comparison.disagreements()
     p.append(f"<h2>Where the renditions disagree ({len(dis)})</h2>")
     if dis:
@@ -382,14 +405,14 @@ def comparison_html(comparison: Comparison) -> str:
              "<th>Coverage</th><th>Omissions per 100 sentences</th><th>EVS median</th><th>Compression</th><th>Fillers/min</th></tr>")
     for r in comparison.interpreters:
         p.append(_interpreter_html_row(r))
-    p.append("</table></body></html>")
+    p.append("</table>" + _offset_notes_html([(r.interpreter, r.evs_median) for r in comparison.interpreters]) + "</body></html>")
     return "\n".join(p)
 
 
 def _interpreter_html_row(r: InterpreterRow) -> str:
     return (f"<tr><td>{escape(r.interpreter)}</td><td>{escape(r.rank or '—')}</td><td class=num>{len(r.talks)}</td>"
             f"<td class=num>{r.sentences}</td><td class=num>{_num(None if r.coverage is None else 100 * r.coverage, '.0f', '%')}</td>"
-            f"<td class=num>{_num(r.omissions_per_100, '.1f')}</td><td class=num>{_num(r.evs_median, '.1f', ' s')}</td>"
+            f"<td class=num>{_num(r.omissions_per_100, '.1f')}</td><td class=num>{escape(_evs_cell(r.evs_median))}</td>"
             f"<td class=num>{escape(r.compression_text)}</td>"
             f"<td class=num>{_num(r.fillers_per_minute, '.1f')}</td></tr>")
 
@@ -400,7 +423,8 @@ def interpreters_html(rows: Sequence[InterpreterRow]) -> str:
             "<th>Omissions per 100 sentences</th><th>EVS median</th><th>Compression</th><th>Fillers/min</th></tr>")
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Interpreters pooled over talks</title>"
             f"<style>{_CSS}</style></head><body><h1>Interpreters pooled over talks</h1><table>{head}"
-            + "".join(_interpreter_html_row(r) for r in rows) + "</table></body></html>")
+            + "".join(_interpreter_html_row(r) for r in rows) + "</table>"
+            + _offset_notes_html([(r.interpreter, r.evs_median) for r in rows]) + "</body></html>")
 
 
 def interpreters_tsv(rows: Sequence[InterpreterRow]) -> str:

@@ -4,9 +4,11 @@ A *rendition* is one project: a source transcript and one interpretation (or
 translation) aligned into beads. Definitions (each figure carries a one-line
 explanation for a trainee, :meth:`RenditionFigures.summary`):
 
-- coverage: source sentences held by a bead with at least one target chunk,
-  divided by all source sentences (a dropped n:m bead still counts as
-  rendered: dropping says the pairing is doubtful, not that nothing was said);
+- coverage: source sentences held by a kept (not dropped) bead with at least
+  one target chunk, divided by all source sentences: the sentences of a
+  1-0 bead and of a dropped bead are not covered (a bead is dropped when its
+  target is no rendition of its source, e.g. a filler chunk paired with an
+  omitted sentence);
 - omissions: beads with source sentences and no target (1-0); additions:
   beads with target chunks and no source (0-1);
 - under-/over-translation: beads carrying a failed ``under_translation`` /
@@ -35,6 +37,7 @@ import numpy as np
 
 from sialign.evaluate.evs import EvsStats, EvsTable, evs_stats, evs_table, interpreter_of
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text
+from sialign.core.plurals import count_noun
 from sialign.filters.scores import FILTER_REASON_PREFIX, length_units
 from sialign.text.sentences import is_cjk
 
@@ -98,7 +101,7 @@ class RenditionFigures:
         talk / interpreter / rank: from the project (``rank`` empty when unknown).
         src_lang / tgt_lang: document languages.
         n_sentences / n_chunks / n_beads: sizes of the source, the target and the alignment.
-        rendered: per source sentence (document order), whether a bead with target chunks holds it; shape (n_sentences,).
+        rendered: per source sentence (document order), whether a kept bead with target chunks holds it; shape (n_sentences,).
         omissions / additions: bead indices of 1-0 and 0-1 beads.
         under / over: bead indices with a failed under-/over-translation flag.
         flagged: every bead with a failed check other than omission/addition, or dropped with a reason.
@@ -199,7 +202,7 @@ class RenditionFigures:
                    "—" if cov is None else f"{100 * cov:.0f}% ({int(self.rendered.sum())} of {n})",
                    "Share of the speaker's sentences that have some interpretation aligned to them."),
             Figure("omissions", "Omissions", float(len(self.omissions)),
-                   f"{len(self.omissions)} ({self.omitted_sentences} sentence{'s' if self.omitted_sentences != 1 else ''})",
+                   f"{len(self.omissions)} ({count_noun(self.omitted_sentences, 'sentence')})",
                    "Places where a source sentence was not interpreted at all."),
             Figure("additions", "Additions", float(len(self.additions)), str(len(self.additions)),
                    "Stretches of interpretation with no source sentence behind them."),
@@ -211,8 +214,10 @@ class RenditionFigures:
                    str(len(self.over)) if self.filtered else unfiltered,
                    "Renditions much longer than the reference translation." + ("" if self.filtered else needs_filters)),
             Figure("evs_median", "Ear-voice span (median)", self.evs_median,
-                   "—" if self.evs_median is None else f"{self.evs_median:.1f} s",
-                   "How long you typically listened before starting to interpret a sentence."),
+                   "—" if self.evs_median is None else f"{self.evs_median:.1f} s"
+                   + (" (timelines offset?)" if evs_offset_warning(self.evs_median) else ""),
+                   "How long you typically listened before starting to interpret a sentence."
+                   + (f" Warning: {evs_offset_warning(self.evs_median)}." if evs_offset_warning(self.evs_median) else "")),
             Figure("evs_iqr", "Ear-voice span (IQR)", self.evs_iqr,
                    "—" if self.evs_start is None else f"{self.evs_start.iqr:.1f} s ({self.evs_start.q1:.1f}–{self.evs_start.q3:.1f} s)",
                    "How much that lag varied: half of your sentences started within this range."),
@@ -260,6 +265,21 @@ class RenditionFigures:
         lo = np.clip(np.arange(n) - half, 0, n)
         hi = np.clip(np.arange(n) + half + 1, 0, n)
         return np.arange(1, n + 1, dtype=np.float64), (csum[hi] - csum[lo]) / (hi - lo)
+
+
+# A median ear-voice span below this (seconds) is no interpreter's lag: the
+# interpretation would start long before the speaker. The two recordings'
+# timelines are offset (a recording trimmed or started late, transcripts
+# timed against different clocks).
+OFFSET_LAG = -3.0
+
+
+def evs_offset_warning(median: float | None) -> str:
+    """A sentence for a median ear-voice span that means the timelines are offset, else ``""``."""
+    if median is None or median >= OFFSET_LAG:
+        return ""
+    return (f"a median lag of {median:.1f} s means the interpretation starts before the speaker: the timelines "
+            "of the two recordings are offset (check that both transcripts are timed from the same start)")
 
 
 def format_compression(value: float | None, basis: str, tgt_unit: str, src_unit: str) -> str:
@@ -333,8 +353,9 @@ def rendition_figures(project: Project) -> RenditionFigures:
     omitted_sentences = 0
     for k, bead in enumerate(beads):
         if bead.src and bead.tgt:
-            for i in bead.src:
-                rendered[positions[i]] = True
+            if bead.status is not BeadStatus.DROPPED:
+                for i in bead.src:
+                    rendered[positions[i]] = True
             if bead.cost is not None and math.isfinite(bead.cost):
                 confidences.append(min(1.0, max(0.0, 1.0 - float(bead.cost))))
         elif bead.src:

@@ -16,6 +16,7 @@ from typing import Any
 from sialign.core.errors import SialignError
 from sialign.review.charts import draw_chart_pdf
 from sialign.review.figures import format_clock
+from sialign.text.line_breaking import wrap_text
 
 # (path, index of the face inside a .ttc collection: Noto's order is JP, KR, SC, TC, HK).
 CJK_FONT_CANDIDATES: tuple[tuple[str, int], ...] = (
@@ -105,15 +106,19 @@ def _table(pdf: Any, widths: tuple[float, ...], head: tuple[str, ...], rows: lis
 
     pdf.set_font("body", "", 8)
     pdf.set_draw_color(210, 210, 210)
-    with pdf.table(col_widths=widths, text_align="LEFT", line_height=4.2, padding=0.8,
+    padding = 0.8
+    # fpdf2 breaks Japanese anywhere (a line may start with 。): cells are
+    # wrapped here with the Japanese rules, to widths fpdf2 will not re-break.
+    text_widths = [pdf.epw * w / sum(widths) - 2 * padding - 2 * pdf.c_margin - 0.2 for w in widths]
+    with pdf.table(col_widths=widths, text_align="LEFT", line_height=4.2, padding=padding,
                    headings_style=FontFace(emphasis="BOLD", fill_color=(243, 243, 243))) as table:
         row = table.row()
         for title in head:
             row.cell(title)
         for cells, fill in rows:
             row = table.row(style=FontFace(fill_color=ROW_FILL.get(fill or "", (255, 255, 255))))
-            for text in cells:
-                row.cell(text)
+            for text, width in zip(cells, text_widths):
+                row.cell(wrap_text(text, width, pdf.get_string_width))
     pdf.set_font("body", "", 9)
 
 
@@ -142,7 +147,8 @@ def report_pdf_bytes(report: Any) -> bytes:
         pdf.set_text_color(90, 90, 90)
         pdf.cell(38, 5, label)
         pdf.set_text_color(0, 0, 0)
-        pdf.multi_cell(0, 5, value, new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 5, wrap_text(value, pdf.w - pdf.r_margin - pdf.get_x() - 2 * pdf.c_margin - 0.2, pdf.get_string_width),
+                       new_x="LMARGIN", new_y="NEXT")
     _heading(pdf, "Summary")
     _table(pdf, (40, 30, 110), ("Figure", "Value", "What it means"),
            [([f.label, f.text, f.explanation], None) for f in report.summary])

@@ -19,6 +19,7 @@ from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.review.charts import Chart, chart_svg, coverage_chart, evs_chart
 from sialign.review.figures import Figure, RenditionFigures, bead_row, format_clock, rendition_figures
+from sialign.core.plurals import count_noun
 
 REPORT_FORMATS = ("html", "pdf")
 
@@ -71,7 +72,7 @@ def build_report(project: Project, *, today: _dt.date | None = None) -> Report:
         ("Languages", f"{fig.src_lang} → {fig.tgt_lang}"),
         ("Interpreter", f"{fig.interpreter} (rank: {rank})"),
         ("Duration", f"speech {format_clock(fig.src_duration)}, interpretation {format_clock(fig.tgt_duration)}"),
-        ("Size", f"{fig.n_sentences} source sentences, {fig.n_chunks} interpretation chunks, {fig.n_beads} beads"),
+        ("Size", f"{count_noun(fig.n_sentences, 'source sentence')}, {count_noun(fig.n_chunks, 'interpretation chunk')}, {count_noun(fig.n_beads, 'bead')}"),
         ("Reference", "written reference translation" if project.reference is not None else "none"),
         ("Embedder", fig.embedder or "—"),
         ("Aligned / reported", f"{created} / {date}"),

@@ -16,6 +16,7 @@ import math
 from sialign.core.model import Document
 from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.text.spans import as_document, content_spans, document_from_spans, segment_ranges
+from sialign.core.plurals import count_noun
 
 CHUNK_PUNCT = frozenset("、。？！?!,，.．｡､…‥")
 CLOSERS = frozenset("」』）)］]】〉》〕｝}\"'’”")
@@ -142,5 +143,5 @@ def chunk_japanese(
         else:
             spans.append((a, b))
     if progress is not None:
-        progress(1.0, f"Cut {len(spans)} chunks")
+        progress(1.0, f"Cut {count_noun(len(spans), 'chunk')}")
     return document_from_spans(doc, spans)

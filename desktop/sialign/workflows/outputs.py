@@ -6,6 +6,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
+from sialign.core.plurals import count_noun
+
 if TYPE_CHECKING:
     from sialign.core.model import Project
 
@@ -72,7 +74,7 @@ def write_output(project: Project, output: str, format: str | None = None) -> st
         return f"project {output}"
     rows = write_alignment(project, output, format=format)
     log.info("wrote %d beads to %s", rows, output)
-    return f"{rows} beads to {output}"
+    return f"{count_noun(rows, 'bead')} to {output}"
 
 
 # The summary names this many bead shapes (1-1, 2-1…), the most frequent.
@@ -101,7 +103,7 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
         beads = sum(v for _, v in rest)
         common += f" and {beads} bead{'s' if beads != 1 else ''} of {len(rest)} rarer shape{'s' if len(rest) != 1 else ''}"
     lines = [
-        f"talk {project.talk_id}: {len(project.source)} source segments, {len(project.target)} target segments"
+        f"talk {project.talk_id}: {count_noun(len(project.source), 'source segment')}, {count_noun(len(project.target), 'target segment')}"
         + (f", reference of {len(project.reference)} lines" if project.reference is not None else ""),
         f"embedder: {alignment.embedder}"
         + (f" ({alignment.info['embedder_note'].split(' — ', 1)[1]})" if " — " in alignment.info.get("embedder_note", "") else ""),
@@ -140,7 +142,7 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     )
     stats = evs_stats(compute_evs(project))
     if stats is not None:
-        lines.append(f"ear-voice span: median {stats.median:.2f} s (IQR {stats.q1:.2f}–{stats.q3:.2f} s, {stats.n} beads)")
+        lines.append(f"ear-voice span: median {stats.median:.2f} s (IQR {stats.q1:.2f}–{stats.q3:.2f} s, {count_noun(stats.n, 'bead')})")
     t = timings
     lines.append(f"timings: embedding {t['embedding']:.2f} s, aligning {t['aligning']:.2f} s, total {t['total']:.2f} s")
     shown = 0

@@ -1,0 +1,183 @@
+"""A project's beads as rows a notebook reads: texts, times, cost, status and flags.
+
+What ``for bead in project``, :meth:`Project.to_dataframe` and the notebook
+table (``_repr_html_``) show. Numbers count from 1, as the desktop app does;
+segment ids are the project's own (the export formats say how they count).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Iterator
+
+from sialign.core.plurals import count_noun
+
+if TYPE_CHECKING:
+    from sialign.core.model import Alignment, Bead, Project
+
+# Rows the notebook table shows before it elides the middle (as pandas does).
+HTML_ROWS = 20
+
+
+@dataclass(frozen=True)
+class BeadRow:
+    """One bead with its texts.
+
+    Attributes:
+        number: the bead's position, from 1 (as in the desktop app).
+        source, target: the bead's running text on each side (the target
+            honours a post-edit and leaves out trimmed chunks, as exports do).
+        src_ids, tgt_ids: the project's segment ids.
+        kind: ``"2-1"``: source and target segment counts.
+        src_start, src_end, tgt_start, tgt_end: times in seconds, None when unknown.
+        cost: the aligner's cost (lower is better), None when unknown.
+        status: ``auto``, ``confirmed`` or ``dropped``.
+        reason: why the bead was dropped.
+        flags: names of the checks the bead fails (``omission``, ``alpha``...).
+        good_align, good_mt: the reviewer's labels (None: not judged).
+        note: the reviewer's note.
+        post_edited: whether ``target`` is a reviewer's post-edit.
+    """
+
+    number: int
+    source: str
+    target: str
+    src_ids: tuple[int, ...]
+    tgt_ids: tuple[int, ...]
+    kind: str
+    src_start: float | None
+    src_end: float | None
+    tgt_start: float | None
+    tgt_end: float | None
+    cost: float | None
+    status: str
+    reason: str
+    flags: tuple[str, ...]
+    good_align: bool | None
+    good_mt: bool | None
+    note: str
+    post_edited: bool
+
+    def __repr__(self) -> str:
+        flags = f" [{', '.join(self.flags)}]" if self.flags else ""
+        cost = "" if self.cost is None else f" cost {self.cost:.3f}"
+        return f"<Bead {self.number} {self.kind} {self.status}{cost}{flags}: {_short(self.source)!r} → {_short(self.target)!r}>"
+
+
+COLUMNS = tuple(f.name for f in fields(BeadRow))
+
+
+def bead_row(project: Project, index: int, bead: Bead) -> BeadRow:
+    """The row of ``bead``, the ``index``-th (0-based) bead of ``project``'s alignment."""
+    from sialign.core.model import bead_text, bead_times
+
+    src_start, src_end = bead_times(bead, project.source, "src")
+    tgt_start, tgt_end = bead_times(bead, project.target, "tgt")
+    return BeadRow(
+        number=index + 1,
+        source=bead_text(bead, project.source, "src"),
+        target=bead_text(bead, project.target, "tgt"),
+        src_ids=bead.src,
+        tgt_ids=bead.tgt,
+        kind=bead.kind,
+        src_start=src_start,
+        src_end=src_end,
+        tgt_start=tgt_start,
+        tgt_end=tgt_end,
+        cost=bead.cost,
+        status=bead.status.value,
+        reason=bead.reason,
+        flags=tuple(f.name for f in bead.failed_flags),
+        good_align=bead.good_align,
+        good_mt=bead.good_mt,
+        note=bead.note,
+        post_edited=bead.post_edit is not None,
+    )
+
+
+def bead_rows(project: Project) -> Iterator[BeadRow]:
+    """Every bead of the project's alignment as a :class:`BeadRow` (nothing before the first alignment)."""
+    if project.alignment is None:
+        return
+    for index, bead in enumerate(project.alignment.beads):
+        yield bead_row(project, index, bead)
+
+
+def to_dataframe(project: Project) -> Any:
+    """A pandas DataFrame with one row per bead and the columns of :class:`BeadRow`, indexed by ``number``.
+
+    Raises:
+        ImportError: pandas is not installed (the message says how to install it).
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        raise ImportError("to_dataframe() needs pandas: pip install pandas") from None
+    rows = [[getattr(row, name) for name in COLUMNS] for row in bead_rows(project)]
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    for name in ("src_start", "src_end", "tgt_start", "tgt_end", "cost"):
+        frame[name] = frame[name].astype("float64")
+    for name in ("good_align", "good_mt"):
+        frame[name] = frame[name].astype("boolean")
+    return frame.set_index("number")
+
+
+def _short(text: str, width: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _languages(project: Project) -> str:
+    return f"{project.source.language}→{project.target.language}"
+
+
+def alignment_summary(alignment: Alignment) -> str:
+    """``"35 beads (30 auto, 3 confirmed, 2 dropped; 4 flagged), embedder use-multilingual"``."""
+    counts = alignment.counts()
+    parts = [f"{counts[name]} {name}" for name in ("auto", "confirmed", "dropped") if counts[name]]
+    detail = ", ".join(parts)
+    if counts["flagged"]:
+        detail += f"; {counts['flagged']} flagged"
+    text = count_noun(counts["total"], "bead") + (f" ({detail})" if detail else "")
+    return text + (f", embedder {alignment.embedder}" if alignment.embedder else "")
+
+
+def project_repr(project: Project) -> str:
+    """``<Project 'talk' en→ja: 35 source / 80 target segments, 35 beads (...), embedder ...>``."""
+    sides = f"{len(project.source)} source / {count_noun(len(project.target), 'target segment')}"
+    if project.reference is not None:
+        sides += ", with a reference"
+    aligned = "not aligned yet" if project.alignment is None else alignment_summary(project.alignment)
+    return f"<Project {project.talk_id!r} {_languages(project)}: {sides}; {aligned}>"
+
+
+def project_html(project: Project, max_rows: int = HTML_ROWS) -> str:
+    """The notebook view of a project: its summary line and a table of its beads (the middle elided when long)."""
+    esc = html.escape
+    head = f"<p>{esc(project_repr(project))}</p>"
+    if project.alignment is None:
+        return f"<div>{head}</div>"
+    rows = list(bead_rows(project))
+    shown: list[BeadRow | None]
+    if len(rows) > max_rows:
+        shown = [*rows[: max_rows // 2], None, *rows[-(max_rows - max_rows // 2):]]
+    else:
+        shown = list(rows)
+    header = "".join(f"<th>{name}</th>" for name in ("bead", "kind", "source", "target", "cost", "status", "flags"))
+    body = []
+    for row in shown:
+        if row is None:
+            body.append(f"<tr><td colspan=7>… {count_noun(len(rows) - max_rows, 'more bead')} …</td></tr>")
+            continue
+        cost = "" if row.cost is None else f"{row.cost:.3f}"
+        body.append(
+            f"<tr><td>{row.number}</td><td>{row.kind}</td><td style='text-align:left'>{esc(row.source)}</td>"
+            f"<td style='text-align:left'>{esc(row.target)}</td><td>{cost}</td><td>{esc(row.status)}</td>"
+            f"<td>{esc(', '.join(row.flags))}</td></tr>"
+        )
+    table = f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f"<div>{head}{table}</div>"
+
+
+__all__ = ["BeadRow", "COLUMNS", "alignment_summary", "bead_row", "bead_rows", "project_html", "project_repr", "to_dataframe"]

@@ -1,0 +1,46 @@
+"""The documentation site builds with ``mkdocs build --strict``, and the Python API page's example runs."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_docs_build_strict_with_the_api_reference(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocstrings")
+    site = tmp_path / "site"
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "desktop")),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    reference = (site / "reference" / "index.html").read_text(encoding="utf-8")
+    # Generated from the docstrings, not written by hand in the page.
+    assert "to_dataframe" in reference and "unknown filter name" in reference
+    assert "only_confirmed" in reference and "BeadRow" in reference
+
+
+@pytest.mark.slow
+def test_docs_api_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every ```python block of docs/api.md, in order, in one namespace (as a notebook runs them)."""
+    pytest.importorskip("pandas")
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 2
+    monkeypatch.chdir(ROOT)
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, "docs/api.md", "exec"), namespace)  # noqa: S102
+    out = capsys.readouterr().out
+    # The outputs the page shows in its comments are what the code prints.
+    for shown in re.findall(r"^# (<.*>)$", text, flags=re.M):
+        assert shown in out
+    assert "34 beads to " in out
