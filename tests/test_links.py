@@ -105,3 +105,19 @@ def test_links_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:  
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.txt, line 1" in err[0]
     assert main(["links", "--pairs", str(bad), "--src-lang", "xx-nope!", "--tgt-lang", "fr"]) == 64  # a usage error
+
+
+def test_links_views_of_weight_zero_are_not_encoded() -> None:
+    e = np.eye(3)
+    encoder = LookupEncoder({"a": e[0], "b": e[1], "x": e[0], "y": e[1]})
+    seen: list[str] = []
+    original = encoder.encode
+
+    def spy(texts, progress=None, should_stop=None):  # noqa: ANN001, ANN202
+        seen.extend(texts)
+        return original(texts)
+
+    encoder.encode = spy  # type: ignore[method-assign]
+    links = WordLinker(encoder, LinkParams(weights=(1.0, 0.0, 0.0), distortion=0.0)).link([(["a", "b"], ["y", "x"])], "en", "fr")
+    assert links == [[(0, 1), (1, 0)]]
+    assert sorted(seen) == ["a", "b", "x", "y"]

@@ -78,22 +78,26 @@ def context_texts(tokens: Sequence[str], language: str | None) -> tuple[list[str
 
 
 def similarity_matrix(
-    src: Sequence[np.ndarray], tgt: Sequence[np.ndarray], params: LinkParams = LinkParams()
+    src: Sequence[np.ndarray | None], tgt: Sequence[np.ndarray | None], params: LinkParams = LinkParams()
 ) -> np.ndarray:
     """Mixed cosine similarity of source and target tokens.
 
     Args:
-        src: three unit-row arrays of shape (n_src, dim): alone, ±1, ±2.
+        src: three unit-row arrays of shape (n_src, dim): alone, ±1, ±2
+            (None where the view's weight is 0).
         tgt: the same for the target, (n_tgt, dim).
 
     Returns:
         Array of shape (n_src, n_tgt).
     """
-    out = np.zeros((len(src[0]), len(tgt[0])), dtype=np.float32)
+    out: np.ndarray | None = None
     for weight, a, b in zip(params.weights, src, tgt):
-        if weight:
-            out += weight * (a @ b.T)
-    return out
+        if weight and a is not None and b is not None:
+            part = weight * (a @ b.T)
+            out = part if out is None else out + part
+    if out is None:
+        raise ValueError("LinkParams.weights: at least one view needs a weight above 0")
+    return out.astype(np.float32)
 
 
 def _anchor_key(token: str) -> str | None:
@@ -173,10 +177,11 @@ class WordLinker:
             AlignmentCancelled: ``should_stop()`` returned True.
         """
         views = [(context_texts(s, src_lang), context_texts(t, tgt_lang)) for s, t in pairs]
+        used = [k for k, weight in enumerate(self.params.weights) if weight]
         index: dict[str, int] = {}
         for src_views, tgt_views in views:
-            for texts in (*src_views, *tgt_views):
-                for text in texts:
+            for k in used:  # a view of weight 0 is not encoded at all
+                for text in (*src_views[k], *tgt_views[k]):
                     index.setdefault(text, len(index))
         check_stop(should_stop)
 
@@ -189,11 +194,14 @@ class WordLinker:
         for k, ((src_views, tgt_views), (src, tgt)) in enumerate(zip(views, pairs)):
             if k % 200 == 0:
                 check_stop(should_stop)
-            sim = similarity_matrix(
-                [vectors[[index[t] for t in texts]] for texts in src_views],
-                [vectors[[index[t] for t in texts]] for texts in tgt_views],
-                self.params,
-            ) if src and tgt else np.zeros((len(src), len(tgt)), dtype=np.float32)
+            if src and tgt:
+                sim = similarity_matrix(
+                    [vectors[[index[t] for t in texts]] if k in used else None for k, texts in enumerate(src_views)],
+                    [vectors[[index[t] for t in texts]] if k in used else None for k, texts in enumerate(tgt_views)],
+                    self.params,
+                )
+            else:
+                sim = np.zeros((len(src), len(tgt)), dtype=np.float32)
             out.append(link_matrix(sim, src, tgt, self.params))
         if progress is not None:
             progress(1.0, "Links drawn")
