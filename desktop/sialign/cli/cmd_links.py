@@ -50,10 +50,11 @@ def run(args: argparse.Namespace) -> int:
         links = eflomal_links(pairs, links)
         aligner = EFLOMAL_NAME
     out = "".join(format_pharaoh(row) + "\n" for row in links)
+    counted = f"{len(pairs)} pair{'' if len(pairs) == 1 else 's'}"
     if args.output:
         atomic_write_text(args.output, out)
-        print(f"links of {len(pairs)} pairs written to {args.output} (aligner {aligner})", file=sys.stderr)
+        print(f"links of {counted} written to {args.output} (aligner {aligner})", file=sys.stderr)
     else:
         sys.stdout.write(out)
-        print(f"links of {len(pairs)} pairs (aligner {aligner})", file=sys.stderr)
+        print(f"links of {counted} (aligner {aligner})", file=sys.stderr)
     return 0
