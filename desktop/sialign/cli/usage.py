@@ -51,6 +51,7 @@ NUMBER_RANGES: dict[str, tuple[float, float]] = {
     "--seed": (0, 2**32 - 1),
     "--top": (1, 1000),
     "--threads": (1, 256),
+    "--min-corpus": (1, 10_000_000),
 }
 
 

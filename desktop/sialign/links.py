@@ -1,0 +1,341 @@
+"""Word links inside a bead, from the built-in multilingual encoder (seed 001's first step).
+
+The built-in encoder (USE-multilingual v3) embeds whole texts only, so a
+word's vector is made from texts: the word alone, the word with one
+neighbour on each side, and with two. Source and target vectors of the
+three kinds are compared by cosine and the three matrices mixed, which
+lets context tell apart words that look alike alone (Japanese kana,
+function words). Then, per pair of texts:
+
+* a **distortion prior** subtracts ``distortion × |i/n − j/m|`` — word
+  orders of the two sides are mostly monotone within a short bead;
+* **anchors**: identical numbers, Latin words and punctuation on both
+  sides add ``anchor`` (names and figures are what a trainer checks first);
+* links are the cells whose **two-way probability** — a softmax over the
+  row times a softmax over the column, at ``temperature`` — exceeds
+  ``threshold`` (the awesome-align extraction; with a low temperature this
+  is mutual best match, a higher one admits one-to-many links).
+
+No training and nothing downloaded. Mutual-argmax with grow-diag-final-and
+(:mod:`sialign.filters.word_align`) and SimAlign's itermax were tried on the
+dev sets and did worse with these vectors (tests/benchmarks/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from sialign.core.errors import InputError
+from sialign.core.progress import ProgressFn, StopFn, check_stop
+
+Link = tuple[int, int]
+
+# Scripts written without spaces: context windows join their tokens with no space.
+UNSPACED = frozenset({"ja", "zh", "th"})
+_ANCHOR = re.compile(r"^(?:[\d.,:/%-]+|[^\w\s]+|[A-Za-z][A-Za-z'.-]*)$")
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’.-][A-Za-z0-9]+)*|[^\W\d_A-Za-z]|\d+|[^\w\s]", re.UNICODE)
+_LATIN_WORD = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class LinkParams:
+    """How word links are drawn (tuned on the dev sets; see the module docstring).
+
+    Attributes:
+        weights: weights of the word-alone, ±1 and ±2 context similarities.
+        distortion: penalty per unit of relative position difference.
+        anchor: bonus for identical numbers, Latin words and punctuation.
+        temperature: softmax temperature of the two-way probability.
+        threshold: least two-way probability of a link.
+    """
+
+    weights: tuple[float, float, float] = (0.5, 0.3, 0.2)
+    distortion: float = 0.2
+    anchor: float = 0.3
+    temperature: float = 0.03
+    threshold: float = 0.1
+
+
+ALIGNER_NAME = "use-multilingual-prob"
+
+
+def _lang(language: str | None) -> str:
+    return (language or "").replace("_", "-").split("-")[0].lower()
+
+
+def context_texts(tokens: Sequence[str], language: str | None) -> tuple[list[str], list[str], list[str]]:
+    """The three texts each token is encoded as: alone, with ±1 and with ±2 neighbours."""
+    joiner = "" if _lang(language) in UNSPACED else " "
+    n = len(tokens)
+    one = [joiner.join(tokens[max(0, k - 1) : k + 2]) for k in range(n)]
+    two = [joiner.join(tokens[max(0, k - 2) : k + 3]) for k in range(n)]
+    return list(tokens), one, two
+
+
+def similarity_matrix(
+    src: Sequence[np.ndarray | None], tgt: Sequence[np.ndarray | None], params: LinkParams = LinkParams()
+) -> np.ndarray:
+    """Mixed cosine similarity of source and target tokens.
+
+    Args:
+        src: three unit-row arrays of shape (n_src, dim): alone, ±1, ±2
+            (None where the view's weight is 0).
+        tgt: the same for the target, (n_tgt, dim).
+
+    Returns:
+        Array of shape (n_src, n_tgt).
+    """
+    out: np.ndarray | None = None
+    for weight, a, b in zip(params.weights, src, tgt):
+        if weight and a is not None and b is not None:
+            part = weight * (a @ b.T)
+            out = part if out is None else out + part
+    if out is None:
+        raise ValueError("LinkParams.weights: at least one view needs a weight above 0")
+    return out.astype(np.float32)
+
+
+def _anchor_key(token: str) -> str | None:
+    key = token.lower()
+    return key if _ANCHOR.match(key) else None
+
+
+def link_matrix(
+    similarity: np.ndarray, src_tokens: Sequence[str], tgt_tokens: Sequence[str], params: LinkParams = LinkParams()
+) -> list[Link]:
+    """Links from a similarity matrix: distortion prior, anchors, two-way probability.
+
+    Args:
+        similarity: array of shape (n_src, n_tgt), from :func:`similarity_matrix`.
+        src_tokens / tgt_tokens: the tokens (for the anchors).
+
+    Returns:
+        Sorted 0-based (source, target) links.
+    """
+    n, m = similarity.shape
+    if n == 0 or m == 0:
+        return []
+    rows = (np.arange(n)[:, None] + 0.5) / n
+    cols = (np.arange(m)[None, :] + 0.5) / m
+    score = similarity.astype(np.float64) - params.distortion * np.abs(rows - cols)
+    tgt_keys: dict[str, list[int]] = {}
+    for j, tok in enumerate(tgt_tokens):
+        key = _anchor_key(tok)
+        if key is not None:
+            tgt_keys.setdefault(key, []).append(j)
+    for i, tok in enumerate(src_tokens):
+        key = _anchor_key(tok)
+        for j in tgt_keys.get(key, []) if key is not None else []:
+            score[i, j] += params.anchor
+    e = np.exp((score - score.max()) / params.temperature)
+    prob = (e / e.sum(axis=1, keepdims=True)) * (e / e.sum(axis=0, keepdims=True))
+    return [(int(i), int(j)) for i, j in zip(*np.nonzero(prob > params.threshold))]
+
+
+class WordLinker:
+    """Word links for pairs of token lists, with the built-in encoder.
+
+    Args:
+        encoder: anything with ``encode(texts) -> (n, dim) unit rows``; None:
+            the built-in :class:`~sialign.embed.multilingual.MultilingualEncoder`.
+        params: :class:`LinkParams`.
+
+    Raises:
+        ModelLoadError: the built-in encoder cannot be loaded.
+    """
+
+    name = ALIGNER_NAME
+
+    def __init__(self, encoder: Any = None, params: LinkParams = LinkParams()) -> None:
+        if encoder is None:
+            from sialign.embed.multilingual import MultilingualEncoder
+
+            encoder = MultilingualEncoder()
+        self.encoder = encoder
+        self.params = params
+
+    def link(
+        self,
+        pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+        src_lang: str | None,
+        tgt_lang: str | None,
+        *,
+        progress: ProgressFn | None = None,
+        should_stop: StopFn | None = None,
+    ) -> list[list[Link]]:
+        """0-based (source, target) links of each pair of token lists.
+
+        Every distinct text (word or window) is encoded once, so repeated
+        words across a talk cost nothing extra.
+
+        Raises:
+            AlignmentCancelled: ``should_stop()`` returned True.
+        """
+        views = [(context_texts(s, src_lang), context_texts(t, tgt_lang)) for s, t in pairs]
+        used = [k for k, weight in enumerate(self.params.weights) if weight]
+        index: dict[str, int] = {}
+        for src_views, tgt_views in views:
+            for k in used:  # a view of weight 0 is not encoded at all
+                for text in (*src_views[k], *tgt_views[k]):
+                    index.setdefault(text, len(index))
+        check_stop(should_stop)
+
+        def encode_progress(fraction: float, message: str) -> None:
+            if progress is not None:
+                progress(0.95 * fraction, "Encoding words for links")
+
+        vectors = self.encoder.encode(list(index), progress=encode_progress, should_stop=should_stop)
+        out: list[list[Link]] = []
+        for k, ((src_views, tgt_views), (src, tgt)) in enumerate(zip(views, pairs)):
+            if k % 200 == 0:
+                check_stop(should_stop)
+            if src and tgt:
+                sim = similarity_matrix(
+                    [vectors[[index[t] for t in texts]] if k in used else None for k, texts in enumerate(src_views)],
+                    [vectors[[index[t] for t in texts]] if k in used else None for k, texts in enumerate(tgt_views)],
+                    self.params,
+                )
+            else:
+                sim = np.zeros((len(src), len(tgt)), dtype=np.float32)
+            out.append(link_matrix(sim, src, tgt, self.params))
+        if progress is not None:
+            progress(1.0, "Links drawn")
+        return out
+
+
+EFLOMAL_NAME = "eflomal+use-multilingual-prior"
+
+
+def eflomal_available() -> bool:
+    """Whether the ``eflomal`` package (a Bayesian IBM-model aligner, PyPI) is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("eflomal") is not None
+
+
+def eflomal_links(
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]], prior_links: Sequence[Sequence[Link]]
+) -> list[list[Link]]:
+    """Links from eflomal trained on ``pairs`` themselves, seeded with ``prior_links``.
+
+    The encoder's links become eflomal's lexical, jump and fertility priors
+    (its ``calculate_priors``), so the statistical model starts from what
+    the encoder knows and learns the rest from the corpus; the two
+    directional results are intersected (better than grow-diag-final-and on
+    every dev pair). Needs a corpus: with a handful of pairs the encoder's
+    links alone are as good. eflomal's sampler is random, so two runs may
+    differ in a few links.
+
+    Args:
+        pairs: token lists, as for :meth:`WordLinker.link`.
+        prior_links: the encoder's links of each pair.
+
+    Raises:
+        ModelLoadError: eflomal is not installed.
+    """
+    import io
+    import tempfile
+
+    from sialign.core.errors import ModelLoadError
+
+    try:
+        import eflomal
+    except ImportError as exc:
+        raise ModelLoadError(
+            f"the eflomal aligner is not installed ({exc}); run `pip install eflomal`, or use the encoder's links"
+        ) from exc
+    keep = [k for k, (s, t) in enumerate(pairs) if s and t]
+    out: list[list[Link]] = [[] for _ in pairs]
+    if not keep:
+        return out
+    # eflomal reads whitespace-separated tokens: a token is never empty or spaced here.
+    src = [" ".join(pairs[k][0]).lower() for k in keep]
+    tgt = [" ".join(pairs[k][1]).lower() for k in keep]
+    prior = [format_pharaoh(prior_links[k]) for k in keep]
+    lex, hmm_f, hmm_r, fert_f, fert_r = eflomal.calculate_priors(src, tgt, prior, prior)
+    priors = io.StringIO()
+    eflomal.write_priors(priors, lex, hmm_f, hmm_r, fert_f, fert_r)
+    priors.seek(0)
+    with tempfile.TemporaryDirectory(prefix="sialign-links-") as folder:
+        fwd, rev = Path(folder) / "fwd", Path(folder) / "rev"
+        eflomal.Aligner().align(
+            io.StringIO("".join(line + "\n" for line in src)),
+            io.StringIO("".join(line + "\n" for line in tgt)),
+            links_filename_fwd=str(fwd),
+            links_filename_rev=str(rev),
+            priors_input=priors,
+        )
+        forward = fwd.read_text(encoding="utf-8").splitlines()
+        backward = rev.read_text(encoding="utf-8").splitlines()
+    for k, f_line, r_line in zip(keep, forward, backward):
+        f_set = {_parse_link(x) for x in f_line.split()}
+        r_set = {_parse_link(x) for x in r_line.split()}
+        out[k] = sorted(f_set & r_set)
+    return out
+
+
+def _parse_link(text: str) -> Link:
+    i, j = text.split("-")
+    return int(i), int(j)
+
+
+def tokenize(text: str, language: str | None) -> list[tuple[str, int, int]]:
+    """Words of a running text with their character offsets, for links inside a bead.
+
+    Japanese goes through GiNZA (its words, punctuation included); Chinese
+    is split into characters except for Latin words and numbers; other
+    languages into words and punctuation marks.
+
+    Returns:
+        ``(token, start, end)`` in order.
+
+    Raises:
+        LanguageToolUnavailable: Japanese text and GiNZA not installed.
+    """
+    lang = _lang(language)
+    if lang == "ja":
+        from sialign.text.japanese import analyze_japanese
+
+        (analysis,) = analyze_japanese([text])
+        return [(t.text, t.start, t.end) for t in analysis.tokens if t.text.strip()]
+    pattern = _WORD if lang in UNSPACED else _LATIN_WORD
+    return [(m.group(), m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+def format_pharaoh(links: Iterable[Link]) -> str:
+    """``"0-1 2-3"``: 0-based links, the output of fast_align, eflomal and awesome-align."""
+    return " ".join(f"{i}-{j}" for i, j in sorted(links))
+
+
+def read_pairs(path: str | Path, text: str | None = None) -> list[tuple[list[str], list[str]]]:
+    """``source ||| target`` lines, pre-tokenised with spaces (the shared word-aligner input).
+
+    Args:
+        path: the file (named in errors).
+        text: its contents when already read (standard input).
+
+    Raises:
+        InputError: a line without ``|||``, or the file cannot be read.
+    """
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})", hint="save it as UTF-8") from exc
+        except OSError as exc:
+            raise InputError(path, f"cannot be read ({exc.strerror or exc})") from exc
+    pairs: list[tuple[list[str], list[str]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if " ||| " not in f" {line} " or line.count("|||") != 1:
+            raise InputError(
+                path, "expected one 'source ||| target' pair per line", line=number,
+                hint="separate the two tokenised sides with ' ||| '",
+            )
+        src, tgt = line.split("|||")
+        pairs.append((src.split(), tgt.split()))
+    return pairs
