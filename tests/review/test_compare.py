@@ -116,3 +116,21 @@ def test_negative_lags_beyond_a_few_seconds_say_the_timelines_are_offset() -> No
     assert "offset" not in "\n".join(interpreter_lines(interpreter_table([example_rendition(1)])))
     html = comparison_html(compare_renditions([example_rendition(1), shifted], ["a", "b"]))
     assert html.count("timelines of the two recordings are offset") == 2  # the renditions' table and the interpreters'
+
+
+@pytest.mark.slow
+def test_compare_second_rendition_aligned_shows_its_omission() -> None:
+    """Aligned (not read from gold), the second rendition leaves sentence 7 out: coverage is below 100%.
+
+    (Before the learned bead score, sentence 7 was matched to the start of sentence 8's rendition.)
+    """
+    from sialign.align.pipeline import align_project
+    from sialign.core.params import AlignParams
+
+    project = example_rendition(2)
+    project.alignment = align_project(project, AlignParams()).alignment
+    omitted = [project.source.index_of(i) + 1 for bead in project.alignment.beads if bead.src and not bead.tgt
+               for i in bead.src]  # fmt: skip
+    assert 7 in omitted
+    (row,) = interpreter_table([project])
+    assert row.coverage is not None and row.coverage < 1.0
