@@ -70,8 +70,10 @@ if run doctor "$CLI" doctor; then
     grep -q "installed   yes" "$WORK/doctor.log" && pass "doctor: GiNZA installed" || fail "doctor: GiNZA not found in the bundle"
     grep -q "libsndfile *[0-9]" "$WORK/doctor.log" && pass "doctor: libsndfile" || fail "doctor: libsndfile"
     grep -q "PortAudio *PortAudio" "$WORK/doctor.log" && pass "doctor: PortAudio" || fail "doctor: PortAudio"
-    grep -q "platform plugins .*offscreen" "$WORK/doctor.log" && grep -q "platform plugins .*xcb" "$WORK/doctor.log" \
-        && pass "doctor: Qt platforms xcb + offscreen" || fail "doctor: Qt platform plugins"
+    # The desktop's own Qt platform: X11 on Linux, Cocoa on macOS.
+    WINDOWING=xcb; [ "$(uname -s)" = Darwin ] && WINDOWING=cocoa
+    grep -q "platform plugins .*offscreen" "$WORK/doctor.log" && grep -q "platform plugins .*$WINDOWING" "$WORK/doctor.log" \
+        && pass "doctor: Qt platforms $WINDOWING + offscreen" || fail "doctor: Qt platform plugins"
 else
     fail "sialign doctor (see below)"; sed 's/^/    /' "$WORK/doctor.log" | tail -20
 fi

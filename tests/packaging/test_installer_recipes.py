@@ -5,7 +5,10 @@ from __future__ import annotations
 import plistlib
 import re
 import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from tests.packaging.test_deb import stand_in_bundle
 
@@ -65,6 +68,7 @@ def test_inno_setup_script_has_start_menu_association_and_uninstaller() -> None:
     assert code.count("begin") == code.count("end;") + code.count("end.")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="AppImages are Linux programs")
 def test_appimage_appdir_runs_both_programs(tmp_path: Path) -> None:
     bundle = stand_in_bundle(tmp_path / "bundle")
     done = subprocess.run(
