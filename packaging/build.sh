@@ -5,6 +5,9 @@
 #                      [--model-name NAME]  under resources/models/NAME (default: the folder name)
 #   packaging/build.sh --gpu                allow a CUDA build of torch in the environment
 #   packaging/build.sh --archive            also pack packaging/dist/sialign-VERSION-linux-ARCH.tar.gz
+#   packaging/build.sh --lean               leave out torch and sentence-transformers (user models then
+#                                           need the full build; the built-in encoders work)
+#   packaging/build.sh --check              only check the build machine and the environment, build nothing
 # Needs the development environment (packaging/dev.sh setup) plus PyInstaller
 # (pip install -e ".[packaging]"). SIALIGN_VENV selects another environment.
 # Intermediate files go to packaging/build/, the bundle to packaging/dist/ (both ignored by git).
@@ -17,6 +20,8 @@ MODEL=""
 MODEL_NAME=""
 GPU=0
 ARCHIVE=0
+LEAN=0
+CHECK_ONLY=0
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -24,7 +29,9 @@ while [ $# -gt 0 ]; do
         --model-name) MODEL_NAME=$2; shift 2 ;;
         --gpu) GPU=1; shift ;;
         --archive) ARCHIVE=1; shift ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        --lean) LEAN=1; shift ;;
+        --check) CHECK_ONLY=1; shift ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -35,18 +42,36 @@ die() { echo "build.sh: $*" >&2; exit 1; }
 "$PY" -c 'import PyInstaller' 2>/dev/null \
     || die "PyInstaller is not installed in $VENV — run: $VENV/bin/pip install -e '.[packaging]'"
 
+[ "$LEAN" -eq 1 ] && [ -n "$MODEL" ] && die "--lean cannot bundle a model: loading one needs torch (leave out --model or --lean)"
+
 # PortAudio must be on the build machine: the bundle carries the system library.
-if [ "$(uname -s)" = Linux ] && ! ldconfig -p 2>/dev/null | grep -q 'libportaudio\.so\.2'; then
-    die "libportaudio.so.2 not found — install it (Debian/Ubuntu: apt-get install libportaudio2)"
+# The cache listing is read whole before it is searched: with pipefail,
+# `ldconfig -p | grep -q` fails whenever grep stops reading early and
+# ldconfig dies of SIGPIPE.
+if [ "$(uname -s)" = Linux ]; then
+    libs=$(ldconfig -p 2>/dev/null) || libs=$(/sbin/ldconfig -p 2>/dev/null) || libs=""
+    case "$libs" in
+        *libportaudio.so.2*) ;;
+        *) die "libportaudio.so.2 not found — install it (Debian/Ubuntu: apt-get install libportaudio2)" ;;
+    esac
 fi
 
 # Torch stays CPU-only unless a GPU build is asked for: a CUDA torch adds gigabytes.
-CUDA=$("$PY" -c 'import torch; print(torch.version.cuda or "")' 2>/dev/null) \
-    || die "torch cannot be imported from $VENV"
+# The lean build leaves torch out, so the environment's torch does not matter.
+CUDA=""
+if [ "$LEAN" -eq 0 ]; then
+    CUDA=$("$PY" -c 'import torch; print(torch.version.cuda or "")' 2>/dev/null) \
+        || die "torch cannot be imported from $VENV (install it, or build with --lean)"
+fi
 if [ -n "$CUDA" ] && [ "$GPU" -ne 1 ]; then
     die "the environment's torch is a CUDA $CUDA build; install the CPU build
     ($VENV/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu)
     or pass --gpu to bundle it with its CUDA libraries (see packaging/README.md)"
+fi
+
+if [ "$CHECK_ONLY" -eq 1 ]; then
+    echo "build.sh: the build machine and $VENV are ready$([ "$LEAN" -eq 1 ] && echo ' (lean build)')"
+    exit 0
 fi
 
 if [ -n "$MODEL" ]; then
@@ -58,6 +83,7 @@ else
     unset SIALIGN_BUNDLE_MODEL SIALIGN_BUNDLE_MODEL_NAME
 fi
 export SIALIGN_BUNDLE_GPU=$GPU
+export SIALIGN_BUNDLE_LEAN=$LEAN
 
 start=$(date +%s)
 # The build is CPU-heavy for minutes; nice keeps a shared machine responsive.
@@ -88,6 +114,9 @@ done
 chmod +x "$DIST/install-desktop-entry.sh"
 
 echo
+# The smoke test and the installers read which variant this is.
+if [ "$LEAN" -eq 1 ]; then echo lean > "$DIST/BUILD_VARIANT"; else echo full > "$DIST/BUILD_VARIANT"; fi
+
 echo "Built $DIST in $(( $(date +%s) - start )) s: $(du -sh "$DIST" | cut -f1)"
 echo "  $DIST/sialign-gui    desktop app"
 echo "  $DIST/sialign        command line"
@@ -95,7 +124,7 @@ echo "  $DIST/sialign        command line"
 
 if [ "$ARCHIVE" -eq 1 ]; then
     version=$("$PY" -c 'import sialign; print(sialign.__version__)')
-    tarball="packaging/dist/sialign-$version-linux-$(uname -m).tar.gz"
+    tarball="packaging/dist/sialign-$version$([ "$LEAN" -eq 1 ] && echo -lean)-linux-$(uname -m).tar.gz"
     nice -n 10 tar -C packaging/dist -czf "$tarball" sialign
     echo "  archive: $tarball ($(du -sh "$tarball" | cut -f1))"
 fi

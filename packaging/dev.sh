@@ -4,6 +4,7 @@
 #   packaging/dev.sh test    set up (first time) and run the test suite
 #   packaging/dev.sh setup   only install: Debian packages, a virtual environment in .venv, the app
 #   packaging/dev.sh bench   run the benchmarks in tests/benchmarks (needs ../shared/data)
+#   packaging/dev.sh bundle [build.sh options]   build the PyInstaller bundle and smoke-test it (CI's Linux job)
 # Set SIALIGN_VENV to use another environment folder, PYTHON to pick the interpreter (>= 3.11).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,13 +70,20 @@ case "${1:-}" in
         export QT_QPA_PLATFORM=offscreen
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
+    bundle)
+        setup
+        shift
+        "$VENV/bin/python" -m pip install -q -e ".[packaging]"
+        packaging/build.sh "$@"
+        exec packaging/smoke_test.sh
+        ;;
     bench)
         setup
         shift
         exec "$VENV/bin/python" tests/benchmarks/run_all.py "$@"
         ;;
     *)
-        sed -n '2,8p' "$0"
+        sed -n '2,9p' "$0"
         exit 2
         ;;
 esac

@@ -3,7 +3,9 @@
 #   packaging/smoke_test.sh [BUNDLE_DIR]     (default: packaging/dist/sialign)
 #   SIALIGN_SMOKE_WHISPER=DIR packaging/smoke_test.sh   also transcribes a clip with that Whisper model folder
 # Runs the frozen CLI (--version, doctor, doctor --full, models, demo, align
-# on the example talk with a TSV export that is checked) and the frozen
+# on the example talk with a TSV export whose header is checked against the
+# export code, see tsv_header.py; in a lean build, that a user model is
+# refused with a message naming the full build) and the frozen
 # desktop app's --smoke-test offscreen (also with --with-filters: the scoring
 # process); prints the bundle size and start-up
 # times. Exit status 0 when every check passed.
@@ -49,6 +51,12 @@ run() {
 echo "Bundle: $DIST"
 echo "Network: $NET"
 [ -x "$CLI" ] && [ -x "$GUI" ] || { echo "sialign or sialign-gui missing in $DIST" >&2; exit 2; }
+# The header the export code writes (read from the source, never a copy that can go stale).
+TSV_HEADER=$(python3 packaging/tsv_header.py) || { echo "cannot read the TSV header from the export code" >&2; exit 2; }
+TSV_NCOL=$(printf '%s\n' "$TSV_HEADER" | awk -F'\t' '{print NF}')
+# The lean build (build.sh --lean) has no torch: it must refuse user models with a clear message.
+VARIANT=$(cat "$DIST/BUILD_VARIANT" 2>/dev/null || echo full)
+echo "Variant: $VARIANT"
 SIZE=$(du -sh "$DIST" | cut -f1)
 FILES=$(find "$DIST" -type f | wc -l)
 
@@ -63,16 +71,22 @@ if run doctor "$CLI" doctor; then
     grep -q "installed   yes" "$WORK/doctor.log" && pass "doctor: GiNZA installed" || fail "doctor: GiNZA not found in the bundle"
     grep -q "libsndfile *[0-9]" "$WORK/doctor.log" && pass "doctor: libsndfile" || fail "doctor: libsndfile"
     grep -q "PortAudio *PortAudio" "$WORK/doctor.log" && pass "doctor: PortAudio" || fail "doctor: PortAudio"
-    grep -q "platform plugins .*offscreen" "$WORK/doctor.log" && grep -q "platform plugins .*xcb" "$WORK/doctor.log" \
-        && pass "doctor: Qt platforms xcb + offscreen" || fail "doctor: Qt platform plugins"
+    # The desktop's own Qt platform: X11 on Linux, Cocoa on macOS.
+    WINDOWING=xcb; [ "$(uname -s)" = Darwin ] && WINDOWING=cocoa
+    grep -q "platform plugins .*offscreen" "$WORK/doctor.log" && grep -q "platform plugins .*$WINDOWING" "$WORK/doctor.log" \
+        && pass "doctor: Qt platforms $WINDOWING + offscreen" || fail "doctor: Qt platform plugins"
 else
     fail "sialign doctor (see below)"; sed 's/^/    /' "$WORK/doctor.log" | tail -20
 fi
-if run doctor_full "$CLI" doctor --full; then
+if run doctor_full "$CLI" doctor --full || [ "$VARIANT" = lean ]; then
     GINZA_LINE=$(grep "load check" "$WORK/doctor_full.log" | sed 's/^ *//')
     grep -q "load check  loaded in" "$WORK/doctor_full.log" && pass "GiNZA loads frozen: ${GINZA_LINE#load check  }" \
         || { fail "GiNZA load in the bundle"; grep -A1 "load check" "$WORK/doctor_full.log" >&2; }
-    grep -q "version *[0-9]" "$WORK/doctor_full.log" && pass "torch imports frozen" || fail "torch import in the bundle"
+    if [ "$VARIANT" = lean ]; then
+        [ ! -e "$DIST/_internal/torch" ] && pass "lean build: no torch in the bundle" || fail "lean build carries torch"
+    else
+        grep -q "version *[0-9]" "$WORK/doctor_full.log" && pass "torch imports frozen" || fail "torch import in the bundle"
+    fi
 else
     fail "sialign doctor --full"; tail -20 "$WORK/doctor_full.log" >&2
 fi
@@ -118,12 +132,11 @@ fi
 check_tsv() {
     local file=$1
     [ -s "$file" ] || { echo "no TSV written"; return 1; }
-    local expected=$'talk\tsrc_ids\ttgt_ids\tsrc_start\tsrc_end\ttgt_start\ttgt_end\tcost\tstatus\tsource\ttarget'
-    [ "$(head -1 "$file" | tr -d '\r')" = "$expected" ] || { echo "unexpected header: $(head -1 "$file")"; return 1; }
+    [ "$(head -1 "$file" | tr -d '\r')" = "$TSV_HEADER" ] || { echo "unexpected header: $(head -1 "$file") (expected: $TSV_HEADER)"; return 1; }
     local rows bad
     rows=$(($(wc -l < "$file") - 1))
-    bad=$(awk -F'\t' 'NR > 1 && NF != 11' "$file" | wc -l)
-    [ "$rows" -ge 1 ] && [ "$bad" -eq 0 ] || { echo "$rows rows, $bad without 11 columns"; return 1; }
+    bad=$(awk -F'\t' -v n="$TSV_NCOL" 'NR > 1 && NF != n' "$file" | wc -l)
+    [ "$rows" -ge 1 ] && [ "$bad" -eq 0 ] || { echo "$rows rows, $bad without $TSV_NCOL columns"; return 1; }
     echo "$rows rows"
 }
 
@@ -155,6 +168,17 @@ if grep -q "^    align " "$WORK/help.log"; then
         fi
     else
         ALIGN_S="-"; fail "sialign align on the example talk ($SRC, $TGT)"; tail -15 "$WORK/align.log" >&2
+    fi
+    # The lean build and a user model: one clear line naming the full build, no traceback.
+    if [ "$VARIANT" = lean ]; then
+        mkdir -p "$WORK/user-model" && echo '[]' > "$WORK/user-model/modules.json"
+        if run align_lean_model "$CLI" align "$SRC" "$TGT" --model "$WORK/user-model" -o "$WORK/align_lean.tsv"; then
+            fail "lean build: align --model with a user model folder succeeded"
+        elif grep -q "lean build.*full build" "$WORK/align_lean_model.log" && ! grep -q Traceback "$WORK/align_lean_model.log"; then
+            pass "lean build refuses a user model: $(grep -o 'this is the lean build[^—]*' "$WORK/align_lean_model.log" | head -1)"
+        else
+            fail "lean build: no clear message for a user model"; tail -5 "$WORK/align_lean_model.log" >&2
+        fi
     fi
     # With the bundled model, the neural path (torch + sentence-transformers) runs frozen too.
     if [ -n "${bundled:-}" ]; then

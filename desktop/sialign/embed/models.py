@@ -217,11 +217,7 @@ class SentenceTransformerEmbedder:
             import torch
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
-            raise ModelLoadError(
-                f"sentence-transformers is not installed ({exc}); this installation can use only the "
-                "built-in lexical embedder (--model lexical). Install SI Aligner with its 'nlp' extra "
-                "to use model folders."
-            ) from exc
+            raise registry.neural_stack_missing(self.path, exc) from exc
 
         if threads is not None:
             torch.set_num_threads(max(1, threads))

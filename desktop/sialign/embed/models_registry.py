@@ -28,6 +28,7 @@ import math
 import os
 import re
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -231,10 +232,7 @@ def check_model_folder(path: str | Path) -> ModelCheck:
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
-        raise ModelLoadError(
-            f"sentence-transformers is not installed ({exc}); this installation can use only the "
-            "built-in lexical embedder. Install SI Aligner with its 'nlp' extra to use model folders."
-        ) from exc
+        raise neural_stack_missing(folder, exc) from exc
     start = time.perf_counter()
     try:
         model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
@@ -266,6 +264,25 @@ def check_model_folder(path: str | Path) -> ModelCheck:
             "copy the folder again."
         )
     return ModelCheck(dim=int(shape[1]), load_seconds=loaded - start, encode_seconds=encoded - loaded)
+
+
+def neural_stack_missing(model: str | Path, exc: ImportError) -> ModelLoadError:
+    """The one-line error for a model folder when torch or sentence-transformers cannot be imported.
+
+    A frozen program without them is the lean build (``packaging/build.sh
+    --lean``): the user needs the full build, not a pip command.
+    """
+    if getattr(sys, "frozen", False):
+        return ModelLoadError(
+            f"{model}: this is the lean build of SI Aligner (without torch and sentence-transformers), "
+            "which cannot load model folders — install the full build of SI Aligner to use this model, "
+            "or choose a built-in encoder (use-multilingual or lexical)."
+        )
+    return ModelLoadError(
+        f"{model}: sentence-transformers or torch is not installed ({exc}); this installation can use "
+        "only the built-in encoders (use-multilingual, lexical). Install SI Aligner with its 'nlp' "
+        "extra to use model folders."
+    )
 
 
 def _first_line(exc: BaseException) -> str:
