@@ -39,6 +39,8 @@ SIDE_NAMES = {"src": "source", "tgt": "interpretation"}
 TIME_TITLE_MIN_HEIGHT = 80
 # Axis labels when the view is too low for the full name.
 SHORT_SIDE_NAMES = {"src": "src", "tgt": "interp."}
+# In the lowest views: as short as the source's, so neither lane goes nameless.
+TINY_SIDE_NAMES = {"src": "src", "tgt": "tgt"}
 WAVE_COLORS = {"src": "#6fa8dc", "tgt": "#f6b26b"}
 SELECTED_BRUSH = {"src": (111, 168, 220, 70), "tgt": (246, 178, 107, 70)}
 BAND_BRUSHES = ((255, 255, 255, 14), (255, 255, 255, 30))
@@ -470,7 +472,7 @@ class WaveformView(pg.PlotWidget):
         metrics = QFontMetrics(axis.label.font())
         margin = 2 * axis.label.document().documentMargin() + 4
         name = ""
-        for candidate in (SIDE_NAMES[self.side], SHORT_SIDE_NAMES[self.side]):
+        for candidate in (SIDE_NAMES[self.side], SHORT_SIDE_NAMES[self.side], TINY_SIDE_NAMES[self.side]):
             if metrics.horizontalAdvance(candidate) + margin <= height:
                 name = candidate
                 break
