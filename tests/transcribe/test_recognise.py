@@ -39,21 +39,7 @@ def test_should_stop_keeps_the_words_done(whisper_model: Path, talk_clip: Path) 
     assert heard.interrupted and heard.words and heard.done_until < heard.duration
 
 
-def test_ctrl_c_keeps_the_words_done(whisper_model: Path, talk_clip: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import faster_whisper
-
-    real = faster_whisper.WhisperModel.transcribe
-
-    def interrupted_after_one(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        segments, info = real(self, *args, **kwargs)
-
-        def gen():  # type: ignore[no-untyped-def]
-            yield next(iter(segments))
-            raise KeyboardInterrupt
-
-        return gen(), info
-
-    monkeypatch.setattr(faster_whisper.WhisperModel, "transcribe", interrupted_after_one)
+def test_ctrl_c_keeps_the_words_done(whisper_model: Path, talk_clip: Path, whisper_interrupted_after_one_segment: None) -> None:
     heard = recognise(talk_clip, whisper_model, language="en", threads=2)
     assert heard.interrupted and heard.words
 
