@@ -42,7 +42,7 @@ from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
 from sialign.core.plurals import count_noun
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
-from sialign.embed.base import Embedder
+from sialign.embed.base import Embedder, l2_normalise_rows
 from sialign.embed.models import EmbedderChoice, choose_embedder
 from sialign.align.signals import (
     MIX_LEXICAL_DIM, LagEstimate, _is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
@@ -388,7 +388,7 @@ def align_project(
             re-align only the gaps between them.
         embedder: use this embedder instead of the one ``params.embedder`` names.
         keep_scoring: keep what the learned bead score read in ``AlignResult.scoring``
-            (:func:`sialign.align.explain.explain_bead` uses it).
+            (:func:`sialign.align.explain.explain_beads` uses it).
 
     Returns:
         :class:`AlignResult` with the new alignment, the similarity matrix
@@ -582,7 +582,7 @@ def _learned_pass_spans(
             or _is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
         return None
     if len(src_doc) + len(tgt_texts) > LEARNED_PASS_MAX_SEGMENTS:
-        # Encoding every run of up to MAX_RUN segments would take several times the
+        # Encoding every run of up to RUNS[units] segments would take several times the
         # first pass's embedding time on a book; talks are far below this.
         log.info("learned second pass skipped: %d segments (more than %d); the first pass's path is kept",
                  len(src_doc) + len(tgt_texts), LEARNED_PASS_MAX_SEGMENTS)  # fmt: skip
@@ -594,8 +594,8 @@ def _learned_pass_spans(
     assert src_spans is not None and tgt_spans is not None
 
     def unit(v: np.ndarray) -> np.ndarray:
-        norms = np.linalg.norm(v, axis=-1, keepdims=True)
-        return (v / np.maximum(norms, 1e-12)).astype(np.float32)
+        # A copy: the memoised vectors are shared with other callers.
+        return l2_normalise_rows(v.astype(np.float32, copy=True).reshape(-1, v.shape[-1])).reshape(v.shape)
 
     return unit(src_spans), unit(tgt_spans)
 
