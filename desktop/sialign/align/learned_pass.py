@@ -9,18 +9,23 @@ fitting script is ``tests/benchmarks/train_bead_score.py``). Its features are
 what the aligner already computes:
 
 - the cosine of **exact encodings of the concatenated segments** (up to
-  ``MAX_RUN`` a side), and the same minus the mean cosine to the bead's
+  ``RUNS`` a side), and the same minus the mean cosine to the bead's
   neighbouring segments (vecalign's and Bertalign's margin);
 - Bertalign's length agreement ``log2(1 + min/max)`` of the two sides'
   character lengths (scaled by the document's length ratio);
 - the first pass's own cost of the bead (encoder, in-script character
   n-grams, time prior, pivot);
-- the bead's shape.
+- how similar the talk's segments and their best partners usually are (the
+  encoder scores some language pairs higher than others);
+- how far outside the ear-voice-span window the bead is rendered;
+- the bead's shape (one indicator per shape).
 
 Leaving a source sentence unrendered (1-0, an omission) and a target segment
 unmatched (0-1, an addition) have models of their own: how well the segment
-matches its best partner nearby, its margin over its second best, and its
-length. The DP minimises the summed negative log-odds, so omissions are
+matches its best partner nearby, its margin over its second best, its
+length, the talk's typical cosine, and how much joining it to a neighbour
+raises that neighbour's similarity. Sentence targets and an interpreter's
+chunks have weights of their own (``RUNS``). The DP minimises the summed negative log-odds, so omissions are
 decided jointly with the beads around them instead of being a fixed skip cost.
 """
 
@@ -49,7 +54,6 @@ WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
 # a written translation or a transcript in sentences pairs few sentences with
 # few sentences; an interpreter's chunks come several to a source sentence.
 RUNS = {"sentences": (4, 4), "chunks": (2, 10)}
-MAX_RUN = 4  # the sentences' runs (tests and the fitting script use it)
 
 BASE_MATCH_FEATURES = ["bias", "cos", "margin", "length", "first_cost", "typical_cos", "lag_outside"]
 SKIP_FEATURES = ["bias", "best_cos", "best_margin", "log_chars", "typical_cos", "merge_gain"]
@@ -63,9 +67,6 @@ def bead_shapes(src_runs: int, tgt_runs: int) -> list[tuple[int, int]]:
 def match_features(units: str) -> list[str]:
     """Names of the bead features for ``units`` (``"sentences"`` or ``"chunks"``)."""
     return BASE_MATCH_FEATURES + [f"shape_{a}_{b}" for a, b in bead_shapes(*RUNS[units])]
-
-
-MATCH_FEATURES = match_features("sentences")
 
 
 @dataclass(frozen=True)
