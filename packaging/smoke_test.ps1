@@ -87,7 +87,14 @@ if ((Run-Program "demo" $Cli @("demo", "-o", "`"$Demo`"")) -eq 0) {
     $tsv = Get-ChildItem $Demo -Filter *.tsv | Select-Object -First 1
     $msg = if ($tsv) { Check-Tsv $tsv.FullName } else { "no TSV written" }
     if ($null -eq $msg) { Pass "sialign demo in $Seconds s: TSV checked" } else { Fail "sialign demo TSV: $msg" }
-    if (Get-ChildItem $Demo -Filter *.sialign) { Pass "sialign demo wrote a project" } else { Fail "sialign demo wrote no .sialign project" }
+    $DemoProject = Get-ChildItem $Demo -Filter *.sialign | Select-Object -First 1
+    if ($DemoProject) { Pass "sialign demo wrote a project" } else { Fail "sialign demo wrote no .sialign project" }
+    # The trainer's PDF report (fpdf2 and the embedded CJK font are in the bundle).
+    $Pdf = Join-Path $Work "report.pdf"
+    if ($DemoProject -and (Run-Program "report" $Cli @("report", "`"$($DemoProject.FullName)`"", "-o", "`"$Pdf`"")) -eq 0 -and
+            (Test-Path $Pdf) -and ([System.Text.Encoding]::ASCII.GetString([System.IO.File]::ReadAllBytes($Pdf), 0, 5) -eq "%PDF-")) {
+        Pass "sialign report -o report.pdf in $Seconds s"
+    } else { Fail "sialign report -o report.pdf"; Log "report" | Write-Host }
 } else { Fail "sialign demo"; Log "demo" | Write-Host }
 
 $Examples = Join-Path $Dist "_internal\resources\examples"

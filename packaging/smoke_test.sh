@@ -147,6 +147,14 @@ if grep -q "^    demo " "$WORK/help.log"; then
         DEMO_TSV=$(ls "$WORK"/demo/*.tsv 2>/dev/null | head -1)
         if msg=$(check_tsv "$DEMO_TSV"); then pass "sialign demo in ${DEMO_S} s: TSV with $msg"; else fail "sialign demo TSV: $msg"; fi
         ls "$WORK"/demo/*.sialign >/dev/null 2>&1 && pass "sialign demo wrote a project" || fail "sialign demo wrote no .sialign project"
+        # The trainer's PDF report (fpdf2 and the embedded CJK font are in the bundle).
+        DEMO_PROJECT=$(ls "$WORK"/demo/*.sialign 2>/dev/null | head -1)
+        if [ -n "$DEMO_PROJECT" ] && run report "$CLI" report "$DEMO_PROJECT" -o "$WORK/report.pdf" \
+                && [ "$(head -c 5 "$WORK/report.pdf")" = "%PDF-" ]; then
+            pass "sialign report -o report.pdf in ${LAST_S} s: $(($(wc -c < "$WORK/report.pdf") / 1024)) KB"
+        else
+            fail "sialign report -o report.pdf"; tail -5 "$WORK/report.log" >&2
+        fi
     else
         DEMO_S="-"; fail "sialign demo"; tail -15 "$WORK/demo.log" >&2
     fi

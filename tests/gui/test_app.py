@@ -279,6 +279,18 @@ def test_app_smoke_test_command_exits_zero(tmp_path) -> None:  # noqa: ANN001
     )
     assert done.returncode == 0, done.stderr
     assert "smoke test: passed" in done.stdout
+    assert "audio decoded (talk.en.ogg, talk.ja.ogg); project saved and reopened with its audio" in done.stdout
+
+
+def test_smoke_check_reports_a_talk_without_audio(window) -> None:  # noqa: ANN001
+    from sialign.core.model import Document, Project
+    from sialign.gui.app import _smoke_audio_and_reopen
+
+    window.session.set_project(Project(source=Document.from_texts(["Hello."], "en"),
+                                       target=Document.from_texts(["Bonjour."], "fr")))  # fmt: skip
+    problems = _smoke_audio_and_reopen(window)
+    assert "the example's source has no audio" in problems
+    assert "the example's interpretation has no audio" in problems
 
 
 @pytest.mark.slow

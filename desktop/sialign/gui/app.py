@@ -194,6 +194,7 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_f
         problems.append(f"unexpected header {header}")
     if rows != expected or len(lines) - 1 != rows:
         problems.append(f"{rows} rows reported, {len(lines) - 1} in the file, {expected} beads not dropped")
+    problems += _smoke_audio_and_reopen(window)
     if problems:
         print("smoke test: FAILED: " + "; ".join(problems), file=sys.stderr)
         return 1
@@ -217,6 +218,52 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_f
         f"(embedder {alignment.embedder or '?'})"
     )
     return 0
+
+
+def _smoke_audio_and_reopen(window: object) -> list[str]:
+    """Decode the example's two audio tracks, save the aligned project, open it again; problems found.
+
+    The check that a build carries the audio decoders (Ogg Vorbis through
+    libsndfile) and that a saved project with audio opens with its tracks.
+    """
+    import copy
+
+    from sialign.audio.decode import load_audio, resolve_audio_path
+    from sialign.gui.main_window import MainWindow
+    from sialign.io.project_file import load_project, save_project
+
+    assert isinstance(window, MainWindow)
+    project = window.session.project
+    problems: list[str] = []
+    tracks = [(side, doc.audio_path) for side, doc in (("source", project.source), ("interpretation", project.target))]
+    for side, raw in tracks:
+        path = resolve_audio_path(raw, project.path)
+        if path is None:
+            problems.append(f"the example's {side} has no audio")
+            continue
+        try:
+            track = load_audio(path)
+        except (SialignError, OSError) as exc:
+            problems.append(f"{side} audio {path.name}: {exc}")
+            continue
+        if track.duration <= 0:
+            problems.append(f"{side} audio {path.name} decoded empty")
+    with tempfile.TemporaryDirectory(prefix="sialign-smoke-") as scratch:
+        saved = Path(scratch) / "example.sialign"
+        try:
+            save_project(copy.deepcopy(project), saved)  # a copy: saving makes the file the project's own
+            again = load_project(saved)
+        except (SialignError, OSError) as exc:
+            return problems + [f"saving and reopening the project: {exc}"]
+        if again.alignment is None or len(again.alignment.beads) != len(project.alignment.beads if project.alignment else []):
+            problems.append("the reopened project lost its beads")
+        for side, doc in (("source", again.source), ("interpretation", again.target)):
+            path = resolve_audio_path(doc.audio_path, again.path)
+            if path is None or not path.is_file():
+                problems.append(f"the reopened project lost its {side} audio ({doc.audio_path})")
+    if not problems:
+        print(f"smoke test: audio decoded ({', '.join(Path(raw or '').name for _, raw in tracks)}); project saved and reopened with its audio")
+    return problems
 
 
 def main(argv: Sequence[str] | None = None) -> int:
