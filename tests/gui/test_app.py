@@ -400,3 +400,27 @@ def test_main_window_open_corpus_refuses_a_plain_folder(qtbot, window, tmp_path:
     monkeypatch.setattr(window, "show_error", lambda title, message: errors.append(message))
     assert window.open_corpus(str(tmp_path)) is None
     assert "corpus.json" in errors[0]
+
+
+def test_a_file_handed_over_by_the_system_opens_in_the_window(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+    """macOS opens a double-clicked .sialign with a QFileOpenEvent, not a command-line path."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtGui import QFileOpenEvent
+    from PySide6.QtWidgets import QApplication
+
+    from sialign.core.model import Document, Project
+    from sialign.gui.app import install_file_open_handler
+    from sialign.io.project_file import save_project
+
+    path = tmp_path / "handed.sialign"
+    save_project(Project(talk_id="handed", source=Document.from_texts(["Hello."], "en"),
+                         target=Document.from_texts(["Bonjour."], "fr")), path)  # fmt: skip
+    handler = install_file_open_handler(QApplication.instance(), window)
+    try:
+        QCoreApplication.sendEvent(QApplication.instance(), QFileOpenEvent(str(path)))
+        assert window.session.project.talk_id == "handed"
+        assert window.session.project.path == str(path)
+        # Not a file-open event: passed on untouched.
+        assert not handler.eventFilter(window, QEvent(QEvent.Type.User))
+    finally:
+        QApplication.instance().removeEventFilter(handler)

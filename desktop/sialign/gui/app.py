@@ -266,6 +266,41 @@ def _smoke_audio_and_reopen(window: object) -> list[str]:
     return problems
 
 
+def install_file_open_handler(app: object, window: object) -> object:
+    """Open the project files the system hands over (macOS: a double-clicked ``.sialign``).
+
+    macOS starts the app without a path and sends a ``QFileOpenEvent`` for
+    each file the user opened with it (Finder, the Dock, "Open With"); Linux
+    and Windows pass the path on the command line instead. Returns the
+    filter (kept alive by the application, its parent).
+    """
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QFileOpenEvent
+
+    from sialign.gui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+
+    class FileOpenHandler(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+            if event.type() != QEvent.Type.FileOpen or not isinstance(event, QFileOpenEvent):
+                return False
+            path = event.file() or event.url().toLocalFile()
+            if not path:
+                return False
+            if window.runner.busy:
+                window.statusBar().showMessage(
+                    f"Not opened {Path(path).name}: wait for the running task to end (or cancel it), then open it again.", 10000
+                )
+            else:
+                window.open_path(path)
+            return True
+
+    handler = FileOpenHandler(app)  # type: ignore[arg-type]
+    app.installEventFilter(handler)  # type: ignore[attr-defined]
+    return handler
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     import multiprocessing
 
@@ -293,6 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.close()
         return code
     install_error_dialog(window)
+    install_file_open_handler(app, window)
     window.show()
     if args.project:
         window.open_path(args.project, ask_save=False)
