@@ -132,3 +132,43 @@ def test_learned_pass_stops_when_asked() -> None:
     finally:
         learned_pass.banded_dp = original  # type: ignore[assignment]
     assert calls["n"] == 1
+
+
+def test_every_bead_carries_the_learned_confidence_and_an_edit_clears_it(tmp_path) -> None:  # noqa: ANN001
+    from sialign.core.bead_edits import MergeBeads
+    from sialign.core.edits import apply_edit
+    from sialign.io.project_file import load_project, save_project
+
+    project = Project(source=Document.from_texts(SOURCE, "en"), target=Document.from_texts(TARGET, "fr"))
+    alignment = align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences")).alignment
+    confidences = [bead.confidence for bead in alignment.beads]
+    assert all(c is not None and 0.0 <= c <= 1.0 for c in confidences), confidences
+    # The five clean 1-1 beads are likely right; an omission is never as sure (on EPTIC dev
+    # about half the 1-0 beads of the paths are right, and the calibration says so).
+    matched = [c for bead, c in zip(alignment.beads, confidences) if bead.src and bead.tgt]
+    omitted = [c for bead, c in zip(alignment.beads, confidences) if not bead.tgt]
+    assert len(matched) == 5 and min(matched) > 0.8
+    assert len(omitted) == 1 and omitted[0] < min(matched)
+    # The first pass alone has no learned score to give.
+    first = align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences", learned_score=False))
+    assert all(bead.confidence is None for bead in first.alignment.beads)
+    # Kept by the project file; cleared (like the cost) on the beads a reviewer merges.
+    project.alignment = alignment
+    save_project(project, tmp_path / "talk.sialign")
+    again = load_project(tmp_path / "talk.sialign")
+    assert [b.confidence for b in again.alignment.beads] == confidences
+    apply_edit(again, MergeBeads(0))
+    assert again.alignment.beads[0].confidence is None and again.alignment.beads[0].cost is None
+    assert [b.confidence for b in again.alignment.beads[1:]] == confidences[2:]
+
+
+def test_calibration_maps_log_odds_to_the_shown_probability() -> None:
+    weights = shipped_weights("sentences")
+    assert weights is not None and set(weights.calibration) == {"bead", "skip"}
+    raw = BeadScoreWeights.from_dict({**weights.to_dict(), "calibration": {}}, "sentences")
+    assert raw.calibrated(0.0, False) == pytest.approx(0.5)  # no calibration: the logistic itself
+    a, b = weights.calibration["bead"]
+    assert weights.calibrated(-2.0, False) == pytest.approx(1 / (1 + np.exp(-(a * -2.0 + b))))
+    # Monotone: a higher score is never shown as less likely right.
+    values = [weights.calibrated(x, False) for x in np.linspace(-10, 10, 21)]
+    assert values == sorted(values)

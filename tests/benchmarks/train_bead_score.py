@@ -52,6 +52,7 @@ TEXTBERG_PIECE = 25  # gold beads per Text+Berg training piece
 # 2-1 beads (an interpreter compressing two sentences into one).
 OMISSION_OFFSET = 0.75
 ADDITION_OFFSET = 1.0
+CALIBRATION_MIN = 30  # beads on the training paths needed to fit a Platt scaling
 AHCSI_KEPT_OUT = 0  # the first AHC-SI dev talk is kept out of the chunk fit
 # Chunks (AHC-SI dev acc@0.8 without / with the reference, the example talk's strict F1):
 # the 0-1 offset 1: 0.887 / 0.887, 0.560 (additions everywhere); 3: 0.937 / 0.941, 0.834;
@@ -240,13 +241,61 @@ def fit(parts: dict[str, list[tuple[np.ndarray, np.ndarray]]], units: str, offse
     return weights
 
 
-def sentence_parts() -> tuple[dict[str, list[Any]], str]:
+def calibrate(docs: list[tuple[Any, list[Any]]], weights: dict[str, Any], units: str) -> dict[str, list[float]]:
+    """Platt scaling of the log-odds of the beads the aligner puts on its path, with ``weights`` in use.
+
+    The models are fitted on every candidate near the gold path, most of them
+    wrong, so their log-odds understate the beads that reach the path. For
+    each training talk aligned with the new weights, every bead of the path
+    is an example (right when it is a gold bead); a 1-0 / 0-1 bead goes to the
+    skip calibration. Fewer than ``CALIBRATION_MIN`` examples: none (identity).
+    """
+    from sialign.align import learned_pass
+    from sialign.align.explain import bead_spans, explain_spans
+    from sialign.align.pipeline import align_project, clear_memo
+    from sialign.core.params import AlignParams
+    from sialign.evaluate import alignment_positions
+
+    fitted = learned_pass.BeadScoreWeights.from_dict(weights, units)
+    original = learned_pass.shipped_weights
+    learned_pass.shipped_weights = lambda u="sentences": fitted if u == units else original(u)  # type: ignore[assignment]
+    rows: dict[str, list[tuple[float, bool]]] = {"bead": [], "skip": []}
+    try:
+        for project, gold in docs:
+            result = align_project(project, AlignParams(target_units=units), keep_scoring=True)
+            beads = result.alignment.beads
+            if result.scoring is None:
+                continue
+            golden = {(tuple(s_), tuple(t_)) for s_, t_ in gold}
+            positions = alignment_positions(result.alignment, project.source, project.target)
+            for bead, (src, tgt), ex in zip(beads, positions, explain_spans(result.scoring, bead_spans(project, beads), range(len(beads)))):
+                if np.isfinite(ex.log_odds):
+                    rows["skip" if ex.model != "bead" else "bead"].append((ex.log_odds, (tuple(src), tuple(tgt)) in golden))
+    finally:
+        learned_pass.shipped_weights = original  # type: ignore[assignment]
+        clear_memo()
+    out: dict[str, list[float]] = {}
+    for kind, items in rows.items():
+        if len(items) < CALIBRATION_MIN:
+            print(f"{units} calibration {kind}: {len(items)} examples, none fitted")
+            continue
+        X = np.array([[1.0, lo] for lo, _ in items])
+        y = np.array([float(ok) for _, ok in items])
+        b, a = fit_logistic(X, y, l2=0.01)
+        out[kind] = [round(float(a), 4), round(float(b), 4)]
+        print(f"{units} calibration {kind}: {len(items)} beads on the paths, {int(y.sum())} right; sigmoid({a:.3f} x + {b:.3f})")
+    return out
+
+
+def sentence_parts() -> tuple[dict[str, list[Any]], str, list[Any]]:
     from sialign.evaluate import load_textberg
     from sialign.evaluate.datasets import load_eptic
 
     parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"match": [], "omission": [], "addition": []}
+    docs: list[tuple[Any, list[tuple[tuple[int, ...], tuple[int, ...]]]]] = []
     doc = load_textberg(DATA / "textberg-dev")
     for project, gold in textberg_pieces(doc):
+        docs.append((project, gold))
         for kind, data in examples(capture(project), gold).items():
             parts[kind].append(data)
     held_out: set[str] = set()
@@ -258,20 +307,23 @@ def sentence_parts() -> tuple[dict[str, list[Any]], str]:
         gold = [(tuple(s), tuple(t)) for s, t in speech.gold]
         # Text only and with the timestamps (the lag feature is 0 where the time prior is off).
         for times in (False, True):
-            for kind, data in examples(capture(speech.project(times=times)), gold).items():
+            project = speech.project(times=times)
+            docs.append((project, gold))
+            for kind, data in examples(capture(project), gold).items():
                 parts[kind].append(data)
     fitted_on = (
         f"Text+Berg dev (first {TEXTBERG_TRAIN_SHARE:.0%} of the document, in pieces of {TEXTBERG_PIECE} beads) "
         f"and EPTIC dev, text only and timed "
         f"({len(speeches) - len(held_out)} speeches; kept out: {', '.join(sorted(held_out))})"
     )
-    return parts, fitted_on
+    return parts, fitted_on, docs
 
 
-def chunk_parts() -> tuple[dict[str, list[Any]], str]:
+def chunk_parts() -> tuple[dict[str, list[Any]], str, list[Any]]:
     from sialign.evaluate.datasets import load_ahcsi
 
     parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"match": [], "omission": [], "addition": []}
+    docs: list[tuple[Any, list[tuple[tuple[int, ...], tuple[int, ...]]]]] = []
     talks = load_ahcsi(DATA / "ahcsi-dev" / "dev.true.tsv")
     kept_out = talks[AHCSI_KEPT_OUT].name
     for talk in talks:
@@ -282,9 +334,10 @@ def chunk_parts() -> tuple[dict[str, list[Any]], str]:
             project = talk.project()
             if not reference:
                 project.reference = None
+            docs.append((project, gold))
             for kind, data in examples(capture(project, "chunks"), gold).items():
                 parts[kind].append(data)
-    return parts, f"AHC-SI dev manual gold, with and without the reference ({len(talks) - 1} talks; kept out: {kept_out})"
+    return parts, f"AHC-SI dev manual gold, with and without the reference ({len(talks) - 1} talks; kept out: {kept_out})", docs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -297,15 +350,17 @@ def main(argv: list[str] | None = None) -> int:
         learned_pass.shipped_weights.cache_clear()
         learned_pass.WEIGHTS_FILE.write_text(json.dumps(bootstrap_weights()), encoding="utf-8")
     weights: dict[str, Any] = {}
-    parts, fitted_on = sentence_parts()
+    parts, fitted_on, docs = sentence_parts()
     weights["sentences"] = fit(parts, "sentences", (OMISSION_OFFSET, ADDITION_OFFSET), fitted_on)
-    parts, fitted_on = chunk_parts()
+    weights["sentences"]["calibration"] = calibrate(docs, weights["sentences"], "sentences")
+    parts, fitted_on, docs = chunk_parts()
     # AHC-SI's gold holds no omission and no addition: the chunk beads are fitted on it,
     # the 1-0 and 0-1 models are the sentence fit's (EPTIC's real interpretations).
     chunks = fit({"match": parts["match"]}, "chunks", (CHUNK_OMISSION_OFFSET, CHUNK_ADDITION_OFFSET), fitted_on)
     chunks["omission"], chunks["addition"] = weights["sentences"]["omission"], weights["sentences"]["addition"]
     chunks["first_pass_omissions"] = True
     chunks["fitted_on"] += "; additions as for sentences; omissions from the first pass"
+    chunks["calibration"] = calibrate(docs, chunks, "chunks")
     weights["chunks"] = chunks
     text = json.dumps(weights, indent=1, ensure_ascii=False) + "\n"
     if args.check:

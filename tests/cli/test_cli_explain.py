@@ -38,7 +38,12 @@ def test_cli_explain_json_shares_add_up(project: Path, capsys: pytest.CaptureFix
         assert bead["model"] == "bead"
         total = sum(f["share"] for f in bead["features"])
         assert math.isclose(total, bead["log_odds"], abs_tol=1e-3)
-        assert math.isclose(bead["probability"], 1 / (1 + math.exp(-bead["log_odds"])), abs_tol=1e-3)
+        # The probability shown is the log-odds calibrated on the aligned training talks.
+        from sialign.align.learned_pass import shipped_weights
+        from sialign.io.project_file import load_project
+
+        weights = shipped_weights(load_project(project).alignment.info["target_units"])
+        assert math.isclose(bead["probability"], weights.calibrated(bead["log_odds"], False), abs_tol=1e-3)
         # The aligner kept these beads: the learned score finds them more likely right than not.
         assert bead["probability"] > 0.3
 

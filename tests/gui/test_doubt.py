@@ -69,7 +69,8 @@ def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:  
     assert window.doubt.result.source.startswith("confirmed")
     # The column is placed beside the cost.
     header = window.table.horizontalHeader()
-    assert header.visualIndex(Column.DOUBT) == header.visualIndex(Column.COST) + 1
+    assert header.visualIndex(Column.CONFIDENCE) == header.visualIndex(Column.COST) + 1
+    assert header.visualIndex(Column.DOUBT) == header.visualIndex(Column.COST) + 2
 
 
 def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001

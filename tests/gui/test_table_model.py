@@ -252,3 +252,17 @@ def test_a_note_shows_in_the_status_cell_and_tooltip_and_is_found_by_the_search(
     proxy.setSourceModel(model)
     proxy.set_search("eleven")
     assert proxy.rowCount() == 1 and proxy.bead_of(proxy.index(0, 0)) == 2
+
+
+def test_table_model_shows_the_aligners_confidence(session) -> None:  # noqa: ANN001
+    beads = session.project.alignment.beads
+    beads[0] = replace(beads[0], confidence=0.8731)
+    model = SegmentTableModel(lambda: session.project)
+    assert model.headerData(Column.CONFIDENCE, Qt.Orientation.Horizontal) == "Conf."
+    assert model.data(model.index(0, Column.CONFIDENCE)) == "0.87"
+    assert model.data(model.index(0, Column.CONFIDENCE), SORT_ROLE) == pytest.approx(0.8731)
+    assert "Confidence 0.87: probability that the bead is right" in model.data(model.index(0, Column.SOURCE), Qt.ItemDataRole.ToolTipRole)
+    # Not scored (first pass only, or changed by the reviewer): empty, sorted first.
+    assert model.data(model.index(1, Column.CONFIDENCE)) == ""
+    assert model.data(model.index(1, Column.CONFIDENCE), SORT_ROLE) == -1.0
+    assert "Confidence" not in model.data(model.index(1, Column.SOURCE), Qt.ItemDataRole.ToolTipRole)

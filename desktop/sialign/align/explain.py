@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sialign.core.errors import SialignError
-from sialign.core.model import Project
+from sialign.core.model import Bead, Project
+
+if TYPE_CHECKING:
+    from sialign.align.learned_pass import LearnedInputs
 from sialign.core.params import AlignParams
 
 # What each feature means to a reader (the table and the command print these).
@@ -64,6 +68,7 @@ class BeadExplanation:
         contributions: every feature, largest share first.
         offset: the decision offset added to 1-0 / 0-1 costs.
         note: what could not be scored, or "".
+        calibrated: the probability shown to a reader (see :attr:`probability`).
     """
 
     index: int
@@ -73,18 +78,26 @@ class BeadExplanation:
     contributions: list[Contribution] = field(default_factory=list)
     offset: float = 0.0
     note: str = ""
+    calibrated: float = math.nan
 
     @property
     def probability(self) -> float:
-        """P(the bead is right) by the model (an omission: that the sentence has no rendering)."""
+        """P(the bead is right) by the model (an omission: that the sentence has no rendering).
+
+        The calibrated probability (Platt scaling fitted on aligned training
+        talks) where the weights carry one, else the logistic of the log-odds.
+        """
+        if math.isfinite(self.calibrated):
+            return self.calibrated
         return 1.0 / (1.0 + math.exp(-max(min(self.log_odds, 50.0), -50.0)))
 
     def lines(self, top: int = 6) -> list[str]:
         if self.note:
             return [f"bead {self.index + 1} ({self.shape}): {self.note}"]
         what = {"bead": "right", "omission": "a sentence left unrendered", "addition": "a chunk that renders nothing"}
+        calibrated = ", calibrated" if math.isfinite(self.calibrated) else ""
         out = [f"bead {self.index + 1} ({self.shape}): P({what[self.model]}) = {self.probability:.2f} "
-               f"(log-odds {self.log_odds:+.2f})"]  # fmt: skip
+               f"(log-odds {self.log_odds:+.2f}{calibrated})"]  # fmt: skip
         shown = [c for c in self.contributions if abs(c.amount) >= 0.005][:top]
         out += [f"  {c.amount:+.2f}  {c.label} ({c.value:.3g})" for c in shown]
         rest = sum(c.amount for c in self.contributions if c not in shown)
@@ -104,10 +117,6 @@ def explain_beads(project: Project, indices: list[int], params: AlignParams | No
     Raises:
         SialignError: no alignment, an index out of range, or no learned score for this talk.
     """
-    from sialign.align.dp import WindowCosts
-    from sialign.align.learned_pass import (
-        BASE_MATCH_FEATURES, SKIP_FEATURES, BeadFeatures, match_features, path_band, shipped_weights,
-    )
     from sialign.align.pipeline import align_project
 
     alignment = project.alignment
@@ -123,26 +132,48 @@ def explain_beads(project: Project, indices: list[int], params: AlignParams | No
             "this talk is aligned without the learned bead score (a lexical embedder, the pivot alone, "
             "segment mode, or more than 4,000 segments), so there is nothing to explain"
         )
-    weights = shipped_weights(inputs.units)
-    assert weights is not None
-    n, m = len(project.source), len(project.target)
-    first = WindowCosts(inputs.model, 0, n, 0, m)
-    features = BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first)
+    return explain_spans(inputs, bead_spans(project, alignment.beads), indices)
+
+
+def bead_spans(project: Project, beads: list[Bead]) -> list[tuple[int, int, int, int]]:
+    """The beads as (src_start, n_src, tgt_start, n_tgt) positions in the project's documents."""
     spans: list[tuple[int, int, int, int]] = []
-    for bead in alignment.beads:
+    for bead in beads:
         src = [project.source.index_of(i) for i in bead.src]
         tgt = [project.target.index_of(j) for j in bead.tgt]
         i0 = src[0] if src else (spans[-1][0] + spans[-1][1] if spans else 0)
         j0 = tgt[0] if tgt else (spans[-1][2] + spans[-1][3] if spans else 0)
         spans.append((i0, len(src), j0, len(tgt)))
+    return spans
+
+
+def explain_spans(inputs: LearnedInputs, spans: list[tuple[int, int, int, int]], indices: list[int] | range) -> list[BeadExplanation]:
+    """Explain the beads ``spans[k]`` for ``k`` in ``indices``: a whole talk's path (src_start, n_src, tgt_start, n_tgt).
+
+    The aligner calls this for every bead it made (each bead's
+    :attr:`~sialign.core.model.Bead.confidence`); :func:`explain_beads` for the
+    ones a reader asks about.
+    """
+    from sialign.align.dp import WindowCosts
+    from sialign.align.learned_pass import BASE_MATCH_FEATURES, SKIP_FEATURES, BeadFeatures, match_features, path_band, shipped_weights
+
+    weights = shipped_weights(inputs.units)
+    if weights is None:
+        raise SialignError(f"no learned bead score is installed for {inputs.units}; nothing to explain")
+    n, m = inputs.model.n_src, inputs.model.n_tgt
+    first = WindowCosts(inputs.model, 0, n, 0, m)
+    features = BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first)
     band = path_band(spans, n, m)
+    skips: dict[str, np.ndarray] = {}
     out = []
     for index in indices:
         i0, a, j0, b = spans[index]
         shape = f"{a}-{b}"
         if b == 0 or a == 0:
             side = "src" if b == 0 else "tgt"
-            values = features.skips(side, band)[:, i0 if b == 0 else j0]
+            if side not in skips:
+                skips[side] = features.skips(side, band)
+            values = skips[side][:, i0 if b == 0 else j0]
             w = weights.omission if b == 0 else weights.addition
             offset = weights.omission_offset if b == 0 else weights.addition_offset
             parts = [Contribution(name, float(v), float(k)) for name, v, k in zip(SKIP_FEATURES, values, w)]
@@ -153,7 +184,8 @@ def explain_beads(project: Project, indices: list[int], params: AlignParams | No
                     "score makes no omission of its own there)")))  # fmt: skip
                 continue
             parts.sort(key=lambda c: -abs(c.amount))
-            out.append(BeadExplanation(index, shape, model, sum(c.amount for c in parts) - offset, parts, offset))
+            log_odds = sum(c.amount for c in parts) - offset
+            out.append(BeadExplanation(index, shape, model, log_odds, parts, offset, calibrated=weights.calibrated(log_odds, True)))
             continue
         if a > features.src.shape[0] or b > features.tgt.shape[0]:
             out.append(BeadExplanation(index, shape, "bead", float("nan"), note=(
@@ -168,5 +200,6 @@ def explain_beads(project: Project, indices: list[int], params: AlignParams | No
         # Shape indicators that are off say nothing about this bead.
         parts = [c for c in parts if c.name in BASE_MATCH_FEATURES or c.value]
         parts.sort(key=lambda c: -abs(c.amount))
-        out.append(BeadExplanation(index, shape, "bead", sum(c.amount for c in parts), parts))
+        log_odds = sum(c.amount for c in parts)
+        out.append(BeadExplanation(index, shape, "bead", log_odds, parts, calibrated=weights.calibrated(log_odds, False)))
     return out

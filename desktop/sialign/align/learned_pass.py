@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,12 @@ class BeadScoreWeights:
     # Keep the first pass's omissions and make no others (chunks: the dev gold for
     # chunked interpretations holds no omission to fit a model on).
     first_pass_omissions: bool = False
+    # Platt scaling of the log-odds into the probability shown to a reader
+    # (Bead.confidence), fitted on the beads of the aligned training talks:
+    # {"bead": (a, b), "skip": (a, b)} for sigmoid(a · log-odds + b). The
+    # candidates the models were fitted on are mostly wrong, so the raw
+    # log-odds are too low for the beads that reach the path.
+    calibration: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], units: str = "sentences") -> BeadScoreWeights:
@@ -97,6 +104,7 @@ class BeadScoreWeights:
             addition_offset=float(d.get("addition_offset", 0.0)),
             units=units,
             first_pass_omissions=bool(d.get("first_pass_omissions", False)),
+            calibration={k: (float(v[0]), float(v[1])) for k, v in d.get("calibration", {}).items()},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,7 +116,14 @@ class BeadScoreWeights:
             "omission_offset": self.omission_offset,
             "addition_offset": self.addition_offset,
             "first_pass_omissions": self.first_pass_omissions,
+            "calibration": {k: list(v) for k, v in self.calibration.items()},
         }
+
+    def calibrated(self, log_odds: float, skip: bool) -> float:
+        """The probability a reader sees for a bead (``skip``: a 1-0 or 0-1) with these log-odds."""
+        a, b = self.calibration.get("skip" if skip else "bead", (1.0, 0.0))
+        z = max(min(a * log_odds + b, 50.0), -50.0)
+        return 1.0 / (1.0 + math.exp(-z))
 
 
 @lru_cache(maxsize=4)

@@ -25,10 +25,11 @@ import dataclasses
 import hashlib
 import inspect
 import logging
+import math
 import time
 from collections import OrderedDict
 from datetime import datetime, timezone
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -48,6 +49,9 @@ from sialign.align.signals import (
     MIX_LEXICAL_DIM, LagEstimate, _is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
     word_skip_scale,
 )
+
+if TYPE_CHECKING:
+    from sialign.align.learned_pass import LearnedInputs
 
 log = logging.getLogger(__name__)
 
@@ -515,6 +519,12 @@ def align_project(
     for index, beads in enumerate(gap_beads):
         ordered.extend(beads)
         ordered.extend(anchor_after.get(index, []))
+    scoring = None
+    if run_vectors is not None and model is not None:
+        from sialign.align.learned_pass import LearnedInputs
+
+        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units)
+        _set_confidences(project, ordered, scoring, keep={id(bead) for _, bead in anchors})
     similarity = model.similarity() if model is not None else np.zeros((n, m), dtype=np.float32)
     finished = time.perf_counter()
     timings = {
@@ -554,12 +564,24 @@ def align_project(
     if lag is not None:
         log.debug("lag estimate: %s", lag)
     progress(1.0, "Aligned")
-    scoring = None
-    if keep_scoring and run_vectors is not None and model is not None:
-        from sialign.align.learned_pass import LearnedInputs
+    return AlignResult(alignment=alignment, similarity=similarity, timings=timings, scoring=scoring if keep_scoring else None)
 
-        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units)
-    return AlignResult(alignment=alignment, similarity=similarity, timings=timings, scoring=scoring)
+
+def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs, keep: set[int]) -> None:
+    """Give each new bead the learned score's probability that it is right (:attr:`Bead.confidence`).
+
+    A bead the score cannot judge (longer than its runs, an omission kept
+    from the first pass in chunked talks) gets None; the confirmed beads kept
+    as anchors (``id()`` in ``keep``) stay as they were.
+    """
+    from sialign.align.explain import bead_spans, explain_spans
+
+    spans = bead_spans(project, beads)
+    for bead, explanation in zip(beads, explain_spans(scoring, spans, range(len(spans)))):
+        if id(bead) in keep:
+            continue
+        p = explanation.probability
+        bead.confidence = round(p, 4) if math.isfinite(p) else None
 
 
 # Documents longer than this (both sides together) keep the first pass's path.

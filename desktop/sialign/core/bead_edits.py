@@ -121,11 +121,11 @@ class SplitBead(Edit):
         if bead.post_edit is not None:
             raise EditError(f"{label} has a post-edited target; clear it before splitting the bead")
         first = _replace_bead(
-            bead, src=first_src, tgt=first_tgt, cost=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in first_tgt),
+            bead, src=first_src, tgt=first_tgt, cost=None, confidence=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in first_tgt),
             restored=tuple(i for i in bead.restored if i in first_tgt),
         )
         second = _replace_bead(
-            bead, src=second_src, tgt=second_tgt, cost=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in second_tgt),
+            bead, src=second_src, tgt=second_tgt, cost=None, confidence=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in second_tgt),
             restored=tuple(i for i in bead.restored if i in second_tgt),
         )
         alignment.beads[self.index : self.index + 1] = [first, second]

@@ -254,6 +254,10 @@ class Bead:
         src: source segment ids, in document order and contiguous.
         tgt: target segment ids, in document order and contiguous.
         cost: alignment cost (lower is better; about 1 means unrelated).
+        confidence: the learned bead score's probability that the bead is
+            right (for a 1-0 bead: that the sentence has no rendition), set
+            by the aligner; None where it did not score the bead (first pass
+            only, or a bead a reviewer changed since).
         status: auto, confirmed or dropped.
         reason: why the bead was dropped (empty otherwise).
         good_align / good_mt: review labels (None = not judged).
@@ -280,6 +284,7 @@ class Bead:
     trimmed: tuple[int, ...] = ()
     flags: list[Flag] = field(default_factory=list)
     restored: tuple[int, ...] = ()
+    confidence: float | None = None
 
     def __post_init__(self) -> None:
         self.src = tuple(self.src)
@@ -314,6 +319,8 @@ class Bead:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"src": list(self.src), "tgt": list(self.tgt), "cost": self.cost, "status": self.status.value}
+        if self.confidence is not None:
+            d["confidence"] = self.confidence
         if self.reason:
             d["reason"] = self.reason
         if self.good_align is not None:
@@ -347,6 +354,7 @@ class Bead:
             trimmed=tuple(d.get("trimmed", ())),
             flags=[Flag.from_dict(f) for f in d.get("flags", [])],
             restored=tuple(d.get("restored", ())),
+            confidence=d.get("confidence"),
         )
 
 

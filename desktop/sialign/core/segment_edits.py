@@ -171,12 +171,12 @@ class MergeSegments(Edit):
             if ia != ib:
                 # The merged segment's text now lies in a's bead: b's bead lost
                 # content and a's bead gained some, so neither cost holds.
-                changes["cost"] = None
+                changes["cost"] = changes["confidence"] = None
             new_b = _with_ids(bead_b, self.side, ids_b, **changes)
             if ia == ib:
                 new_beads = [new_b]
             else:
-                new_beads = [_replace_bead(beads[ia], cost=None), *beads[ia + 1 : ib]]
+                new_beads = [_replace_bead(beads[ia], cost=None, confidence=None), *beads[ia + 1 : ib]]
                 if new_b.src or new_b.tgt:
                     new_beads.append(new_b)
 
@@ -303,8 +303,8 @@ class MoveSegment(Edit):
                 raise EditError(f"{name} is in the first bead; there is no previous bead")
             nj = bi - 1
             neighbour = beads[nj]
-            new_neighbour = _with_ids(neighbour, self.side, _ids(neighbour, self.side) + (self.seg_id,), cost=None)
-            new_bead = _with_ids(bead, self.side, ids[1:], cost=None)
+            new_neighbour = _with_ids(neighbour, self.side, _ids(neighbour, self.side) + (self.seg_id,), cost=None, confidence=None)
+            new_bead = _with_ids(bead, self.side, ids[1:], cost=None, confidence=None)
             lo, replacement = nj, [new_neighbour, new_bead]
         else:
             if ids[-1] != self.seg_id:
@@ -313,8 +313,8 @@ class MoveSegment(Edit):
                 raise EditError(f"{name} is in the last bead; there is no next bead")
             nj = bi + 1
             neighbour = beads[nj]
-            new_neighbour = _with_ids(neighbour, self.side, (self.seg_id,) + _ids(neighbour, self.side), cost=None)
-            new_bead = _with_ids(bead, self.side, ids[:-1], cost=None)
+            new_neighbour = _with_ids(neighbour, self.side, (self.seg_id,) + _ids(neighbour, self.side), cost=None, confidence=None)
+            new_bead = _with_ids(bead, self.side, ids[:-1], cost=None, confidence=None)
             lo, replacement = bi, [new_bead, new_neighbour]
         old = beads[lo : lo + 2]
         replacement = [b for b in replacement if b.src or b.tgt]

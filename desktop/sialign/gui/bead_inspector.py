@@ -294,6 +294,8 @@ class BeadInspector(QWidget):
             return
         cost = "—" if bead.cost is None else f"{bead.cost:.3f}"
         text = f"<b>Bead {index + 1}</b> ({bead.kind}) · {bead.status.value} · cost {cost}"
+        if bead.confidence is not None:
+            text += f" · confidence {bead.confidence:.2f}"
         if bead.reason:
             text += f" · {bead.reason}"
         for flag in bead.failed_flags:

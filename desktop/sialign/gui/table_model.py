@@ -47,8 +47,9 @@ class Column(IntEnum):
     STATUS = 3
     FLAGS = 4
     TIMES = 5
-    # Last in the model (older layouts keep their column numbers); the view shows it after the cost.
+    # Last in the model (older layouts keep their column numbers); the view shows them after the cost.
     DOUBT = 6
+    CONFIDENCE = 7
 
 
 HEADERS = {
@@ -59,6 +60,7 @@ HEADERS = {
     Column.FLAGS: "Flags / reasons",
     Column.TIMES: "Times · EVS",
     Column.DOUBT: "Doubt",
+    Column.CONFIDENCE: "Conf.",
 }
 
 STATUS_COLOURS = {
@@ -97,6 +99,7 @@ class Row:
     kind: str
     labels: str
     note: str = ""
+    confidence: float | None = None
 
 
 def bead_fingerprint(bead: Bead) -> tuple[Any, ...]:
@@ -105,6 +108,7 @@ def bead_fingerprint(bead: Bead) -> tuple[Any, ...]:
         bead.src,
         bead.tgt,
         bead.cost,
+        bead.confidence,
         bead.status,
         bead.reason,
         bead.good_align,
@@ -159,6 +163,7 @@ def render_row(bead: Bead, project: Project) -> Row:
         kind=bead.kind,
         labels=", ".join(labels),
         note=bead.note,
+        confidence=bead.confidence,
     )
 
 
@@ -346,7 +351,7 @@ class SegmentTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(r, row)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (Column.COST, Column.DOUBT):
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (Column.COST, Column.DOUBT, Column.CONFIDENCE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -367,6 +372,8 @@ class SegmentTableModel(QAbstractTableModel):
         if col is Column.DOUBT:
             doubt = self.doubt(r)
             return "" if doubt is None else f"{doubt:.2f}"
+        if col is Column.CONFIDENCE:
+            return "" if row.confidence is None else f"{row.confidence:.2f}"
         return row.times
 
     def _sort_key(self, r: int, row: Row, col: Column) -> Any:
@@ -375,6 +382,8 @@ class SegmentTableModel(QAbstractTableModel):
         if col is Column.DOUBT:
             doubt = self.doubt(r)
             return -1.0 if doubt is None else doubt
+        if col is Column.CONFIDENCE:
+            return -1.0 if row.confidence is None else row.confidence
         if col is Column.TIMES:
             return row.evs if row.evs is not None else float("inf")
         if col is Column.FLAGS:
@@ -398,6 +407,10 @@ class SegmentTableModel(QAbstractTableModel):
                 lines[0] += " (low confidence)"
         else:
             lines[0] += ", no cost: the reviewer merged or split it (Re-align unconfirmed scores it again)"
+        if row.confidence is not None:
+            what = "the sentence has no rendition" if row.kind.endswith("-0") else (
+                "the chunk renders nothing" if row.kind.startswith("0-") else "the bead is right")
+            lines.append(f"Confidence {row.confidence:.2f}: probability that {what}, by the aligner's learned bead score")
         doubt = self.doubt(r)
         if doubt is not None:
             lines.append(f"Doubt {doubt:.2f}: probability the bead is wrong, learned from the reviewed beads")

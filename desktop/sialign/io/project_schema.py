@@ -259,6 +259,7 @@ def bead(value: Any, key: str) -> None:
             "src": id_list,
             "tgt": id_list,
             "cost": optional_number,
+            "confidence": optional_number,
             "status": status,
             "reason": text,
             "good_align": optional_boolean,

@@ -219,8 +219,10 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
     target chunks the ``target`` text holds), trimmed_tgt_ids (the chunks
     the intra filter trimmed from it), src_positions, tgt_positions (0-based
     positions in the documents, of src_ids and tgt_ids),
-    src_start, src_end, tgt_start, tgt_end, cost, status, reason,
-    good_align, good_mt, note, post_edit, trimmed (target ids), flags,
+    src_start, src_end, tgt_start, tgt_end, cost, confidence (the aligner's
+    learned probability that the bead is right, None where it did not score
+    it), status, reason, good_align, good_mt, note, post_edit, trimmed
+    (target ids), flags,
     doubt (the learned filter's probability that the bead is wrong, None
     until ``sialign filter --learned`` or the app's doubt filter ran),
     source, target (output text), target_original (every target chunk, no
@@ -247,6 +249,7 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
                 "tgt_start": _finite(t0),
                 "tgt_end": _finite(t1),
                 "cost": _finite(bead.cost),
+                "confidence": _finite(bead.confidence),
                 "status": bead.status.value,
                 "reason": bead.reason,
                 "good_align": bead.good_align,
