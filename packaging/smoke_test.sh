@@ -209,8 +209,18 @@ if run transcribe_help "$CLI" transcribe --help && grep -q -- "--model NAME|DIR"
 else
     fail "sialign transcribe --help"; tail -5 "$WORK/transcribe_help.log" >&2
 fi
-if grep -q "faster-whisper *[0-9]" "$WORK/doctor.log" 2>/dev/null; then pass "doctor: faster-whisper"; else fail "doctor: faster-whisper not in the bundle"; fi
-if [ -n "${SIALIGN_SMOKE_WHISPER:-}" ]; then
+if [ "$VARIANT" = lean ]; then
+    # The lean build has no speech recogniser: one line naming the full build, no traceback.
+    CLIP=$(ls "$DIST"/_internal/resources/examples/*.en.ogg 2>/dev/null | head -1)
+    if run transcribe_lean "$CLI" transcribe "$CLIP" --model "$WORK/no-model" -o "$WORK/lean.srt"; then
+        fail "lean build: sialign transcribe succeeded without a speech recogniser"
+    elif grep -q "lean build.*full build" "$WORK/transcribe_lean.log" && ! grep -q Traceback "$WORK/transcribe_lean.log"; then
+        pass "lean build refuses to transcribe: $(grep -o 'this is the lean build[^:]*' "$WORK/transcribe_lean.log" | head -1)"
+    else
+        fail "lean build: no clear message for sialign transcribe"; tail -5 "$WORK/transcribe_lean.log" >&2
+    fi
+elif grep -q "faster-whisper *[0-9]" "$WORK/doctor.log" 2>/dev/null; then pass "doctor: faster-whisper"; else fail "doctor: faster-whisper not in the bundle"; fi
+if [ -n "${SIALIGN_SMOKE_WHISPER:-}" ] && [ "$VARIANT" != lean ]; then
     CLIP=$(ls "$DIST"/_internal/resources/examples/*.en.ogg 2>/dev/null | head -1)
     if [ -n "$CLIP" ] && run transcribe "$CLI" transcribe "$CLIP" --model "$SIALIGN_SMOKE_WHISPER" --language en -q -o "$WORK/talk.srt" \
             && grep -q -- "-->" "$WORK/talk.srt"; then

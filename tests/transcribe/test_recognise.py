@@ -105,3 +105,23 @@ def test_a_model_folder_of_the_wrong_kind_is_refused(tmp_path: Path, talk_clip: 
         recognise(talk_clip, translation)
     with pytest.raises(ModelLoadError, match="not a Whisper model folder"):
         recognise(talk_clip, tmp_path)
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+def test_without_a_speech_recogniser_transcribe_fails_in_one_line_first(monkeypatch, tmp_path, capsys, frozen) -> None:  # noqa: ANN001
+    """No faster-whisper: pip's extra from a source install, the full build from the lean one — before the model is looked for."""
+    import sys
+
+    from sialign.cli.main import main
+
+    monkeypatch.setitem(sys.modules, "faster_whisper", None)
+    if frozen:
+        monkeypatch.setattr(sys, "frozen", True, raising=False)
+    code = main(["transcribe", str(tmp_path / "talk.ogg"), "--model", str(tmp_path / "no-model"), "-o", str(tmp_path / "t.srt")])
+    err = capsys.readouterr().err
+    assert code != 0 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    if frozen:
+        assert "this is the lean build of SI Aligner, which has no speech recogniser: install the full build" in err
+    else:
+        assert "faster-whisper is not installed" in err and "sialign[transcribe]" in err
+    assert "no-model" not in err

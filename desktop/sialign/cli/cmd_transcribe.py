@@ -35,11 +35,13 @@ def run(args: argparse.Namespace) -> int:
     from sialign.embed.models_registry import ModelRegistry
     from sialign.io.writers import transcript_format_for, write_transcript
     from sialign.transcribe import transcribe_file
+    from sialign.transcribe.recognise import require_recogniser
     from sialign.workflows.outputs import check_output_folder
 
     out = args.output or "-"
     fmt = transcript_format_for(out, None if args.output else "tsv")
     check_output_folder(out)
+    require_recogniser()  # a build without one says so before the model folder is looked for
     model = ModelRegistry().whisper_folder(args.model)
     progress = console_progress(args.quiet)
     result = transcribe_file(args.audio, model, language=args.language, role=args.role, device=args.device,

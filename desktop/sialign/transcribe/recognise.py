@@ -9,6 +9,7 @@ the rest of SI Aligner works without them.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,33 @@ SAMPLE_RATE = 16_000  # what Whisper listens at
 # Below this peak amplitude (about -70 dBFS) a recording holds no speech to find.
 SILENCE_PEAK = 3e-4
 INSTALL_HINT = "install SI Aligner with its 'transcribe' extra (pip install 'sialign[transcribe]')"
+
+
+def require_recogniser() -> None:
+    """Fail at once, in one line, when faster-whisper cannot be imported (before any model or file is read).
+
+    Raises:
+        ModelLoadError: :func:`whisper_missing`'s message.
+    """
+    try:
+        import faster_whisper  # noqa: F401
+    except ImportError as exc:
+        raise whisper_missing(exc) from exc
+
+
+def whisper_missing(exc: ImportError) -> ModelLoadError:
+    """The one-line error when faster-whisper cannot be imported.
+
+    A frozen program without it is the lean build (``packaging/build.sh
+    --lean`` leaves the speech recogniser out with torch): the user needs the
+    full build, not a pip command.
+    """
+    if getattr(sys, "frozen", False):
+        return ModelLoadError(
+            "this is the lean build of SI Aligner, which has no speech recogniser: install the full build "
+            "to transcribe recordings, or open transcripts made elsewhere."
+        )
+    return ModelLoadError(f"faster-whisper is not installed ({exc}); {INSTALL_HINT}.")
 
 
 @dataclass(frozen=True)
@@ -117,7 +145,7 @@ def decode_audio_file(path: str | Path) -> tuple[Path, object]:
     try:
         from faster_whisper import decode_audio
     except ImportError as exc:
-        raise ModelLoadError(f"faster-whisper is not installed ({exc}); {INSTALL_HINT}.") from exc
+        raise whisper_missing(exc) from exc
     try:
         samples = decode_audio(str(p), sampling_rate=SAMPLE_RATE)
     except Exception as exc:  # PyAV raises its own error classes for every kind of bad file
@@ -184,6 +212,7 @@ def recognise(
     """
     from sialign.embed.models_registry import whisper_folder_problem
 
+    require_recogniser()
     folder = Path(model).expanduser()
     problem = whisper_folder_problem(folder)
     if problem:
@@ -195,7 +224,7 @@ def recognise(
     try:
         from faster_whisper import WhisperModel
     except ImportError as exc:
-        raise ModelLoadError(f"faster-whisper is not installed ({exc}); {INSTALL_HINT}.") from exc
+        raise whisper_missing(exc) from exc
     dev, compute_type = pick_device(device)
     cpu_threads = threads if threads else min(4, os.cpu_count() or 1)
     started = time.perf_counter()
