@@ -231,17 +231,17 @@ def banded_dp(
     if not np.isfinite(total):
         raise RuntimeError("no path through the alignment band (a bug: bands always contain one)")
     beads: list[tuple[int, int, int, int]] = []
-    i, j = n, m
-    while i > 0 or j > 0:
-        t = int(back[i, j - lo[i]])
+    row, col = int(n), int(m)
+    while row > 0 or col > 0:
+        t = int(back[row, col - lo[row]])
         if t == ZERO_ONE:
-            beads.append((i, 0, j - 1, 1))
-            j -= 1
+            beads.append((row, 0, col - 1, 1))
+            col -= 1
         else:
             a, b = types[t]
-            beads.append((i - a, a, j - b, b))
-            i -= a
-            j -= b
+            beads.append((row - a, a, col - b, b))
+            row -= a
+            col -= b
     beads.reverse()
     return DPResult(beads=beads, total=total, cells=band.cells, levels=[(n, m, band.cells)])
 
@@ -402,9 +402,9 @@ def align_window(
     band: Band | None = None
     if cells <= exact_cell_limit:
         band = Band.full(n, m)
-    elif model.use_time and _sorted(model.src_starts[src_start:src_stop]) and _sorted(model.tgt_starts[tgt_start:tgt_stop]):
+    elif (model.use_time and model.src_starts is not None and model.tgt_starts is not None
+          and _sorted(model.src_starts[src_start:src_stop]) and _sorted(model.tgt_starts[tgt_start:tgt_stop])):
         # (overlapping captions out of order would make the corridor lie)
-        assert model.src_starts is not None and model.tgt_starts is not None
         timed = band_from_times(
             model.src_starts[src_start:src_stop],
             model.tgt_starts[tgt_start:tgt_stop],

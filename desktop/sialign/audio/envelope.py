@@ -215,7 +215,7 @@ def save_envelopes(pyramid: EnvelopePyramid, path: Path) -> None:
         arrays[f"mins{k}"] = level.mins
         arrays[f"maxs{k}"] = level.maxs
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    np.savez(buffer, allow_pickle=False, **arrays)
     atomic_write_bytes(path, buffer.getvalue())
 
 

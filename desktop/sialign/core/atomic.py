@@ -201,8 +201,8 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
     # after the writing one is closed, until the rename is done.
     lock_fd = os.dup(fd)
     try:
-        kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
-        with os.fdopen(fd, mode, **kwargs) as fh:
+        text = "b" not in mode
+        with os.fdopen(fd, mode, encoding=encoding if text else None, newline=newline if text else None) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

@@ -302,8 +302,8 @@ def cached_encode(
         if not usable:
             cache = None
     missing: dict[str, list[int]] = {}
-    for i in np.flatnonzero(~found):
-        missing.setdefault(texts[i], []).append(int(i))
+    for i in np.flatnonzero(~found).tolist():
+        missing.setdefault(texts[i], []).append(i)
     if missing:
         new_texts = list(missing)
         new = embedder.encode(new_texts, progress=progress, should_stop=should_stop)

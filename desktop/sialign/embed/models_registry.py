@@ -252,7 +252,7 @@ def check_model_folder(path: str | Path) -> ModelCheck:
             f"{_first_line(exc)}) — it may not be a sentence embedding model."
         ) from exc
     encoded = time.perf_counter()
-    shape = getattr(vectors, "shape", ())
+    shape: tuple[int, ...] = tuple(getattr(vectors, "shape", ()))
     if len(shape) != 2 or shape[0] != len(_CHECK_SENTENCES) or shape[1] < 1:
         raise ModelLoadError(
             f"{folder}: the model returned vectors of shape {tuple(shape)}, expected "

@@ -230,7 +230,8 @@ def evs_stats(records: Sequence[EvsRecord] | EvsTable, which: str = "start") -> 
     if which not in ("start", "end"):
         raise ValueError(f"which must be 'start' or 'end', not {which!r}")
     if isinstance(records, EvsTable):
-        return lag_stats(records.start_lag if which == "start" else records.end_lag, records.bead)
+        lags = records.start_lag if which == "start" else records.end_lag
+        return lag_stats(lags.tolist(), records.bead.tolist())
     values = [r.start_lag if which == "start" else r.end_lag for r in records]
     return lag_stats(values, [r.bead for r in records])
 

@@ -107,7 +107,7 @@ def _ends_sentence(text: str, m: re.Match[str], language: str, sentence_start: i
                 return False
             if word in FINAL_CAPABLE_ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
                 next_word = re.match(r"[\w’']+", follower.lstrip(OPENING))
-                return bool(next_word) and next_word.group(0).lower() in SENTENCE_OPENERS
+                return next_word is not None and next_word.group(0).lower() in SENTENCE_OPENERS
             if language.split("-")[0].lower() == "de" and word.isdigit() and len(word) <= 2:
                 return False  # German ordinals: am 3. Oktober
     return True
