@@ -279,7 +279,8 @@ def training_set(
     if len(positives) > MAX_CORRUPTED:
         confirmed = positives[: kinds.count("confirmed")][:MAX_CORRUPTED]
         rest = positives[len(confirmed) :]
-        extra = rng.choice(len(rest), size=MAX_CORRUPTED - len(confirmed), replace=False) if len(confirmed) < MAX_CORRUPTED else []
+        extra: list[int] = (rng.choice(len(rest), size=MAX_CORRUPTED - len(confirmed), replace=False).tolist()
+                            if len(confirmed) < MAX_CORRUPTED else [])  # fmt: skip
         corrupted = confirmed + [rest[p] for p in sorted(extra)]
     negatives = make_negatives(spans, corrupted, ctx.n_src, ctx.n_tgt, max_src=params.max_src,
                                max_tgt=params.max_tgt, per_positive=NEGATIVES_PER_POSITIVE, rng=rng)  # fmt: skip

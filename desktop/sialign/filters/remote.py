@@ -122,12 +122,12 @@ def _child_main(requests: Any, replies: Any, cancelled_job: Any) -> None:
             replies.put((job, "cancelled"))
             continue
         replies.put((job, "started"))
-        last = {"t": 0.0, "message": None}
+        last_t, last_message = [0.0], [""]
 
         def progress(fraction: float, message: str, job: int = job) -> None:
             now = time.monotonic()
-            if message != last["message"] or now - last["t"] >= CHILD_PROGRESS_INTERVAL_S:
-                last["t"], last["message"] = now, message
+            if message != last_message[0] or now - last_t[0] >= CHILD_PROGRESS_INTERVAL_S:
+                last_t[0], last_message[0] = now, message
                 replies.put((job, "progress", float(fraction), str(message)))
 
         def should_stop(job: int = job) -> bool:
@@ -332,8 +332,8 @@ class ScoringProcess:
                 elif kind == "cancelled":
                     raise AlignmentCancelled()
                 elif kind == "error":
-                    exc, text = reply[2], reply[3]
-                    raise exc from RemoteTraceback(text)
+                    error, text = reply[2], reply[3]
+                    raise error from RemoteTraceback(text)
 
 
 # -- the application's scoring process --------------------------------------------

@@ -15,11 +15,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import sialign
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QApplication
+
+    from sialign.gui.main_window import MainWindow
 
 SMOKE_TIMEOUT_S = 600
 # The desktop entry installed by packaging/install-desktop-entry.sh, without ".desktop".
@@ -112,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def make_application(argv: Sequence[str]) -> object:
+def make_application(argv: Sequence[str]) -> QApplication:
     """The QApplication with name, icon, style and a CJK-capable font."""
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
@@ -121,7 +127,8 @@ def make_application(argv: Sequence[str]) -> object:
 
     QCoreApplication.setOrganizationName("sialign")
     QCoreApplication.setApplicationName("SI Aligner")
-    app = QApplication.instance() or QApplication(list(argv))
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(list(argv))
     # Ties the windows to packaging/sialign.desktop (Wayland app id, taskbar
     # grouping, the icon the desktop shows).
     app.setDesktopFileName(DESKTOP_FILE_NAME)
@@ -131,8 +138,8 @@ def make_application(argv: Sequence[str]) -> object:
     # Every window and dialog is cut to its screen; contents scroll instead.
     from sialign.gui.screen_fit import install_screen_fit
 
-    install_screen_fit(app)  # type: ignore[arg-type]
-    family = install_cjk_font_fallback(app)  # type: ignore[arg-type]
+    install_screen_fit(app)
+    family = install_cjk_font_fallback(app)
     if family is None:
         print(
             "sialign-gui: no Japanese font found; Japanese text will show as boxes. "
@@ -167,7 +174,11 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_f
     window.session.set_project(project, modified=True)
     loop = QEventLoop()
     finished: list[bool] = []
-    window.runner.finished.connect(lambda: (finished.append(True), loop.quit()))
+    def on_finished() -> None:
+        finished.append(True)
+        loop.quit()
+
+    window.runner.finished.connect(on_finished)
     QTimer.singleShot(int(timeout_s * 1000), loop.quit)
     if not window.align():
         print(f"smoke test: FAILED: alignment did not start: {errors}", file=sys.stderr)
@@ -266,7 +277,7 @@ def _smoke_audio_and_reopen(window: object) -> list[str]:
     return problems
 
 
-def install_file_open_handler(app: object, window: object) -> object:
+def install_file_open_handler(app: QApplication, window: MainWindow) -> QObject:
     """Open the project files the system hands over (macOS: a double-clicked ``.sialign``).
 
     macOS starts the app without a path and sends a ``QFileOpenEvent`` for
@@ -296,8 +307,8 @@ def install_file_open_handler(app: object, window: object) -> object:
                 window.open_path(path)
             return True
 
-    handler = FileOpenHandler(app)  # type: ignore[arg-type]
-    app.installEventFilter(handler)  # type: ignore[attr-defined]
+    handler = FileOpenHandler(app)
+    app.installEventFilter(handler)
     return handler
 
 
@@ -316,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from sialign.filters.remote import shutdown as shutdown_scoring_process
 
     # GiNZA's 1.8 GB go with the window, not at interpreter exit.
-    app.aboutToQuit.connect(shutdown_scoring_process)  # type: ignore[attr-defined]
+    app.aboutToQuit.connect(shutdown_scoring_process)
     preload_engine()
     from sialign.gui.main_window import MainWindow
 
@@ -336,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.open_example()
     else:
         window.offer_untitled_recovery()
-    return int(app.exec())  # type: ignore[attr-defined]
+    return int(app.exec())
 
 
 if __name__ == "__main__":

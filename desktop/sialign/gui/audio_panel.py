@@ -218,7 +218,7 @@ class AudioPanel(QWidget):
         self.reload()
 
     # -- construction ------------------------------------------------------
-    def _action(self, text: str, shortcut: str, slot: Callable[[], None], tip: str, checkable: bool = False) -> QAction:
+    def _action(self, text: str, shortcut: str, slot: Callable[[], object], tip: str, checkable: bool = False) -> QAction:
         action = QAction(text, self)
         action.setShortcut(QKeySequence(shortcut))
         action.setToolTip(f"{tip} ({shortcut})")

@@ -117,8 +117,8 @@ class Preferences:
     def load(cls, settings: QSettings) -> Preferences:
         d = cls()
         try:
-            low = float(settings.value("prefs/low_confidence", d.low_confidence))
-            minutes = int(settings.value("prefs/autosave_minutes", d.autosave_minutes))
+            low = float(str(settings.value("prefs/low_confidence", d.low_confidence)))
+            minutes = int(str(settings.value("prefs/autosave_minutes", d.autosave_minutes)))
         except (TypeError, ValueError):
             low, minutes = d.low_confidence, d.autosave_minutes
         return cls(low_confidence=low, autosave_minutes=max(0, minutes))

@@ -150,7 +150,8 @@ class ModelSettingsDialog(QDialog):
         return [item.data(0, Qt.ItemDataRole.UserRole) for item in self._items()]
 
     def _items(self) -> list[QTreeWidgetItem]:
-        return [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        items = (self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount()))
+        return [item for item in items if item is not None]
 
     def selected_entry(self) -> mr.ModelEntry | None:
         items = self.tree.selectedItems()

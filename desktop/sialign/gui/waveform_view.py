@@ -269,7 +269,8 @@ class WaveformView(pg.PlotWidget):
         if changed != ALL_SEGMENTS and not self._segments_pending:
             doc = self.document
             rows = []
-            for seg_id in changed:  # type: ignore[union-attr]
+            assert isinstance(changed, set)
+            for seg_id in changed:
                 row = self._row_of.get(seg_id)
                 seg = doc.get(seg_id)
                 if row is None or not seg.has_time:  # a segment gained or lost its times

@@ -612,10 +612,13 @@ def write_transcript(doc: Document, path: str | Path, *, format: str | None = No
                 if seg.speaker:
                     text = f"<v {escape_vtt_text(seg.speaker)}>{text}"
                 fh.write(f"{format_vtt_time(seg.start)} --> {format_vtt_time(seg.end)}\n{text}\n\n")
-        elif fmt == "textgrid":
-            fh.write(_textgrid_text([(name, [(s.start, s.end, s.text) for s in segments])]))
         else:
-            fh.write(_eaf_text([(name, [(s.start, s.end, s.text) for s in segments])], [doc.audio_path] if doc.audio_path else [], path))
+            # _require_times checked above that every segment has both times.
+            timed = [(float(s.start or 0.0), float(s.end or 0.0), s.text) for s in segments]
+            if fmt == "textgrid":
+                fh.write(_textgrid_text([(name, timed)]))
+            else:
+                fh.write(_eaf_text([(name, timed)], [doc.audio_path] if doc.audio_path else [], path))
     return len(segments)
 
 
