@@ -31,11 +31,11 @@ def require_recogniser() -> None:
     """
     try:
         import faster_whisper  # noqa: F401
-    except ImportError as exc:
+    except (ImportError, OSError) as exc:  # OSError: a native library of CTranslate2 or PyAV that does not load
         raise whisper_missing(exc) from exc
 
 
-def whisper_missing(exc: ImportError) -> ModelLoadError:
+def whisper_missing(exc: Exception) -> ModelLoadError:
     """The one-line error when faster-whisper cannot be imported.
 
     A frozen program without it is the lean build (``packaging/build.sh
