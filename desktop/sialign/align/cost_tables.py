@@ -117,7 +117,7 @@ def run_norms(vectors: np.ndarray, max_run: int) -> np.ndarray:
     return out
 
 
-def _random_partners(n: int, count: int, rng: np.random.Generator) -> np.ndarray:
+def random_partners(n: int, count: int, rng: np.random.Generator) -> np.ndarray:
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     if n <= count:
@@ -126,7 +126,7 @@ def _random_partners(n: int, count: int, rng: np.random.Generator) -> np.ndarray
 
 
 @dataclass
-class _SignalTables:
+class SignalTables:
     """Precomputed tables of one signal (see :class:`BeadCostModel`)."""
 
     signal: Signal

@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sialign.align.cost_tables import (
-    MIN_NORMALISER, Signal, _SignalTables, _random_partners, prefix_sums_2d, run_norms, similarity_matrix,
+    MIN_NORMALISER, Signal, SignalTables, random_partners, prefix_sums_2d, run_norms, similarity_matrix,
 )
 
 
 # Tables of recently used signals (see BeadCostModel._cached_tables).
-_TABLE_CACHE: OrderedDict[tuple, tuple[list, "_SignalTables"]] = OrderedDict()
+_TABLE_CACHE: OrderedDict[tuple, tuple[list, "SignalTables"]] = OrderedDict()
 _TABLE_CACHE_SIZE = 8
 
 
@@ -165,7 +165,7 @@ class BeadCostModel:
             self._log_ratio = float(np.log((lt.sum() + 1.0) / (ls.sum() + 1.0)))
 
     # ---------------------------------------------------------------- tables
-    def _cached_tables(self, signal: Signal) -> _SignalTables:
+    def _cached_tables(self, signal: Signal) -> SignalTables:
         """Tables of ``signal``, reused while its very arrays are alive.
 
         Re-aligning with other costs (a new skip penalty, a confirmed bead)
@@ -194,10 +194,10 @@ class BeadCostModel:
             _TABLE_CACHE.popitem(last=False)
         return tables
 
-    def _prepare(self, signal: Signal, rng: np.random.Generator) -> _SignalTables:
+    def _prepare(self, signal: Signal, rng: np.random.Generator) -> SignalTables:
         n, m, A, B = self.n_src, self.n_tgt, self.max_src, self.max_tgt
-        rand_tgt = _random_partners(m, self.settings.random_pairs, rng)
-        rand_src = _random_partners(n, self.settings.random_pairs, rng)
+        rand_tgt = random_partners(m, self.settings.random_pairs, rng)
+        rand_src = random_partners(n, self.settings.random_pairs, rng)
         if signal.exact:
             assert signal.src_spans is not None and signal.tgt_spans is not None
             src_norm = np.ones((A + 1, n + 1))
@@ -217,7 +217,7 @@ class BeadCostModel:
                 spans = signal.tgt_spans[b - 1, : m - b + 1]
                 tgt_random[b, b:] = 1.0 - (spans @ src_sample.T).mean(axis=1)
             sim = similarity_matrix(signal.src, signal.tgt)
-            return _SignalTables(signal, sim, False, src_norm, tgt_norm, src_random, tgt_random)
+            return SignalTables(signal, sim, False, src_norm, tgt_norm, src_random, tgt_random)
 
         sim = similarity_matrix(signal.src, signal.tgt)
         src_norm = run_norms(signal.src, A)
@@ -228,7 +228,7 @@ class BeadCostModel:
         col_mean = sim[rand_src, :].mean(axis=0, dtype=np.float64) if len(rand_src) else np.zeros(m)
         src_random = self._run_mean_distance(row_mean, src_norm, A)
         tgt_random = self._run_mean_distance(col_mean, tgt_norm, B)
-        return _SignalTables(signal, sim, True, src_norm, tgt_norm, src_random, tgt_random)
+        return SignalTables(signal, sim, True, src_norm, tgt_norm, src_random, tgt_random)
 
     @staticmethod
     def _run_mean_distance(single_mean: np.ndarray, norms: np.ndarray, max_run: int) -> np.ndarray:
@@ -560,7 +560,7 @@ class BeadCostModel:
             out[k] = np.where(ok, cost, np.inf)
         return out
 
-    def _exact_cos_block(self, t: _SignalTables, a: int, b: int, rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
+    def _exact_cos_block(self, t: SignalTables, a: int, b: int, rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
         """Normalised text cost of (a, b) beads over a block, exact mode: (R, W)."""
         if a > self.n_src or b > self.n_tgt:
             return np.full(j_grid.shape, np.inf)

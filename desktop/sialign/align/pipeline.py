@@ -46,7 +46,7 @@ from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.embed.base import Embedder, l2_normalise_rows
 from sialign.embed.models import EmbedderChoice, choose_embedder
 from sialign.align.signals import (
-    MIX_LEXICAL_DIM, LagEstimate, _is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
+    MIX_LEXICAL_DIM, LagEstimate, is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
     word_skip_scale,
 )
 
@@ -168,7 +168,7 @@ def encode_pair(
     from sialign.embed.cache import cached_encode, shared_cache
     from sialign.embed.candidates import candidate_vectors
 
-    lexical = _is_lexical(embedder)
+    lexical = is_lexical(embedder)
     identity = repr(getattr(embedder, "settings", "")) if lexical else embedder.cache_id or f"id{id(embedder)}"
     # Fast mode vectors do not depend on the bead sizes; exact ones do.
     sizes = (max_side, max_other) if candidates == "exact" else ()
@@ -601,7 +601,7 @@ def _learned_pass_spans(
     from sialign.align.learned_pass import RUNS, shipped_weights
 
     if (model is None or not params.learned_score or params.method != "beads" or units not in RUNS
-            or _is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
+            or is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
         return None
     if len(src_doc) + len(tgt_texts) > LEARNED_PASS_MAX_SEGMENTS:
         # Encoding every run of up to RUNS[units] segments would take several times the

@@ -13,7 +13,7 @@ from sialign.core.progress import ProgressFn, StopFn
 from sialign.embed.base import Embedder
 
 
-def _is_lexical(embedder: Embedder) -> bool:
+def is_lexical(embedder: Embedder) -> bool:
     from sialign.embed.lexical import LexicalEmbedder
 
     return isinstance(embedder, LexicalEmbedder)
@@ -47,7 +47,7 @@ MIX_LEXICAL_DIM = 1024
 
 def mixes_lexical(main: Embedder, src_lang: str, tgt_lang: str) -> bool:
     """Whether the lexical signal joins ``main``'s: a neural embedder on two languages of one script."""
-    return not _is_lexical(main) and same_script(src_lang, tgt_lang)
+    return not is_lexical(main) and same_script(src_lang, tgt_lang)
 
 
 # ------------------------------------------------------------------ skips

@@ -8,7 +8,7 @@ from typing import Any, Callable, ClassVar
 from sialign.core.changes import Changes
 from sialign.core.errors import EditError
 from sialign.core.model import Alignment, Bead, BeadStatus, Project
-from sialign.core.edit_base import Edit, _alignment, _bead_label, _beads, _check_index, _replace_bead, _tuple_of_ints
+from sialign.core.edit_base import Edit, require_alignment, bead_label, beads_of, check_index, replace_bead, tuple_of_ints
 from sialign.core.plurals import count_noun
 
 
@@ -53,7 +53,7 @@ class MergeBeads(Edit):
         )
 
     def apply(self, project: Project) -> Edit:
-        alignment = _alignment(project)
+        alignment = require_alignment(project)
         beads = alignment.beads
         if not 0 <= self.index < len(beads) - 1:
             raise EditError(f"bead {self.index + 1} has no next bead to merge with; the alignment has {count_noun(len(beads), 'bead')}")
@@ -105,8 +105,8 @@ class SplitBead(Edit):
         return f"Split bead {self.index + 1}"
 
     def apply(self, project: Project) -> Edit:
-        alignment = _alignment(project)
-        _check_index(alignment, self.index)
+        alignment = require_alignment(project)
+        check_index(alignment, self.index)
         bead = alignment.beads[self.index]
         label = f"bead {self.index + 1}"
         if not 0 <= self.src_count <= len(bead.src) or not 0 <= self.tgt_count <= len(bead.tgt):
@@ -120,11 +120,11 @@ class SplitBead(Edit):
             raise EditError(f"splitting {label} there leaves an empty bead; each half needs at least one segment")
         if bead.post_edit is not None:
             raise EditError(f"{label} has a post-edited target; clear it before splitting the bead")
-        first = _replace_bead(
+        first = replace_bead(
             bead, src=first_src, tgt=first_tgt, cost=None, confidence=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in first_tgt),
             restored=tuple(i for i in bead.restored if i in first_tgt),
         )
-        second = _replace_bead(
+        second = replace_bead(
             bead, src=second_src, tgt=second_tgt, cost=None, confidence=None, flags=[], trimmed=tuple(i for i in bead.trimmed if i in second_tgt),
             restored=tuple(i for i in bead.restored if i in second_tgt),
         )
@@ -147,7 +147,7 @@ class SetStatus(Edit):
     status: BeadStatus
     reason: str = ""
 
-    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"indices": _tuple_of_ints, "status": BeadStatus}
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"indices": tuple_of_ints, "status": BeadStatus}
 
     def __post_init__(self) -> None:
         indices = (self.indices,) if isinstance(self.indices, int) else self.indices
@@ -162,19 +162,19 @@ class SetStatus(Edit):
         return Changes(statuses=True)
 
     def describe(self) -> str:
-        return _STATUS_TEXT[self.status].format(_bead_label(self.indices))
+        return _STATUS_TEXT[self.status].format(bead_label(self.indices))
 
     def apply(self, project: Project) -> Edit:
-        alignment = _alignment(project)
+        alignment = require_alignment(project)
         if not self.indices:
             raise EditError("no bead selected")
         for i in self.indices:
-            _check_index(alignment, i)
+            check_index(alignment, i)
         groups: dict[tuple[BeadStatus, str], list[int]] = {}
         for i in dict.fromkeys(self.indices):
             bead = alignment.beads[i]
             groups.setdefault((bead.status, bead.reason), []).append(i)
-            alignment.beads[i] = _replace_bead(bead, status=self.status, reason=self.reason)
+            alignment.beads[i] = replace_bead(bead, status=self.status, reason=self.reason)
         inverses = [SetStatus(tuple(ix), status, reason) for (status, reason), ix in groups.items()]
         if len(inverses) == 1:
             return inverses[0]
@@ -197,10 +197,10 @@ class SetLabels(Edit):
         return f"Label bead {self.index + 1}"
 
     def apply(self, project: Project) -> Edit:
-        alignment = _alignment(project)
-        _check_index(alignment, self.index)
+        alignment = require_alignment(project)
+        check_index(alignment, self.index)
         bead = alignment.beads[self.index]
-        alignment.beads[self.index] = _replace_bead(bead, good_align=self.good_align, good_mt=self.good_mt, note=self.note)
+        alignment.beads[self.index] = replace_bead(bead, good_align=self.good_align, good_mt=self.good_mt, note=self.note)
         return SetLabels(self.index, bead.good_align, bead.good_mt, bead.note)
 
 
@@ -223,10 +223,10 @@ class SetPostEdit(Edit):
         return f"Post-edit bead {self.index + 1}"
 
     def apply(self, project: Project) -> Edit:
-        alignment = _alignment(project)
-        _check_index(alignment, self.index)
+        alignment = require_alignment(project)
+        check_index(alignment, self.index)
         bead = alignment.beads[self.index]
-        alignment.beads[self.index] = _replace_bead(bead, post_edit=self.text)
+        alignment.beads[self.index] = replace_bead(bead, post_edit=self.text)
         return SetPostEdit(self.index, bead.post_edit)
 
 
@@ -240,7 +240,7 @@ class SetTrimmed(Edit):
     index: int
     trimmed: tuple[int, ...]
 
-    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"trimmed": _tuple_of_ints}
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"trimmed": tuple_of_ints}
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "trimmed", tuple(int(i) for i in self.trimmed))
@@ -252,18 +252,18 @@ class SetTrimmed(Edit):
         return f"Trim bead {self.index + 1}" if self.trimmed else f"Untrim bead {self.index + 1}"
 
     def apply(self, project: Project) -> Edit:
-        alignment = _alignment(project)
-        _check_index(alignment, self.index)
+        alignment = require_alignment(project)
+        check_index(alignment, self.index)
         bead = alignment.beads[self.index]
         foreign = [i for i in self.trimmed if i not in bead.tgt]
         if foreign:
             raise EditError(f"bead {self.index + 1} holds no target segment {foreign[0]}; only its own chunks can be trimmed")
-        alignment.beads[self.index] = _replace_bead(bead, trimmed=self.trimmed)
+        alignment.beads[self.index] = replace_bead(bead, trimmed=self.trimmed)
         return SetTrimmed(self.index, bead.trimmed)
 
 
 def _optional_ids(v: Any) -> tuple[int, ...] | None:
-    return None if v is None else _tuple_of_ints(v)
+    return None if v is None else tuple_of_ints(v)
 
 
 @dataclass(frozen=True)
@@ -300,8 +300,8 @@ class RestoreTrimmedChunk(Edit):
         return f"Restore trimmed target segment {self.seg_id} of bead {self.index + 1}"
 
     def apply(self, project: Project) -> Edit:
-        alignment = _alignment(project)
-        _check_index(alignment, self.index)
+        alignment = require_alignment(project)
+        check_index(alignment, self.index)
         bead = alignment.beads[self.index]
         label = f"target segment {self.seg_id} of bead {self.index + 1}"
         if self.seg_id not in bead.tgt:
@@ -316,7 +316,7 @@ class RestoreTrimmedChunk(Edit):
                 raise EditError(f"{label} is not trimmed; there is nothing to restore")
             trimmed = tuple(i for i in bead.trimmed if i != self.seg_id)
             restored = tuple(i for i in bead.tgt if i in bead.restored or i == self.seg_id)
-        alignment.beads[self.index] = _replace_bead(bead, trimmed=trimmed, restored=restored)
+        alignment.beads[self.index] = replace_bead(bead, trimmed=trimmed, restored=restored)
         return RestoreTrimmedChunk(self.index, self.seg_id, bead.trimmed, bead.restored)
 
 
@@ -334,7 +334,7 @@ class ReplaceBeads(Edit):
     beads: tuple[Bead, ...]
     label: str = ""
 
-    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"beads": _beads}
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"beads": beads_of}
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "beads", tuple(self.beads))
@@ -350,7 +350,7 @@ class ReplaceBeads(Edit):
         return f"Replace beads {self.start + 1}–{self.stop}"
 
     def apply(self, project: Project) -> Edit:
-        alignment = _alignment(project)
+        alignment = require_alignment(project)
         n = len(alignment.beads)
         if not 0 <= self.start <= self.stop <= n:
             raise EditError(f"cannot replace beads {self.start + 1}–{self.stop}: the alignment has {count_noun(n, 'bead')}")

@@ -15,43 +15,43 @@ from sialign.core.plurals import count_noun
 SIDES = ("src", "tgt")
 
 
-_SIDE_NAME = {"src": "source", "tgt": "target"}
+SIDE_NAME = {"src": "source", "tgt": "target"}
 
 
-def _check_side(side: str) -> None:
+def check_side(side: str) -> None:
     if side not in SIDES:
         raise EditError(f"side must be 'src' or 'tgt', not {side!r}")
 
 
-def _ids(bead: Bead, side: str) -> tuple[int, ...]:
+def side_ids(bead: Bead, side: str) -> tuple[int, ...]:
     return bead.src if side == "src" else bead.tgt
 
 
-def _replace_bead(bead: Bead, **changes: Any) -> Bead:
+def replace_bead(bead: Bead, **changes: Any) -> Bead:
     """A new bead with ``changes``; flags are copied so the old bead stays untouched."""
     if "flags" not in changes:
         changes["flags"] = [dataclasses.replace(f) for f in bead.flags]
     return dataclasses.replace(bead, **changes)
 
 
-def _with_ids(bead: Bead, side: str, ids: tuple[int, ...], **changes: Any) -> Bead:
+def with_side_ids(bead: Bead, side: str, ids: tuple[int, ...], **changes: Any) -> Bead:
     changes["src" if side == "src" else "tgt"] = ids
     if side == "tgt" and "trimmed" not in changes:
         # A trimmed chunk that left the bead is no longer trimmed there.
         changes["trimmed"] = tuple(i for i in bead.trimmed if i in set(ids))
     if side == "tgt" and "restored" not in changes:
         changes["restored"] = tuple(i for i in bead.restored if i in set(ids))
-    return _replace_bead(bead, **changes)
+    return replace_bead(bead, **changes)
 
 
-def _position(doc: Document, side: str, seg_id: int) -> int:
+def segment_position(doc: Document, side: str, seg_id: int) -> int:
     try:
         return doc.index_of(seg_id)
     except KeyError:
-        raise EditError(f"the {_SIDE_NAME.get(side, side)} has no segment {seg_id + 1}") from None
+        raise EditError(f"the {SIDE_NAME.get(side, side)} has no segment {seg_id + 1}") from None
 
 
-def _seg_number(doc: Document | None, seg_id: int) -> int:
+def segment_number(doc: Document | None, seg_id: int) -> int:
     """The 1-based number a reviewer sees for a segment: its row in the document (the table and matrix count so).
 
     Without the document (or for a segment it no longer holds) the id + 1,
@@ -65,30 +65,30 @@ def _seg_number(doc: Document | None, seg_id: int) -> int:
     return seg_id + 1
 
 
-def _seg_name(side: str, seg_id: int, doc: Document | None = None) -> str:
+def segment_name(side: str, seg_id: int, doc: Document | None = None) -> str:
     """``"target segment 5"``: a segment as the reviewer reads it (1-based)."""
-    return f"{_SIDE_NAME.get(side, side)} segment {_seg_number(doc, seg_id)}"
+    return f"{SIDE_NAME.get(side, side)} segment {segment_number(doc, seg_id)}"
 
 
-def _alignment(project: Project) -> Alignment:
+def require_alignment(project: Project) -> Alignment:
     if project.alignment is None:
         raise EditError("the project has no alignment yet; run Align first")
     return project.alignment
 
 
-def _bead_index(alignment: Alignment, side: str, seg_id: int) -> int:
+def bead_index_of(alignment: Alignment, side: str, seg_id: int) -> int:
     for i, bead in enumerate(alignment.beads):
-        if seg_id in _ids(bead, side):
+        if seg_id in side_ids(bead, side):
             return i
-    raise EditError(f"no bead holds {_SIDE_NAME[side]} segment {seg_id + 1}")
+    raise EditError(f"no bead holds {SIDE_NAME[side]} segment {seg_id + 1}")
 
 
-def _check_index(alignment: Alignment, index: int, what: str = "bead") -> None:
+def check_index(alignment: Alignment, index: int, what: str = "bead") -> None:
     if not 0 <= index < len(alignment.beads):
         raise EditError(f"there is no {what} {index + 1}; the alignment has {count_noun(len(alignment.beads), 'bead')}")
 
 
-def _bead_label(indices: Sequence[int]) -> str:
+def bead_label(indices: Sequence[int]) -> str:
     if len(indices) == 1:
         return f"bead {indices[0] + 1}"
     return f"{count_noun(len(indices), 'bead')}"
@@ -163,13 +163,13 @@ class Edit(abc.ABC):
         return cls(**kwargs)
 
 
-def _tuple_of_ints(v: Any) -> tuple[int, ...]:
+def tuple_of_ints(v: Any) -> tuple[int, ...]:
     return tuple(int(i) for i in v)
 
 
-def _segment_or_none(v: Any) -> Segment | None:
+def segment_or_none(v: Any) -> Segment | None:
     return Segment.from_dict(v) if v is not None else None
 
 
-def _beads(v: Any) -> tuple[Bead, ...]:
+def beads_of(v: Any) -> tuple[Bead, ...]:
     return tuple(b if isinstance(b, Bead) else Bead.from_dict(b) for b in v)

@@ -11,8 +11,8 @@ from sialign.core.changes import Changes
 from sialign.core.errors import EditError
 from sialign.core.model import Bead, Document, Project, Segment
 from sialign.core.edit_base import (
-    Edit, _SIDE_NAME, _alignment, _bead_index, _beads, _check_side, _ids, _position, _replace_bead,
-    _seg_name, _seg_number, _segment_or_none, _with_ids,
+    Edit, SIDE_NAME, require_alignment, bead_index_of, beads_of, check_side, side_ids, segment_position, replace_bead,
+    segment_name, segment_number, segment_or_none, with_side_ids,
 )
 from sialign.core.bead_edits import ReplaceBeads
 
@@ -46,17 +46,17 @@ class SplitSegment(Edit):
         return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Split {_seg_name(self.side, self.seg_id)}"
+        return f"Split {segment_name(self.side, self.seg_id)}"
 
     def describe_in(self, project: Project) -> str:
-        return f"Split {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
+        return f"Split {segment_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
-        _check_side(self.side)
+        check_side(self.side)
         doc = project.document(self.side)
-        pos = _position(doc, self.side, self.seg_id)
+        pos = segment_position(doc, self.side, self.seg_id)
         seg = doc.segments[pos]
-        name = _seg_name(self.side, self.seg_id, doc)
+        name = segment_name(self.side, self.seg_id, doc)
         if not 0 < self.offset < len(seg.text):
             raise EditError(f"cannot split {name} at character {self.offset}: it must be between 1 and {len(seg.text) - 1}")
         head, tail = seg.text[: self.offset], seg.text[self.offset :]
@@ -105,14 +105,14 @@ class SplitSegment(Edit):
 
         if project.alignment is not None:
             beads = project.alignment.beads
-            bi = _bead_index(project.alignment, self.side, self.seg_id)
+            bi = bead_index_of(project.alignment, self.side, self.seg_id)
             bead = beads[bi]
-            ids = list(_ids(bead, self.side))
+            ids = list(side_ids(bead, self.side))
             ids.insert(ids.index(self.seg_id) + 1, new_id)
             trimmed = list(bead.trimmed)
             if self.side == "tgt" and self.seg_id in trimmed:
                 trimmed.insert(trimmed.index(self.seg_id) + 1, new_id)
-            beads[bi] = _with_ids(bead, self.side, tuple(ids), trimmed=tuple(trimmed))
+            beads[bi] = with_side_ids(bead, self.side, tuple(ids), trimmed=tuple(trimmed))
         return MergeSegments(self.side, self.seg_id)
 
 
@@ -137,17 +137,17 @@ class MergeSegments(Edit):
         return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Merge {_seg_name(self.side, self.seg_id)} with the next"
+        return f"Merge {segment_name(self.side, self.seg_id)} with the next"
 
     def describe_in(self, project: Project) -> str:
-        return f"Merge {_seg_name(self.side, self.seg_id, _document(project, self.side))} with the next"
+        return f"Merge {segment_name(self.side, self.seg_id, _document(project, self.side))} with the next"
 
     def apply(self, project: Project) -> Edit:
-        _check_side(self.side)
+        check_side(self.side)
         doc = project.document(self.side)
-        pos = _position(doc, self.side, self.seg_id)
+        pos = segment_position(doc, self.side, self.seg_id)
         if pos + 1 >= len(doc.segments):
-            raise EditError(f"{_seg_name(self.side, self.seg_id, doc)} is the last one; there is nothing after it to merge with")
+            raise EditError(f"{segment_name(self.side, self.seg_id, doc)} is the last one; there is nothing after it to merge with")
         a, b = doc.segments[pos], doc.segments[pos + 1]
         merged = dataclasses.replace(a, text=a.text + b.gap + b.text, start=a.start, end=b.end)
 
@@ -161,22 +161,22 @@ class MergeSegments(Edit):
         new_beads: list[Bead] = []
         if project.alignment is not None:
             beads = project.alignment.beads
-            ia = _bead_index(project.alignment, self.side, a.id)
-            ib = _bead_index(project.alignment, self.side, b.id)
+            ia = bead_index_of(project.alignment, self.side, a.id)
+            ib = bead_index_of(project.alignment, self.side, b.id)
             bead_start = ia
             old_beads = beads[ia : ib + 1]
             bead_b = beads[ib]
-            ids_b = tuple(i for i in _ids(bead_b, self.side) if i != b.id)
+            ids_b = tuple(i for i in side_ids(bead_b, self.side) if i != b.id)
             changes: dict[str, Any] = {}
             if ia != ib:
                 # The merged segment's text now lies in a's bead: b's bead lost
                 # content and a's bead gained some, so neither cost holds.
                 changes["cost"] = changes["confidence"] = None
-            new_b = _with_ids(bead_b, self.side, ids_b, **changes)
+            new_b = with_side_ids(bead_b, self.side, ids_b, **changes)
             if ia == ib:
                 new_beads = [new_b]
             else:
-                new_beads = [_replace_bead(beads[ia], cost=None, confidence=None), *beads[ia + 1 : ib]]
+                new_beads = [replace_bead(beads[ia], cost=None, confidence=None), *beads[ia + 1 : ib]]
                 if new_b.src or new_b.tgt:
                     new_beads.append(new_b)
 
@@ -222,9 +222,9 @@ class UnmergeSegments(Edit):
     _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {
         "left": Segment.from_dict,
         "right": Segment.from_dict,
-        "ref_left": _segment_or_none,
-        "ref_right": _segment_or_none,
-        "beads": _beads,
+        "ref_left": segment_or_none,
+        "ref_right": segment_or_none,
+        "beads": beads_of,
     }
 
     def __post_init__(self) -> None:
@@ -234,20 +234,20 @@ class UnmergeSegments(Edit):
         return Changes(text=((self.side, self.left.id),), reshaped=(self.side,), beads=True)
 
     def describe(self) -> str:
-        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {self.left.id + 1} and {self.right.id + 1} apart again"
+        return f"Split {SIDE_NAME.get(self.side, self.side)} segments {self.left.id + 1} and {self.right.id + 1} apart again"
 
     def describe_in(self, project: Project) -> str:
-        number = _seg_number(_document(project, self.side), self.left.id)
-        return f"Split {_SIDE_NAME.get(self.side, self.side)} segments {number} and {number + 1} apart again"
+        number = segment_number(_document(project, self.side), self.left.id)
+        return f"Split {SIDE_NAME.get(self.side, self.side)} segments {number} and {number + 1} apart again"
 
     def apply(self, project: Project) -> Edit:
-        _check_side(self.side)
+        check_side(self.side)
         doc = project.document(self.side)
-        pos = _position(doc, self.side, self.left.id)
+        pos = segment_position(doc, self.side, self.left.id)
         current = doc.segments[pos]
         if current.text != self.left.text + self.right.gap + self.right.text or self.right.id in set(doc.ids()):
             raise EditError(
-                f"{_seg_name(self.side, self.left.id, doc)} changed since it was merged; cannot split it back"
+                f"{segment_name(self.side, self.left.id, doc)} changed since it was merged; cannot split it back"
             )
         alignment = project.alignment
         if self.beads and (alignment is None or self.bead_start + self.bead_count > len(alignment.beads)):
@@ -280,41 +280,41 @@ class MoveSegment(Edit):
 
     def describe(self) -> str:
         where = "previous" if self.direction < 0 else "next"
-        return f"Move {_seg_name(self.side, self.seg_id)} to the {where} bead"
+        return f"Move {segment_name(self.side, self.seg_id)} to the {where} bead"
 
     def describe_in(self, project: Project) -> str:
         where = "previous" if self.direction < 0 else "next"
-        return f"Move {_seg_name(self.side, self.seg_id, _document(project, self.side))} to the {where} bead"
+        return f"Move {segment_name(self.side, self.seg_id, _document(project, self.side))} to the {where} bead"
 
     def apply(self, project: Project) -> Edit:
-        _check_side(self.side)
+        check_side(self.side)
         if self.direction not in (-1, 1):
             raise EditError(f"direction must be -1 (previous bead) or +1 (next bead), not {self.direction}")
-        alignment = _alignment(project)
+        alignment = require_alignment(project)
         beads = alignment.beads
-        name = _seg_name(self.side, self.seg_id, project.document(self.side))
-        bi = _bead_index(alignment, self.side, self.seg_id)
+        name = segment_name(self.side, self.seg_id, project.document(self.side))
+        bi = bead_index_of(alignment, self.side, self.seg_id)
         bead = beads[bi]
-        ids = _ids(bead, self.side)
+        ids = side_ids(bead, self.side)
         if self.direction < 0:
             if ids[0] != self.seg_id:
-                raise EditError(f"only the first {_SIDE_NAME[self.side]} segment of a bead can move to the previous bead; {name} is not first in bead {bi + 1}")
+                raise EditError(f"only the first {SIDE_NAME[self.side]} segment of a bead can move to the previous bead; {name} is not first in bead {bi + 1}")
             if bi == 0:
                 raise EditError(f"{name} is in the first bead; there is no previous bead")
             nj = bi - 1
             neighbour = beads[nj]
-            new_neighbour = _with_ids(neighbour, self.side, _ids(neighbour, self.side) + (self.seg_id,), cost=None, confidence=None)
-            new_bead = _with_ids(bead, self.side, ids[1:], cost=None, confidence=None)
+            new_neighbour = with_side_ids(neighbour, self.side, side_ids(neighbour, self.side) + (self.seg_id,), cost=None, confidence=None)
+            new_bead = with_side_ids(bead, self.side, ids[1:], cost=None, confidence=None)
             lo, replacement = nj, [new_neighbour, new_bead]
         else:
             if ids[-1] != self.seg_id:
-                raise EditError(f"only the last {_SIDE_NAME[self.side]} segment of a bead can move to the next bead; {name} is not last in bead {bi + 1}")
+                raise EditError(f"only the last {SIDE_NAME[self.side]} segment of a bead can move to the next bead; {name} is not last in bead {bi + 1}")
             if bi == len(beads) - 1:
                 raise EditError(f"{name} is in the last bead; there is no next bead")
             nj = bi + 1
             neighbour = beads[nj]
-            new_neighbour = _with_ids(neighbour, self.side, (self.seg_id,) + _ids(neighbour, self.side), cost=None, confidence=None)
-            new_bead = _with_ids(bead, self.side, ids[:-1], cost=None, confidence=None)
+            new_neighbour = with_side_ids(neighbour, self.side, (self.seg_id,) + side_ids(neighbour, self.side), cost=None, confidence=None)
+            new_bead = with_side_ids(bead, self.side, ids[:-1], cost=None, confidence=None)
             lo, replacement = bi, [new_bead, new_neighbour]
         old = beads[lo : lo + 2]
         replacement = [b for b in replacement if b.src or b.tgt]
@@ -339,18 +339,18 @@ class EditText(Edit):
         return Changes(text=((self.side, self.seg_id),))
 
     def describe(self) -> str:
-        return f"Edit the text of {_seg_name(self.side, self.seg_id)}"
+        return f"Edit the text of {segment_name(self.side, self.seg_id)}"
 
     def describe_in(self, project: Project) -> str:
-        return f"Edit the text of {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
+        return f"Edit the text of {segment_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
-        _check_side(self.side)
+        check_side(self.side)
         doc = project.document(self.side)
-        pos = _position(doc, self.side, self.seg_id)
+        pos = segment_position(doc, self.side, self.seg_id)
         if not self.text.strip():
             raise EditError(
-                f"{_seg_name(self.side, self.seg_id, doc)} cannot be empty; merge it into a neighbour instead"
+                f"{segment_name(self.side, self.seg_id, doc)} cannot be empty; merge it into a neighbour instead"
             )
         seg = doc.segments[pos]
         doc.segments[pos] = dataclasses.replace(seg, text=self.text)
@@ -373,16 +373,16 @@ class SetSegmentTimes(Edit):
         return Changes(times=((self.side, self.seg_id),))
 
     def describe(self) -> str:
-        return f"Set the times of {_seg_name(self.side, self.seg_id)}"
+        return f"Set the times of {segment_name(self.side, self.seg_id)}"
 
     def describe_in(self, project: Project) -> str:
-        return f"Set the times of {_seg_name(self.side, self.seg_id, _document(project, self.side))}"
+        return f"Set the times of {segment_name(self.side, self.seg_id, _document(project, self.side))}"
 
     def apply(self, project: Project) -> Edit:
-        _check_side(self.side)
+        check_side(self.side)
         doc = project.document(self.side)
-        pos = _position(doc, self.side, self.seg_id)
-        name = _seg_name(self.side, self.seg_id, doc)
+        pos = segment_position(doc, self.side, self.seg_id)
+        name = segment_name(self.side, self.seg_id, doc)
         for label, value in (("start", self.start), ("end", self.end)):
             if value is not None and not value >= 0:
                 raise EditError(f"the {label} time of {name} must be 0 s or later, not {value}")
@@ -417,14 +417,14 @@ class SetTimes(Edit):
         return Changes(times=tuple((self.side, seg_id) for seg_id, _, _ in self.times))
 
     def describe(self) -> str:
-        return self.label or f"Set the times of {len(self.times)} {_SIDE_NAME.get(self.side, self.side)} segments"
+        return self.label or f"Set the times of {len(self.times)} {SIDE_NAME.get(self.side, self.side)} segments"
 
     def apply(self, project: Project) -> Edit:
-        _check_side(self.side)
+        check_side(self.side)
         doc = project.document(self.side)
-        positions = [_position(doc, self.side, seg_id) for seg_id, _, _ in self.times]
+        positions = [segment_position(doc, self.side, seg_id) for seg_id, _, _ in self.times]
         for (seg_id, start, end) in self.times:
-            name = _seg_name(self.side, seg_id, doc)
+            name = segment_name(self.side, seg_id, doc)
             if (start is not None and not start >= 0) or (end is not None and not end >= 0):
                 raise EditError(f"the times of {name} must be 0 s or later")
             if start is not None and end is not None and start > end:
@@ -456,7 +456,7 @@ class ShiftTimes(Edit):
         return Changes.everything()
 
     def describe(self) -> str:
-        return f"Shift the {_SIDE_NAME.get(self.side, self.side)} times by {self.offset:+.3f} s"
+        return f"Shift the {SIDE_NAME.get(self.side, self.side)} times by {self.offset:+.3f} s"
 
     def clamped(self, project: Project) -> int:
         """How many segments would start before 0 s (and are set to 0 s instead)."""
@@ -466,20 +466,20 @@ class ShiftTimes(Edit):
 
     def as_set_times(self, project: Project) -> SetTimes:
         """The same change as a :class:`SetTimes` of ``project``'s segments (one undo step, precise :meth:`changes`)."""
-        _check_side(self.side)
+        check_side(self.side)
         doc = project.document(self.side)
         if not math.isfinite(self.offset):
             raise EditError(f"cannot shift times by {self.offset} s")
         timed = [s for s in doc.segments if s.start is not None or s.end is not None]
         if not timed:
-            raise EditError(f"the {_SIDE_NAME[self.side]} has no times to shift")
+            raise EditError(f"the {SIDE_NAME[self.side]} has no times to shift")
         # A segment that would end at or before 0 s would lose its whole span.
         ends = [(s.end, row) for row, s in enumerate(doc.segments, start=1) if s.end is not None and s.end > 0]
         lost = [(end, row) for end, row in ends if end + self.offset <= 0]
         if lost:
             earliest = min(end for end, _ in ends)
             raise EditError(
-                f"shifting the {_SIDE_NAME[self.side]} times by {self.offset:+.3f} s would put {len(lost)} "
+                f"shifting the {SIDE_NAME[self.side]} times by {self.offset:+.3f} s would put {len(lost)} "
                 f"segment{'s' if len(lost) != 1 else ''} (from segment {lost[0][1]}) wholly before 0 s; "
                 f"shift earlier by less than {earliest:.3f} s"
             )

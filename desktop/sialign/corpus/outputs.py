@@ -50,7 +50,7 @@ def export_corpus(
     from sialign.core.atomic import atomic_write_text
     from sialign.io.writers import (
         PARALLEL_TSV_COLUMNS,
-        _json_line,
+        json_line,
         alignment_records,
         alignment_rows,
         format_tsv_row,
@@ -85,7 +85,7 @@ def export_corpus(
                 rows += 1
         elif fmt == "jsonl":
             for record in alignment_records(project, only_confirmed=only_confirmed):
-                parts.append(_json_line(record) + "\n")
+                parts.append(json_line(record) + "\n")
                 rows += 1
         else:
             import tempfile

@@ -330,7 +330,7 @@ class CompareWindow(QMainWindow):
         self.comparison_ready.emit()
 
     def _fill_tables(self) -> None:
-        from sialign.review.compare import _num
+        from sialign.review.compare import format_figure
 
         c = self.comparison
         heads = ["Rendition", "Interpreter", "Rank", "Coverage", "Omissions", "Additions", "EVS median", "Compression", "Fillers/min"]
@@ -340,9 +340,9 @@ class CompareWindow(QMainWindow):
         compression = compression_cells(c.figures)
         for i, (name, fig) in enumerate(zip(c.names, c.figures)):
             values = [name, fig.interpreter, fig.rank or "—",
-                      _num(None if fig.coverage is None else 100 * fig.coverage, ".0f", "%"), str(len(fig.omissions)),
-                      str(len(fig.additions)), _num(fig.evs_median, ".1f", " s"),
-                      compression[i][0], _num(fig.fillers_per_minute, ".1f")]  # fmt: skip
+                      format_figure(None if fig.coverage is None else 100 * fig.coverage, ".0f", "%"), str(len(fig.omissions)),
+                      str(len(fig.additions)), format_figure(fig.evs_median, ".1f", " s"),
+                      compression[i][0], format_figure(fig.fillers_per_minute, ".1f")]  # fmt: skip
             for j, value in enumerate(values):
                 item = QTableWidgetItem(value)
                 if heads[j] == "Compression":
@@ -354,8 +354,8 @@ class CompareWindow(QMainWindow):
         self.interpreters.setRowCount(len(c.interpreters))
         for i, r in enumerate(c.interpreters):
             values = [r.interpreter, r.rank or "—", str(len(r.talks)), str(r.sentences),
-                      _num(None if r.coverage is None else 100 * r.coverage, ".0f", "%"), _num(r.omissions_per_100, ".1f"),
-                      _num(r.evs_median, ".1f", " s"), r.compression_text, _num(r.fillers_per_minute, ".1f")]  # fmt: skip
+                      format_figure(None if r.coverage is None else 100 * r.coverage, ".0f", "%"), format_figure(r.omissions_per_100, ".1f"),
+                      format_figure(r.evs_median, ".1f", " s"), r.compression_text, format_figure(r.fillers_per_minute, ".1f")]  # fmt: skip
             for j, value in enumerate(values):
                 self.interpreters.setItem(i, j, QTableWidgetItem(value))
 

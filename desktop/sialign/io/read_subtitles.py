@@ -10,7 +10,7 @@ from sialign.core.errors import (
     FormatError, TimestampError,
 )
 from sialign.io.timecodes import parse_clock
-from sialign.io.transcript_items import _ARROW, _Raw, _blocks, _lines
+from sialign.io.transcript_items import TIME_ARROW, RawItem, text_blocks, split_lines
 
 
 # Caption markup. WebVTT: every <...> is a tag (a literal '<' is written
@@ -67,7 +67,7 @@ def _no_time_line(path: str | Path, block: str, first_line: str, line_no: int, h
 
 
 def _parse_timing(line: str, path: str | Path, line_no: int, parse: Callable[[str], float], example: str) -> tuple[float, float]:
-    left, _, right = line.partition(_ARROW)
+    left, _, right = line.partition(TIME_ARROW)
     right_fields = right.split()
     values = []
     for part in (left.strip(), right_fields[0] if right_fields else ""):
@@ -83,7 +83,7 @@ def _parse_timing(line: str, path: str | Path, line_no: int, parse: Callable[[st
     return values[0], values[1]
 
 
-def parse_srt(text: str, path: str | Path, *, keep_markup: bool = False) -> list[_Raw]:
+def parse_srt(text: str, path: str | Path, *, keep_markup: bool = False) -> list[RawItem]:
     """SubRip: blocks of ``number``, ``start --> end``, text lines, separated by blank lines.
 
     The number line may be missing; a ``.`` instead of ``,`` before the
@@ -91,13 +91,13 @@ def parse_srt(text: str, path: str | Path, *, keep_markup: bool = False) -> list
     ``{\\an8}`` codes are removed unless ``keep_markup``. Captions with no
     text are skipped.
     """
-    lines = _lines(text)
-    raws: list[_Raw] = []
-    for block_no, (line_no, block) in enumerate(_blocks(lines)):
+    lines = split_lines(text)
+    raws: list[RawItem] = []
+    for block_no, (line_no, block) in enumerate(text_blocks(lines)):
         label = ""
         timing_at = 0
-        if _ARROW not in block[0]:
-            if len(block) > 1 and _ARROW in block[1]:
+        if TIME_ARROW not in block[0]:
+            if len(block) > 1 and TIME_ARROW in block[1]:
                 label = block[0].strip()
                 timing_at = 1
             elif block[0].strip().isdigit() and len(block) > 1:
@@ -122,22 +122,22 @@ def parse_srt(text: str, path: str | Path, *, keep_markup: bool = False) -> list
         timing_line = line_no + timing_at
         start, end = _parse_timing(block[timing_at], path, timing_line, parse_clock, "00:00:01,000 --> 00:00:03,500")
         body = [ln.strip() for ln in block[timing_at + 1 :]]
-        if any(_ARROW in ln and re.search(r"\d:\d\d[,.]\d", ln) for ln in body):
+        if any(TIME_ARROW in ln and re.search(r"\d:\d\d[,.]\d", ln) for ln in body):
             raise FormatError(
                 path,
                 "a time line inside a caption's text",
-                line=timing_line + 1 + next(i for i, ln in enumerate(body) if _ARROW in ln),
+                line=timing_line + 1 + next(i for i, ln in enumerate(body) if TIME_ARROW in ln),
                 hint="a blank line is missing between two captions",
             )
         if not keep_markup:
             body = [clean_srt_caption(ln).strip() for ln in body]
         caption = "\n".join(ln for ln in body if ln or keep_markup).strip()
         if caption:
-            raws.append(_Raw(caption, start, end, timing_line + 1, label=label or str(block_no + 1)))
+            raws.append(RawItem(caption, start, end, timing_line + 1, label=label or str(block_no + 1)))
     return raws
 
 
-def parse_vtt(text: str, path: str | Path, *, keep_markup: bool = False) -> list[_Raw]:
+def parse_vtt(text: str, path: str | Path, *, keep_markup: bool = False) -> list[RawItem]:
     """WebVTT: a ``WEBVTT`` header, then cues (optional id, ``start --> end [settings]``, text).
 
     NOTE, STYLE and REGION blocks are skipped; cue settings are ignored. The
@@ -146,7 +146,7 @@ def parse_vtt(text: str, path: str | Path, *, keep_markup: bool = False) -> list
     Name>`` voice tag becomes the segment's speaker. With ``keep_markup``
     the cue text is kept exactly as written.
     """
-    lines = _lines(text.lstrip("\ufeff"))
+    lines = split_lines(text.lstrip("\ufeff"))
     if not lines or not (lines[0].startswith("WEBVTT") and (len(lines[0]) == 6 or lines[0][6] in " \t")):
         raise FormatError(
             path,
@@ -154,24 +154,24 @@ def parse_vtt(text: str, path: str | Path, *, keep_markup: bool = False) -> list
             line=1,
             hint="add the WEBVTT header or choose the right format (SRT uses ',' in times and has no header)",
         )
-    raws: list[_Raw] = []
-    blocks = _blocks(lines)
+    raws: list[RawItem] = []
+    blocks = text_blocks(lines)
     if blocks and blocks[0][0] == 1:
         header_line, header = blocks.pop(0)
         # A cue written right under the header, without the blank line the
         # format asks for, is still a cue: keep it rather than drop it.
-        arrow_at = next((k for k, ln in enumerate(header) if _ARROW in ln), None)
+        arrow_at = next((k for k, ln in enumerate(header) if TIME_ARROW in ln), None)
         if arrow_at is not None:
             first = arrow_at - 1 if arrow_at >= 2 else arrow_at
             blocks.insert(0, (header_line + first, header[first:]))
     for line_no, block in blocks:
         head = block[0].strip()
-        if head.startswith(("NOTE", "STYLE", "REGION")) and _ARROW not in head:
+        if head.startswith(("NOTE", "STYLE", "REGION")) and TIME_ARROW not in head:
             continue
         label = ""
         timing_at = 0
-        if _ARROW not in block[0]:
-            if len(block) > 1 and _ARROW in block[1]:
+        if TIME_ARROW not in block[0]:
+            if len(block) > 1 and TIME_ARROW in block[1]:
                 label, timing_at = head, 1
             else:
                 raise _no_time_line(
@@ -185,7 +185,7 @@ def parse_vtt(text: str, path: str | Path, *, keep_markup: bool = False) -> list
             caption, speaker = clean_vtt_cue(caption)
             caption = "\n".join(ln.strip() for ln in caption.split("\n") if ln.strip())
         if caption:
-            raws.append(_Raw(caption, start, end, timing_line + 1, label=label, speaker=speaker))
+            raws.append(RawItem(caption, start, end, timing_line + 1, label=label, speaker=speaker))
     return raws
 
 

@@ -12,7 +12,7 @@ from sialign.core.errors import (
     EmptyInputError, FormatError, TierNotFoundError, TimestampError,
 )
 from sialign.io.timecodes import check_seconds
-from sialign.io.transcript_items import MAX_SEGMENTS, _Raw, _too_many
+from sialign.io.transcript_items import MAX_SEGMENTS, RawItem, too_many_error
 
 
 _TG_TOKEN = re.compile(
@@ -53,7 +53,7 @@ def _textgrid_tokens(text: str, path: str | Path) -> list[_Token]:
                 value = m.group(kind).replace('""', '"') if kind == "str" else m.group(kind)
                 tokens.append(_Token(kind, value, line))
                 if len(tokens) > _MAX_TOKENS:
-                    raise _too_many(path, len(tokens) // 3, "intervals", MAX_SEGMENTS)
+                    raise too_many_error(path, len(tokens) // 3, "intervals", MAX_SEGMENTS)
         line += m.group().count("\n")
         pos = m.end()
     return tokens
@@ -65,7 +65,7 @@ class TextGridTier:
 
     name: str
     tier_class: str
-    items: list[_Raw]
+    items: list[RawItem]
     line: int = 0
 
 
@@ -133,18 +133,18 @@ def parse_textgrid_tiers(text: str, path: str | Path) -> list[TextGridTier]:
         stream.number("tier xmin")
         stream.number("tier xmax")
         n_items = stream.count("the number of intervals")
-        items: list[_Raw] = []
+        items: list[RawItem] = []
         if tier_class == "IntervalTier":
             for _ in range(n_items):
                 xmin = stream.number("interval xmin")
                 xmax = stream.number("interval xmax")
                 tok = stream.take("str", "interval text")
-                items.append(_Raw(tok.value, xmin, xmax, tok.line))
+                items.append(RawItem(tok.value, xmin, xmax, tok.line))
         elif tier_class == "TextTier":
             for _ in range(n_items):
                 t = stream.number("point time")
                 tok = stream.take("str", "point mark")
-                items.append(_Raw(tok.value, t, t, tok.line))
+                items.append(RawItem(tok.value, t, t, tok.line))
         else:
             raise FormatError(path, f"unknown tier class {tier_class[:40]!r}", line=class_tok.line, hint="expected IntervalTier or TextTier")
         tiers.append(TextGridTier(name, tier_class, items, class_tok.line))
@@ -168,14 +168,14 @@ def _choose_tier(names: list[str], tier: str | int | None, path: str | Path, kin
     raise TierNotFoundError(path, f"no tier {tier!r}", hint=f"choose one of {listing}")
 
 
-def parse_textgrid(text: str, path: str | Path, tier: str | int | None = None) -> list[_Raw]:
+def parse_textgrid(text: str, path: str | Path, tier: str | int | None = None) -> list[RawItem]:
     """Non-empty intervals of one interval tier (default: the first interval tier)."""
     tiers = parse_textgrid_tiers(text, path)
     usable = [t.tier_class == "IntervalTier" and any(r.text.strip() for r in t.items) for t in tiers]
     chosen = tiers[_choose_tier([t.name for t in tiers], tier, path, "interval tier", usable)]
     if chosen.tier_class != "IntervalTier":
         raise FormatError(path, f"tier {chosen.name!r} is a point tier, not an interval tier", line=chosen.line or None, hint="choose an interval tier")
-    return [_Raw(r.text.strip(), r.start, r.end, r.line) for r in chosen.items if r.text.strip()]
+    return [RawItem(r.text.strip(), r.start, r.end, r.line) for r in chosen.items if r.text.strip()]
 
 
 @dataclass
@@ -183,7 +183,7 @@ class EafTier:
     """One tier of an ELAN file and its annotations (times in seconds)."""
 
     tier_id: str
-    items: list[_Raw]
+    items: list[RawItem]
 
 
 def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
@@ -224,7 +224,7 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
             current = dict(attrs, _kind=name, _line=parser.CurrentLineNumber)
             counted[0] += 1
             if counted[0] > MAX_SEGMENTS:
-                raise _too_many(path, counted[0], "annotations", MAX_SEGMENTS)
+                raise too_many_error(path, counted[0], "annotations", MAX_SEGMENTS)
         elif name == "ANNOTATION_VALUE":
             value_parts.clear()
 
@@ -270,7 +270,7 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
         items = []
         for a in tier_annotations:
             s, e = by_id.get(a.get("ANNOTATION_ID", ""), (None, None))
-            items.append(_Raw(a.get("_value", ""), s, e, a["_line"], label=a.get("ANNOTATION_ID", "")))
+            items.append(RawItem(a.get("_value", ""), s, e, a["_line"], label=a.get("ANNOTATION_ID", "")))
         items.sort(key=lambda r: (r.start is None, r.start if r.start is not None else 0.0))
         result.append(EafTier(tier_id, items))
     return result
@@ -312,9 +312,9 @@ def _interpolate_slots(order: list[str], values: dict[str, float | None]) -> dic
     return out
 
 
-def parse_eaf(text: str, path: str | Path, tier: str | int | None = None) -> list[_Raw]:
+def parse_eaf(text: str, path: str | Path, tier: str | int | None = None) -> list[RawItem]:
     """Non-empty annotations of one tier (by TIER_ID or 1-based number; default the first with text)."""
     tiers = parse_eaf_tiers(text, path)
     usable = [any(r.text.strip() for r in t.items) for t in tiers]
     chosen = tiers[_choose_tier([t.tier_id for t in tiers], tier, path, "tier", usable)]
-    return [_Raw(r.text.strip(), r.start, r.end, r.line, label=r.label) for r in chosen.items if r.text.strip()]
+    return [RawItem(r.text.strip(), r.start, r.end, r.line, label=r.label) for r in chosen.items if r.text.strip()]

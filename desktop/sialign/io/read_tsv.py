@@ -11,15 +11,15 @@ from pathlib import Path
 from sialign.core.errors import FormatError, TierNotFoundError, TimestampError
 from sialign.io.escaping import unescape_tsv_field
 from sialign.io.timecodes import parse_time
-from sialign.io.transcript_items import _Raw, _lines
+from sialign.io.transcript_items import RawItem, split_lines
 from sialign.core.plurals import count_noun
 
 # ---------------------------------------------------------------------------
 # TSV
 
-_TEXT_COLUMNS = ("text", "transcript", "sentence", "utterance", "segment", "caption", "content", "source", "target", "src", "tgt", "translation")
-_START_COLUMNS = ("start", "begin", "start_time", "starttime", "start_sec", "tmin", "from", "onset", "bg")
-_END_COLUMNS = ("end", "stop", "end_time", "endtime", "end_sec", "tmax", "to", "ed")
+TEXT_COLUMNS = ("text", "transcript", "sentence", "utterance", "segment", "caption", "content", "source", "target", "src", "tgt", "translation")
+START_COLUMNS = ("start", "begin", "start_time", "starttime", "start_sec", "tmin", "from", "onset", "bg")
+END_COLUMNS = ("end", "stop", "end_time", "endtime", "end_sec", "tmax", "to", "ed")
 PARALLEL_TSV_HEADER = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
 
 
@@ -47,7 +47,7 @@ def _tsv_records(text: str) -> list[tuple[int, list[str]]]:
     it starts on. Blank rows are left out.
     """
     if '"' not in text:
-        return [(i + 1, ln.split("\t")) for i, ln in enumerate(_lines(text)) if ln.strip()]
+        return [(i + 1, ln.split("\t")) for i, ln in enumerate(split_lines(text)) if ln.strip()]
     records: list[tuple[int, list[str]]] = []
     pos, line, end = 0, 1, len(text)
     while pos < end:
@@ -79,7 +79,7 @@ def _tsv_records(text: str) -> list[tuple[int, list[str]]]:
 
 
 def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
-              warnings: list[str] | None = None) -> list[_Raw]:  # fmt: skip
+              warnings: list[str] | None = None) -> list[RawItem]:  # fmt: skip
     """Rows of ``[start, end,] text`` with an optional header naming the columns.
 
     Without a header a row is ``start<TAB>end<TAB>text`` when its first two
@@ -96,7 +96,7 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
     ours = tuple(f.strip().lower() for f in first_line.split("\t")[: len(PARALLEL_TSV_HEADER)]) == PARALLEL_TSV_HEADER
     if ours:
         # Our own parallel TSV is never quoted: a cell starting with '"' is text.
-        rows = [(i + 1, ln.split("\t")) for i, ln in enumerate(_lines(text)) if ln.strip()]
+        rows = [(i + 1, ln.split("\t")) for i, ln in enumerate(split_lines(text)) if ln.strip()]
     else:
         rows = _tsv_records(text)
     if not rows:
@@ -119,7 +119,7 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
         if tier is not None:
             text_col = _choose_column(lowered, tier, path, first_no)
         else:
-            text_col = next((lowered.index(n) for n in _TEXT_COLUMNS if n in lowered), None)
+            text_col = next((lowered.index(n) for n in TEXT_COLUMNS if n in lowered), None)
             if text_col is None:
                 raise FormatError(
                     path,
@@ -129,7 +129,7 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
                 )
         name = lowered[text_col]
         prefix = {"source": "src_", "src": "src_", "target": "tgt_", "tgt": "tgt_"}.get(name, "")
-        for names, slot in ((_START_COLUMNS, "start"), (_END_COLUMNS, "end")):
+        for names, slot in ((START_COLUMNS, "start"), (END_COLUMNS, "end")):
             candidates = ([prefix + slot] if prefix else []) + list(names)
             col = next((lowered.index(n) for n in candidates if n in lowered), None)
             if slot == "start":
@@ -143,10 +143,10 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
     else:
         text_col = -1  # the whole line
 
-    raws: list[_Raw] = []
+    raws: list[RawItem] = []
     for line_no, cells in rows:
         if text_col == -1:
-            raws.append(_Raw("\t".join(cells).strip(), None, None, line_no))
+            raws.append(RawItem("\t".join(cells).strip(), None, None, line_no))
             continue
         if text_col is None:
             if len(cells) < 3:
@@ -164,7 +164,7 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
         start = _tsv_time(cells, start_col, path, line_no, "start")
         end = _tsv_time(cells, end_col, path, line_no, "end")
         if value.strip():
-            raws.append(_Raw(value.strip(), start, end, line_no))
+            raws.append(RawItem(value.strip(), start, end, line_no))
     return raws
 
 
@@ -192,7 +192,7 @@ def _is_header(fields: list[str], rows: list[tuple[int, list[str]]], tier: str |
     lowered = [f.lower() for f in fields]
     if len(fields) < 2 or len(fields) >= 3 and _is_time(fields[0]) and _is_time(fields[1]):
         return False
-    known = set(_TEXT_COLUMNS) | set(_START_COLUMNS) | set(_END_COLUMNS)
+    known = set(TEXT_COLUMNS) | set(START_COLUMNS) | set(END_COLUMNS)
     named_by_tier = isinstance(tier, str) and tier.strip().lower() in lowered
     return named_by_tier or any(f in known for f in lowered) or _names_columns(fields, rows)
 
@@ -222,7 +222,7 @@ def _tsv_time(cells: list[str], col: int | None, path: str | Path, line: int, wh
 
 def tsv_header(text: str) -> list[str] | None:
     """The column names of a TSV whose first row is a header (as :func:`parse_tsv` decides), else None."""
-    rows = _tsv_records("\n".join(_lines(text)[:20]))
+    rows = _tsv_records("\n".join(split_lines(text)[:20]))
     if not rows:
         return None
     fields = [f.strip() for f in rows[0][1]]

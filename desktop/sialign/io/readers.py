@@ -22,11 +22,11 @@ from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.language_words import UKRAINIAN_LETTERS, cyrillic_language, guess_from_words
 from sialign.io.timecodes import format_vtt_time
-from sialign.io.transcript_items import MAX_LINES, MAX_SEGMENTS, _ARROW, _Raw, _describe, _lines, _too_many
+from sialign.io.transcript_items import MAX_LINES, MAX_SEGMENTS, TIME_ARROW, RawItem, describe_item, split_lines, too_many_error
 from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
 from sialign.io.read_subtitles import parse_srt, parse_vtt
 from sialign.io.read_tsv import (
-    _END_COLUMNS, _START_COLUMNS, _TEXT_COLUMNS, parse_tsv, tsv_header,
+    END_COLUMNS, START_COLUMNS, TEXT_COLUMNS, parse_tsv, tsv_header,
 )
 
 FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
@@ -87,9 +87,9 @@ def sniff_format(text: str) -> str:
         return "textgrid"
     if "<ANNOTATION_DOCUMENT" in head:
         return "eaf"
-    lines = [ln for ln in _lines(head) if ln.strip()]
+    lines = [ln for ln in split_lines(head) if ln.strip()]
     if lines:
-        first_timing = next((i for i, ln in enumerate(lines[:3]) if _ARROW in ln), None)
+        first_timing = next((i for i, ln in enumerate(lines[:3]) if TIME_ARROW in ln), None)
         if first_timing is not None and re.search(r"\d+:\d{1,2}:\d{1,2}[,.]\d+\s*-->", lines[first_timing]):
             if first_timing == 0 or lines[0].strip().isdigit():
                 return "srt"
@@ -177,16 +177,16 @@ def guess_language(texts: list[str], default: str = "en") -> str:
 # Shared checks
 
 
-def _check_times(raws: list[_Raw], path: str | Path, *, strict: bool, kind: str) -> None:
+def _check_times(raws: list[RawItem], path: str | Path, *, strict: bool, kind: str) -> None:
     """Negative, reversed and (in strict mode) overlapping or unordered times are errors."""
-    previous: _Raw | None = None
+    previous: RawItem | None = None
     for raw in raws:
         if raw.start is not None and raw.start < 0 or raw.end is not None and raw.end < 0:
-            raise TimestampError(path, f"{_describe(raw, kind)} has a negative time", line=raw.line)
+            raise TimestampError(path, f"{describe_item(raw, kind)} has a negative time", line=raw.line)
         if raw.start is not None and raw.end is not None and raw.end < raw.start:
             raise TimestampError(
                 path,
-                f"{_describe(raw, kind)} ends ({format_vtt_time(raw.end)}) before it starts ({format_vtt_time(raw.start)})",
+                f"{describe_item(raw, kind)} ends ({format_vtt_time(raw.end)}) before it starts ({format_vtt_time(raw.start)})",
                 line=raw.line,
                 hint="swap or correct the two times",
             )
@@ -195,8 +195,8 @@ def _check_times(raws: list[_Raw], path: str | Path, *, strict: bool, kind: str)
             if prev_end is not None and raw.start < prev_end - OVERLAP_TOLERANCE:
                 raise OverlapError(
                     path,
-                    f"{_describe(raw, kind)} starts at {format_vtt_time(raw.start)}, before the previous "
-                    f"{_describe(previous, kind)} ends at {format_vtt_time(prev_end)}",
+                    f"{describe_item(raw, kind)} starts at {format_vtt_time(raw.start)}, before the previous "
+                    f"{describe_item(previous, kind)} ends at {format_vtt_time(prev_end)}",
                     line=raw.line,
                     hint="correct the times so captions follow each other, or read the file with overlaps allowed "
                     "(strict=False, --allow-overlaps)",
@@ -206,7 +206,7 @@ def _check_times(raws: list[_Raw], path: str | Path, *, strict: bool, kind: str)
 
 
 def _to_document(
-    raws: list[_Raw],
+    raws: list[RawItem],
     path: str | Path,
     fmt: str,
     encoding: str | None,
@@ -216,7 +216,7 @@ def _to_document(
     if not raws:
         raise EmptyInputError(path, f"no text segment found in this {FORMAT_NAMES[fmt]} file", hint="check that it is the right file")
     if len(raws) > MAX_SEGMENTS:
-        raise _too_many(path, len(raws), "segments", MAX_SEGMENTS)
+        raise too_many_error(path, len(raws), "segments", MAX_SEGMENTS)
     segments = [
         Segment(
             id=i,
@@ -237,13 +237,13 @@ def _to_document(
 # Plain text
 
 
-def parse_txt(text: str, path: str | Path) -> tuple[list[_Raw], list[str]]:
+def parse_txt(text: str, path: str | Path) -> tuple[list[RawItem], list[str]]:
     """One segment per non-blank line; what lies between two texts becomes the gap.
 
     Returns the raw segments and their gaps (``"".join(gap + text)`` rebuilds
     the file up to trailing whitespace).
     """
-    raws: list[_Raw] = []
+    raws: list[RawItem] = []
     gaps: list[str] = []
     last_end = 0
     for line_no, m in enumerate(re.finditer(r"([^\r\n]*)(?:\r\n|\n|\r|\Z)", text), start=1):
@@ -253,9 +253,9 @@ def parse_txt(text: str, path: str | Path) -> tuple[list[_Raw], list[str]]:
             continue
         start = m.start(1) + len(content) - len(content.lstrip())
         gaps.append(text[last_end:start])
-        raws.append(_Raw(stripped, None, None, line_no))
+        raws.append(RawItem(stripped, None, None, line_no))
         if len(raws) > MAX_SEGMENTS:
-            raise _too_many(path, len(raws), "segments", MAX_SEGMENTS)
+            raise too_many_error(path, len(raws), "segments", MAX_SEGMENTS)
         last_end = start + len(stripped)
     return raws, gaps
 
@@ -307,8 +307,8 @@ def tier_choices(path: str | Path, *, encoding: str | None = None) -> list[tuple
     if not header:
         return []
     lowered = [name.lower() for name in header]
-    columns = [name for name, low in zip(header, lowered) if low not in _START_COLUMNS + _END_COLUMNS]
-    text = next((header[lowered.index(n)] for n in _TEXT_COLUMNS if n in lowered), None)
+    columns = [name for name, low in zip(header, lowered) if low not in START_COLUMNS + END_COLUMNS]
+    text = next((header[lowered.index(n)] for n in TEXT_COLUMNS if n in lowered), None)
     choices: list[tuple[str, str | int | None]] = [(name, name) for name in columns if name != text]
     return [(text, text)] + choices if text else [("choose the text column", None)] + choices
 
@@ -353,7 +353,7 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
     if fmt != "eaf":
         n_lines = text.count("\n") + text.count("\r") - text.count("\r\n")
         if n_lines > MAX_LINES:
-            raise _too_many(path, n_lines, "lines", MAX_LINES)
+            raise too_many_error(path, n_lines, "lines", MAX_LINES)
 
     gaps: list[str] | None = None
     kind = "caption"

@@ -19,11 +19,11 @@ Interval = tuple[float, float, str]
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def _xml_text(value: str) -> str:
+def xml_text(value: str) -> str:
     return _xml_escape(_XML_ILLEGAL.sub("", value))
 
 
-def _xml_attr(value: str) -> str:
+def xml_attr(value: str) -> str:
     return quoteattr(_XML_ILLEGAL.sub("", value), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
@@ -31,7 +31,7 @@ def _praat_string(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def _textgrid_text(tiers: list[tuple[str, list[Interval]]]) -> str:
+def textgrid_text(tiers: list[tuple[str, list[Interval]]]) -> str:
     """A long-form text TextGrid; each tier covers 0..the last end, gaps as empty intervals."""
     xmax = max((b for _, items in tiers for _, b, _ in items), default=0.0)
     out = [
@@ -123,7 +123,7 @@ def relative_media_url(media: str | Path, document: str | Path | None) -> str | 
     return url if url.startswith("../") else "./" + url
 
 
-def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str], document: str | Path | None = None) -> str:
+def eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str], document: str | Path | None = None) -> str:
     """An ELAN 3.0 document with one time-aligned tier per entry of ``tiers``.
 
     ``document`` is where the EAF will be written: media links are given
@@ -138,10 +138,10 @@ def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str], documen
         '    <HEADER MEDIA_FILE="" TIME_UNITS="milliseconds">',
     ]
     for item in media:
-        attrs = f"MEDIA_URL={_xml_attr(Path(item).resolve().as_uri())} MIME_TYPE={_xml_attr(media_mime_type(item))}"
+        attrs = f"MEDIA_URL={xml_attr(Path(item).resolve().as_uri())} MIME_TYPE={xml_attr(media_mime_type(item))}"
         relative = relative_media_url(item, document)
         if relative is not None:
-            attrs += f" RELATIVE_MEDIA_URL={_xml_attr(relative)}"
+            attrs += f" RELATIVE_MEDIA_URL={xml_attr(relative)}"
         out.append(f"        <MEDIA_DESCRIPTOR {attrs}/>")
     out += ["    </HEADER>", "    <TIME_ORDER>"]
     slot = 0
@@ -154,7 +154,7 @@ def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str], documen
             lines += [
                 "        <ANNOTATION>",
                 f'            <ALIGNABLE_ANNOTATION ANNOTATION_ID="a{slot // 2 + 1}" TIME_SLOT_REF1="ts{slot + 1}" TIME_SLOT_REF2="ts{slot + 2}">',
-                f"                <ANNOTATION_VALUE>{_xml_text(text)}</ANNOTATION_VALUE>",
+                f"                <ANNOTATION_VALUE>{xml_text(text)}</ANNOTATION_VALUE>",
                 "            </ALIGNABLE_ANNOTATION>",
                 "        </ANNOTATION>",
             ]
@@ -162,7 +162,7 @@ def _eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str], documen
         annotations.append(lines)
     out.append("    </TIME_ORDER>")
     for (name, _), lines in zip(tiers, annotations):
-        out.append(f'    <TIER LINGUISTIC_TYPE_REF="default-lt" TIER_ID={_xml_attr(name)}>')
+        out.append(f'    <TIER LINGUISTIC_TYPE_REF="default-lt" TIER_ID={xml_attr(name)}>')
         out += lines
         out.append("    </TIER>")
     out += [

@@ -23,15 +23,15 @@ MAX_SEGMENTS = 300_000
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 
 
-_ARROW = "-->"
+TIME_ARROW = "-->"
 
 
-def _lines(text: str) -> list[str]:
+def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
 @dataclass(slots=True)
-class _Raw:
+class RawItem:
     """A segment before ids are assigned: text, times, line, optional label."""
 
     text: str
@@ -42,12 +42,12 @@ class _Raw:
     speaker: str = ""
 
 
-def _describe(raw: _Raw, kind: str) -> str:
+def describe_item(raw: RawItem, kind: str) -> str:
     label = f"{kind} {raw.label}" if raw.label else kind
     return f"{label} at line {raw.line}"
 
 
-def _too_many(path: str | Path, count: int, what: str, limit: int) -> FileTooLargeError:
+def too_many_error(path: str | Path, count: int, what: str, limit: int) -> FileTooLargeError:
     return FileTooLargeError(
         path,
         f"the file holds more than {limit:,} {what} ({count:,} or more); a transcript reader takes at most {limit:,}",
@@ -55,7 +55,7 @@ def _too_many(path: str | Path, count: int, what: str, limit: int) -> FileTooLar
     )
 
 
-def _blocks(lines: list[str], first: int = 0) -> list[tuple[int, list[str]]]:
+def text_blocks(lines: list[str], first: int = 0) -> list[tuple[int, list[str]]]:
     """Runs of non-blank lines as (1-based line of the first, lines)."""
     blocks: list[tuple[int, list[str]]] = []
     current: list[str] = []

@@ -55,7 +55,7 @@ from sialign.core.paths import resolve_project_path
 from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS, SUBTITLE_SUFFIXES, export_format
 from sialign.io.escaping import escape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
-from sialign.io.tier_files import Interval, _eaf_text, _textgrid_text, _xml_attr, _xml_text
+from sialign.io.tier_files import Interval, eaf_text, textgrid_text, xml_attr, xml_text
 
 TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".textgrid": "textgrid", ".eaf": "eaf"}
 
@@ -270,7 +270,7 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
     return records
 
 
-def _json_line(record: dict[str, Any]) -> str:
+def json_line(record: dict[str, Any]) -> str:
     """Compact JSON with U+2028/U+2029 escaped.
 
     Both are valid raw inside JSON strings, but JavaScript before ES2019 and
@@ -286,7 +286,7 @@ def write_jsonl(records: list[dict[str, Any]], path: str | Path) -> int:
     """One compact JSON object per line (UTF-8, not ASCII-escaped); returns lines written."""
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         for record in records:
-            fh.write(_json_line(record) + "\n")
+            fh.write(json_line(record) + "\n")
     return len(records)
 
 
@@ -302,22 +302,22 @@ def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]])
     header = (
         '<header creationtool="SI Aligner" creationtoolversion={version} datatype="plaintext" '
         'segtype="sentence" adminlang="en" srclang={src} o-tmf="sialign" creationdate="{created}">'
-    ).format(version=_xml_attr(__version__), src=_xml_attr(src_lang), created=created)
+    ).format(version=xml_attr(__version__), src=xml_attr(src_lang), created=created)
     written = 0
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write('<?xml version="1.0" encoding="UTF-8"?>\n')
         fh.write('<tmx version="1.4">\n')
         fh.write(f"  {header}\n")
-        fh.write(f'    <prop type="x-talk">{_xml_text(project.talk_id)}</prop>\n')
+        fh.write(f'    <prop type="x-talk">{xml_text(project.talk_id)}</prop>\n')
         fh.write("  </header>\n  <body>\n")
         for index, bead in beads:
             source = bead_text(bead, project.source, "src")
             target = bead_text(bead, project.target, "tgt")
             if not source.strip() or not target.strip():
                 continue
-            fh.write(f"    <tu tuid={_xml_attr(str(index + 1))} srclang={_xml_attr(src_lang)}>\n")
+            fh.write(f"    <tu tuid={xml_attr(str(index + 1))} srclang={xml_attr(src_lang)}>\n")
             if bead.note:
-                fh.write(f"      <note>{_xml_text(bead.note)}</note>\n")
+                fh.write(f"      <note>{xml_text(bead.note)}</note>\n")
             kept, trimmed = kept_and_trimmed(bead)
             props = [
                 ("x-status", bead.status.value),
@@ -332,14 +332,14 @@ def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]])
             if bead.reason:
                 props.append(("x-reason", bead.reason))
             for ptype, value in props:
-                fh.write(f"      <prop type={_xml_attr(ptype)}>{_xml_text(value)}</prop>\n")
+                fh.write(f"      <prop type={xml_attr(ptype)}>{xml_text(value)}</prop>\n")
             for lang, text, doc, side in ((src_lang, source, project.source, "src"), (tgt_lang, target, project.target, "tgt")):
                 start, end = bead_times(bead, doc, side)
-                fh.write(f"      <tuv xml:lang={_xml_attr(lang)}>\n")
+                fh.write(f"      <tuv xml:lang={xml_attr(lang)}>\n")
                 if start is not None and end is not None:
                     fh.write(f'        <prop type="x-start">{format_seconds(start)}</prop>\n')
                     fh.write(f'        <prop type="x-end">{format_seconds(end)}</prop>\n')
-                fh.write(f"        <seg>{_xml_text(text)}</seg>\n      </tuv>\n")
+                fh.write(f"        <seg>{xml_text(text)}</seg>\n      </tuv>\n")
             fh.write("    </tu>\n")
             written += 1
         fh.write("  </body>\n</tmx>\n")
@@ -423,7 +423,7 @@ def write_aligned_tiers(project: Project, path: str | Path, beads: list[tuple[in
     # A project's audio paths are relative to the project file's folder, not
     # to the folder the export runs in.
     media = [str(resolve_project_path(d.audio_path, project.path)) for d in (project.source, project.target) if d.audio_path]
-    text = _textgrid_text(tiers) if fmt == "textgrid" else _eaf_text(tiers, media, path)
+    text = textgrid_text(tiers) if fmt == "textgrid" else eaf_text(tiers, media, path)
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
     return len(beads)
@@ -616,9 +616,9 @@ def write_transcript(doc: Document, path: str | Path, *, format: str | None = No
             # _require_times checked above that every segment has both times.
             timed = [(float(s.start or 0.0), float(s.end or 0.0), s.text) for s in segments]
             if fmt == "textgrid":
-                fh.write(_textgrid_text([(name, timed)]))
+                fh.write(textgrid_text([(name, timed)]))
             else:
-                fh.write(_eaf_text([(name, timed)], [doc.audio_path] if doc.audio_path else [], path))
+                fh.write(eaf_text([(name, timed)], [doc.audio_path] if doc.audio_path else [], path))
     return len(segments)
 
 

@@ -301,13 +301,13 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
 
 
 # ---- output -----------------------------------------------------------------
-def _num(value: float | None, spec: str, suffix: str = "") -> str:
+def format_figure(value: float | None, spec: str, suffix: str = "") -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, spec) + suffix
 
 
 def _evs_cell(median: float | None) -> str:
     """The EVS median as shown in a table: ``"-12.9 s !"`` when it says the timelines are offset."""
-    return _num(median, ".1f", " s") + (" !" if evs_offset_warning(median) else "")
+    return format_figure(median, ".1f", " s") + (" !" if evs_offset_warning(median) else "")
 
 
 def interpreter_lines(rows: Sequence[InterpreterRow]) -> list[str]:
@@ -316,8 +316,8 @@ def interpreter_lines(rows: Sequence[InterpreterRow]) -> list[str]:
            f"{'EVS med':>9} {'fill/min':>8}  compression"]
     for r in rows:
         out.append(f"{r.interpreter[:16]:<16} {(r.rank or '—')[:6]:<6} {len(r.talks):>5} {r.sentences:>9} "
-                   f"{_num(None if r.coverage is None else 100 * r.coverage, '.0f', '%'):>8} {_num(r.omissions_per_100, '.1f'):>8} "
-                   f"{_evs_cell(r.evs_median):>9} {_num(r.fillers_per_minute, '.1f'):>8}  {r.compression_text}")
+                   f"{format_figure(None if r.coverage is None else 100 * r.coverage, '.0f', '%'):>8} {format_figure(r.omissions_per_100, '.1f'):>8} "
+                   f"{_evs_cell(r.evs_median):>9} {format_figure(r.fillers_per_minute, '.1f'):>8}  {r.compression_text}")
     for r in rows:
         warning = evs_offset_warning(r.evs_median)
         if warning:
@@ -368,11 +368,11 @@ def comparison_html(comparison: Comparison) -> str:
          "<th>EVS median</th><th>Compression</th><th>Fillers/min</th></tr>"]
     for name, path, fig in zip(comparison.names, comparison.paths, comparison.figures):
         p.append(f"<tr><td>{e(name)}</td><td>{e(Path(path).name)}</td>"
-                 f"<td class=num>{_num(None if fig.coverage is None else 100 * fig.coverage, '.0f', '%')}</td>"
+                 f"<td class=num>{format_figure(None if fig.coverage is None else 100 * fig.coverage, '.0f', '%')}</td>"
                  f"<td class=num>{len(fig.omissions)}</td><td class=num>{len(fig.additions)}</td>"
                  f"<td class=num>{e(_evs_cell(fig.evs_median))}</td>"
                  f"<td class=num>{e(fig.compression_text)}</td>"
-                 f"<td class=num>{_num(fig.fillers_per_minute, '.1f')}</td></tr>")
+                 f"<td class=num>{format_figure(fig.fillers_per_minute, '.1f')}</td></tr>")
     p.append("</table>")
     p.append(_offset_notes_html(list(zip(comparison.names, (f.evs_median for f in comparison.figures)))))
     dis = comparison.disagreements()
@@ -411,10 +411,10 @@ def comparison_html(comparison: Comparison) -> str:
 
 def _interpreter_html_row(r: InterpreterRow) -> str:
     return (f"<tr><td>{escape(r.interpreter)}</td><td>{escape(r.rank or '—')}</td><td class=num>{len(r.talks)}</td>"
-            f"<td class=num>{r.sentences}</td><td class=num>{_num(None if r.coverage is None else 100 * r.coverage, '.0f', '%')}</td>"
-            f"<td class=num>{_num(r.omissions_per_100, '.1f')}</td><td class=num>{escape(_evs_cell(r.evs_median))}</td>"
+            f"<td class=num>{r.sentences}</td><td class=num>{format_figure(None if r.coverage is None else 100 * r.coverage, '.0f', '%')}</td>"
+            f"<td class=num>{format_figure(r.omissions_per_100, '.1f')}</td><td class=num>{escape(_evs_cell(r.evs_median))}</td>"
             f"<td class=num>{escape(r.compression_text)}</td>"
-            f"<td class=num>{_num(r.fillers_per_minute, '.1f')}</td></tr>")
+            f"<td class=num>{format_figure(r.fillers_per_minute, '.1f')}</td></tr>")
 
 
 def interpreters_html(rows: Sequence[InterpreterRow]) -> str:
