@@ -16,8 +16,10 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_docs_build_strict_with_the_api_reference(tmp_path: Path) -> None:
     pytest.importorskip("mkdocstrings")
     site = tmp_path / "site"
+    # No -q: it silences mkdocs' warnings, and --strict only fails on warnings it has seen
+    # (a broken link or a missing anchor then builds without complaint).
     run = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],
         capture_output=True, text=True, timeout=180, cwd=ROOT,
         env=dict(os.environ, PYTHONPATH=str(ROOT / "desktop")),
     )  # fmt: skip
@@ -26,6 +28,26 @@ def test_docs_build_strict_with_the_api_reference(tmp_path: Path) -> None:
     # Generated from the docstrings, not written by hand in the page.
     assert "to_dataframe" in reference and "unknown filter name" in reference
     assert "only_confirmed" in reference and "BeadRow" in reference
+    # `::: sialign.align` is the API function, not the subpackage of the same name (docs/hooks/api_names.py).
+    assert "transcript paths" in reference or "segment strings" in reference
+    assert "BeadCostModel" not in reference and "SegmentationInfeasible" not in reference
+
+
+def test_docs_build_fails_on_a_broken_link(tmp_path: Path) -> None:
+    """The strict build is a real check: a link to a missing page or heading fails it."""
+    pytest.importorskip("mkdocstrings")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\n[gone](gone.md) and [no heading](index.md#no-such-heading)\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:")[0] + "\nnav:\n  - Home: index.md\n", encoding="utf-8"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml"), "-d", str(tmp_path / "site")],
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
+    )  # fmt: skip
+    assert run.returncode != 0
+    assert "gone.md" in run.stderr and "no-such-heading" in run.stderr
 
 
 @pytest.mark.slow
