@@ -1,4 +1,5 @@
-"""The documentation site builds with ``mkdocs build --strict``, and the Python API page's example runs."""
+"""The documentation site builds with ``mkdocs build --strict``, the Python API page's example runs, and the
+README stays a short front door whose links all lead somewhere."""
 
 from __future__ import annotations
 
@@ -66,3 +67,47 @@ def test_docs_api_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     for shown in re.findall(r"^# (<.*>)$", text, flags=re.M):
         assert shown in out
     assert "33 beads to " in out
+
+
+# ---------------------------------------------------------------------------
+# The README: a front door that points into docs/
+
+README = ROOT / "README.md"
+README_MAX_LINES = 320
+
+
+def readme_links() -> list[str]:
+    """Every link and image target in README.md, as written."""
+    text = README.read_text(encoding="utf-8")
+    return re.findall(r"\]\(([^)\s]+)\)", text)
+
+
+def test_readme_is_short() -> None:
+    lines = README.read_text(encoding="utf-8").count("\n")
+    assert lines < README_MAX_LINES, f"README.md has {lines} lines; the reference belongs in docs/"
+
+
+def test_readme_relative_links_resolve() -> None:
+    """docs/ pages, screenshots, CHANGELOG.md: every relative link of the README names a file that exists."""
+    targets = [t for t in readme_links() if "://" not in t and not t.startswith(("#", "mailto:"))]
+    assert any(t.startswith("docs/") for t in targets)
+    missing = [t for t in targets if not (ROOT / t.split("#")[0]).is_file()]
+    assert not missing, f"README.md links to missing files: {missing}"
+
+
+def test_readme_links_every_docs_page() -> None:
+    """Every page of the site is reachable from the README, the CHANGELOG and the architecture included."""
+    linked = {t.split("#")[0] for t in readme_links()}
+    pages = {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")}
+    assert not pages - linked, f"docs pages the README does not link: {sorted(pages - linked)}"
+    assert "CHANGELOG.md" in linked and "docs/architecture.md" in linked
+
+
+def test_readme_commands_are_the_ones_ci_and_dev_sh_run() -> None:
+    """The two commands of the quick start exist in packaging/dev.sh, and CI runs the test one."""
+    text = README.read_text(encoding="utf-8")
+    assert "packaging/dev.sh run " in text and "packaging/dev.sh test " in text
+    dev = (ROOT / "packaging" / "dev.sh").read_text(encoding="utf-8")
+    assert "\n    run)\n" in dev and "\n    test)\n" in dev
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "exec bash packaging/dev.sh test" in ci
