@@ -99,11 +99,13 @@ def align(
     """Align a source transcript with its interpretation (or translation).
 
     Args:
-        source, target: transcript paths (txt, tsv, srt, vtt, TextGrid, eaf)
-            or lists of segment strings.
+        source: the source transcript's path (txt, tsv, srt, vtt, TextGrid, eaf)
+            or a list of segment strings.
+        target: the interpretation's (or translation's), the same way.
         reference: a reference translation, one line per source segment (path or list).
-        src_lang, tgt_lang: languages (``en``, ``eng`` or ``english``; an unknown code is an
+        src_lang: the source's language (``en``, ``eng`` or ``english``; an unknown code is an
             :class:`~sialign.core.errors.InputError`); guessed from the text when not given.
+        tgt_lang: the target's language, the same way.
         model: ``"use-multilingual"``, ``"lexical"`` or a model folder/name;
             by default the built-in multilingual encoder where it covers
             both languages, else lexical — never the user's model registry

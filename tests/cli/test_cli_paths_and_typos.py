@@ -67,7 +67,7 @@ def test_corpus_progress_falls_back_to_plain_lines_without_columns(monkeypatch: 
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "tcsh"])
-def test_completion_script_says_the_install_path_the_readme_says(shell: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_completion_script_says_the_install_path_the_docs_say(shell: str, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("shtab")
     from sialign.cli.cmd_completion import INSTALL
 
@@ -77,6 +77,6 @@ def test_completion_script_says_the_install_path_the_readme_says(shell: str, cap
     assert f"#   {INSTALL[shell]}" in head and "Copy this to" not in script
     if shell == "zsh":
         assert head[0] == "#compdef sialign"
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     if shell == "bash":
-        assert INSTALL["bash"] in readme
+        assert INSTALL["bash"] in docs

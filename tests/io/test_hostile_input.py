@@ -369,7 +369,7 @@ def test_hostile_many_segments_are_refused(tmp_path: Path, monkeypatch: pytest.M
 
 
 # ---------------------------------------------------------------------------
-# The parallel TSV read by pandas with the options the README gives
+# The parallel TSV read by pandas with the options docs/formats.md gives
 
 
 def test_hostile_tsv_reads_exactly_in_pandas_with_documented_options(tmp_path: Path) -> None:
@@ -383,15 +383,20 @@ def test_hostile_tsv_reads_exactly_in_pandas_with_documented_options(tmp_path: P
     rows = [AlignmentRow(talk="t", src_ids=(k,), tgt_ids=(k,), status="auto", source=t, target=t[::-1]) for k, t in enumerate(texts)]
     path = tmp_path / "p.tsv"
     write_parallel_tsv(rows, path)
-    # The README's recipe, verbatim.
-    df = pd.read_csv(path, sep="\t", quoting=csv.QUOTE_NONE, dtype=str, keep_default_na=False, na_filter=False)
-    unescape = lambda s: re.sub(r"\\(.)", lambda m: {"t": "\t", "n": "\n", "r": "\r", "0": "\0"}.get(m[1], m[1]), s)  # noqa: E731
-    assert [unescape(s) for s in df["source"]] == texts
-    assert [unescape(s) for s in df["target"]] == [t[::-1] for t in texts]
+    # The recipe of docs/formats.md, run as the page shows it (with this file for "talk.tsv").
+    page = (Path(__file__).resolve().parents[2] / "docs" / "formats.md").read_text(encoding="utf-8")
+    recipe = re.search(r"```python\n(.*?)```", page, flags=re.S)
+    assert recipe is not None and '"talk.tsv"' in recipe[1]
+    namespace: dict[str, object] = {}
+    exec(compile(recipe[1].replace('"talk.tsv"', repr(str(path))), "docs/formats.md", "exec"), namespace)  # noqa: S102
+    df = namespace["df"]
+    assert list(df["source"]) == texts
+    assert list(df["target"]) == [t[::-1] for t in texts]
     assert list(df["src_ids"]) == [str(k) for k in range(len(texts))]
 
     two = tmp_path / "p2.tsv"
     write_parallel_tsv(rows, two, two_column=True)
+    assert 'the same read_csv options with header=None, names=["source", "target"]; no unescaping' in page
     df2 = pd.read_csv(two, sep="\t", quoting=csv.QUOTE_NONE, dtype=str, keep_default_na=False, na_filter=False, header=None, names=["source", "target"])
     nonempty = [t for t in texts if t.strip()]
     assert list(df2["source"]) == [t.replace("\t", " ").replace("\n", " ") for t in nonempty]

@@ -13,7 +13,7 @@ import argparse
 HELP = "print a tab-completion script for bash, zsh or tcsh"
 
 # Where each shell finds the script: the one place the module help, the
-# script's own header and the README take it from (tests check they agree).
+# script's own header and docs/cli.md take it from (tests check they agree).
 INSTALL = {
     "bash": "sialign completion bash > ~/.local/share/bash-completion/completions/sialign",
     "zsh": "sialign completion zsh > ~/.zfunc/_sialign   (with ~/.zfunc in fpath)",

@@ -287,7 +287,7 @@ def _speech_section() -> Section:
         else:
             s.add(e.name, f"{e.source}, {e.status}: {e.path or '-'}", "warn", f"`sialign models remove {e.name}` and add the folder again")
     if not entries:
-        s.add("Whisper models", "none (give one with --model DIR, or `sialign models add DIR`; the README says how)")
+        s.add("Whisper models", "none (give one with --model DIR, or `sialign models add DIR`; docs/transcription.md says how)")
     if default is not None:
         found = any(e.name == default and e.usable for e in entries)
         s.add("default", default if found else f"{default} — not found", "ok" if found else "warn",

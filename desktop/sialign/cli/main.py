@@ -11,7 +11,7 @@ happen inside ``run``, so ``sialign --help`` starts fast.
 Standard output carries only data (exports to ``-``, ``info``, reports);
 status lines ("Wrote 34 of 35 beads...") go to standard error.
 
-Exit statuses (also in the README and in ``sialign --help``): 0 success;
+Exit statuses (also in docs/cli.md and in ``sialign --help``): 0 success;
 2 a file cannot be read or written as asked; 64 wrong arguments; 70 an
 internal error; 130 interrupted; 141 standard output closed early.
 """

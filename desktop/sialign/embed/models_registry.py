@@ -314,7 +314,7 @@ def whisper_folder_problem(folder: Path) -> str | None:
         return None
     convert = (
         "Convert a Whisper model with `ct2-transformers-converter --model openai/whisper-small "
-        "--output_dir FOLDER --quantization int8` on a connected machine and copy FOLDER here (see the README)."
+        "--output_dir FOLDER --quantization int8` on a connected machine and copy FOLDER here (see docs/transcription.md)."
     )
     if is_model_folder(folder):
         return f"{folder}: a sentence-transformers model folder, not a Whisper speech model. {convert}"
@@ -641,7 +641,7 @@ class ModelRegistry:
                         (f"several Whisper models ({names}): choose one with --model NAME or "
                          "`sialign models default NAME`.") if found else
                         "no Whisper model installed — give a model folder with --model DIR, or add one with "
-                        "`sialign models add DIR` (the README says how to get one onto this machine)."
+                        "`sialign models add DIR` (docs/transcription.md says how to get one onto this machine)."
                     )  # fmt: skip
                 name_or_path = found[0].name
         candidate = Path(name_or_path).expanduser()

@@ -45,7 +45,7 @@ def install_cjk_font_fallback(app: QApplication) -> str | None:
     Keeps the platform's UI font for Latin text and appends the first
     installed CJK family as a fallback for every family Qt may pick, so mixed
     English/Japanese rows use both. Returns the CJK family used, or None when
-    no CJK font is installed (Japanese will then show as boxes; the README
+    no CJK font is installed (Japanese will then show as boxes; docs/app.md
     tells users which package to install).
     """
     installed = set(QFontDatabase.families())

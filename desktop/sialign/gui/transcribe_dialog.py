@@ -113,7 +113,7 @@ class TranscribeDialog(QDialog):
             self.model.setCurrentIndex(max(0, self.model.findText(default)))
         if not entries:
             self._show("No Whisper model is installed: choose a model folder (Folder…), or ask IT to add one "
-                       "with 'sialign models add FOLDER' (the README says how).", error=True)  # fmt: skip
+                       "with 'sialign models add FOLDER' (docs/transcription.md says how).", error=True)  # fmt: skip
         self.start_button.setEnabled(bool(entries))
 
     def _choose_folder(self) -> None:
