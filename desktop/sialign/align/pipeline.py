@@ -25,7 +25,6 @@ import dataclasses
 import hashlib
 import inspect
 import logging
-import math
 import time
 from collections import OrderedDict
 from datetime import datetime, timezone
@@ -524,7 +523,7 @@ def align_project(
         from sialign.align.learned_pass import LearnedInputs
 
         scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units)
-        _set_confidences(project, ordered, scoring, keep={id(bead) for _, bead in anchors})
+        _set_confidences(project, ordered, scoring, {id(bead) for _, bead in anchors}, should_stop)
     similarity = model.similarity() if model is not None else np.zeros((n, m), dtype=np.float32)
     finished = time.perf_counter()
     timings = {
@@ -567,21 +566,19 @@ def align_project(
     return AlignResult(alignment=alignment, similarity=similarity, timings=timings, scoring=scoring if keep_scoring else None)
 
 
-def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs, keep: set[int]) -> None:
+def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs, keep: set[int],
+                     should_stop: StopFn | None = None) -> None:  # fmt: skip
     """Give each new bead the learned score's probability that it is right (:attr:`Bead.confidence`).
 
     A bead the score cannot judge (longer than its runs, an omission kept
     from the first pass in chunked talks) gets None; the confirmed beads kept
     as anchors (``id()`` in ``keep``) stay as they were.
     """
-    from sialign.align.explain import bead_spans, explain_spans
+    from sialign.align.explain import bead_confidences, bead_spans
 
-    spans = bead_spans(project, beads)
-    for bead, explanation in zip(beads, explain_spans(scoring, spans, range(len(spans)))):
-        if id(bead) in keep:
-            continue
-        p = explanation.probability
-        bead.confidence = round(p, 4) if math.isfinite(p) else None
+    for bead, p in zip(beads, bead_confidences(scoring, bead_spans(project, beads), should_stop)):
+        if id(bead) not in keep:
+            bead.confidence = None if p is None else round(p, 4)
 
 
 # Documents longer than this (both sides together) keep the first pass's path.
