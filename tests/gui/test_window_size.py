@@ -112,18 +112,25 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, r
     assert permanent <= 0.6 * window.statusBar().width()
 
 
-def test_a_low_matrix_hides_its_titles_instead_of_cutting_them(qtbot, session) -> None:  # noqa: ANN001
-    from sialign.gui.matrix_view import TITLES_MIN_HEIGHT, MatrixView
+def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session) -> None:  # noqa: ANN001
+    from sialign.gui.matrix_view import FULL_TITLES, SHORT_TITLES, SHORT_TITLES_MIN_HEIGHT, TITLES_MIN_HEIGHT, MatrixView
 
     view = MatrixView()
     qtbot.addWidget(view)
     view.set_project(session.project, session.similarity)
-    view.resize(400, TITLES_MIN_HEIGHT - 60)
+    view.resize(400, TITLES_MIN_HEIGHT - 40)  # the matrix's height on a 1280 × 800 screen
     view.show()
     qtbot.waitExposed(view)
-    assert not view.titles_shown()
+    qtbot.waitUntil(lambda: view.axis_titles() == SHORT_TITLES, timeout=2000)
+    # The rotated source title fits along the matrix's height (it read "rce segment" when squeezed).
+    left = view.plot.getAxis("left").label
+    qtbot.waitUntil(lambda: left.boundingRect().width() <= view.plot.getViewBox().height(), timeout=2000)
+    view.resize(400, SHORT_TITLES_MIN_HEIGHT - 20)
+    qtbot.waitUntil(lambda: not view.titles_shown(), timeout=2000)
     view.resize(400, TITLES_MIN_HEIGHT + 200)
-    qtbot.waitUntil(view.titles_shown, timeout=2000)
+    qtbot.waitUntil(lambda: view.axis_titles() == FULL_TITLES, timeout=2000)
+    # Back to full size, the full titles are in the axes' own font again.
+    assert "font-size" not in view.plot.getAxis("left").labelStyle
 
 
 def test_a_laptop_screen_starts_with_compact_rows_until_the_user_chooses(qtbot, session, laptop) -> None:  # noqa: ANN001
