@@ -112,6 +112,40 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, r
     assert permanent <= 0.6 * window.statusBar().width()
 
 
+@pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
+def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, size, request) -> None:  # noqa: ANN001
+    """On a laptop screen the Filters tab has the matrix's place, and Score and Apply show without scrolling."""
+    from PySide6.QtWidgets import QApplication
+
+    from sialign.gui.main_window import MainWindow
+
+    font = QApplication.font()
+    bigger = QApplication.font()
+    bigger.setPixelSize(13)
+    QApplication.setFont(bigger)
+    request.addfinalizer(lambda: QApplication.setFont(font))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    window.reset_layout()
+    qtbot.wait(50)
+    matrix_height = window.matrix_dock.height()
+    window.show_filters()
+    qtbot.waitUntil(window.filter_panel.isVisible, timeout=2000)
+    qtbot.wait(50)
+    assert window.filter_dock.height() == matrix_height
+    panel = window.filter_panel
+    viewport = panel.parentWidget()
+    for button in (panel.score_button, panel.apply_button):
+        top_left = button.mapTo(viewport, button.rect().topLeft())
+        assert viewport.rect().contains(top_left) and top_left.y() + button.height() <= viewport.height()
+    window.session.mark_saved()
+    window.close()
+
+
 def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session) -> None:  # noqa: ANN001
     from sialign.gui.matrix_view import FULL_TITLES, SHORT_TITLES, SHORT_TITLES_MIN_HEIGHT, TITLES_MIN_HEIGHT, MatrixView
 
