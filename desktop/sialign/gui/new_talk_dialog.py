@@ -59,18 +59,20 @@ class _AfterMouseRelease(QObject):
 
     def __init__(self, callback: Callable[[], None]) -> None:
         app = QApplication.instance()
+        assert app is not None  # a mouse button is down: there is an application
         super().__init__(app)
+        self._app = app
         self._callback: Callable[[], None] | None = callback
         app.installEventFilter(self)
 
     def cancel(self) -> None:
         self._callback = None
-        QApplication.instance().removeEventFilter(self)
+        self._app.removeEventFilter(self)
         self.deleteLater()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.MouseButtonRelease and not QApplication.mouseButtons():
-            QApplication.instance().removeEventFilter(self)
+            self._app.removeEventFilter(self)
             QTimer.singleShot(0, self._fire)  # after the click has reached its widget
         return False
 
