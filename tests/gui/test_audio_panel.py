@@ -263,6 +263,30 @@ def test_audio_panel_without_device_says_so(qtbot: Any, tmp_path: Path) -> None:
     assert len(panel.source_view.curve.getData()[0]) > 0
 
 
+def test_a_long_device_message_keeps_one_line_and_the_time_axis_whole(qtbot: Any, tmp_path: Path) -> None:
+    """The no-device message is cut at the panel's edge (whole in the tooltip): wrapped, it cut the time axis."""
+    message = ("No audio output device was found, so nothing can be played. Connect speakers or headphones (or check "
+               "the system's sound settings) and reopen the project; everything else works without sound.")
+
+    def no_device() -> Any:
+        raise AudioUnavailable(message)
+
+    panel = AudioPanel(ProjectSession(make_project(tmp_path)), player=Player(output_factory=no_device),
+                       cache_dir=tmp_path / "cache")  # fmt: skip
+    qtbot.addWidget(panel)
+    panel.resize(900, panel.minimumSizeHint().height())
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.status_label.text() == message and panel.status_label.toolTip() == message
+    line = panel.status_label.fontMetrics().height()
+    assert panel.status_label.height() < 1.5 * line
+    assert panel.status_label.displayed_text().endswith("…")
+    # The interpretation view, which carries the time axis, is not squeezed below its height or past the panel.
+    view = panel.target_view
+    assert view.height() >= view.minimumHeight()
+    assert view.mapTo(panel, view.rect().bottomLeft()).y() < panel.height()
+
+
 def test_audio_panel_unreadable_audio_says_so(qtbot: Any, tmp_path: Path) -> None:
     project = make_project(tmp_path)
     Path(project.source.audio_path).write_text("not audio")  # type: ignore[arg-type]

@@ -120,6 +120,10 @@ def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -
     assert "would change" in box.count_label.text()
     window.filter_panel.drop_failed.setChecked(False)
     assert box.flips == []  # flag only: nothing dropped
+    text = box.count_label.text()
+    assert "<b>0</b> beads would change" in text
+    above = int((box.service.result.doubt > box.threshold.value()).sum())
+    assert f"{above} {'is' if above == 1 else 'are'} above" in text
     box.threshold.set_value(0.5)
     with qtbot.waitSignal(window.runner.finished, timeout=20_000):
         box.apply_button.click()

@@ -555,6 +555,20 @@ def test_reopening_a_project_selects_the_bead_selected_when_saving(qtbot, window
     assert index.isValid() and window.table_panel.proxy.bead_of(index) == 4
 
 
+def test_a_newly_opened_project_starts_at_the_top_of_the_table(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+    """The last talk's scroll position means nothing in another talk: no bead selected, the table starts at row 1."""
+    from sialign.io.project_file import save_project
+
+    window.table.setFixedHeight(120)  # fewer rows show than the talk has, so the table scrolls
+    other = tmp_path / "other.sialign"
+    save_project(window.session.project, other)
+    bar = window.table.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=2000)
+    bar.setValue(bar.maximum())
+    assert window.open_path(str(other), ask_save=False)
+    assert window.session.selected_bead < 0 and bar.value() == 0
+
+
 def test_a_status_message_keeps_a_gap_before_the_counts(qtbot, window) -> None:  # noqa: ANN001
     label = window.counts_label
     assert label.text()

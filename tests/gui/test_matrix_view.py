@@ -158,6 +158,28 @@ def test_matrix_view_says_what_to_do_when_empty(qtbot, project, make_project) ->
     assert view.empty_message() == "" and not view.empty_label.isVisibleTo(view)
 
 
+def test_the_not_aligned_note_keeps_off_the_colour_scale(qtbot, make_project) -> None:  # noqa: ANN001
+    """An alignment undone leaves the colours: the note sits in the matrix's corner, not over the scale and its label."""
+    aligned = make_project()
+    values = np.random.default_rng(0).random((6, 9), dtype=np.float32)
+    grid = SimilarityGrid(values, aligned.source.ids(), aligned.target.ids())
+    aligned.alignment = None
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.resize(455, 180)  # the matrix dock on a 1280 × 800 screen
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_project(aligned, grid)
+    qtbot.wait(50)
+    assert view.empty_message().startswith("Not aligned yet") and "draws the beads" in view.empty_message()
+    assert view.empty_label.isVisibleTo(view)
+    note = view.empty_label.geometry()
+    scale = view.graphics.mapFromScene(view.colour_bar.sceneBoundingRect()).boundingRect()
+    matrix = view.graphics.mapFromScene(view.plot.getViewBox().sceneBoundingRect()).boundingRect()
+    assert not note.intersects(scale), (note, scale)
+    assert matrix.adjusted(-1, -1, 1, 1).contains(note), (note, matrix)
+
+
 def test_matrix_colour_bar_makes_room_for_its_label_after_being_hidden(qtbot, make_project) -> None:  # noqa: ANN001
     """Uncoloured, the bar is hidden; coloured again, its label must not be drawn over the bar."""
     aligned = make_project()

@@ -372,3 +372,89 @@ def test_new_talk_dialog_gbk_read_as_windows_1252_names_gbk_and_keeps_the_langua
     status = dialog.target.status.text()
     assert "GB18030" in status and "UTF-8 read as" not in status, status
     assert dialog.target_language.currentText() == "zh"
+
+
+def _rows(dialog) -> list:  # noqa: ANN001
+    """The dialog's fields top to bottom, each as its rectangle in the dialog's coordinates."""
+    from PySide6.QtCore import QRect
+
+    widgets = [dialog.source, dialog.source_language, dialog.target, dialog.target_language, dialog.reference,
+               dialog.source_audio, dialog.target_audio, dialog.talk_id, dialog.interpreter, dialog.rank]  # fmt: skip
+    return [QRect(w.mapTo(dialog, w.rect().topLeft()), w.size()) for w in widgets]
+
+
+def _assert_laid_out(dialog) -> None:  # noqa: ANN001
+    """No field overlaps the next; in each file field the path row, the preview and the message follow each other."""
+    rows = _rows(dialog)
+    for upper, lower in zip(rows, rows[1:]):
+        assert upper.bottom() < lower.top(), (upper, lower)
+    for field in (dialog.source, dialog.target, dialog.reference, dialog.source_audio, dialog.target_audio):
+        parts = [field.edit] + ([field.preview] if field.preview is not None else []) + [field.status]
+        shown = [w.geometry() for w in parts if w.isVisibleTo(field)]
+        for upper, lower in zip(shown, shown[1:]):
+            assert upper.bottom() < lower.top(), (field.caption, upper, lower)
+        assert shown[-1].bottom() <= field.height()
+        # A message is as tall as its wrapped lines: nothing of it is drawn over the preview or cut.
+        if field.status.isVisibleTo(field) and field.status.text():
+            assert field.status.height() >= field.status.heightForWidth(field.status.width())
+
+
+def test_new_talk_dialog_a_file_not_found_moves_no_field(qtbot, dialog, files, tmp_path) -> None:  # noqa: ANN001
+    """Reading a file as the focus leaves for the next field (a click there) keeps every field where it was."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.source.set_path(str(files["ted_42.en.srt"]))
+    dialog.target.edit.setFocus()
+    qtbot.keyClicks(dialog.target.edit, str(tmp_path / "missing.ja.srt"))
+    qtbot.wait(20)  # typing a path made room for its preview and message
+    before = _rows(dialog)
+    # The user clicks the reference's path: the interpretation is read as its field loses the focus.
+    at = dialog.reference.edit.mapTo(dialog, QPoint(20, 8))
+    QTest.mouseClick(dialog.windowHandle(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    qtbot.wait(20)
+    assert "missing.ja.srt: file not found" in dialog.target.status.text()
+    assert dialog.reference.edit.hasFocus()
+    assert _rows(dialog) == before
+    _assert_laid_out(dialog)
+    # The file found: its preview and summary take the same room.
+    dialog.target.set_path(str(files["ted_42.ja.srt"]))
+    assert "2 segments" in dialog.target.status.text()
+    assert _rows(dialog) == before
+    _assert_laid_out(dialog)
+
+
+def test_new_talk_dialog_a_long_message_grows_its_field_after_the_click(qtbot, dialog, files, tmp_path) -> None:  # noqa: ANN001
+    """A message of several lines waits for the mouse button, then grows its field without covering the preview."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)  # activated (which reads every changed path again) before the typing starts
+    dialog.target.set_path(str(files["ted_42.ja.srt"]))
+    missing = tmp_path / ("the_source_transcript_of_a_talk_with_a_very_long_file_name_" * 3 + ".srt")
+    dialog.source.edit.setFocus()
+    qtbot.keyClicks(dialog.source.edit, str(missing))
+    qtbot.wait(20)
+    before = _rows(dialog)
+    target_edit = dialog.target.edit
+    # Through the window, as the system delivers a click (the button is down while the focus moves).
+    window, at = dialog.windowHandle(), target_edit.mapTo(dialog, QPoint(20, 8))
+    QTest.mousePress(window, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    qtbot.wait(20)
+    # Held down: nothing has moved under the pointer yet.
+    assert _rows(dialog) == before and dialog.source.status.text() == ""
+    QTest.mouseRelease(window, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    qtbot.waitUntil(lambda: "file not found" in dialog.source.status.text(), timeout=2000)
+    assert target_edit.hasFocus()
+    # Laid out as the message is set (no frame drawn with the message over the preview).
+    assert dialog.source.status.height() > 1.5 * dialog.source.status.fontMetrics().lineSpacing()
+    _assert_laid_out(dialog)
+    # A two-line warning under the interpretation: its summary stays below its preview, the fields below follow.
+    gbk = tmp_path / "talk.zh.txt"
+    _choose_file(dialog.target, gbk, "你好世界。\n水资源\n".encode("gbk"))
+    qtbot.wait(20)
+    _assert_laid_out(dialog)

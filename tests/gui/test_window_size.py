@@ -112,18 +112,59 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, r
     assert permanent <= 0.6 * window.statusBar().width()
 
 
-def test_a_low_matrix_hides_its_titles_instead_of_cutting_them(qtbot, session) -> None:  # noqa: ANN001
-    from sialign.gui.matrix_view import TITLES_MIN_HEIGHT, MatrixView
+@pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
+def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, size, request) -> None:  # noqa: ANN001
+    """On a laptop screen the Filters tab has the matrix's place, and Score and Apply show without scrolling."""
+    from PySide6.QtWidgets import QApplication
+
+    from sialign.gui.main_window import MainWindow
+
+    font = QApplication.font()
+    bigger = QApplication.font()
+    bigger.setPixelSize(13)
+    QApplication.setFont(bigger)
+    request.addfinalizer(lambda: QApplication.setFont(font))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    window.reset_layout()
+    qtbot.wait(50)
+    matrix_height = window.matrix_dock.height()
+    window.show_filters()
+    qtbot.waitUntil(window.filter_panel.isVisible, timeout=2000)
+    qtbot.wait(50)
+    assert window.filter_dock.height() == matrix_height
+    panel = window.filter_panel
+    viewport = panel.parentWidget()
+    for button in (panel.score_button, panel.apply_button):
+        top_left = button.mapTo(viewport, button.rect().topLeft())
+        assert viewport.rect().contains(top_left) and top_left.y() + button.height() <= viewport.height()
+    window.session.mark_saved()
+    window.close()
+
+
+def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session) -> None:  # noqa: ANN001
+    from sialign.gui.matrix_view import FULL_TITLES, SHORT_TITLES, SHORT_TITLES_MIN_HEIGHT, TITLES_MIN_HEIGHT, MatrixView
 
     view = MatrixView()
     qtbot.addWidget(view)
     view.set_project(session.project, session.similarity)
-    view.resize(400, TITLES_MIN_HEIGHT - 60)
+    view.resize(400, TITLES_MIN_HEIGHT - 40)  # the matrix's height on a 1280 × 800 screen
     view.show()
     qtbot.waitExposed(view)
-    assert not view.titles_shown()
+    qtbot.waitUntil(lambda: view.axis_titles() == SHORT_TITLES, timeout=2000)
+    # The rotated source title fits along the matrix's height (it read "rce segment" when squeezed).
+    left = view.plot.getAxis("left").label
+    qtbot.waitUntil(lambda: left.boundingRect().width() <= view.plot.getViewBox().height(), timeout=2000)
+    view.resize(400, SHORT_TITLES_MIN_HEIGHT - 20)
+    qtbot.waitUntil(lambda: not view.titles_shown(), timeout=2000)
     view.resize(400, TITLES_MIN_HEIGHT + 200)
-    qtbot.waitUntil(view.titles_shown, timeout=2000)
+    qtbot.waitUntil(lambda: view.axis_titles() == FULL_TITLES, timeout=2000)
+    # Back to full size, the full titles are in the axes' own font again.
+    assert "font-size" not in view.plot.getAxis("left").labelStyle
 
 
 def test_a_laptop_screen_starts_with_compact_rows_until_the_user_chooses(qtbot, session, laptop) -> None:  # noqa: ANN001

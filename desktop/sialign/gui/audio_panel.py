@@ -21,12 +21,13 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QSplitter,
     QToolButton,
     QVBoxLayout,
@@ -107,6 +108,41 @@ class LinkStrip(QWidget):
         painter.fillRect(box, QColor(23, 24, 26, 210))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
         painter.end()
+
+
+class _StatusLine(QLabel):
+    """One line beside the playback buttons, cut with "…" at the panel's edge; the whole text is its tooltip.
+
+    Wrapped, a long message (no output device) took a second line the
+    dock's height did not allow for, and the time axis under the
+    waveforms was cut in half.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(0)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self.setToolTip(text)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        margins = self.contentsMargins()
+        return QSize(0, self.fontMetrics().height() + margins.top() + margins.bottom())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return self.sizeHint()
+
+    def displayed_text(self) -> str:
+        """The text as drawn: one line, cut to the label's width."""
+        line = " ".join(self.text().split())
+        return self.fontMetrics().elidedText(line, Qt.TextElideMode.ElideRight, self.contentsRect().width())
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        painter = QPainter(self)
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.displayed_text())  # fmt: skip
 
 
 class _WavesBox(QWidget):
@@ -258,8 +294,7 @@ class AudioPanel(QWidget):
         self.speed_box.setCurrentIndex(SPEEDS.index(1.0))
         self.speed_box.setToolTip("Playback speed (resampled: the pitch follows the speed)")
         controls.addWidget(self.speed_box)
-        self.status_label = QLabel()
-        self.status_label.setWordWrap(True)
+        self.status_label = _StatusLine()
         controls.addWidget(self.status_label, 1)
 
         waves = _WavesBox(self.source_view, self.link, self.target_view)
@@ -547,7 +582,6 @@ class AudioPanel(QWidget):
         self.speed_box.setEnabled(has_device)
         if not has_device:
             self.status_label.setText(self.audio_error)
-            self.status_label.setToolTip(self.audio_error)
         elif not self.player.is_playing:
             output = self.player.output
             self.status_label.setText(f"Output: {output.name}" if output is not None else "")

@@ -23,6 +23,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from sialign.core.plurals import plural
 from sialign.gui.session import ProjectSession
 
 # Retrain this long after the last edit: a burst of edits costs one run.
@@ -238,7 +239,8 @@ class DoubtFilterBox(QWidget):
             above = int((self.service.result.doubt > threshold).sum())
             good, wrong = self.service.result.counts
             self.count_label.setText(
-                f"<b>{len(self.flips)}</b> beads would change; {above} are above {threshold:.2f}. "
+                f"<b>{len(self.flips)}</b> {plural('bead', len(self.flips))} would change; "
+                f"{above} {plural('is', above)} above {threshold:.2f}. "
                 f"Trained on {self.service.result.source} ({good} good, {wrong} wrong examples)."
             )
         self.apply_button.setEnabled(bool(alignment is not None and alignment.beads))

@@ -31,9 +31,15 @@ BEAD_PENS = {
 }
 AUTO_PEN_BLANK = (70, 70, 70, 220)
 PATH_COLOUR = (255, 60, 60, 150)
-# Below this height (pixels) the axis titles are hidden: squeezed, they
-# overlap the tick labels and read "rce segment".
+# Below this height (pixels) the axis titles are short and small: squeezed,
+# the full ones overlap the tick labels and read "rce segment".
 TITLES_MIN_HEIGHT = 220
+# Below this even the short titles are left out (the tick numbers stay).
+SHORT_TITLES_MIN_HEIGHT = 120
+# Axis titles (left, top) for each height.
+FULL_TITLES = ("source segment", "target segment (interpretation)")
+SHORT_TITLES = ("source", "interpretation")
+SHORT_TITLE_STYLE = {"font-size": "8pt"}
 COLOUR_LABEL_WIDTH = 22
 SELECTION_COLOUR = QColor(255, 30, 200)
 # Width given to the empty side of a 1-0 / 0-1 bead so it can be seen and clicked.
@@ -189,8 +195,8 @@ class MatrixView(QWidget):
         # "1" sits at the left edge and reaches half a label past it: drawn, as
         # the left axis draws its "1", instead of hidden for overlapping.
         self.plot.getAxis("top").setStyle(hideOverlappingLabels=False)
-        self.plot.setLabel("top", "target segment (interpretation)")
-        self.plot.setLabel("left", "source segment")
+        self.plot.setLabel("top", FULL_TITLES[1])
+        self.plot.setLabel("left", FULL_TITLES[0])
         self.plot.getViewBox().setDefaultPadding(0.0)
         self.plot.showGrid(x=False, y=False)
 
@@ -206,7 +212,7 @@ class MatrixView(QWidget):
         # Similarities read as they are (0.2, 0.4), never rescaled to "200 (×0.001)".
         self.colour_bar.axis.enableAutoSIPrefix(False)
 
-        self._titles_shown = True
+        self._titles: tuple[str, str] = FULL_TITLES
 
         self._bead_curves: dict[str, pg.PlotCurveItem] = {}
         for key, colour in BEAD_PENS.items():
@@ -247,6 +253,8 @@ class MatrixView(QWidget):
         # Clicks go through to the matrix below (the hint may cover beads).
         self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.empty_label.hide()
+        # The note keeps to the matrix's corner as the axes and the colour scale take their room.
+        self.plot.getViewBox().sigResized.connect(lambda _box: self._place_empty_label())
 
         self.hover_label = _InfoLine(" ")
         self.hover_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -312,6 +320,8 @@ class MatrixView(QWidget):
         if project is None or (not len(project.source) and not len(project.target)):
             return "No talk open.\nFile → New talk… (Ctrl+N) or Open… (Ctrl+O)"
         if project.alignment is None:
+            if self._grid is not None:  # an alignment undone: its colours stay
+                return "Not aligned yet.\nAlign (Ctrl+R) draws the beads here."
             return "Not aligned yet.\nAlign (Ctrl+R) draws the similarity and the beads here."
         if self._grid is None:
             # Projects store beads, not the similarity matrix: it is computed
@@ -328,14 +338,16 @@ class MatrixView(QWidget):
     def _place_empty_label(self) -> None:
         area = self.graphics.rect()
         has_beads = self._project is not None and self._project.alignment is not None
-        if has_beads:
-            # Over an aligned talk the note is small and sits in the top-right
-            # corner, away from the path (which runs top-left to bottom-right)
-            # and from the last bead.
-            self.empty_label.setFixedWidth(max(min(area.width() // 2, 240), 100))
+        if has_beads or self._grid is not None:
+            # Over beads or colours the note is small and sits in the top-right
+            # corner of the matrix, away from the path (which runs top-left to
+            # bottom-right), from the last bead and from the colour scale.
+            box = self.graphics.mapFromScene(self.plot.getViewBox().sceneBoundingRect()).boundingRect()
+            if box.width() < 100 or box.height() < 40:  # not laid out yet
+                box = area.adjusted(0, 28, -24, 0)
+            self.empty_label.setFixedWidth(max(min(box.width() - 8, 240), 100))
             self.empty_label.adjustSize()
-            x = area.width() - self.empty_label.width() - 24
-            self.empty_label.move(max(0, x), 28)
+            self.empty_label.move(max(0, box.right() - self.empty_label.width() - 4), box.top() + 4)
             return
         self.empty_label.setFixedWidth(max(min(area.width() - 20, 360), 100))
         self.empty_label.adjustSize()
@@ -344,19 +356,34 @@ class MatrixView(QWidget):
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
-        self._show_titles(self.height() >= TITLES_MIN_HEIGHT)
+        height = self.height()
+        self._show_titles(FULL_TITLES if height >= TITLES_MIN_HEIGHT else SHORT_TITLES
+                          if height >= SHORT_TITLES_MIN_HEIGHT else ("", ""))  # fmt: skip
         self._place_empty_label()
 
-    def _show_titles(self, show: bool) -> None:
+    def _show_titles(self, titles: tuple[str, str]) -> None:
+        """Title the axes (left, top) with ``titles``: the full ones, the short ones in a small font, or none."""
         # The colour bar keeps its label: toggling it while the bar is hidden
         # (no colours yet) leaves the axis too narrow and the label over the bar.
-        self._titles_shown = show
-        for axis in (self.plot.getAxis("left"), self.plot.getAxis("top")):
-            axis.showLabel(show)
+        changed = titles != self._titles
+        self._titles = titles
+        for axis, title in zip((self.plot.getAxis("left"), self.plot.getAxis("top")), titles):
+            if changed and title:
+                # setLabel without a style keeps the last one (and its colour): swap the font size only.
+                axis.labelStyle = {k: v for k, v in axis.labelStyle.items() if k not in SHORT_TITLE_STYLE}
+                if titles != FULL_TITLES:
+                    axis.labelStyle.update(SHORT_TITLE_STYLE)
+                axis.setLabel(title)
+            axis.showLabel(bool(title))
 
     def titles_shown(self) -> bool:
-        """Whether the axis titles are shown (not on a low matrix)."""
-        return self._titles_shown and self.plot.getAxis("left").label.isVisible()
+        """Whether the axes have titles (short ones on a low matrix, none on the lowest)."""
+        return any(self.axis_titles())
+
+    def axis_titles(self) -> tuple[str, str]:
+        """The titles (left, top) the axes show now; "" for one left out."""
+        axes = (self.plot.getAxis("left"), self.plot.getAxis("top"))
+        return tuple(title if axis.label.isVisible() else "" for axis, title in zip(axes, self._titles))  # type: ignore[return-value]
 
     def refresh_documents(self) -> None:
         """After an edit: rebuild the image if segments were split or merged, redraw the beads."""
@@ -411,7 +438,7 @@ class MatrixView(QWidget):
             # wide while the bar was hidden and then drew the label over the
             # bar: measure it again now that it shows.
             self.colour_bar.getAxis("left").setWidth(COLOUR_LABEL_WIDTH)
-        self._show_titles(self._titles_shown)
+        self._show_titles(self._titles)
 
     def refresh_beads(self) -> None:
         """Redraw bead outlines, the path and the selection from the current alignment."""

@@ -9,19 +9,26 @@ built with. Files are read again when re-chosen and when the dialog comes
 back to the front, so a file fixed in an editor meanwhile is seen at once.
 Languages are guessed from the text and can be changed; the talk id comes
 from the two file names (:func:`~sialign.workflows.talks.talk_id_from_path`).
+
+Nothing moves under the pointer: a field's preview and a line for its
+message take their room as soon as a path is typed or chosen, so reading
+the file as the focus leaves (a click on the next field) fills them
+without moving the fields below; a message longer than that line waits
+for the mouse button to be released before it grows the field.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable
 
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QFontDatabase, QResizeEvent
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
-    QVBoxLayout, QWidget,
+    QApplication, QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+    QSizePolicy, QVBoxLayout, QWidget,
 )
 
 from sialign.core.errors import SialignError
@@ -47,12 +54,47 @@ RANKS = ["", "S", "A", "B", "C"]
 PREVIEW_HEIGHT_LINES = 4
 
 
+class _AfterMouseRelease(QObject):
+    """Calls ``callback`` once, just after the mouse button held down now is released."""
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        app = QApplication.instance()
+        assert app is not None  # a mouse button is down: there is an application
+        super().__init__(app)
+        self._app = app
+        self._callback: Callable[[], None] | None = callback
+        app.installEventFilter(self)
+
+    def cancel(self) -> None:
+        self._callback = None
+        self._app.removeEventFilter(self)
+        self.deleteLater()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.MouseButtonRelease and not QApplication.mouseButtons():
+            self._app.removeEventFilter(self)
+            QTimer.singleShot(0, self._fire)  # after the click has reached its widget
+        return False
+
+    def _fire(self) -> None:
+        callback, self._callback = self._callback, None
+        self.deleteLater()
+        if callback is not None:
+            callback()
+
+
 class FileField(QWidget):
     """A path line edit with a Browse button and a status line under it.
 
     A transcript field (``transcript=True``) also has an encoding choice and
-    a read-only preview of the file's first lines as decoded.
+    a read-only preview of the file's first lines as decoded. The preview
+    and one line of status keep their room while the field holds a path.
+
+    Signals:
+        room_changed(): the field needs another height (a path typed or cleared, a message shown).
     """
+
+    room_changed = Signal()
 
     def __init__(self, caption: str, file_filter: str, parent: QWidget | None = None, *, kind: str = "transcript",
                  transcript: bool = False, settings: QSettings | None = None) -> None:  # fmt: skip
@@ -68,6 +110,11 @@ class FileField(QWidget):
         self.status = QLabel("")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # One line is kept for the message: reading the file as the focus leaves moves nothing below.
+        self.status.setMinimumHeight(self.status.fontMetrics().lineSpacing())
+        # A file name too long for a line is cut at the edge (whole in the tooltip), never widens the dialog.
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._pending: _AfterMouseRelease | None = None
         # Praat and ELAN files hold several tiers; the user picks the one with the text.
         self.tier = QComboBox()
         self.tier.setToolTip("The tier that holds this transcript")
@@ -102,10 +149,20 @@ class FileField(QWidget):
             # Room for the horizontal scroll bar too (long lines are not wrapped), so it never hides a line.
             scroll_bar = self.preview.horizontalScrollBar().sizeHint().height()
             self.preview.setFixedHeight(lines + 2 * self.preview.frameWidth() + 8 + scroll_bar)
-            self.preview.hide()
             layout.addWidget(self.preview)
         layout.addWidget(self.status)
-        self.status.hide()
+        self._keep_room("")
+        self.edit.textChanged.connect(self._keep_room)
+
+    def _keep_room(self, text: str) -> None:
+        """The preview and the message line show while the field holds a path (empty until the file is read)."""
+        has_path = bool(text.strip())
+        if has_path == self.status.isVisibleTo(self):
+            return
+        if self.preview is not None:
+            self.preview.setVisible(has_path)
+        self.status.setVisible(has_path)
+        self.room_changed.emit()
 
     @property
     def path(self) -> str:
@@ -153,7 +210,6 @@ class FileField(QWidget):
     def set_preview(self, lines: list[str]) -> None:
         if self.preview is not None:
             self.preview.setPlainText("\n".join(lines))
-            self.preview.setVisible(bool(lines))
 
     def browse(self) -> None:
         path = open_file_name(self, self.caption, self.file_filter, kind=self.kind, current=self.path or None,
@@ -162,11 +218,45 @@ class FileField(QWidget):
             self.set_path(path)
 
     def _show(self, text: str, color: str) -> None:
+        self._cancel_pending()
+        if QApplication.mouseButtons() != Qt.MouseButton.NoButton and self._needs_more_room(text):
+            # The focus left for a click (on the next field): growing now would move that field under the pointer.
+            self._pending = _AfterMouseRelease(lambda: self._show(text, color))
+            return
         # Word-wrapped, and the whole text as tooltip: a long path never hides the reason.
         self.status.setStyleSheet(f"color: {color};")
         self.status.setText(text)
         self.status.setToolTip(text)
-        self.status.show()
+        self.status.setVisible(bool(self.path) or bool(text))
+        self._fit_status()
+        self.room_changed.emit()
+
+    def _fit_status(self) -> None:
+        """Give the message the height of its wrapped lines as a minimum, so the form makes room for it.
+
+        (The form lays its rows out from minimum and preferred heights: a
+        label's height for its width alone left a long message drawn over
+        the preview above it.)
+        """
+        width = self.status.width() if self.status.isVisibleTo(self) and self.status.width() > 0 else self.width()
+        wrapped = self.status.heightForWidth(width) if self.status.text() else 0
+        self.status.setMinimumHeight(max(self.status.fontMetrics().lineSpacing(), wrapped))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit_status()  # another width, another number of lines
+
+    def _needs_more_room(self, text: str) -> bool:
+        """Whether ``text`` takes more lines than the status line has now."""
+        width = self.status.width() if self.status.isVisible() else self.width()
+        metrics = self.status.fontMetrics()
+        lines = sum(max(1, -(-metrics.horizontalAdvance(line) // max(1, width))) for line in text.splitlines() or [""])
+        return lines * metrics.lineSpacing() > self.status.height() + 1
+
+    def _cancel_pending(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
 
     def show_ok(self, text: str) -> None:
         self._show(text, "#2a6b2a")
@@ -179,9 +269,11 @@ class FileField(QWidget):
         self._show(text, "#8a5a00")
 
     def clear_status(self) -> None:
+        self._cancel_pending()
         self.status.clear()
         self.status.setToolTip("")
-        self.status.hide()
+        self.status.setVisible(bool(self.path))
+        self._fit_status()
 
 
 class NewTalkDialog(QDialog):
@@ -254,8 +346,14 @@ class NewTalkDialog(QDialog):
         # The fields scroll, the message and the buttons stay: three previews
         # are taller than a laptop screen.
         fields = QWidget()
-        fields.setLayout(form)
+        column = QVBoxLayout(fields)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(form)
+        # Height to spare goes below the last field, never between a field and its message.
+        column.addStretch(1)
         self.fields = ContentScroll(fields)
+        for field in (self.source, self.target, self.reference, self.source_audio, self.target_audio):
+            field.room_changed.connect(self._fit_height)
         self.buttons = dialog_layout(self, self.fields, self.message, ok_text="Create")
         self.talk_id.textEdited.connect(lambda _t: setattr(self, "_auto_talk_id", ""))
 
@@ -296,14 +394,14 @@ class NewTalkDialog(QDialog):
             if not listed:
                 field.set_tiers([])
             # The command line's wording, said as in this dialog.
-            field.show_error(str(exc).replace("leave it out to detect it", "choose Auto to detect it"))
+            field.show_error(_name_only(str(exc), path).replace("leave it out to detect it", "choose Auto to detect it"))
             self._update_talk_id()
             self._fit_height()
             return
         except OSError as exc:
             if not listed:
                 field.set_tiers([])
-            field.show_error(f"{path}: cannot be read ({exc.strerror or exc}) — check the path and permissions")
+            field.show_error(f"{Path(path).name}: cannot be read ({exc.strerror or exc}) — check the path and permissions")
             self._update_talk_id()
             self._fit_height()
             return
@@ -335,7 +433,9 @@ class NewTalkDialog(QDialog):
 
     def _fit_height(self) -> None:
         # Lay the fields out at once: a message drawn before its row has grown overlaps the preview above it.
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        # Each level's layout asks its parent's only as it is laid out: a field, then the form, then the dialog.
+        for _level in range(3):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self.fields.updateGeometry()  # the scroll area asks for its content's new height
         grow_to_fit(self)
 
@@ -381,7 +481,7 @@ class NewTalkDialog(QDialog):
         if not path:
             field.clear_status()
         elif problem := audio_file_problem(path):
-            field.show_error(f"{path}: {problem}")
+            field.show_error(_name_only(f"{path}: {problem}", path))
         else:
             field.show_ok(Path(path).name)
         self._fit_height()
@@ -489,6 +589,14 @@ class NewTalkDialog(QDialog):
             target_audio=self.target_audio.path,
             metadata=metadata,
         )
+
+
+def _name_only(message: str, path: str) -> str:
+    """``message`` with the file's path cut to its name: the path is in the field right above it."""
+    name = Path(path).name
+    for spelled in sorted({path, str(Path(path).expanduser().resolve())}, key=len, reverse=True):
+        message = message.replace(spelled, name)
+    return message
 
 
 def _stamp(path: str) -> tuple[str, int, int] | None:
