@@ -101,10 +101,15 @@ def test_api_align_refuses_unknown_filters(filters: object, error: type[Exceptio
 
 
 def test_api_align_takes_a_filter_name_as_a_string(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sialign.corpus.runner as runner
+    import sialign.workflows.filtering as filtering
 
     seen: list[list[str]] = []
-    monkeypatch.setattr(runner, "apply_filters_named", lambda project, names: seen.append(list(names)))
+
+    def record(project: object, names: object, **options: object) -> filtering.Filtered:
+        seen.append(sorted(names, key=filtering.FILTER_NAMES.index))  # type: ignore[call-overload]
+        return filtering.Filtered()
+
+    monkeypatch.setattr(filtering, "apply_filters", record)
     sialign.align(SOURCE, TARGET, filters="intra", model="lexical", src_lang="en", tgt_lang="fr")
     sialign.align(SOURCE, TARGET, filters=["inter", "intra"], model="lexical", src_lang="en", tgt_lang="fr")
     assert seen == [["intra"], ["intra", "inter"]]

@@ -103,3 +103,66 @@ def test_architecture_layers_contract_is_kept() -> None:
     code = "import sys\nfrom importlinter.cli import lint_imports\nsys.exit(lint_imports(config_filename='pyproject.toml'))\n"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo, env=env)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+
+
+# The front ends, corpus mode and the Python API change a project only through sialign.workflows.
+FRONT_ENDS = ("cli", "gui", "corpus", "__init__.py")
+
+
+def _front_end_files() -> list[Path]:
+    return [p for name in FRONT_ENDS for p in ([PKG / name] if name.endswith(".py") else sorted((PKG / name).rglob("*.py")))]
+
+
+def _names_in(path: Path, *, attributes: bool = True) -> list[tuple[str, int]]:
+    """Every name a file imports or reads (and, with ``attributes``, reaches as an attribute), with its line."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.Attribute) and attributes:
+            found.append((node.attr, node.lineno))
+        elif isinstance(node, ast.Name):
+            found.append((node.id, node.lineno))
+    return found
+
+
+def test_architecture_only_workflows_and_align_call_the_aligner() -> None:
+    offenders = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG)
+        if rel.parts[0] in ("workflows", "align"):
+            continue
+        offenders += [f"{rel}:{line}" for name, line in _names_in(path) if name == "align_project"]
+    assert not offenders, "align through sialign.workflows.aligning (align_talk, compute_alignment): " + "; ".join(offenders)
+
+
+def test_architecture_front_ends_apply_no_edit_themselves() -> None:
+    """Edits reach a project through workflows, or the desktop app's undo stack (gui/commands.py wraps them, STYLE §3)."""
+    offenders = []
+    for path in _front_end_files():
+        rel = path.relative_to(PKG)
+        allowed = {"apply_edit_changes"} if rel.as_posix() == "gui/commands.py" else set()
+        # Attributes are left out: a view's own apply_edit method redraws, it changes no project.
+        offenders += [f"{rel}:{line} uses {name}" for name, line in _names_in(path, attributes=False)
+                      if name in ("apply_edit", "apply_edit_changes") and name not in allowed]  # fmt: skip
+    assert not offenders, "apply edits through sialign.workflows or the session's undo stack: " + "; ".join(offenders)
+
+
+def test_architecture_parameters_change_only_through_edits() -> None:
+    """``project.params = ...`` outside sialign.core would change a project past its history and its undo."""
+    offenders = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG)
+        if rel.parts[0] == "core":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                if not (isinstance(target, ast.Attribute) and target.attr in ("params", "filter_params")):
+                    continue
+                owner = target.value
+                if (isinstance(owner, ast.Name) and owner.id == "project") or (isinstance(owner, ast.Attribute) and owner.attr == "project"):
+                    offenders.append(f"{rel}:{node.lineno}")
+    assert not offenders, "change parameters with SetParams / SetFilterParams (sialign.core.edits): " + "; ".join(offenders)

@@ -125,12 +125,12 @@ def align(
     """
     import dataclasses
 
-    from sialign.align.pipeline import align_project
-    from sialign.core.edits import ReplaceAlignment, apply_edit
     from sialign.core.params import AlignParams
+    from sialign.workflows.aligning import align_talk
+    from sialign.workflows.filtering import FILTER_NAMES
     from sialign.workflows.talks import talk_from_documents
 
-    names = _filter_names(filters, ("intra", "inter", "learned"))
+    names = _filter_names(filters, FILTER_NAMES)
     src_doc = _document(source, src_lang, "source")
     tgt_doc = _document(target, tgt_lang, "target")
     ref_doc = _document(reference, tgt_lang or tgt_doc.language, "reference") if reference is not None else None
@@ -144,13 +144,7 @@ def align(
     project = talk_from_documents(
         src_doc, tgt_doc, ref_doc, source_path=source if isinstance(source, (str, _Path)) else "", talk_id=talk_id
     )
-    result = align_project(project, aligned)
-    apply_edit(project, ReplaceAlignment(result.alignment, label="Align"))
-    project.params = aligned
-    if names:
-        from sialign.corpus.runner import apply_filters_named
-
-        apply_filters_named(project, names)
+    align_talk(project, aligned, filters=names)
     return project
 
 
@@ -195,18 +189,11 @@ def export(
         OutputError: the folder of ``path`` does not exist.
         ExportError: no alignment, or an unknown format.
     """
-    from sialign.core.plurals import count_noun
-    from sialign.io.project_file import PROJECT_SUFFIX, save_project
-    from sialign.io.writers import write_alignment
-    from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.outputs import export as write
 
-    check_output_folder(str(path), "export()")
-    if format is None and _Path(path).suffix.lower() == PROJECT_SUFFIX:
-        save_project(project, path)
-        return f"project {path}"
-    rows = write_alignment(project, path, format=format, only_confirmed=only_confirmed,
-                           include_dropped=include_dropped, two_column=two_column)  # fmt: skip
-    return f"{count_noun(rows, 'bead')} to {path}"
+    written = write(project, path, format=format, only_confirmed=only_confirmed, include_dropped=include_dropped,
+                    two_column=two_column, option="export()")  # fmt: skip
+    return str(written)
 
 
 def load(path: str | Path) -> Project:
@@ -238,7 +225,9 @@ def align_corpus(manifest: str | Path, out_dir: str | Path, *, jobs: int = 1, da
     from sialign.core.params import AlignParams
     from sialign.corpus.runner import align_corpus as run
 
-    names = _filter_names(filters, ("intra", "inter", "learned"))
+    from sialign.workflows.filtering import FILTER_NAMES
+
+    names = _filter_names(filters, FILTER_NAMES)
     embedder = params.pop("model", None) or "auto-builtin"
     unknown = set(params) - {f.name for f in dataclasses.fields(AlignParams)}
     if unknown:

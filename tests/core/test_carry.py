@@ -1,13 +1,14 @@
-"""Review data survives re-alignment (core.carry and align_project)."""
+"""Review data survives re-alignment (core.carry, and the workflow that installs every alignment)."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from sialign.align.pipeline import align_project, clear_memo
+from sialign.align.pipeline import clear_memo
 from sialign.core.carry import carry_review, review_items
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Flag, Project
 from sialign.core.params import AlignParams
+from sialign.workflows.aligning import align_talk
 
 
 def _alignment(*beads: Bead) -> Alignment:
@@ -59,12 +60,14 @@ def test_carry_realigning_a_reviewed_talk_keeps_notes_and_labels() -> None:
     texts = [f"Sentence number {i} talks about the {w} of the city." for i, w in enumerate(
         ["river", "bridge", "market", "school", "harbour", "station", "museum", "garden"])]
     project = Project(source=Document.from_texts(texts, "en"), target=Document.from_texts(texts, "en"))
-    project.alignment = align_project(project, AlignParams(embedder="lexical")).alignment
+    align_talk(project, AlignParams(embedder="lexical"))
+    assert project.alignment is not None
     beads = project.alignment.beads
     beads[2] = dataclasses.replace(beads[2], note="good", good_align=True)
     beads[5] = dataclasses.replace(beads[5], status=BeadStatus.DROPPED, reason="dropped by the reviewer")
-    again = align_project(project, AlignParams(embedder="lexical", skip_penalty=0.9), keep_confirmed=False)
+    again = align_talk(project, AlignParams(embedder="lexical", skip_penalty=0.9), keep_confirmed=False).result
     assert again.alignment.beads[2].note == "good" and again.alignment.beads[2].good_align is True
     assert again.alignment.beads[5].status is BeadStatus.DROPPED
+    assert project.alignment.beads[2].note == "good"
     carry = again.alignment.info["review_carry"]
     assert carry["carried"] == 2 and carry["lost"] == []

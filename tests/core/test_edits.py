@@ -20,7 +20,9 @@ from sialign.core.edits import (
     MoveSegment,
     ReplaceAlignment,
     ReplaceBeads,
+    SetFilterParams,
     SetLabels,
+    SetParams,
     SetPostEdit,
     SetSegmentTimes,
     SetTimes,
@@ -37,6 +39,7 @@ from sialign.core.edits import (
 )
 from sialign.core.errors import EditError, InvariantError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Flag, Project, Segment
+from sialign.core.params import AlignParams, FilterParams
 
 
 def make_project() -> Project:
@@ -495,6 +498,9 @@ ALL_EDITS: list[Edit] = [
     ReplaceBeads(0, 1, (Bead((0,), (0, 1), flags=[Flag("eta", 0.1, 0.2, "low")]),), label="Apply filters"),
     ReplaceAlignment(Alignment([Bead((0,), (0,))], embedder="lexical", info={"k": 1}), label="Align"),
     ReplaceAlignment(None),
+    SetParams(AlignParams(embedder="lexical", max_tgt=8), label="Align"),
+    SetParams(None),
+    SetFilterParams(FilterParams(gamma_min=0.5, content_pos=("NOUN",))),
     Batch((SetStatus((1,), "confirmed"), MergeBeads(0)), label="two"),
 ]
 
@@ -572,6 +578,25 @@ def test_edits_time_refusals(edit: Edit, message: str) -> None:
     with pytest.raises(EditError, match=message):
         apply_edit(project, edit)
     assert state(project) == before
+
+
+def test_edits_parameters_are_edits_with_exact_inverses() -> None:
+    project = make_project()
+    project.params = AlignParams(embedder="lexical")
+    apply_and_undo(project, SetParams(AlignParams(embedder="lexical", max_tgt=8)))
+    assert project.params == AlignParams(embedder="lexical", max_tgt=8)
+    apply_and_undo(project, SetFilterParams(FilterParams(doubt_max=0.5)))
+    assert project.filter_params.doubt_max == 0.5
+    assert [h["type"] for h in project.history] == ["SetParams", "SetFilterParams"]
+    assert SetParams(None).changes().settings and not SetParams(None).changes().beads
+
+
+def test_edits_a_refused_batch_leaves_the_parameters_as_they_were() -> None:
+    project = make_project()
+    before = project.params
+    with pytest.raises(EditError):
+        apply_edit(project, Batch((SetParams(AlignParams(max_src=2)), MergeBeads(99))))
+    assert project.params == before
 
 
 def test_edits_every_edit_type_is_covered() -> None:

@@ -25,3 +25,25 @@ def test_params_refuse_unusable_values(changes: dict, field: str) -> None:  # ty
 
 def test_params_accept_the_edges() -> None:
     assert AlignParams(max_src=1, max_tgt=MAX_TGT_LIMIT, peel_threshold=0.0, drop_threshold=0.0).max_tgt == MAX_TGT_LIMIT
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [({"method": "bead"}, "method must be 'beads' or 'segment', not 'bead'"),
+     ({"candidates": "slow"}, "candidates must be 'fast' or 'exact'"),
+     ({"target_units": "words"}, "target_units must be 'auto', 'chunks' or 'sentences'"),
+     ({"pivot_embedder": "use-multilingual"}, "pivot_embedder must be 'lexical' or 'main'")],
+)
+def test_params_refuse_a_word_outside_the_choices_when_made(changes: dict, message: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(ParamsError, match=message):
+        AlignParams(**changes)
+    # A hand-edited project is refused as it is read, not later in the aligner.
+    with pytest.raises(ParamsError, match=message):
+        AlignParams.from_dict(changes)
+
+
+def test_filter_params_refuse_an_unknown_eta_metric() -> None:
+    from sialign.core.params import FilterParams
+
+    with pytest.raises(ParamsError, match="eta_metric must be 'auto', 'cosine' or 'chrf', not 'bleu'"):
+        FilterParams(eta_metric="bleu")  # type: ignore[arg-type]

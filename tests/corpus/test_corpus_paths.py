@@ -15,7 +15,7 @@ import pytest
 from sialign.audio.decode import resolve_audio_path
 from sialign.core.params import AlignParams
 from sialign.corpus import align_corpus, corpus_status, read_manifest
-from sialign.corpus.runner import TalkJob, align_talk, params_digest
+from sialign.corpus.runner import TalkJob, params_digest, run_talk_job
 from sialign.io.project_file import load_project, save_project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -112,7 +112,7 @@ def test_eaf_export_resolves_audio_against_the_project_folder(small_corpus: Path
 def test_worker_that_cannot_see_a_file_fails_the_talk_saying_so(tmp_path: Path) -> None:
     spec = read_manifest_one(tmp_path)
     job = TalkJob(spec, str(tmp_path), AlignParams().to_dict(), (), {}, params_digest(AlignParams(), ()))
-    outcome = align_talk(job)
+    outcome = run_talk_job(job)
     assert not outcome.ok
     assert "not visible on worker host" in outcome.message and "shared filesystem" in outcome.message
     assert "src.srt" in outcome.message

@@ -37,8 +37,10 @@ def test_cmd_filter_trims_drops_reports_and_saves(tmp_path: Path, ginza: Any, ca
     assert beads[0].trimmed == (0,) and beads[0].status == BeadStatus.AUTO
     assert beads[1].status == BeadStatus.DROPPED and beads[1].reason.startswith("filter: ")
     assert project.filter_params.gamma_min == 0.5
-    # Applied as one undoable edit, recorded in the project's history.
-    assert project.history[-1]["type"] == "ReplaceBeads" and project.history[-1]["label"] == "Apply filters"
+    # Applied as one undoable edit with the thresholds it used, recorded in the project's history.
+    step = project.history[-1]
+    assert step["label"] == "Apply filters"
+    assert [e["type"] for e in step["edits"]] == ["ReplaceBeads", "SetFilterParams"]
     # The original file is untouched when -o is given.
     assert load_project(path).alignment.beads[1].status == BeadStatus.AUTO
 

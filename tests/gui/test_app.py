@@ -101,6 +101,38 @@ def _align(qtbot, window) -> None:  # noqa: ANN001
         assert window.align()
 
 
+def test_app_undoing_an_alignment_restores_its_parameters(qtbot, window, make_project) -> None:  # noqa: ANN001
+    """Align with A, re-align with B, Undo: the talk's parameters are A again (and Redo brings B back)."""
+    first = AlignParams(embedder="lexical")
+    second = AlignParams(embedder="lexical", max_tgt=6, time_prior=False)
+    session = window.session
+    session.set_project(_talk(make_project), modified=True)
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        assert window.aligner.align(params=first)
+    assert session.project.params == first
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        assert window.aligner.align(params=second, keep_confirmed=False)
+    assert session.project.params == second and session.undo_stack.count() == 2
+    window.act_undo.trigger()
+    assert session.project.params == first
+    window.act_undo.trigger()
+    assert session.project.params is None and session.project.alignment is None
+    window.act_redo.trigger()
+    window.act_redo.trigger()
+    assert session.project.params == second
+
+
+def test_app_choosing_a_model_is_an_undoable_step(qtbot, window, make_project) -> None:  # noqa: ANN001
+    session = window.session
+    project = _talk(make_project)
+    project.params = AlignParams(embedder="lexical")
+    session.set_project(project)
+    window._default_model_changed("some-model")
+    assert session.project.params.embedder == "some-model" and session.is_modified
+    window.act_undo.trigger()
+    assert session.project.params.embedder == "lexical"
+
+
 def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch, make_project) -> None:  # noqa: ANN001
     from sialign.gui import export_dialog
     from sialign.gui.export_dialog import ExportDialog

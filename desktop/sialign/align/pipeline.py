@@ -1,7 +1,8 @@
 """Align a project: embed, run the coarse DP (or constrained segmentation), mark dropped beads.
 
-:func:`align_project` is what the GUI's align worker and ``sialign align``
-call. It reports progress in two stages (embedding, aligning), checks
+:func:`align_project` is what :mod:`sialign.workflows.aligning` calls for
+every front end (which then carries the review data over and installs the
+result as one edit). It reports progress in two stages (embedding, aligning), checks
 ``should_stop()`` between batches and DP row blocks (well under a second
 apart), keeps confirmed beads as fixed anchors and re-aligns only the gaps
 between them, and returns the similarity matrix the matrix view draws.
@@ -36,7 +37,6 @@ from sialign.align.constrained import SegmentationInfeasible, constrained_segmen
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
 from sialign.align.result import AlignResult, SimilarityGrid
-from sialign.core.carry import carry_review
 from sialign.core.errors import SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
@@ -80,10 +80,9 @@ CHUNK_RATIO = 1.5
 
 def resolve_target_units(params: AlignParams, n_src: int, n_tgt: int) -> str:
     """``"chunks"`` or ``"sentences"``: the preset ``params.target_units`` selects for these sizes."""
+    # AlignParams allows only "auto" besides the presets.
     if params.target_units in PRESETS:
         return params.target_units
-    if params.target_units != "auto":
-        raise SialignError(f"target_units must be 'auto', 'chunks' or 'sentences', not {params.target_units!r}")
     return "chunks" if n_tgt >= CHUNK_RATIO * max(n_src, 1) else "sentences"
 
 
@@ -115,10 +114,20 @@ _PAIR_MEMO_SIZE = 16
 
 
 def get_embedder(spec: str) -> Embedder:
-    """The embedder named by ``spec`` (``"lexical"``, ``"use-multilingual"``, a model path or name), loaded once per process."""
+    """The embedder named by ``spec`` (``"lexical"``, ``"use-multilingual"``, a model path or name), loaded once per process.
+
+    Raises:
+        ValueError: ``spec`` is ``"auto"`` (or empty): it names no embedder until the languages are known.
+    """
     from sialign.embed.models import make_embedder
 
+    from sialign.embed.models import AUTO_BUILTIN, AUTO_SPECS
+
     key = spec.strip() or "default"
+    if key.lower() in AUTO_SPECS or key.lower() == AUTO_BUILTIN:
+        # "auto" depends on the language pair: resolved with choose_embedder first,
+        # never cached under its own name (it would stand for one pair for the process).
+        raise ValueError(f"get_embedder({spec!r}): resolve the embedder for the language pair first (choose_embedder)")
     if key not in _EMBEDDERS:
         started = time.perf_counter()
         _EMBEDDERS[key] = make_embedder(key)
@@ -410,8 +419,6 @@ def align_project(
     n, m = len(src_doc), len(tgt_doc)
     units = resolve_target_units(params, n, m)
     settings = cost_settings(params, units)
-    if params.method not in ("beads", "segment"):
-        raise SialignError(f"method must be 'beads' or 'segment', not {params.method!r}")
 
     # ---- embedding
     embed_progress = stage(progress, 0.0, 0.5)
@@ -550,11 +557,6 @@ def align_project(
             "timings": timings,
         },
     )
-    # A re-alignment never drops the reviewer's work on its own: beads with
-    # the same segments as before keep their review data, and what cannot be
-    # carried is listed for the front end to show before applying.
-    carried = carry_review(project.alignment, alignment)
-    alignment.info["review_carry"] = carried.to_dict()
     alignment.validate(src_doc, tgt_doc)
     log.info(
         "aligned %d × %d segments into %d beads with %s (%s units, time prior %s, %d anchors): %s",

@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tgt-audio", metavar="AUDIO", help="the interpreter's recording, attached to a .sialign output")
     add_alignment_options(parser)
     parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
-    parser.add_argument("--filters", metavar="LIST", help="after aligning, apply fine-grained filters: intra, inter or intra,inter")
+    parser.add_argument("--filters", metavar="LIST", help="after aligning, apply filters: intra, inter, learned or a list such as intra,inter")
     parser.add_argument("--talk-id", metavar="NAME", help="talk name written into exports (default: the name both transcripts share, else their folder's name)")
     parser.add_argument("--rows", type=int, default=5, metavar="N", help="beads to print after the summary")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
@@ -125,11 +125,11 @@ def parse_filters(text: str | None) -> set[str]:
     from sialign.cli.usage import usage_error
 
     names = {part.strip().lower() for part in text.split(",") if part.strip()}
-    from sialign.workflows.aligning import FILTER_NAMES
+    from sialign.workflows.filtering import FILTER_NAMES
 
     unknown = names - set(FILTER_NAMES)
     if unknown:
-        usage_error(f"--filters: unknown filter(s) {', '.join(sorted(unknown))} — use intra, inter or intra,inter")
+        usage_error(f"--filters: unknown filter(s) {', '.join(sorted(unknown))} — use {', '.join(FILTER_NAMES)} or a comma-separated list such as intra,inter")
     return names
 
 
@@ -186,7 +186,7 @@ def build_project(args: argparse.Namespace) -> Project:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.workflows.aligning import align_talk
-    from sialign.workflows.outputs import check_output_folder, check_output_name, summary_lines, write_output
+    from sialign.workflows.outputs import check_output_folder, check_output_name, export, summary_lines
 
     from sialign.cli.usage import usage_error
 
@@ -200,14 +200,14 @@ def run(args: argparse.Namespace) -> int:
     params = params_from_args(args)
     project = build_project(args)
     progress = console_progress(args.quiet)
-    result = align_talk(project, params, filters=filters, progress=progress)
+    aligned = align_talk(project, params, filters=filters, progress=progress)
     if progress is not None:
         print(file=sys.stderr)
-    written = write_output(project, args.output, fmt)
+    written = export(project, args.output, format=fmt)
     if not args.quiet:
         # With -o - standard output carries the export: the summary goes to stderr.
         stream = sys.stderr if args.output == "-" else sys.stdout
-        for line in summary_lines(project, result.timings, rows=args.rows, filters=filters):
+        for line in summary_lines(project, aligned.result.timings, rows=args.rows, filters=filters):
             print(line, file=stream)
         print(f"wrote {written}", file=sys.stderr)
     return 0

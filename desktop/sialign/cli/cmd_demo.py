@@ -14,8 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-from sialign.core.plurals import count_noun
-
 HELP = "align the bundled example talk headless and print what came out (no display needed)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,10 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from sialign.cli.cmd_align import console_progress
     from sialign.core.params import AlignParams
-    from sialign.io.project_file import save_project
-    from sialign.io.writers import write_alignment
-    from sialign.workflows.aligning import FILTER_NAMES, align_talk
-    from sialign.workflows.outputs import summary_lines
+    from sialign.workflows.aligning import align_talk
+    from sialign.workflows.filtering import FINE_FILTERS
+    from sialign.workflows.outputs import export, summary_lines
     from sialign.workflows.talks import example_folder, load_example
 
     started = time.perf_counter()
@@ -41,11 +38,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"example talk from {folder}")
     params = AlignParams(embedder=args.model, pivot=True, time_prior=True)
     progress = console_progress(False)
-    filters = set() if args.no_filters else set(FILTER_NAMES)
-    result = align_talk(project, params, filters=filters, progress=progress)
+    filters = set() if args.no_filters else set(FINE_FILTERS)
+    aligned = align_talk(project, params, filters=filters, progress=progress)
     if progress is not None:
         print(file=sys.stderr)
-    for line in summary_lines(project, result.timings, rows=args.rows):
+    for line in summary_lines(project, aligned.result.timings, rows=args.rows):
         print(line)
     gold = sorted(folder.glob("*.gold.align"))
     if gold:
@@ -57,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     tsv = out / f"{project.talk_id}.tsv"
-    rows = write_alignment(project, tsv)
+    written = export(project, tsv)
     project_path = out / f"{project.talk_id}.sialign"
-    save_project(project, project_path)
-    print(f"wrote {count_noun(rows, 'bead')} to {tsv} and the project to {project_path} ({time.perf_counter() - started:.1f} s in all)")
+    export(project, project_path)
+    print(f"wrote {written} and the project to {project_path} ({time.perf_counter() - started:.1f} s in all)")
     return 0

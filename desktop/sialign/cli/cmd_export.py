@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
     from sialign.io.export_formats import SUBTITLE_SUFFIXES, export_format, export_path, format_for_path
-    from sialign.io.writers import alignment_format_for, write_alignment
-    from sialign.workflows.outputs import check_output_folder, check_output_name
+    from sialign.io.writers import alignment_format_for
+    from sialign.workflows.outputs import check_output_folder, check_output_name, export
 
     fmt = args.format
     if args.output:
@@ -50,13 +50,7 @@ def run(args: argparse.Namespace) -> int:
     output = args.output or str(export_path(Path(args.project), export_format(fmt)))
     check_output_folder(output)
     project = load_project(args.project)
-    n = write_alignment(
-        project,
-        output,
-        format=fmt,
-        only_confirmed=args.only_confirmed,
-        include_dropped=args.include_dropped,
-    )
+    n = export(project, output, format=fmt, only_confirmed=args.only_confirmed, include_dropped=args.include_dropped).beads
     total = len(project.alignment.beads) if project.alignment is not None else 0
     print(f"Wrote {n} of {count_noun(total, 'bead')} to {output} ({fmt})", file=sys.stderr)
     return 0

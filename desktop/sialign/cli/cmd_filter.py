@@ -20,7 +20,7 @@ import argparse
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sialign.cli.project_args import add_project_and_output
 from sialign.core.plurals import count_noun
@@ -28,6 +28,7 @@ from sialign.core.plurals import count_noun
 if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import FilterParams
+    from sialign.workflows.filtering import Filtered
 
 HELP = "trim filler chunks, score beads (alpha, gamma, eta) and flag omissions in an aligned project"
 
@@ -82,19 +83,12 @@ def _progress(fraction: float, message: str) -> None:
         print(f"\r{100 * fraction:5.1f}% {message[:60]:<60}", end="", file=sys.stderr, flush=True)
 
 
-def _apply_learned(project: Project, params: FilterParams, others: list[Project]) -> str:
-    """Run the learned filter on ``project`` as one recorded edit; a summary line."""
-    from sialign.core.edits import ReplaceBeads, apply_edit
+def _learned_line(done: Filtered) -> str:
+    """A summary line of what the learned filter did."""
     from sialign.core.model import BeadStatus
-    from sialign.filters.learned import learned_filter
 
-    assert project.alignment is not None
-    before = [b.status for b in project.alignment.beads]
-    beads, result = learned_filter(project, threshold=params.doubt_max, drop=params.drop_failed, others=others,
-                                   progress=_progress)  # fmt: skip
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
-    apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply the learned filter"))
+    assert done.doubt is not None and done.learned is not None and done.params is not None
+    result, beads, before, params = done.doubt, done.learned, done.before_learned, done.params
     above = int((result.doubt > params.doubt_max).sum())
     newly = sum(1 for old, b in zip(before, beads) if b.status == BeadStatus.DROPPED and old != BeadStatus.DROPPED)
     restored = sum(1 for old, b in zip(before, beads) if old == BeadStatus.DROPPED and b.status != BeadStatus.DROPPED)
@@ -102,16 +96,6 @@ def _apply_learned(project: Project, params: FilterParams, others: list[Project]
     seconds = sum(result.seconds.values())
     return (f"doubt: trained on {result.source} ({good} good, {wrong} wrong examples) in {seconds:.2f} s; "
             f"{count_noun(above, 'bead')} above {params.doubt_max:g}, {newly} newly dropped, {restored} restored")  # fmt: skip
-
-
-def _run_learned(args: argparse.Namespace, project: Project, params: FilterParams, others: list[Project], save: Any) -> int:
-    print(_apply_learned(project, params, others))
-    project.filter_params = params
-    save(project, args.output or args.project)
-    if args.report:
-        _report_doubt(project)
-    print(f"saved {args.output or args.project}")
-    return 0
 
 
 def _report_doubt(project: Project) -> None:
@@ -129,11 +113,10 @@ def _report_doubt(project: Project) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.cli.usage import usage_error
-    from sialign.core.edits import ReplaceBeads, apply_edit
     from sialign.core.errors import SialignError
     from sialign.core.model import BeadStatus, bead_text
-    from sialign.filters import apply_filters, score_beads
     from sialign.io.project_file import load_project, save_project
+    from sialign.workflows.filtering import FINE_FILTERS, apply_filters
     from sialign.workflows.outputs import check_project_output
 
     if args.output:
@@ -156,28 +139,20 @@ def run(args: argparse.Namespace) -> int:
 
         mine = Path(args.project).resolve()
         others = [load_project(p) for p in find_projects(args.learned_from) if Path(p).resolve() != mine]
-    if args.learned_only:
-        return _run_learned(args, project, params, others, save_project)
-    embedder = None
-    if args.embedder:
-        from sialign.embed import make_embedder  # type: ignore[attr-defined]
-
-        embedder = make_embedder(args.embedder)
-        if hasattr(embedder, "fit"):
-            texts = project.target.texts() + (project.reference.texts() if project.reference is not None else [])
-            embedder.fit(texts)
-
-    progress = _progress
-    scores = score_beads(project, embedder=embedder, content_pos=params.content_pos, progress=progress)
-    before = [b.status for b in project.alignment.beads]
-    beads = apply_filters(project, params, scores, progress=progress)
+    names = ([] if args.learned_only else list(FINE_FILTERS)) + (["learned"] if use_learned else [])
+    done = apply_filters(project, names, params=params, embedder=args.embedder, others=others, progress=_progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
-    learned_line = _apply_learned(project, params, others) if use_learned else ""
-    project.filter_params = params
     save_project(project, args.output or args.project)
+    if args.learned_only:
+        print(_learned_line(done))
+        if args.report:
+            _report_doubt(project)
+        print(f"saved {args.output or args.project}")
+        return 0
 
+    assert done.fine is not None and done.scores is not None
+    beads, scores, before = done.fine, done.scores, done.before
     failed = Counter(f.name for b in beads for f in b.flags if f.failed)
     newly = sum(1 for old, b in zip(before, beads) if b.status == BeadStatus.DROPPED and old != BeadStatus.DROPPED)
     restored = sum(1 for old, b in zip(before, beads) if old == BeadStatus.DROPPED and b.status != BeadStatus.DROPPED)
@@ -191,8 +166,8 @@ def run(args: argparse.Namespace) -> int:
         print(skipped_note(scores.skipped))
     for name, count in sorted(failed.items()):
         print(f"  {name:<18} {count:>5} beads flagged")
-    if learned_line:
-        print(learned_line)
+    if use_learned:
+        print(_learned_line(done))
     if args.report:
         for k, b in enumerate(beads):
             reasons = [f.reason for f in b.flags if f.failed or f.name == "intra"]

@@ -35,13 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from sialign.align.pipeline import align_project
     from sialign.cli.cmd_align import console_progress
-    from sialign.core.carry import CarryReport
-    from sialign.core.edits import ReplaceAlignment, apply_edit
     from sialign.core.errors import SialignError
-    from sialign.core.params import AlignParams
     from sialign.io.project_file import load_project, save_project
+    from sialign.workflows.aligning import align_params, align_talk
     from sialign.workflows.outputs import check_project_output
 
     if args.output:
@@ -49,15 +46,17 @@ def run(args: argparse.Namespace) -> int:
     project = load_project(args.project)
     if project.alignment is None:
         raise SialignError(f"{args.project}: the project is not aligned yet — run `sialign align` first")
-    params = project.params or AlignParams()
+    before = len(project.alignment.beads)
+    params = align_params(project)
     if args.model:
         params = dataclasses.replace(params, embedder=args.model)
     progress = console_progress(False)
-    result = align_project(project, params, progress=progress, keep_confirmed=not args.all)
+    aligned = align_talk(project, params, keep_confirmed=not args.all, progress=progress,
+                         accept=lambda carried: not args.dry_run and (args.force or not carried.lost))  # fmt: skip
     if progress is not None:
         print(file=sys.stderr)
-    report = CarryReport.from_dict(result.alignment.info["review_carry"])
-    print(f"{count_noun(len(result.alignment.beads), 'bead')} (before {len(project.alignment.beads)}): {report.summary()}")
+    report = aligned.carried
+    print(f"{count_noun(len(aligned.result.alignment.beads), 'bead')} (before {before}): {report.summary()}")
     for item in report.lost[:20]:
         print(f"  left behind: {item.describe()}")
     if len(report.lost) > 20:
@@ -65,13 +64,11 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print("dry run: nothing written", file=sys.stderr)
         return 0
-    if report.lost and not args.force:
+    if aligned.edit is None:
         raise SialignError(
             f"{args.project}: re-aligning would leave the review data of {count_noun(len(report.lost), 'bead')} behind; "
             "nothing was written — review them, or run again with --force"
         )
-    apply_edit(project, ReplaceAlignment(result.alignment, label="Re-align"))
-    project.params = params
     target = args.output or args.project
     save_project(project, target)
     print(f"saved {target}", file=sys.stderr)

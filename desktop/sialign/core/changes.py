@@ -36,6 +36,7 @@ class Changes:
         statuses: bead statuses (auto, confirmed, dropped) and their reasons.
         annotations: labels, notes, post-edits, trimmed chunks or flags of beads.
         alignment: the whole alignment was replaced (a new run, an undo of one).
+        settings: the alignment parameters or the filter thresholds.
     """
 
     text: tuple[tuple[str, int], ...] = ()
@@ -45,11 +46,12 @@ class Changes:
     statuses: bool = False
     annotations: bool = False
     alignment: bool = False
+    settings: bool = False
 
     @classmethod
     def everything(cls) -> Changes:
         """The record of an edit that does not describe itself: anything may have changed."""
-        return cls(reshaped=SIDES, beads=True, statuses=True, annotations=True, alignment=True)
+        return cls(reshaped=SIDES, beads=True, statuses=True, annotations=True, alignment=True, settings=True)
 
     def __or__(self, other: Changes) -> Changes:
         return Changes(
@@ -60,6 +62,7 @@ class Changes:
             statuses=self.statuses or other.statuses,
             annotations=self.annotations or other.annotations,
             alignment=self.alignment or other.alignment,
+            settings=self.settings or other.settings,
         )
 
     def touched_segments(self) -> list[tuple[str, int]]:

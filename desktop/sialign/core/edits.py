@@ -1,7 +1,8 @@
 """Edits of a project, each returning its exact inverse.
 
 Every change a reviewer makes — splitting a segment, moving a chunk to the
-neighbouring bead, confirming or dropping beads, re-aligning a stretch — is an
+neighbouring bead, confirming or dropping beads, re-aligning a stretch,
+changing the alignment parameters or the filter thresholds — is an
 :class:`Edit`. ``edit.apply(project)`` mutates the project and returns the
 edit that undoes it; :func:`apply_edit` wraps that with the invariant checks,
 rolls the project back when they fail and records the edit in
@@ -17,8 +18,8 @@ Edits are copy-on-write: they never mutate a :class:`Segment` or
 :func:`apply_edit` roll back by restoring a shallow copy of the lists
 (pointer copies, microseconds for 5,000 beads) instead of deep-copying.
 
-The edit classes live in :mod:`sialign.core.segment_edits` and
-:mod:`sialign.core.bead_edits` (their base and helpers in
+The edit classes live in :mod:`sialign.core.segment_edits`,
+:mod:`sialign.core.bead_edits` and :mod:`sialign.core.param_edits` (their base and helpers in
 :mod:`sialign.core.edit_base`); this module holds the registry
 (:data:`EDIT_TYPES`), the invariant checks and :func:`apply_edit`, and every
 edit class can be imported from here.
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sialign.core.changes import Changes
-from sialign.core.errors import EditError, InvariantError, SialignError
+from sialign.core.errors import EditError, InvariantError, ParamsError, SialignError
 from sialign.core.model import Alignment, Bead, Document, Project, Segment
 from sialign.core.edit_base import Edit
 from sialign.core.bead_edits import (
@@ -44,22 +45,8 @@ from sialign.core.segment_edits import (
     EditText, MergeSegments, MoveSegment, SetSegmentTimes, SplitSegment, UnmergeSegments,
 )
 from sialign.core.segment_edits import SetTimes, ShiftTimes
-
-
-# --------------------------------------------------------------------------
-# helpers
-
-
-# --------------------------------------------------------------------------
-# base class
-
-
-# --------------------------------------------------------------------------
-# segment edits
-
-
-# --------------------------------------------------------------------------
-# bead edits
+from sialign.core.param_edits import SetFilterParams, SetParams
+from sialign.core.params import AlignParams, FilterParams
 
 
 EDIT_TYPES: dict[str, type[Edit]] = {
@@ -82,6 +69,8 @@ EDIT_TYPES: dict[str, type[Edit]] = {
         RestoreTrimmedChunk,
         ReplaceBeads,
         ReplaceAlignment,
+        SetParams,
+        SetFilterParams,
         Batch,
     )
 }
@@ -96,7 +85,7 @@ def edit_from_dict(d: dict[str, Any]) -> Edit:
         raise EditError(f"unknown edit type {d['type']!r}; the project may come from a newer SI Aligner")
     try:
         return cls.from_dict(d)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, ParamsError) as exc:
         raise EditError(f"recorded {d['type']} edit is malformed: {exc}") from exc
 
 
@@ -111,6 +100,8 @@ class _Snapshot:
     segments: list[tuple[Document, list[Segment]]] = field(default_factory=list)
     alignment: Alignment | None = None
     beads: list[Bead] | None = None
+    params: AlignParams | None = None
+    filter_params: FilterParams = field(default_factory=FilterParams)
 
     @classmethod
     def take(cls, project: Project) -> _Snapshot:
@@ -120,12 +111,16 @@ class _Snapshot:
             segments=[(d, list(d.segments)) for d in docs],
             alignment=alignment,
             beads=list(alignment.beads) if alignment is not None else None,
+            params=project.params,
+            filter_params=project.filter_params,
         )
 
     def restore(self, project: Project) -> None:
         for doc, segments in self.segments:
             doc.segments[:] = segments
         project.alignment = self.alignment
+        project.params = self.params
+        project.filter_params = self.filter_params
         if self.alignment is not None and self.beads is not None:
             self.alignment.beads[:] = self.beads
 
@@ -208,6 +203,8 @@ __all__ = [
     "ReplaceBeads",
     "RestoreTrimmedChunk",
     "SetLabels",
+    "SetFilterParams",
+    "SetParams",
     "SetPostEdit",
     "SetSegmentTimes",
     "SetStatus",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from sialign.core.errors import ParamsError
 
@@ -20,6 +20,25 @@ T = TypeVar("T")
 # enough that the tables sized by them stay small.
 MAX_SRC_LIMIT = 64
 MAX_TGT_LIMIT = 256
+
+
+# The parameters that take one of a few words: checked when the parameters are made,
+# so a front end (or a hand-edited project) learns at once, naming the choices.
+Candidates = Literal["fast", "exact"]
+Method = Literal["beads", "segment"]
+TargetUnits = Literal["auto", "chunks", "sentences"]
+PivotEmbedder = Literal["lexical", "main"]
+EtaMetric = Literal["auto", "cosine", "chrf"]
+
+
+def _check_choices(params: object, choices: dict[str, Any]) -> None:
+    """Raise :class:`ParamsError` for a field whose value is not one of its ``Literal``'s words."""
+    for name, kind in choices.items():
+        allowed = get_args(kind)
+        value = getattr(params, name)
+        if value not in allowed:
+            words = ", ".join(f"'{a}'" for a in allowed[:-1]) + f" or '{allowed[-1]}'"
+            raise ParamsError(name, f"must be {words}, not {value!r}")
 
 
 def _from_dict(cls: type[T], d: dict[str, Any] | None) -> T:
@@ -91,12 +110,12 @@ class AlignParams:
     """
 
     embedder: str = "auto"
-    candidates: str = "fast"
-    method: str = "beads"
+    candidates: Candidates = "fast"
+    method: Method = "beads"
     max_src: int = 4
     max_tgt: int = 12
     drop_threshold: float = 1.0
-    target_units: str = "auto"
+    target_units: TargetUnits = "auto"
     skip_penalty: float | None = None
     src_size_penalty: float | None = None
     tgt_size_penalty: float | None = None
@@ -108,7 +127,7 @@ class AlignParams:
     evs_max: float = 10.0
     pivot: bool = True
     pivot_weight: float = 0.5
-    pivot_embedder: str = "lexical"
+    pivot_embedder: PivotEmbedder = "lexical"
     omission_skip: float | None = None
     peel_threshold: float | None = None
     lexical_weight: float = 0.3
@@ -120,6 +139,8 @@ class AlignParams:
         Raises:
             ParamsError: naming the parameter and the problem.
         """
+        _check_choices(self, {"candidates": Candidates, "method": Method, "target_units": TargetUnits,
+                              "pivot_embedder": PivotEmbedder})  # fmt: skip
         for name, most in (("max_src", MAX_SRC_LIMIT), ("max_tgt", MAX_TGT_LIMIT)):
             if not 1 <= getattr(self, name) <= most:
                 raise ParamsError(name, f"must be from 1 to {most}, not {getattr(self, name)}")
@@ -182,7 +203,7 @@ class FilterParams:
     gamma_min: float = 0.2
     gamma_max: float = 3.0
     eta_min: float = 0.0
-    eta_metric: str = "auto"
+    eta_metric: EtaMetric = "auto"
     drop_failed: bool = True
     doubt_max: float = 0.8
 
@@ -192,8 +213,7 @@ class FilterParams:
         Raises:
             ParamsError: naming the parameter and the problem.
         """
-        if self.eta_metric not in ("auto", "cosine", "chrf"):
-            raise ParamsError("eta_metric", f"must be 'cosine', 'chrf' or 'auto', not {self.eta_metric!r}")
+        _check_choices(self, {"eta_metric": EtaMetric})
         if not 0.0 <= self.doubt_max <= 1.0:
             raise ParamsError("doubt_max", f"must be between 0 and 1, not {self.doubt_max}")
 

@@ -13,7 +13,9 @@ from sialign.core.errors import InputError, SialignError
 from sialign.corpus.runner import CorpusState
 from sialign.core.plurals import count_noun
 
-EXPORT_FORMATS = ("tsv", "tsv2", "jsonl", "tmx")
+# The export formats (sialign.io.export_formats) whose files pool many talks: the
+# others hold one talk (vecalign's positions, TextGrid/EAF tiers, subtitles).
+CORPUS_FORMATS = ("tsv", "tsv2", "jsonl", "tmx")
 SPLITS_FILE = "splits.json"
 
 
@@ -59,8 +61,8 @@ def export_corpus(
         write_tmx,
     )
 
-    if fmt not in EXPORT_FORMATS:
-        raise SialignError(f"-f {fmt}: corpus exports are {', '.join(EXPORT_FORMATS)}")
+    if fmt not in CORPUS_FORMATS:
+        raise SialignError(f"-f {fmt}: corpus exports are {', '.join(CORPUS_FORMATS)}")
     state = CorpusState(folder)
     talks = _done_talks(state, split)
     if not talks:

@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 
 STATE_FILE = "corpus.json"
 STATE_FORMAT = 1
-FILTER_NAMES = ("intra", "inter", "learned")
 
 
 def file_digest(path: str | Path) -> str:
@@ -176,28 +175,6 @@ def _read_talk(spec: TalkSpec) -> Any:
     )
 
 
-def apply_filters_named(project: Any, names: Sequence[str]) -> None:
-    """Run the filters named (``intra``, ``inter``, ``learned``) on the project's alignment, one edit each."""
-    from sialign.workflows.aligning import run_filters
-
-    fine = {name for name in names if name in ("intra", "inter")}
-    if fine:
-        run_filters(project, fine)
-    _apply_learned(project, project.filter_params, names)
-
-
-def _apply_learned(project: Any, params: Any, names: Sequence[str]) -> None:
-    """The learned (doubt) filter, when named: trained on the talk itself, one recorded edit."""
-    if "learned" not in names:
-        return
-    from sialign.core.edits import ReplaceBeads, apply_edit
-    from sialign.filters.learned import learned_filter
-
-    beads, _ = learned_filter(project, threshold=params.doubt_max, drop=params.drop_failed)
-    apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply the learned filter"))
-    project.filter_params = params
-
-
 def summary_figures(project: Any) -> dict[str, Any]:
     """Beads, confirmed, dropped, flagged, omissions and median ear-voice span of a project."""
     from sialign.evaluate.evs import compute_evs, evs_stats
@@ -220,12 +197,10 @@ def summary_figures(project: Any) -> dict[str, Any]:
     }
 
 
-def align_talk(job: TalkJob) -> TalkOutcome:
+def run_talk_job(job: TalkJob) -> TalkOutcome:
     """Read, align, filter and save one talk; a bad file fails this talk only (never raises)."""
-    from sialign.align.pipeline import align_project
-    from sialign.core.carry import carry_review
-    from sialign.core.edits import ReplaceAlignment, apply_edit
     from sialign.io.project_file import load_project, save_project
+    from sialign.workflows.aligning import align_talk
 
     started = time.perf_counter()
     spec = job.spec
@@ -244,21 +219,14 @@ def align_talk(job: TalkJob) -> TalkOutcome:
                 project = old  # its segments, edits and confirmed beads stay
             else:
                 previous = old.alignment
-        result = align_project(project, params, keep_confirmed=True)
-        if previous is not None:
-            carry_review(previous, result.alignment)
-        apply_edit(project, ReplaceAlignment(result.alignment, label="Align (corpus)"))
-        project.params = params
-        if job.filters:
-            apply_filters_named(project, job.filters)
+        aligned = align_talk(project, params, filters=job.filters, carry_from=previous)
         save_project(project, path)
         record.project = file_digest(path)
         record.summary = summary_figures(project)
-        record.summary["timings"] = result.timings
+        record.summary["timings"] = aligned.result.timings
         record.status = "done"
-        carried = result.alignment.info.get("review_carry", {})
-        if job.carry_from_existing and carried.get("carried"):
-            record.message = f"re-aligned; review data carried over for {count_noun(carried['carried'], 'bead')}"
+        if job.carry_from_existing and aligned.carried.carried:
+            record.message = f"re-aligned; review data carried over for {count_noun(aligned.carried.carried, 'bead')}"
     except SialignError as exc:
         record.status, record.message = "failed", str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     except MemoryError:
@@ -355,7 +323,7 @@ def _plan(
 def _run_local(jobs: list[TalkJob], workers: int) -> Iterator[TalkOutcome]:
     if workers <= 1:
         for job in jobs:
-            yield align_talk(job)
+            yield run_talk_job(job)
         return
     import concurrent.futures as cf
     import multiprocessing
@@ -365,7 +333,7 @@ def _run_local(jobs: list[TalkJob], workers: int) -> Iterator[TalkOutcome]:
     threads = max(1, usable_cores() // workers)
     context = multiprocessing.get_context("spawn")  # no inherited threads or Qt state
     with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init, initargs=(threads,)) as pool:
-        futures = [pool.submit(align_talk, job) for job in jobs]
+        futures = [pool.submit(run_talk_job, job) for job in jobs]
         try:
             for future in cf.as_completed(futures):
                 yield future.result()
@@ -404,7 +372,7 @@ def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
         except OSError as exc:
             raise SialignError(f"--dask {address}: no Dask scheduler answers there ({exc})") from None
     try:
-        futures = [client.submit(align_talk, job, pure=False, key=f"sialign-{job.spec.talk}") for job in jobs]
+        futures = [client.submit(run_talk_job, job, pure=False, key=f"sialign-{job.spec.talk}") for job in jobs]
         try:
             for future in as_completed(futures):
                 yield future.result()
@@ -448,9 +416,9 @@ def align_corpus(
     """
     started = time.perf_counter()
     params = params or AlignParams()
-    unknown = set(filters) - set(FILTER_NAMES)
-    if unknown:
-        raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))}: use intra, inter, learned")
+    from sialign.workflows.filtering import check_filter_names
+
+    check_filter_names(filters)
     # Every path is absolute before it travels: a worker (a Dask one in
     # another folder, or on another machine) resolves nothing against its own
     # current folder.

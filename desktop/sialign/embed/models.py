@@ -26,7 +26,7 @@ import importlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.embed import models_registry as registry
 from sialign.embed.base import Embedder, l2_normalise_rows
 from sialign.embed.lexical import LexicalEmbedder
+
+if TYPE_CHECKING:
+    from sialign.core.model import Project
 
 log = logging.getLogger(__name__)
 
@@ -340,6 +343,18 @@ def choose_embedder(spec: str | None, src_lang: str | None = None, tgt_lang: str
         else f"the multilingual encoder does not cover {', '.join(sorted(set(missing)))}"
     )
     return EmbedderChoice(registry.LEXICAL, f"embedder: {registry.LEXICAL} — {why}")
+
+
+def talk_embedder_spec(project: Project, spec: str | None) -> str:
+    """The embedder every consumer of a talk uses: the one its alignment was made with, else ``spec`` resolved for its languages.
+
+    The alignment records what ``auto`` resolved to when it ran
+    (``info["embedder_spec"]``); the doubt features and the matrix compare
+    with that model, not with whatever ``auto`` would pick today.
+    """
+    alignment = project.alignment
+    made_with = str(alignment.info.get("embedder_spec") or "") if alignment is not None else ""
+    return made_with or choose_embedder(spec, project.source.language, project.target.language).spec
 
 
 def make_embedder(spec: str | Path | None = None, **kwargs: Any) -> Embedder:

@@ -149,10 +149,10 @@ def talk_context(
         return LexicalEmbedder(e.settings) if isinstance(e, LexicalEmbedder) else e
 
     if embedder is None:
-        # The embedder the aligner chose for this language pair ("auto" depends on it).
-        from sialign.embed.models import choose_embedder
+        # The embedder the talk was aligned with ("auto" resolved for its language pair).
+        from sialign.embed.models import talk_embedder_spec
 
-        embedder = get_embedder(choose_embedder(params.embedder, src_doc.language, tgt_doc.language).spec)
+        embedder = get_embedder(talk_embedder_spec(project, params.embedder))
     main = private(embedder)
     src_texts, tgt_texts = texts(src_doc), texts(tgt_doc)
     use_pivot = bool(params.pivot and ref_doc is not None and len(ref_doc) == n and n > 0)

@@ -56,12 +56,14 @@ def preload_engine() -> None:
     freeze the window for a few hundred milliseconds. Torch and
     sentence-transformers stay lazy: they load in the worker with the model.
     """
-    import sialign.align.pipeline  # noqa: F401
     import sialign.core.edits  # noqa: F401
     import sialign.filters  # noqa: F401
     import sialign.io.project_file  # noqa: F401
     import sialign.io.readers  # noqa: F401
     import sialign.io.writers  # noqa: F401
+    from sialign.workflows.aligning import load_aligner
+
+    load_aligner()
 
 
 def install_error_dialog(window: object) -> None:

@@ -271,14 +271,12 @@ class DoubtFilterBox(QWidget):
     def _install(self, beads: list, threshold: float) -> None:
         from dataclasses import replace
 
-        from sialign.core.edits import ReplaceBeads
+        from sialign.workflows.filtering import DOUBT_LABEL, filters_edit
 
-        alignment = self.session.project.alignment
+        project = self.session.project
+        alignment = project.alignment
         if alignment is None or len(beads) != len(alignment.beads):
             return
-        if self.session.apply(ReplaceBeads(0, len(beads), tuple(beads), label="Apply the doubt filter")):
-            params = replace(self.session.project.filter_params, doubt_max=threshold,
-                             drop_failed=self.drop_box.isChecked())  # fmt: skip
-            if self.session.project.filter_params != params:
-                self.session.project.filter_params = params
-                self.session.mark_dirty()
+        params = replace(project.filter_params, doubt_max=threshold, drop_failed=self.drop_box.isChecked())
+        # The beads and the threshold they were decided with: one undoable step.
+        self.session.apply(filters_edit(project, beads, params, DOUBT_LABEL))

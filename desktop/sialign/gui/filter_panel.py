@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sialign.core.changes import Changes
 from sialign.core.params import FilterParams
 from sialign.gui.session import ProjectSession
 
@@ -214,7 +215,7 @@ class FilterPanel(QWidget):
         self.show_flips.toggled.connect(lambda _on: self._emit_table_filter())
         self.flips_changed.connect(lambda _flips: self._emit_table_filter())
         session.project_replaced.connect(self._project_replaced)
-        session.edited.connect(lambda _e: self._check_scores())
+        session.edited.connect(self._edited)
         session.alignment_replaced.connect(self._check_scores)
         self._warm_timer = QTimer(self)
         self._warm_timer.setSingleShot(True)
@@ -256,6 +257,12 @@ class FilterPanel(QWidget):
         self.drop_failed.setChecked(params.drop_failed)
         index = self.eta_metric.findText(params.eta_metric)
         self.eta_metric.setCurrentIndex(max(0, index))
+
+    def _edited(self, changes: Changes) -> None:
+        if changes.settings:
+            # An undo of Apply filters takes its thresholds back too: show the project's.
+            self.set_params(self.session.project.filter_params)
+        self._check_scores()
 
     def _project_replaced(self) -> None:
         self.scores = None
@@ -427,16 +434,13 @@ class FilterPanel(QWidget):
         self._run_task(TaskWorker(task, "Applying filters"), lambda result: self._install(*result, params))
 
     def _install(self, beads: list, scores: Any, params: FilterParams) -> None:
-        from sialign.core.edits import ReplaceBeads
+        from sialign.workflows.filtering import filters_edit
 
         alignment = self.session.project.alignment
-        if alignment is None:
+        if alignment is None or len(beads) != len(alignment.beads):
             return
-        n = len(alignment.beads)
         # Kept before the edit, whose signal refreshes the preview with them:
         # applying changes statuses and trims, never which segments a bead holds.
         self.scores = scores if scores.matches(alignment.beads) else None
-        if self.session.apply(ReplaceBeads(0, n, tuple(beads), label="Apply filters")):
-            if self.session.project.filter_params != params:
-                self.session.project.filter_params = params
-                self.session.mark_dirty()
+        # The beads and the thresholds they were decided with: one undoable step.
+        self.session.apply(filters_edit(self.session.project, beads, params))

@@ -214,9 +214,9 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
         project = self.session.project
         alignment = project.alignment
         if alignment is None:
-            from sialign.embed.models import choose_embedder
+            from sialign.workflows.aligning import embedder_choice
 
-            choice = choose_embedder(self.align_params().embedder, project.source.language, project.target.language)
+            choice = embedder_choice(project, self.align_params())
             self.embedder_label.setText(f"embedder: {choice.spec}")
             self.embedder_label.setToolTip(choice.note)
             if not len(project.source) and not len(project.target):
@@ -392,24 +392,26 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
     def model_settings(self) -> None:
         from sialign.gui.model_settings import ModelSettingsDialog
 
-        from sialign.embed.models import choose_embedder
+        from sialign.workflows.aligning import embedder_choice
 
-        project = self.session.project
-        active = choose_embedder(self.align_params().embedder, project.source.language, project.target.language).spec
+        active = embedder_choice(self.session.project, self.align_params()).spec
         dialog = ModelSettingsDialog(self, active=active)
         dialog.default_changed.connect(self._default_model_changed)
         dialog.exec()
 
     def _default_model_changed(self, name: str) -> None:
-        """The user chose a model: the open talk aligns with it from now on."""
-        spec = name or "lexical"
-        project = self.session.project
+        """The user chose a model (or cleared the default): the open talk aligns with it from now on (one undoable step)."""
+        from sialign.core.edits import SetParams
+        from sialign.workflows.aligning import embedder_choice
+        from sialign.workflows.talks import default_embedder
+
+        spec = name or default_embedder()
         params = self.align_params()
-        if params.embedder != spec:
-            project.params = replace(params, embedder=spec)
-            self.session.mark_dirty()
+        if params.embedder != spec and not self.session.apply(SetParams(replace(params, embedder=spec), label=f"Align with {spec}")):
+            return
         self._update_counts()
-        self.statusBar().showMessage(f"Align (Ctrl+R) now uses {spec}.", 8000)
+        used = embedder_choice(self.session.project, self.align_params()).spec
+        self.statusBar().showMessage(f"Align (Ctrl+R) now uses {used}.", 8000)
 
     def about(self) -> None:
         import sialign

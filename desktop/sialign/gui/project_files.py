@@ -58,10 +58,7 @@ class ProjectFiles:
             return
         dialog = NewTalkDialog(self, settings=self.settings)
         if dialog.exec():
-            from sialign.workflows.aligning import align_params
-
             project = dialog.project()
-            project.params = align_params(project)
             self._discard_current_autosave()
             self.session.set_project(project, modified=True)
             self.statusBar().showMessage("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)

@@ -57,16 +57,12 @@ class SimilarityService(QObject):
             self._pending = True
             self.runner.cancel()
             return
-        from sialign.workflows.aligning import align_params
-
         copy = snapshot(project)
-        params = align_params(project)
-        spec = project.alignment.info.get("embedder_spec") or None
 
         def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.align import pipeline
+            from sialign.workflows.aligning import similarity_grid
 
-            return pipeline.similarity_grid(copy, params, embedder_spec=spec, progress=progress, should_stop=should_stop)
+            return similarity_grid(copy, progress=progress, should_stop=should_stop)
 
         worker = TaskWorker(task, "Colouring the matrix")
         queued = Qt.ConnectionType.QueuedConnection

@@ -4,7 +4,7 @@
 while a task runs on a snapshot of it) and ``show_error(title, message)``,
 owns the progress bar and Cancel button the window puts in its status bar,
 and says what to show there through ``message``. :class:`AlignmentController`
-aligns the open talk in it and installs the result as one undoable edit,
+aligns the open talk in it and installs the result with its parameters as one undoable edit,
 carrying the reviewer's work over; it receives the session, the runner and a
 widget to parent its one question, not the window.
 """
@@ -152,8 +152,12 @@ class AlignmentController(QObject):
 
         return align_params(self.session.project)
 
-    def align(self, *, keep_confirmed: bool = True, on_done: Callable[[], None] | None = None) -> bool:
-        """Start aligning the talk in a worker; True when it started."""
+    def align(self, *, keep_confirmed: bool = True, params: AlignParams | None = None,
+              on_done: Callable[[], None] | None = None) -> bool:  # fmt: skip
+        """Start aligning the talk in a worker (with ``params``, default the talk's); True when it started.
+
+        The new alignment and the parameters it was made with are one undoable step.
+        """
         from sialign.workflows.aligning import alignment_label
 
         self.session.commit_pending()  # a note typed without Enter goes into the run's carried review data
@@ -161,7 +165,7 @@ class AlignmentController(QObject):
         if not len(project.source) or not len(project.target):
             self._show_error("Nothing to align", "Open or create a talk with a source and a target transcript first.")
             return False
-        params = self.align_params()
+        params = params or self.align_params()
         worker = AlignWorker(project, params, keep_confirmed=keep_confirmed)
         src_ids, tgt_ids = worker.project.source.ids(), worker.project.target.ids()
         label = alignment_label(project, keep_confirmed)
@@ -201,26 +205,22 @@ class AlignmentController(QObject):
         return answer == QMessageBox.StandardButton.Yes
 
     def _install(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams, label: str) -> None:
-        from sialign.core.carry import carry_review
-        from sialign.workflows.aligning import alignment_edit, record_params
+        from sialign.workflows.aligning import alignment_edit
 
         project = self.session.project
         first_run = project.alignment is None  # a re-alignment keeps the user's zoom
         if project.source.ids() != src_ids or project.target.ids() != tgt_ids:
             self._show_error("Alignment not applied", "The segments changed while aligning; align again.")
             return
-        # Carry again from the alignment as it is now: the reviewer may have
+        # Carried from the alignment as it is now: the reviewer may have
         # worked on while the alignment ran in the background.
-        carried = carry_review(project.alignment, result.alignment)
-        result.alignment.info["review_carry"] = carried.to_dict()
+        edit, carried = alignment_edit(project, result, params, label=label)
         if carried.lost and not self._accept_lost_review(carried):
             self.tasks.message.emit("Alignment not applied: nothing was changed.", 8000)
             return
         self.session.set_similarity(SimilarityGrid(result.similarity, src_ids, tgt_ids), notify=False)
-        if not self.session.apply(alignment_edit(result, label)):
+        if not self.session.apply(edit):
             return
-        if record_params(project, params):
-            self.session.mark_dirty()
         self.last_align_seconds = dict(result.timings)
         parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
         total = result.timings.get("total", sum(result.timings.values()))

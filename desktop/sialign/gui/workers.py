@@ -142,7 +142,7 @@ def snapshot(project: Project) -> Project:
 
 
 class AlignWorker(TaskWorker):
-    """Aligns a snapshot of the project with ``align_project``.
+    """Aligns a snapshot of the project (:func:`sialign.workflows.aligning.compute_alignment`).
 
     Emits ``succeeded(AlignResult)``; the caller applies the result to the
     live project as one undoable ``ReplaceAlignment`` edit.

@@ -1,4 +1,4 @@
-"""Use cases shared by the command line and the desktop app (no Qt, no argument parsing).
+"""Use cases shared by the command line, the desktop app, corpus mode and the Python API (no Qt, no argument parsing).
 
 The front ends (:mod:`sialign.cli`, :mod:`sialign.gui`) only turn arguments
 or widgets into calls of these functions and show what they return:
@@ -6,8 +6,14 @@ or widgets into calls of these functions and show what they return:
 - :mod:`~sialign.workflows.talks`: a talk (an unaligned :class:`~sialign.core.model.Project`)
   from transcript files, its talk id, the default embedder, the bundled example;
 - :mod:`~sialign.workflows.aligning`: align a talk (or re-align around its confirmed
-  beads) and install the result as one undoable edit; run some or all filters;
+  beads) and install the result with its parameters as one undoable edit;
+- :mod:`~sialign.workflows.filtering`: run some or all filters (``intra``, ``inter``,
+  ``learned``), each kind as one undoable edit with its thresholds;
 - :mod:`~sialign.workflows.outputs`: write a project or an export, summarise a result.
+
+They are the one door that changes a project: the command line, the desktop
+app, corpus mode and the Python API go through them, never through the
+aligner (:mod:`sialign.align.pipeline`) or ``apply_edit`` themselves.
 
 Modules are imported on use: ``import sialign.workflows`` stays cheap.
 """

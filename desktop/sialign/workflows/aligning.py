@@ -1,28 +1,37 @@
-"""Aligning a talk: compute an alignment, install it as one undoable edit, run the filters.
+"""Aligning a talk: compute an alignment, carry the review over, install it with its parameters as one undoable edit.
 
-The CLI runs these in one go (:func:`align_talk`); the desktop app computes
-in a worker thread on a snapshot (:func:`compute_alignment`) and installs the
-result through its session with :func:`alignment_edit`, so both record the
-same history.
+The command line, corpus mode and the Python API run it in one go
+(:func:`align_talk`); the desktop app computes in a worker thread on a
+snapshot (:func:`compute_alignment`) and installs the result through its
+session with the edit :func:`alignment_edit` builds, so all of them record the
+same history. Nothing outside this module (and :mod:`sialign.align`) calls
+the aligner.
+
+The edit replaces the alignment and, when they differ, sets the parameters
+it was made with (:class:`~sialign.core.edits.SetParams`): undoing an *Align*
+brings back the old beads and the old parameters together.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sialign.align.result import AlignResult
+    from sialign.align.result import AlignResult, SimilarityGrid
+    from sialign.core.carry import CarryReport
+    from sialign.core.changes import Changes
     from sialign.core.edits import Edit
-    from sialign.core.model import Project
-    from sialign.core.params import AlignParams, FilterParams
+    from sialign.core.model import Alignment, Project
+    from sialign.core.params import AlignParams
     from sialign.core.progress import ProgressFn, StopFn
+    from sialign.embed.models import EmbedderChoice
+    from sialign.workflows.filtering import Filtered
 
 log = logging.getLogger(__name__)
 
-# The filter groups ``--filters`` and the demo name.
-FILTER_NAMES = ("intra", "inter")
 ALIGN_LABEL = "Align the talk"
 REALIGN_LABEL = "Re-align unconfirmed beads"
 
@@ -35,6 +44,27 @@ def align_params(project: Project) -> AlignParams:
     if project.params is not None:
         return project.params
     return AlignParams(embedder=default_embedder())
+
+
+def embedder_choice(project: Project, params: AlignParams | None = None) -> EmbedderChoice:
+    """The embedder ``params`` (default: the talk's) name for this talk, ``auto`` resolved for its language pair.
+
+    The one rule every consumer follows (the aligner, the doubt features, the
+    matrix, the model settings): ``auto`` is the user's default model, else
+    the built-in multilingual encoder when it covers both languages, else the
+    lexical embedder.
+    """
+    from sialign.embed.models import choose_embedder
+
+    spec = (params or align_params(project)).embedder
+    return choose_embedder(spec, project.source.language, project.target.language)
+
+
+def talk_embedder(project: Project) -> str:
+    """The embedder the talk's alignment was made with (what its matrix and doubt compare with); for an unaligned talk, the one it would use."""
+    from sialign.embed.models import talk_embedder_spec
+
+    return talk_embedder_spec(project, align_params(project).embedder)
 
 
 def alignment_label(project: Project, keep_confirmed: bool) -> str:
@@ -56,19 +86,71 @@ def compute_alignment(
     return align_project(project, params, progress=progress, should_stop=should_stop, keep_confirmed=keep_confirmed)
 
 
-def alignment_edit(result: AlignResult, label: str = ALIGN_LABEL) -> Edit:
-    """The undoable edit that installs ``result``."""
-    from sialign.core.edits import ReplaceAlignment
+def alignment_edit(
+    project: Project,
+    result: AlignResult,
+    params: AlignParams,
+    *,
+    label: str = ALIGN_LABEL,
+    carry_from: Alignment | None = None,
+) -> tuple[Edit, CarryReport]:
+    """The one undoable edit that installs ``result`` (made with ``params``), and what review data it carries.
 
-    return ReplaceAlignment(result.alignment, label=label)
+    Every bead of the new alignment with the same segments as a bead of the
+    old one takes over its review data (:mod:`sialign.core.carry`), in
+    ``result`` itself; the report is also kept in ``info["review_carry"]``.
 
+    Args:
+        project: the talk as it is now (the desktop app: after the reviewer
+            worked on while the alignment ran).
+        result: from :func:`compute_alignment`.
+        params: what it was made with; stored by the same edit when they differ.
+        label: the undo label.
+        carry_from: the alignment whose review data to carry (default: the project's own).
+    """
+    from sialign.core.carry import carry_review
+    from sialign.core.edits import Batch, ReplaceAlignment, SetParams
 
-def record_params(project: Project, params: AlignParams) -> bool:
-    """Store the parameters an alignment was made with; True when they changed."""
+    old = carry_from if carry_from is not None else project.alignment
+    carried = carry_review(old, result.alignment)
+    result.alignment.info["review_carry"] = carried.to_dict()
+    replace = ReplaceAlignment(result.alignment, label=label)
     if project.params == params:
-        return False
-    project.params = params
-    return True
+        return replace, carried
+    return Batch((replace, SetParams(params)), label=label), carried
+
+
+def similarity_grid(project: Project, *, progress: ProgressFn | None = None, should_stop: StopFn | None = None) -> SimilarityGrid:
+    """The matrix view's similarity for the talk's segments, with the signals its alignment used (no aligning)."""
+    from sialign.align.pipeline import similarity_grid as compute
+
+    return compute(project, align_params(project), embedder_spec=talk_embedder(project), progress=progress, should_stop=should_stop)
+
+
+def load_aligner() -> None:
+    """Import the aligner's modules now (SciPy and friends take about a second the first time)."""
+    import sialign.align.pipeline  # noqa: F401
+
+
+@dataclass
+class Aligned:
+    """What :func:`align_talk` did.
+
+    Attributes:
+        result: the alignment run (timings, similarity).
+        carried: the review data carried over, and what could not be.
+        edit: the edit applied (None when ``accept`` refused it).
+        undo: its inverse: applying it restores the alignment and the parameters from before.
+        changes: what it (and the filters) changed, for the views.
+        filtered: what the filters did (None when none was named).
+    """
+
+    result: AlignResult
+    carried: CarryReport
+    edit: Edit | None = None
+    undo: Edit | None = None
+    changes: Changes | None = None
+    filtered: Filtered | None = None
 
 
 def align_talk(
@@ -76,65 +158,58 @@ def align_talk(
     params: AlignParams,
     *,
     keep_confirmed: bool = True,
-    filters: set[str] | frozenset[str] = frozenset(),
+    filters: Iterable[str] = (),
+    carry_from: Alignment | None = None,
+    accept: Callable[[CarryReport], bool] | None = None,
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
-) -> AlignResult:
-    """Align ``project`` in place: the alignment as one edit, the parameters, then the ``filters`` named (one edit)."""
-    from sialign.core.edits import apply_edit
+) -> Aligned:
+    """Align ``project`` in place: the alignment with its parameters as one edit, then the ``filters`` named.
 
+    Args:
+        project: the talk; its confirmed beads are anchors with ``keep_confirmed``.
+        params: the alignment parameters; stored in the project by the same edit.
+        filters: some of :data:`~sialign.workflows.filtering.FILTER_NAMES`, applied after aligning.
+        carry_from: the alignment whose review data to carry over (default:
+            the project's own; corpus mode passes the one of the project a
+            changed transcript replaces).
+        accept: asked with the carry report before anything changes; False
+            leaves the project as it was (``sialign realign`` without
+            ``--force`` when review data would be left behind, ``--dry-run``).
+        progress / should_stop: see :mod:`sialign.core.progress`.
+    """
+    from sialign.core.edits import apply_edit_changes
+    from sialign.workflows.filtering import apply_filters, check_filter_names
+
+    names = check_filter_names(filters)
     label = alignment_label(project, keep_confirmed)
     result = compute_alignment(project, params, keep_confirmed=keep_confirmed, progress=progress, should_stop=should_stop)
-    apply_edit(project, alignment_edit(result, label))
-    record_params(project, params)
+    edit, carried = alignment_edit(project, result, params, label=label, carry_from=carry_from)
+    done = Aligned(result, carried)
+    if accept is not None and not accept(carried):
+        return done
+    done.undo, done.changes = apply_edit_changes(project, edit)
+    done.edit = edit
     log.info("%s: %d beads with %s in %.2f s", label, len(result.alignment.beads), result.alignment.embedder,
              result.timings.get("total", 0.0))  # fmt: skip
-    if filters:
-        run_filters(project, filters, progress=progress)
-    return result
-
-
-def filter_params_for(project: Project, names: set[str] | frozenset[str]) -> FilterParams:
-    """The project's filter settings with only the filter groups ``names`` switched on.
-
-    ``intra`` trims contentless edge chunks and drops contentless beads;
-    ``inter`` applies the alpha/gamma/eta thresholds (their scores are shown
-    either way).
-    """
-    from sialign.core.errors import SialignError
-
-    unknown = set(names) - set(FILTER_NAMES)
-    if unknown:
-        raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))} — use intra, inter or intra,inter")
-    params = project.filter_params
-    if "intra" not in names:
-        params = dataclasses.replace(params, intra=False, drop_contentless=False)
-    if "inter" not in names:
-        params = dataclasses.replace(params, inter=False)
-    return params
-
-
-def run_filters(project: Project, names: set[str] | frozenset[str] = frozenset(FILTER_NAMES), progress: Any = None) -> None:
-    """Run the fine-grained filters named in ``names`` on the project's alignment (one undoable edit)."""
-    from sialign.core.edits import ReplaceBeads, apply_edit
-    from sialign.filters import apply_filters
-
-    assert project.alignment is not None
-    params = filter_params_for(project, names)
-    beads = apply_filters(project, params, progress=progress)
-    apply_edit(project, ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label="Apply filters"))
-    log.info("filters %s applied to %d beads", ", ".join(sorted(names)) or "(none)", len(beads))
-    project.filter_params = params
+    if names:
+        done.filtered = apply_filters(project, names, progress=progress, should_stop=should_stop)
+        if done.filtered.changes is not None:
+            done.changes = done.changes | done.filtered.changes
+    return done
 
 
 __all__ = [
-    "FILTER_NAMES",
+    "ALIGN_LABEL",
+    "REALIGN_LABEL",
+    "Aligned",
     "align_params",
     "align_talk",
     "alignment_edit",
     "alignment_label",
     "compute_alignment",
-    "filter_params_for",
-    "record_params",
-    "run_filters",
+    "embedder_choice",
+    "load_aligner",
+    "similarity_grid",
+    "talk_embedder",
 ]

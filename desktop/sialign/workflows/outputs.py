@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
@@ -64,17 +65,54 @@ def check_project_output(output: str, command: str, option: str = "-o") -> None:
     check_output_folder(output, option)
 
 
-def write_output(project: Project, output: str, format: str | None = None) -> str:
-    """Write the project (``.sialign``) or its alignment (any export format); returns what was written."""
+@dataclass(frozen=True)
+class Written:
+    """What :func:`export` wrote: ``beads`` rows of an export, or the project itself (None)."""
+
+    path: str
+    beads: int | None = None
+
+    def __str__(self) -> str:
+        return f"project {self.path}" if self.beads is None else f"{count_noun(self.beads, 'bead')} to {self.path}"
+
+
+def export(
+    project: Project,
+    output: str | Path,
+    *,
+    format: str | None = None,
+    only_confirmed: bool = False,
+    include_dropped: bool = False,
+    two_column: bool = False,
+    option: str = "-o",
+) -> Written:
+    """Write the project (a ``.sialign`` output without a format) or its alignment in any export format.
+
+    The one way every front end writes a talk out (``sialign align -o``,
+    ``sialign export``, the desktop app's Export, ``sialign.export``).
+
+    Args:
+        project: an aligned project (or any project, for a ``.sialign`` output).
+        output: the file, or ``-`` for standard output; its folder must exist.
+        format: an export format (:data:`sialign.io.export_formats.EXPORT_FORMATS`); from the extension when None.
+        only_confirmed / include_dropped / two_column: which beads, and ``tsv`` as two columns.
+        option: how the caller names ``output`` in a message (``-o``, ``export()``).
+
+    Raises:
+        OutputError: the folder of ``output`` does not exist.
+        ExportError: no alignment, or an unknown format.
+    """
     from sialign.io.project_file import PROJECT_SUFFIX, save_project
     from sialign.io.writers import write_alignment
 
+    check_output_folder(str(output), option)
     if format is None and Path(output).suffix.lower() == PROJECT_SUFFIX:
         save_project(project, output)
-        return f"project {output}"
-    rows = write_alignment(project, output, format=format)
+        return Written(str(output))
+    rows = write_alignment(project, output, format=format, only_confirmed=only_confirmed,
+                           include_dropped=include_dropped, two_column=two_column)  # fmt: skip
     log.info("wrote %d beads to %s", rows, output)
-    return f"{count_noun(rows, 'bead')} to {output}"
+    return Written(str(output), rows)
 
 
 # The summary names this many bead shapes (1-1, 2-1…), the most frequent.
@@ -157,4 +195,4 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     return lines
 
 
-__all__ = ["check_output_folder", "check_output_name", "check_project_output", "summary_lines", "write_output"]
+__all__ = ["Written", "check_output_folder", "check_output_name", "check_project_output", "export", "summary_lines"]

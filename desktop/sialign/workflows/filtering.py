@@ -1,0 +1,194 @@
+"""Filtering an aligned talk: the fine-grained filters and the learned one, each applied as one undoable edit.
+
+The names a front end may ask for are :data:`FILTER_NAMES`: ``intra`` trims
+contentless edge chunks and drops contentless beads, ``inter`` applies the
+alpha/gamma/eta thresholds (their scores are shown either way), ``learned``
+scores every bead's doubt with a model trained on the talk's reviewed beads.
+The thresholds used are stored in the project by the same edit
+(:class:`~sialign.core.edits.SetFilterParams`), so undoing a filter run
+restores them too.
+
+The desktop app computes the new beads in a worker on a snapshot and installs
+them with :func:`filters_edit`; the command line, corpus mode and the Python
+API call :func:`apply_filters`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sialign.core.changes import Changes
+    from sialign.core.edits import Edit
+    from sialign.core.model import Bead, BeadStatus, Project
+    from sialign.core.params import FilterParams
+    from sialign.core.progress import ProgressFn, StopFn
+    from sialign.filters.learned import DoubtResult
+    from sialign.filters.scores import BeadScores
+
+log = logging.getLogger(__name__)
+
+# The fine-grained filter groups (``sialign align --filters``, the demo) and every filter a front end can name.
+FINE_FILTERS = ("intra", "inter")
+FILTER_NAMES = (*FINE_FILTERS, "learned")
+FILTERS_LABEL = "Apply filters"
+LEARNED_LABEL = "Apply the learned filter"
+DOUBT_LABEL = "Apply the doubt filter"
+
+
+def check_filter_names(names: Iterable[str]) -> frozenset[str]:
+    """``names`` as a set, refusing a name that is not one of :data:`FILTER_NAMES`.
+
+    Raises:
+        SialignError: naming the unknown filters and the choices.
+    """
+    from sialign.core.errors import SialignError
+
+    chosen = frozenset(names)
+    unknown = chosen - set(FILTER_NAMES)
+    if unknown:
+        raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))} — use {', '.join(FILTER_NAMES)} or a comma-separated list")
+    return chosen
+
+
+def filter_params_for(params: FilterParams, names: Iterable[str]) -> FilterParams:
+    """``params`` with only the fine-grained filter groups in ``names`` switched on (unchanged when none is named)."""
+    chosen = set(names)
+    if not chosen & set(FINE_FILTERS):
+        return params
+    if "intra" not in chosen:
+        params = dataclasses.replace(params, intra=False, drop_contentless=False)
+    if "inter" not in chosen:
+        params = dataclasses.replace(params, inter=False)
+    return params
+
+
+def filters_edit(project: Project, beads: Sequence[Bead], params: FilterParams, label: str = FILTERS_LABEL) -> Edit:
+    """The one undoable edit that installs filtered ``beads`` and the thresholds ``params`` they were decided with."""
+    from sialign.core.edits import Batch, ReplaceBeads, SetFilterParams
+
+    assert project.alignment is not None
+    replace = ReplaceBeads(0, len(project.alignment.beads), tuple(beads), label=label)
+    if project.filter_params == params:
+        return replace
+    return Batch((replace, SetFilterParams(params)), label=label)
+
+
+@dataclass
+class Filtered:
+    """What :func:`apply_filters` did.
+
+    Attributes:
+        edits: the edits applied, in order (one per filter kind that ran).
+        undos: their inverses, in the order that undoes them.
+        changes: what they changed, for the views.
+        params: the thresholds used (now the project's).
+        before: bead statuses before any filter ran.
+        fine: the beads the fine-grained filters made (None: they did not run).
+        scores: their scores of the beads.
+        before_learned: bead statuses before the learned filter ran.
+        learned: the beads the learned filter made (None: it did not run).
+        doubt: its doubt of every bead.
+    """
+
+    edits: list[Edit] = field(default_factory=list)
+    undos: list[Edit] = field(default_factory=list)
+    changes: Changes | None = None
+    params: FilterParams | None = None
+    before: list[BeadStatus] = field(default_factory=list)
+    fine: list[Bead] | None = None
+    scores: BeadScores | None = None
+    before_learned: list[BeadStatus] = field(default_factory=list)
+    learned: list[Bead] | None = None
+    doubt: DoubtResult | None = None
+
+
+def apply_filters(
+    project: Project,
+    names: Iterable[str],
+    *,
+    params: FilterParams | None = None,
+    embedder: str | None = None,
+    others: Sequence[Project] = (),
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> Filtered:
+    """Run the filters named in ``names`` on the project's alignment, each kind as one undoable edit.
+
+    Args:
+        project: an aligned project; changed in place.
+        names: some of :data:`FILTER_NAMES`.
+        params: the thresholds (default: the project's); the fine-grained
+            groups not named are switched off in what is stored.
+        embedder: ``"lexical"`` or a sentence-transformers model, for eta by
+            cosine and alpha by word alignment (default: neither).
+        others: projects whose confirmed beads the learned filter trains on too.
+        progress / should_stop: see :mod:`sialign.core.progress`.
+
+    Raises:
+        SialignError: an unknown filter name, or the project is not aligned.
+    """
+    from sialign.core.changes import Changes
+    from sialign.core.errors import SialignError
+    from sialign.filters import apply_filters as decide_filters, score_beads
+
+    chosen = check_filter_names(names)
+    if project.alignment is None:
+        raise SialignError("the project has no alignment yet — align it first")
+    params = filter_params_for(params if params is not None else project.filter_params, chosen)
+    done = Filtered(params=params, changes=Changes(), before=[b.status for b in project.alignment.beads])
+    if chosen & set(FINE_FILTERS):
+        model = _embedder(project, embedder)
+        done.scores = score_beads(project, embedder=model, content_pos=params.content_pos, progress=progress,
+                                  should_stop=should_stop)  # fmt: skip
+        done.fine = decide_filters(project, params, done.scores, progress=progress, should_stop=should_stop)
+        _apply(project, filters_edit(project, done.fine, params, FILTERS_LABEL), done)
+        log.info("filters %s applied to %d beads", ", ".join(sorted(chosen & set(FINE_FILTERS))), len(done.fine))
+    if "learned" in chosen:
+        from sialign.filters.learned import learned_filter
+
+        done.before_learned = [b.status for b in project.alignment.beads]
+        done.learned, done.doubt = learned_filter(project, threshold=params.doubt_max, drop=params.drop_failed, others=others,
+                                                  progress=progress, should_stop=should_stop)  # fmt: skip
+        _apply(project, filters_edit(project, done.learned, params, LEARNED_LABEL), done)
+    return done
+
+
+def _apply(project: Project, edit: Edit, done: Filtered) -> None:
+    from sialign.core.edits import apply_edit_changes
+
+    undo, changes = apply_edit_changes(project, edit)
+    done.edits.append(edit)
+    done.undos.insert(0, undo)
+    done.changes = changes if done.changes is None else done.changes | changes
+
+
+def _embedder(project: Project, spec: str | None) -> object:
+    """The embedder ``spec`` names, fitted on the talk's target-language texts when it learns from them (lexical)."""
+    if not spec:
+        return None
+    from sialign.embed.models import choose_embedder, make_embedder
+
+    embedder = make_embedder(choose_embedder(spec, project.source.language, project.target.language).spec)
+    if hasattr(embedder, "fit"):
+        texts = project.target.texts() + (project.reference.texts() if project.reference is not None else [])
+        embedder.fit(texts)
+    return embedder
+
+
+__all__ = [
+    "DOUBT_LABEL",
+    "FILTERS_LABEL",
+    "FILTER_NAMES",
+    "FINE_FILTERS",
+    "LEARNED_LABEL",
+    "Filtered",
+    "apply_filters",
+    "check_filter_names",
+    "filter_params_for",
+    "filters_edit",
+]
