@@ -62,6 +62,9 @@ THRESHOLDS = (
               "Interpretation/reference length; above this the bead is flagged as over-translated"),
     Threshold("eta_min", "η — similarity to the reference, at least", 0.0, 1.0, 0.01,
               "Semantic similarity between the interpretation and the reference translation"),
+    Threshold("rendered_min", "Partly rendered — rendered share, at least", 0.0, 1.0, 0.01,
+              "Share of the source's content words with a word link; below it the bead is flagged "
+              "“partly rendered” (never dropped for it). 0: off. Links are drawn in the background"),
 )  # fmt: skip
 DOUBT_THRESHOLD = Threshold("doubt_max", "Doubt, at most", 0.0, 1.0, 0.01,
                             "Beads whose doubt (probability of being wrong) is above this are dropped, or only flagged")

@@ -120,12 +120,15 @@ class SegmentTableView(QTableView):
         # Widths in digits of the table font: the average character width of a
         # font with a CJK fallback is that of a full-width character.
         digit = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in ((Column.COST, 5), (Column.DOUBT, 5), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
+        for column, chars in ((Column.COST, 5), (Column.DOUBT, 5), (Column.RENDERED, 8), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, digit * chars + 12)
         # The doubt reads best beside the cost it refines.
         if header.visualIndex(Column.DOUBT) != header.visualIndex(Column.COST) + 1:
             header.moveSection(header.visualIndex(Column.DOUBT), header.visualIndex(Column.COST) + 1)
+        # The rendered share after the doubt: both say how much of the bead to trust.
+        if header.visualIndex(Column.RENDERED) != header.visualIndex(Column.DOUBT) + 1:
+            header.moveSection(header.visualIndex(Column.RENDERED), header.visualIndex(Column.DOUBT) + 1)
 
 
 class TablePanel(QWidget):
