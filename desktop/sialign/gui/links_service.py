@@ -119,9 +119,9 @@ class LinksService(QObject):
         self.runner.start(worker)
 
     def _aligner(self) -> str:
-        from sialign.links import ALIGNER_NAME
+        from sialign import links
 
-        return str(getattr(self._linker, "name", ALIGNER_NAME))
+        return str((self._linker or links.WordLinker).name)
 
     def _store(self, project: Any, new: dict) -> None:
         from sialign.workflows.word_links import merged_links

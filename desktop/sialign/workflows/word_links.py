@@ -65,9 +65,9 @@ def update_word_links(
         ModelLoadError: the built-in encoder cannot be loaded.
         LanguageToolUnavailable: a Japanese side and GiNZA not installed.
     """
-    from sialign.links import ALIGNER_NAME
+    from sialign import links
 
-    aligner = getattr(linker, "name", ALIGNER_NAME)
+    aligner = str((linker or links.WordLinker).name)
     if project.word_links is not None and project.word_links.aligner != aligner:
         project.word_links = None  # another aligner's links are all drawn again
     pairs = stale_pairs(project)
