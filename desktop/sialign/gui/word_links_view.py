@@ -119,22 +119,39 @@ class WordLinksView(QWidget):
         if self.links is None:
             return boxes, y + 2 * line_height
         space = metrics.horizontalAdvance(" ")
+        left = MARGIN + self._label_width()
         for side, tokens, text in (("src", self.links.src_tokens, self._src_text), ("tgt", self.links.tgt_tokens, self._tgt_text)):
-            y += line_height  # the label's line
-            x = MARGIN
+            x = left
             prev_end: int | None = None
             for index, (token, start, end) in enumerate(tokens):
                 # A space where the text has one (none between Japanese words).
                 gap = space if prev_end is not None and start > prev_end and not text[prev_end:start].strip() else 0
                 w = metrics.horizontalAdvance(token) + 4
-                if x + gap + w > width - MARGIN and x > MARGIN:
-                    x, y, gap = MARGIN, y + line_height, 0
+                if x + gap + w > width - MARGIN and x > left:
+                    x, y, gap = left, y + line_height, 0
                 x += gap
                 boxes.append(WordBox(side, index, token, QRect(x, y, w, metrics.height() + 2)))
                 x += w
                 prev_end = end
-            y += line_height + LINE_GAP
-        return boxes, y + MARGIN
+            y += line_height + 2 * LINE_GAP
+        return boxes, y + MARGIN - 2 * LINE_GAP
+
+    def _labels(self) -> dict[str, str]:
+        """The text left of each side's words: its name, and the rendered share on the source."""
+        labels = dict(LABELS)
+        share = self.links.rendered_share if self.links is not None else None
+        if share is not None:
+            labels["src"] += f" {100 * share:.0f}%"
+        return labels
+
+    def _label_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setBold(True)
+        return font
+
+    def _label_width(self) -> int:
+        metrics = QFontMetrics(self._label_font())
+        return max(metrics.horizontalAdvance(text) for text in (*self._labels().values(), "Interpretation 100%")) + 10
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt API
         super().resizeEvent(event)
@@ -177,25 +194,15 @@ class WordLinksView(QWidget):
             other = "tgt" if current[0] == "src" else "src"
             linked = {(other, k) for k in self.counterparts(*current)}
         unrendered = set(self.links.content) - {i for i, _ in self.links.links}
-        label_font = QFont(self.font())
-        label_font.setBold(True)
-        line_height = metrics.height() + 2 * LINE_GAP
-        first_of_side: dict[str, int] = {}
+        first_of_side: dict[str, QRect] = {}
         for box in self._boxes:
-            first_of_side.setdefault(box.side, box.rect.top())
-        for side in ("src", "tgt"):
-            top = first_of_side.get(side)
-            if top is None:
-                continue
-            painter.setFont(label_font)
-            painter.setPen(LABEL_COLOUR)
-            count = len(self.links.src_tokens if side == "src" else self.links.tgt_tokens)
-            label = LABELS[side]
-            if side == "src":
-                share = self.links.rendered_share
-                if share is not None:
-                    label += f" — rendered {100 * share:.0f}% of {len(self.links.content)} content words"
-            painter.drawText(MARGIN, top - line_height + metrics.ascent() + LINE_GAP, f"{label} ({count} words)")
+            first_of_side.setdefault(box.side, box.rect)
+        painter.setFont(self._label_font())
+        painter.setPen(LABEL_COLOUR)
+        labels = self._labels()
+        for side, rect in first_of_side.items():
+            painter.drawText(QRect(MARGIN, rect.top(), self._label_width(), rect.height()),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), labels[side])  # fmt: skip
         painter.setFont(self.font())
         text_colour = palette.color(QPalette.ColorRole.Text)
         for box in self._boxes:
