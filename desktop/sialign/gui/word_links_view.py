@@ -181,7 +181,6 @@ class WordLinksView(QWidget):
         painter = QPainter(self)
         palette = self.palette()
         painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Base))
-        metrics = QFontMetrics(self.font())
         if self.links is None:
             painter.setPen(LABEL_COLOUR)
             painter.drawText(self.rect().adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN),
