@@ -404,16 +404,34 @@ def tokenize_texts(texts: Sequence[str], language: str | None) -> list[tuple[lis
     return out
 
 
+def tokenize_texts_job(
+    texts: Sequence[str], language: str | None, *, progress: ProgressFn | None = None, should_stop: StopFn | None = None
+) -> list[tuple[list[tuple[str, int, int]], list[int]]]:
+    """:func:`tokenize_texts` with the job signature of ``sialign.filters.remote`` (run where GiNZA is loaded)."""
+    check_stop(should_stop)
+    return tokenize_texts(texts, language)
+
+
+Tokenizer = Any  # (texts, language) -> what tokenize_texts returns
+
+
 def link_bead_texts(
     pairs: Sequence[tuple[str, str]],
     src_lang: str | None,
     tgt_lang: str | None,
     linker: WordLinker | None = None,
     *,
+    tokenizer: Tokenizer = None,
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
 ) -> list[Any]:
     """Tokens, content words and links of each (source text, target text) pair.
+
+    Args:
+        tokenizer: ``(texts, language)`` → :func:`tokenize_texts`'s result;
+            the desktop app passes one that runs Japanese in its scoring
+            process (GiNZA in a thread would freeze the window). Default:
+            :func:`tokenize_texts` here.
 
     Returns:
         One :class:`sialign.core.word_links.BeadLinks` per pair.
@@ -427,10 +445,12 @@ def link_bead_texts(
 
     if not pairs:
         return []
+    tokenizer = tokenizer or tokenize_texts
     if progress is not None:
         progress(0.0, "Finding the words")
-    src = tokenize_texts([s for s, _ in pairs], src_lang)
-    tgt = tokenize_texts([t for _, t in pairs], tgt_lang)
+    src = tokenizer([s for s, _ in pairs], src_lang)
+    check_stop(should_stop)
+    tgt = tokenizer([t for _, t in pairs], tgt_lang)
     check_stop(should_stop)
     linker = linker or WordLinker()
     links = linker.link(

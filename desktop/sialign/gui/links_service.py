@@ -4,7 +4,9 @@ After a project opens, an alignment run or any edit, the beads whose texts
 have no stored links (:func:`sialign.workflows.word_links.stale_pairs`) are
 linked in a worker thread of their own, so reviewing never waits: a whole
 talk takes some seconds to half a minute the first time, one edited bead a
-fraction of a second. The links go into the project
+fraction of a second. Japanese words come from GiNZA in the application's
+scoring process (as for the filters: loading it in a thread would freeze
+the window). The links go into the project
 (:attr:`~sialign.core.model.Project.word_links`) and are saved with its next
 save; being derived from the texts they are not an edit and do not mark
 the project modified.
@@ -24,6 +26,24 @@ log = logging.getLogger(__name__)
 
 # Edits come in bursts (a split then a move): wait this long after the last one.
 DELAY_MS = 400
+
+
+def _tokenizer(should_stop: Callable[[], bool]) -> Callable[[list[str], str], Any]:
+    """Words of texts; Japanese in the application's scoring process, where GiNZA loads once per
+    session without freezing the window (:mod:`sialign.filters.remote`)."""
+
+    def tokenize(texts: list[str], language: str) -> Any:
+        from sialign.links import tokenize_texts, tokenize_texts_job
+
+        if language.split("-")[0].lower() != "ja":
+            return tokenize_texts(texts, language)
+        from sialign.filters.remote import load_japanese, scoring_process
+
+        process = scoring_process()
+        process.call(load_japanese, should_stop=should_stop, terminate_on_cancel=False)
+        return process.call(tokenize_texts_job, texts, language, should_stop=should_stop)
+
+    return tokenize
 
 
 class LinksService(QObject):
@@ -108,7 +128,8 @@ class LinksService(QObject):
         def task(progress: Any, should_stop: Any) -> Any:
             from sialign.workflows.word_links import compute_links
 
-            return compute_links(copy, pairs, linker=self._make_linker(), progress=progress, should_stop=should_stop)
+            return compute_links(copy, pairs, linker=self._make_linker(), tokenizer=_tokenizer(should_stop),
+                                 progress=progress, should_stop=should_stop)  # fmt: skip
 
         worker = TaskWorker(task, "Drawing word links")
         queued = Qt.ConnectionType.QueuedConnection

@@ -32,15 +32,18 @@ def stale_pairs(project: Project) -> dict[str, tuple[str, str]]:
 
 
 def compute_links(
-    project: Project, pairs: dict[str, tuple[str, str]], *, linker: Any = None,
+    project: Project, pairs: dict[str, tuple[str, str]], *, linker: Any = None, tokenizer: Any = None,
     progress: ProgressFn | None = None, should_stop: StopFn | None = None,
 ) -> dict[str, BeadLinks]:
-    """Links of ``pairs`` (from :func:`stale_pairs`) in the project's languages; the project is not changed."""
+    """Links of ``pairs`` (from :func:`stale_pairs`) in the project's languages; the project is not changed.
+
+    ``tokenizer``: see :func:`sialign.links.link_bead_texts`.
+    """
     from sialign.links import link_bead_texts
 
     keys = list(pairs)
     drawn = link_bead_texts([pairs[k] for k in keys], project.source.language, project.target.language, linker,
-                            progress=progress, should_stop=should_stop)  # fmt: skip
+                            tokenizer=tokenizer, progress=progress, should_stop=should_stop)  # fmt: skip
     return dict(zip(keys, drawn))
 
 
