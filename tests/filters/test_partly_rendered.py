@@ -58,3 +58,20 @@ def test_cmd_filter_rendered_min_out_of_range(tmp_path: Path, capsys: pytest.Cap
     save_project(en_fr_project(), path)
     assert main(["filter", str(path), "--rendered-min", "2"]) == 64
     assert "--rendered-min" in capsys.readouterr().err
+
+
+def test_partly_rendered_preview_lists_the_beads_it_would_flag() -> None:
+    from sialign.core.word_links import rendered_share
+    from sialign.filters import score_beads
+    from sialign.filters.preview import preview_changes
+
+    project = en_fr_project()
+    update_word_links(project, linker=SpellingLinker())
+    beads = project.alignment.beads
+    scores = score_beads(project)
+    params = FilterParams(intra=False, rendered_min=0.4)
+    shares = [rendered_share(project, b) for b in beads]
+    changes = preview_changes(beads, project.target, scores, params, shares)
+    flagged = {c.index: c.reasons for c in changes if c.change == "flag"}
+    assert set(flagged) == {1, 2}  # 1 of 3 and 0 of 1 content words linked; bead 1 has 2 of 4
+    assert flagged[1] == ("rendered 0.33 < 0.40 (flag only)",)

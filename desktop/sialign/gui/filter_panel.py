@@ -363,7 +363,11 @@ class FilterPanel(QWidget):
         beads = project.alignment.beads if project.alignment else []
         try:
             self.flips = preview_flips(self.scores, self.params())
-            changes = preview_changes(beads, project.target, self.scores, self.params())
+            from sialign.core.word_links import rendered_share
+
+            params = self.params()
+            rendered = [rendered_share(project, b) for b in beads] if params.rendered_min > 0 else None
+            changes = preview_changes(beads, project.target, self.scores, params, rendered)
         except ValueError as exc:
             self.flips = []
             self.count_label.setText(str(exc))
