@@ -339,3 +339,125 @@ def read_pairs(path: str | Path, text: str | None = None) -> list[tuple[list[str
         src, tgt = line.split("|||")
         pairs.append((src.split(), tgt.split()))
     return pairs
+
+
+# ---------------------------------------------------------------------------
+# Links of a bead's running texts (the application's use: stored links, the
+# rendered share, the bead panel, exports). Kept in one block, on top of the
+# public API above.
+
+# Japanese parts of speech (GiNZA's UD tags) that count as content words.
+JA_CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
+# Chinese characters that are function words (particles, copula, pronouns, conjunctions).
+ZH_FUNCTION_CHARS = frozenset("的了是在和与及也就都而之着过吗呢吧啊们我你他她它这那个有不对把被从向以为所")
+
+
+def _function_words(lang: str) -> frozenset[str]:
+    from sialign.io.language_words import FUNCTION_WORDS as GUESSING_WORDS
+    from sialign.text.english import STOPWORDS
+    from sialign.text.short_answers import FUNCTION_WORDS
+
+    words = set(GUESSING_WORDS.get(lang, "").split()) | FUNCTION_WORDS.get(lang, frozenset())
+    return frozenset(words | STOPWORDS) if lang in ("en", "") else frozenset(words)
+
+
+def is_content_token(token: str, language: str | None, pos: str | None = None) -> bool:
+    """Whether a token counts for the rendered share (documented rule, per language).
+
+    * Japanese: GiNZA's part of speech is one of :data:`JA_CONTENT_POS`.
+    * Chinese: a number, a Latin word, or a character not in :data:`ZH_FUNCTION_CHARS`.
+    * Other languages: it holds a letter or digit and is not a function word
+      (English: ``sialign.text.english.STOPWORDS``; others: the function-word
+      lists of ``sialign.io.language_words`` and ``sialign.text.short_answers``).
+      Numbers always count.
+    """
+    lang = _lang(language)
+    if not any(ch.isalnum() for ch in token):
+        return False
+    if any(ch.isdigit() for ch in token):
+        return True
+    if lang == "ja" and pos is not None:
+        return pos in JA_CONTENT_POS
+    if lang == "zh" and len(token) == 1 and not token.isascii():
+        return token not in ZH_FUNCTION_CHARS
+    return token.lower().replace("’", "'") not in _function_words(lang)
+
+
+def tokenize_texts(texts: Sequence[str], language: str | None) -> list[tuple[list[tuple[str, int, int]], list[int]]]:
+    """:func:`tokenize` of each text, with the indices of its content words (:func:`is_content_token`).
+
+    Japanese texts are analysed by GiNZA in one batch.
+    """
+    lang = _lang(language)
+    out: list[tuple[list[tuple[str, int, int]], list[int]]] = []
+    if lang == "ja":
+        from sialign.text.japanese import analyze_japanese
+
+        for analysis in analyze_japanese(list(texts)):
+            words = [t for t in analysis.tokens if t.text.strip()]
+            tokens = [(t.text, t.start, t.end) for t in words]
+            out.append((tokens, [k for k, t in enumerate(words) if is_content_token(t.text, lang, t.pos)]))
+        return out
+    for text in texts:
+        tokens = tokenize(text, language)
+        out.append((tokens, [k for k, (t, _, _) in enumerate(tokens) if is_content_token(t, lang)]))
+    return out
+
+
+def tokenize_texts_job(
+    texts: Sequence[str], language: str | None, *, progress: ProgressFn | None = None, should_stop: StopFn | None = None
+) -> list[tuple[list[tuple[str, int, int]], list[int]]]:
+    """:func:`tokenize_texts` with the job signature of ``sialign.filters.remote`` (run where GiNZA is loaded)."""
+    check_stop(should_stop)
+    return tokenize_texts(texts, language)
+
+
+Tokenizer = Any  # (texts, language) -> what tokenize_texts returns
+
+
+def link_bead_texts(
+    pairs: Sequence[tuple[str, str]],
+    src_lang: str | None,
+    tgt_lang: str | None,
+    linker: WordLinker | None = None,
+    *,
+    tokenizer: Tokenizer = None,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> list[Any]:
+    """Tokens, content words and links of each (source text, target text) pair.
+
+    Args:
+        tokenizer: ``(texts, language)`` → :func:`tokenize_texts`'s result;
+            the desktop app passes one that runs Japanese in its scoring
+            process (GiNZA in a thread would freeze the window). Default:
+            :func:`tokenize_texts` here.
+
+    Returns:
+        One :class:`sialign.core.word_links.BeadLinks` per pair.
+
+    Raises:
+        ModelLoadError: the built-in encoder cannot be loaded.
+        LanguageToolUnavailable: Japanese text and GiNZA not installed.
+        AlignmentCancelled: ``should_stop()`` returned True.
+    """
+    from sialign.core.word_links import BeadLinks
+
+    if not pairs:
+        return []
+    tokenizer = tokenizer or tokenize_texts
+    if progress is not None:
+        progress(0.0, "Finding the words")
+    src = tokenizer([s for s, _ in pairs], src_lang)
+    check_stop(should_stop)
+    tgt = tokenizer([t for _, t in pairs], tgt_lang)
+    check_stop(should_stop)
+    linker = linker or WordLinker()
+    links = linker.link(
+        [([t for t, _, _ in s[0]], [t for t, _, _ in t[0]]) for s, t in zip(src, tgt)], src_lang, tgt_lang,
+        progress=progress, should_stop=should_stop,
+    )  # fmt: skip
+    return [
+        BeadLinks(tuple(s[0]), tuple(t[0]), tuple(sorted(row)), tuple(s[1]))
+        for s, t, row in zip(src, tgt, links)
+    ]

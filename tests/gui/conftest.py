@@ -43,6 +43,14 @@ BEAD_LAYOUT = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _no_background_word_links(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Word links are drawn only where a test asks (else every window would load the encoder and GiNZA)."""
+    from sialign.gui.links_service import LinksService
+
+    monkeypatch.setattr(LinksService, "auto", False)
+
+
 def build_project(*, with_times: bool = True) -> Project:
     """A six-sentence English talk with a Japanese interpretation, already aligned."""
     src_times = [(float(2 * i), float(2 * i + 1.8)) for i in range(len(SOURCE_TEXTS))] if with_times else None

@@ -149,3 +149,23 @@ def test_export_dialog_a_file_in_the_path_is_named_not_offered_as_a_folder(qtbot
     dialog.path_edit.setText(str(tmp_path / "afile" / "out.tsv"))
     dialog.accept()
     assert f"{tmp_path / 'afile'} is a file, not a folder" in dialog.error_label.text()
+
+
+def test_export_dialog_writes_word_links_for_tsv_and_jsonl_only(qtbot, tmp_path) -> None:  # noqa: ANN001
+    import json
+
+    from sialign.workflows.word_links import update_word_links
+    from tests.word_link_fakes import SpellingLinker, en_fr_project
+
+    project = en_fr_project()
+    update_word_links(project, linker=SpellingLinker())
+    dialog = _dialog(qtbot, project, tmp_path / "budget.jsonl")
+    _choose(dialog, "jsonl")
+    dialog.links.setChecked(True)
+    dialog.accept()
+    record = json.loads((tmp_path / "budget.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert record["links"] == "1-1 3-4 6-7" and record["src_tokens"][1] == "budget"
+    _choose(dialog, "tmx")
+    assert not dialog.links.isEnabled()
+    _choose(dialog, "tsv")
+    assert dialog.links.isEnabled()

@@ -6,7 +6,11 @@ bead per line with every field; tmx: TMX 1.4; align: vecalign's [i, j]:[k]:cost 
 positions; textgrid/eaf: Praat/ELAN files with aligned source, target and bead tiers;
 srt-source/srt-target/vtt-source/vtt-target: subtitles of one side, one cue per bead, at the times
 of its text (a .srt or .vtt output needs -f to say which side). Dropped beads are left out unless
---include-dropped.
+--include-dropped. --links (tsv, jsonl) adds each bead's word links as 0-based i-j pairs (Pharaoh):
+a last 'links' column of the TSV, whose tokens are sialign.links.tokenize's of the source and
+target columns; in JSONL 'links' with the token lists 'src_tokens' and 'tgt_tokens'. Links the
+project lacks are drawn first (built-in encoder, nothing downloaded); the project file is not
+changed (the app stores links in it).
 """
 
 from __future__ import annotations
@@ -14,8 +18,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sialign.core.plurals import count_noun
+
+if TYPE_CHECKING:
+    from sialign.core.model import Project
 
 HELP = "export a project's aligned beads as TSV, two-column TSV, JSONL, TMX, vecalign, TextGrid, EAF or one side's SRT/VTT subtitles"
 
@@ -29,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only-confirmed", action="store_true", help="export confirmed beads only")
     parser.add_argument("--include-dropped", action="store_true", help="also export dropped beads")
     parser.add_argument("--two-column", action="store_true", help="with tsv: write source<TAB>target only (same as -f tsv2)")
+    parser.add_argument("--links", action="store_true",
+                        help="with tsv or jsonl: add each bead's word links as 0-based i-j token pairs (those the project lacks are drawn first)")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,8 +59,24 @@ def run(args: argparse.Namespace) -> int:
         fmt = "tsv2"
     output = args.output or str(export_path(Path(args.project), export_format(fmt)))
     check_output_folder(output)
+    if args.links and fmt not in ("tsv", "jsonl"):
+        from sialign.cli.usage import usage_error
+
+        usage_error(f"--links works with -f tsv or jsonl, not {fmt}")
     project = load_project(args.project)
-    n = export(project, output, format=fmt, only_confirmed=args.only_confirmed, include_dropped=args.include_dropped).beads
+    if args.links:
+        _draw_links(project)
+    n = export(project, output, format=fmt, only_confirmed=args.only_confirmed, include_dropped=args.include_dropped,
+               links=args.links).beads  # fmt: skip
     total = len(project.alignment.beads) if project.alignment is not None else 0
     print(f"Wrote {n} of {count_noun(total, 'bead')} to {output} ({fmt})", file=sys.stderr)
     return 0
+
+
+def _draw_links(project: Project) -> None:
+    """Draw the word links the project lacks (the project file is left as it is)."""
+    from sialign.workflows.word_links import update_word_links
+
+    drawn = update_word_links(project)
+    if drawn:
+        print(f"drew the word links of {count_noun(drawn, 'bead')}", file=sys.stderr)

@@ -4,7 +4,8 @@ Fine-grained filtering (NAIST-SIC-Aligned §4.1.2). Intra: the first/last target
 trimmed (kept, restorable) when it holds no content word. Inter: alpha = share of content words
 rendered, gamma = length ratio to the reference translation, eta = similarity to it (chrF, or
 embedding cosine with --embedder); beads failing a threshold are dropped with a reason (or only
-flagged with --flag-only). Confirmed beads are never dropped. Thresholds not given come from the
+flagged with --flag-only). --rendered-min flags (never drops) beads whose share of source content
+words with a word link is below it ("partly rendered"; the links are drawn and stored first). Confirmed beads are never dropped. Thresholds not given come from the
 project's saved filter settings; the ones used are saved back into the project. Learned filter
 (--learned): a logistic regression trained on the confirmed beads (while few are, also the
 unreviewed ones, most of which are right) against corrupted copies of them and the beads the
@@ -41,6 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gamma-max", type=float, metavar="X", help="most length ratio target/reference")
     parser.add_argument("--eta-min", type=float, metavar="X", help="least similarity target/reference (0..1)")
     parser.add_argument("--eta-metric", choices=["auto", "chrf", "cosine"], help="similarity for eta (auto: cosine with --embedder, else chrF)")
+    parser.add_argument("--rendered-min", type=float, metavar="X",
+                        help="flag beads as 'partly rendered' when under this share of source content words has a word link (0..1; 0: off); draws the links the project lacks")  # fmt: skip
     parser.add_argument("--flag-only", action="store_true", help="flag failing beads for review instead of dropping them")
     parser.add_argument("--embedder", metavar="SPEC", help="'lexical' or a sentence-transformers model path/name, for eta by cosine and alpha by word alignment")
     parser.add_argument("--report", action="store_true", help="list every flagged, trimmed or dropped bead with its reasons")
@@ -65,6 +68,7 @@ def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
         "eta_min": args.eta_min,
         "eta_metric": args.eta_metric,
         "doubt_max": args.doubt_max,
+        "rendered_min": args.rendered_min,
     }
     changes = {k: v for k, v in changes.items() if v is not None}
     if args.flag_only:
@@ -125,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if project.alignment is None or not project.alignment.beads:
         raise SialignError(f"{args.project}: the project has no alignment yet — run 'sialign align' first")
     params = _params(args, project.filter_params)
-    for name in ("alpha_min", "eta_min"):
+    for name in ("alpha_min", "eta_min", "rendered_min"):
         if not 0.0 <= getattr(params, name) <= 1.0:
             usage_error(f"--{name.replace('_', '-')} must be between 0 and 1, not {getattr(params, name)}")
     if params.gamma_min > params.gamma_max:

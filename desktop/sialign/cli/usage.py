@@ -44,6 +44,7 @@ NUMBER_RANGES: dict[str, tuple[float, float]] = {
     "--gamma-max": (0.0, 1000.0),
     "--eta-min": (0.0, 1.0),
     "--doubt-max": (0.0, 1.0),
+    "--rendered-min": (0.0, 1.0),
     "--eps": (0.0, 1.0),
     "--jobs": (1, 1024),
     "--dev": (0, 10_000_000),

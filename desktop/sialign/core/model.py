@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from sialign.core.errors import InvariantError
 from sialign.core.params import AlignParams, FilterParams
 from sialign.core.plurals import count_noun
+from sialign.core.word_links import WordLinks
 
 if TYPE_CHECKING:
     from sialign.core.bead_rows import BeadRow
@@ -517,6 +518,9 @@ class Project:
             edits. The project file keeps them with a fingerprint of the
             project they apply to (``io/project_file.py``); the desktop app
             puts them back on its undo stack when it opens the file.
+        word_links: word links inside the beads and the aligner that drew
+            them (:mod:`sialign.core.word_links`), or None until first drawn;
+            derived from the texts, so not an edit of its own.
         path: where the project was last saved (not serialised).
     """
 
@@ -530,6 +534,7 @@ class Project:
     metadata: dict[str, Any] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     undo: list[dict[str, Any]] = field(default_factory=list)
+    word_links: WordLinks | None = None
     path: str | None = None
 
     def __repr__(self) -> str:
@@ -585,7 +590,7 @@ class Project:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "talk_id": self.talk_id,
             "source": self.source.to_dict(),
             "target": self.target.to_dict(),
@@ -596,6 +601,9 @@ class Project:
             "metadata": dict(self.metadata),
             "history": list(self.history),
         }
+        if self.word_links is not None:  # optional: files without links load as before
+            d["word_links"] = self.word_links.to_dict()
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Project:
@@ -609,4 +617,5 @@ class Project:
             filter_params=FilterParams.from_dict(d.get("filter_params")),
             metadata=dict(d.get("metadata", {})),
             history=list(d.get("history", [])),
+            word_links=WordLinks.from_dict(d["word_links"]) if d.get("word_links") else None,
         )

@@ -193,6 +193,10 @@ class FilterParams:
         doubt_max: most doubt (probability a bead is wrong, from the model
             trained on the reviewed beads, ``sialign.filters.learned``) a
             bead may have before the learned filter flags or drops it.
+        rendered_min: least rendered share (source content words with a
+            word link, :mod:`sialign.core.word_links`); a bead below it gets
+            the flag "partly rendered" (a flag only: never dropped for it).
+            0 switches the flag off.
     """
 
     intra: bool = True
@@ -206,6 +210,7 @@ class FilterParams:
     eta_metric: EtaMetric = "auto"
     drop_failed: bool = True
     doubt_max: float = 0.8
+    rendered_min: float = 0.0
 
     def __post_init__(self) -> None:
         """Refuse values the filters cannot use.
@@ -216,6 +221,8 @@ class FilterParams:
         _check_choices(self, {"eta_metric": EtaMetric})
         if not 0.0 <= self.doubt_max <= 1.0:
             raise ParamsError("doubt_max", f"must be between 0 and 1, not {self.doubt_max}")
+        if not 0.0 <= self.rendered_min <= 1.0:
+            raise ParamsError("rendered_min", f"must be between 0 and 1, not {self.rendered_min}")
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

@@ -31,7 +31,7 @@ from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.filters.scores import FILTER_REASON_PREFIX, BeadScores, score_beads
 
 FILTER_FLAG_NAMES = frozenset(
-    {"intra", "alpha", "gamma", "eta", "omission", "addition", "under_translation", "over_translation"}
+    {"intra", "alpha", "gamma", "eta", "omission", "addition", "under_translation", "over_translation", "partly_rendered"}
 )
 
 
@@ -176,6 +176,31 @@ def apply_filters(
     return out
 
 
+def partly_rendered_flag(project: Project, bead: Bead, params: FilterParams) -> Flag | None:
+    """The "partly rendered" flag of a bead from its stored word links; None when off or not linked.
+
+    Fails when the rendered share (source content words with a link) is
+    below ``params.rendered_min``; the reason lists the words without a link.
+    """
+    from sialign.core.word_links import links_of
+
+    if params.rendered_min <= 0:
+        return None
+    links = links_of(project, bead)
+    share = None if links is None else links.rendered_share
+    if links is None or share is None:
+        return None
+    total = len(links.content)
+    linked = round(share * total)
+    failed = share < params.rendered_min
+    reason = f"Partly rendered: {linked} of {total} source content words linked ({_pct(share)})" if failed \
+        else f"Rendered share {_pct(share)} ({linked} of {total} source content words linked)"  # fmt: skip
+    missing = links.unrendered()
+    if failed and missing:
+        reason += "; not linked: " + ", ".join(missing[:12]) + ("…" if len(missing) > 12 else "")
+    return Flag("partly_rendered", share, params.rendered_min, reason, failed)
+
+
 def _flags_for(k: int, bead: Bead, project: Project, scores: BeadScores, params: FilterParams, d: Decision) -> list[Flag]:
     flags: list[Flag] = []
     src_doc, tgt_doc = project.source, project.target
@@ -234,6 +259,9 @@ def _flags_for(k: int, bead: Bead, project: Project, scores: BeadScores, params:
         under.append(f"it renders {detail.covered} of {detail.total} content words")
     if under:
         flags.append(Flag("under_translation", None, None, "Possible under-translation: " + " and ".join(under), True))
+    partly = partly_rendered_flag(project, bead, params)
+    if partly is not None:
+        flags.append(partly)
     if d.gamma_high[k]:
         flags.append(Flag("over_translation", gamma, params.gamma_max, f"Possible over-translation: {gamma:.1f}× the reference length", True))
     return flags

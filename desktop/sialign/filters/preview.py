@@ -74,13 +74,17 @@ def _trim_reasons(bead: Bead, new_trims: Sequence[int], target: Document, params
     return reasons
 
 
-def preview_changes(beads: Sequence[Bead], target: Document, scores: BeadScores, params: FilterParams) -> list[PreviewChange]:
+def preview_changes(beads: Sequence[Bead], target: Document, scores: BeadScores, params: FilterParams,
+                    rendered: Sequence[float | None] | None = None) -> list[PreviewChange]:  # fmt: skip
     """Every bead whose status, flags or trimmed chunks applying ``params`` would change, with reasons.
 
     Args:
         beads: the project's current beads (the ones ``scores`` measured).
         target: the target document (for the text of trimmed chunks).
         scores / params: as for :func:`~sialign.filters.apply.decide`.
+        rendered: each bead's rendered share from its word links
+            (:func:`sialign.core.word_links.rendered_share`), for the
+            "partly rendered" flag (a flag only, never a drop).
 
     Raises:
         ValueError: the scores do not fit ``params`` (see ``decide``).
@@ -92,13 +96,15 @@ def preview_changes(beads: Sequence[Bead], target: Document, scores: BeadScores,
         new_trims = tuple(bead.trimmed) if confirmed else (scores.trims[k] if params.intra else ())
         trims = _trim_reasons(bead, new_trims, target, params)
         failures = failure_reasons(k, d, params)
+        share = rendered[k] if rendered is not None and k < len(rendered) else None
+        partly = [f"rendered {share:.2f} < {params.rendered_min:.2f}"] if share is not None and share < params.rendered_min else []
         if d.dropped_after[k] and not d.dropped_before[k]:
-            out.append(PreviewChange(k, DROP, tuple(failures + trims)))
+            out.append(PreviewChange(k, DROP, tuple(failures + partly + trims)))
         elif d.dropped_before[k] and not d.dropped_after[k]:
             out.append(PreviewChange(k, RESTORE, tuple(["passes every threshold now"] + trims)))
-        elif failures and not d.dropped_after[k]:
+        elif (failures or partly) and not d.dropped_after[k]:
             why = "confirmed" if confirmed else "flag only"
-            out.append(PreviewChange(k, FLAG, tuple([f"{r} ({why})" for r in failures] + trims)))
+            out.append(PreviewChange(k, FLAG, tuple([f"{r} ({why})" for r in failures] + [f"{r} (flag only)" for r in partly] + trims)))
         elif trims:
             out.append(PreviewChange(k, TRIM, tuple(trims)))
     return out

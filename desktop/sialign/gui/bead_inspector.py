@@ -1,7 +1,8 @@
 """The selected bead up close: its segments, where to cut them, its labels and post-edit.
 
 Each side of the bead is shown in a read-only text box, one paragraph per
-segment; the text cursor there is the edit point: "split at cursor" cuts the
+segment (tab "Segments"; tab "Word links" shows the same bead as words
+with their links, :mod:`sialign.gui.word_links_view`); the text cursor there is the edit point: "split at cursor" cuts the
 segment under it at the cursor's character position, "merge with next",
 "move to the previous bead" and so on act on the segment under it. Labels
 (good alignment / good MT, note) and the post-edited target are applied as
@@ -23,13 +24,17 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from sialign.core.model import Bead, Document, Project, bead_text
+from sialign.core.word_links import link_texts, links_of
 from sialign.gui.session import ProjectSession
+from sialign.gui.word_links_view import WordLinksView
 
 # Qt shows a paragraph break for "\n"; inside one segment a line break is a
 # line separator, so one segment stays one paragraph (one block) and cursor
@@ -175,6 +180,22 @@ class BeadInspector(QWidget):
         texts.addWidget(source_box)
         texts.addWidget(target_box)
         texts.setChildrenCollapsible(False)
+        # The same bead as words with their links (sialign.core.word_links), in a tab beside the segments.
+        self.links_view = WordLinksView()
+        self.links_view.setToolTip(
+            "Point at or click a word to see its linked words; shaded: source content words with no link "
+            "(not rendered?). Keyboard: Left/Right move through the words, Escape clears"
+        )
+        self._links_message = ""
+        links_scroll = QScrollArea()
+        links_scroll.setWidgetResizable(True)
+        links_scroll.setWidget(self.links_view)
+        links_scroll.setMinimumHeight(60)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(texts, "Segments")
+        self.tabs.addTab(links_scroll, "Word links")
+        self.tabs.setTabToolTip(1, "Which words of the interpretation render which words of the source")
 
         # Buttons carry the main window's actions (set by attach_actions), so
         # their shortcuts, undo text and enabled state stay in one place.
@@ -231,7 +252,7 @@ class BeadInspector(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
-        layout.addWidget(texts, 1)
+        layout.addWidget(self.tabs, 1)
         layout.addLayout(form)
 
         self._buttons = (apply_labels, apply_post_edit, clear_post_edit)
@@ -291,6 +312,7 @@ class BeadInspector(QWidget):
             self._show_restore_buttons(None)
             self.note.clear()
             self.post_edit.clear()
+            self.show_links()
             return
         cost = "—" if bead.cost is None else f"{bead.cost:.3f}"
         text = f"<b>Bead {index + 1}</b> ({bead.kind}) · {bead.status.value} · cost {cost}"
@@ -311,6 +333,28 @@ class BeadInspector(QWidget):
         # post-editor corrects); it is saved only once changed.
         self._prefill = bead_text(bead, self.project.target, "tgt", use_post_edit=False) if bead.post_edit is None else ""
         self.post_edit.setText(bead.post_edit if bead.post_edit is not None else self._prefill)
+        self.show_links()
+
+    def set_links_message(self, message: str) -> None:
+        """What the word-links tab says while a bead has no links (drawing them, or why not)."""
+        self._links_message = message
+        self.show_links()
+
+    def show_links(self) -> None:
+        """Show the selected bead's stored word links (call again when new links are stored)."""
+        bead = self._bead()
+        if bead is None:
+            self.links_view.set_links(None, message="No bead selected.")
+            return
+        if not bead.src or not bead.tgt:
+            self.links_view.set_links(None, message="A bead with one side empty has no word links.")
+            return
+        links = links_of(self.project, bead)
+        if links is None:
+            self.links_view.set_links(None, message=self._links_message or "The word links of this bead are being drawn…")
+            return
+        src, tgt = link_texts(self.project, bead)
+        self.links_view.set_links(links, src, tgt)
 
     def _show_restore_buttons(self, bead: Bead | None) -> None:
         for button in self.restore_buttons:

@@ -44,19 +44,20 @@ class ExportOptions:
     format: ExportFormat
     only_confirmed: bool
     include_dropped: bool
+    links: bool = False
 
 
 def export(project: Project, options: ExportOptions) -> int:
     """Write the alignment with ``options`` (atomically); returns the rows written."""
-    from sialign.io.writers import write_alignment
+    from sialign.workflows.outputs import export as write_out
 
-    return write_alignment(
-        project,
-        options.path,
-        format=options.format.key,
-        only_confirmed=options.only_confirmed,
-        include_dropped=options.include_dropped,
-    )
+    written = write_out(project, options.path, format=options.format.key, only_confirmed=options.only_confirmed,
+                        include_dropped=options.include_dropped, links=options.links and options.format.key in LINK_FORMATS)  # fmt: skip
+    return written.beads or 0
+
+
+# The formats that carry word links (a links column of the TSV, tokens and links in JSONL).
+LINK_FORMATS = frozenset({"tsv", "jsonl"})
 
 
 def count_rows(project: Project, fmt: ExportFormat, *, only_confirmed: bool, include_dropped: bool) -> int:
@@ -90,6 +91,12 @@ class ExportDialog(QDialog):
         self.only_confirmed = QCheckBox("Only confirmed beads")
         self.only_confirmed.setToolTip("Leave out beads nobody has confirmed yet")
         self.include_dropped = QCheckBox("Include dropped beads (with their status and reason)")
+        self.links = QCheckBox("Include word links (i-j pairs of source and interpretation words)")
+        drawn = project.word_links is not None and bool(project.word_links.beads)
+        self.links.setToolTip(
+            "TSV: a last 'links' column; JSONL: the words of both sides and their links. "
+            + ("Beads whose links are still being drawn get none." if drawn else "No links are drawn yet; they are drawn in the background after the talk opens.")
+        )
         self.path_edit = QLineEdit(default_path)
         browse = QPushButton("Browse…")
         browse.clicked.connect(self.browse)
@@ -105,6 +112,7 @@ class ExportDialog(QDialog):
         form.addRow("Format", self.format_box)
         form.addRow("", self.only_confirmed)
         form.addRow("", self.include_dropped)
+        form.addRow("", self.links)
         form.addRow("File", path_row)
         form.addRow("Rows", self.count_label)
         form.addRow("", self.error_label)
@@ -113,6 +121,7 @@ class ExportDialog(QDialog):
         self.only_confirmed.toggled.connect(self.update_count)
         self.include_dropped.toggled.connect(self.update_count)
         self.row_count = 0
+        self.links.setEnabled(self.format.key in LINK_FORMATS)
         self.update_count()
 
     @property
@@ -120,6 +129,7 @@ class ExportDialog(QDialog):
         return FORMATS[self.format_box.currentIndex()]
 
     def _format_changed(self) -> None:
+        self.links.setEnabled(self.format.key in LINK_FORMATS)
         path = self.path_edit.text().strip()
         if path:
             self.path_edit.setText(str(export_path(path, self.format)))
@@ -160,6 +170,7 @@ class ExportDialog(QDialog):
             format=self.format,
             only_confirmed=self.only_confirmed.isChecked(),
             include_dropped=self.include_dropped.isChecked(),
+            links=self.links.isChecked(),
         )
 
     def show_error(self, message: str) -> None:
@@ -203,7 +214,8 @@ class ExportDialog(QDialog):
             except OSError as exc:
                 self.show_error(f"Cannot create {path.parent}: {exc.strerror or exc}")
                 return
-        options = ExportOptions(str(path), self.format, self.only_confirmed.isChecked(), self.include_dropped.isChecked())
+        options = ExportOptions(str(path), self.format, self.only_confirmed.isChecked(), self.include_dropped.isChecked(),
+                                self.links.isChecked())  # fmt: skip
         try:
             self.rows_written = export(self.project, options)
         except (SialignError, OSError) as exc:

@@ -63,6 +63,9 @@ THRESHOLDS = (
               "Interpretation/reference length; above this the bead is flagged as over-translated"),
     Threshold("eta_min", "η — similarity to the reference, at least", 0.0, 1.0, 0.01,
               "Semantic similarity between the interpretation and the reference translation"),
+    Threshold("rendered_min", "Partly rendered — rendered share, at least", 0.0, 1.0, 0.01,
+              "Share of the source's content words with a word link; below it the bead is flagged "
+              "“partly rendered” (never dropped for it). 0: off. Links are drawn in the background"),
 )  # fmt: skip
 DOUBT_THRESHOLD = Threshold("doubt_max", "Doubt, at most", 0.0, 1.0, 0.01,
                             "Beads whose doubt (probability of being wrong) is above this are dropped, or only flagged")
@@ -367,7 +370,11 @@ class FilterPanel(QWidget):
         beads = project.alignment.beads if project.alignment else []
         try:
             self.flips = preview_flips(self.scores, self.params())
-            changes = preview_changes(beads, project.target, self.scores, self.params())
+            from sialign.core.word_links import rendered_share
+
+            params = self.params()
+            rendered = [rendered_share(project, b) for b in beads] if params.rendered_min > 0 else None
+            changes = preview_changes(beads, project.target, self.scores, params, rendered)
         except ValueError as exc:
             self.flips = []
             self.count_label.setText(str(exc))

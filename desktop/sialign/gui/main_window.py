@@ -33,6 +33,7 @@ from sialign.gui.bead_inspector import BeadInspector
 from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.doubt import DoubtService
 from sialign.gui.explain_dialog import ExplainController
+from sialign.gui.links_service import LinksService
 from sialign.gui.similarity_service import SimilarityService
 from sialign.gui.filter_panel import FilterPanel
 from sialign.gui.matrix_view import MatrixView
@@ -113,6 +114,11 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
         self.doubt = DoubtService(self.session, self)
         # The matrix of an opened project gets its colours in the background.
         self.colours = SimilarityService(self.session, self)
+        # Word links of the beads are drawn in the background too, after every change.
+        self.word_links = LinksService(self.session, self)
+        self.word_links.links_changed.connect(self.table_model.links_changed)
+        self.word_links.links_changed.connect(self.inspector.show_links)
+        self.word_links.state_changed.connect(self.inspector.set_links_message)
         self.filter_panel.attach_doubt(self.doubt)
         self.audio_panel = AudioPanel(self.session, with_evs=False)
         self.review = ReviewActions(self.session, self.table_panel.selected_beads, self.inspector.current_segment,
@@ -442,5 +448,6 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
         self.audio_panel.shutdown()
         self.doubt.shutdown()
         self.colours.shutdown()
+        self.word_links.shutdown()
         event.accept()
 

@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from sialign.core.model import Alignment, Bead, BeadStatus, Project, bead_text, bead_times, join_segments
+from sialign.core.word_links import links_of
 from sialign.evaluate.evs import bead_lags
 
 # A bead with a cost above this is "low confidence" unless the user changes it
@@ -50,6 +51,8 @@ class Column(IntEnum):
     # Last in the model (older layouts keep their column numbers); the view shows them after the cost.
     DOUBT = 6
     CONFIDENCE = 7
+    # Share of the source's content words with a word link (sialign.core.word_links).
+    RENDERED = 8
 
 
 HEADERS = {
@@ -61,6 +64,7 @@ HEADERS = {
     Column.TIMES: "Times · EVS",
     Column.DOUBT: "Doubt",
     Column.CONFIDENCE: "Conf.",
+    Column.RENDERED: "Rendered",
 }
 
 STATUS_COLOURS = {
@@ -100,6 +104,8 @@ class Row:
     labels: str
     note: str = ""
     confidence: float | None = None
+    rendered: float | None = None
+    unrendered: tuple[str, ...] = ()
 
 
 def bead_fingerprint(bead: Bead) -> tuple[Any, ...]:
@@ -143,6 +149,7 @@ def render_row(bead: Bead, project: Project) -> Row:
         if evs is not None:
             times += f" · EVS {evs:+.1f} s"
         spans = f"source {_fmt_time(s_start)}–{_fmt_time(s_end)}, interpretation {_fmt_time(t_start)}–{_fmt_time(t_end)}"
+    links = links_of(project, bead)
     labels = []
     if bead.good_align is not None:
         labels.append("align ✓" if bead.good_align else "align ✗")
@@ -164,6 +171,8 @@ def render_row(bead: Bead, project: Project) -> Row:
         labels=", ".join(labels),
         note=bead.note,
         confidence=bead.confidence,
+        rendered=None if links is None else links.rendered_share,
+        unrendered=() if links is None else tuple(links.unrendered()),
     )
 
 
@@ -295,6 +304,12 @@ class SegmentTableModel(QAbstractTableModel):
         bead = self._bead_refs[index]
         return self._doubt.get((bead.src, bead.tgt))
 
+    def links_changed(self) -> None:
+        """Show the word links drawn since (the Rendered column and its tooltip)."""
+        if self._rows:
+            self._rows = [None] * len(self._rows)
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(Column) - 1))
+
     def set_low_confidence(self, threshold: float) -> None:
         self.low_confidence = threshold
         if self._rows:
@@ -351,7 +366,7 @@ class SegmentTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(r, row)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (Column.COST, Column.DOUBT, Column.CONFIDENCE):
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (Column.COST, Column.DOUBT, Column.CONFIDENCE, Column.RENDERED):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -374,6 +389,8 @@ class SegmentTableModel(QAbstractTableModel):
             return "" if doubt is None else f"{doubt:.2f}"
         if col is Column.CONFIDENCE:
             return "" if row.confidence is None else f"{row.confidence:.2f}"
+        if col is Column.RENDERED:
+            return "" if row.rendered is None else f"{100 * row.rendered:.0f}%"
         return row.times
 
     def _sort_key(self, r: int, row: Row, col: Column) -> Any:
@@ -384,6 +401,8 @@ class SegmentTableModel(QAbstractTableModel):
             return -1.0 if doubt is None else doubt
         if col is Column.CONFIDENCE:
             return -1.0 if row.confidence is None else row.confidence
+        if col is Column.RENDERED:
+            return 2.0 if row.rendered is None else row.rendered
         if col is Column.TIMES:
             return row.evs if row.evs is not None else float("inf")
         if col is Column.FLAGS:
@@ -414,6 +433,9 @@ class SegmentTableModel(QAbstractTableModel):
         doubt = self.doubt(r)
         if doubt is not None:
             lines.append(f"Doubt {doubt:.2f}: probability the bead is wrong, learned from the reviewed beads")
+        if row.rendered is not None:
+            line = f"Rendered {100 * row.rendered:.0f}%: share of the source's content words with a word link"
+            lines.append(line + ("; not linked: " + ", ".join(row.unrendered[:12]) if row.unrendered else ""))
         if row.flags:
             lines.append(row.flags)
         if row.labels:

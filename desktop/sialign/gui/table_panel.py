@@ -120,11 +120,12 @@ class SegmentTableView(QTableView):
         # Widths in digits of the table font: the average character width of a
         # font with a CJK fallback is that of a full-width character.
         digit = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in ((Column.COST, 5), (Column.CONFIDENCE, 5), (Column.DOUBT, 5), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
+        for column, chars in ((Column.COST, 5), (Column.CONFIDENCE, 5), (Column.DOUBT, 5), (Column.RENDERED, 8), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, digit * chars + 12)
-        # The aligner's confidence and the doubt read best beside the cost they refine.
-        for offset, column in enumerate((Column.CONFIDENCE, Column.DOUBT), start=1):
+        # The aligner's confidence, the doubt and the rendered share read best beside the cost:
+        # all say how much of the bead to trust.
+        for offset, column in enumerate((Column.CONFIDENCE, Column.DOUBT, Column.RENDERED), start=1):
             if header.visualIndex(column) != header.visualIndex(Column.COST) + offset:
                 header.moveSection(header.visualIndex(column), header.visualIndex(Column.COST) + offset)
 

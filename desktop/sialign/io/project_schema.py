@@ -342,6 +342,33 @@ def undo_record(value: Any, key: str) -> None:
     _object(value, key, {"state": text, "steps": _list_of(undo_step)}, ("state", "steps"))
 
 
+def _token(value: Any, key: str) -> None:
+    if not isinstance(value, list) or len(value) != 3:
+        raise SchemaError(key, "is not a [token, start, end] triple")
+    text(value[0], f"{key}[0]")
+    whole(value[1], f"{key}[1]")
+    whole(value[2], f"{key}[2]")
+
+
+def _pharaoh(value: Any, key: str) -> None:
+    text(value, key)
+    if not all(re.fullmatch(r"\d+-\d+", pair) for pair in value.split()):
+        raise SchemaError(key, f"is not a list of i-j links: {_show(value)}")
+
+
+def bead_links(value: Any, key: str) -> None:
+    _object(value, key, {"src": _list_of(_token), "tgt": _list_of(_token), "links": _pharaoh, "content": id_list})
+
+
+def word_links(value: Any, key: str) -> None:
+    """The stored word links: ``{"aligner": name, "beads": {key: {"src", "tgt", "links", "content"}}}``."""
+    if value is None:
+        return
+    _object(value, key, {"aligner": text, "beads": any_object}, ("beads",))
+    for name, entry in value["beads"].items():
+        bead_links(entry, f"{key}.beads.{name}")
+
+
 def project(value: Any, key: str) -> None:
     _object(
         value,
@@ -357,6 +384,7 @@ def project(value: Any, key: str) -> None:
             "metadata": any_object,
             "history": history,
             "undo": undo_record,
+            "word_links": word_links,
         },
         ("source", "target"),
     )

@@ -9,7 +9,7 @@ from typing import Any
 
 from sialign.core.errors import FormatError
 from sialign.io.escaping import unescape_tsv_field
-from sialign.io.writers import LEGACY_PARALLEL_TSV_COLUMNS, AlignmentRow, PARALLEL_TSV_COLUMNS
+from sialign.io.writers import LEGACY_PARALLEL_TSV_COLUMNS, LINKS_TSV_COLUMNS, AlignmentRow, PARALLEL_TSV_COLUMNS
 
 
 def _read_utf8(path: Path) -> str:
@@ -74,7 +74,7 @@ def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
     if not lines:
         return rows
     header = tuple(lines[0].rstrip("\r").split("\t"))
-    with_header = header in (PARALLEL_TSV_COLUMNS, LEGACY_PARALLEL_TSV_COLUMNS)
+    with_header = header in (PARALLEL_TSV_COLUMNS, LEGACY_PARALLEL_TSV_COLUMNS, LINKS_TSV_COLUMNS)
     width = len(header) if with_header else 2
     for number, line in enumerate(lines[1:] if with_header else lines, start=2 if with_header else 1):
         fields = line.rstrip("\r").split("\t")
@@ -99,6 +99,7 @@ def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
                 source=fields[9],
                 target=fields[10],
                 trimmed_tgt_ids=_parse_ids(fields[11], path, number) if width > 11 else (),
+                links=fields[12] if width > 12 else None,
             )
         )
     return rows

@@ -8,14 +8,19 @@ Alignment outputs (docs/algorithms.md: Outputs):
   fields escaped (``\\t``, ``\\n``, ``\\r``, ``\\\\``) so a row never breaks.
   ``tgt_ids`` lists the chunks the ``target`` text holds; chunks the intra
   filter trimmed (left out of the text) are in ``trimmed_tgt_ids``, the last
-  column, so readers of the first eleven columns keep working.
+  column, so readers of the first eleven columns keep working. With word
+  links (``--links``) a ``links`` column follows: 0-based ``i-j`` pairs
+  (Pharaoh) of source and target tokens, the tokens being those of
+  :func:`sialign.links.tokenize` on the ``source`` and ``target`` columns.
 - ``tsv2``: ``source<TAB>target`` only, no header, for MT toolkits; beads with
   an empty side are left out (they are not sentence pairs). The text is raw
   (no escapes, backslashes as they are); a tab or line break inside a text
   becomes a space.
 - ``jsonl``: one bead per line with every field (labels, flags, trimmed
   chunks, times, segment texts); ``tgt_ids`` / ``tgt_positions`` /
-  ``tgt_texts`` are the chunks of ``target``, ``trimmed_tgt_ids`` the others.
+  ``tgt_texts`` are the chunks of ``target``, ``trimmed_tgt_ids`` the others;
+  with word links, ``src_tokens``, ``tgt_tokens`` and ``links`` (``i-j``
+  into those lists) and ``links_aligner``.
 - ``tmx``: TMX 1.4; beads with an empty side are left out; ``x-tgt-ids``
   names the chunks of the target text, ``x-trimmed-tgt-ids`` trimmed ones.
 - ``align``: vecalign's ``[i, j]:[k]:cost`` with 0-based positions of the
@@ -63,6 +68,8 @@ TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "v
 # (still read); the current header adds ``trimmed_tgt_ids`` at the end.
 LEGACY_PARALLEL_TSV_COLUMNS = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
 PARALLEL_TSV_COLUMNS = LEGACY_PARALLEL_TSV_COLUMNS + ("trimmed_tgt_ids",)
+# With word links (``--links``): one more column, last, so readers of the others keep working.
+LINKS_TSV_COLUMNS = PARALLEL_TSV_COLUMNS + ("links",)
 
 
 def kept_and_trimmed(bead: Bead) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -125,10 +132,12 @@ class AlignmentRow:
     source: str = ""
     target: str = ""
     trimmed_tgt_ids: tuple[int, ...] = ()
+    links: str | None = None
 
 
-def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> list[AlignmentRow]:
-    """The rows the parallel TSV holds for ``project``."""
+def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False,
+                   links: bool = False) -> list[AlignmentRow]:  # fmt: skip
+    """The rows the parallel TSV holds for ``project`` (with ``links``: the stored word links of each, "" when none)."""
     rows = []
     for _, bead in select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
         s0, s1 = bead_times(bead, project.source, "src")
@@ -148,9 +157,17 @@ def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dr
                 status=bead.status.value,
                 source=bead_text(bead, project.source, "src"),
                 target=bead_text(bead, project.target, "tgt"),
+                links=_pharaoh_of(project, bead) if links else None,
             )
         )
     return rows
+
+
+def _pharaoh_of(project: Project, bead: Bead) -> str:
+    from sialign.core.word_links import links_of
+
+    stored = links_of(project, bead)
+    return "" if stored is None else stored.pharaoh()
 
 
 def _format_number(value: float | None, digits: int) -> str:
@@ -176,6 +193,8 @@ def format_tsv_row(row: AlignmentRow) -> str:
         row.target,
         ",".join(str(i) for i in row.trimmed_tgt_ids),
     ]
+    if row.links is not None:
+        fields.append(row.links)
     return "\t".join(escape_tsv_field(f) for f in fields)
 
 
@@ -192,7 +211,8 @@ def write_parallel_tsv(rows: list[AlignmentRow], path: str | Path, *, two_column
     written = 0
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         if not two_column:
-            fh.write("\t".join(PARALLEL_TSV_COLUMNS) + "\n")
+            with_links = any(row.links is not None for row in rows)
+            fh.write("\t".join(LINKS_TSV_COLUMNS if with_links else PARALLEL_TSV_COLUMNS) + "\n")
         for row in rows:
             if two_column:
                 if not row.source.strip() or not row.target.strip():
@@ -212,7 +232,8 @@ def _finite(value: float | None) -> float | None:
     return float(value) if value is not None and math.isfinite(value) else None
 
 
-def alignment_records(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> list[dict[str, Any]]:
+def alignment_records(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False,
+                      links: bool = False) -> list[dict[str, Any]]:  # fmt: skip
     """One JSON-ready dict per exported bead, with every field of the bead.
 
     Keys: talk, index (position in the alignment), src_ids, tgt_ids (the
@@ -228,7 +249,14 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
     source, target (output text), target_original (every target chunk, no
     post-edit), trimmed_text, src_texts, tgt_texts (segment by segment, of
     src_ids and tgt_ids).
+
+    With ``links``, also: src_tokens and tgt_tokens (the words of ``source``
+    and ``target``, :func:`sialign.links.tokenize`), links (0-based ``i-j``
+    pairs into those token lists, the Pharaoh format; None for a bead with
+    no stored links) and links_aligner (the word aligner's name).
     """
+    from sialign.core.word_links import links_of
+
     src, tgt = project.source, project.target
     records = []
     for index, bead in select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
@@ -267,6 +295,14 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
                 "tgt_texts": [tgt.get(i).text for i in kept],
             }
         )
+        if links:
+            stored = links_of(project, bead)
+            records[-1].update(
+                src_tokens=[t for t, _, _ in stored.src_tokens] if stored else [],
+                tgt_tokens=[t for t, _, _ in stored.tgt_tokens] if stored else [],
+                links=stored.pharaoh() if stored else None,
+                links_aligner=project.word_links.aligner if stored and project.word_links else None,
+            )
     return records
 
 
@@ -496,7 +532,7 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
 
 
 def write_alignment(project: Project, path: str | Path, *, format: str | None = None, only_confirmed: bool = False,
-                    include_dropped: bool = False, two_column: bool = False) -> int:  # fmt: skip
+                    include_dropped: bool = False, two_column: bool = False, links: bool = False) -> int:  # fmt: skip
     """Export the project's alignment; returns the number of rows (beads) written.
 
     Args:
@@ -511,16 +547,19 @@ def write_alignment(project: Project, path: str | Path, *, format: str | None = 
             includes them anyway unless ``only_confirmed``: it describes the
             whole segmentation).
         two_column: with ``tsv``, write ``source<TAB>target`` only.
+        links: with ``tsv`` and ``jsonl``, add the project's stored word
+            links (a last ``links`` column; JSONL: tokens and links). Draw
+            them first (:func:`sialign.workflows.word_links.update_word_links`).
 
     Raises:
         ExportError: no alignment, or an unknown format.
     """
     fmt = alignment_format_for(path, format, two_column=two_column)
     if fmt in ("tsv", "tsv2"):
-        rows = alignment_rows(project, only_confirmed=only_confirmed, include_dropped=include_dropped)
+        rows = alignment_rows(project, only_confirmed=only_confirmed, include_dropped=include_dropped, links=links)
         return write_parallel_tsv(rows, path, two_column=fmt == "tsv2")
     if fmt == "jsonl":
-        return write_jsonl(alignment_records(project, only_confirmed=only_confirmed, include_dropped=include_dropped), path)
+        return write_jsonl(alignment_records(project, only_confirmed=only_confirmed, include_dropped=include_dropped, links=links), path)
     if fmt == "tmx":
         return write_tmx(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped))
     if export_format(fmt).subtitle_side is not None:

@@ -142,6 +142,11 @@ def apply_filters(
     params = filter_params_for(params if params is not None else project.filter_params, chosen)
     done = Filtered(params=params, changes=Changes(), before=[b.status for b in project.alignment.beads])
     if chosen & set(FINE_FILTERS):
+        if params.rendered_min > 0:
+            # "Partly rendered" reads the stored word links: draw those the project lacks.
+            from sialign.workflows.word_links import update_word_links
+
+            update_word_links(project, progress=progress, should_stop=should_stop)
         model = _embedder(project, embedder)
         done.scores = score_beads(project, embedder=model, content_pos=params.content_pos, progress=progress,
                                   should_stop=should_stop)  # fmt: skip

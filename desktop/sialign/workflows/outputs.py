@@ -84,6 +84,7 @@ def export(
     only_confirmed: bool = False,
     include_dropped: bool = False,
     two_column: bool = False,
+    links: bool = False,
     option: str = "-o",
 ) -> Written:
     """Write the project (a ``.sialign`` output without a format) or its alignment in any export format.
@@ -96,6 +97,7 @@ def export(
         output: the file, or ``-`` for standard output; its folder must exist.
         format: an export format (:data:`sialign.io.export_formats.EXPORT_FORMATS`); from the extension when None.
         only_confirmed / include_dropped / two_column: which beads, and ``tsv`` as two columns.
+        links: the stored word links too (``tsv`` and ``jsonl``; see :func:`~sialign.io.writers.write_alignment`).
         option: how the caller names ``output`` in a message (``-o``, ``export()``).
 
     Raises:
@@ -110,7 +112,7 @@ def export(
         save_project(project, output)
         return Written(str(output))
     rows = write_alignment(project, output, format=format, only_confirmed=only_confirmed,
-                           include_dropped=include_dropped, two_column=two_column)  # fmt: skip
+                           include_dropped=include_dropped, two_column=two_column, links=links)  # fmt: skip
     log.info("wrote %d beads to %s", rows, output)
     return Written(str(output), rows)
 

@@ -1,0 +1,137 @@
+"""Word links stored in a project: per bead, keyed by the bead's two texts.
+
+Links are derived data: :mod:`sialign.workflows.word_links` draws them with
+:class:`sialign.links.WordLinker` from the running text of each side of a
+bead (the source, and the target as the review shows it: post-edit if any,
+trimmed chunks left out). They are stored under a key made of those two
+texts, so a split, merge, move, post-edit or trim changes the key of just
+the beads it touches, and only those are linked again; undoing the edit
+brings the old key, and its links, back. Entries no bead uses any more are
+dropped when links are next updated.
+
+Token indices refer to the tokens stored beside the links
+(:func:`sialign.links.tokenize` of each text); ``content`` marks which
+source tokens are content words, from which :attr:`BeadLinks.rendered_share`
+is computed (the rule is in :func:`sialign.links.is_content_token`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sialign.core.model import Bead, Project
+
+Link = tuple[int, int]
+
+
+def bead_link_key(src_text: str, tgt_text: str) -> str:
+    """The key of a bead's links: a digest of its source and target texts."""
+    digest = hashlib.sha1(f"{src_text}\x00{tgt_text}".encode("utf-8", "surrogatepass"), usedforsecurity=False)
+    return digest.hexdigest()[:20]
+
+
+@dataclass(frozen=True)
+class BeadLinks:
+    """The links of one bead.
+
+    Attributes:
+        src_tokens / tgt_tokens: ``(token, start, end)`` with character
+            offsets into the side's running text.
+        links: 0-based (source token, target token) pairs, sorted.
+        content: indices of the source tokens that are content words.
+    """
+
+    src_tokens: tuple[tuple[str, int, int], ...] = ()
+    tgt_tokens: tuple[tuple[str, int, int], ...] = ()
+    links: tuple[Link, ...] = ()
+    content: tuple[int, ...] = ()
+
+    @property
+    def rendered_share(self) -> float | None:
+        """Share of the source content words with at least one link; None without content words or target."""
+        if not self.content or not self.tgt_tokens:
+            return None
+        linked = {i for i, _ in self.links}
+        return sum(1 for i in self.content if i in linked) / len(self.content)
+
+    def unrendered(self) -> list[str]:
+        """The source content words without a link, in order."""
+        linked = {i for i, _ in self.links}
+        return [self.src_tokens[i][0] for i in self.content if i not in linked]
+
+    def pharaoh(self) -> str:
+        """``"0-1 2-3"``: the links in the Pharaoh format of fast_align and eflomal."""
+        return " ".join(f"{i}-{j}" for i, j in self.links)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "src": [list(t) for t in self.src_tokens],
+            "tgt": [list(t) for t in self.tgt_tokens],
+            "links": self.pharaoh(),
+            "content": list(self.content),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BeadLinks:
+        links = []
+        for pair in str(d.get("links", "")).split():
+            i, j = pair.split("-")
+            links.append((int(i), int(j)))
+        return cls(
+            src_tokens=tuple((str(t), int(a), int(b)) for t, a, b in d.get("src", [])),
+            tgt_tokens=tuple((str(t), int(a), int(b)) for t, a, b in d.get("tgt", [])),
+            links=tuple(sorted(links)),
+            content=tuple(int(i) for i in d.get("content", [])),
+        )
+
+
+@dataclass(frozen=True)
+class WordLinks:
+    """All stored links of a project and the aligner that drew them.
+
+    Immutable: an update makes a new object, so a worker may read one while
+    the application replaces it.
+
+    Attributes:
+        aligner: the word aligner's name (``sialign.links.ALIGNER_NAME``).
+        beads: :class:`BeadLinks` by :func:`bead_link_key`.
+    """
+
+    aligner: str = ""
+    beads: dict[str, BeadLinks] = field(default_factory=dict)
+
+    def get(self, key: str) -> BeadLinks | None:
+        return self.beads.get(key)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"aligner": self.aligner, "beads": {k: v.to_dict() for k, v in sorted(self.beads.items())}}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> WordLinks:
+        return cls(aligner=str(d.get("aligner", "")), beads={str(k): BeadLinks.from_dict(v) for k, v in d.get("beads", {}).items()})
+
+
+def link_texts(project: Project, bead: Bead) -> tuple[str, str]:
+    """The two running texts a bead's links are drawn on: the source, and the target as reviewed."""
+    from sialign.core.model import bead_text
+
+    return bead_text(bead, project.source, "src"), bead_text(bead, project.target, "tgt")
+
+
+def links_of(project: Project, bead: Bead) -> BeadLinks | None:
+    """The stored links of ``bead``; None when none are stored for its current texts."""
+    if project.word_links is None or not bead.src or not bead.tgt:
+        return None
+    return project.word_links.get(bead_link_key(*link_texts(project, bead)))
+
+
+def rendered_share(project: Project, bead: Bead) -> float | None:
+    """The bead's rendered share (:attr:`BeadLinks.rendered_share`); None when not linked or not measurable."""
+    links = links_of(project, bead)
+    return None if links is None else links.rendered_share
+
+
+__all__ = ["BeadLinks", "WordLinks", "bead_link_key", "link_texts", "links_of", "rendered_share"]
