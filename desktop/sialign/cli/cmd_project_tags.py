@@ -1,0 +1,40 @@
+"""``sialign project-tags``: a tagged source's inline tags carried onto the interpretation.
+
+The source transcript's tags (<i>…</i>, <b>, <term>, <font>, WebVTT's <c.class>) are read from the
+tagged file (default: the file the project's source was read from; --tagged names a tagged copy
+of it) and put around the interpretation words the tagged words are linked to; when they link
+to several places the tag surrounds the smallest span covering them all (seed 001's Min-Max
+projection). The output follows -o's extension: .srt or .vtt (the interpretation's chunks with the
+tags), or .jsonl (one record per bead with a tag: both texts plain and tagged, and every tag's
+source and target spans).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "project-tags"
+HELP = "carry the inline tags of a tagged source onto the interpretation (SRT, VTT or JSONL)"
+ORDER = 73.5
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("project", metavar="PROJECT", help="an aligned project file (.sialign)")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.srt, OUT.vtt or OUT.jsonl")
+    parser.add_argument("--tagged", metavar="FILE", help="the tagged source transcript (default: the project's source file)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sialign.io.project_file import load_project
+    from sialign.review.tags import project_tags, tags_format, write_projected_tags
+    from sialign.workflows.outputs import check_output_folder
+
+    tags_format(args.output)  # an unknown extension fails before anything is read
+    check_output_folder(args.output)
+    project = load_project(args.project)
+    result = project_tags(project, args.tagged)
+    count = write_projected_tags(project, result, args.output)
+    what = "records" if args.output.lower().endswith(".jsonl") else "cues"
+    print(f"{result.summary()}; wrote {count} {what} to {args.output} (links: {result.aligner})", file=sys.stderr)
+    return 0
