@@ -78,7 +78,9 @@ def test_terms_verdicts_on_a_tiny_project() -> None:
 def test_terms_one_rendering_is_not_counted_for_two_occurrences() -> None:
     project = tiny_project(["Bread and more bread."], ["Pan."], [((0,), (0,))])
     check = check_terms(project, parse_glossary("bread\tpan\n", "g"), linker=PairLinker({("bread", "pan")}))
-    assert [(h.verdict, h.said) for h in check.hits] == [(EXPECTED, "pan".capitalize()), (NOT_RENDERED, "")]
+    assert [(h.verdict, h.said, h.note) for h in check.hits] == [
+        (EXPECTED, "Pan", ""), (NOT_RENDERED, "", "its linked words (Pan) render an earlier occurrence"),
+    ]  # fmt: skip
 
 
 def test_terms_a_rendering_away_from_the_links_still_counts_and_says_so() -> None:

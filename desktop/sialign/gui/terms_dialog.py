@@ -82,7 +82,7 @@ class TermsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.missing)
         layout.addWidget(buttons)
-        self.resize(760, 520)
+        self.resize(860, 540)
 
     def show_check(self, check: Any) -> None:
         """Show a :class:`~sialign.review.terms.TermCheck`."""
@@ -109,7 +109,7 @@ class TermsDialog(QDialog):
         self.table.blockSignals(True)
         self.table.setRowCount(len(hits))
         for row, h in enumerate(hits):
-            said = h.said + (f" ({h.note})" if h.note else "") if h.said or h.note else "—"
+            said = (h.said or "—") + (f" ({h.note})" if h.note else "")
             cells = (str(h.bead + 1), format_clock(h.time) if h.time is not None else "—", h.found, h.verdict, said, " / ".join(h.accepted))
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -117,6 +117,8 @@ class TermsDialog(QDialog):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if column == 2 and h.found.lower() != h.term.lower():
                     item.setToolTip(f"glossary term: {h.term}")
+                if column == 4:
+                    item.setToolTip(text)
                 if column == 3:
                     item.setBackground(QBrush(QColor(VERDICT_COLOURS.get(h.verdict, "#ffffff"))))
                     item.setForeground(QBrush(QColor("#222222")))

@@ -233,8 +233,9 @@ def _runs(indices: Sequence[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _verdict(bw: BeadWords, first: int, last: int, options: list[tuple[int, int]], claimed: set[tuple[int, int]]) -> tuple[str, str, bool, tuple[tuple[int, int], ...]]:
-    """(verdict, said, via_links, target spans) of one occurrence; ``claimed`` holds rendering occurrences already used."""
+def _verdict(bw: BeadWords, first: int, last: int, options: list[tuple[int, int]],
+             claimed: set[tuple[int, int]]) -> tuple[str, str, bool, tuple[tuple[int, int], ...], str]:  # fmt: skip
+    """(verdict, said, via_links, target spans, note) of one occurrence; ``claimed`` holds rendering occurrences already used."""
     linked = bw.targets_of(range(first, last + 1))
     free = [r for r in options if r not in claimed]
     near = [r for r in free if any(r[0] <= j <= r[1] for j in linked)]
@@ -243,13 +244,16 @@ def _verdict(bw: BeadWords, first: int, last: int, options: list[tuple[int, int]
     if choice is not None:
         claimed.add(choice)
         span = (words[choice[0]].start, words[choice[1]].end)
-        return EXPECTED, bw.tgt_text[span[0] : span[1]], bool(near), (span,)
+        return EXPECTED, bw.tgt_text[span[0] : span[1]], bool(near), (span,), ""
     # Words that already render another occurrence of the term (one 週末 for "the weekend … the weekend") do not count twice.
     own = [j for j in linked if not any(a <= j <= b for a, b in claimed)]
     if own:
         spans = tuple((words[a].start, words[b].end) for a, b in _runs(own))
-        return OTHERWISE, " … ".join(bw.tgt_text[a:b] for a, b in spans), False, spans
-    return NOT_RENDERED, "", False, ()
+        return OTHERWISE, " … ".join(bw.tgt_text[a:b] for a, b in spans), False, spans, ""
+    if linked:
+        shared = " … ".join(bw.tgt_text[words[a].start : words[b].end] for a, b in _runs(linked))
+        return NOT_RENDERED, "", False, (), f"its linked words ({shared}) render an earlier occurrence"
+    return NOT_RENDERED, "", False, (), ""
 
 
 def check_terms(
@@ -309,7 +313,8 @@ def check_terms(
             note = "the bead is dropped"
         elif not bead.tgt:
             note = "no interpretation in this bead"
-        verdict, said, via, spans = _verdict(bw, first, last, options, claimed.setdefault(index, set()))
+        verdict, said, via, spans, why = _verdict(bw, first, last, options, claimed.setdefault(index, set()))
+        note = note or why
         src_span = (bw.src_words[first].start, bw.src_words[last].end)
         seg = project.source.get(bead.src[0]) if bead.src else None
         result.hits.append(TermHit(index, entry.term, bw.src_text[src_span[0] : src_span[1]], verdict, said, entry.renderings,
