@@ -144,7 +144,7 @@ def _terms_section(pdf: Any, check: Any) -> None:
                    f"from the word links ({check.aligner}). Green: as expected; orange: otherwise; grey: not rendered.",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     if check.hits:
-        rows = [([str(h.bead + 1), format_clock(h.time) if h.time is not None else "—", h.found, h.verdict,
+        rows: list[tuple[list[str], str | None]] = [([str(h.bead + 1), format_clock(h.time) if h.time is not None else "—", h.found, h.verdict,
                   (h.said + f" ({h.note})" if h.note else h.said).strip(), " / ".join(h.accepted)], _VERDICT_FILL[h.verdict]) for h in check.hits]  # fmt: skip
         _table(pdf, (10, 12, 40, 32, 46, 40), ("Bead", "Time", "Term", "Verdict", "What was said", "Accepted"), rows)
     if check.missing:

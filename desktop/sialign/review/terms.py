@@ -239,7 +239,7 @@ def _verdict(bw: BeadWords, first: int, last: int, options: list[tuple[int, int]
     linked = bw.targets_of(range(first, last + 1))
     free = [r for r in options if r not in claimed]
     near = [r for r in free if any(r[0] <= j <= r[1] for j in linked)]
-    choice = (near or free or [None])[0]
+    choice = (near or free)[0] if (near or free) else None
     words = bw.tgt_words
     if choice is not None:
         claimed.add(choice)
