@@ -9,6 +9,7 @@ import pytest
 
 from sialign.cli.main import EXIT_INPUT, main
 from sialign.io.project_file import load_project
+from sialign.io.readers import read_transcript
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
@@ -50,6 +51,9 @@ def test_cli_project_tags_on_the_example_talk(aligned: Path, tmp_path: Path, cap
     assert any(r["target_tagged"].startswith("安い<term>温度計</term>と、<i>ノート</i>") for r in records)
     assert main(["project-tags", str(aligned), "--tagged", str(EXAMPLES / "talk.en.tagged.srt"), "-o", str(tmp_path / "t.vtt")]) == 0
     assert (tmp_path / "t.vtt").read_text(encoding="utf-8").startswith("WEBVTT\n")
+    assert main(["project-tags", str(aligned), "--tagged", str(EXAMPLES / "talk.en.tagged.srt"), "-o", str(tmp_path / "t.eaf")]) == 0
+    terms = read_transcript(tmp_path / "t.eaf", tier="target tag term", language="ja")
+    assert "温度計" in [seg.text for seg in terms.segments]
 
 
 def test_cli_project_tags_of_a_project_aligned_from_the_tagged_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -73,7 +77,7 @@ def test_cli_report_with_a_glossary(aligned: Path, tmp_path: Path) -> None:
         (["terms", "{project}", "{glossary}", "-o", "{tmp}/x.pdf"], "written as .tsv or .json"),
         (["report", "{project}", "--glossary", "{bad}", "-o", "{tmp}/r.html"], "line 2"),
         (["project-tags", "{project}", "-o", "{tmp}/x.srt"], "no inline tag"),
-        (["project-tags", "{project}", "-o", "{tmp}/x.eaf"], ".srt, .vtt or .jsonl"),
+        (["project-tags", "{project}", "-o", "{tmp}/x.txt"], ".srt, .vtt, .jsonl or .eaf"),
         (["project-tags", "{project}", "--tagged", "{tmp}/none.srt", "-o", "{tmp}/x.srt"], "none.srt"),
     ],
 )

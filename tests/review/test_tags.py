@@ -82,6 +82,25 @@ def test_tags_outputs_srt_vtt_and_jsonl(tmp_path: Path) -> None:
                                 "linked_words": ["daba", "una", "bofetada"]}  # fmt: skip
 
 
+def test_tags_elan_tiers_per_tag_name_timed_inside_their_segments(tmp_path: Path) -> None:
+    from sialign.core.errors import ExportError
+    from sialign.io.readers import list_tiers, read_transcript
+    from sialign.review.tags import tag_tiers
+
+    project, result = _projected(tmp_path, ["Mary did not <i>slap</i> the green <i>witch</i>.", "<i>She</i> ran away."])
+    tiers = dict(tag_tiers(project, result))
+    assert list(tiers) == ["source", "target", "source tag i", "target tag i"]
+    # "slap" is characters 13–17 of a 34-character sentence timed 0.0–0.9 s.
+    assert tiers["source tag i"][0] == pytest.approx((13 / 34 * 0.9, 17 / 34 * 0.9, "slap"))
+    assert [text for _a, _b, text in tiers["target tag i"]] == ["daba una bofetada", "bruja", "Ella"]
+    assert write_projected_tags(project, result, tmp_path / "t.eaf") == 6
+    assert list_tiers(tmp_path / "t.eaf")[2:] == ["source tag i", "target tag i"]
+    assert [s.text for s in read_transcript(tmp_path / "t.eaf", tier="target tag i", language="es").segments][-1] == "Ella"
+    project.target.segments[1].start = None
+    with pytest.raises(ExportError, match="segment 2 has no times"):
+        tag_tiers(project, result)
+
+
 def test_tags_refuse_an_untagged_source_and_a_wrong_extension(tmp_path: Path) -> None:
     project = tiny_project(SRC, TGT, [((0,), (0,)), ((1,), (1,))])
     with pytest.raises(SialignError, match="no inline tag"):
@@ -90,7 +109,7 @@ def test_tags_refuse_an_untagged_source_and_a_wrong_extension(tmp_path: Path) ->
     with pytest.raises(SialignError, match="--tagged FILE"):
         project_tags(project, linker=PairLinker(LINKS))
     _project, result = _projected(tmp_path, ["Mary <i>did</i> not slap the green witch.", "She ran away."])
-    with pytest.raises(SialignError, match=r"\.srt, \.vtt or \.jsonl"):
+    with pytest.raises(SialignError, match=r"\.srt, \.vtt, \.jsonl or \.eaf"):
         write_projected_tags(project, result, tmp_path / "out.txt")
 
 

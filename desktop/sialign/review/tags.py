@@ -15,8 +15,9 @@ it (``--tagged``). A tag that crosses a bead boundary is projected in each
 bead separately.
 
 Qt-free; ``sialign project-tags`` writes the results as SRT or WebVTT
-(the interpretation's chunks, tags inserted) or JSONL (per bead, the tags
-with their source and target spans).
+(the interpretation's chunks, tags inserted), JSONL (per bead, the tags
+with their source and target spans) or ELAN EAF (source and target tiers,
+and a tier per tag name on each side).
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from sialign.core.errors import ExportError, SialignError
-from sialign.core.model import Project
+from sialign.core.model import Document, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop
-from sialign.review.bead_words import BeadWords, bead_words, running_text
+from sialign.review.bead_words import BeadWords, Piece, bead_words, running_text
 from sialign.text.inline_tags import InlineTag, insert_inline_tags, strip_inline_tags
 
-TAG_FORMATS = ("srt", "vtt", "jsonl")
+TAG_FORMATS = ("srt", "vtt", "jsonl", "eaf")
 
 
 @dataclass(frozen=True)
@@ -288,22 +289,88 @@ def _default_aligner() -> str:
 
 
 # ---- output -----------------------------------------------------------------
+def _cut_to_segments(tag: InlineTag, pieces: list[Piece]) -> list[tuple[int, InlineTag]]:
+    """``tag`` (a span of a bead's running text) as (segment id, span in the segment's collapsed text) parts."""
+    parts = []
+    for piece in pieces:
+        start, end = max(tag.start, piece.start), min(tag.end, piece.end)
+        if start < end:
+            parts.append((piece.seg_id, InlineTag(tag.name, tag.attrs, start - piece.start, end - piece.start)))
+    return parts
+
+
 def target_segment_tags(project: Project, result: TagProjection) -> dict[int, list[InlineTag]]:
     """The projected tags cut to the interpretation's segments: segment id → tags with spans in its text (whitespace collapsed)."""
     out: dict[int, list[InlineTag]] = {}
     for projected in result.tags:
-        tag = projected.target
-        if tag is None:
-            continue
-        for piece in result.beads[projected.source.bead].tgt_pieces:
-            start, end = max(tag.start, piece.start), min(tag.end, piece.end)
-            if start < end:
-                out.setdefault(piece.seg_id, []).append(InlineTag(tag.name, tag.attrs, start - piece.start, end - piece.start))
+        if projected.target is not None:
+            for seg_id, part in _cut_to_segments(projected.target, result.beads[projected.source.bead].tgt_pieces):
+                out.setdefault(seg_id, []).append(part)
     return out
 
 
+def _timed_span(doc: Document, parts: list[tuple[int, InlineTag]], side: str) -> tuple[float, float]:
+    """Start and end of a tag from its segments' times, read proportionally to the characters inside each segment.
+
+    Raises:
+        ExportError: a segment has no times.
+    """
+    times = []
+    for seg_id, at in ((parts[0][0], parts[0][1].start), (parts[-1][0], parts[-1][1].end)):
+        seg = doc.get(seg_id)
+        if seg.start is None or seg.end is None:
+            raise ExportError(f"{doc.path or 'the ' + side}: segment {doc.index_of(seg_id) + 1} has no times — "
+                              "ELAN tiers need timed transcripts; write .jsonl instead")  # fmt: skip
+        length = max(1, len(" ".join(seg.text.split())))
+        times.append(seg.start + (max(seg.start, seg.end) - seg.start) * at / length)
+    return times[0], max(times[0], times[1])
+
+
+def tag_tiers(project: Project, result: TagProjection) -> list[tuple[str, list[tuple[float, float, str]]]]:
+    """ELAN tiers: ``source`` and ``target`` (the segments), then per tag name ``source tag i`` and ``target tag i``.
+
+    A tag's annotation holds the words it surrounds, timed by the share of
+    its segment's characters before it (no word times are known);
+    overlapping annotations of one tier (nested tags of one name) are merged.
+
+    Raises:
+        ExportError: a segment has no times.
+    """
+    tiers: list[tuple[str, list[tuple[float, float, str]]]] = []
+    for name, doc, side in (("source", project.source, "source"), ("target", project.target, "interpretation")):
+        items = []
+        for seg in doc.segments:
+            if seg.start is None or seg.end is None:
+                raise ExportError(f"{doc.path or 'the ' + side}: segment {doc.index_of(seg.id) + 1} has no times — "
+                                  "ELAN tiers need timed transcripts; write .jsonl instead")  # fmt: skip
+            if seg.text.strip():
+                items.append((seg.start, max(seg.start, seg.end), " ".join(seg.text.split())))
+        tiers.append((name, items))
+    by_tier: dict[str, list[tuple[float, float, str]]] = {}
+    for projected in result.tags:
+        bw = result.beads[projected.source.bead]
+        for label, tag, pieces, text, doc, side in (
+            ("source", projected.source.tag, bw.src_pieces, bw.src_text, project.source, "source"),
+            ("target", projected.target, bw.tgt_pieces, bw.tgt_text, project.target, "interpretation"),
+        ):
+            parts = _cut_to_segments(tag, pieces) if tag is not None else []
+            if parts:
+                assert tag is not None
+                start, end = _timed_span(doc, parts, side)
+                by_tier.setdefault(f"{label} tag {tag.name}", []).append((start, end, text[tag.start : tag.end]))
+    for name in sorted(by_tier, key=lambda n: (n.split(" ", 2)[2], n)):
+        merged: list[tuple[float, float, str]] = []
+        for start, end, text in sorted(by_tier[name]):
+            if merged and start < merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]), f"{merged[-1][2]} … {text}")
+            else:
+                merged.append((start, end, text))
+        tiers.append((name, merged))
+    return tiers
+
+
 def tags_format(path: str | Path) -> str:
-    """``srt``, ``vtt`` or ``jsonl`` from the file extension.
+    """``srt``, ``vtt``, ``jsonl`` or ``eaf`` from the file extension.
 
     Raises:
         SialignError: any other extension.
@@ -311,7 +378,7 @@ def tags_format(path: str | Path) -> str:
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix in TAG_FORMATS:
         return suffix
-    raise SialignError(f"{path}: projected tags are written as .srt, .vtt or .jsonl — name the output file accordingly")
+    raise SialignError(f"{path}: projected tags are written as .srt, .vtt, .jsonl or .eaf — name the output file accordingly")
 
 
 def tagged_subtitles(project: Project, result: TagProjection, fmt: str) -> str:
@@ -379,6 +446,14 @@ def write_projected_tags(project: Project, result: TagProjection, path: str | Pa
     from sialign.core.atomic import atomic_write_text
 
     fmt = tags_format(path)
+    if fmt == "eaf":
+        from sialign.core.paths import resolve_project_path
+        from sialign.io.tier_files import _eaf_text  # the EAF writer of the alignment exports
+
+        tiers = tag_tiers(project, result)
+        media = [str(resolve_project_path(d.audio_path, project.path)) for d in (project.source, project.target) if d.audio_path]
+        atomic_write_text(path, _eaf_text(tiers, media, path))
+        return sum(len(items) for name, items in tiers[2:])
     if fmt == "jsonl":
         records = tagged_records(project, result)
         atomic_write_text(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
