@@ -86,3 +86,22 @@ def test_terms_dialog_needs_an_alignment(qtbot, window, monkeypatch: pytest.Monk
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(text))
     window.session.project.alignment = None
     assert not window.terms.check_terms() and shown == ["Align the talk first: terms are checked bead by bead."]
+
+
+def test_terms_dialog_result_goes_into_the_report_until_the_project_changes(qtbot, window, glossary: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    from sialign.core.edits import SetStatus
+    from sialign.core.model import BeadStatus
+    from sialign.gui import report_dialog
+
+    _checked(qtbot, window, glossary)
+    check = window.terms.current_check()
+    assert check is not None and len(check.hits) == 6
+    shown: list = []  # type: ignore[type-arg]
+    monkeypatch.setattr(report_dialog.ReportDialog, "exec", lambda self: shown.append(self) or 0)
+    window.act_report.trigger()
+    dialog = shown[0]
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.report is not None and not dialog.runner.busy, timeout=10_000)
+    assert "Terms (water.glossary.tsv)" in dialog.preview.toPlainText() and dialog.report.terms is check
+    window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
+    assert window.terms.current_check() is None  # the check was made on the project as it was

@@ -151,6 +151,8 @@ class TermsController:
         self._settings = settings
         self.dialog: TermsDialog | None = None
         self.glossary_path = ""
+        # The last check and the state of the project it was made on (the project object and its undo index).
+        self._last: tuple[Any, Any, int] | None = None
         # Replaced by tests: asks for the glossary file ("" when cancelled).
         self.ask_glossary: Callable[[], str] = self._ask_glossary
 
@@ -183,11 +185,23 @@ class TermsController:
         self.glossary_path = path
         self.session.commit_pending()
         project = snapshot(self.session.project)
+        stamp = (self.session.project, self.session.undo_stack.index())
 
         def task(progress: Any, should_stop: Any) -> Any:
             return check_terms(project, glossary, progress=progress, should_stop=should_stop)
 
-        return self._run_task(TaskWorker(task, "Checking terms"), self._show)
+        def show(check: Any) -> None:
+            self._last = (check, *stamp)
+            self._show(check)
+
+        return self._run_task(TaskWorker(task, "Checking terms"), show)
+
+    def current_check(self) -> Any:
+        """The last :class:`~sialign.review.terms.TermCheck` if the project has not changed since; else None."""
+        if self._last is None:
+            return None
+        check, project, index = self._last
+        return check if project is self.session.project and index == self.session.undo_stack.index() else None
 
     def _show(self, check: Any) -> None:
         if self.dialog is None:
