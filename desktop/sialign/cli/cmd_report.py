@@ -30,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--interpreter", metavar="ID", help="interpreter id to print (default: the project's)")
     parser.add_argument("--rank", metavar="RANK", help="the interpreter's rank to print (default: the project's, if any)")
+    parser.add_argument("--glossary", metavar="GLOSSARY.tsv",
+                        help="add a terms section: how each term of this glossary was rendered (as in sialign terms)")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,17 +42,27 @@ def run(args: argparse.Namespace) -> int:
     output = args.output or str(Path(args.project).with_suffix(".html"))
     report_format(output)  # an unknown extension fails before the project is read
     check_output_folder(output)
+    glossary = None
+    if args.glossary:
+        from sialign.review.terms import read_glossary
+
+        glossary = read_glossary(args.glossary)  # a malformed glossary fails before the slow part
     project = load_project(args.project)
     if args.interpreter:
         project.metadata["interpreter"] = args.interpreter
     if args.rank:
         project.metadata["rank"] = args.rank
-    report = write_report(project, output)
+    terms = None
+    if glossary is not None:
+        from sialign.review.terms import check_terms
+
+        terms = check_terms(project, glossary)
+    report = write_report(project, output, terms=terms)
     fig = report.figures
     print(
         f"Wrote the report of {fig.talk} ({fig.interpreter}) to {output}: coverage "
         f"{report.summary[0].text}, {count_noun(len(fig.omissions), 'omission')}, {count_noun(len(fig.additions), 'addition')}, "
-        f"{count_noun(len(report.flagged), 'flagged bead')}",
+        f"{count_noun(len(report.flagged), 'flagged bead')}" + (f"; terms: {terms.summary()}" if terms is not None else ""),
         file=sys.stderr,
     )
     return 0

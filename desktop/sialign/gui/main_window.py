@@ -34,6 +34,7 @@ from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.doubt import DoubtService
 from sialign.gui.explain_dialog import ExplainController
 from sialign.gui.links_service import LinksService
+from sialign.gui.terms_dialog import TermsController
 from sialign.gui.similarity_service import SimilarityService
 from sialign.gui.filter_panel import FilterPanel
 from sialign.gui.matrix_view import MatrixView
@@ -83,6 +84,8 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
                                            self)  # fmt: skip
         self.explainer = ExplainController(self.session, self.run_task, lambda title, message: self.show_error(title, message),
                                            self)  # fmt: skip
+        self.terms = TermsController(self.session, self.run_task, lambda title, message: self.show_error(title, message),
+                                     self, self.settings)  # fmt: skip
         self.setWindowIcon(app_icon())
         self.setDockNestingEnabled(True)
         self.setDockOptions(
@@ -281,6 +284,7 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
         self.act_cancel.setEnabled(busy)
         self.act_export.setEnabled(aligned)
         self.act_report.setEnabled(aligned)
+        self.act_check_terms.setEnabled(aligned and not busy)
         for action in (self.act_confirm, self.act_drop, self.act_reset_status, self.act_merge_beads,
                        self.act_merge_prev_bead, self.act_split_bead, self.act_split_segment,
                        self.act_merge_next_segment, self.act_merge_prev_segment, self.act_move_prev,

@@ -346,7 +346,8 @@ class ProjectFiles:
 
         self.session.commit_pending()
         if self.session.project.alignment is not None:
-            ReportDialog(self.session.project, self, settings=self.settings).exec()
+            # The terms section comes with the last Check terms… when nothing changed since.
+            ReportDialog(self.session.project, self, settings=self.settings, terms=self.terms.current_check()).exec()
 
     def compare_window(self) -> None:
         from PySide6.QtCore import Qt

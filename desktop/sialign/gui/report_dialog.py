@@ -47,14 +47,17 @@ class ReportDialog(QDialog):
             later edits do not change this report).
         parent: the main window.
         settings: where the last folder is remembered (``QSettings()`` when None).
+        terms: a :class:`~sialign.review.terms.TermCheck` of this project: the report gets its terms section.
     """
 
-    def __init__(self, project: Project, parent: QWidget | None = None, *, settings: QSettings | None = None) -> None:
+    def __init__(self, project: Project, parent: QWidget | None = None, *, settings: QSettings | None = None,
+                 terms: Any = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.setWindowTitle(f"Review report — {project.talk_id}")
         self.resize(980, 760)
         self._project = snapshot(project)
         self._source_path = project.path
+        self._terms = terms
         self._settings = settings or QSettings()
         self.report: Any = None
         self._saving = ""
@@ -92,7 +95,7 @@ class ReportDialog(QDialog):
         from sialign.review.charts import chart_svg
         from sialign.review.report import build_report, report_html
 
-        report = build_report(self._project)
+        report = build_report(self._project, terms=self._terms)
         # Painting on a QImage is safe outside the GUI thread; a chart of thousands of points takes ~0.1 s.
         images = [svg_image(chart_svg(chart)) for chart in report.charts]
         html = report_html(report, chart_markup=lambda i, c: f'<img src="sialign-chart-{i}.png" width="720" height="240">',
@@ -141,13 +144,13 @@ class ReportDialog(QDialog):
         self._settings.setValue("report_dir", str(Path(path).parent))
         from sialign.review.report import write_report
 
-        project = self._project
+        project, terms = self._project, self._terms
         self.status.setText(f"Writing {Path(path).name}…")
         self._set_busy(True)
         self.save_html.setEnabled(False)
         self.save_pdf.setEnabled(False)
         self._saving = path
-        self._run(lambda: write_report(project, path), self._saved, "Writing the report")
+        self._run(lambda: write_report(project, path, terms=terms), self._saved, "Writing the report")
 
     def _saved(self, _report: Any) -> None:
         self.status.setText(f"Saved the report to {self._saving}")

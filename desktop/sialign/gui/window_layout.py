@@ -147,6 +147,8 @@ class WindowLayout:
                                   "Go to the next bead a filter flagged or trimmed")  # fmt: skip
         self.act_explain = A("&Why this bead?", lambda: self.explainer.explain_selected(), "Ctrl+Shift+W",
                              "The learned bead score's probability and what each feature added (sialign explain)")  # fmt: skip
+        self.act_check_terms = A("Check &terms…", lambda: self.terms.check_terms(), None,
+                                 "How each term of a glossary was rendered: as expected, otherwise or not (sialign terms)")  # fmt: skip
         self.act_next_low = A("Next &low-confidence", lambda: self.table_panel.go_next(is_low_confidence), "W",
                               "Go to the next unreviewed bead with a high cost")  # fmt: skip
         self.act_next_doubtful = A("Next most &doubtful", self.table_panel.go_most_doubtful, "Q",
@@ -294,7 +296,7 @@ class WindowLayout:
                        self.act_reset_status, None, self.act_good_align,
                        self.act_good_mt, self.act_post_edit, None, self.act_next_unconfirmed,
                        self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
-                       self.act_next_doubtful, None, self.act_explain):  # fmt: skip
+                       self.act_next_doubtful, None, self.act_explain, self.act_check_terms):  # fmt: skip
             if action is None:
                 review_menu.addSeparator()
             else:

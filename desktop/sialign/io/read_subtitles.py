@@ -17,14 +17,16 @@ from sialign.io.transcript_items import TIME_ARROW, RawItem, text_blocks, split_
 # '&lt;'): <i>, <b>, <c.yellow>, <v Speaker>, <lang en>, <ruby>, and the word
 # timestamps <00:00:08.500> of YouTube captions. SubRip has no standard
 # markup; players accept <i>, <b>, <u>, <s>, <font ...> and the {\an8}-style
-# positioning codes of ASS, so only those are removed there.
+# positioning codes of ASS, so only those are removed there, with <term>, the
+# glossary mark of a tagged source (sialign project-tags reads the tags back
+# from the file, so the text that is aligned carries none).
 _VTT_TAG = re.compile(r"<[^>\n]*>")
 
 
 _VTT_VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>\n]+)>")
 
 
-_SRT_TAG = re.compile(r"</?(?:i|b|u|s|font)(?:\s[^>\n]*)?>|\{\\[^}\n]*\}", re.IGNORECASE)
+_SRT_TAG = re.compile(r"</?(?:i|b|u|s|font|term)(?:\s[^>\n]*)?>|\{\\[^}\n]*\}", re.IGNORECASE)
 
 
 _VTT_ENTITY = re.compile(r"&(amp|lt|gt|nbsp|lrm|rlm|quot|apos|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")

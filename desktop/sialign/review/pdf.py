@@ -133,6 +133,25 @@ def _target_text(row: dict[str, Any]) -> str:
     return text
 
 
+_VERDICT_FILL = {"rendered as expected": "confirmed", "rendered otherwise": "flagged", "not rendered": "dropped"}
+
+
+def _terms_section(pdf: Any, check: Any) -> None:
+    """The glossary check (:class:`sialign.review.terms.TermCheck`): summary, matching method, one row per occurrence."""
+    _heading(pdf, f"Terms ({Path(check.glossary).name})")
+    pdf.set_font("body", "", 8)
+    pdf.multi_cell(0, 4, f"{check.summary()}. Source terms matched by {check.matching}; what the interpreter said is read "
+                   f"from the word links ({check.aligner}). Green: as expected; orange: otherwise; grey: not rendered.",
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+    if check.hits:
+        rows: list[tuple[list[str], str | None]] = [([str(h.bead + 1), format_clock(h.time) if h.time is not None else "—", h.found, h.verdict,
+                  (h.said + f" ({h.note})" if h.note else h.said).strip(), " / ".join(h.accepted)], _VERDICT_FILL[h.verdict]) for h in check.hits]  # fmt: skip
+        _table(pdf, (10, 12, 40, 32, 46, 40), ("Bead", "Time", "Term", "Verdict", "What was said", "Accepted"), rows)
+    if check.missing:
+        pdf.multi_cell(0, 5, "Never in the source: " + ", ".join(check.missing), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("body", "", 9)
+
+
 def report_pdf_bytes(report: Any) -> bytes:
     """The report (:class:`sialign.review.report.Report`) as PDF bytes."""
     pdf = new_pdf()
@@ -184,6 +203,8 @@ def report_pdf_bytes(report: Any) -> bytes:
                [([str(r["index"]), r["source"], _target_text(r), "\n".join(reasons)], None) for r, reasons in report.flagged])
     else:
         pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
+    if report.terms is not None:
+        _terms_section(pdf, report.terms)
     _heading(pdf, "The whole talk")
     pdf.set_font("body", "", 8)
     pdf.multi_cell(0, 4, "Green rows: confirmed by the reviewer; orange: flagged by a check; grey: dropped.",

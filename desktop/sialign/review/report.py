@@ -13,13 +13,16 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.review.charts import Chart, chart_svg, coverage_chart, evs_chart
 from sialign.review.figures import Figure, RenditionFigures, bead_row, format_clock, rendition_figures
 from sialign.core.plurals import count_noun
+
+if TYPE_CHECKING:
+    from sialign.review.terms import TermCheck
 
 REPORT_FORMATS = ("html", "pdf")
 
@@ -37,6 +40,7 @@ class Report:
         omissions / additions: rows of :func:`bead_row` for 1-0 and 0-1 beads.
         flagged: (row, reasons) for every flagged bead.
         table: one :func:`bead_row` per bead, in order.
+        terms: the glossary check (:func:`sialign.review.terms.check_terms`), when a glossary was given.
     """
 
     title: str
@@ -48,10 +52,11 @@ class Report:
     additions: list[dict[str, Any]] = field(default_factory=list)
     flagged: list[tuple[dict[str, Any], tuple[str, ...]]] = field(default_factory=list)
     table: list[dict[str, Any]] = field(default_factory=list)
+    terms: TermCheck | None = None
 
 
-def build_report(project: Project, *, today: _dt.date | None = None) -> Report:
-    """Collect the report of ``project``.
+def build_report(project: Project, *, today: _dt.date | None = None, terms: TermCheck | None = None) -> Report:
+    """Collect the report of ``project`` (with a terms section when ``terms`` is given).
 
     Raises:
         SialignError: the project has no alignment yet (with what to do).
@@ -91,6 +96,7 @@ def build_report(project: Project, *, today: _dt.date | None = None) -> Report:
         additions=[table[k] for k in fig.additions],
         flagged=[(table[f.bead], f.reasons) for f in fig.flagged],
         table=table,
+        terms=terms,
     )
 
 
@@ -177,6 +183,8 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
         p.append("</table>" + more(report.flagged))
     else:
         p.append("<p>None.</p>")
+    if report.terms is not None:
+        p.append(terms_html(report.terms, cut))
     p.append("<h2>The whole talk</h2>")
     p.append('<p class="legend"><span style="background:#e8f5e9">confirmed</span><span style="background:#fff3e0">flagged</span>'
              '<span style="background:#f4f4f4;color:#888">dropped</span><span>not reviewed</span>'
@@ -197,6 +205,33 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
         p.append(f"<p>… and {len(report.table) - len(rows)} more beads in the saved report.</p>")
     p.append("</body></html>")
     return "\n".join(p)
+
+
+_VERDICT_CLASS = {"rendered as expected": "confirmed", "rendered otherwise": "flagged", "not rendered": "dropped"}
+
+
+def terms_html(check: TermCheck, cut: Callable[[list[Any]], list[Any]] = lambda items: items) -> str:
+    """The report's terms section: a summary line, how terms were matched, and one row per occurrence."""
+    from pathlib import Path as _Path
+
+    out = [f"<h2>Terms ({_e(_Path(check.glossary).name)})</h2>",
+           f"<p>{_e(check.summary())}.</p>",
+           f'<p class="expl">Source terms matched by {_e(check.matching)}; what the interpreter said is read from the '
+           f"word links ({_e(check.aligner)}).</p>"]  # fmt: skip
+    if check.hits:
+        out.append("<table><tr><th>Bead</th><th>Time</th><th>Term</th><th>Verdict</th><th>What was said</th><th>Accepted</th></tr>")
+        for h in cut(check.hits):
+            said = _e(h.said) + (f' <span class="expl">({_e(h.note)})</span>' if h.note else "")
+            out.append(f'<tr class="{_VERDICT_CLASS[h.verdict]}"><td class="num">{h.bead + 1}</td>'
+                       f'<td class="num">{format_clock(h.time) if h.time is not None else "—"}</td><td>{_e(h.found)}</td>'
+                       f"<td>{_e(h.verdict)}</td><td>{said}</td><td>{_e(' / '.join(h.accepted))}</td></tr>")  # fmt: skip
+        out.append("</table>")
+        left = len(check.hits) - len(cut(check.hits))
+        if left:
+            out.append(f"<p>… and {left} more in the saved report.</p>")
+    if check.missing:
+        out.append(f"<p>Never in the source: {_e(', '.join(check.missing))}.</p>")
+    return "".join(out)
 
 
 def _simple_table(rows: list[dict[str, Any]], text_key: str, heading: str, time_key: str, time_heading: str) -> str:
@@ -223,14 +258,14 @@ def report_format(path: str | Path) -> str:
     raise SialignError(f"{path}: a report is written as .html or .pdf — name the output file report.html or report.pdf")
 
 
-def write_report(project: Project, path: str | Path, *, today: _dt.date | None = None) -> Report:
-    """Write the report of ``project`` to ``path`` (format from the extension), atomically.
+def write_report(project: Project, path: str | Path, *, today: _dt.date | None = None, terms: TermCheck | None = None) -> Report:
+    """Write the report of ``project`` to ``path`` (format from the extension), atomically; ``terms`` adds the terms section.
 
     Raises:
         SialignError: no alignment, an unknown extension, or no CJK font for a PDF.
     """
     fmt = report_format(path)
-    report = build_report(project, today=today)
+    report = build_report(project, today=today, terms=terms)
     if fmt == "html":
         from sialign.core.atomic import atomic_write_text
 
