@@ -5,11 +5,10 @@ three vectors: the word encoded alone, and the word with one and with two
 neighbours on each side, read in its whole side of the bead
 (:meth:`~sialign.embed.multilingual.MultilingualEncoder.encode_spans`: one
 pass over the side gives every window; encoding each window as a text of
-its own cost about three times as much and, with the weights re-tuned,
-scored no better). Source and
-target vectors of the three kinds are compared by cosine and the three
-matrices mixed, which lets context tell apart words that look alike alone
-(Japanese kana, function words). Then, per pair of texts:
+its own cost three to four times as much and scored lower on every dev
+pair). Source and target vectors of the three kinds are compared by cosine
+and the three matrices mixed, which lets context tell apart words that look
+alike alone (Japanese kana, function words). Then, per pair of texts:
 
 * a **distortion prior** subtracts ``distortion × |i/n − j/m|`` — word
   orders of the two sides are mostly monotone within a short bead;
