@@ -61,10 +61,43 @@ def test_links_word_linker_encodes_each_text_once_and_links_by_meaning() -> None
     e = np.eye(3)
     table = {"cat": e[0], "chat": e[0], "dog": e[1], "chien": e[1], "sees": e[2], "voit": e[2]}
     encoder = LookupEncoder(table)
+    seen = _spy(encoder)
     linker = WordLinker(encoder, LinkParams(distortion=0.0))
     pairs = [(["cat", "sees", "dog"], ["chien", "voit", "chat"]), (["dog"], ["chien"])]
     assert linker.link(pairs, "en", "fr") == [[(0, 2), (1, 1), (2, 0)], [(0, 0)]]
-    assert encoder.calls == 1
+    assert encoder.calls == 2 and len(seen) == len(set(seen))  # the words alone, then the windows
+    # A later call finds the words' vectors kept: only its windows are encoded.
+    seen.clear()
+    assert linker.link([(["dog", "sees"], ["voit", "chien"])], "en", "fr") == [[(0, 1), (1, 0)]]
+    assert "dog" not in seen and "dog sees" in seen
+
+
+class SpanEncoder(LookupEncoder):
+    """The stand-in with ``encode_spans``: a span's vector is the mean of the words it covers."""
+
+    def __init__(self, table: dict[str, np.ndarray]) -> None:
+        super().__init__(table)
+        self.span_calls: list[tuple[list[str], list[list[tuple[int, int]]]]] = []
+
+    def encode_spans(self, texts, spans, progress=None, should_stop=None):  # noqa: ANN001, ANN201
+        self.span_calls.append((list(texts), [list(s) for s in spans]))
+        return [self.encode([text[a:b] for a, b in text_spans]) for text, text_spans in zip(texts, spans)]
+
+
+def test_links_word_linker_reads_windows_in_each_side_of_the_bead() -> None:
+    e = np.eye(3)
+    encoder = SpanEncoder({"cat": e[0], "chat": e[0], "dog": e[1], "chien": e[1], "sees": e[2], "voit": e[2]})
+    linker = WordLinker(encoder, LinkParams(distortion=0.0))
+    pairs = [(["cat", "sees", "dog"], ["chien", "voit", "chat"]), (["cat", "sees", "dog"], ["chien"]), ([], ["x"])]
+    assert linker.link(pairs, "en", "fr") == [[(0, 2), (1, 1), (2, 0)], [(2, 0)], []]
+    ((texts, spans),) = encoder.span_calls  # one call, each distinct side once, the empty pair left out
+    assert texts == ["cat sees dog", "chien voit chat", "chien"]
+    # ±1 windows then ±2 windows of each word, as character offsets.
+    assert spans[0] == [(0, 8), (0, 12), (4, 12), (0, 12), (0, 12), (0, 12)]
+    assert spans[2] == [(0, 5), (0, 5)]
+    unspaced = SpanEncoder({})
+    WordLinker(unspaced).link([(["日本", "の", "首都"], ["capital"])], "ja", "en")
+    assert unspaced.span_calls[0][0][0] == "日本の首都" and unspaced.span_calls[0][1][0][:2] == [(0, 3), (0, 5)]
 
 
 def test_links_read_pairs_and_errors(tmp_path) -> None:  # noqa: ANN001
@@ -78,6 +111,17 @@ def test_links_read_pairs_and_errors(tmp_path) -> None:  # noqa: ANN001
     with pytest.raises(InputError, match="cannot be read"):
         read_pairs(tmp_path / "missing.txt")
     assert format_pharaoh([(2, 0), (0, 1)]) == "0-1 2-0"
+
+
+def test_links_tokenize_japanese_gives_ginzas_words() -> None:
+    pytest.importorskip("ja_ginza")
+    from sialign.text.japanese import analyze_japanese
+
+    text = "日本の首都は東京です。 2024年に1,368人が来た。"
+    words = tokenize(text, "ja")
+    (analysis,) = analyze_japanese([text])
+    assert words == [(t.text, t.start, t.end) for t in analysis.tokens]
+    assert all(text[a:b] == w for w, a, b in words)
 
 
 def test_links_tokenize_keeps_offsets() -> None:
@@ -107,9 +151,8 @@ def test_links_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:  
     assert main(["links", "--pairs", str(bad), "--src-lang", "xx-nope!", "--tgt-lang", "fr"]) == 64  # a usage error
 
 
-def test_links_views_of_weight_zero_are_not_encoded() -> None:
-    e = np.eye(3)
-    encoder = LookupEncoder({"a": e[0], "b": e[1], "x": e[0], "y": e[1]})
+def _spy(encoder: LookupEncoder) -> list[str]:
+    """The texts ``encoder.encode`` is asked for, in order."""
     seen: list[str] = []
     original = encoder.encode
 
@@ -118,9 +161,16 @@ def test_links_views_of_weight_zero_are_not_encoded() -> None:
         return original(texts)
 
     encoder.encode = spy  # type: ignore[method-assign]
+    return seen
+
+
+def test_links_views_of_weight_zero_are_not_encoded() -> None:
+    e = np.eye(3)
+    encoder = SpanEncoder({"a": e[0], "b": e[1], "x": e[0], "y": e[1]})
+    seen = _spy(encoder)
     links = WordLinker(encoder, LinkParams(weights=(1.0, 0.0, 0.0), distortion=0.0)).link([(["a", "b"], ["y", "x"])], "en", "fr")
     assert links == [[(0, 1), (1, 0)]]
-    assert sorted(seen) == ["a", "b", "x", "y"]
+    assert sorted(seen) == ["a", "b", "x", "y"] and not encoder.span_calls
 
 
 def test_links_eflomal_refines_the_encoder_links_on_a_corpus() -> None:

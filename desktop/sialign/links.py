@@ -1,11 +1,14 @@
 """Word links inside a bead, from the built-in multilingual encoder (seed 001's first step).
 
-The built-in encoder (USE-multilingual v3) embeds whole texts only, so a
-word's vector is made from texts: the word alone, the word with one
-neighbour on each side, and with two. Source and target vectors of the
-three kinds are compared by cosine and the three matrices mixed, which
-lets context tell apart words that look alike alone (Japanese kana,
-function words). Then, per pair of texts:
+The built-in encoder (USE-multilingual v3) embeds texts, so a word gets
+three vectors: the word encoded alone, and the word with one and with two
+neighbours on each side, read in its whole side of the bead
+(:meth:`~sialign.embed.multilingual.MultilingualEncoder.encode_spans`: one
+pass over the side gives every window; encoding each window as a text of
+its own cost three to four times as much and scored lower on every dev
+pair). Source and target vectors of the three kinds are compared by cosine
+and the three matrices mixed, which lets context tell apart words that look
+alike alone (Japanese kana, function words). Then, per pair of texts:
 
 * a **distortion prior** subtracts ``distortion × |i/n − j/m|`` — word
   orders of the two sides are mostly monotone within a short bead;
@@ -16,9 +19,13 @@ function words). Then, per pair of texts:
   ``threshold`` (the awesome-align extraction; with a low temperature this
   is mutual best match, a higher one admits one-to-many links).
 
-No training and nothing downloaded. Mutual-argmax with grow-diag-final-and
-(:mod:`sialign.filters.word_align`) and SimAlign's itermax were tried on the
-dev sets and did worse with these vectors (tests/benchmarks/RESULTS.md).
+Speed: each distinct word is encoded alone once per linker (and kept for
+later calls), each bead side once; a 500-bead talk takes a few seconds on
+2 cores and one bead on demand a few tens of milliseconds
+(tests/benchmarks/bench_links.py). No training and nothing downloaded.
+Mutual-argmax with grow-diag-final-and (:mod:`sialign.filters.word_align`)
+and SimAlign's itermax were tried on the dev sets and did worse with these
+vectors (tests/benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import numpy as np
 
 from sialign.core.errors import InputError
 from sialign.core.progress import ProgressFn, StopFn, check_stop
+from sialign.embed.base import one_blas_thread
 
 Link = tuple[int, int]
 
@@ -54,7 +62,7 @@ class LinkParams:
         threshold: least two-way probability of a link.
     """
 
-    weights: tuple[float, float, float] = (0.5, 0.3, 0.2)
+    weights: tuple[float, float, float] = (0.6, 0.2, 0.2)
     distortion: float = 0.2
     anchor: float = 0.3
     temperature: float = 0.03
@@ -62,6 +70,8 @@ class LinkParams:
 
 
 ALIGNER_NAME = "use-multilingual-prob"
+# Most words whose vectors a WordLinker keeps (2 kB each): a few talks' vocabulary.
+WORD_CACHE = 20_000
 
 
 def _lang(language: str | None) -> str:
@@ -158,6 +168,9 @@ class WordLinker:
             encoder = MultilingualEncoder()
         self.encoder = encoder
         self.params = params
+        # Vectors of words encoded alone, kept across calls: a bead linked on
+        # demand finds most of its words (function words above all) here.
+        self._words: dict[str, np.ndarray] = {}
 
     def link(
         self,
@@ -170,42 +183,99 @@ class WordLinker:
     ) -> list[list[Link]]:
         """0-based (source, target) links of each pair of token lists.
 
-        Every distinct text (word or window) is encoded once, so repeated
-        words across a talk cost nothing extra.
+        Every distinct word is encoded alone once (and kept for later calls);
+        with an encoder that has ``encode_spans`` the context windows of all
+        the words of a side come from one pass over that side, else every
+        distinct window is encoded once as a text of its own.
 
         Raises:
             AlignmentCancelled: ``should_stop()`` returned True.
         """
-        views = [(context_texts(s, src_lang), context_texts(t, tgt_lang)) for s, t in pairs]
-        used = [k for k, weight in enumerate(self.params.weights) if weight]
-        index: dict[str, int] = {}
-        for src_views, tgt_views in views:
-            for k in used:  # a view of weight 0 is not encoded at all
-                for text in (*src_views[k], *tgt_views[k]):
-                    index.setdefault(text, len(index))
+        keep = [k for k, (s, t) in enumerate(pairs) if s and t]
+        sides = [(list(pairs[k][0]), src_lang) for k in keep] + [(list(pairs[k][1]), tgt_lang) for k in keep]
+        used = [k for k, weight in enumerate(self.params.weights) if weight]  # a view of weight 0 is not encoded
         check_stop(should_stop)
 
-        def encode_progress(fraction: float, message: str) -> None:
-            if progress is not None:
-                progress(0.95 * fraction, "Encoding words for links")
+        def stage(low: float, high: float) -> ProgressFn:
+            def report(fraction: float, message: str) -> None:
+                if progress is not None:
+                    progress(low + (high - low) * fraction, "Encoding words for links")
 
-        vectors = self.encoder.encode(list(index), progress=encode_progress, should_stop=should_stop)
-        out: list[list[Link]] = []
-        for k, ((src_views, tgt_views), (src, tgt)) in enumerate(zip(views, pairs)):
-            if k % 200 == 0:
-                check_stop(should_stop)
-            if src and tgt:
-                sim = similarity_matrix(
-                    [vectors[[index[t] for t in texts]] if k in used else None for k, texts in enumerate(src_views)],
-                    [vectors[[index[t] for t in texts]] if k in used else None for k, texts in enumerate(tgt_views)],
-                    self.params,
-                )
-            else:
-                sim = np.zeros((len(src), len(tgt)), dtype=np.float32)
-            out.append(link_matrix(sim, src, tgt, self.params))
+            return report
+
+        views: list[list[np.ndarray | None]] = [[None, None, None] for _ in sides]
+        if 0 in used:
+            alone = self._alone([tokens for tokens, _ in sides], stage(0.0, 0.2), should_stop)
+            for row, vectors in zip(views, alone):
+                row[0] = vectors
+        context = [k for k in used if k > 0]
+        if context:
+            encode = self._context_in_text if hasattr(self.encoder, "encode_spans") else self._context_texts
+            for row, found in zip(views, encode(sides, context, stage(0.2, 0.95), should_stop)):
+                for k, vectors in zip(context, found):
+                    row[k] = vectors
+        out: list[list[Link]] = [[] for _ in pairs]
+        with one_blas_thread():  # products of a few dozen rows: threads would only wait for each other
+            for n, k in enumerate(keep):
+                if n % 200 == 0:
+                    check_stop(should_stop)
+                sim = similarity_matrix(views[n], views[n + len(keep)], self.params)
+                out[k] = link_matrix(sim, pairs[k][0], pairs[k][1], self.params)
         if progress is not None:
             progress(1.0, "Links drawn")
         return out
+
+    def _alone(self, sides: list[list[str]], progress: ProgressFn, should_stop: StopFn | None) -> list[np.ndarray]:
+        """Each side's words encoded alone: per side (n_words, dim), from the kept vectors where there."""
+        new = list(dict.fromkeys(w for tokens in sides for w in tokens if w not in self._words))
+        if new:
+            vectors = self.encoder.encode(new, progress=progress, should_stop=should_stop)
+            if len(self._words) + len(new) > WORD_CACHE:
+                self._words.clear()
+            self._words.update(zip(new, vectors))
+        return [np.stack([self._words[w] for w in tokens]) for tokens in sides]
+
+    def _context_in_text(
+        self, sides: list[tuple[list[str], str | None]], context: list[int], progress: ProgressFn, should_stop: StopFn | None
+    ) -> list[list[np.ndarray]]:
+        """Per side, per view in ``context`` (1: ±1, 2: ±2), the windows' vectors read in the side's whole text."""
+        unique: dict[tuple[str, tuple[str, ...]], int] = {}
+        texts: list[str] = []
+        spans: list[list[tuple[int, int]]] = []
+        owner: list[int] = []
+        for tokens, lang in sides:
+            key = ("" if _lang(lang) in UNSPACED else " ", tuple(tokens))
+            if key not in unique:
+                unique[key] = len(texts)
+                text, starts, ends = _joined(tokens, key[0])
+                n = len(tokens)
+                texts.append(text)
+                spans.append(
+                    [(starts[max(0, i - w)], ends[min(n - 1, i + w)]) for w in context for i in range(n)]
+                )
+            owner.append(unique[key])
+        vectors = self.encoder.encode_spans(texts, spans, progress=progress, should_stop=should_stop)
+        return [np.split(vectors[k], len(context)) for k in owner]
+
+    def _context_texts(
+        self, sides: list[tuple[list[str], str | None]], context: list[int], progress: ProgressFn, should_stop: StopFn | None
+    ) -> list[list[np.ndarray]]:
+        """The same as :meth:`_context_in_text`, each distinct window encoded as a text of its own."""
+        windows = [context_texts(tokens, lang) for tokens, lang in sides]
+        new = list(dict.fromkeys(t for views in windows for k in context for t in views[k] if t not in self._words))
+        found = {**self._words, **dict(zip(new, self.encoder.encode(new, progress=progress, should_stop=should_stop)))}
+        return [[np.stack([found[t] for t in views[k]]) for k in context] for views in windows]
+
+
+def _joined(tokens: Sequence[str], joiner: str) -> tuple[str, list[int], list[int]]:
+    """The tokens joined into one text, with each token's start and end offsets in it."""
+    starts, ends, at = [], [], 0
+    for token in tokens:
+        starts.append(at)
+        at += len(token)
+        ends.append(at)
+        at += len(joiner)
+    return joiner.join(tokens), starts, ends
 
 
 EFLOMAL_NAME = "eflomal+use-multilingual-prior"
@@ -287,7 +357,8 @@ def _parse_link(text: str) -> Link:
 def tokenize(text: str, language: str | None) -> list[tuple[str, int, int]]:
     """Words of a running text with their character offsets, for links inside a bead.
 
-    Japanese goes through GiNZA (its words, punctuation included); Chinese
+    Japanese goes through GiNZA's tokenizer (its words, punctuation
+    included; no parse, so a bead's text takes well under a millisecond); Chinese
     is split into characters except for Latin words and numbers; other
     languages into words and punctuation marks.
 
@@ -299,10 +370,9 @@ def tokenize(text: str, language: str | None) -> list[tuple[str, int, int]]:
     """
     lang = _lang(language)
     if lang == "ja":
-        from sialign.text.japanese import analyze_japanese
+        from sialign.text.japanese import japanese_words
 
-        (analysis,) = analyze_japanese([text])
-        return [(t.text, t.start, t.end) for t in analysis.tokens if t.text.strip()]
+        return japanese_words(text)
     pattern = _WORD if lang in UNSPACED else _LATIN_WORD
     return [(m.group(), m.start(), m.end()) for m in pattern.finditer(text)]
 

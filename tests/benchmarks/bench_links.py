@@ -1,6 +1,6 @@
 """Word links inside beads: quality on the word-alignment dev sets and speed (run on demand, not by pytest).
 
-    .venv/bin/python tests/benchmarks/bench_links.py
+    .venv/bin/python tests/benchmarks/bench_links.py [--speed-only] [--previous]
 
 For each dev pair (``../shared/data/word-align-dev/``: ja–en KFTT, en–fr Hansards, zh–en Tsinghua,
 half of each public test set) the built-in linker (:mod:`sialign.links`) draws links on the given
@@ -9,9 +9,15 @@ beside the published figures of fast_align, eflomal (both trained on hundreds of
 sentences) and awesome-align (fine-tuned mBERT). When eflomal is installed, a second row per pair:
 eflomal trained on the dev sentences themselves (no gold links) with the encoder's links as priors,
 as ``sialign links --aligner eflomal`` does; its sampler is random, so its figures vary by a few
-thousandths between runs. Speed: a 500-bead "talk" (the first 500 dev pairs,
-ja–en then zh–en) [≤ 10 s] and one bead on demand with the encoder loaded [≤ 0.1 s]. The load
-average is printed beside the timings: the machine is shared.
+thousandths between runs.
+
+Speed, with the encoder and GiNZA loaded: a 500-bead "talk" (the ja–en then zh–en dev pairs as
+running text: tokens joined, tokenised again with :func:`sialign.links.tokenize`, linked by a new
+linker) [≤ 10 s], and one bead on demand, tokenised and linked, by the linker that linked the talk
+and by a new one [≤ 0.1 s]. ``--previous`` also times the talk with each context window encoded as
+a text of its own (the method before ``encode_spans``, weights 0.5 / 0.3 / 0.2). The machine is
+shared: the load average is printed and recorded beside every timing. Writes
+``tests/benchmarks/out/links.json``.
 """
 
 from __future__ import annotations
@@ -20,9 +26,11 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "desktop"))
+OUT = Path(__file__).resolve().parent / "out"
 DATA = Path(os.environ.get("SIALIGN_SHARED", ROOT.parent / "shared")) / "data" / "word-align-dev"
 PAIRS = (("jaen", "ja", "en"), ("enfr", "en", "fr"), ("zhen", "zh", "en"))
 # Published AER on these test sets (fast_align, eflomal: Östling & Tiedemann 2016 / awesome-align's
@@ -57,25 +65,108 @@ def scores(hyp: list[list[tuple[int, int]]], gold: list[tuple[set[tuple[int, int
     return a_p / max(1, a), a_s / max(1, s), 1 - (a_s + a_p) / max(1, a + s)
 
 
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+class _WindowsAsTexts:
+    """The encoder without ``encode_spans``: the linker encodes each context window as a text."""
+
+    def __init__(self, encoder: Any) -> None:
+        self.encoder = encoder
+
+    def encode(self, texts: Any, **kwargs: Any) -> Any:
+        return self.encoder.encode(texts, **kwargs)
+
+
+def speed(encoder: Any, all_pairs: list[tuple[str, str, str, list]], previous: bool) -> dict[str, Any]:
+    """Seconds for a 500-bead talk and for one bead on demand, each with the load average."""
+    from sialign.links import LinkParams, UNSPACED, WordLinker, tokenize
+    from sialign.text.japanese import ginza_nlp
+
+    start = time.perf_counter()
+    ginza_nlp()
+    ginza_s = time.perf_counter() - start
+
+    def running(tokens: list[str], lang: str) -> str:
+        return ("" if lang in UNSPACED else " ").join(tokens)
+
+    beads = [
+        (running(src, s), running(tgt, t), s, t)
+        for name, s, t, pairs in all_pairs if name in ("jaen", "zhen") for src, tgt in pairs
+    ][:500]
+
+    def talk(linker: Any) -> tuple[float, float]:
+        start = time.perf_counter()
+        groups: dict[tuple[str, str], list] = {}
+        for src, tgt, s, t in beads:
+            groups.setdefault((s, t), []).append(([w for w, _, _ in tokenize(src, s)], [w for w, _, _ in tokenize(tgt, t)]))
+        tokenised = time.perf_counter() - start
+        for (s, t), pairs in groups.items():
+            linker.link(pairs, s, t)
+        return time.perf_counter() - start, tokenised
+
+    def bead(linker: Any, k: int = 5, repeats: int = 7) -> float:
+        src, tgt, s, t = beads[k]
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            linker.link([([w for w, _, _ in tokenize(src, s)], [w for w, _, _ in tokenize(tgt, t)])], s, t)
+            times.append(time.perf_counter() - start)
+        return sorted(times)[repeats // 2]
+
+    out: dict[str, Any] = {"ginza load s": round(ginza_s, 2), "beads": len(beads)}
+    linker = WordLinker(encoder)
+    load = _load()
+    talk_s, tokenise_s = talk(linker)
+    out["talk s"] = {"s": round(talk_s, 2), "tokenising s": round(tokenise_s, 2), "load before": load, "load after": _load()}
+    load = _load()
+    kept = bead(linker)
+    out["bead ms, words kept"] = {"ms": round(kept * 1000, 1), "load before": load, "load after": _load()}
+    load = _load()
+    new = sorted(bead(WordLinker(encoder), repeats=1) for _ in range(7))[3]
+    out["bead ms, new linker"] = {"ms": round(new * 1000, 1), "load before": load, "load after": _load()}
+    src, tgt, s, t = beads[5]
+    out["bead tokens"] = [len(tokenize(src, s)), len(tokenize(tgt, t))]
+    if previous:
+        load = _load()
+        old_s, _ = talk(WordLinker(_WindowsAsTexts(encoder), LinkParams(weights=(0.5, 0.3, 0.2))))
+        out["talk s, windows as texts"] = {"s": round(old_s, 2), "load before": load, "load after": _load()}
+    return out
+
+
 def main() -> int:
+    import argparse
+    import json
+
     from sialign.embed.multilingual import MultilingualEncoder
     from sialign.links import ALIGNER_NAME, EFLOMAL_NAME, WordLinker, eflomal_available, eflomal_links, read_pairs
 
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--speed-only", action="store_true", help="skip the AER of the dev sets")
+    parser.add_argument("--previous", action="store_true", help="also time the talk with each window encoded as a text")
+    args = parser.parse_args()
     if not DATA.is_dir():
         print(f"{DATA}: the word-alignment dev data is missing; set SIALIGN_SHARED to the shared folder", file=sys.stderr)
         return 2
-    print(f"load average {os.getloadavg()[0]:.2f} (2 cores)")
-    linker = WordLinker(MultilingualEncoder())
+    print(f"load average {_load():.2f} (2 cores)")
+    encoder = MultilingualEncoder()
+    report: dict[str, Any] = {"aligner": ALIGNER_NAME, "aer": {}}
     print(f"aligner {ALIGNER_NAME}")
-    print(f"{'pair':<6} {'P':>6} {'R':>6} {'AER':>6} {'time s':>7}   published AER: fast_align / eflomal / awesome-align")
     all_pairs = []
     for name, src, tgt in PAIRS:
         pairs = read_pairs(DATA / f"{name}.src-tgt")
+        all_pairs.append((name, src, tgt, pairs))
+        if args.speed_only:
+            continue
+        if len(all_pairs) == 1:
+            print(f"{'pair':<6} {'P':>6} {'R':>6} {'AER':>6} {'time s':>7}   published AER: fast_align / eflomal / awesome-align")
         gold = read_gold(DATA / f"{name}.gold")
         start = time.perf_counter()
-        hyp = linker.link(pairs, src, tgt)
+        hyp = WordLinker(encoder).link(pairs, src, tgt)
         elapsed = time.perf_counter() - start
         p, r, aer = scores(hyp, gold)
+        row: dict[str, Any] = {"P": round(p, 4), "R": round(r, 4), "AER": round(aer, 4), "s": round(elapsed, 2), "load": _load()}
         pub = PUBLISHED[name]
         print(f"{src}-{tgt:<3} {p:6.3f} {r:6.3f} {aer:6.3f} {elapsed:7.1f}   "
               f"{pub['fast_align']:.3f} / {pub['eflomal']:.3f} / {pub['awesome-align']:.3f}"
@@ -85,23 +176,23 @@ def main() -> int:
             refined = eflomal_links(pairs, hyp)
             elapsed_e = time.perf_counter() - start
             p, r, aer = scores(refined, gold)
+            row[EFLOMAL_NAME] = {"P": round(p, 4), "R": round(r, 4), "AER": round(aer, 4), "s": round(elapsed_e, 2)}
             print(f"{'':<6} {p:6.3f} {r:6.3f} {aer:6.3f} {elapsed_e:7.1f}   ({EFLOMAL_NAME}; time after the encoder)"
                   f"   {'below' if aer < pub['fast_align'] else 'NOT below'} fast_align,"
                   f" {'below' if aer < pub['eflomal'] else 'NOT below'} eflomal")
-        all_pairs.append((name, src, tgt, pairs))
-    talk = [(p, s, t) for name, s, t, pairs in all_pairs if name in ("jaen", "zhen") for p in pairs][:500]
-    start = time.perf_counter()
-    for s_lang in ("ja", "zh"):
-        linker.link([p for p, s, _ in talk if s == s_lang], s_lang, "en")
-    talk_s = time.perf_counter() - start
-    one = all_pairs[0][3][5]
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        linker.link([one], "ja", "en")
-        times.append(time.perf_counter() - start)
-    print(f"500-bead talk: {talk_s:.1f} s [<= 10 s]; one bead ({len(one[0])} x {len(one[1])} tokens): "
-          f"median {sorted(times)[2] * 1000:.0f} ms [<= 100 ms]; load average {os.getloadavg()[0]:.2f}")
+        report["aer"][name] = row
+    report["speed"] = speed(encoder, all_pairs, args.previous)
+    sp = report["speed"]
+    print(f"500-bead talk: {sp['talk s']['s']:.2f} s [<= 10 s] (tokenising {sp['talk s']['tokenising s']:.2f} s; "
+          f"load {sp['talk s']['load before']} -> {sp['talk s']['load after']})")
+    if "talk s, windows as texts" in sp:
+        old = sp["talk s, windows as texts"]
+        print(f"  the same with each window encoded as a text: {old['s']:.2f} s (load {old['load before']} -> {old['load after']})")
+    for key in ("bead ms, words kept", "bead ms, new linker"):
+        print(f"one bead ({sp['bead tokens'][0]} x {sp['bead tokens'][1]} tokens), {key.split(', ')[1]}: median "
+              f"{sp[key]['ms']:.0f} ms [<= 100 ms] (load {sp[key]['load before']} -> {sp[key]['load after']})")
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "links.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0
 
 

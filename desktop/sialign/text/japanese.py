@@ -150,6 +150,30 @@ def _windows(text: str, size: int) -> list[tuple[int, int]]:
     return pieces
 
 
+def japanese_words(text: str) -> list[tuple[str, int, int]]:
+    """GiNZA's words of ``text`` with their character offsets, from its tokenizer alone.
+
+    The pipeline's tokenizer (SudachiPy, split mode C) makes the words and
+    the later components keep them (the compound splitter has no split mode
+    in ``ja_ginza``), so these are the words of :func:`analyze_japanese`
+    without the parse: about 0.3 ms a sentence instead of 12 ms.
+
+    Returns:
+        ``(word, start, end)`` in order, spaces left out.
+
+    Raises:
+        LanguageToolUnavailable: GiNZA cannot be loaded.
+    """
+    nlp = ginza_nlp()
+    words: list[tuple[str, int, int]] = []
+    with _PARSE_LOCK:
+        for a, b in _windows(text, MAX_PARSE_CHARS):
+            for t in nlp.tokenizer(text[a:b]):
+                if t.text.strip():
+                    words.append((t.text, a + t.idx, a + t.idx + len(t.text)))
+    return words
+
+
 def analyze_japanese(
     texts: Sequence[str],
     *,
