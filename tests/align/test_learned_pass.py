@@ -32,7 +32,7 @@ TARGET = [
 
 
 @pytest.mark.parametrize("units", ["sentences", "chunks"])
-def test_learned_pass_shipped_weights_load_with_every_feature(units) -> None:  # noqa: ANN001
+def test_learned_pass_shipped_weights_load_with_every_feature(units) -> None:
     weights = shipped_weights(units)
     assert weights is not None
     assert weights.match.shape == (len(match_features(units)),)
@@ -52,11 +52,11 @@ def test_learned_pass_finds_an_unrendered_sentence() -> None:
     assert [(s, t) for s, t in shapes if s and t] == [((0,), (0,)), ((1,), (1,)), ((2,), (2,)), ((4,), (3,)), ((5,), (4,))]
 
 
-def test_learned_pass_can_be_turned_off(monkeypatch) -> None:  # noqa: ANN001
+def test_learned_pass_can_be_turned_off(monkeypatch) -> None:
     calls: list[int] = []
     original = learned_pass.refine
 
-    def counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def counting(*args, **kwargs):
         calls.append(1)
         return original(*args, **kwargs)
 
@@ -76,14 +76,14 @@ def test_learned_pass_can_be_turned_off(monkeypatch) -> None:  # noqa: ANN001
     assert not calls
 
 
-def test_learned_pass_chunks_keep_the_first_pass_omissions(monkeypatch) -> None:  # noqa: ANN001
+def test_learned_pass_chunks_keep_the_first_pass_omissions(monkeypatch) -> None:
     """Chunked talks make no omission of their own (their dev gold has none to learn from) and keep the first pass's."""
     from sialign.align import pipeline
 
     seen: list[tuple[list, list]] = []
     original = learned_pass.second_pass
 
-    def spy(first, src, tgt, sc, tc, path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def spy(first, src, tgt, sc, tc, path, *args, **kwargs):
         out = original(first, src, tgt, sc, tc, path, *args, **kwargs)
         seen.append((path, out))
         return out
@@ -121,7 +121,7 @@ def test_learned_pass_stops_when_asked() -> None:
     def stop() -> bool:
         return calls["n"] > 0
 
-    def counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def counting(*args, **kwargs):
         calls["n"] += 1
         return original(*args, **kwargs)
 
@@ -134,7 +134,7 @@ def test_learned_pass_stops_when_asked() -> None:
     assert calls["n"] == 1
 
 
-def test_every_bead_carries_the_learned_confidence_and_an_edit_clears_it(tmp_path) -> None:  # noqa: ANN001
+def test_every_bead_carries_the_learned_confidence_and_an_edit_clears_it(tmp_path) -> None:
     from sialign.core.bead_edits import MergeBeads
     from sialign.core.edits import apply_edit
     from sialign.io.project_file import load_project, save_project

@@ -40,7 +40,7 @@ def _timed(texts: list[str], lag: float) -> list[tuple[float, float]]:
     embedder=st.sampled_from(["lexical", "use-multilingual"]),
     max_src=st.integers(1, 4),
 )
-def test_tiny_talks_align_or_refuse_clearly(src, tgt, with_reference, with_times, units, method, embedder, max_src) -> None:  # noqa: ANN001
+def test_tiny_talks_align_or_refuse_clearly(src, tgt, with_reference, with_times, units, method, embedder, max_src) -> None:
     source = Document.from_texts(src, language="de", times=_timed(src, 0.0) if with_times else None)
     target = Document.from_texts(tgt, language="en", times=_timed(tgt, 2.0) if with_times else None)
     reference = Document.from_texts([s.replace("Ich", "I") for s in src], language="en") if with_reference else None

@@ -13,8 +13,8 @@ from sialign.cli import main as cli_main
 from sialign.cli.main import EXIT_BROKEN_PIPE, EXIT_INPUT, EXIT_INTERNAL, EXIT_USAGE, build_parser, main
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_cli_align import talk  # noqa: E402,F401  (fixture)
-from test_cli_io import SRT, saved_project  # noqa: E402
+from test_cli_align import talk  # noqa: F401  (fixture)
+from test_cli_io import SRT, saved_project
 
 DESKTOP = Path(__file__).resolve().parents[2] / "desktop"
 

@@ -12,7 +12,7 @@ from sialign.cli.main import EXIT_INPUT, EXIT_USAGE, main
 from sialign.io.project_file import load_project, save_project
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_cli_io import SRT, saved_project  # noqa: E402
+from test_cli_io import SRT, saved_project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 

@@ -12,7 +12,7 @@ import pytest
 from sialign.cli.main import main
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_cli_align import align_args, talk  # noqa: E402,F401  (fixture)
+from test_cli_align import align_args, talk  # noqa: F401  (fixture)
 
 
 @pytest.fixture

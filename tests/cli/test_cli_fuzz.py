@@ -24,7 +24,7 @@ from sialign.cli.main import EXIT_INPUT, EXIT_OK, EXIT_USAGE, build_parser, main
 from sialign.cli.usage import NUMBER_RANGES
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_cli_io import saved_project  # noqa: E402
+from test_cli_io import saved_project
 
 pytestmark = pytest.mark.slow
 

@@ -61,7 +61,7 @@ def test_word_links_another_aligner_links_everything_again() -> None:
     assert update_word_links(project, linker=other) == 3 and project.word_links.aligner == "other"
 
 
-def test_word_links_survive_the_project_file_and_old_files_load(tmp_path) -> None:  # noqa: ANN001
+def test_word_links_survive_the_project_file_and_old_files_load(tmp_path) -> None:
     project = en_fr_project()
     old = tmp_path / "old.sialign"
     save_project(project, old)
@@ -75,7 +75,7 @@ def test_word_links_survive_the_project_file_and_old_files_load(tmp_path) -> Non
     assert stale_pairs(again) == {}
 
 
-def test_word_links_a_damaged_links_field_is_named(tmp_path) -> None:  # noqa: ANN001
+def test_word_links_a_damaged_links_field_is_named(tmp_path) -> None:
     from sialign.core.errors import FormatError
 
     project = en_fr_project()

@@ -50,7 +50,7 @@ def test_filter_languages_japanese_and_english_targets_run_every_filter() -> Non
         assert skipped_filters(project) == {}
 
 
-def test_filter_languages_cli_summary_names_what_was_not_applied(tmp_path, capsys) -> None:  # noqa: ANN001
+def test_filter_languages_cli_summary_names_what_was_not_applied(tmp_path, capsys) -> None:
     from sialign.cli.main import main
     from sialign.io.project_file import load_project, save_project
 

@@ -317,7 +317,7 @@ def test_learned_sentence_encoder_adds_semantic_pivot_features() -> None:
     assert not np.array_equal(Y[:, FEATURE_NAMES.index("sim_mean_semantic")], Y[:, FEATURE_NAMES.index("sim_mean")])
 
 
-def test_learned_doubt_features_use_the_aligners_embedder_for_the_pair(monkeypatch) -> None:  # noqa: ANN001
+def test_learned_doubt_features_use_the_aligners_embedder_for_the_pair(monkeypatch) -> None:
     """With embedder "auto", the doubt reads the talk with the embedder the aligner chose for its languages.
 
     (It used to resolve "auto" as if the pair were en→en: use-multilingual for an en→fi talk the aligner
@@ -331,7 +331,7 @@ def test_learned_doubt_features_use_the_aligners_embedder_for_the_pair(monkeypat
     asked: list[str] = []
     real = pipeline.get_embedder
 
-    def recording(spec: str):  # noqa: ANN202
+    def recording(spec: str):
         asked.append(spec)
         return real(spec)
 

@@ -64,7 +64,7 @@ def job_exit(*, progress: Any, should_stop: Any) -> None:
 
 # -- fixtures ------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def process():  # noqa: ANN201
+def process():
     p = ScoringProcess()
     yield p
     p.shutdown()
@@ -92,7 +92,7 @@ def test_remote_bead_scores_survive_pickling() -> None:
     assert copy.matches(_german_project().alignment.beads)
 
 
-def test_remote_call_returns_value_and_relays_progress(process) -> None:  # noqa: ANN001
+def test_remote_call_returns_value_and_relays_progress(process) -> None:
     seen: list[tuple[float, str]] = []
     assert process.call(job_add, 2, 3, progress=lambda f, m: seen.append((f, m))) == 5
     assert seen == [(0.5, "adding")]
@@ -110,7 +110,7 @@ def test_remote_call_returns_value_and_relays_progress(process) -> None:  # noqa
         ("cancelled", AlignmentCancelled, "Cancelled by the user."),
     ],
 )
-def test_remote_errors_come_back_readable(process, kind, error_type, message) -> None:  # noqa: ANN001
+def test_remote_errors_come_back_readable(process, kind, error_type, message) -> None:
     with pytest.raises(error_type) as info:
         process.call(job_raise, kind)
     assert str(info.value) == message
@@ -120,7 +120,7 @@ def test_remote_errors_come_back_readable(process, kind, error_type, message) ->
     assert process.call(job_add, 1, 1) == 2  # the process goes on serving
 
 
-def test_remote_cancel_stops_the_job_and_keeps_the_process(process) -> None:  # noqa: ANN001
+def test_remote_cancel_stops_the_job_and_keeps_the_process(process) -> None:
     pid = process.call(job_pid)
     t0 = time.monotonic()
     with pytest.raises(AlignmentCancelled):
@@ -129,7 +129,7 @@ def test_remote_cancel_stops_the_job_and_keeps_the_process(process) -> None:  # 
     assert process.call(job_pid) == pid
 
 
-def test_remote_job_ignoring_cancel_is_terminated(process, monkeypatch) -> None:  # noqa: ANN001
+def test_remote_job_ignoring_cancel_is_terminated(process, monkeypatch) -> None:
     monkeypatch.setattr(remote, "CANCEL_GRACE_S", 0.3)
     pid = process.call(job_pid)
     t0 = time.monotonic()
@@ -141,7 +141,7 @@ def test_remote_job_ignoring_cancel_is_terminated(process, monkeypatch) -> None:
     assert process.call(job_pid) not in (pid, None)
 
 
-def test_remote_cancel_while_queued_returns_at_once(process) -> None:  # noqa: ANN001
+def test_remote_cancel_while_queued_returns_at_once(process) -> None:
     process.call(job_pid)
     process.warm_up(job_ignore_stop, 1.5)  # a long load the next call has to wait for
     t0 = time.monotonic()
@@ -153,7 +153,7 @@ def test_remote_cancel_while_queued_returns_at_once(process) -> None:  # noqa: A
     assert process.call(job_add, 2, 2) == 4
 
 
-def test_remote_child_death_is_a_readable_error_and_restarts(process) -> None:  # noqa: ANN001
+def test_remote_child_death_is_a_readable_error_and_restarts(process) -> None:
     with pytest.raises(ScoringProcessDied, match="exit code 3"):
         process.call(job_exit)
     assert process.call(job_add, 3, 4) == 7
@@ -171,7 +171,7 @@ def test_remote_shutdown_stops_the_child() -> None:
     p.shutdown()  # twice is fine
 
 
-def test_remote_scores_match_in_process_scores(process) -> None:  # noqa: ANN001
+def test_remote_scores_match_in_process_scores(process) -> None:
     project = _german_project()
     fractions: list[float] = []
     scores = score_beads_in_process(project, progress=lambda f, m: fractions.append(f), process=process)
@@ -190,7 +190,7 @@ def test_remote_scores_match_in_process_scores(process) -> None:  # noqa: ANN001
         ("de", "ja", 2, False),  # a reference that does not match the source is not used
     ],
 )
-def test_remote_needs_japanese(target_language, reference_language, reference_count, expected) -> None:  # noqa: ANN001
+def test_remote_needs_japanese(target_language, reference_language, reference_count, expected) -> None:
     project = Project(
         talk_id="t",
         source=Document.from_texts(["a"], language="en"),
@@ -201,7 +201,7 @@ def test_remote_needs_japanese(target_language, reference_language, reference_co
 
 
 @pytest.mark.slow
-def test_remote_japanese_scoring_loads_ginza_in_the_child_only(process) -> None:  # noqa: ANN001
+def test_remote_japanese_scoring_loads_ginza_in_the_child_only(process) -> None:
     import sys
 
     beads = [Bead(src=(0,), tgt=(0, 1), cost=0.2), Bead(src=(1,), tgt=(2,), cost=0.2)]
@@ -224,7 +224,7 @@ def test_remote_japanese_scoring_loads_ginza_in_the_child_only(process) -> None:
     _assert_same_scores(scores, again)
 
 
-def test_remote_child_does_not_rerun_the_programs_main(tmp_path) -> None:  # noqa: ANN001
+def test_remote_child_does_not_rerun_the_programs_main(tmp_path) -> None:
     """Spawn re-imports the parent's main script in the child; the guarded ``main()`` must not run there.
 
     The script has the shape of the ``sialign-gui`` launcher pip writes (no
@@ -255,7 +255,7 @@ def test_remote_child_does_not_rerun_the_programs_main(tmp_path) -> None:  # noq
     assert out.stdout.splitlines() == ["main ran", "child answered ok"]
 
 
-def test_remote_child_leaves_when_the_application_is_killed(tmp_path) -> None:  # noqa: ANN001
+def test_remote_child_leaves_when_the_application_is_killed(tmp_path) -> None:
     """A killed application must not leave GiNZA's 1.8 GB behind in an orphaned child."""
     import signal
     import subprocess

@@ -239,7 +239,7 @@ def test_encoding_euc_jp_read_as_cp932_is_rejected() -> None:
 
 
 @pytest.mark.parametrize("codec", ["utf-16-be", "utf-16-le"])
-def test_encoding_bomless_utf16_ascii_digits_keep_their_byte_order(tmp_path, codec: str) -> None:  # noqa: ANN001
+def test_encoding_bomless_utf16_ascii_digits_keep_their_byte_order(tmp_path, codec: str) -> None:
     # Read in the wrong order, ASCII digits become U+3000 ideographic spaces,
     # which look like text too: the order giving ASCII must win the tie.
     path = tmp_path / "digits.txt"

@@ -11,7 +11,7 @@ from sialign.io.encoding import decode_bytes
 from sialign.io.readers import read_transcript
 
 sys.path.insert(0, str(Path(__file__).parent))
-from encoding_samples import JA, KO, RU, ZH, encoding_samples, score  # noqa: E402
+from encoding_samples import JA, KO, RU, ZH, encoding_samples, score
 
 # Measured on this set (tests/benchmarks/bench_encoding.py): the detector
 # before issue 12 was right on 29 of 65; now on 64 (only Polish in

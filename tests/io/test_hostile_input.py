@@ -388,7 +388,7 @@ def test_hostile_tsv_reads_exactly_in_pandas_with_documented_options(tmp_path: P
     recipe = re.search(r"```python\n(.*?)```", page, flags=re.S)
     assert recipe is not None and '"talk.tsv"' in recipe[1]
     namespace: dict[str, object] = {}
-    exec(compile(recipe[1].replace('"talk.tsv"', repr(str(path))), "docs/formats.md", "exec"), namespace)  # noqa: S102
+    exec(compile(recipe[1].replace('"talk.tsv"', repr(str(path))), "docs/formats.md", "exec"), namespace)
     df = namespace["df"]
     assert list(df["source"]) == texts
     assert list(df["target"]) == [t[::-1] for t in texts]

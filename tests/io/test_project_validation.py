@@ -16,7 +16,7 @@ from sialign.core.errors import FormatError, InputError
 from sialign.io.project_file import autosave_path, load_project, save_autosave, save_project
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_project_file import make_project  # noqa: E402
+from test_project_file import make_project
 
 
 def saved(tmp_path: Path) -> dict[str, Any]:

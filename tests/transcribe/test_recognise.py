@@ -108,7 +108,7 @@ def test_a_model_folder_of_the_wrong_kind_is_refused(tmp_path: Path, talk_clip: 
 
 
 @pytest.mark.parametrize("frozen", [False, True])
-def test_without_a_speech_recogniser_transcribe_fails_in_one_line_first(monkeypatch, tmp_path, capsys, frozen) -> None:  # noqa: ANN001
+def test_without_a_speech_recogniser_transcribe_fails_in_one_line_first(monkeypatch, tmp_path, capsys, frozen) -> None:
     """No faster-whisper: pip's extra from a source install, the full build from the lean one — before the model is looked for."""
     import sys
 

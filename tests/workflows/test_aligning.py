@@ -46,7 +46,7 @@ def test_aligning_with_unchanged_parameters_records_only_the_alignment() -> None
     assert project.history[-1]["type"] == "ReplaceAlignment"
 
 
-def test_aligning_history_round_trips_through_the_project_file(tmp_path) -> None:  # noqa: ANN001
+def test_aligning_history_round_trips_through_the_project_file(tmp_path) -> None:
     project = _talk()
     align_talk(project, AlignParams(embedder="lexical"))
     save_project(project, tmp_path / "city.sialign")

@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sialign {args.command}: error: {printable(message)}", file=sys.stderr)
         _silence_stdout()
         return EXIT_INPUT
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, no traceback
+    except Exception as exc:
         return _internal_error(args.command, exc, debug)
 
 

@@ -175,7 +175,7 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
     path = Path(path)
     if not _is_regular_or_missing(path):
         try:
-            raw = open(path, "ab" if "a" in mode else "wb")  # noqa: SIM115
+            raw = open(path, "ab" if "a" in mode else "wb")
         except OSError as exc:
             raise output_error(path, exc) from None
         try:

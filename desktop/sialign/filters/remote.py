@@ -88,7 +88,7 @@ def _portable_exception(exc: BaseException) -> BaseException:
     try:
         pickle.loads(pickle.dumps(exc))
         return exc
-    except Exception:  # noqa: BLE001 - any pickling problem means "send a copy"
+    except Exception:
         if isinstance(exc, SialignError):
             return SialignError(str(exc))
         if isinstance(exc, MemoryError):
@@ -137,7 +137,7 @@ def _child_main(requests: Any, replies: Any, cancelled_job: Any) -> None:
             value = function(*args, progress=progress, should_stop=should_stop)
         except AlignmentCancelled:
             replies.put((job, "cancelled"))
-        except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        except BaseException as exc:
             replies.put((job, "error", _portable_exception(exc), traceback.format_exc()))
             if not isinstance(exc, Exception):
                 return  # KeyboardInterrupt, SystemExit: leave
