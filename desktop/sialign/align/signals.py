@@ -31,7 +31,7 @@ SCRIPTS = {
 
 def same_script(src_lang: str, tgt_lang: str) -> bool:
     """Whether two languages are written in the same script (unknown languages never are)."""
-    from sialign.embed.multilingual import language_code
+    from sialign.core.languages import language_code
 
     a, b = language_code(src_lang), language_code(tgt_lang)
     if a in ("", "und") or b in ("", "und"):

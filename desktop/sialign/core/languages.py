@@ -42,6 +42,11 @@ LANGUAGE_NAMES = {
 UNDETERMINED = "und"
 
 
+def language_code(language: str | None) -> str:
+    """The primary subtag of a language tag, lower case (``"zh-TW"`` → ``"zh"``)."""
+    return (language or "").replace("_", "-").split("-")[0].strip().lower()
+
+
 def _subtag(tag: str) -> str:
     """A region (``TW``, ``419``) or script (``Hant``) subtag in its usual case."""
     if len(tag) == 2 and tag.isalpha():

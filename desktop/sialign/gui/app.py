@@ -42,9 +42,8 @@ def load_example_project(folder: Path | None = None) -> Project:
     """
     from sialign.workflows.talks import example_folder, load_example
 
-    project = load_example(folder if folder is not None else example_folder(None))
-    project.path = None  # never save over the bundled files
-    return project
+    # A new talk has no file: Save asks where, never over the bundled files.
+    return load_example(folder if folder is not None else example_folder(None))
 
 
 def preload_engine() -> None:
