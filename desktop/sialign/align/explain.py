@@ -19,7 +19,8 @@ from sialign.core.model import Bead, Project
 from sialign.core.progress import StopFn, check_stop
 
 if TYPE_CHECKING:
-    from sialign.align.learned_pass import LearnedInputs
+    from sialign.align.dp import WindowCosts
+    from sialign.align.learned_pass import BeadFeatures, BeadScoreWeights, LearnedInputs
 from sialign.core.params import AlignParams
 
 # What each feature means to a reader (the table and the command print these).
@@ -148,6 +149,18 @@ def bead_spans(project: Project, beads: list[Bead]) -> list[tuple[int, int, int,
     return spans
 
 
+def _scoring(inputs: LearnedInputs) -> tuple[BeadScoreWeights, WindowCosts, BeadFeatures]:
+    """The shipped weights for the talk's units, its first-pass costs and the bead features over the whole talk."""
+    from sialign.align.dp import WindowCosts
+    from sialign.align.learned_pass import BeadFeatures, shipped_weights
+
+    weights = shipped_weights(inputs.units)
+    if weights is None:
+        raise SialignError(f"no learned bead score is installed for {inputs.units}; nothing to explain")
+    first = WindowCosts(inputs.model, 0, inputs.model.n_src, 0, inputs.model.n_tgt)
+    return weights, first, BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first)
+
+
 def bead_confidences(
     inputs: LearnedInputs, spans: list[tuple[int, int, int, int]], should_stop: StopFn | None = None
 ) -> list[float | None]:
@@ -157,15 +170,10 @@ def bead_confidences(
     all beads at once (one feature call per bead shape), so that a talk of
     thousands of beads takes a fraction of a second.
     """
-    from sialign.align.dp import WindowCosts
-    from sialign.align.learned_pass import BeadFeatures, log_odds, path_band, shipped_weights
+    from sialign.align.learned_pass import log_odds, path_band
 
-    weights = shipped_weights(inputs.units)
-    if weights is None:
-        raise SialignError(f"no learned bead score is installed for {inputs.units}; nothing to explain")
-    n, m = inputs.model.n_src, inputs.model.n_tgt
-    first = WindowCosts(inputs.model, 0, n, 0, m)
-    features = BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first)
+    weights, first, features = _scoring(inputs)
+    n, m = first.n_src, first.n_tgt
     out: list[float | None] = [None] * len(spans)
     by_shape: dict[tuple[int, int], list[int]] = {}
     for k, (_i0, a, _j0, b) in enumerate(spans):
@@ -200,15 +208,10 @@ def explain_spans(inputs: LearnedInputs, spans: list[tuple[int, int, int, int]],
     :func:`explain_beads` calls this for the beads a reader asks about;
     :func:`bead_confidences` gives every bead's probability at once.
     """
-    from sialign.align.dp import WindowCosts
-    from sialign.align.learned_pass import BASE_MATCH_FEATURES, SKIP_FEATURES, BeadFeatures, match_features, path_band, shipped_weights
+    from sialign.align.learned_pass import BASE_MATCH_FEATURES, SKIP_FEATURES, match_features, path_band
 
-    weights = shipped_weights(inputs.units)
-    if weights is None:
-        raise SialignError(f"no learned bead score is installed for {inputs.units}; nothing to explain")
-    n, m = inputs.model.n_src, inputs.model.n_tgt
-    first = WindowCosts(inputs.model, 0, n, 0, m)
-    features = BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first)
+    weights, first, features = _scoring(inputs)
+    n, m = first.n_src, first.n_tgt
     band = path_band(spans, n, m)
     skips: dict[str, np.ndarray] = {}
     out = []
