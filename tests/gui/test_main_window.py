@@ -587,3 +587,22 @@ def test_a_recording_that_is_there_but_cannot_be_played_is_not_called_not_found(
     window.session.project.target.audio_path = str(tmp_path / "gone.wav")
     window.offer_to_locate_missing_audio()
     assert titles == ["Audio cannot be opened", "Audio not found"]
+
+
+def test_the_figure_columns_can_be_hidden_from_their_titles_and_stay_hidden(qtbot, window, session) -> None:  # noqa: ANN001
+    from sialign.gui.main_window import MainWindow
+    from sialign.gui.table_model import Column
+
+    table = window.table
+    menu = table.column_menu()
+    titles = [a.text() for a in menu.actions()]
+    assert titles == ["Cost", "Conf.", "Doubt", "Rendered", "Status", "Flags / reasons", "Times · EVS"]
+    rendered = next(a for a in menu.actions() if a.text() == "Rendered")
+    assert rendered.isChecked() and not table.isColumnHidden(Column.RENDERED)
+    rendered.setChecked(False)
+    assert table.isColumnHidden(Column.RENDERED)
+    # The next window opens with the same columns.
+    again = MainWindow(session)
+    qtbot.addWidget(again)
+    assert again.table.isColumnHidden(Column.RENDERED)
+    assert not again.table.isColumnHidden(Column.SOURCE) and not again.table.isColumnHidden(Column.CONFIDENCE)

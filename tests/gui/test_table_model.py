@@ -13,6 +13,7 @@ from sialign.core import edits
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.gui.table_model import (
     BEAD_INDEX_ROLE,
+    DEFAULT_LOW_CONFIDENCE,
     FLAGGED_COLOUR,
     LOW_CONFIDENCE_COLOUR,
     SORT_ROLE,
@@ -266,3 +267,18 @@ def test_table_model_shows_the_aligners_confidence(session) -> None:  # noqa: AN
     assert model.data(model.index(1, Column.CONFIDENCE)) == ""
     assert model.data(model.index(1, Column.CONFIDENCE), SORT_ROLE) == -1.0
     assert "Confidence" not in model.data(model.index(1, Column.SOURCE), Qt.ItemDataRole.ToolTipRole)
+
+
+def test_low_confidence_follows_the_aligners_confidence_where_it_has_one(session) -> None:  # noqa: ANN001
+    beads = session.project.alignment.beads
+    # Bead 6 is low-confidence by its cost (0.9 > 0.6) until the learned score says it is likely right.
+    assert is_low_confidence(beads[5], DEFAULT_LOW_CONFIDENCE)
+    beads[5] = replace(beads[5], confidence=0.9)
+    assert not is_low_confidence(beads[5], DEFAULT_LOW_CONFIDENCE)
+    # A cheap bead the score doubts is low-confidence.
+    beads[0] = replace(beads[0], confidence=0.3)
+    assert is_low_confidence(beads[0], DEFAULT_LOW_CONFIDENCE)
+    model = SegmentTableModel(lambda: session.project)
+    assert model.data(model.index(0, Column.COST), Qt.ItemDataRole.BackgroundRole).color() == LOW_CONFIDENCE_COLOUR
+    assert model.data(model.index(5, Column.COST), Qt.ItemDataRole.BackgroundRole) is None
+    assert "low confidence: Conf. below 0.5" in model.data(model.index(0, Column.SOURCE), Qt.ItemDataRole.ToolTipRole)

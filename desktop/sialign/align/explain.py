@@ -35,6 +35,7 @@ FEATURE_LABELS = {
     "best_cos": "similarity to its best partner nearby",
     "best_margin": "best partner above the second best",
     "log_chars": "length (characters, log)",
+    "merge_gain": "how much joining it to a neighbour raises that neighbour's similarity",
 }
 
 
@@ -97,9 +98,11 @@ class BeadExplanation:
         if self.note:
             return [f"bead {self.index + 1} ({self.shape}): {self.note}"]
         what = {"bead": "right", "omission": "a sentence left unrendered", "addition": "a chunk that renders nothing"}
-        calibrated = ", calibrated" if math.isfinite(self.calibrated) else ""
+        # The shares below add up to the model's score; the probability shown is that score
+        # calibrated on the aligned training talks, so a negative score can still read above 0.5.
+        source = "calibrated from the score" if math.isfinite(self.calibrated) else "score"
         out = [f"bead {self.index + 1} ({self.shape}): P({what[self.model]}) = {self.probability:.2f} "
-               f"(log-odds {self.log_odds:+.2f}{calibrated})"]  # fmt: skip
+               f"({source} {self.log_odds:+.2f}, the sum of the lines below)"]  # fmt: skip
         shown = [c for c in self.contributions if abs(c.amount) >= 0.005][:top]
         out += [f"  {c.amount:+.2f}  {c.label} ({c.value:.3g})" for c in shown]
         rest = sum(c.amount for c in self.contributions if c not in shown)

@@ -32,6 +32,16 @@ from sialign.evaluate.evs import bead_lags
 # in the preferences: costs are 1 - cosine-like similarities, so 0.6 means the
 # two sides share well under half their meaning.
 DEFAULT_LOW_CONFIDENCE = 0.6
+# A bead the learned score judged is "low confidence" below this probability of
+# being right (its Conf. column); the cost threshold applies to the others.
+LOW_PROBABILITY = 0.5
+
+
+def low_confidence_of(cost: float | None, confidence: float | None, threshold: float) -> bool:
+    """Whether a bead with this cost and confidence counts as low-confidence (``threshold``: the cost one)."""
+    if confidence is not None:
+        return confidence < LOW_PROBABILITY
+    return cost is not None and cost > threshold
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 BEAD_INDEX_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -325,7 +335,7 @@ class SegmentTableModel(QAbstractTableModel):
         return row
 
     def is_low_confidence(self, row: Row) -> bool:
-        return row.cost is not None and row.cost > self.low_confidence
+        return low_confidence_of(row.cost, row.confidence, self.low_confidence)
 
     # -- QAbstractTableModel -----------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
@@ -422,10 +432,11 @@ class SegmentTableModel(QAbstractTableModel):
         lines = [f"Bead {r + 1} ({row.kind}), {row.status.value}"]
         if row.cost is not None:
             lines[0] += f", cost {row.cost:.3f}"
-            if self.is_low_confidence(row):
-                lines[0] += " (low confidence)"
         else:
             lines[0] += ", no cost: the reviewer merged or split it (Re-align unconfirmed scores it again)"
+        if self.is_low_confidence(row):
+            lines[0] += (f" (low confidence: Conf. below {LOW_PROBABILITY:g})" if row.confidence is not None
+                         else f" (low confidence: cost above {self.low_confidence:g})")  # fmt: skip
         if row.confidence is not None:
             what = "the sentence has no rendition" if row.kind.endswith("-0") else (
                 "the chunk renders nothing" if row.kind.startswith("0-") else "the bead is right")
@@ -552,7 +563,7 @@ def is_flagged(bead: Bead, low_confidence: float) -> bool:
 
 
 def is_low_confidence(bead: Bead, low_confidence: float) -> bool:
-    return bead.status is BeadStatus.AUTO and bead.cost is not None and bead.cost > low_confidence
+    return bead.status is BeadStatus.AUTO and low_confidence_of(bead.cost, bead.confidence, low_confidence)
 
 
 def find_next(

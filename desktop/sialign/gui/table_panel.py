@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QPersistentModelIndex, QRect, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QKeyEvent, QKeySequence, QPainter
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QStyle,
+    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu, QStyle,
     QStyledItemDelegate, QStyleOptionViewItem, QTableView, QToolButton, QVBoxLayout, QWidget,
 )
 
@@ -65,6 +65,12 @@ class WholeLinesDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+# Where the table remembers the columns the reviewer hid (column numbers, comma-separated).
+HIDDEN_COLUMNS_KEY = "table/hidden_columns"
+# Screens narrower than this start with the cost column hidden.
+NARROW_SCREEN = 1500
+
+
 class SegmentTableView(QTableView):
     """The review table: one row per bead, two text lines per row, keyboard-driven."""
 
@@ -93,6 +99,9 @@ class SegmentTableView(QTableView):
         header = self.horizontalHeader()
         header.setHighlightSections(False)
         header.setStretchLastSection(False)
+        # Right-click a column title: show or hide the figure columns.
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(lambda pos: self.column_menu().exec(header.mapToGlobal(pos)))
 
     def selectionCommand(self, index: QModelIndex | QPersistentModelIndex,  # noqa: N802 - Qt API
                          event: QEvent | None = None) -> QItemSelectionModel.SelectionFlag:  # fmt: skip
@@ -113,6 +122,24 @@ class SegmentTableView(QTableView):
         if event.text() and event.text().isprintable() and modifiers in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier):
             self.unused_key.emit(QKeySequence(event.keyCombination()))
 
+    def column_menu(self) -> QMenu:
+        """One checkable entry per column but the two texts; the choice is remembered."""
+        menu = QMenu(self)
+        model = self.model()
+        header = self.horizontalHeader()
+        for column in sorted(Column, key=header.visualIndex):  # as they stand in the table
+            if column in (Column.SOURCE, Column.TARGET):
+                continue
+            action = menu.addAction(str(model.headerData(column, Qt.Orientation.Horizontal)) if model is not None else column.name)
+            action.setCheckable(True)
+            action.setChecked(not self.isColumnHidden(column))
+            action.toggled.connect(lambda shown, c=column: self.show_column(c, shown))
+        return menu
+
+    def show_column(self, column: Column, shown: bool) -> None:
+        self.setColumnHidden(column, not shown)
+        QSettings().setValue(HIDDEN_COLUMNS_KEY, ",".join(str(int(c)) for c in Column if self.isColumnHidden(c)))
+
     def configure_columns(self) -> None:
         header = self.horizontalHeader()
         header.setSectionResizeMode(Column.SOURCE, QHeaderView.ResizeMode.Stretch)
@@ -120,7 +147,7 @@ class SegmentTableView(QTableView):
         # Widths in digits of the table font: the average character width of a
         # font with a CJK fallback is that of a full-width character.
         digit = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in ((Column.COST, 5), (Column.CONFIDENCE, 5), (Column.DOUBT, 5), (Column.RENDERED, 8), (Column.STATUS, 10), (Column.FLAGS, 20), (Column.TIMES, 19)):
+        for column, chars in ((Column.COST, 5), (Column.CONFIDENCE, 5), (Column.DOUBT, 5), (Column.RENDERED, 6), (Column.STATUS, 10), (Column.FLAGS, 14), (Column.TIMES, 16)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, digit * chars + 12)
         # The aligner's confidence, the doubt and the rendered share read best beside the cost:
@@ -128,6 +155,17 @@ class SegmentTableView(QTableView):
         for offset, column in enumerate((Column.CONFIDENCE, Column.DOUBT, Column.RENDERED), start=1):
             if header.visualIndex(column) != header.visualIndex(Column.COST) + offset:
                 header.moveSection(header.visualIndex(column), header.visualIndex(Column.COST) + offset)
+        # Which figure columns show: as the reviewer left them; at first, on a screen too
+        # narrow for all of them, the cost gives way to the texts (Conf. says more, the
+        # row's tooltip keeps the cost).
+        saved = QSettings().value(HIDDEN_COLUMNS_KEY)
+        if saved is None:
+            screen = self.screen()
+            hidden = {Column.COST} if screen is not None and screen.availableGeometry().width() < NARROW_SCREEN else set()
+        else:
+            hidden = {Column(int(x)) for x in str(saved).split(",") if x.strip().isdigit() and int(x) in set(Column)}
+        for column in Column:
+            self.setColumnHidden(column, column in hidden and column not in (Column.SOURCE, Column.TARGET))
 
 
 class TablePanel(QWidget):
