@@ -45,7 +45,12 @@ def test_cli_project_tags_on_the_example_talk(aligned: Path, tmp_path: Path, cap
     text = out.read_text(encoding="utf-8")
     for tagged in ("<term>生地</term>", "<term>温度計</term>", "<term>レシピ</term>", "<i>ガーデニング</i>", "<i>ギター</i>"):
         assert tagged in text
-    assert "projected onto the interpretation" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "projected onto the interpretation" in err
+    # Each tag left out is named with its words and bead, to be placed by hand.
+    summary = err.splitlines()[0]
+    projected, total = int(summary.split(" of ")[0]), int(summary.split(" of ")[1].split()[0])
+    assert err.count("  not projected: <") == total - projected
     assert main(["project-tags", str(aligned), "--tagged", str(EXAMPLES / "talk.en.tagged.srt"), "-o", str(tmp_path / "t.jsonl")]) == 0
     records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()]
     assert any(r["target_tagged"].startswith("安い<term>温度計</term>と、<i>ノート</i>") for r in records)

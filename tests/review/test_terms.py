@@ -120,3 +120,10 @@ def test_terms_need_an_alignment() -> None:
     project.alignment = None
     with pytest.raises(SialignError, match="no alignment yet"):
         check_terms(project, glossary, linker=linker)
+
+
+def test_an_empty_glossary_is_called_a_glossary(tmp_path: Path) -> None:
+    path = tmp_path / "empty.tsv"
+    path.write_bytes(b"")
+    with pytest.raises(InputError, match="empty.tsv: the glossary is empty — write one source term per line"):
+        read_glossary(path)

@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(skipped_note(scores.skipped))
     for name, count in sorted(failed.items()):
-        print(f"  {name:<18} {count:>5} beads flagged")
+        print(f"  {name:<18} {count:>5} {'bead' if count == 1 else 'beads'} flagged")
     if use_learned:
         print(_learned_line(done))
     if args.report:

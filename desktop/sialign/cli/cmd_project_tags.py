@@ -39,4 +39,13 @@ def run(args: argparse.Namespace) -> int:
     count = write_projected_tags(project, result, args.output)
     what = {".jsonl": "records", ".eaf": "tag annotations"}.get(Path(args.output).suffix.lower(), "cues")
     print(f"{result.summary()}; wrote {count} {what} to {args.output} (links: {result.aligner})", file=sys.stderr)
+    # Name every tag that did not make it, so that the user can place it by hand.
+    for tag in result.tags:
+        if tag.target is None:
+            words = result.beads.get(tag.source.bead)
+            text = words.src_text[tag.source.tag.start : tag.source.tag.end] if words is not None else ""
+            why = f": {tag.reason}" if tag.reason else ""
+            print(f"  not projected: <{tag.source.tag.name}>{text}</{tag.source.tag.name}> in bead {tag.source.bead + 1}{why}", file=sys.stderr)
+    for name, text in result.lost:
+        print(f"  not in the project's source: <{name}>{text}</{name}>", file=sys.stderr)
     return 0

@@ -236,7 +236,9 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
                       links: bool = False) -> list[dict[str, Any]]:  # fmt: skip
     """One JSON-ready dict per exported bead, with every field of the bead.
 
-    Keys: talk, index (position in the alignment), src_ids, tgt_ids (the
+    Keys: talk, index (0-based position in the alignment), bead (the same
+    counted from 1, as the app, the table and ``sialign explain`` number
+    beads), src_ids, tgt_ids (the
     target chunks the ``target`` text holds), trimmed_tgt_ids (the chunks
     the intra filter trimmed from it), src_positions, tgt_positions (0-based
     positions in the documents, of src_ids and tgt_ids),
@@ -267,6 +269,7 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
             {
                 "talk": project.talk_id,
                 "index": index,
+                "bead": index + 1,
                 "src_ids": list(bead.src),
                 "tgt_ids": list(kept),
                 "trimmed_tgt_ids": list(trimmed),

@@ -108,9 +108,15 @@ def read_glossary(path: str | Path) -> Glossary:
     Raises:
         InputError: the file cannot be read or a line is malformed (file and line named).
     """
+    from sialign.core.errors import EmptyInputError
     from sialign.io.encoding import read_text
 
-    return parse_glossary(read_text(path, limit=MAX_GLOSSARY_BYTES).text, path)
+    try:
+        text = read_text(path, limit=MAX_GLOSSARY_BYTES).text
+    except EmptyInputError as exc:
+        raise EmptyInputError(path, "the glossary is empty",
+                              hint="write one source term per line, then its accepted renderings after tabs") from exc  # fmt: skip
+    return parse_glossary(text, path)
 
 
 @dataclass(frozen=True)
