@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         window.resize(*(int(v) for v in args.size.split("x")))
     window.show()
     _settle(app, 600)
-    window.reset_layout()
+    window.panels.reset_layout()
     _settle(app)
 
     window.session.set_project(load_example_project(), modified=True)

@@ -113,12 +113,12 @@ def test_app_undoing_an_alignment_restores_its_parameters(qtbot, window, make_pr
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
         assert window.aligner.align(params=second, keep_confirmed=False)
     assert session.project.params == second and session.undo_stack.count() == 2
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert session.project.params == first
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert session.project.params is None and session.project.alignment is None
-    window.act_redo.trigger()
-    window.act_redo.trigger()
+    window.act.redo.trigger()
+    window.act.redo.trigger()
     assert session.project.params == second
 
 
@@ -129,7 +129,7 @@ def test_app_choosing_a_model_is_an_undoable_step(qtbot, window, make_project) -
     session.set_project(project)
     window._default_model_changed("some-model")
     assert session.project.params.embedder == "some-model" and session.is_modified
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert session.project.params.embedder == "lexical"
 
 
@@ -157,26 +157,26 @@ def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypa
     session.select_bead(bead)
     window.inspector.focus_side("src")
     window.inspector.source_view.place_cursor(0, 13)
-    window.act_split_segment.trigger()
+    window.act.split_segment.trigger()
     assert [s.text for s in session.project.source.segments[:2]] == ["Good morning,", "everyone."]
     # Merge them back, then merge two beads, drop one.
     window.inspector.source_view.place_cursor(0, 0)
-    window.act_merge_next_segment.trigger()
+    window.act.merge_next_segment.trigger()
     assert session.project.source.segments[0].text == "Good morning, everyone."
     session.select_bead(0)
-    window.act_merge_beads.trigger()
+    window.act.merge_beads.trigger()
     assert len(session.project.alignment.beads) == n_beads - 1
     session.select_bead(1)
-    window.act_drop.trigger()
+    window.act.drop.trigger()
     assert session.project.alignment.beads[1].status is BeadStatus.DROPPED
-    window.act_undo.trigger()  # undo the drop
+    window.act.undo.trigger()  # undo the drop
     assert session.project.alignment.beads[1].status is not BeadStatus.DROPPED
-    window.act_undo.trigger()  # undo the bead merge
+    window.act.undo.trigger()  # undo the bead merge
     assert len(session.project.alignment.beads) == n_beads
-    window.act_redo.trigger()
+    window.act.redo.trigger()
     assert len(session.project.alignment.beads) == n_beads - 1
     session.select_bead(0)
-    window.act_confirm.trigger()
+    window.act.confirm.trigger()
 
     # Export through the dialog, as a user would.
     out = tmp_path / "water.tsv"
@@ -188,7 +188,7 @@ def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypa
     monkeypatch.setattr(
         export_dialog, "ExportDialog", lambda project, path, parent: _AutoExport(ExportDialog(project, path, parent), run_dialog)
     )
-    window.act_export.trigger()
+    window.act.export.trigger()
     lines = out.read_text(encoding="utf-8").splitlines()
     header = lines[0].split("\t")
     assert header == ["talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target", "trimmed_tgt_ids"]
@@ -231,7 +231,7 @@ def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:
     first = window.session.project.alignment.beads[0]
     window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_realign.trigger()
+        window.act.realign.trigger()
     beads = window.session.project.alignment.beads
     assert beads[0].status is BeadStatus.CONFIRMED
     assert (beads[0].src, beads[0].tgt) == (first.src, first.tgt)
@@ -296,7 +296,7 @@ def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:  # no
     qtbot.wait(300)
     t0 = time.monotonic()
     with qtbot.waitSignal(window.runner.finished, timeout=5000):
-        window.act_cancel.trigger()
+        window.act.cancel.trigger()
     elapsed = time.monotonic() - t0
     assert elapsed < 1.0, f"cancel took {elapsed:.2f} s"
     assert window.session.project.alignment is None
@@ -340,7 +340,7 @@ def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> 
 
 def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:  # noqa: ANN001
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_example.trigger()
+        window.act.example.trigger()
     project = window.session.project
     assert project.talk_id == "talk" and project.source.language == "en" and project.target.language == "ja"
     assert project.reference is not None and len(project.reference) == len(project.source)
@@ -379,7 +379,7 @@ def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_
     assert "no-such-model" in text and "Traceback" not in text
     assert "Settings → Embedding model" in text
     assert window.session.project.alignment is None
-    assert window.act_align.isEnabled()
+    assert window.act.align.isEnabled()
 
 
 def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project) -> None:  # noqa: ANN001
@@ -390,7 +390,7 @@ def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project)
     window.session.apply(SetLabels(1, True, None, note="checked by hand"))
     window.session.apply(SetStatus((2,), BeadStatus.DROPPED, "dropped by the reviewer"))
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_realign.trigger()
+        window.act.realign.trigger()
     beads = window.session.project.alignment.beads
     assert beads[1].note == "checked by hand" and beads[1].good_align is True
     assert beads[2].status is BeadStatus.DROPPED and beads[2].reason == "dropped by the reviewer"
@@ -421,7 +421,7 @@ def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_
     monkeypatch.setattr(QMessageBox, "question", say_no)
     before = list(project.alignment.beads)
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_realign.trigger()
+        window.act.realign.trigger()
     assert asked and "keep me" not in asked[0] and "note" in asked[0]
     assert project.alignment.beads == before
     assert "not applied" in window.statusBar().currentMessage()
@@ -430,7 +430,7 @@ def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_
 def test_main_window_open_corpus_refuses_a_plain_folder(qtbot, window, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
     errors: list[str] = []
     monkeypatch.setattr(window, "show_error", lambda title, message: errors.append(message))
-    assert window.open_corpus(str(tmp_path)) is None
+    assert window.files.open_corpus(str(tmp_path)) is None
     assert "corpus.json" in errors[0]
 
 

@@ -634,7 +634,7 @@ def test_audio_panel_main_window_docks_the_lag_plot(qtbot: Any, monkeypatch: Any
     qtbot.addWidget(window)
     window.resize(1440, 900)
     window.show()
-    window.reset_layout()
+    window.panels.reset_layout()
     qtbot.wait(50)
     evs = window.audio_panel.evs_view
     assert window.evs_dock.widget() is evs and evs.parent() is not window.audio_panel.splitter
@@ -658,7 +658,7 @@ def test_audio_panel_hidden_lag_plot_waits_until_shown(qtbot: Any, tmp_path: Pat
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.show()
-    window.reset_layout()
+    window.panels.reset_layout()
     session.set_project(big_timed_project(500))
     _idle(qtbot)
     evs = window.audio_panel.evs_view

@@ -101,7 +101,7 @@ def test_corpus_window_aligns_pending_talks_in_the_background(qtbot, corpus_dir:
 def test_corpus_window_review_brings_the_main_window_to_the_front(qtbot, window, corpus_dir: Path, monkeypatch) -> None:  # noqa: ANN001
     raised: list[str] = []
     monkeypatch.setattr(window, "activateWindow", lambda: raised.append("active"))
-    corpus = window.open_corpus(str(corpus_dir))
+    corpus = window.files.open_corpus(str(corpus_dir))
     qtbot.addWidget(corpus)
     assert corpus.select("example")
     corpus.review_selected()

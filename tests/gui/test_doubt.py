@@ -84,10 +84,10 @@ def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
     unreviewed = [k for k, b in enumerate(beads) if is_unreviewed(b)]
     assert doubt[(beads[first].src, beads[first].tgt)] == max(doubt[(beads[k].src, beads[k].tgt)] for k in unreviewed)
     # Confirm it: the next press goes elsewhere, to an unreviewed bead.
-    window.act_confirm.trigger()
+    window.act.confirm.trigger()
     runs = window.doubt.runs
     qtbot.waitUntil(lambda: window.doubt.runs > runs and window.doubt.is_current(), timeout=20_000)
-    window.act_next_doubtful.trigger()
+    window.act.next_doubtful.trigger()
     second = window.session.selected_bead
     assert second != first and is_unreviewed(window.session.project.alignment.beads[second])
 
@@ -102,7 +102,7 @@ def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:  #
     doubt = {key: 0.5 for key in window.doubt.by_bead}
     doubt[(beads[1].src, beads[1].tgt)] = 1.0
     window.doubt.by_bead = doubt
-    window.act_next_doubtful.trigger()
+    window.act.next_doubtful.trigger()
     chosen = window.session.selected_bead
     assert chosen >= 0 and beads[chosen].status is not BeadStatus.DROPPED
 

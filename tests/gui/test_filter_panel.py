@@ -33,7 +33,7 @@ def _score(qtbot, window) -> None:  # noqa: ANN001
 
 def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa: ANN001
     panel = window.filter_panel
-    window.act_filters.trigger()
+    window.act.filters.trigger()
     assert window.filter_dock.isVisible()
     _score(qtbot, window)
     # "Ernte." is far shorter than its reference: below γ = 0.2 it would be dropped.
@@ -65,7 +65,7 @@ def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa:
     assert panel.flips == []
     assert "dropped" in window.table_model.data(window.table_model.index(2, 3))
 
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert window.session.project.alignment.beads[2].status is BeadStatus.AUTO
     assert panel.flips == [2]
 
@@ -151,7 +151,7 @@ def test_filter_panel_warms_up_ginza_only_when_shown(qtbot, japanese_window) -> 
     window = japanese_window
     qtbot.wait(400)
     assert not remote.scoring_process().running, "a hidden panel must not load GiNZA"
-    window.act_filters.trigger()
+    window.act.filters.trigger()
     qtbot.waitUntil(lambda: remote.scoring_process().running, timeout=5000)
     # A scoring started during the load waits for it and then works.
     with qtbot.waitSignal(window.runner.finished, timeout=180_000):

@@ -85,36 +85,36 @@ def _split_bead(window, monkeypatch) -> None:  # noqa: ANN001
 
     monkeypatch.setattr(main_window.SplitBeadDialog, "exec", lambda self: True)
     monkeypatch.setattr(main_window.SplitBeadDialog, "counts", lambda self: (1, 1))
-    window.act_split_bead.trigger()
+    window.act.split_bead.trigger()
 
 
 # (name, bead to select, how to do it, check after the edit)
 EDIT_CASES = [
-    ("confirm", 0, lambda w, m: w.act_confirm.trigger(),
+    ("confirm", 0, lambda w, m: w.act.confirm.trigger(),
      lambda p: p.alignment.beads[0].status is BeadStatus.CONFIRMED),
-    ("drop", 2, lambda w, m: w.act_drop.trigger(),
+    ("drop", 2, lambda w, m: w.act.drop.trigger(),
      lambda p: p.alignment.beads[2].status is BeadStatus.DROPPED),
-    ("merge beads", 1, lambda w, m: w.act_merge_beads.trigger(),
+    ("merge beads", 1, lambda w, m: w.act.merge_beads.trigger(),
      lambda p: len(p.alignment.beads) == 5 and p.alignment.beads[1].src == (1, 2)),
-    ("merge with previous bead", 2, lambda w, m: w.act_merge_prev_bead.trigger(),
+    ("merge with previous bead", 2, lambda w, m: w.act.merge_prev_bead.trigger(),
      lambda p: len(p.alignment.beads) == 5 and p.alignment.beads[1].tgt == (1, 2, 3, 4)),
     ("split bead", 1, _split_bead,
      lambda p: len(p.alignment.beads) == 7 and p.alignment.beads[1].tgt == (1,) and p.alignment.beads[2].tgt == (2,)),
-    ("split source segment", 2, lambda w, m: (_place_cursor(w, "src", 0, 9), w.act_split_segment.trigger()),
+    ("split source segment", 2, lambda w, m: (_place_cursor(w, "src", 0, 9), w.act.split_segment.trigger()),
      lambda p: len(p.source) == 7 and p.source.segments[2].text == "Water is" and p.source.segments[3].text == "the most precious resource we have."),
-    ("split target segment", 2, lambda w, m: (_place_cursor(w, "tgt", 1, 5), w.act_split_segment.trigger()),
+    ("split target segment", 2, lambda w, m: (_place_cursor(w, "tgt", 1, 5), w.act.split_segment.trigger()),
      lambda p: len(p.target) == 10 and p.target.segments[4].text == "私たちが持"),
-    ("merge segment with next", 2, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act_merge_next_segment.trigger()),
+    ("merge segment with next", 2, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act.merge_next_segment.trigger()),
      lambda p: len(p.target) == 8 and p.target.segments[3].text == "水は、\n私たちが持つ最も貴重な資源です。"),
-    ("merge segment with previous", 2, lambda w, m: (_place_cursor(w, "tgt", 1, 0), w.act_merge_prev_segment.trigger()),
+    ("merge segment with previous", 2, lambda w, m: (_place_cursor(w, "tgt", 1, 0), w.act.merge_prev_segment.trigger()),
      lambda p: len(p.target) == 8 and p.target.segments[3].text.startswith("水は、")),
-    ("move first target segment to previous bead", 2, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act_move_prev.trigger()),
+    ("move first target segment to previous bead", 2, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act.move_prev.trigger()),
      lambda p: p.alignment.beads[1].tgt == (1, 2, 3) and p.alignment.beads[2].tgt == (4,)),
-    ("move last target segment to next bead", 1, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act_move_next.trigger()),
+    ("move last target segment to next bead", 1, lambda w, m: (_place_cursor(w, "tgt", 0, 0), w.act.move_next.trigger()),
      lambda p: p.alignment.beads[1].tgt == (1,) and p.alignment.beads[2].tgt == (2, 3, 4)),
-    ("label good alignment", 0, lambda w, m: w.act_good_align.trigger(),
+    ("label good alignment", 0, lambda w, m: w.act.good_align.trigger(),
      lambda p: p.alignment.beads[0].good_align is True),
-    ("label good translation", 0, lambda w, m: w.act_good_mt.trigger(),
+    ("label good translation", 0, lambda w, m: w.act.good_mt.trigger(),
      lambda p: p.alignment.beads[0].good_mt is True),
     ("post-edit", 0, lambda w, m: (w.inspector.post_edit.setText("皆さん、おはよう。"), w.inspector.apply_post_edit()),
      lambda p: p.alignment.beads[0].post_edit == "皆さん、おはよう。"),
@@ -134,24 +134,24 @@ def test_main_window_edit_undo_redo_consistent(window, monkeypatch, name, bead, 
     assert check(session.project), name
     assert session.is_modified and window.isWindowModified()
     assert session.undo_stack.count() == 1
-    assert window.act_undo.text().startswith("&Undo ") or window.act_undo.text().startswith("Undo ")
+    assert window.act.undo.text().startswith("&Undo ") or window.act.undo.text().startswith("Undo ")
     assert_consistent(window)
 
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     after_undo = session.project.to_dict()
     after_undo.pop("history")
     assert after_undo == before
     assert not session.is_modified
     assert_consistent(window)
 
-    window.act_redo.trigger()
+    window.act.redo.trigger()
     assert check(session.project)
     assert_consistent(window)
 
 
 def test_main_window_refused_edit_is_reported_in_the_status_bar(window) -> None:  # noqa: ANN001
     window.session.select_bead(5)
-    window.act_merge_beads.trigger()  # the last bead has no next bead
+    window.act.merge_beads.trigger()  # the last bead has no next bead
     assert "no next bead" in window.statusBar().currentMessage()
     assert window.session.undo_stack.count() == 0
     assert_consistent(window)
@@ -165,21 +165,21 @@ def test_main_window_multi_select_confirm_is_one_step(qtbot, window) -> None:  #
         window.table.selectionModel().select(
             window.proxy.index(row, 0), QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
         )
-    window.act_confirm.trigger()
+    window.act.confirm.trigger()
     assert [b.status for b in window.session.project.alignment.beads[:3]] == [BeadStatus.CONFIRMED] * 3
     assert window.session.undo_stack.count() == 1
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert [b.status for b in window.session.project.alignment.beads[:3]] == [BeadStatus.AUTO] * 3
 
 
 def test_main_window_navigation(window) -> None:  # noqa: ANN001
     window.session.select_bead(0)
-    window.act_next_flagged.trigger()
+    window.act.next_flagged.trigger()
     assert window.session.selected_bead == 4
-    window.act_next_unconfirmed.trigger()
+    window.act.next_unconfirmed.trigger()
     assert window.session.selected_bead == 5
     window.prefs.low_confidence = 0.35
-    window.act_next_low.trigger()
+    window.act.next_low.trigger()
     assert window.session.selected_bead == 2  # wraps round; bead 4 is confirmed
     assert_consistent(window)
 
@@ -215,7 +215,7 @@ def test_main_window_worker_error_shows_dialog(qtbot, window, monkeypatch) -> No
     assert "Alignment failed unexpectedly: RuntimeError: model file is corrupt" in text
     assert "Traceback" not in text
     assert window.session.locked_reason == ""
-    assert window.act_align.isEnabled()
+    assert window.act.align.isEnabled()
 
 
 def test_main_window_edits_refused_while_a_worker_runs(qtbot, window) -> None:  # noqa: ANN001
@@ -230,10 +230,10 @@ def test_main_window_edits_refused_while_a_worker_runs(qtbot, window) -> None:  
 
     window.session.select_bead(0)
     window.run_task(TaskWorker(slow, "Alignment"), lambda r: None)
-    assert window.act_cancel.isEnabled()
+    assert window.act.cancel.isEnabled()
     assert not window.session.apply(__import__("sialign.core.edits", fromlist=["SetStatus"]).SetStatus((0,), BeadStatus.CONFIRMED))
     with qtbot.waitSignal(window.runner.finished, timeout=3000):
-        window.act_cancel.trigger()
+        window.act.cancel.trigger()
     assert "Cancelled" in window.statusBar().currentMessage()
     assert window.session.project.alignment.beads[0].status is BeadStatus.AUTO
 
@@ -273,16 +273,16 @@ def test_main_window_save_open_round_trip(qtbot, window, tmp_path, monkeypatch) 
     target = tmp_path / "water.sialign"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     window.session.apply(SetStatus((1,), BeadStatus.DROPPED, "off topic"))
-    assert window.act_save.isEnabled()
-    window.act_save.trigger()
+    assert window.act.save.isEnabled()
+    window.act.save.trigger()
     assert target.is_file()
     assert not window.session.is_modified
     assert "saved" == window.saved_label.text()
-    assert window.recent_files()[0] == str(target)
+    assert window.files.recent_files()[0] == str(target)
 
     window.session.apply(SetStatus((2,), BeadStatus.CONFIRMED))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(target), ""))
-    window.act_open.trigger()  # the prompt (patched) discards the unsaved confirm
+    window.act.open.trigger()  # the prompt (patched) discards the unsaved confirm
     project = window.session.project
     assert project.path == str(target)
     assert project.alignment.beads[1].status is BeadStatus.DROPPED
@@ -304,17 +304,17 @@ def test_main_window_autosave_and_recovery(qtbot, window, tmp_path, monkeypatch)
     monkeypatch.setenv("SIALIGN_AUTOSAVE_DIR", str(tmp_path / "autosave"))
     target = tmp_path / "talk.sialign"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    window.act_save.trigger()
+    window.act.save.trigger()
     window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
-    window.autosave()
-    window.wait_for_autosave()
+    window.files.autosave()
+    window.files.wait_for_autosave()
     autosave = Path(str(target) + ".autosave")
     assert autosave.is_file()
 
     # As after a crash: opening the project offers the newer autosave.
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     window.session.mark_saved()
-    assert window.open_path(str(target), ask_save=False)
+    assert window.files.open_path(str(target), ask_save=False)
     assert window.session.project.alignment.beads[0].status is BeadStatus.CONFIRMED
     assert window.session.is_modified
 
@@ -389,7 +389,7 @@ def test_main_window_model_settings_choice_aligns_the_open_talk(window, monkeypa
             return 0
 
     monkeypatch.setattr(model_settings, "ModelSettingsDialog", FakeDialog)
-    window.act_models.trigger()
+    window.act.models.trigger()
     assert opened == ["use-multilingual"]  # what "auto" resolves to for the example's en→ja
     assert window.session.project.params.embedder == "my-model"
     assert window.session.is_modified
@@ -401,8 +401,8 @@ def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, 
 
     monkeypatch.setenv("SIALIGN_AUTOSAVE_DIR", str(tmp_path / "autosave"))
     window.session.apply(SetStatus((2,), BeadStatus.DROPPED, "noise"))
-    window.autosave()
-    window.wait_for_autosave()
+    window.files.autosave()
+    window.files.wait_for_autosave()
     assert list((tmp_path / "autosave").iterdir())
 
     from sialign.gui.main_window import MainWindow
@@ -411,7 +411,7 @@ def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, 
     fresh = MainWindow(ProjectSession())
     qtbot.addWidget(fresh)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    assert fresh.offer_untitled_recovery()
+    assert fresh.files.offer_untitled_recovery()
     assert fresh.session.project.talk_id == "water"
     assert fresh.session.project.alignment.beads[2].status is BeadStatus.DROPPED
     assert fresh.session.is_modified
@@ -424,12 +424,12 @@ def test_main_window_layout_is_remembered(qtbot, window) -> None:  # noqa: ANN00
 
     window.filter_dock.show()
     window.matrix_dock.hide()
-    window.save_layout()
+    window.panels.save_layout()
     again = MainWindow(ProjectSession())
     qtbot.addWidget(again)
     again.show()
     assert again.filter_dock.isVisibleTo(again) and not again.matrix_dock.isVisibleTo(again)
-    again.reset_layout()
+    again.panels.reset_layout()
     assert again.matrix_dock.isVisibleTo(again) and not again.filter_dock.isVisibleTo(again)
 
 
@@ -492,7 +492,7 @@ def test_main_window_selecting_a_hidden_bead_clears_the_table_selection(window) 
 def test_main_window_a_command_clears_the_last_commands_message(qtbot, window) -> None:  # noqa: ANN001
     """"No such bead left." or a merge notice must not stay under the next command."""
     window.statusBar().showMessage("No such bead left.", 10000)
-    window.act_next_unconfirmed.trigger()
+    window.act.next_unconfirmed.trigger()
     assert window.statusBar().currentMessage() != "No such bead left."
     window.session.select_bead(1)
     window.statusBar().showMessage("the merged bead is auto, review it again (Undo restores both)", 10000)
@@ -529,9 +529,9 @@ def test_search_count_and_row_numbers_follow_a_merge_with_a_hidden_bead(qtbot, w
     panel.search_edit.setText("water")
     assert panel.shown_label.text() == "2 of 6 beads shown"
     window.session.select_bead(2)
-    window.act_merge_beads.trigger()  # bead 4 is hidden by the search
+    window.act.merge_beads.trigger()  # bead 4 is hidden by the search
     qtbot.waitUntil(lambda: panel.shown_label.text() == "2 of 5 beads shown", timeout=2000)
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     qtbot.waitUntil(lambda: panel.shown_label.text() == "2 of 6 beads shown", timeout=2000)
     header = [panel.proxy.headerData(r, Qt.Orientation.Vertical) for r in range(panel.proxy.rowCount())]
     assert header == ["2", "3"]
@@ -542,14 +542,14 @@ def test_reopening_a_project_selects_the_bead_selected_when_saving(qtbot, window
 
     path = tmp_path / "talk.sialign"
     window.session.select_bead(4)
-    assert window._save_to(str(path))
+    assert window.files.save_to(str(path))
     other = tmp_path / "other.sialign"
     save_project(window.session.project, other)
-    assert window.open_path(str(other), ask_save=False)
+    assert window.files.open_path(str(other), ask_save=False)
     assert window.session.selected_bead != 4
     window.session.select_bead(5)
     window.table.verticalScrollBar().setValue(window.table.verticalScrollBar().maximum())
-    assert window.open_path(str(path), ask_save=False)
+    assert window.files.open_path(str(path), ask_save=False)
     assert window.session.selected_bead == 4
     index = window.table.currentIndex()
     assert index.isValid() and window.table_panel.proxy.bead_of(index) == 4
@@ -565,7 +565,7 @@ def test_a_newly_opened_project_starts_at_the_top_of_the_table(qtbot, window, tm
     bar = window.table.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=2000)
     bar.setValue(bar.maximum())
-    assert window.open_path(str(other), ask_save=False)
+    assert window.files.open_path(str(other), ask_save=False)
     assert window.session.selected_bead < 0 and bar.value() == 0
 
 
@@ -585,5 +585,5 @@ def test_a_recording_that_is_there_but_cannot_be_played_is_not_called_not_found(
     os.mkfifo(fifo)
     window.session.project.source.audio_path = str(fifo)
     window.session.project.target.audio_path = str(tmp_path / "gone.wav")
-    window.offer_to_locate_missing_audio()
+    window.files.offer_to_locate_missing_audio()
     assert titles == ["Audio cannot be opened", "Audio not found"]

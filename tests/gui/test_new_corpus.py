@@ -85,7 +85,7 @@ def test_new_corpus_from_the_main_window_aligns_in_the_corpus_window(qtbot, wind
         return dialog.result()
 
     monkeypatch.setattr(NewCorpusDialog, "exec", fill_in)
-    corpus = window.new_corpus()
+    corpus = window.files.new_corpus()
     assert corpus is not None
     qtbot.addWidget(corpus)
     assert corpus.cancel_button.isEnabled()  # aligning, with Cancel

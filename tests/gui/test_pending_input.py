@@ -78,7 +78,7 @@ def test_pending_input_kept_when_the_selection_moves(qtbot, window, field) -> No
     }[field]
     assert shown
     # It is one undoable step.
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert not _kept(window, field)
 
 
@@ -102,11 +102,11 @@ def test_pending_text_applied_then_taken_back_by_undo(qtbot, window, field) -> N
     _select_row(qtbot, window, BEAD)
     before = window.session.undo_stack.count()
     _enter(qtbot, window, field)
-    window.act_undo.trigger()  # Undo right after typing takes the typing back, not an older step
+    window.act.undo.trigger()  # Undo right after typing takes the typing back, not an older step
     assert not _kept(window, field)
     assert window.session.undo_stack.count() == before + 1
     assert window.session.project.alignment.beads[BEAD + 2].status is BeadStatus.CONFIRMED
-    window.act_redo.trigger()
+    window.act.redo.trigger()
     assert _kept(window, field)
 
 
@@ -118,7 +118,7 @@ def test_pending_input_saved_with_the_project(qtbot, window, field, tmp_path: Pa
     _enter(qtbot, window, field)
     path = tmp_path / "talk.sialign"
     window.session.project.path = str(path)
-    assert window.save()
+    assert window.files.save()
     assert _kept(window, field)
     saved = load_project(path)
     window.session.project.alignment = saved.alignment

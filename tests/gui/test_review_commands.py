@@ -19,7 +19,7 @@ def test_merging_a_confirmed_with_an_auto_bead_says_it_becomes_auto_and_undo_res
     # Bead 4 (index 3) is confirmed, bead 5 auto.
     before = [b.to_dict() for b in window.session.project.alignment.beads]
     window.session.select_bead(3)
-    window.act_merge_beads.trigger()
+    window.act.merge_beads.trigger()
     assert _statuses(window)[3] is BeadStatus.AUTO and len(_statuses(window)) == 5
     message = window.statusBar().currentMessage()
     assert "bead 4 was confirmed" in message.lower() and "auto" in message
@@ -31,7 +31,7 @@ def test_merging_two_confirmed_beads_keeps_confirmed_without_notice(window) -> N
     window.session.apply(SetStatus((2,), BeadStatus.CONFIRMED))
     window.statusBar().clearMessage()
     window.session.select_bead(2)
-    window.act_merge_beads.trigger()
+    window.act.merge_beads.trigger()
     assert _statuses(window)[2] is BeadStatus.CONFIRMED
     assert window.statusBar().currentMessage() == ""
     window.session.undo_stack.undo()
@@ -43,24 +43,24 @@ def test_confirm_moves_to_next_unconfirmed_when_the_option_is_on_and_remembered(
     from sialign.gui.session import ProjectSession
 
     window.session.select_bead(2)
-    window.act_confirm.trigger()
+    window.act.confirm.trigger()
     assert window.session.selected_bead == 2  # off by default: stays
-    window.act_confirm_advance.trigger()  # on
-    assert window.act_confirm_advance.isChecked()
-    window.act_confirm.trigger()  # bead 3 is confirmed already; confirming again moves past bead 4 (confirmed)
+    window.act.confirm_advance.trigger()  # on
+    assert window.act.confirm_advance.isChecked()
+    window.act.confirm.trigger()  # bead 3 is confirmed already; confirming again moves past bead 4 (confirmed)
     assert window.session.selected_bead == 4
-    window.act_confirm.trigger()
+    window.act.confirm.trigger()
     assert _statuses(window)[4] is BeadStatus.CONFIRMED and window.session.selected_bead == 5
     window.settings.sync()
     other = MainWindow(ProjectSession())
     qtbot.addWidget(other)
-    assert other.act_confirm_advance.isChecked() and other.review.confirm_advances
+    assert other.act.confirm_advance.isChecked() and other.review.confirm_advances
 
 
 def test_confirm_all_up_to_here_is_one_step_and_skips_dropped(window) -> None:  # noqa: ANN001
     window.session.apply(SetStatus((1,), BeadStatus.DROPPED, "noise"))
     window.session.select_bead(4)
-    window.act_confirm_up_to.trigger()
+    window.act.confirm_up_to.trigger()
     assert _statuses(window) == [BeadStatus.CONFIRMED, BeadStatus.DROPPED, BeadStatus.CONFIRMED,
                                  BeadStatus.CONFIRMED, BeadStatus.CONFIRMED, BeadStatus.AUTO]  # fmt: skip
     assert window.session.undo_stack.undoText() == "Confirm all beads up to bead 5"
@@ -80,7 +80,7 @@ def test_edit_segment_text_in_place_undoes(window, monkeypatch) -> None:  # noqa
     _cursor_in(window, "tgt", 1)  # 水についてお話しします。 (target row 3)
     asked = []
     monkeypatch.setattr(window.review.questions, "segment_text", lambda title, text: asked.append((title, text)) or "水の話をします。")
-    window.act_edit_text.trigger()
+    window.act.edit_text.trigger()
     assert asked == [("Edit the text of target segment 3", "水についてお話しします。")]
     assert window.session.project.target.get(2).text == "水の話をします。"
     assert window.table_model.data(window.table_model.index(1, 1)).endswith("水の話をします。")
@@ -98,7 +98,7 @@ def test_edit_segment_times_validates(window, monkeypatch, answer, refusal) -> N
     window.session.select_bead(1)
     _cursor_in(window, "src", 0)
     monkeypatch.setattr(window.review.questions, "segment_times", lambda title, start, end: answer)
-    window.act_edit_times.trigger()
+    window.act.edit_times.trigger()
     assert window.session.undo_stack.count() == 0
     assert refusal in window.statusBar().currentMessage()
 
@@ -109,7 +109,7 @@ def test_edit_segment_times_applies_and_undoes(window, monkeypatch) -> None:  # 
     window.session.select_bead(1)
     _cursor_in(window, "src", 0)  # source segment 2: 2.0–3.8 s
     monkeypatch.setattr(window.review.questions, "segment_times", lambda title, start, end: (2.25, 3.5))
-    window.act_edit_times.trigger()
+    window.act.edit_times.trigger()
     seg = window.session.project.source.get(1)
     assert (seg.start, seg.end) == (2.25, 3.5)
     assert window.session.undo_stack.undoText() == "Set the times of source segment 2"
@@ -126,7 +126,7 @@ def test_edit_segment_times_applies_and_undoes(window, monkeypatch) -> None:  # 
 def test_shift_times_clamps_with_a_message_and_undoes_in_one_step(window, monkeypatch) -> None:  # noqa: ANN001
     before = [(s.start, s.end) for s in window.session.project.target.segments]
     monkeypatch.setattr(window.review.questions, "shift", lambda: ("tgt", -1.5))
-    window.act_shift_times.trigger()
+    window.act.shift_times.trigger()
     after = [(s.start, s.end) for s in window.session.project.target.segments]
     assert after[0] == (0.0, pytest.approx(0.6)) and after[1][0] == pytest.approx(0.7)  # 1.0 - 1.5 clamps at 0
     assert after[-1] == (pytest.approx(before[-1][0] - 1.5), pytest.approx(before[-1][1] - 1.5))
@@ -170,7 +170,7 @@ def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeyp
         return "、", "", False
 
     monkeypatch.setattr(window.review.questions, "find_replace", answer)
-    window.act_find_replace.trigger()
+    window.act.find_replace.trigger()
     assert previews[0] == "2 post-edits would change" and previews[1].startswith("Not a valid regular expression")
     beads = window.session.project.alignment.beads
     assert [b.post_edit for b in beads[:4]] == ["皆さんおはよう。", None, "水は貴重な資源です。", "しかし無駄にしています。"]
@@ -186,15 +186,15 @@ def test_compact_rows_shows_one_line_per_row_and_is_remembered(qtbot, window) ->
     line = window.table.fontMetrics().lineSpacing()
     normal = window.table.rowHeight(0)
     assert normal >= 2 * line
-    window.act_compact_rows.trigger()
+    window.act.compact_rows.trigger()
     compact = window.table.rowHeight(0)
     assert compact < 2 * line and compact < normal and not window.table.wordWrap()
     window.settings.sync()
     other = MainWindow(ProjectSession())
     qtbot.addWidget(other)
-    assert other.act_compact_rows.isChecked()
+    assert other.act.compact_rows.isChecked()
     assert other.table.verticalHeader().defaultSectionSize() == window.table.verticalHeader().defaultSectionSize()
-    window.act_compact_rows.trigger()
+    window.act.compact_rows.trigger()
     assert window.table.rowHeight(0) == normal
 
 

@@ -92,11 +92,11 @@ def test_main_window_file_menu_opens_both(window: Any, qtbot: Any, monkeypatch: 
     shown: list[Any] = []
     monkeypatch.setattr(report_dialog.ReportDialog, "exec", lambda self: shown.append(self) or 0)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([], ""))
-    assert window.act_report.isEnabled()
-    window.act_report.trigger()
+    assert window.act.report.isEnabled()
+    window.act.report.trigger()
     assert shown and shown[0].windowTitle().startswith("Review report")
     qtbot.waitUntil(lambda: not shown[0].runner.busy, timeout=10000)
-    window.act_compare.trigger()
+    window.act.compare.trigger()
 
 
 def _horizontal() -> Any:

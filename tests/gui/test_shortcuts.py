@@ -127,23 +127,23 @@ def test_shortcuts_change_is_applied_remembered_and_conflicts_refused(qtbot, win
     dialog.key_edit.setKeySequence(QKeySequence("D"))
     dialog.set_button.click()
     assert "Drop / restore" in dialog.message.text()
-    assert window.act_confirm.shortcut().toString() == "C"
+    assert window.act.confirm.shortcut().toString() == "C"
     # A free key is taken, stored, and applied in the next window.
     dialog.key_edit.setKeySequence(QKeySequence("K"))
     dialog.set_button.click()
     assert dialog.message.text() == ""
-    assert window.act_confirm.shortcut().toString() == "K"
-    assert "(K)" in window.act_confirm.toolTip()
+    assert window.act.confirm.shortcut().toString() == "K"
+    assert "(K)" in window.act.confirm.toolTip()
     window.shortcuts.settings.sync()
     other = MainWindow(ProjectSession())
     qtbot.addWidget(other)
-    assert other.act_confirm.shortcut().toString() == "K"
+    assert other.act.confirm.shortcut().toString() == "K"
     # Reset to defaults gives C back, here and from now on.
     dialog.reset_button.click()
-    assert window.act_confirm.shortcut().toString() == "C"
+    assert window.act.confirm.shortcut().toString() == "C"
     third = MainWindow(ProjectSession())
     qtbot.addWidget(third)
-    assert third.act_confirm.shortcut().toString() == "C"
+    assert third.act.confirm.shortcut().toString() == "C"
 
 
 def test_shortcuts_changed_key_triggers_the_action(qtbot, window) -> None:  # noqa: ANN001

@@ -35,9 +35,9 @@ def glossary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _checked(qtbot, window, path: Path):  # noqa: ANN001, ANN202
     window.terms.ask_glossary = lambda: str(path)
-    assert window.act_check_terms.isEnabled()
+    assert window.act.check_terms.isEnabled()
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_check_terms.trigger()
+        window.act.check_terms.trigger()
     qtbot.waitUntil(lambda: window.terms.dialog is not None and window.terms.dialog.isVisible(), timeout=10_000)
     dialog = window.terms.dialog
     qtbot.addWidget(dialog)
@@ -98,7 +98,7 @@ def test_terms_dialog_result_goes_into_the_report_until_the_project_changes(qtbo
     assert check is not None and len(check.hits) == 6
     shown: list = []  # type: ignore[type-arg]
     monkeypatch.setattr(report_dialog.ReportDialog, "exec", lambda self: shown.append(self) or 0)
-    window.act_report.trigger()
+    window.act.report.trigger()
     dialog = shown[0]
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.report is not None and not dialog.runner.busy, timeout=10_000)

@@ -17,7 +17,7 @@ def _save_and_reopen(window, path, monkeypatch):  # noqa: ANN001, ANN202
     from sialign.io.project_file import load_project
 
     monkeypatch.setattr("sialign.gui.project_files.save_file_name", lambda *a, **k: str(path))
-    assert window.save_as()
+    assert window.files.save_as()
     reopened = load_project(path)
     window.session.set_project(reopened)
     return reopened

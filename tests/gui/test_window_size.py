@@ -58,7 +58,7 @@ def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, 
     first.setWindowState(Qt.WindowState.WindowNoState)
     first.resize(2400, 1500)  # as saved on a large monitor
     first.move(1500, 900)
-    first.save_layout()
+    first.panels.save_layout()
     first.session.mark_saved()
     first.close()
 
@@ -92,7 +92,7 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, r
     window.resize(*size)
     window.show()
     qtbot.waitExposed(window)
-    window.reset_layout()
+    window.panels.reset_layout()
     window.session.select_bead(0)
     qtbot.wait(50)
     assert window.inspector.title.height() > 1.5 * window.inspector.title.fontMetrics().lineSpacing()
@@ -130,7 +130,7 @@ def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, 
     window.resize(*size)
     window.show()
     qtbot.waitExposed(window)
-    window.reset_layout()
+    window.panels.reset_layout()
     qtbot.wait(50)
     matrix_height = window.matrix_dock.height()
     window.show_filters()
@@ -172,15 +172,15 @@ def test_a_laptop_screen_starts_with_compact_rows_until_the_user_chooses(qtbot, 
 
     window = MainWindow(session)
     qtbot.addWidget(window)
-    assert window.act_compact_rows.isChecked()
+    assert window.act.compact_rows.isChecked()
     compact = window.table.verticalHeader().defaultSectionSize()
-    window.act_compact_rows.trigger()  # the user wants two-line rows: remembered
+    window.act.compact_rows.trigger()  # the user wants two-line rows: remembered
     assert window.table.verticalHeader().defaultSectionSize() > compact
     window.session.mark_saved()
     window.close()
     again = MainWindow(session)
     qtbot.addWidget(again)
-    assert not again.act_compact_rows.isChecked()
+    assert not again.act.compact_rows.isChecked()
 
 
 def test_a_desktop_screen_starts_with_two_line_rows(qtbot, session) -> None:  # noqa: ANN001
@@ -188,7 +188,7 @@ def test_a_desktop_screen_starts_with_two_line_rows(qtbot, session) -> None:  # 
 
     window = MainWindow(session)
     qtbot.addWidget(window)
-    assert not window.act_compact_rows.isChecked()
+    assert not window.act.compact_rows.isChecked()
 
 
 def test_a_long_embedder_name_is_cut_in_the_status_bar_and_whole_in_its_tooltip(qtbot, session, laptop) -> None:  # noqa: ANN001

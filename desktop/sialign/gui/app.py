@@ -93,7 +93,7 @@ def install_error_dialog(window: object) -> None:
                 f"Something unexpected went wrong: {exc_type.__name__}: {exc}\n\n"
                 f"Your work is autosaved. Details were written to {error_log_path()}."
             )
-            window.autosave()
+            window.files.autosave()
         QMessageBox.warning(window, "SI Aligner", message)
 
     sys.excepthook = hook
@@ -306,7 +306,7 @@ def install_file_open_handler(app: QApplication, window: MainWindow) -> QObject:
                     f"Not opened {Path(path).name}: wait for the running task to end (or cancel it), then open it again.", 10000
                 )
             else:
-                window.open_path(path)
+                window.files.open_path(path)
             return True
 
     handler = FileOpenHandler(app)
@@ -337,18 +337,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.smoke_test:
         code = run_smoke_test(window, with_filters=args.with_filters)
         window.session.mark_saved()  # nothing to keep from a smoke test
-        window._discard_current_autosave()
+        window.files.discard_current_autosave()
         window.close()
         return code
     install_error_dialog(window)
     install_file_open_handler(app, window)
     window.show()
     if args.project:
-        window.open_path(args.project, ask_save=False)
+        window.files.open_path(args.project, ask_save=False)
     elif args.example:
-        window.open_example()
+        window.files.open_example()
     else:
-        window.offer_untitled_recovery()
+        window.files.offer_untitled_recovery()
     return int(app.exec())
 
 

@@ -11,7 +11,6 @@ after a crash.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
@@ -19,12 +18,9 @@ from typing import Any, Callable
 import numpy as np
 
 import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import (
-    QMainWindow,
-    QMessageBox,
-)
+from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
 from sialign.core.model import BeadStatus
 from sialign.core.params import AlignParams
@@ -39,12 +35,12 @@ from sialign.gui.similarity_service import SimilarityService
 from sialign.gui.filter_panel import FilterPanel
 from sialign.gui.matrix_view import MatrixView
 from sialign.gui.resources import app_icon
-from sialign.gui.project_files import ProjectFiles
+from sialign.gui.project_files import ProjectFilesController
 from sialign.gui.review_actions import ReviewActions
 from sialign.gui.review_dialogs import ReviewQuestions
 from sialign.gui.table_panel import TablePanel
 from sialign.gui.task_runner import AlignmentController, TaskRunner
-from sialign.gui.window_layout import WindowLayout
+from sialign.gui.window_layout import MainActions, WindowLayout
 from sialign.gui.session import ProjectSession, touched_segments
 from sialign.gui.shortcuts import ShortcutManager, install_typing_guard
 from sialign.core.plurals import count_noun
@@ -61,15 +57,15 @@ def error_log_path() -> Path:
     return path()
 
 
-class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
+class MainWindow(QMainWindow):
     """The application window around one :class:`ProjectSession`.
 
-    Signals:
-        autosave_done(str): an autosave finished (message for the status bar);
-            emitted from the autosave thread, delivered queued.
+    It owns its views and the controllers they share: ``files``
+    (:class:`ProjectFilesController`: open, save, autosave, recovery, export,
+    recent files), ``act`` (:class:`MainActions`: every command),
+    ``panels`` (:class:`WindowLayout`: docks, menus, status bar, saved
+    layout), ``review``, ``tasks``, ``aligner``, ``explainer`` and ``terms``.
     """
-
-    autosave_done = Signal(str)
 
     def __init__(self, session: ProjectSession | None = None, *, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -128,35 +124,148 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
                                     self._ask_split, notify=lambda message: self.statusBar().showMessage(message, 10000),
                                     questions=ReviewQuestions(self))  # fmt: skip
 
-        self._build_actions()
-        for action, short in ((self.act_merge_next_segment, "Merge with next"),
-                              (self.act_merge_prev_segment, "Merge with previous"),
-                              (self.act_move_prev, "← To previous bead"), (self.act_move_next, "To next bead →"),
-                              (self.act_edit_text, "Edit text…"), (self.act_edit_times, "Times…")):  # fmt: skip
+        # Open recent: filled by the project files, placed in the File menu by the layout.
+        self.recent_menu = QMenu("Open &recent", self)
+        self.files = ProjectFilesController(
+            self, self.session, self.runner, self.settings, recent_menu=self.recent_menu,
+            show_error=lambda title, message: self.show_error(title, message),
+            notify=lambda message, ms: self.statusBar().showMessage(message, ms),
+            align=lambda: self.align(), terms_check=lambda: self.terms.current_check(),
+            properties_changed=self._properties_changed, saved=self._update_title,
+        )  # fmt: skip
+        self.panels = WindowLayout(self)
+        self.act = act = MainActions(self, self.panels.free_area())
+        for action, short in ((act.merge_next_segment, "Merge with next"),
+                              (act.merge_prev_segment, "Merge with previous"),
+                              (act.move_prev, "← To previous bead"), (act.move_next, "To next bead →"),
+                              (act.edit_text, "Edit text…"), (act.edit_times, "Times…")):  # fmt: skip
             action.setIconText(short)
         self.inspector.attach_actions(
-            [self.act_split_segment, self.act_merge_next_segment, self.act_merge_prev_segment, None,
-             self.act_move_prev, self.act_move_next, None, self.act_edit_text, self.act_edit_times],
-            [self.act_confirm, self.act_drop],
+            [act.split_segment, act.merge_next_segment, act.merge_prev_segment, None,
+             act.move_prev, act.move_next, None, act.edit_text, act.edit_times],
+            [act.confirm, act.drop],
         )  # fmt: skip
         self.table_panel.add_navigation(
-            [self.act_next_unconfirmed, self.act_next_flagged, self.act_next_low, self.act_next_doubtful]
+            [act.next_unconfirmed, act.next_flagged, act.next_low, act.next_doubtful]
         )
-        self._build_docks()
-        self._build_menus()
-        self._build_toolbar()
-        self._build_status_bar()
+        parts = self.panels.build(self.recent_menu)
+        # Short names for the parts the window updates (tests use them too).
+        self.matrix_dock, self.inspector_dock, self.filter_dock = parts.matrix_dock, parts.inspector_dock, parts.filter_dock
+        self.audio_dock, self.evs_dock, self.view_menu = parts.audio_dock, parts.evs_dock, parts.view_menu
+        self.embedder_label, self.counts_label, self.saved_label = parts.embedder_label, parts.counts_label, parts.saved_label
+        self.progress, self.cancel_button = self.tasks.progress, self.tasks.cancel_button
         self._connect()
         install_typing_guard()
         self.shortcuts = ShortcutManager(self, self.settings, skip_menus=(self.recent_menu,))
 
-        self._autosave_thread: threading.Thread | None = None
-        self.autosave_done.connect(self._show_autosave_message, Qt.ConnectionType.QueuedConnection)
+        self.files.autosave_done.connect(lambda message: self.statusBar().showMessage(message, 4000),
+                                         Qt.ConnectionType.QueuedConnection)  # fmt: skip
         self.autosave_timer = QTimer(self)
-        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.timeout.connect(self.files.autosave)
         self._apply_prefs()
-        self._restore_layout()
+        self.panels.restore_layout()
+        self.files.rebuild_recent_menu()
         self._project_replaced()
+
+    # ======================================================================
+    # wiring
+    def _connect(self) -> None:
+        # Bound methods, not lambdas holding widgets: Qt disconnects them when the window goes.
+        s = self.session
+        s.project_replaced.connect(self._project_replaced)
+        s.alignment_replaced.connect(self._alignment_replaced)
+        s.edited.connect(self._edited)
+        s.selection_changed.connect(self._selection_changed)
+        # Undo and redo (and every edit) start a new status: the last edit's notice goes.
+        s.undo_stack.indexChanged.connect(self._clear_status)
+        s.modified_changed.connect(lambda _m: self._update_title())
+        s.edit_failed.connect(self._edit_failed)
+        s.similarity_changed.connect(lambda: self.matrix.set_grid(s.similarity))
+        self.colours.state_changed.connect(self.matrix.set_note)
+        self.table.context_requested.connect(self._show_context_menu)
+        self.table.unused_key.connect(self._explain_unused_key)
+        self.matrix.bead_clicked.connect(s.select_bead)
+        self.matrix.context_requested.connect(lambda _i, pos: self._show_context_menu(pos))
+        self.table_panel.message.connect(self.statusBar().showMessage)
+        self.tasks.busy_changed.connect(self._update_enabled)
+        self.tasks.message.connect(self.statusBar().showMessage)
+        self.aligner.installed.connect(self._alignment_installed)
+        self.filter_panel.flips_changed.connect(self._flips_changed)
+        self.filter_panel.table_filter_changed.connect(self.table_panel.show_only)
+        self.doubt.doubt_changed.connect(lambda: self.table_model.set_doubt(self.doubt.by_bead))
+        self.doubt.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
+        # A message cut at a narrow window's edge can still be read whole.
+        self.statusBar().messageChanged.connect(self._status_message_changed)
+        # Closing Filters brings the matrix back, not whichever tab sat next to it.
+        self.filter_dock.visibilityChanged.connect(self._filters_visibility_changed)
+
+    def _clear_status(self, *_: object) -> None:
+        self.statusBar().clearMessage()
+
+    def _status_message_changed(self, text: str) -> None:
+        # While a message shows, the embedder's name steps aside so the message has
+        # the width; a message cut anyway can be read whole in the tooltip.
+        self.statusBar().setToolTip(text)
+        self.embedder_label.setVisible(not text)
+
+    def _filters_visibility_changed(self, visible: bool) -> None:
+        if not visible and self.filter_dock.isHidden() and not self.matrix_dock.isHidden():
+            self.matrix_dock.raise_()
+
+    def _explain_unused_key(self, key: QKeySequence) -> None:
+        """A command's key pressed while the command cannot run: say which command and why, not nothing."""
+        for action in self.findChildren(QAction):
+            if action.isEnabled() or key not in action.shortcuts():
+                continue
+            from sialign.gui.shortcuts import plain_text
+
+            name = plain_text(action.text())
+            reason = ""
+            audio = self.audio_panel
+            if action in (audio.play_source_action, audio.play_target_action, audio.play_both_action):
+                reason = audio.audio_error or "it needs a recording and times for the selected bead"
+            elif self.session.selected_bead < 0:
+                reason = "select a bead first"
+            self.statusBar().showMessage(f"{name} ({key.toString()}) cannot be used now" + (f": {reason}" if reason else "."), 8000)
+            return
+
+    def _flips_changed(self, _flips: list[int]) -> None:
+        # The beads the preview lists (drops, restores, flags and trims), as the panel counts them.
+        n = len(self.filter_panel.changed)
+        if n:
+            self.statusBar().showMessage(f"{n} bead{'s' if n != 1 else ''} would change with these thresholds", 4000)
+
+    def _show_context_menu(self, global_pos: QPoint) -> None:
+        if self.session.selected_bead < 0:
+            return
+        act = self.act
+        menu = QMenu(self)
+        for action in (act.confirm, act.drop, act.reset_status, None, act.merge_beads,
+                       act.merge_prev_bead, act.split_bead, None, act.move_prev, act.move_next,
+                       None, act.good_align, act.good_mt, act.post_edit, None,
+                       act.zoom_bead):  # fmt: skip
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+        menu.popup(global_pos)
+
+    def focus_post_edit(self) -> None:
+        self.inspector_dock.show()
+        self.inspector_dock.raise_()
+        self.inspector.post_edit.setFocus()
+        self.inspector.post_edit.selectAll()
+
+    def show_shortcuts(self) -> None:
+        from sialign.gui.shortcuts import ShortcutsDialog
+
+        ShortcutsDialog(self.shortcuts, self).exec()
+
+    def _properties_changed(self, audio_changed: bool) -> None:
+        self._update_title()
+        self._update_counts()
+        if audio_changed:
+            self.audio_panel.reload()
 
     # ======================================================================
     # session → views
@@ -275,27 +384,27 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
         has_text = len(project.source) > 0 and len(project.target) > 0
         aligned = project.alignment is not None and len(project.alignment.beads) > 0
         selected = aligned and self.session.selected_bead >= 0
-        for action in (self.act_align, self.act_align_scratch):
+        for action in (self.act.align, self.act.align_scratch):
             action.setEnabled(has_text and not busy)
-        self.act_realign.setEnabled(aligned and not busy)
-        self.act_save.setEnabled(has_text)
-        self.act_save_as.setEnabled(has_text)
-        self.act_properties.setEnabled(has_text and not busy)
-        self.act_cancel.setEnabled(busy)
-        self.act_export.setEnabled(aligned)
-        self.act_report.setEnabled(aligned)
-        self.act_check_terms.setEnabled(aligned and not busy)
-        for action in (self.act_confirm, self.act_drop, self.act_reset_status, self.act_merge_beads,
-                       self.act_merge_prev_bead, self.act_split_bead, self.act_split_segment,
-                       self.act_merge_next_segment, self.act_merge_prev_segment, self.act_move_prev,
-                       self.act_move_next, self.act_good_align, self.act_good_mt, self.act_post_edit,
-                       self.act_confirm_up_to, self.act_edit_text, self.act_edit_times, self.act_explain):  # fmt: skip
+        self.act.realign.setEnabled(aligned and not busy)
+        self.act.save.setEnabled(has_text)
+        self.act.save_as.setEnabled(has_text)
+        self.act.properties.setEnabled(has_text and not busy)
+        self.act.cancel.setEnabled(busy)
+        self.act.export.setEnabled(aligned)
+        self.act.report.setEnabled(aligned)
+        self.act.check_terms.setEnabled(aligned and not busy)
+        for action in (self.act.confirm, self.act.drop, self.act.reset_status, self.act.merge_beads,
+                       self.act.merge_prev_bead, self.act.split_bead, self.act.split_segment,
+                       self.act.merge_next_segment, self.act.merge_prev_segment, self.act.move_prev,
+                       self.act.move_next, self.act.good_align, self.act.good_mt, self.act.post_edit,
+                       self.act.confirm_up_to, self.act.edit_text, self.act.edit_times, self.act.explain):  # fmt: skip
             action.setEnabled(selected and not busy)
-        for action in (self.act_next_unconfirmed, self.act_prev_unconfirmed, self.act_next_flagged, self.act_next_low,
-                       self.act_next_doubtful):  # fmt: skip
+        for action in (self.act.next_unconfirmed, self.act.prev_unconfirmed, self.act.next_flagged, self.act.next_low,
+                       self.act.next_doubtful):  # fmt: skip
             action.setEnabled(aligned)
-        self.act_undo.setEnabled(self.session.undo_stack.canUndo() and not busy)
-        self.act_redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
+        self.act.undo.setEnabled(self.session.undo_stack.canUndo() and not busy)
+        self.act.redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
 
     # -- long work (delegated) ------------------------------------------------------
     def run_task(self, worker: Any, on_success: Callable[[Any], None]) -> bool:
@@ -363,7 +472,7 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
             self.matrix.fit_to_window()
         self._focus_table()
         # Autosave once the new result has been drawn, not while it is.
-        QTimer.singleShot(1500, self.autosave)
+        QTimer.singleShot(1500, self.files.autosave)
 
     def show_error(self, title: str, message: str) -> None:
         """A readable error dialog (tests replace ``QMessageBox.warning``)."""
@@ -436,18 +545,18 @@ class MainWindow(WindowLayout, ProjectFiles, QMainWindow):
     # ======================================================================
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._size_docks_after_show()
+        self.panels.size_docks_after_show()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.maybe_save():
+        if not self.files.maybe_save():
             event.ignore()
             return
         if self.runner.busy:
             self.runner.cancel()
             self.runner.wait(3000)
         if not self.session.is_modified:
-            self._discard_current_autosave()
-        self.save_layout()
+            self.files.discard_current_autosave()
+        self.panels.save_layout()
         self.autosave_timer.stop()
         self.audio_panel.shutdown()
         self.doubt.shutdown()

@@ -1,4 +1,11 @@
-"""The main window's project files: new, open, save, autosave and recovery, export, the example and recent files."""
+"""The main window's project files: new, open, save, autosave and recovery, export, the example and recent files.
+
+:class:`ProjectFilesController` is owned by the main window as ``window.files``.
+It receives what it uses: the window as the parent of its dialogs, the
+session, the worker runner (nothing opens while work runs), the settings,
+the *Open recent* menu it fills, and callbacks for errors, status messages,
+aligning, the last terms check and the window's title and counts.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +14,49 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from sialign.core.errors import SialignError
 from sialign.gui.file_dialogs import existing_folder, last_folder, open_file_name, remember_folder, save_file_name
-from sialign.gui.workers import snapshot
+from sialign.gui.session import ProjectSession
+from sialign.gui.workers import WorkerRunner, snapshot
 
 PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
 MAX_RECENT = 10
 
 
-class ProjectFiles:
-    """Mixin of :class:`~sialign.gui.main_window.MainWindow`: everything that reads or writes project files."""
+class ProjectFilesController(QObject):
+    """Everything the main window does that reads or writes project files.
+
+    Signals:
+        autosave_done(str): an autosave finished (message for the status bar);
+            emitted from the autosave thread, delivered queued.
+    """
+
+    autosave_done = Signal(str)
+
+    def __init__(self, window: QWidget, session: ProjectSession, runner: WorkerRunner, settings: QSettings, *,
+                 recent_menu: QMenu, show_error: Callable[[str, str], None], notify: Callable[[str, int], None],
+                 align: Callable[[], object], terms_check: Callable[[], Any],
+                 properties_changed: Callable[[bool], None], saved: Callable[[], None]) -> None:  # fmt: skip
+        """``notify(message, ms)`` shows a status message; ``properties_changed(audio_changed)`` and
+        ``saved()`` let the window refresh its title, counts and audio."""
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self.runner = runner
+        self.settings = settings
+        self.recent_menu = recent_menu
+        self.show_error = show_error
+        self.notify = notify
+        self._align = align
+        self._terms_check = terms_check
+        self._properties_changed = properties_changed
+        self._saved = saved
+        self._autosave_thread: threading.Thread | None = None
+        # The last corpus window opened from here (it is the window's child).
+        self.corpus_window: QWidget | None = None
 
     def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
                         hint: str = "") -> tuple[bool, Any]:  # fmt: skip
@@ -37,7 +75,7 @@ class ProjectFiles:
         if not self.session.is_modified:
             return True
         answer = QMessageBox.question(
-            self,
+            self.window,
             "Unsaved changes",
             f"“{self.session.project.talk_id}” has changes that are not saved. Save them?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
@@ -47,7 +85,7 @@ class ProjectFiles:
             return self.save()
         if answer == QMessageBox.StandardButton.Discard:
             # The user chose to lose the changes: do not offer them back later.
-            self._discard_current_autosave()
+            self.discard_current_autosave()
             return True
         return False
 
@@ -56,17 +94,17 @@ class ProjectFiles:
 
         if self.runner.busy or not self.maybe_save():
             return
-        dialog = NewTalkDialog(self, settings=self.settings)
+        dialog = NewTalkDialog(self.window, settings=self.settings)
         if dialog.exec():
             project = dialog.project()
-            self._discard_current_autosave()
+            self.discard_current_autosave()
             self.session.set_project(project, modified=True)
-            self.statusBar().showMessage("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
+            self.notify("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
 
     def open_dialog(self) -> None:
         if self.runner.busy or not self.maybe_save():
             return
-        path = open_file_name(self, "Open project", PROJECT_FILTER, kind="project", settings=self.settings)
+        path = open_file_name(self.window, "Open project", PROJECT_FILTER, kind="project", settings=self.settings)
         if path:
             self.open_path(path, ask_save=False)
 
@@ -84,7 +122,7 @@ class ProjectFiles:
         recovery = find_recovery(path, project.talk_id)
         if recovery is not None:
             answer = QMessageBox.question(
-                self,
+                self.window,
                 "Recover unsaved work?",
                 f"There is autosaved work for {Path(path).name} newer than the file "
                 f"(saved {time.strftime('%Y-%m-%d %H:%M', time.localtime(recovery.stat().st_mtime))}). "
@@ -99,7 +137,7 @@ class ProjectFiles:
                     self.show_error("Cannot recover", str(exc))
             else:
                 discard_autosave(path, project.talk_id)
-        self._discard_current_autosave()
+        self.discard_current_autosave()
         self.session.set_project(project, modified=modified)
         # Back at the bead the reviewer was on when saving.
         selected = self.settings.value(_selected_key(path))
@@ -107,7 +145,7 @@ class ProjectFiles:
             self.session.select_bead(int(str(selected)))
         self._add_recent(str(path))
         remember_folder(path, "project", self.settings)
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        self.notify(f"Opened {path}", 5000)
         self.offer_to_locate_missing_audio()
         return True
 
@@ -117,9 +155,9 @@ class ProjectFiles:
         from sialign.gui.project_properties import ProjectPropertiesDialog
 
         if self.runner.busy:
-            self.statusBar().showMessage("Wait for the running task to end (or cancel it) first.", 6000)
+            self.notify("Wait for the running task to end (or cancel it) first.", 6000)
             return
-        dialog = ProjectPropertiesDialog(self.session.project, self, settings=self.settings)
+        dialog = ProjectPropertiesDialog(self.session.project, self.window, settings=self.settings)
         if dialog.exec():
             self._apply_properties(dialog.properties(), "Change project properties")
 
@@ -130,12 +168,6 @@ class ProjectFiles:
         command = PropertiesCommand(self.session, properties, text, self._properties_changed)
         if command.changes_anything():
             self.session.undo_stack.push(command)
-
-    def _properties_changed(self, audio_changed: bool) -> None:
-        self._update_title()
-        self._update_counts()
-        if audio_changed:
-            self.audio_panel.reload()
 
     def offer_to_locate_missing_audio(self) -> None:
         """After opening: for each recording that is not where the project says, offer Locate… at once."""
@@ -157,12 +189,12 @@ class ProjectFiles:
                 properties = current_properties(project)
                 properties.audio[side] = audio_path_to_store(beside, stored, project.path)
                 self._apply_properties(properties, f"Locate the {name} audio")
-                self.statusBar().showMessage(f"The {name} audio was found beside the other one: {beside}", 8000)
+                self.notify(f"The {name} audio was found beside the other one: {beside}", 8000)
                 continue
             # A file that is there but cannot be played (a FIFO, a damaged file) is not "not found".
             title = "Audio not found" if not path.exists() else "Audio cannot be opened"
             box = QMessageBox(QMessageBox.Icon.Warning, title,
-                              f"The {name} audio {path} cannot be opened: {problem}.", parent=self)  # fmt: skip
+                              f"The {name} audio {path} cannot be opened: {problem}.", parent=self.window)  # fmt: skip
             box.setInformativeText("Locate the recording to hear and see it; alignment and review work without it.")
             locate = box.addButton("Locate…", QMessageBox.ButtonRole.AcceptRole)
             box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
@@ -170,14 +202,14 @@ class ProjectFiles:
             box.exec()
             if box.clickedButton() is not locate:
                 continue
-            chosen = open_file_name(self, f"Locate the {name} audio", AUDIO_FILTER, kind="audio",
+            chosen = open_file_name(self.window, f"Locate the {name} audio", AUDIO_FILTER, kind="audio",
                                     current=path.parent if path.parent.is_dir() else None, settings=self.settings)  # fmt: skip
             if chosen:
                 found_in = Path(chosen).parent
                 properties = current_properties(project)
                 properties.audio[side] = audio_path_to_store(chosen, stored, project.path)
                 self._apply_properties(properties, f"Locate the {name} audio")
-                self.statusBar().showMessage(f"The {name} audio now comes from {chosen}", 8000)
+                self.notify(f"The {name} audio now comes from {chosen}", 8000)
 
     def offer_untitled_recovery(self) -> bool:
         """At start-up: offer the newest autosave of a never-saved project; True if one was opened."""
@@ -188,7 +220,7 @@ class ProjectFiles:
             return False
         newest = found[0]
         answer = QMessageBox.question(
-            self,
+            self.window,
             "Recover unsaved work?",
             f"SI Aligner did not close properly last time. Recover the unsaved talk “{newest.name.split('.')[0]}” "
             f"(autosaved {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest.stat().st_mtime))})?",
@@ -210,20 +242,21 @@ class ProjectFiles:
     def save(self) -> bool:
         if self.session.project.path is None:
             return self.save_as()
-        return self._save_to(self.session.project.path)
+        return self.save_to(self.session.project.path)
 
     def save_as(self) -> bool:
         project = self.session.project
-        path = save_file_name(self, "Save project as", f"{project.talk_id}.sialign", PROJECT_FILTER, kind="project",
+        path = save_file_name(self.window, "Save project as", f"{project.talk_id}.sialign", PROJECT_FILTER, kind="project",
                               current=project.path, settings=self.settings)  # fmt: skip
         if not path:
             return False
         if not path.endswith(".sialign"):
             path += ".sialign"
-        self._discard_current_autosave()
-        return self._save_to(path)
+        self.discard_current_autosave()
+        return self.save_to(path)
 
-    def _save_to(self, path: str) -> bool:
+    def save_to(self, path: str) -> bool:
+        """Save the project to ``path`` (its autosave goes); False when it could not be written."""
         from sialign.io.project_file import discard_autosave, save_project
 
         self.session.commit_pending()
@@ -239,8 +272,8 @@ class ProjectFiles:
         self.session.mark_saved()
         self._add_recent(str(path))
         remember_folder(path, "project", self.settings)
-        self._update_title()
-        self.statusBar().showMessage(f"Saved {path}", 5000)
+        self._saved()
+        self.notify(f"Saved {path}", 5000)
         return True
 
     def autosave(self) -> None:
@@ -270,15 +303,12 @@ class ProjectFiles:
         self._autosave_thread = threading.Thread(target=write, name="autosave", daemon=True)
         self._autosave_thread.start()
 
-    def _show_autosave_message(self, message: str) -> None:
-        self.statusBar().showMessage(message, 4000)
-
     def wait_for_autosave(self, timeout_s: float = 10.0) -> None:
         """Block until a running autosave has written its file (close, tests)."""
         if self._autosave_thread is not None:
             self._autosave_thread.join(timeout_s)
 
-    def _discard_current_autosave(self) -> None:
+    def discard_current_autosave(self) -> None:
         from sialign.io.project_file import discard_autosave
 
         self.wait_for_autosave()
@@ -287,24 +317,22 @@ class ProjectFiles:
             discard_autosave(project.path, project.talk_id)
 
     def open_corpus_dialog(self) -> None:
-        folder = existing_folder(self, "Open corpus folder", kind="corpus", settings=self.settings)
+        folder = existing_folder(self.window, "Open corpus folder", kind="corpus", settings=self.settings)
         if folder:
             self.open_corpus(folder)
 
     def new_corpus(self) -> Any:
         """*File → New corpus…*: propose a manifest from a folder, save it and align it in the corpus window."""
-        from PySide6.QtCore import Qt
-
         from sialign.gui.corpus_window import CorpusWindow
         from sialign.gui.new_corpus_dialog import NewCorpusDialog
 
-        dialog = NewCorpusDialog(self, settings=self.settings)
+        dialog = NewCorpusDialog(self.window, settings=self.settings)
         if dialog.exec() != NewCorpusDialog.DialogCode.Accepted:
             return None
         run = dialog.run()
         try:
             run.output.mkdir(parents=True, exist_ok=True)
-            window = CorpusWindow(run.output, open_talk=self._review_corpus_talk, parent=self)
+            window = CorpusWindow(run.output, open_talk=self._review_corpus_talk, parent=self.window)
         except (SialignError, OSError) as exc:
             self.show_error("Corpus not created", f"{run.output}: {exc}")
             return None
@@ -316,8 +344,6 @@ class ProjectFiles:
 
     def open_corpus(self, folder: str) -> Any:
         """Show the corpus window of ``folder``; its talks open here for review. None when it is no corpus."""
-        from PySide6.QtCore import Qt
-
         from sialign.corpus.runner import STATE_FILE
         from sialign.gui.corpus_window import CorpusWindow
 
@@ -326,7 +352,7 @@ class ProjectFiles:
                             "(File → New corpus…, or sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
             return None
         try:
-            window = CorpusWindow(folder, open_talk=self._review_corpus_talk, parent=self)
+            window = CorpusWindow(folder, open_talk=self._review_corpus_talk, parent=self.window)
         except SialignError as exc:
             self.show_error("Corpus not opened", str(exc))
             return None
@@ -338,8 +364,8 @@ class ProjectFiles:
     def _review_corpus_talk(self, path: str) -> None:
         """Open a talk of the corpus window here and bring this window to the front, where the review happens."""
         if self.open_path(path):
-            self.raise_()
-            self.activateWindow()
+            self.window.raise_()
+            self.window.activateWindow()
 
     def report_dialog(self) -> None:
         from sialign.gui.report_dialog import ReportDialog
@@ -347,16 +373,14 @@ class ProjectFiles:
         self.session.commit_pending()
         if self.session.project.alignment is not None:
             # The terms section comes with the last Check terms… when nothing changed since.
-            ReportDialog(self.session.project, self, settings=self.settings, terms=self.terms.current_check()).exec()
+            ReportDialog(self.session.project, self.window, settings=self.settings, terms=self._terms_check()).exec()
 
     def compare_window(self) -> None:
-        from PySide6.QtCore import Qt
-
         from sialign.gui.compare_window import CompareWindow
 
         project = self.session.project
         aligned = project.alignment is not None and bool(project.alignment.beads)
-        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self)
+        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self.window)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.show()
         window.add_dialog()
@@ -371,11 +395,11 @@ class ProjectFiles:
         base = Path(project.path).with_suffix("") if project.path else Path(
             last_folder("project", self.settings)
         ) / project.talk_id
-        dialog = ExportDialog(project, str(base) + ".tsv", self)
+        dialog = ExportDialog(project, str(base) + ".tsv", self.window)
         # The dialog writes the file itself (it stays open with the options on an error).
         if not dialog.exec():
             return
-        self.statusBar().showMessage(f"Exported {dialog.rows_written} rows to {dialog.options().path}", 8000)
+        self.notify(f"Exported {dialog.rows_written} rows to {dialog.options().path}", 8000)
 
     def open_example(self) -> None:
         from sialign.gui.app import load_example_project
@@ -387,24 +411,25 @@ class ProjectFiles:
         except SialignError as exc:
             self.show_error("Cannot open the example", str(exc))
             return
-        self._discard_current_autosave()
+        self.discard_current_autosave()
         self.session.set_project(project, modified=True)
-        self.align()
+        self._align()
 
     # -- recent files ---------------------------------------------------------------
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent_files", [])
         if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
+            return [value]
+        return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
 
     def _add_recent(self, path: str) -> None:
         recent = [p for p in self.recent_files() if p != path]
         recent.insert(0, path)
         self.settings.setValue("recent_files", recent[:MAX_RECENT])
-        self._rebuild_recent_menu()
+        self.rebuild_recent_menu()
 
-    def _rebuild_recent_menu(self) -> None:
+    def rebuild_recent_menu(self) -> None:
+        """Fill *Open recent* with the recent files (the window calls it once at start-up)."""
         self.recent_menu.clear()
         recent = self.recent_files()
         for path in recent:
