@@ -18,7 +18,7 @@ one undoable edit.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.changes import Changes
-from sialign.core.params import FilterParams
+from sialign.core.params import EtaMetric, FilterParams
 from sialign.gui.session import ProjectSession
 
 
@@ -149,7 +149,7 @@ class FilterPanel(QWidget):
     flips_changed = Signal(list)
     table_filter_changed = Signal(object)
 
-    def __init__(self, session: ProjectSession, run_task: Callable[[Any, Callable[[Any], None]], None],
+    def __init__(self, session: ProjectSession, run_task: Callable[[Any, Callable[[Any], None]], object],
                  parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.session = session
@@ -201,7 +201,7 @@ class FilterPanel(QWidget):
         buttons.addWidget(self.score_button)
         buttons.addWidget(self.apply_button)
         buttons.addStretch(1)
-        layout = QVBoxLayout(self)
+        layout = self._column = QVBoxLayout(self)
         # The buttons first: the panel scrolls in a low dock, and Score and Apply must stay in sight.
         layout.addLayout(buttons)
         layout.addWidget(self.skipped_label)
@@ -236,19 +236,20 @@ class FilterPanel(QWidget):
         row = ThresholdRow(DOUBT_THRESHOLD, float(self.session.project.filter_params.doubt_max))
         self.rows[DOUBT_THRESHOLD.name] = row  # so params() and set_params() carry it
         self.doubt_box = DoubtFilterBox(self.session, service, self._run_task, self.drop_failed, row)
-        layout = self.layout()
-        layout.insertWidget(layout.count() - 1, self.doubt_box)
+        self._column.insertWidget(self._column.count() - 1, self.doubt_box)
 
     # -- parameters ------------------------------------------------------------
     def params(self) -> FilterParams:
         base = self.session.project.filter_params
-        values = {name: row.value() for name, row in self.rows.items()}
+        # The rows are named after FilterParams' threshold fields.
+        values: dict[str, Any] = {name: row.value() for name, row in self.rows.items()}
         return replace(
             base,
             intra=self.intra.isChecked(),
             drop_contentless=self.drop_contentless.isChecked(),
             drop_failed=self.drop_failed.isChecked(),
-            eta_metric=self.eta_metric.currentText(),
+            # One of the combo's words, all EtaMetric's; FilterParams checks it again.
+            eta_metric=cast(EtaMetric, self.eta_metric.currentText()),
             **values,
         )
 
@@ -325,7 +326,7 @@ class FilterPanel(QWidget):
     def _check_scores(self) -> None:
         alignment = self.session.project.alignment
         has_beads = alignment is not None and len(alignment.beads) > 0
-        if self.scores is not None and (not has_beads or not self.scores.matches(alignment.beads)):
+        if self.scores is not None and (alignment is None or not has_beads or not self.scores.matches(alignment.beads)):
             self.scores = None
         if self.scores is not None and alignment is not None:
             self.scores = self.scores.with_statuses(alignment.beads)
@@ -438,7 +439,7 @@ class FilterPanel(QWidget):
                 progress = stage(progress, 0.9, 1.0)
             return apply_filters(project, params, scores, progress=progress, should_stop=should_stop), scores
 
-        self._run_task(TaskWorker(task, "Applying filters"), lambda result: self._install(*result, params))
+        self._run_task(TaskWorker(task, "Applying filters"), lambda result: self._install(result[0], result[1], params))
 
     def _install(self, beads: list, scores: Any, params: FilterParams) -> None:
         from sialign.workflows.filtering import filters_edit
