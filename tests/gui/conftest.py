@@ -93,7 +93,7 @@ def project() -> Project:
 
 
 @pytest.fixture
-def make_project():  # noqa: ANN201
+def make_project():
     """:func:`build_project` itself, for tests that need several fresh talks.
 
     (Test modules cannot import this file by name: other test folders have a
@@ -103,7 +103,7 @@ def make_project():  # noqa: ANN201
 
 
 @pytest.fixture
-def session(qapp, project):  # noqa: ANN001 - pytest fixtures
+def session(qapp, project):
     from sialign.align.result import SimilarityGrid
     from sialign.gui.session import ProjectSession
 
@@ -116,7 +116,7 @@ def session(qapp, project):  # noqa: ANN001 - pytest fixtures
 
 
 @pytest.fixture(autouse=True)
-def _isolated_settings(tmp_path, monkeypatch):  # noqa: ANN001
+def _isolated_settings(tmp_path, monkeypatch):
     """QSettings and recovery files go to a temporary folder, never the user's."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -133,7 +133,7 @@ def _isolated_settings(tmp_path, monkeypatch):  # noqa: ANN001
 
 
 @pytest.fixture(autouse=True)
-def _desktop_screen(monkeypatch):  # noqa: ANN001
+def _desktop_screen(monkeypatch):
     """Windows open as on a 1920 × 1080 desktop (the offscreen platform's screen is 800 pixels wide).
 
     ``tests/gui/test_window_size.py`` puts them on a laptop screen instead.
@@ -150,7 +150,7 @@ def _desktop_screen(monkeypatch):  # noqa: ANN001
 
 
 @pytest.fixture
-def window(qtbot, session, monkeypatch):  # noqa: ANN001, ANN201
+def window(qtbot, session, monkeypatch):
     """A main window on the ``session`` fixture; question dialogs answer Discard (no dialog blocks a test)."""
     from PySide6.QtWidgets import QMessageBox
 
@@ -165,7 +165,7 @@ def window(qtbot, session, monkeypatch):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def open_window(qtbot, monkeypatch):  # noqa: ANN001, ANN201
+def open_window(qtbot, monkeypatch):
     """A function opening a main window on a project; question dialogs answer Discard, warnings fail the test."""
     from PySide6.QtWidgets import QMessageBox
 

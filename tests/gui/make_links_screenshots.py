@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_screenshots import OUT, _save, _settle, _wait  # noqa: E402
+from make_screenshots import OUT, _save, _settle, _wait
 
 
 def main(argv: list[str] | None = None) -> int:

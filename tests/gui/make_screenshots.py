@@ -29,7 +29,7 @@ OUT = REPO / "resources" / "screenshots"
 MAX_BYTES = 400_000
 
 
-def _wait(app, runner, timeout_ms: int = 600_000) -> None:  # noqa: ANN001
+def _wait(app, runner, timeout_ms: int = 600_000) -> None:
     from PySide6.QtCore import QEventLoop, QTimer
 
     if not runner.busy:
@@ -42,7 +42,7 @@ def _wait(app, runner, timeout_ms: int = 600_000) -> None:  # noqa: ANN001
         raise SystemExit("timed out waiting for the worker")
 
 
-def _settle(app, ms: int = 400) -> None:  # noqa: ANN001
+def _settle(app, ms: int = 400) -> None:
     from PySide6.QtCore import QEventLoop, QTimer
 
     loop = QEventLoop()
@@ -51,7 +51,7 @@ def _settle(app, ms: int = 400) -> None:  # noqa: ANN001
     app.processEvents()
 
 
-def _save(pixmap, out: Path, name: str) -> Path:  # noqa: ANN001
+def _save(pixmap, out: Path, name: str) -> Path:
     """Save as PNG; if it is over the size limit, reduce the colours (UI shots have few)."""
     path = out / name
     pixmap.save(str(path), "PNG", 9)

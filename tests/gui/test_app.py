@@ -54,7 +54,7 @@ def test_app_parser_options() -> None:
     assert args.example and args.smoke_test and args.project is None
 
 
-def test_app_load_example_project_from_folder(tmp_path) -> None:  # noqa: ANN001
+def test_app_load_example_project_from_folder(tmp_path) -> None:
     (tmp_path / "talk.en.srt").write_text(SOURCE_SRT, encoding="utf-8")
     (tmp_path / "talk.ja.srt").write_text(TARGET_SRT, encoding="utf-8")
     (tmp_path / "talk.ja.wav").write_bytes(b"RIFF")  # only its name matters here
@@ -68,7 +68,7 @@ def test_app_load_example_project_from_folder(tmp_path) -> None:  # noqa: ANN001
     assert project.alignment is None and project.path is None
 
 
-def test_app_load_example_project_needs_both_sides(tmp_path) -> None:  # noqa: ANN001
+def test_app_load_example_project_needs_both_sides(tmp_path) -> None:
     from sialign.core.errors import InputError
 
     (tmp_path / "talk.en.srt").write_text(SOURCE_SRT, encoding="utf-8")
@@ -77,7 +77,7 @@ def test_app_load_example_project_needs_both_sides(tmp_path) -> None:  # noqa: A
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):  # noqa: ANN001
+def window(qtbot, monkeypatch):
     from sialign.gui.main_window import MainWindow
 
     preload_engine()
@@ -90,18 +90,18 @@ def window(qtbot, monkeypatch):  # noqa: ANN001
     return w
 
 
-def _talk(make_project):  # noqa: ANN001, ANN202
+def _talk(make_project):
     project = make_project()
     project.alignment = None
     return project
 
 
-def _align(qtbot, window) -> None:  # noqa: ANN001
+def _align(qtbot, window) -> None:
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
         assert window.align()
 
 
-def test_app_undoing_an_alignment_restores_its_parameters(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_undoing_an_alignment_restores_its_parameters(qtbot, window, make_project) -> None:
     """Align with A, re-align with B, Undo: the talk's parameters are A again (and Redo brings B back)."""
     first = AlignParams(embedder="lexical")
     second = AlignParams(embedder="lexical", max_tgt=6, time_prior=False)
@@ -122,7 +122,7 @@ def test_app_undoing_an_alignment_restores_its_parameters(qtbot, window, make_pr
     assert session.project.params == second
 
 
-def test_app_choosing_a_model_is_an_undoable_step(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_choosing_a_model_is_an_undoable_step(qtbot, window, make_project) -> None:
     session = window.session
     project = _talk(make_project)
     project.params = AlignParams(embedder="lexical")
@@ -133,7 +133,7 @@ def test_app_choosing_a_model_is_an_undoable_step(qtbot, window, make_project) -
     assert session.project.params.embedder == "lexical"
 
 
-def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch, make_project) -> None:  # noqa: ANN001
+def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch, make_project) -> None:
     from sialign.gui import export_dialog
     from sialign.gui.export_dialog import ExportDialog
 
@@ -204,7 +204,7 @@ def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypa
 class _AutoExport:
     """Stands in for the modal export dialog: fills it in and accepts."""
 
-    def __init__(self, dialog, fill) -> None:  # noqa: ANN001
+    def __init__(self, dialog, fill) -> None:
         self.dialog = dialog
         self.fill = fill
 
@@ -215,15 +215,15 @@ class _AutoExport:
         self.dialog.accept()
         return self.dialog.result() == 1
 
-    def options(self):  # noqa: ANN201
+    def options(self):
         return self.dialog.options()
 
     @property
-    def rows_written(self):  # noqa: ANN201
+    def rows_written(self):
         return self.dialog.rows_written
 
 
-def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:
     from sialign.core.edits import SetStatus
 
     window.session.set_project(_talk(make_project), modified=True)
@@ -238,7 +238,7 @@ def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:
     assert window.session.undo_stack.undoText() == "Re-align unconfirmed beads"
 
 
-def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -> None:
     """Heartbeat every 10 ms on the GUI thread while a talk aligns in the worker."""
     from heartbeat import STALL_LIMIT_S, heartbeat_gaps
 
@@ -283,7 +283,7 @@ def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -
     assert busy[-1] < max(STALL_LIMIT_S, 3 * idle[-1]), f"the GUI thread stalled {busy[-1] * 1000:.0f} ms"
 
 
-def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:  # noqa: ANN001
+def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:
     from sialign.core.model import Document, Project
 
     n = 1500
@@ -303,7 +303,7 @@ def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:  # no
     assert window.session.undo_stack.count() == 0
 
 
-def test_app_smoke_test_command_exits_zero(tmp_path) -> None:  # noqa: ANN001
+def test_app_smoke_test_command_exits_zero(tmp_path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SIALIGN_AUTOSAVE_DIR=str(tmp_path / "autosave"),
                XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
     done = subprocess.run(
@@ -314,7 +314,7 @@ def test_app_smoke_test_command_exits_zero(tmp_path) -> None:  # noqa: ANN001
     assert "audio decoded (talk.en.ogg, talk.ja.ogg); project saved and reopened with its audio" in done.stdout
 
 
-def test_smoke_check_reports_a_talk_without_audio(window) -> None:  # noqa: ANN001
+def test_smoke_check_reports_a_talk_without_audio(window) -> None:
     from sialign.core.model import Document, Project
     from sialign.gui.app import _smoke_audio_and_reopen
 
@@ -326,7 +326,7 @@ def test_smoke_check_reports_a_talk_without_audio(window) -> None:  # noqa: ANN0
 
 
 @pytest.mark.slow
-def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> None:  # noqa: ANN001
+def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SIALIGN_AUTOSAVE_DIR=str(tmp_path / "autosave"),
                XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
     done = subprocess.run(
@@ -338,7 +338,7 @@ def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> 
     assert "smoke test: passed" in done.stdout
 
 
-def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:  # noqa: ANN001
+def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
         window.act.example.trigger()
     project = window.session.project
@@ -349,7 +349,7 @@ def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:  # noq
     assert project.path is None  # never saved over the bundled files
 
 
-def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeypatch, tmp_path) -> None:  # noqa: ANN001
+def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeypatch, tmp_path) -> None:
     from sialign.gui.app import install_error_dialog
 
     shown: list[str] = []
@@ -367,7 +367,7 @@ def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeyp
     assert "ZeroDivisionError" in error_log_path().read_text(encoding="utf-8")
 
 
-def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_path, make_project) -> None:  # noqa: ANN001
+def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_path, make_project) -> None:
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text)))
     project = _talk(make_project)
@@ -382,7 +382,7 @@ def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_
     assert window.act.align.isEnabled()
 
 
-def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project) -> None:
     from sialign.core.edits import SetLabels, SetStatus
 
     window.session.set_project(_talk(make_project), modified=True)
@@ -397,7 +397,7 @@ def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project)
     assert "review data carried over for 2" in window.statusBar().currentMessage()
 
 
-def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_project, monkeypatch) -> None:  # noqa: ANN001
+def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_project, monkeypatch) -> None:
     import dataclasses
 
     from PySide6.QtWidgets import QMessageBox
@@ -414,7 +414,7 @@ def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_
     project.alignment.beads[0:2] = [merged]
     asked: list[str] = []
 
-    def say_no(parent, title, text, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+    def say_no(parent, title, text, *args, **kwargs):
         asked.append(text)
         return QMessageBox.StandardButton.No
 
@@ -427,14 +427,14 @@ def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_
     assert "not applied" in window.statusBar().currentMessage()
 
 
-def test_main_window_open_corpus_refuses_a_plain_folder(qtbot, window, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_open_corpus_refuses_a_plain_folder(qtbot, window, tmp_path: Path, monkeypatch) -> None:
     errors: list[str] = []
     monkeypatch.setattr(window, "show_error", lambda title, message: errors.append(message))
     assert window.files.open_corpus(str(tmp_path)) is None
     assert "corpus.json" in errors[0]
 
 
-def test_a_file_handed_over_by_the_system_opens_in_the_window(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+def test_a_file_handed_over_by_the_system_opens_in_the_window(qtbot, window, tmp_path) -> None:
     """macOS opens a double-clicked .sialign with a QFileOpenEvent, not a command-line path."""
     from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtGui import QFileOpenEvent

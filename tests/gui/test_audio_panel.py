@@ -11,18 +11,18 @@ import soundfile as sf
 
 pytest.importorskip("pyqtgraph")
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt  # noqa: E402
-from PySide6.QtGui import QMouseEvent  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+from PySide6.QtTest import QTest
 
-from sialign.audio.player import Player  # noqa: E402
-from sialign.core.errors import AudioUnavailable  # noqa: E402
-from sialign.core.model import Alignment, Bead, Document, Project  # noqa: E402
-from sialign.gui.audio_panel import AudioPanel  # noqa: E402
-from sialign.gui.session import ProjectSession  # noqa: E402
+from sialign.audio.player import Player
+from sialign.core.errors import AudioUnavailable
+from sialign.core.model import Alignment, Bead, Document, Project
+from sialign.gui.audio_panel import AudioPanel
+from sialign.gui.session import ProjectSession
 
-from audio_fakes import FakeOutput  # noqa: E402
+from audio_fakes import FakeOutput
 
 pytestmark = pytest.mark.gui
 

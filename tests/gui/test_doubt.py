@@ -25,14 +25,14 @@ def aligned_talk(n: int = 30, seed: int = 0) -> Project:
 
 
 @pytest.fixture
-def window(qtbot, open_window):  # noqa: ANN001, ANN201
+def window(qtbot, open_window):
     w = open_window(aligned_talk())
     qtbot.waitExposed(w)
     qtbot.waitUntil(lambda: w.doubt.is_current(), timeout=20_000)
     return w
 
 
-def test_doubt_table_column_follows_the_beads(qapp) -> None:  # noqa: ANN001
+def test_doubt_table_column_follows_the_beads(qapp) -> None:
     from sialign.gui.table_model import Column, SegmentTableModel
 
     project = aligned_talk(6)
@@ -55,7 +55,7 @@ def test_doubt_table_column_follows_the_beads(qapp) -> None:  # noqa: ANN001
     assert model.data(model.index(1, Column.DOUBT)) == "0.20"
 
 
-def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:  # noqa: ANN001
+def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:
     from sialign.gui.table_model import Column
 
     model = window.table_model
@@ -73,7 +73,7 @@ def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:  
     assert header.visualIndex(Column.DOUBT) == header.visualIndex(Column.COST) + 2
 
 
-def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
+def test_doubt_next_most_doubtful_key(qtbot, window) -> None:
     from sialign.filters.doubt_decisions import is_unreviewed
 
     doubt = window.doubt.by_bead
@@ -92,7 +92,7 @@ def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
     assert second != first and is_unreviewed(window.session.project.alignment.beads[second])
 
 
-def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:  # noqa: ANN001
+def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:
     """The aligner's omissions (doubt 1 by construction) are dropped already: Q goes to the kept beads."""
     from sialign.filters.doubt_decisions import is_unreviewed
 
@@ -107,7 +107,7 @@ def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:  #
     assert chosen >= 0 and beads[chosen].status is not BeadStatus.DROPPED
 
 
-def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -> None:  # noqa: ANN001
+def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -> None:
     from sialign.filters.doubt_decisions import DOUBT_FLAG
 
     box = window.filter_panel.doubt_box
@@ -134,7 +134,7 @@ def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -
     assert not any(f.name == DOUBT_FLAG for b in window.session.project.alignment.beads for f in b.flags)
 
 
-def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, monkeypatch, open_window) -> None:  # noqa: ANN001
+def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, monkeypatch, open_window) -> None:
     from heartbeat import STALL_LIMIT_S, heartbeat_gaps
 
     from sialign.filters import learned
@@ -143,7 +143,7 @@ def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, mon
     done: list[float] = []
     real = learned.compute_doubt
 
-    def recording(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def recording(*args, **kwargs):
         threads.append(threading.current_thread().name)
         result = real(*args, **kwargs)
         done.append(time.perf_counter())

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QMessageBox
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def test_explain_dialog_shows_the_selected_beads_features(qtbot, window) -> None:  # noqa: ANN001
+def test_explain_dialog_shows_the_selected_beads_features(qtbot, window) -> None:
     window.session.select_bead(1)
     assert window.act.explain.isEnabled()
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
@@ -22,7 +22,7 @@ def test_explain_dialog_shows_the_selected_beads_features(qtbot, window) -> None
     assert dialog.windowTitle() == "Why bead 2?"
 
 
-def test_explain_dialog_needs_a_selected_bead(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+def test_explain_dialog_needs_a_selected_bead(qtbot, window, monkeypatch) -> None:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(title))
     window.session.select_bead(-1)

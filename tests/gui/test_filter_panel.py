@@ -20,18 +20,18 @@ def _project() -> Project:
 
 
 @pytest.fixture
-def window(open_window):  # noqa: ANN001
+def window(open_window):
     return open_window(_project())
 
 
-def _score(qtbot, window) -> None:  # noqa: ANN001
+def _score(qtbot, window) -> None:
     panel = window.filter_panel
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         panel.score_button.click()
     assert panel.scores is not None
 
 
-def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa: ANN001
+def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:
     panel = window.filter_panel
     window.act.filters.trigger()
     assert window.filter_dock.isVisible()
@@ -70,7 +70,7 @@ def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa:
     assert panel.flips == [2]
 
 
-def test_filter_panel_scores_dropped_after_structural_edit(qtbot, window) -> None:  # noqa: ANN001
+def test_filter_panel_scores_dropped_after_structural_edit(qtbot, window) -> None:
     from sialign.core.edits import MergeBeads
 
     _score(qtbot, window)
@@ -81,7 +81,7 @@ def test_filter_panel_scores_dropped_after_structural_edit(qtbot, window) -> Non
     assert "Score the beads" in window.filter_panel.count_label.text()
 
 
-def test_filter_panel_apply_without_scoring_first_scores_and_keeps_the_scores(qtbot, window) -> None:  # noqa: ANN001
+def test_filter_panel_apply_without_scoring_first_scores_and_keeps_the_scores(qtbot, window) -> None:
     panel = window.filter_panel
     assert panel.scores is None
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
@@ -96,7 +96,7 @@ def test_filter_panel_apply_without_scoring_first_scores_and_keeps_the_scores(qt
 
 
 @pytest.mark.slow
-def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypatch, make_project, open_window) -> None:  # noqa: ANN001
+def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypatch, make_project, open_window) -> None:
     """Heartbeat every 10 ms on the GUI thread while the first scoring of a Japanese talk loads GiNZA.
 
     Importing spaCy and loading ``ja_ginza`` holds the interpreter lock for
@@ -134,7 +134,7 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
 
 
 @pytest.fixture
-def japanese_window(qtbot, monkeypatch, make_project, open_window):  # noqa: ANN001
+def japanese_window(qtbot, monkeypatch, make_project, open_window):
     """The hand-made English → Japanese talk, aligned, with a cold scoring process."""
     from sialign.filters import remote
     from sialign.gui import filter_panel
@@ -145,7 +145,7 @@ def japanese_window(qtbot, monkeypatch, make_project, open_window):  # noqa: ANN
 
 
 @pytest.mark.slow
-def test_filter_panel_warms_up_ginza_only_when_shown(qtbot, japanese_window) -> None:  # noqa: ANN001
+def test_filter_panel_warms_up_ginza_only_when_shown(qtbot, japanese_window) -> None:
     from sialign.filters import remote
 
     window = japanese_window
@@ -161,7 +161,7 @@ def test_filter_panel_warms_up_ginza_only_when_shown(qtbot, japanese_window) -> 
 
 
 @pytest.mark.slow
-def test_filter_panel_cancel_during_ginza_load_is_quick(qtbot, japanese_window) -> None:  # noqa: ANN001
+def test_filter_panel_cancel_during_ginza_load_is_quick(qtbot, japanese_window) -> None:
     import time
 
     from sialign.filters import remote
@@ -182,7 +182,7 @@ def test_filter_panel_cancel_during_ginza_load_is_quick(qtbot, japanese_window) 
     assert window.filter_panel.scores is not None
 
 
-def test_closing_filters_brings_the_matrix_back(qtbot, window) -> None:  # noqa: ANN001
+def test_closing_filters_brings_the_matrix_back(qtbot, window) -> None:
     from PySide6.QtWidgets import QTabBar
 
     window.show()

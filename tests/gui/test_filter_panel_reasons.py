@@ -27,7 +27,7 @@ def _german() -> Project:
     )  # fmt: skip
 
 
-def _panel(qtbot, project: Project) -> FilterPanel:  # noqa: ANN001
+def _panel(qtbot, project: Project) -> FilterPanel:
     session = ProjectSession()
     session.set_project(project)
     panel = FilterPanel(session, lambda worker, done: None)
@@ -35,7 +35,7 @@ def _panel(qtbot, project: Project) -> FilterPanel:  # noqa: ANN001
     return panel
 
 
-def test_filter_preview_lists_each_bead_with_filter_and_reason(qtbot) -> None:  # noqa: ANN001
+def test_filter_preview_lists_each_bead_with_filter_and_reason(qtbot) -> None:
     project = _german()
     scores = score_beads(project)
     changes = preview_changes(project.alignment.beads, project.target, scores, FilterParams(gamma_min=0.2, gamma_max=3.0))  # type: ignore[union-attr]
@@ -59,7 +59,7 @@ def test_filter_preview_lists_each_bead_with_filter_and_reason(qtbot) -> None:  
     assert first.startswith("Bead 3 — flag: length ratio") and first.endswith("(flag only)")
 
 
-def test_filter_panel_disables_filters_not_built_for_the_target_language(qtbot) -> None:  # noqa: ANN001
+def test_filter_panel_disables_filters_not_built_for_the_target_language(qtbot) -> None:
     project = _german()
     project.target.language = "zh"
     project.target.segments[0].text = "河水每年春天泛滥。"

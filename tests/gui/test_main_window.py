@@ -18,7 +18,7 @@ from sialign.gui.workers import TaskWorker
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def assert_consistent(window) -> None:  # noqa: ANN001
+def assert_consistent(window) -> None:
     """Table rows, matrix beads and selection all match the project."""
     project = window.session.project
     beads = project.alignment.beads
@@ -49,7 +49,7 @@ def assert_consistent(window) -> None:  # noqa: ANN001
     window.session.project.validate()
 
 
-def test_main_window_table_selection_drives_matrix_and_inspector(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_table_selection_drives_matrix_and_inspector(qtbot, window) -> None:
     rect = window.table.visualRect(window.proxy.index(2, Column.SOURCE))
     qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert window.session.selected_bead == 2
@@ -58,7 +58,7 @@ def test_main_window_table_selection_drives_matrix_and_inspector(qtbot, window) 
     assert_consistent(window)
 
 
-def test_main_window_matrix_click_selects_table_row(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_matrix_click_selects_table_row(qtbot, window) -> None:
     view = window.matrix
     view.fit_to_window()
     scene_point = view.plot.getViewBox().mapViewToScene(QPointF(7.5, 4.5))  # target 8, source 5 → bead 5
@@ -68,19 +68,19 @@ def test_main_window_matrix_click_selects_table_row(qtbot, window) -> None:  # n
     assert_consistent(window)
 
 
-def test_main_window_selection_from_another_view(window) -> None:  # noqa: ANN001
+def test_main_window_selection_from_another_view(window) -> None:
     # What the waveform view does: select through the session only.
     window.session.select_bead(5)
     assert_consistent(window)
     assert window.inspector.title.text().startswith("<b>Bead 6</b>")
 
 
-def _place_cursor(window, side: str, seg_index: int, offset: int) -> None:  # noqa: ANN001
+def _place_cursor(window, side: str, seg_index: int, offset: int) -> None:
     window.inspector.focus_side(side)
     window.inspector.view_for(side).place_cursor(seg_index, offset)
 
 
-def _split_bead(window, monkeypatch) -> None:  # noqa: ANN001
+def _split_bead(window, monkeypatch) -> None:
     from sialign.gui import main_window
 
     monkeypatch.setattr(main_window.SplitBeadDialog, "exec", lambda self: True)
@@ -124,7 +124,7 @@ EDIT_CASES = [
 
 
 @pytest.mark.parametrize("name, bead, act, check", EDIT_CASES, ids=[c[0] for c in EDIT_CASES])
-def test_main_window_edit_undo_redo_consistent(window, monkeypatch, name, bead, act, check) -> None:  # noqa: ANN001
+def test_main_window_edit_undo_redo_consistent(window, monkeypatch, name, bead, act, check) -> None:
     session = window.session
     before = session.project.to_dict()
     before.pop("history")
@@ -149,7 +149,7 @@ def test_main_window_edit_undo_redo_consistent(window, monkeypatch, name, bead, 
     assert_consistent(window)
 
 
-def test_main_window_refused_edit_is_reported_in_the_status_bar(window) -> None:  # noqa: ANN001
+def test_main_window_refused_edit_is_reported_in_the_status_bar(window) -> None:
     window.session.select_bead(5)
     window.act.merge_beads.trigger()  # the last bead has no next bead
     assert "no next bead" in window.statusBar().currentMessage()
@@ -157,7 +157,7 @@ def test_main_window_refused_edit_is_reported_in_the_status_bar(window) -> None:
     assert_consistent(window)
 
 
-def test_main_window_multi_select_confirm_is_one_step(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_multi_select_confirm_is_one_step(qtbot, window) -> None:
     from PySide6.QtCore import QItemSelectionModel
 
     window.table.selectRow(0)
@@ -172,7 +172,7 @@ def test_main_window_multi_select_confirm_is_one_step(qtbot, window) -> None:  #
     assert [b.status for b in window.session.project.alignment.beads[:3]] == [BeadStatus.AUTO] * 3
 
 
-def test_main_window_navigation(window) -> None:  # noqa: ANN001
+def test_main_window_navigation(window) -> None:
     window.session.select_bead(0)
     window.act.next_flagged.trigger()
     assert window.session.selected_bead == 4
@@ -184,7 +184,7 @@ def test_main_window_navigation(window) -> None:  # noqa: ANN001
     assert_consistent(window)
 
 
-def test_main_window_search_and_filters(window) -> None:  # noqa: ANN001
+def test_main_window_search_and_filters(window) -> None:
     window.search_edit.setText("water")
     assert window.proxy.rowCount() == 2
     window.regex_box.setChecked(True)
@@ -201,11 +201,11 @@ def test_main_window_search_and_filters(window) -> None:  # noqa: ANN001
     assert "1 of 6" in window.shown_label.text()
 
 
-def test_main_window_worker_error_shows_dialog(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_worker_error_shows_dialog(qtbot, window, monkeypatch) -> None:
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text)))
 
-    def failing(progress, should_stop):  # noqa: ANN001, ANN202
+    def failing(progress, should_stop):
         raise RuntimeError("model file is corrupt")
 
     with qtbot.waitSignal(window.runner.finished, timeout=5000):
@@ -218,10 +218,10 @@ def test_main_window_worker_error_shows_dialog(qtbot, window, monkeypatch) -> No
     assert window.act.align.isEnabled()
 
 
-def test_main_window_edits_refused_while_a_worker_runs(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_edits_refused_while_a_worker_runs(qtbot, window) -> None:
     import time
 
-    def slow(progress, should_stop):  # noqa: ANN001, ANN202
+    def slow(progress, should_stop):
         from sialign.core.errors import AlignmentCancelled
 
         while not should_stop():
@@ -238,12 +238,12 @@ def test_main_window_edits_refused_while_a_worker_runs(qtbot, window) -> None:  
     assert window.session.project.alignment.beads[0].status is BeadStatus.AUTO
 
 
-def test_main_window_close_with_unsaved_changes_prompts(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_close_with_unsaved_changes_prompts(qtbot, window, monkeypatch) -> None:
     from sialign.core.edits import SetStatus
 
     asked: list[str] = []
 
-    def answer_cancel(parent, title, text, *args, **kwargs):  # noqa: ANN001, ANN202
+    def answer_cancel(parent, title, text, *args, **kwargs):
         asked.append(title)
         return QMessageBox.StandardButton.Cancel
 
@@ -257,15 +257,15 @@ def test_main_window_close_with_unsaved_changes_prompts(qtbot, window, monkeypat
     assert window.close() is True
 
 
-def test_main_window_close_without_changes_does_not_prompt(window, monkeypatch) -> None:  # noqa: ANN001
-    def fail(*a, **k):  # noqa: ANN002, ANN003, ANN202
+def test_main_window_close_without_changes_does_not_prompt(window, monkeypatch) -> None:
+    def fail(*a, **k):
         raise AssertionError("asked although nothing changed")
 
     monkeypatch.setattr(QMessageBox, "question", fail)
     assert window.close() is True
 
 
-def test_main_window_save_open_round_trip(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_save_open_round_trip(qtbot, window, tmp_path, monkeypatch) -> None:
     from PySide6.QtWidgets import QFileDialog
 
     from sialign.core.edits import SetStatus
@@ -296,7 +296,7 @@ def test_main_window_save_open_round_trip(qtbot, window, tmp_path, monkeypatch) 
     assert_consistent(window)
 
 
-def test_main_window_autosave_and_recovery(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_autosave_and_recovery(qtbot, window, tmp_path, monkeypatch) -> None:
     from PySide6.QtWidgets import QFileDialog
 
     from sialign.core.edits import SetStatus
@@ -319,7 +319,7 @@ def test_main_window_autosave_and_recovery(qtbot, window, tmp_path, monkeypatch)
     assert window.session.is_modified
 
 
-def test_main_window_export_dialog_counts_and_writes(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+def test_main_window_export_dialog_counts_and_writes(qtbot, window, tmp_path) -> None:
     from sialign.gui.export_dialog import FORMATS, ExportDialog, export
 
     dialog = ExportDialog(window.session.project, str(tmp_path / "water.tsv"), window)
@@ -347,7 +347,7 @@ def test_main_window_export_dialog_counts_and_writes(qtbot, window, tmp_path) ->
         (Qt.Key.Key_G, Qt.KeyboardModifier.ShiftModifier, lambda p: p.alignment.beads[1].good_mt is True),
     ],
 )
-def test_main_window_keyboard_shortcuts_in_the_table(qtbot, window, key, modifier, check) -> None:  # noqa: ANN001
+def test_main_window_keyboard_shortcuts_in_the_table(qtbot, window, key, modifier, check) -> None:
     # Window shortcuts only fire in the active window (a real X server has no
     # window manager here to activate it).
     window.activateWindow()
@@ -360,7 +360,7 @@ def test_main_window_keyboard_shortcuts_in_the_table(qtbot, window, key, modifie
     assert window.session.undo_stack.index() == 0
 
 
-def test_main_window_typing_in_search_does_not_trigger_shortcuts(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_typing_in_search_does_not_trigger_shortcuts(qtbot, window) -> None:
     window.session.select_bead(1)
     window.search_edit.setFocus()
     qtbot.keyClicks(window.search_edit, "dcm")
@@ -368,13 +368,13 @@ def test_main_window_typing_in_search_does_not_trigger_shortcuts(qtbot, window) 
     assert window.session.undo_stack.count() == 0
 
 
-def test_main_window_model_settings_choice_aligns_the_open_talk(window, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_model_settings_choice_aligns_the_open_talk(window, monkeypatch) -> None:
     from sialign.gui import model_settings
 
     opened: list[str | None] = []
 
     class FakeDialog:
-        def __init__(self, parent, *, active=None) -> None:  # noqa: ANN001
+        def __init__(self, parent, *, active=None) -> None:
             opened.append(active)
             from PySide6.QtCore import QObject, Signal
 
@@ -396,7 +396,7 @@ def test_main_window_model_settings_choice_aligns_the_open_talk(window, monkeypa
     assert window.align_params().embedder == "my-model"
 
 
-def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, monkeypatch) -> None:
     from sialign.core.edits import SetStatus
 
     monkeypatch.setenv("SIALIGN_AUTOSAVE_DIR", str(tmp_path / "autosave"))
@@ -418,7 +418,7 @@ def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, 
     assert not list((tmp_path / "autosave").iterdir())
 
 
-def test_main_window_layout_is_remembered(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_layout_is_remembered(qtbot, window) -> None:
     from sialign.gui.main_window import MainWindow
     from sialign.gui.session import ProjectSession
 
@@ -433,7 +433,7 @@ def test_main_window_layout_is_remembered(qtbot, window) -> None:  # noqa: ANN00
     assert again.matrix_dock.isVisibleTo(again) and not again.filter_dock.isVisibleTo(again)
 
 
-def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None:
     """The table, matrix and status bar update in well under the time of a keystroke."""
     import time
 
@@ -455,7 +455,7 @@ def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None
     spent: list[float] = []
     original = MainWindow._edited
 
-    def timed(self, edit):  # noqa: ANN001, ANN202
+    def timed(self, edit):
         t0 = time.perf_counter()
         original(self, edit)
         spent.append(time.perf_counter() - t0)
@@ -478,7 +478,7 @@ def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None
     # load makes wall-clock assertions fail at random.
 
 
-def test_main_window_selecting_a_hidden_bead_clears_the_table_selection(window) -> None:  # noqa: ANN001
+def test_main_window_selecting_a_hidden_bead_clears_the_table_selection(window) -> None:
     window.session.select_bead(1)
     window.search_edit.setText("water")  # beads 2 and 3 stay visible
     window.session.select_bead(0)  # hidden by the search
@@ -489,7 +489,7 @@ def test_main_window_selecting_a_hidden_bead_clears_the_table_selection(window) 
     assert window.proxy.bead_of(window.table.currentIndex()) == 2
 
 
-def test_main_window_a_command_clears_the_last_commands_message(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_a_command_clears_the_last_commands_message(qtbot, window) -> None:
     """"No such bead left." or a merge notice must not stay under the next command."""
     window.statusBar().showMessage("No such bead left.", 10000)
     window.act.next_unconfirmed.trigger()
@@ -501,7 +501,7 @@ def test_main_window_a_command_clears_the_last_commands_message(qtbot, window) -
     assert "merged bead" not in window.statusBar().currentMessage()
 
 
-def test_main_window_a_disabled_commands_key_says_why(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_a_disabled_commands_key_says_why(qtbot, window) -> None:
     """S with no recording to play: the status bar names the command and the reason; the selection stays."""
     window.session.select_bead(1)
     assert not window.audio_panel.play_source_action.isEnabled()
@@ -512,7 +512,7 @@ def test_main_window_a_disabled_commands_key_says_why(qtbot, window) -> None:  #
     assert window.session.selected_bead == 1  # no jump to a row starting with "S"
 
 
-def test_main_window_a_status_message_gets_the_embedders_room(qtbot, window) -> None:  # noqa: ANN001
+def test_main_window_a_status_message_gets_the_embedders_room(qtbot, window) -> None:
     window.show()
     qtbot.waitExposed(window)
     window._update_counts()
@@ -524,7 +524,7 @@ def test_main_window_a_status_message_gets_the_embedders_room(qtbot, window) -> 
     assert window.embedder_label.isVisible() == bool(window.embedder_label.text())
 
 
-def test_search_count_and_row_numbers_follow_a_merge_with_a_hidden_bead(qtbot, window) -> None:  # noqa: ANN001
+def test_search_count_and_row_numbers_follow_a_merge_with_a_hidden_bead(qtbot, window) -> None:
     panel = window.table_panel
     panel.search_edit.setText("water")
     assert panel.shown_label.text() == "2 of 6 beads shown"
@@ -537,7 +537,7 @@ def test_search_count_and_row_numbers_follow_a_merge_with_a_hidden_bead(qtbot, w
     assert header == ["2", "3"]
 
 
-def test_reopening_a_project_selects_the_bead_selected_when_saving(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+def test_reopening_a_project_selects_the_bead_selected_when_saving(qtbot, window, tmp_path) -> None:
     from sialign.io.project_file import save_project
 
     path = tmp_path / "talk.sialign"
@@ -555,7 +555,7 @@ def test_reopening_a_project_selects_the_bead_selected_when_saving(qtbot, window
     assert index.isValid() and window.table_panel.proxy.bead_of(index) == 4
 
 
-def test_a_newly_opened_project_starts_at_the_top_of_the_table(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+def test_a_newly_opened_project_starts_at_the_top_of_the_table(qtbot, window, tmp_path) -> None:
     """The last talk's scroll position means nothing in another talk: no bead selected, the table starts at row 1."""
     from sialign.io.project_file import save_project
 
@@ -569,14 +569,14 @@ def test_a_newly_opened_project_starts_at_the_top_of_the_table(qtbot, window, tm
     assert window.session.selected_bead < 0 and bar.value() == 0
 
 
-def test_a_status_message_keeps_a_gap_before_the_counts(qtbot, window) -> None:  # noqa: ANN001
+def test_a_status_message_keeps_a_gap_before_the_counts(qtbot, window) -> None:
     label = window.counts_label
     assert label.text()
     # The label's text starts a gap to the right of where the message area ends.
     assert label.contentsRect().left() - label.rect().left() >= label.fontMetrics().horizontalAdvance(" ")
 
 
-def test_a_recording_that_is_there_but_cannot_be_played_is_not_called_not_found(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_a_recording_that_is_there_but_cannot_be_played_is_not_called_not_found(qtbot, window, tmp_path, monkeypatch) -> None:
     import os
 
     titles: list[str] = []

@@ -11,7 +11,7 @@ from sialign.gui.session import ProjectSession
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def test_bead_inspector_restore_button_per_trimmed_chunk(qtbot) -> None:  # noqa: ANN001
+def test_bead_inspector_restore_button_per_trimmed_chunk(qtbot) -> None:
     src = Document.from_texts(["Well, rivers carry water."], "en")
     tgt = Document.from_texts(["えー、", "川は水を運びます。", "あの、"], "ja")
     project = Project(source=src, target=tgt, alignment=Alignment([Bead((0,), (0, 1, 2), trimmed=(0, 2))]))

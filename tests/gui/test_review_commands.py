@@ -11,11 +11,11 @@ from sialign.core.model import BeadStatus
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def _statuses(window) -> list[BeadStatus]:  # noqa: ANN001
+def _statuses(window) -> list[BeadStatus]:
     return [b.status for b in window.session.project.alignment.beads]
 
 
-def test_merging_a_confirmed_with_an_auto_bead_says_it_becomes_auto_and_undo_restores(window) -> None:  # noqa: ANN001
+def test_merging_a_confirmed_with_an_auto_bead_says_it_becomes_auto_and_undo_restores(window) -> None:
     # Bead 4 (index 3) is confirmed, bead 5 auto.
     before = [b.to_dict() for b in window.session.project.alignment.beads]
     window.session.select_bead(3)
@@ -27,7 +27,7 @@ def test_merging_a_confirmed_with_an_auto_bead_says_it_becomes_auto_and_undo_res
     assert [b.to_dict() for b in window.session.project.alignment.beads] == before
 
 
-def test_merging_two_confirmed_beads_keeps_confirmed_without_notice(window) -> None:  # noqa: ANN001
+def test_merging_two_confirmed_beads_keeps_confirmed_without_notice(window) -> None:
     window.session.apply(SetStatus((2,), BeadStatus.CONFIRMED))
     window.statusBar().clearMessage()
     window.session.select_bead(2)
@@ -38,7 +38,7 @@ def test_merging_two_confirmed_beads_keeps_confirmed_without_notice(window) -> N
     assert _statuses(window)[2:4] == [BeadStatus.CONFIRMED, BeadStatus.CONFIRMED]
 
 
-def test_confirm_moves_to_next_unconfirmed_when_the_option_is_on_and_remembered(qtbot, window) -> None:  # noqa: ANN001
+def test_confirm_moves_to_next_unconfirmed_when_the_option_is_on_and_remembered(qtbot, window) -> None:
     from sialign.gui.main_window import MainWindow
     from sialign.gui.session import ProjectSession
 
@@ -57,7 +57,7 @@ def test_confirm_moves_to_next_unconfirmed_when_the_option_is_on_and_remembered(
     assert other.act.confirm_advance.isChecked() and other.review.confirm_advances
 
 
-def test_confirm_all_up_to_here_is_one_step_and_skips_dropped(window) -> None:  # noqa: ANN001
+def test_confirm_all_up_to_here_is_one_step_and_skips_dropped(window) -> None:
     window.session.apply(SetStatus((1,), BeadStatus.DROPPED, "noise"))
     window.session.select_bead(4)
     window.act.confirm_up_to.trigger()
@@ -70,12 +70,12 @@ def test_confirm_all_up_to_here_is_one_step_and_skips_dropped(window) -> None:  
     assert window.session.project.alignment.beads[1].reason == "noise"
 
 
-def _cursor_in(window, side: str, seg_index: int) -> None:  # noqa: ANN001
+def _cursor_in(window, side: str, seg_index: int) -> None:
     window.inspector.focus_side(side)
     window.inspector.view_for(side).place_cursor(seg_index, 0)
 
 
-def test_edit_segment_text_in_place_undoes(window, monkeypatch) -> None:  # noqa: ANN001
+def test_edit_segment_text_in_place_undoes(window, monkeypatch) -> None:
     window.session.select_bead(1)
     _cursor_in(window, "tgt", 1)  # 水についてお話しします。 (target row 3)
     asked = []
@@ -94,7 +94,7 @@ def test_edit_segment_text_in_place_undoes(window, monkeypatch) -> None:  # noqa
     ("answer", "refusal"),
     [((3.5, 3.0), "must start before it ends"), ((2.0, 2.0), "must start before it ends"), ((-1.0, 2.0), "negative")],
 )
-def test_edit_segment_times_validates(window, monkeypatch, answer, refusal) -> None:  # noqa: ANN001
+def test_edit_segment_times_validates(window, monkeypatch, answer, refusal) -> None:
     window.session.select_bead(1)
     _cursor_in(window, "src", 0)
     monkeypatch.setattr(window.review.questions, "segment_times", lambda title, start, end: answer)
@@ -103,7 +103,7 @@ def test_edit_segment_times_validates(window, monkeypatch, answer, refusal) -> N
     assert refusal in window.statusBar().currentMessage()
 
 
-def test_edit_segment_times_applies_and_undoes(window, monkeypatch) -> None:  # noqa: ANN001
+def test_edit_segment_times_applies_and_undoes(window, monkeypatch) -> None:
     from sialign.gui.review_dialogs import TimesDialog
 
     window.session.select_bead(1)
@@ -123,7 +123,7 @@ def test_edit_segment_times_applies_and_undoes(window, monkeypatch) -> None:  # 
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
 
 
-def test_shift_times_clamps_with_a_message_and_undoes_in_one_step(window, monkeypatch) -> None:  # noqa: ANN001
+def test_shift_times_clamps_with_a_message_and_undoes_in_one_step(window, monkeypatch) -> None:
     before = [(s.start, s.end) for s in window.session.project.target.segments]
     monkeypatch.setattr(window.review.questions, "shift", lambda: ("tgt", -1.5))
     window.act.shift_times.trigger()
@@ -137,7 +137,7 @@ def test_shift_times_clamps_with_a_message_and_undoes_in_one_step(window, monkey
     assert [(s.start, s.end) for s in window.session.project.target.segments] == before
 
 
-def test_post_edit_is_prefilled_with_the_interpretation_and_saved_only_when_changed(window) -> None:  # noqa: ANN001
+def test_post_edit_is_prefilled_with_the_interpretation_and_saved_only_when_changed(window) -> None:
     inspector = window.inspector
     window.session.select_bead(1)
     assert inspector.post_edit.text() == "今日は、水についてお話しします。"
@@ -152,7 +152,7 @@ def test_post_edit_is_prefilled_with_the_interpretation_and_saved_only_when_chan
     assert inspector.post_edit.text() == "数字をお見せします。"
 
 
-def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeypatch) -> None:  # noqa: ANN001
+def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeypatch) -> None:
     from sialign.core.edits import SetPostEdit
     from sialign.gui.review_dialogs import FindReplaceDialog
 
@@ -160,7 +160,7 @@ def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeyp
         window.session.apply(SetPostEdit(i, text))
     previews = []
 
-    def answer(count):  # noqa: ANN001, ANN202
+    def answer(count):
         dialog = FindReplaceDialog(count, window)
         dialog.find_edit.setText("、")
         previews.append(dialog.preview.text())
@@ -179,7 +179,7 @@ def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeyp
     assert [b.post_edit for b in beads[:4]] == ["皆さん、おはよう。", None, "水は、貴重な資源です。", "しかし無駄にしています。"]
 
 
-def test_compact_rows_shows_one_line_per_row_and_is_remembered(qtbot, window) -> None:  # noqa: ANN001
+def test_compact_rows_shows_one_line_per_row_and_is_remembered(qtbot, window) -> None:
     from sialign.gui.main_window import MainWindow
     from sialign.gui.session import ProjectSession
 
@@ -198,7 +198,7 @@ def test_compact_rows_shows_one_line_per_row_and_is_remembered(qtbot, window) ->
     assert window.table.rowHeight(0) == normal
 
 
-def test_double_clicking_a_table_text_cell_edits_that_segment(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+def test_double_clicking_a_table_text_cell_edits_that_segment(qtbot, window, monkeypatch) -> None:
     from PySide6.QtCore import Qt
 
     from sialign.gui.table_model import Column

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
-from example_renditions import example_rendition  # noqa: E402
+from example_renditions import example_rendition
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -86,7 +86,7 @@ def test_compare_window_reports_a_different_source(qtbot: Any, tmp_path: Path, m
     assert window.comparison is None
 
 
-def test_main_window_file_menu_opens_both(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_main_window_file_menu_opens_both(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from sialign.gui import report_dialog
 
     shown: list[Any] = []

@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRect, QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
+from PySide6.QtCore import QRect, QSettings
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
-from example_renditions import example_rendition  # noqa: E402
+from example_renditions import example_rendition
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -25,7 +25,7 @@ SCREENS = {"1280x800": QRect(0, 30, 1280, 770), "1366x768": QRect(0, 30, 1366, 7
 
 
 @pytest.fixture(params=sorted(SCREENS))
-def screen(request, monkeypatch, qapp):  # noqa: ANN001, ANN201
+def screen(request, monkeypatch, qapp):
     """The fake laptop screen, the application's screen rule installed (as ``make_application`` does) and a desktop font."""
     from sialign.gui import screen_fit
     from sialign.gui.window_layout import WindowLayout
@@ -160,7 +160,7 @@ WINDOWS: dict[str, Callable[[Any, Path], QWidget]] = {
 
 
 @pytest.mark.parametrize("name", sorted(WINDOWS))
-def test_every_window_and_dialog_fits_the_screen(qtbot, screen, tmp_path, monkeypatch, name) -> None:  # noqa: ANN001
+def test_every_window_and_dialog_fits_the_screen(qtbot, screen, tmp_path, monkeypatch, name) -> None:
     from sialign.embed import models_registry as mr
 
     monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "user-models"))
@@ -170,7 +170,7 @@ def test_every_window_and_dialog_fits_the_screen(qtbot, screen, tmp_path, monkey
     _fits(qtbot, window, screen)
 
 
-def test_the_main_window_and_its_shortcuts_fit_the_screen(qtbot, screen, session, monkeypatch) -> None:  # noqa: ANN001
+def test_the_main_window_and_its_shortcuts_fit_the_screen(qtbot, screen, session, monkeypatch) -> None:
     from sialign.gui.main_window import MainWindow
     from sialign.gui.shortcuts import ShortcutsDialog
 
@@ -183,7 +183,7 @@ def test_the_main_window_and_its_shortcuts_fit_the_screen(qtbot, screen, session
     _fits(qtbot, dialog, screen)
 
 
-def test_new_talk_with_three_previews_keeps_its_buttons_on_screen(qtbot, screen, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_with_three_previews_keeps_its_buttons_on_screen(qtbot, screen, tmp_path) -> None:
     """The fields scroll; Interpreter id and rank are reached by scrolling, Create and Cancel never leave the dialog."""
     dialog = _new_talk(qtbot, tmp_path)
     qtbot.addWidget(dialog)
@@ -195,7 +195,7 @@ def test_new_talk_with_three_previews_keeps_its_buttons_on_screen(qtbot, screen,
     assert dialog.rank.visibleRegion().boundingRect().height() == dialog.rank.height()
 
 
-def test_a_dialog_growing_for_a_message_stays_on_the_screen(qtbot, screen, tmp_path) -> None:  # noqa: ANN001
+def test_a_dialog_growing_for_a_message_stays_on_the_screen(qtbot, screen, tmp_path) -> None:
     dialog = _new_talk(qtbot, tmp_path)
     qtbot.addWidget(dialog)
     _fits(qtbot, dialog, screen)
@@ -204,7 +204,7 @@ def test_a_dialog_growing_for_a_message_stays_on_the_screen(qtbot, screen, tmp_p
     assert screen.contains(dialog.frameGeometry())
 
 
-def test_the_application_installs_the_screen_rule(qapp, monkeypatch) -> None:  # noqa: ANN001
+def test_the_application_installs_the_screen_rule(qapp, monkeypatch) -> None:
     from sialign.gui import resources
     from sialign.gui.app import make_application
     from sialign.gui.screen_fit import ScreenFit
@@ -220,7 +220,7 @@ def test_the_application_installs_the_screen_rule(qapp, monkeypatch) -> None:  #
     rule.setParent(None)
 
 
-def test_new_talk_grows_with_its_previews_up_to_the_screen(qtbot, screen, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_grows_with_its_previews_up_to_the_screen(qtbot, screen, tmp_path) -> None:
     from sialign.gui.new_talk_dialog import NewTalkDialog
 
     dialog = NewTalkDialog()

@@ -56,10 +56,10 @@ def preload_engine() -> None:
     freeze the window for a few hundred milliseconds. Torch and
     sentence-transformers stay lazy: they load in the worker with the model.
     """
-    import sialign.core.edits  # noqa: F401
-    import sialign.filters  # noqa: F401
-    import sialign.io.project_file  # noqa: F401
-    import sialign.io.readers  # noqa: F401
+    import sialign.core.edits
+    import sialign.filters
+    import sialign.io.project_file
+    import sialign.io.readers
     import sialign.io.writers  # noqa: F401
     from sialign.workflows.aligning import load_aligner
 
@@ -81,7 +81,7 @@ def install_error_dialog(window: object) -> None:
     assert isinstance(window, MainWindow)
     previous = sys.excepthook
 
-    def hook(exc_type, exc, tb) -> None:  # noqa: ANN001
+    def hook(exc_type, exc, tb) -> None:
         if issubclass(exc_type, KeyboardInterrupt):
             previous(exc_type, exc, tb)
             return
@@ -295,7 +295,7 @@ def install_file_open_handler(app: QApplication, window: MainWindow) -> QObject:
     assert isinstance(window, MainWindow)
 
     class FileOpenHandler(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() != QEvent.Type.FileOpen or not isinstance(event, QFileOpenEvent):
                 return False
             path = event.file() or event.url().toLocalFile()

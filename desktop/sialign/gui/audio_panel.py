@@ -123,15 +123,15 @@ class _StatusLine(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(0)
 
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+    def setText(self, text: str) -> None:
         super().setText(text)
         self.setToolTip(text)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def sizeHint(self) -> QSize:
         margins = self.contentsMargins()
         return QSize(0, self.fontMetrics().height() + margins.top() + margins.bottom())
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
     def displayed_text(self) -> str:
@@ -139,7 +139,7 @@ class _StatusLine(QLabel):
         line = " ".join(self.text().split())
         return self.fontMetrics().elidedText(line, Qt.TextElideMode.ElideRight, self.contentsRect().width())
 
-    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+    def paintEvent(self, event: Any) -> None:
         painter = QPainter(self)
         painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
                          self.displayed_text())  # fmt: skip
@@ -364,7 +364,7 @@ class AudioPanel(QWidget):
         except SialignError as exc:
             signals.unreadable.emit(side, generation, str(exc))
             return
-        except Exception as exc:  # noqa: BLE001 - a thread must end with a message, never silently
+        except Exception as exc:
             signals.unreadable.emit(side, generation, f"{path}: {type(exc).__name__}: {exc}")
             return
         signals.probed.emit(side, generation, track)

@@ -137,7 +137,7 @@ class SegmentTextView(QPlainTextEdit):
         # rows below must fit too. Room left over still goes to the text.
         return QSize(super().sizeHint().width(), max(self.minimumHeight(), self.fontMetrics().lineSpacing() * 2 + 10))
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+    def minimumSizeHint(self) -> QSize:
         # Qt's own (about 70 px) would override the two-line preferred height above.
         return QSize(super().minimumSizeHint().width(), self.minimumHeight())
 

@@ -500,7 +500,7 @@ class CompareWindow(QMainWindow):
             return
         self.status.setText(f"Saved the comparison to {path}")
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event: Any) -> None:
         self.stop_audio()
         self.runner.wait(10000)
         super().closeEvent(event)

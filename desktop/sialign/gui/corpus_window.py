@@ -56,7 +56,7 @@ class _Rows(QSortFilterProxyModel):
         self.view = FILTERS[0]
         self.text = ""
 
-    def filterAcceptsRow(self, row: int, parent: Any) -> bool:  # noqa: N802 - Qt's name
+    def filterAcceptsRow(self, row: int, parent: Any) -> bool:
         model = self.sourceModel()
 
         def cell(column: int) -> str:
@@ -104,7 +104,7 @@ class _CorpusTask(QObject):
             )
         except SialignError as exc:
             self.finished.emit(None, str(exc))
-        except Exception as exc:  # noqa: BLE001 - never take the app down
+        except Exception as exc:
             self.finished.emit(None, f"the corpus alignment failed unexpectedly: {type(exc).__name__}: {exc}")
         else:
             self.finished.emit(report, "")
@@ -197,7 +197,7 @@ class CorpusWindow(QMainWindow):
                 reviewed_count += 1
                 try:  # the reviewer's counts, not the aligner's
                     figures.update(summary_figures(load_project(self.state.project_path(talk))))
-                except Exception:  # noqa: BLE001 - a damaged project shows its old figures
+                except Exception:
                     pass
             self.model.appendRow([
                 _item(talk), _item(record.status), _item(figures.get("beads")), _item(figures.get("confirmed")),
@@ -302,13 +302,13 @@ class CorpusWindow(QMainWindow):
                 + (" — stopped; align again to resume" if report.interrupted else "")
             )
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+    def changeEvent(self, event: QEvent) -> None:
         # Coming back from reviewing a talk shows its new figures.
         if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and self._thread is None:
             self.refresh()
         super().changeEvent(event)
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event: Any) -> None:
         if self._task is not None:
             self._task.cancel()
         if self._thread is not None:

@@ -133,7 +133,7 @@ class DoubtService(QObject):
                 self._context = talk_context(project, should_stop=should_stop)
                 self._context_key = key
             result: Any = compute_doubt(project, context=self._context, should_stop=should_stop)
-        except Exception as exc:  # noqa: BLE001 - reported in the status bar, never a crash
+        except Exception as exc:
             result = exc
         try:
             self._computed.emit(result, generation)

@@ -154,7 +154,7 @@ class ClickableImageItem(pg.ImageItem):
 class _InfoLine(QLabel):
     """A one-line label whose whole text is also its tooltip (the dock may cut the line)."""
 
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+    def setText(self, text: str) -> None:
         super().setText(text)
         self.setToolTip(text.strip())
 

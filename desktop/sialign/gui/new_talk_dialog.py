@@ -70,7 +70,7 @@ class _AfterMouseRelease(QObject):
         self._app.removeEventFilter(self)
         self.deleteLater()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.MouseButtonRelease and not QApplication.mouseButtons():
             self._app.removeEventFilter(self)
             QTimer.singleShot(0, self._fire)  # after the click has reached its widget
@@ -242,7 +242,7 @@ class FileField(QWidget):
         wrapped = self.status.heightForWidth(width) if self.status.text() else 0
         self.status.setMinimumHeight(max(self.status.fontMetrics().lineSpacing(), wrapped))
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_status()  # another width, another number of lines
 

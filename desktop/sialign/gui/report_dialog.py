@@ -155,7 +155,7 @@ class ReportDialog(QDialog):
     def _saved(self, _report: Any) -> None:
         self.status.setText(f"Saved the report to {self._saving}")
 
-    def done(self, result: int) -> None:  # noqa: D401 - Qt's name
+    def done(self, result: int) -> None:
         """Close only once a running write has finished (it is quick), so no file is left half-written."""
         self.runner.wait(15000)
         super().done(result)

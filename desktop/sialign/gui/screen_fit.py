@@ -43,7 +43,7 @@ def fit_to_screen(window: QWidget) -> None:
 class ScreenFit(QObject):
     """Application event filter applying :func:`fit_to_screen` to every top-level window as it is shown."""
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Show and isinstance(watched, QWidget) and watched.isWindow():
             kind = watched.windowType()
             if kind not in (Qt.WindowType.Popup, Qt.WindowType.ToolTip, Qt.WindowType.SplashScreen):
@@ -75,7 +75,7 @@ class ContentScroll(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setWidget(content)
 
-    def sizeHint(self):  # noqa: ANN201, D102 - Qt's name
+    def sizeHint(self):
         content = self.widget()
         hint = super().sizeHint()
         if content is None:

@@ -94,7 +94,7 @@ class SegmentTableView(QTableView):
         header.setHighlightSections(False)
         header.setStretchLastSection(False)
 
-    def selectionCommand(self, index: QModelIndex | QPersistentModelIndex,  # noqa: N802 - Qt API
+    def selectionCommand(self, index: QModelIndex | QPersistentModelIndex,
                          event: QEvent | None = None) -> QItemSelectionModel.SelectionFlag:  # fmt: skip
         # Ctrl+Home, Ctrl+End and Ctrl+arrows move without selecting in Qt, which left
         # the old rows highlighted while the keys acted on the new bead: select it.
@@ -102,12 +102,12 @@ class SegmentTableView(QTableView):
             return QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         return super().selectionCommand(index, event)
 
-    def keyboardSearch(self, search: str) -> None:  # noqa: N802 - Qt API
+    def keyboardSearch(self, search: str) -> None:
         # Typing a letter must not jump to a row whose text starts with it: the
         # letters are review keys, and a disabled one would silently move the selection.
         return
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         super().keyPressEvent(event)
         modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         if event.text() and event.text().isprintable() and modifiers in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier):

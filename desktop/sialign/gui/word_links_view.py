@@ -153,20 +153,20 @@ class WordLinksView(QWidget):
         metrics = QFontMetrics(self._label_font())
         return max(metrics.horizontalAdvance(text) for text in (*self._labels().values(), "Interpretation 100%")) + 10
 
-    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt API
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._layout()
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
+    def hasHeightForWidth(self) -> bool:
         return True
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt API
+    def heightForWidth(self, width: int) -> int:
         return self._compute(max(100, width))[1]
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+    def sizeHint(self) -> QSize:
         return QSize(400, self._height)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+    def minimumSizeHint(self) -> QSize:
         return QSize(120, 40)
 
     # -- painting -------------------------------------------------------------
@@ -176,7 +176,7 @@ class WordLinksView(QWidget):
                 return box.side, box.index
         return None
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event: QPaintEvent) -> None:
         self._layout()
         painter = QPainter(self)
         palette = self.palette()
@@ -223,7 +223,7 @@ class WordLinksView(QWidget):
             painter.drawText(box.rect, int(Qt.AlignmentFlag.AlignCenter), box.text)
 
     # -- interaction ----------------------------------------------------------
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         word = self._word_at(event.position().toPoint())
         if word != self._hover:
             self._hover = word
@@ -232,12 +232,12 @@ class WordLinksView(QWidget):
                 self.word_chosen.emit(*word)
         super().mouseMoveEvent(event)
 
-    def leaveEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt API
+    def leaveEvent(self, event) -> None:
         self._hover = None
         self.update()
         super().leaveEvent(event)
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         word = self._word_at(event.position().toPoint())
         self.setFocus(Qt.FocusReason.MouseFocusReason)
         if word is None:
@@ -245,7 +245,7 @@ class WordLinksView(QWidget):
         else:
             self.choose(*word)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         order = [(b.side, b.index) for b in self._boxes]
         key = event.key()
         if not order or key not in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Escape):
@@ -266,10 +266,10 @@ class WordLinksView(QWidget):
         self._hover = None
         self.choose(*order[position])
 
-    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt API
+    def focusInEvent(self, event: QFocusEvent) -> None:
         super().focusInEvent(event)
         self.update()
 
-    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt API
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         super().focusOutEvent(event)
         self.update()

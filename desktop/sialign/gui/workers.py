@@ -98,7 +98,7 @@ class TaskWorker(QObject):
                 f"{self.title} ran out of memory. Close other programs or use the lexical embedder and try again.",
                 traceback.format_exc(),
             )
-        except Exception as exc:  # noqa: BLE001 - the worker must never take the application down
+        except Exception as exc:
             self.error = exc
             self.failed.emit(
                 f"{self.title} failed unexpectedly: {type(exc).__name__}: {exc}",
