@@ -46,7 +46,7 @@ BEAD_LAYOUT = [
 @pytest.fixture(autouse=True)
 def _no_background_word_links(monkeypatch: pytest.MonkeyPatch) -> None:
     """Word links are drawn only where a test asks (else every window would load the encoder and GiNZA)."""
-    from sialign.gui.links_service import LinksService
+    from sialign.gui.bead.links_service import LinksService
 
     monkeypatch.setattr(LinksService, "auto", False)
 
@@ -105,7 +105,7 @@ def make_project():
 @pytest.fixture
 def session(qapp, project):
     from sialign.align.result import SimilarityGrid
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.common.session import ProjectSession
 
     s = ProjectSession()
     s.set_project(
@@ -141,8 +141,8 @@ def _desktop_screen(monkeypatch):
     try:
         from PySide6.QtCore import QRect
 
-        from sialign.gui import screen_fit
-        from sialign.gui.window_layout import WindowLayout
+        from sialign.gui.common import screen_fit
+        from sialign.gui.main.window_layout import WindowLayout
     except ImportError:  # pragma: no cover
         return
     monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(0, 0, 1920, 1050))
@@ -154,7 +154,7 @@ def window(qtbot, session, monkeypatch):
     """A main window on the ``session`` fixture; question dialogs answer Discard (no dialog blocks a test)."""
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     w = MainWindow(session)
@@ -169,8 +169,8 @@ def open_window(qtbot, monkeypatch):
     """A function opening a main window on a project; question dialogs answer Discard, warnings fail the test."""
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.common.session import ProjectSession
 
     def open_on(project: Project, *, warnings_fail: bool = True) -> MainWindow:
         monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

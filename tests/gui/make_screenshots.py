@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
     preload_engine()
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow()
     if args.size:
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     window.matrix_dock.raise_()
 
     # Help → Keyboard shortcuts… (the list every command's key is changed in).
-    from sialign.gui.shortcuts import ShortcutsDialog
+    from sialign.gui.main.shortcuts import ShortcutsDialog
 
     shortcuts = ShortcutsDialog(window.shortcuts, window)
     shortcuts.resize(560, 520)
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     shortcuts.close()
 
     # File → New talk… with the example's transcripts chosen: each shows its first lines as decoded.
-    from sialign.gui.new_talk_dialog import NewTalkDialog
+    from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
 
     examples = REPO / "resources" / "examples"
     new_talk = NewTalkDialog(window)

@@ -38,7 +38,7 @@ def main() -> int:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
     preload_engine()
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow()
     window.show()

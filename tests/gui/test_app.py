@@ -78,7 +78,7 @@ def test_app_load_example_project_needs_both_sides(tmp_path) -> None:
 
 @pytest.fixture
 def window(qtbot, monkeypatch):
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     preload_engine()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
@@ -134,8 +134,8 @@ def test_app_choosing_a_model_is_an_undoable_step(qtbot, window, make_project) -
 
 
 def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch, make_project) -> None:
-    from sialign.gui import export_dialog
-    from sialign.gui.export_dialog import ExportDialog
+    from sialign.gui.dialogs import export_dialog
+    from sialign.gui.dialogs.export_dialog import ExportDialog
 
     window.session.set_project(_talk(make_project), modified=True)
     _align(qtbot, window)
@@ -362,7 +362,7 @@ def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeyp
         sys.excepthook(*sys.exc_info())
     assert len(shown) == 1
     assert "ZeroDivisionError: division by zero" in shown[0] and "Traceback" not in shown[0]
-    from sialign.gui.main_window import error_log_path
+    from sialign.gui.main.main_window import error_log_path
 
     assert "ZeroDivisionError" in error_log_path().read_text(encoding="utf-8")
 

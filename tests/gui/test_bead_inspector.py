@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.bead_inspector import BeadInspector, utf16_to_index
-from sialign.gui.session import ProjectSession
+from sialign.gui.bead.bead_inspector import BeadInspector, utf16_to_index
+from sialign.gui.common.session import ProjectSession
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.

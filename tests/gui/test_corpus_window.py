@@ -38,7 +38,7 @@ def corpus_dir(tmp_path: Path) -> Path:
 
 
 def test_corpus_window_lists_talks_filters_and_sorts(qtbot, corpus_dir: Path) -> None:
-    from sialign.gui.corpus_window import CorpusWindow
+    from sialign.gui.windows.corpus_window import CorpusWindow
 
     window = CorpusWindow(corpus_dir)
     qtbot.addWidget(window)
@@ -55,7 +55,7 @@ def test_corpus_window_lists_talks_filters_and_sorts(qtbot, corpus_dir: Path) ->
 
 
 def test_corpus_window_review_opens_the_talk_and_shows_new_figures(qtbot, corpus_dir: Path) -> None:
-    from sialign.gui.corpus_window import CorpusWindow
+    from sialign.gui.windows.corpus_window import CorpusWindow
 
     opened: list[str] = []
     window = CorpusWindow(corpus_dir, open_talk=opened.append)
@@ -77,7 +77,7 @@ def test_corpus_window_review_opens_the_talk_and_shows_new_figures(qtbot, corpus
 def test_corpus_window_aligns_pending_talks_in_the_background(qtbot, corpus_dir: Path) -> None:
     from heartbeat import heartbeat_gaps
 
-    from sialign.gui.corpus_window import CorpusWindow
+    from sialign.gui.windows.corpus_window import CorpusWindow
 
     (corpus_dir / "first.sialign").unlink()  # pending again
     window = CorpusWindow(corpus_dir)

@@ -33,7 +33,7 @@ def window(qtbot, open_window):
 
 
 def test_doubt_table_column_follows_the_beads(qapp) -> None:
-    from sialign.gui.table_model import Column, SegmentTableModel
+    from sialign.gui.table.table_model import Column, SegmentTableModel
 
     project = aligned_talk(6)
     model = SegmentTableModel(lambda: project)
@@ -43,7 +43,7 @@ def test_doubt_table_column_follows_the_beads(qapp) -> None:
     model.set_doubt({(b.src, b.tgt): 0.1 * k for k, b in enumerate(beads)})
     assert model.data(model.index(2, Column.DOUBT)) == "0.20"
     assert "Doubt 0.20" in model.data(model.index(2, 0), Qt.ItemDataRole.ToolTipRole)
-    from sialign.gui.table_model import SORT_ROLE
+    from sialign.gui.table.table_model import SORT_ROLE
 
     assert model.data(model.index(3, Column.DOUBT), SORT_ROLE) == pytest.approx(0.3)
     # A bead an edit changed has no doubt until the model scores it again.
@@ -56,7 +56,7 @@ def test_doubt_table_column_follows_the_beads(qapp) -> None:
 
 
 def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:
-    from sialign.gui.table_model import Column
+    from sialign.gui.table.table_model import Column
 
     model = window.table_model
     n = model.rowCount()

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.export_dialog import LAST_DIR_KEY, ExportDialog
+from sialign.gui.dialogs.export_dialog import LAST_DIR_KEY, ExportDialog
 from sialign.io.export_formats import EXPORT_FORMATS
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -108,7 +108,7 @@ def test_export_dialog_subtitles_without_times_cannot_be_exported(qtbot, tmp_pat
 
 def test_export_dialog_write_failure_is_one_line_and_keeps_it_open(qtbot, tmp_path, monkeypatch) -> None:
     from sialign.core.errors import ExportError
-    from sialign.gui import export_dialog
+    from sialign.gui.dialogs import export_dialog
 
     dialog = _dialog(qtbot, _project(), tmp_path / "hi.tsv")
     _choose(dialog, "tmx")

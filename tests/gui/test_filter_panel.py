@@ -137,7 +137,7 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
 def japanese_window(qtbot, monkeypatch, make_project, open_window):
     """The hand-made English → Japanese talk, aligned, with a cold scoring process."""
     from sialign.filters import remote
-    from sialign.gui import filter_panel
+    from sialign.gui.filters import filter_panel
 
     remote.shutdown()
     monkeypatch.setattr(filter_panel, "WARM_UP_DELAY_MS", 100)

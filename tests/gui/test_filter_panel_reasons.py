@@ -8,8 +8,8 @@ from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.core.params import FilterParams
 from sialign.filters import score_beads
 from sialign.filters.preview import preview_changes
-from sialign.gui.filter_panel import FilterPanel
-from sialign.gui.session import ProjectSession
+from sialign.gui.filters.filter_panel import FilterPanel
+from sialign.gui.common.session import ProjectSession
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

@@ -9,9 +9,9 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import BeadStatus, bead_text
-from sialign.gui.matrix_view import bead_spans
-from sialign.gui.table_model import Column
-from sialign.gui.workers import TaskWorker
+from sialign.gui.matrix.matrix_view import bead_spans
+from sialign.gui.table.table_model import Column
+from sialign.gui.common.workers import TaskWorker
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -81,7 +81,7 @@ def _place_cursor(window, side: str, seg_index: int, offset: int) -> None:
 
 
 def _split_bead(window, monkeypatch) -> None:
-    from sialign.gui import main_window
+    from sialign.gui.main import main_window
 
     monkeypatch.setattr(main_window.SplitBeadDialog, "exec", lambda self: True)
     monkeypatch.setattr(main_window.SplitBeadDialog, "counts", lambda self: (1, 1))
@@ -320,7 +320,7 @@ def test_main_window_autosave_and_recovery(qtbot, window, tmp_path, monkeypatch)
 
 
 def test_main_window_export_dialog_counts_and_writes(qtbot, window, tmp_path) -> None:
-    from sialign.gui.export_dialog import FORMATS, ExportDialog, export
+    from sialign.gui.dialogs.export_dialog import FORMATS, ExportDialog, export
 
     dialog = ExportDialog(window.session.project, str(tmp_path / "water.tsv"), window)
     qtbot.addWidget(dialog)
@@ -369,7 +369,7 @@ def test_main_window_typing_in_search_does_not_trigger_shortcuts(qtbot, window) 
 
 
 def test_main_window_model_settings_choice_aligns_the_open_talk(window, monkeypatch) -> None:
-    from sialign.gui import model_settings
+    from sialign.gui.dialogs import model_settings
 
     opened: list[str | None] = []
 
@@ -405,8 +405,8 @@ def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, 
     window.files.wait_for_autosave()
     assert list((tmp_path / "autosave").iterdir())
 
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.common.session import ProjectSession
 
     fresh = MainWindow(ProjectSession())
     qtbot.addWidget(fresh)
@@ -419,8 +419,8 @@ def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, 
 
 
 def test_main_window_layout_is_remembered(qtbot, window) -> None:
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.common.session import ProjectSession
 
     window.filter_dock.show()
     window.matrix_dock.hide()
@@ -441,9 +441,9 @@ def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None
 
     from sialign.core import edits
     from sialign.core.model import Alignment, Bead, Document, Project
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
     from sialign.align.result import SimilarityGrid
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.common.session import ProjectSession
 
     n = 5000
     source = Document.from_texts([f"Sentence number {i} about topic {i % 17}." for i in range(n)], language="en",

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.matrix_view import MatrixView, bead_at, bead_spans
+from sialign.gui.matrix.matrix_view import MatrixView, bead_at, bead_spans
 from sialign.align.result import SimilarityGrid
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
@@ -198,7 +198,7 @@ def test_matrix_colour_bar_makes_room_for_its_label_after_being_hidden(qtbot, ma
 
 def test_matrix_view_zoom_buttons_need_a_talk(qtbot, project) -> None:
     from sialign.core.model import Project
-    from sialign.gui.matrix_view import MatrixView
+    from sialign.gui.matrix.matrix_view import MatrixView
 
     view = MatrixView()
     qtbot.addWidget(view)
@@ -211,7 +211,7 @@ def test_matrix_view_zoom_buttons_need_a_talk(qtbot, project) -> None:
 def test_a_long_hover_line_never_widens_the_matrix(qtbot, session) -> None:
     from PySide6.QtWidgets import QWidgetItem
 
-    from sialign.gui.matrix_view import MatrixView
+    from sialign.gui.matrix.matrix_view import MatrixView
 
     view = MatrixView()
     qtbot.addWidget(view)

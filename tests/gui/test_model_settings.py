@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from sialign.embed import models_registry as mr
-from sialign.gui.model_settings import ModelSettingsDialog
+from sialign.gui.dialogs.model_settings import ModelSettingsDialog
 from tiny_models import build_tiny_model
 
 pytestmark = pytest.mark.gui

@@ -28,7 +28,7 @@ def talks(tmp_path: Path) -> Path:
 
 def test_new_corpus_dialog_proposes_an_editable_manifest_and_saves_it(qtbot, talks: Path) -> None:
     from sialign.corpus.propose import COLUMNS
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     dialog = NewCorpusDialog()
     qtbot.addWidget(dialog)
@@ -53,7 +53,7 @@ def test_new_corpus_dialog_proposes_an_editable_manifest_and_saves_it(qtbot, tal
 
 def test_new_corpus_dialog_names_a_missing_file_and_keeps_the_table(qtbot, talks: Path) -> None:
     from sialign.corpus.propose import COLUMNS
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     dialog = NewCorpusDialog()
     qtbot.addWidget(dialog)
@@ -67,7 +67,7 @@ def test_new_corpus_dialog_names_a_missing_file_and_keeps_the_table(qtbot, talks
 def test_new_corpus_dialog_explains_an_empty_folder(qtbot, tmp_path: Path) -> None:
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     dialog = NewCorpusDialog()
     qtbot.addWidget(dialog)
@@ -77,7 +77,7 @@ def test_new_corpus_dialog_explains_an_empty_folder(qtbot, tmp_path: Path) -> No
 
 
 def test_new_corpus_from_the_main_window_aligns_in_the_corpus_window(qtbot, window, talks: Path, monkeypatch) -> None:
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     def fill_in(dialog: NewCorpusDialog) -> int:
         dialog.set_folder(str(talks))

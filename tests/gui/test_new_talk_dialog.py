@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sialign.gui.new_talk_dialog import NewTalkDialog, talk_id_from_path
+from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog, talk_id_from_path
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from sialign.audio.player import Player
 from sialign.core.model import Project
-from sialign.gui.main_window import APP_NAME, MainWindow
-from sialign.gui.project_properties import ProjectPropertiesDialog
-from sialign.gui.session import ProjectSession
+from sialign.gui.main.main_window import APP_NAME, MainWindow
+from sialign.gui.dialogs.project_properties import ProjectPropertiesDialog
+from sialign.gui.common.session import ProjectSession
 from sialign.io.project_file import save_project
 
 pytestmark = pytest.mark.gui

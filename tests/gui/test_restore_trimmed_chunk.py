@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.bead_inspector import BeadInspector
-from sialign.gui.session import ProjectSession
+from sialign.gui.bead.bead_inspector import BeadInspector
+from sialign.gui.common.session import ProjectSession
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

@@ -39,8 +39,8 @@ def test_merging_two_confirmed_beads_keeps_confirmed_without_notice(window) -> N
 
 
 def test_confirm_moves_to_next_unconfirmed_when_the_option_is_on_and_remembered(qtbot, window) -> None:
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.common.session import ProjectSession
 
     window.session.select_bead(2)
     window.act.confirm.trigger()
@@ -104,7 +104,7 @@ def test_edit_segment_times_validates(window, monkeypatch, answer, refusal) -> N
 
 
 def test_edit_segment_times_applies_and_undoes(window, monkeypatch) -> None:
-    from sialign.gui.review_dialogs import TimesDialog
+    from sialign.gui.main.review_dialogs import TimesDialog
 
     window.session.select_bead(1)
     _cursor_in(window, "src", 0)  # source segment 2: 2.0–3.8 s
@@ -154,7 +154,7 @@ def test_post_edit_is_prefilled_with_the_interpretation_and_saved_only_when_chan
 
 def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeypatch) -> None:
     from sialign.core.edits import SetPostEdit
-    from sialign.gui.review_dialogs import FindReplaceDialog
+    from sialign.gui.main.review_dialogs import FindReplaceDialog
 
     for i, text in ((0, "皆さん、おはよう。"), (2, "水は、貴重な資源です。"), (3, "しかし無駄にしています。")):
         window.session.apply(SetPostEdit(i, text))
@@ -180,8 +180,8 @@ def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeyp
 
 
 def test_compact_rows_shows_one_line_per_row_and_is_remembered(qtbot, window) -> None:
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.common.session import ProjectSession
 
     line = window.table.fontMetrics().lineSpacing()
     normal = window.table.rowHeight(0)
@@ -201,7 +201,7 @@ def test_compact_rows_shows_one_line_per_row_and_is_remembered(qtbot, window) ->
 def test_double_clicking_a_table_text_cell_edits_that_segment(qtbot, window, monkeypatch) -> None:
     from PySide6.QtCore import Qt
 
-    from sialign.gui.table_model import Column
+    from sialign.gui.table.table_model import Column
 
     monkeypatch.setattr(window.review.questions, "segment_text", lambda title, text: text.replace("water", "rivers"))
     rect = window.table.visualRect(window.proxy.index(1, Column.SOURCE))

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from sialign.core import edits
 from sialign.core.model import BeadStatus
-from sialign.gui.session import ProjectSession, touched_segments
+from sialign.gui.common.session import ProjectSession, touched_segments
 from table_checks import assert_rows_match_alignment
-from sialign.gui.table_model import SegmentTableModel
+from sialign.gui.table.table_model import SegmentTableModel
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.

@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QPlainTextEdit, QSpinBox
 
-from sialign.gui.shortcuts import is_text_input, typing_wins
+from sialign.gui.main.shortcuts import is_text_input, typing_wins
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -93,7 +93,7 @@ def test_shortcuts_still_fire_outside_text_fields(qtbot, window) -> None:
 
 
 def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None:
-    from sialign.gui.shortcuts import ShortcutsDialog
+    from sialign.gui.main.shortcuts import ShortcutsDialog
 
     dialog = ShortcutsDialog(window.shortcuts, window)
     qtbot.addWidget(dialog)
@@ -116,9 +116,9 @@ def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None
 def test_shortcuts_change_is_applied_remembered_and_conflicts_refused(qtbot, window) -> None:
     from PySide6.QtGui import QKeySequence
 
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
-    from sialign.gui.shortcuts import ShortcutsDialog
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.common.session import ProjectSession
+    from sialign.gui.main.shortcuts import ShortcutsDialog
 
     dialog = ShortcutsDialog(window.shortcuts, window)
     qtbot.addWidget(dialog)

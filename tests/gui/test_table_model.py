@@ -11,7 +11,7 @@ from PySide6.QtCore import QModelIndex, Qt
 
 from sialign.core import edits
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
-from sialign.gui.table_model import (
+from sialign.gui.table.table_model import (
     BEAD_INDEX_ROLE,
     FLAGGED_COLOUR,
     LOW_CONFIDENCE_COLOUR,
@@ -88,7 +88,7 @@ EDIT_CASES = [
 
 @pytest.mark.parametrize("make_edit, structure, changed", EDIT_CASES)
 def test_table_model_precise_signals_on_edit_and_undo(session, qtmodeltester, make_edit, structure, changed) -> None:
-    from sialign.gui.session import touched_segments
+    from sialign.gui.common.session import touched_segments
 
     model = SegmentTableModel(lambda: session.project)
     qtmodeltester.check(model)
@@ -128,7 +128,7 @@ def _big_project(n: int) -> Project:
 
 
 def test_table_model_fast_for_5000_beads(qapp) -> None:
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.common.session import ProjectSession
 
     session = ProjectSession(_big_project(5000))
     t0 = time.perf_counter()
@@ -240,7 +240,7 @@ def test_table_model_a_bead_without_a_cost_says_why(session) -> None:
 
 
 def test_a_note_shows_in_the_status_cell_and_tooltip_and_is_found_by_the_search(qapp, project) -> None:
-    from sialign.gui.table_model import Column, SegmentFilterProxy, SegmentTableModel
+    from sialign.gui.table.table_model import Column, SegmentFilterProxy, SegmentTableModel
 
     project.alignment.beads[2].note = "check the number: seven or eleven?"
     model = SegmentTableModel(lambda: project)

@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignor
 def _save_and_reopen(window, path, monkeypatch):
     from sialign.io.project_file import load_project
 
-    monkeypatch.setattr("sialign.gui.project_files.save_file_name", lambda *a, **k: str(path))
+    monkeypatch.setattr("sialign.gui.main.project_files.save_file_name", lambda *a, **k: str(path))
     assert window.files.save_as()
     reopened = load_project(path)
     window.session.set_project(reopened)

@@ -19,15 +19,15 @@ LAPTOP = QRect(0, 30, 1280, 770)
 
 @pytest.fixture
 def laptop(monkeypatch):
-    from sialign.gui.window_layout import WindowLayout
+    from sialign.gui.main.window_layout import WindowLayout
 
     monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(LAPTOP))
     return LAPTOP
 
 
 def test_a_fresh_window_is_never_larger_than_the_screen(qtbot, session, laptop) -> None:
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.window_layout import DEFAULT_SIZE
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.main.window_layout import DEFAULT_SIZE
 
     assert QGuiApplication.primaryScreen() is not None
     window = MainWindow(session)
@@ -40,8 +40,8 @@ def test_a_fresh_window_is_never_larger_than_the_screen(qtbot, session, laptop) 
 
 
 def test_a_window_fits_a_big_screen_at_its_default_size(qtbot, session, monkeypatch) -> None:
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.window_layout import DEFAULT_SIZE, WindowLayout
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.main.window_layout import DEFAULT_SIZE, WindowLayout
 
     monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(0, 0, 1920, 1050))
     window = MainWindow(session)
@@ -51,7 +51,7 @@ def test_a_window_fits_a_big_screen_at_its_default_size(qtbot, session, monkeypa
 
 
 def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, laptop) -> None:
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     first = MainWindow(session)
     qtbot.addWidget(first)
@@ -73,7 +73,7 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, r
     """1280 × 800 and 1366 × 768 screens (less the title bar): table, matrix and bead panel all get room."""
     from dataclasses import replace
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     # The fonts of a real desktop (offscreen Qt's are smaller), restored after the test.
     from PySide6.QtWidgets import QApplication
@@ -117,7 +117,7 @@ def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, 
     """On a laptop screen the Filters tab has the matrix's place, and Score and Apply show without scrolling."""
     from PySide6.QtWidgets import QApplication
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     font = QApplication.font()
     bigger = QApplication.font()
@@ -147,7 +147,7 @@ def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, 
 
 
 def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session) -> None:
-    from sialign.gui.matrix_view import FULL_TITLES, SHORT_TITLES, SHORT_TITLES_MIN_HEIGHT, TITLES_MIN_HEIGHT, MatrixView
+    from sialign.gui.matrix.matrix_view import FULL_TITLES, SHORT_TITLES, SHORT_TITLES_MIN_HEIGHT, TITLES_MIN_HEIGHT, MatrixView
 
     view = MatrixView()
     qtbot.addWidget(view)
@@ -168,7 +168,7 @@ def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session
 
 
 def test_a_laptop_screen_starts_with_compact_rows_until_the_user_chooses(qtbot, session, laptop) -> None:
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow(session)
     qtbot.addWidget(window)
@@ -184,7 +184,7 @@ def test_a_laptop_screen_starts_with_compact_rows_until_the_user_chooses(qtbot, 
 
 
 def test_a_desktop_screen_starts_with_two_line_rows(qtbot, session) -> None:
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow(session)
     qtbot.addWidget(window)
@@ -192,7 +192,7 @@ def test_a_desktop_screen_starts_with_two_line_rows(qtbot, session) -> None:
 
 
 def test_a_long_embedder_name_is_cut_in_the_status_bar_and_whole_in_its_tooltip(qtbot, session, laptop) -> None:
-    from sialign.gui.main_window import EMBEDDER_LABEL_WIDTH, MainWindow
+    from sialign.gui.main.main_window import EMBEDDER_LABEL_WIDTH, MainWindow
 
     name = "use-multilingual + lexical (pivot through the reference translation)"
     session.project.alignment.embedder = name

@@ -8,11 +8,11 @@ from PySide6.QtCore import QPoint, Qt
 
 import sialign.workflows.word_links as word_links_flow
 from sialign.core.edits import SetPostEdit
-from sialign.gui.bead_inspector import BeadInspector
-from sialign.gui.links_service import LinksService
-from sialign.gui.session import ProjectSession
-from sialign.gui.table_model import Column, SegmentTableModel
-from sialign.gui.word_links_view import CHOSEN_COLOUR, LINKED_COLOUR, UNRENDERED_COLOUR, WordLinksView
+from sialign.gui.bead.bead_inspector import BeadInspector
+from sialign.gui.bead.links_service import LinksService
+from sialign.gui.common.session import ProjectSession
+from sialign.gui.table.table_model import Column, SegmentTableModel
+from sialign.gui.bead.word_links_view import CHOSEN_COLOUR, LINKED_COLOUR, UNRENDERED_COLOUR, WordLinksView
 from sialign.workflows.word_links import update_word_links
 from tests.word_link_fakes import SpellingLinker, en_fr_project
 

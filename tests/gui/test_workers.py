@@ -7,7 +7,7 @@ import time
 import pytest
 
 from sialign.core.errors import AlignmentCancelled, InputError
-from sialign.gui.workers import TaskWorker, WorkerRunner
+from sialign.gui.common.workers import TaskWorker, WorkerRunner
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.

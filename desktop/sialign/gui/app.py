@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
 SMOKE_TIMEOUT_S = 600
 # The desktop entry installed by packaging/install-desktop-entry.sh, without ".desktop".
@@ -76,7 +76,7 @@ def install_error_dialog(window: object) -> None:
 
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.main_window import MainWindow, error_log_path
+    from sialign.gui.main.main_window import MainWindow, error_log_path
 
     assert isinstance(window, MainWindow)
     previous = sys.excepthook
@@ -138,7 +138,7 @@ def make_application(argv: Sequence[str]) -> QApplication:
     if sys.platform.startswith("linux") and app.style().objectName().lower() == "windows":
         app.setStyle("Fusion")
     # Every window and dialog is cut to its screen; contents scroll instead.
-    from sialign.gui.screen_fit import install_screen_fit
+    from sialign.gui.common.screen_fit import install_screen_fit
 
     install_screen_fit(app)
     family = install_cjk_font_fallback(app)
@@ -161,8 +161,8 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_f
     from PySide6.QtCore import QEventLoop, QTimer
 
     from sialign.core.model import BeadStatus
-    from sialign.gui.export_dialog import FORMATS, ExportOptions, export
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.dialogs.export_dialog import FORMATS, ExportOptions, export
+    from sialign.gui.main.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
     errors: list[str] = []
@@ -213,7 +213,7 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_f
         return 1
     if with_filters:
         from sialign.filters.remote import score_beads_in_process
-        from sialign.gui.workers import snapshot
+        from sialign.gui.common.workers import snapshot
 
         t1 = time.monotonic()
         try:
@@ -242,7 +242,7 @@ def _smoke_audio_and_reopen(window: object) -> list[str]:
     import copy
 
     from sialign.audio.decode import load_audio, resolve_audio_path
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
     from sialign.io.project_file import load_project, save_project
 
     assert isinstance(window, MainWindow)
@@ -290,7 +290,7 @@ def install_file_open_handler(app: QApplication, window: MainWindow) -> QObject:
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtGui import QFileOpenEvent
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
 
@@ -331,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # GiNZA's 1.8 GB go with the window, not at interpreter exit.
     app.aboutToQuit.connect(shutdown_scoring_process)
     preload_engine()
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow()
     if args.smoke_test:
