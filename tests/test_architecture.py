@@ -138,11 +138,11 @@ def test_architecture_only_workflows_and_align_call_the_aligner() -> None:
 
 
 def test_architecture_front_ends_apply_no_edit_themselves() -> None:
-    """Edits reach a project through workflows, or the desktop app's undo stack (gui/commands.py wraps them, STYLE §3)."""
+    """Edits reach a project through workflows, or the desktop app's undo stack (gui/common/commands.py wraps them, STYLE §3)."""
     offenders = []
     for path in _front_end_files():
         rel = path.relative_to(PKG)
-        allowed = {"apply_edit_changes"} if rel.as_posix() == "gui/commands.py" else set()
+        allowed = {"apply_edit_changes"} if rel.as_posix() == "gui/common/commands.py" else set()
         # Attributes are left out: a view's own apply_edit method redraws, it changes no project.
         offenders += [f"{rel}:{line} uses {name}" for name, line in _names_in(path, attributes=False)
                       if name in ("apply_edit", "apply_edit_changes") and name not in allowed]  # fmt: skip

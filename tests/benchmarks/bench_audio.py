@@ -112,8 +112,8 @@ def bench_gui(path: Path, cache_dir: Path) -> dict[str, object]:
     from sialign.audio.player import Player
     from sialign.core.errors import AudioUnavailable
     from sialign.core.model import Document, Project
-    from sialign.gui.audio_panel import AudioPanel
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.audio.audio_panel import AudioPanel
+    from sialign.gui.common.session import ProjectSession
 
     def no_device() -> object:
         raise AudioUnavailable("benchmark: no playback")

@@ -104,7 +104,7 @@ def idle(app: Any, ms: int = 200) -> None:
 
 
 def measure(app: Any, make_view: Callable[[Any], Any], n: int, repeat: int) -> dict[str, Any]:
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.common.session import ProjectSession
 
     session = ProjectSession()
     view = make_view(session)
@@ -171,7 +171,7 @@ def measure_zoom(app: Any, n: int, notches: int = 4) -> dict[str, Any]:
     from PySide6.QtGui import QWheelEvent
 
     from sialign.align.result import SimilarityGrid
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow()
     window.resize(1440, 900)
@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
     from sialign.audio.player import Player
     from sialign.core.errors import AudioUnavailable
-    from sialign.gui.audio_panel import AudioPanel
+    from sialign.gui.audio.audio_panel import AudioPanel
 
     def no_device() -> Any:
         raise AudioUnavailable("benchmark: no output device")
@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                                     args.beads, args.repeat)  # fmt: skip
     print("audio panel:", json.dumps(report["audio_panel"]), flush=True)
     if not args.no_window:
-        from sialign.gui.main_window import MainWindow
+        from sialign.gui.main.main_window import MainWindow
 
         # Closing a modified window asks first: the benchmark discards.
         QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Discard  # type: ignore[method-assign]

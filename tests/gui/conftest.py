@@ -46,7 +46,7 @@ BEAD_LAYOUT = [
 @pytest.fixture(autouse=True)
 def _no_background_word_links(monkeypatch: pytest.MonkeyPatch) -> None:
     """Word links are drawn only where a test asks (else every window would load the encoder and GiNZA)."""
-    from sialign.gui.links_service import LinksService
+    from sialign.gui.bead.links_service import LinksService
 
     monkeypatch.setattr(LinksService, "auto", False)
 
@@ -93,7 +93,7 @@ def project() -> Project:
 
 
 @pytest.fixture
-def make_project():  # noqa: ANN201
+def make_project():
     """:func:`build_project` itself, for tests that need several fresh talks.
 
     (Test modules cannot import this file by name: other test folders have a
@@ -103,9 +103,9 @@ def make_project():  # noqa: ANN201
 
 
 @pytest.fixture
-def session(qapp, project):  # noqa: ANN001 - pytest fixtures
+def session(qapp, project):
     from sialign.align.result import SimilarityGrid
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.common.session import ProjectSession
 
     s = ProjectSession()
     s.set_project(
@@ -116,7 +116,7 @@ def session(qapp, project):  # noqa: ANN001 - pytest fixtures
 
 
 @pytest.fixture(autouse=True)
-def _isolated_settings(tmp_path, monkeypatch):  # noqa: ANN001
+def _isolated_settings(tmp_path, monkeypatch):
     """QSettings and recovery files go to a temporary folder, never the user's."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -133,7 +133,7 @@ def _isolated_settings(tmp_path, monkeypatch):  # noqa: ANN001
 
 
 @pytest.fixture(autouse=True)
-def _desktop_screen(monkeypatch):  # noqa: ANN001
+def _desktop_screen(monkeypatch):
     """Windows open as on a 1920 × 1080 desktop (the offscreen platform's screen is 800 pixels wide).
 
     ``tests/gui/test_window_size.py`` puts them on a laptop screen instead.
@@ -141,8 +141,8 @@ def _desktop_screen(monkeypatch):  # noqa: ANN001
     try:
         from PySide6.QtCore import QRect
 
-        from sialign.gui import screen_fit
-        from sialign.gui.window_layout import WindowLayout
+        from sialign.gui.common import screen_fit
+        from sialign.gui.main.window_layout import WindowLayout
     except ImportError:  # pragma: no cover
         return
     monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(0, 0, 1920, 1050))
@@ -150,11 +150,11 @@ def _desktop_screen(monkeypatch):  # noqa: ANN001
 
 
 @pytest.fixture
-def window(qtbot, session, monkeypatch):  # noqa: ANN001, ANN201
+def window(qtbot, session, monkeypatch):
     """A main window on the ``session`` fixture; question dialogs answer Discard (no dialog blocks a test)."""
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     w = MainWindow(session)
@@ -165,12 +165,12 @@ def window(qtbot, session, monkeypatch):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def open_window(qtbot, monkeypatch):  # noqa: ANN001, ANN201
+def open_window(qtbot, monkeypatch):
     """A function opening a main window on a project; question dialogs answer Discard, warnings fail the test."""
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.common.session import ProjectSession
 
     def open_on(project: Project, *, warnings_fail: bool = True) -> MainWindow:
         monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

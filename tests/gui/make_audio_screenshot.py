@@ -56,8 +56,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from sialign.gui.audio_panel import AudioPanel
-    from sialign.gui.session import ProjectSession
+    from sialign.gui.audio.audio_panel import AudioPanel
+    from sialign.gui.common.session import ProjectSession
 
     app = QApplication.instance() or QApplication(sys.argv)
     session = ProjectSession(example_project())  # type: ignore[arg-type]

@@ -52,9 +52,9 @@ def main() -> int:
     app = make_application(sys.argv[:1])
     from example_renditions import example_rendition
 
-    from sialign.gui.compare_window import CompareWindow
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
-    from sialign.gui.new_talk_dialog import NewTalkDialog
+    from sialign.gui.windows.compare_window import CompareWindow
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
 
     screen = app.primaryScreen()  # type: ignore[attr-defined]
     size = screen.geometry()

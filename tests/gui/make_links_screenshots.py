@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_screenshots import OUT, _save, _settle, _wait  # noqa: E402
+from make_screenshots import OUT, _save, _settle, _wait
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,12 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
     preload_engine()
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow()
     window.show()
     _settle(app, 600)
-    window.reset_layout()
+    window.panels.reset_layout()
     _settle(app)
     window.session.set_project(load_example_project(), modified=True)
     window.align()

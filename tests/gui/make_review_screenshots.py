@@ -69,8 +69,8 @@ def main() -> int:
     from sialign.gui.app import make_application
 
     app = make_application(sys.argv[:1])
-    from sialign.gui.compare_window import FIXED_COLUMNS, CompareWindow
-    from sialign.gui.report_dialog import ReportDialog
+    from sialign.gui.windows.compare_window import FIXED_COLUMNS, CompareWindow
+    from sialign.gui.windows.report_dialog import ReportDialog
     from sialign.io.project_file import load_project
     from sialign.review.report import write_report
 

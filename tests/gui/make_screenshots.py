@@ -29,7 +29,7 @@ OUT = REPO / "resources" / "screenshots"
 MAX_BYTES = 400_000
 
 
-def _wait(app, runner, timeout_ms: int = 600_000) -> None:  # noqa: ANN001
+def _wait(app, runner, timeout_ms: int = 600_000) -> None:
     from PySide6.QtCore import QEventLoop, QTimer
 
     if not runner.busy:
@@ -42,7 +42,7 @@ def _wait(app, runner, timeout_ms: int = 600_000) -> None:  # noqa: ANN001
         raise SystemExit("timed out waiting for the worker")
 
 
-def _settle(app, ms: int = 400) -> None:  # noqa: ANN001
+def _settle(app, ms: int = 400) -> None:
     from PySide6.QtCore import QEventLoop, QTimer
 
     loop = QEventLoop()
@@ -51,7 +51,7 @@ def _settle(app, ms: int = 400) -> None:  # noqa: ANN001
     app.processEvents()
 
 
-def _save(pixmap, out: Path, name: str) -> Path:  # noqa: ANN001
+def _save(pixmap, out: Path, name: str) -> Path:
     """Save as PNG; if it is over the size limit, reduce the colours (UI shots have few)."""
     path = out / name
     pixmap.save(str(path), "PNG", 9)
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
     preload_engine()
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow()
     if args.size:
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         window.resize(*(int(v) for v in args.size.split("x")))
     window.show()
     _settle(app, 600)
-    window.reset_layout()
+    window.panels.reset_layout()
     _settle(app)
 
     window.session.set_project(load_example_project(), modified=True)
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     window.matrix_dock.raise_()
 
     # Help → Keyboard shortcuts… (the list every command's key is changed in).
-    from sialign.gui.shortcuts import ShortcutsDialog
+    from sialign.gui.main.shortcuts import ShortcutsDialog
 
     shortcuts = ShortcutsDialog(window.shortcuts, window)
     shortcuts.resize(560, 520)
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     shortcuts.close()
 
     # File → New talk… with the example's transcripts chosen: each shows its first lines as decoded.
-    from sialign.gui.new_talk_dialog import NewTalkDialog
+    from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
 
     examples = REPO / "resources" / "examples"
     new_talk = NewTalkDialog(window)

@@ -38,17 +38,17 @@ def main() -> int:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
     preload_engine()
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow()
     window.show()
     _settle(app, 600)
-    window.reset_layout()
+    window.panels.reset_layout()
     window.session.set_project(load_example_project(), modified=True)
     window.align()
     _wait(app, window.runner)
     window.terms.ask_glossary = lambda: str(REPO / "resources" / "examples" / "talk.glossary.tsv")
-    window.act_check_terms.trigger()
+    window.act.check_terms.trigger()
     _wait(app, window.runner)
     _settle(app, 600)
     dialog = window.terms.dialog

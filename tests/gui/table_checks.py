@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sialign.core.model import bead_text
-from sialign.gui.table_model import Column
+from sialign.gui.table.table_model import Column
 
 
 def assert_rows_match_alignment(model: Any, session: Any, *, statuses: bool = True) -> None:

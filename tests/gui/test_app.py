@@ -54,7 +54,7 @@ def test_app_parser_options() -> None:
     assert args.example and args.smoke_test and args.project is None
 
 
-def test_app_load_example_project_from_folder(tmp_path) -> None:  # noqa: ANN001
+def test_app_load_example_project_from_folder(tmp_path) -> None:
     (tmp_path / "talk.en.srt").write_text(SOURCE_SRT, encoding="utf-8")
     (tmp_path / "talk.ja.srt").write_text(TARGET_SRT, encoding="utf-8")
     (tmp_path / "talk.ja.wav").write_bytes(b"RIFF")  # only its name matters here
@@ -68,7 +68,7 @@ def test_app_load_example_project_from_folder(tmp_path) -> None:  # noqa: ANN001
     assert project.alignment is None and project.path is None
 
 
-def test_app_load_example_project_needs_both_sides(tmp_path) -> None:  # noqa: ANN001
+def test_app_load_example_project_needs_both_sides(tmp_path) -> None:
     from sialign.core.errors import InputError
 
     (tmp_path / "talk.en.srt").write_text(SOURCE_SRT, encoding="utf-8")
@@ -77,8 +77,8 @@ def test_app_load_example_project_needs_both_sides(tmp_path) -> None:  # noqa: A
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
+def window(qtbot, monkeypatch):
+    from sialign.gui.main.main_window import MainWindow
 
     preload_engine()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
@@ -90,18 +90,18 @@ def window(qtbot, monkeypatch):  # noqa: ANN001
     return w
 
 
-def _talk(make_project):  # noqa: ANN001, ANN202
+def _talk(make_project):
     project = make_project()
     project.alignment = None
     return project
 
 
-def _align(qtbot, window) -> None:  # noqa: ANN001
+def _align(qtbot, window) -> None:
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
         assert window.align()
 
 
-def test_app_undoing_an_alignment_restores_its_parameters(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_undoing_an_alignment_restores_its_parameters(qtbot, window, make_project) -> None:
     """Align with A, re-align with B, Undo: the talk's parameters are A again (and Redo brings B back)."""
     first = AlignParams(embedder="lexical")
     second = AlignParams(embedder="lexical", max_tgt=6, time_prior=False)
@@ -113,29 +113,29 @@ def test_app_undoing_an_alignment_restores_its_parameters(qtbot, window, make_pr
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
         assert window.aligner.align(params=second, keep_confirmed=False)
     assert session.project.params == second and session.undo_stack.count() == 2
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert session.project.params == first
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert session.project.params is None and session.project.alignment is None
-    window.act_redo.trigger()
-    window.act_redo.trigger()
+    window.act.redo.trigger()
+    window.act.redo.trigger()
     assert session.project.params == second
 
 
-def test_app_choosing_a_model_is_an_undoable_step(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_choosing_a_model_is_an_undoable_step(qtbot, window, make_project) -> None:
     session = window.session
     project = _talk(make_project)
     project.params = AlignParams(embedder="lexical")
     session.set_project(project)
     window._default_model_changed("some-model")
     assert session.project.params.embedder == "some-model" and session.is_modified
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert session.project.params.embedder == "lexical"
 
 
-def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch, make_project) -> None:  # noqa: ANN001
-    from sialign.gui import export_dialog
-    from sialign.gui.export_dialog import ExportDialog
+def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypatch, make_project) -> None:
+    from sialign.gui.dialogs import export_dialog
+    from sialign.gui.dialogs.export_dialog import ExportDialog
 
     window.session.set_project(_talk(make_project), modified=True)
     _align(qtbot, window)
@@ -157,26 +157,26 @@ def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypa
     session.select_bead(bead)
     window.inspector.focus_side("src")
     window.inspector.source_view.place_cursor(0, 13)
-    window.act_split_segment.trigger()
+    window.act.split_segment.trigger()
     assert [s.text for s in session.project.source.segments[:2]] == ["Good morning,", "everyone."]
     # Merge them back, then merge two beads, drop one.
     window.inspector.source_view.place_cursor(0, 0)
-    window.act_merge_next_segment.trigger()
+    window.act.merge_next_segment.trigger()
     assert session.project.source.segments[0].text == "Good morning, everyone."
     session.select_bead(0)
-    window.act_merge_beads.trigger()
+    window.act.merge_beads.trigger()
     assert len(session.project.alignment.beads) == n_beads - 1
     session.select_bead(1)
-    window.act_drop.trigger()
+    window.act.drop.trigger()
     assert session.project.alignment.beads[1].status is BeadStatus.DROPPED
-    window.act_undo.trigger()  # undo the drop
+    window.act.undo.trigger()  # undo the drop
     assert session.project.alignment.beads[1].status is not BeadStatus.DROPPED
-    window.act_undo.trigger()  # undo the bead merge
+    window.act.undo.trigger()  # undo the bead merge
     assert len(session.project.alignment.beads) == n_beads
-    window.act_redo.trigger()
+    window.act.redo.trigger()
     assert len(session.project.alignment.beads) == n_beads - 1
     session.select_bead(0)
-    window.act_confirm.trigger()
+    window.act.confirm.trigger()
 
     # Export through the dialog, as a user would.
     out = tmp_path / "water.tsv"
@@ -188,7 +188,7 @@ def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypa
     monkeypatch.setattr(
         export_dialog, "ExportDialog", lambda project, path, parent: _AutoExport(ExportDialog(project, path, parent), run_dialog)
     )
-    window.act_export.trigger()
+    window.act.export.trigger()
     lines = out.read_text(encoding="utf-8").splitlines()
     header = lines[0].split("\t")
     assert header == ["talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target", "trimmed_tgt_ids"]
@@ -204,7 +204,7 @@ def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypa
 class _AutoExport:
     """Stands in for the modal export dialog: fills it in and accepts."""
 
-    def __init__(self, dialog, fill) -> None:  # noqa: ANN001
+    def __init__(self, dialog, fill) -> None:
         self.dialog = dialog
         self.fill = fill
 
@@ -215,15 +215,15 @@ class _AutoExport:
         self.dialog.accept()
         return self.dialog.result() == 1
 
-    def options(self):  # noqa: ANN201
+    def options(self):
         return self.dialog.options()
 
     @property
-    def rows_written(self):  # noqa: ANN201
+    def rows_written(self):
         return self.dialog.rows_written
 
 
-def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:
     from sialign.core.edits import SetStatus
 
     window.session.set_project(_talk(make_project), modified=True)
@@ -231,14 +231,14 @@ def test_app_realign_keeps_confirmed_beads(qtbot, window, make_project) -> None:
     first = window.session.project.alignment.beads[0]
     window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_realign.trigger()
+        window.act.realign.trigger()
     beads = window.session.project.alignment.beads
     assert beads[0].status is BeadStatus.CONFIRMED
     assert (beads[0].src, beads[0].tgt) == (first.src, first.tgt)
     assert window.session.undo_stack.undoText() == "Re-align unconfirmed beads"
 
 
-def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -> None:
     """Heartbeat every 10 ms on the GUI thread while a talk aligns in the worker."""
     from heartbeat import STALL_LIMIT_S, heartbeat_gaps
 
@@ -283,7 +283,7 @@ def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -
     assert busy[-1] < max(STALL_LIMIT_S, 3 * idle[-1]), f"the GUI thread stalled {busy[-1] * 1000:.0f} ms"
 
 
-def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:  # noqa: ANN001
+def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:
     from sialign.core.model import Document, Project
 
     n = 1500
@@ -296,14 +296,14 @@ def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:  # no
     qtbot.wait(300)
     t0 = time.monotonic()
     with qtbot.waitSignal(window.runner.finished, timeout=5000):
-        window.act_cancel.trigger()
+        window.act.cancel.trigger()
     elapsed = time.monotonic() - t0
     assert elapsed < 1.0, f"cancel took {elapsed:.2f} s"
     assert window.session.project.alignment is None
     assert window.session.undo_stack.count() == 0
 
 
-def test_app_smoke_test_command_exits_zero(tmp_path) -> None:  # noqa: ANN001
+def test_app_smoke_test_command_exits_zero(tmp_path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SIALIGN_AUTOSAVE_DIR=str(tmp_path / "autosave"),
                XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
     done = subprocess.run(
@@ -314,7 +314,7 @@ def test_app_smoke_test_command_exits_zero(tmp_path) -> None:  # noqa: ANN001
     assert "audio decoded (talk.en.ogg, talk.ja.ogg); project saved and reopened with its audio" in done.stdout
 
 
-def test_smoke_check_reports_a_talk_without_audio(window) -> None:  # noqa: ANN001
+def test_smoke_check_reports_a_talk_without_audio(window) -> None:
     from sialign.core.model import Document, Project
     from sialign.gui.app import _smoke_audio_and_reopen
 
@@ -326,7 +326,7 @@ def test_smoke_check_reports_a_talk_without_audio(window) -> None:  # noqa: ANN0
 
 
 @pytest.mark.slow
-def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> None:  # noqa: ANN001
+def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SIALIGN_AUTOSAVE_DIR=str(tmp_path / "autosave"),
                XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
     done = subprocess.run(
@@ -338,9 +338,9 @@ def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> 
     assert "smoke test: passed" in done.stdout
 
 
-def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:  # noqa: ANN001
+def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_example.trigger()
+        window.act.example.trigger()
     project = window.session.project
     assert project.talk_id == "talk" and project.source.language == "en" and project.target.language == "ja"
     assert project.reference is not None and len(project.reference) == len(project.source)
@@ -349,7 +349,7 @@ def test_app_open_example_aligns_the_bundled_talk(qtbot, window) -> None:  # noq
     assert project.path is None  # never saved over the bundled files
 
 
-def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeypatch, tmp_path) -> None:  # noqa: ANN001
+def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeypatch, tmp_path) -> None:
     from sialign.gui.app import install_error_dialog
 
     shown: list[str] = []
@@ -362,12 +362,12 @@ def test_app_unexpected_error_in_the_gui_becomes_a_dialog(qtbot, window, monkeyp
         sys.excepthook(*sys.exc_info())
     assert len(shown) == 1
     assert "ZeroDivisionError: division by zero" in shown[0] and "Traceback" not in shown[0]
-    from sialign.gui.main_window import error_log_path
+    from sialign.gui.main.main_window import error_log_path
 
     assert "ZeroDivisionError" in error_log_path().read_text(encoding="utf-8")
 
 
-def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_path, make_project) -> None:  # noqa: ANN001
+def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_path, make_project) -> None:
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append((title, text)))
     project = _talk(make_project)
@@ -379,10 +379,10 @@ def test_app_missing_model_is_a_readable_dialog(qtbot, window, monkeypatch, tmp_
     assert "no-such-model" in text and "Traceback" not in text
     assert "Settings → Embedding model" in text
     assert window.session.project.alignment is None
-    assert window.act_align.isEnabled()
+    assert window.act.align.isEnabled()
 
 
-def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project) -> None:
     from sialign.core.edits import SetLabels, SetStatus
 
     window.session.set_project(_talk(make_project), modified=True)
@@ -390,14 +390,14 @@ def test_app_realign_carries_notes_labels_and_drops(qtbot, window, make_project)
     window.session.apply(SetLabels(1, True, None, note="checked by hand"))
     window.session.apply(SetStatus((2,), BeadStatus.DROPPED, "dropped by the reviewer"))
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_realign.trigger()
+        window.act.realign.trigger()
     beads = window.session.project.alignment.beads
     assert beads[1].note == "checked by hand" and beads[1].good_align is True
     assert beads[2].status is BeadStatus.DROPPED and beads[2].reason == "dropped by the reviewer"
     assert "review data carried over for 2" in window.statusBar().currentMessage()
 
 
-def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_project, monkeypatch) -> None:  # noqa: ANN001
+def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_project, monkeypatch) -> None:
     import dataclasses
 
     from PySide6.QtWidgets import QMessageBox
@@ -414,27 +414,27 @@ def test_app_realign_asks_before_leaving_review_data_behind(qtbot, window, make_
     project.alignment.beads[0:2] = [merged]
     asked: list[str] = []
 
-    def say_no(parent, title, text, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+    def say_no(parent, title, text, *args, **kwargs):
         asked.append(text)
         return QMessageBox.StandardButton.No
 
     monkeypatch.setattr(QMessageBox, "question", say_no)
     before = list(project.alignment.beads)
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_realign.trigger()
+        window.act.realign.trigger()
     assert asked and "keep me" not in asked[0] and "note" in asked[0]
     assert project.alignment.beads == before
     assert "not applied" in window.statusBar().currentMessage()
 
 
-def test_main_window_open_corpus_refuses_a_plain_folder(qtbot, window, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_main_window_open_corpus_refuses_a_plain_folder(qtbot, window, tmp_path: Path, monkeypatch) -> None:
     errors: list[str] = []
     monkeypatch.setattr(window, "show_error", lambda title, message: errors.append(message))
-    assert window.open_corpus(str(tmp_path)) is None
+    assert window.files.open_corpus(str(tmp_path)) is None
     assert "corpus.json" in errors[0]
 
 
-def test_a_file_handed_over_by_the_system_opens_in_the_window(qtbot, window, tmp_path) -> None:  # noqa: ANN001
+def test_a_file_handed_over_by_the_system_opens_in_the_window(qtbot, window, tmp_path) -> None:
     """macOS opens a double-clicked .sialign with a QFileOpenEvent, not a command-line path."""
     from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtGui import QFileOpenEvent

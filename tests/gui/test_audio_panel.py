@@ -11,18 +11,18 @@ import soundfile as sf
 
 pytest.importorskip("pyqtgraph")
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt  # noqa: E402
-from PySide6.QtGui import QMouseEvent  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+from PySide6.QtTest import QTest
 
-from sialign.audio.player import Player  # noqa: E402
-from sialign.core.errors import AudioUnavailable  # noqa: E402
-from sialign.core.model import Alignment, Bead, Document, Project  # noqa: E402
-from sialign.gui.audio_panel import AudioPanel  # noqa: E402
-from sialign.gui.session import ProjectSession  # noqa: E402
+from sialign.audio.player import Player
+from sialign.core.errors import AudioUnavailable
+from sialign.core.model import Alignment, Bead, Document, Project
+from sialign.gui.audio.audio_panel import AudioPanel
+from sialign.gui.common.session import ProjectSession
 
-from audio_fakes import FakeOutput  # noqa: E402
+from audio_fakes import FakeOutput
 
 pytestmark = pytest.mark.gui
 
@@ -392,7 +392,7 @@ def big_timed_project(n: int = 5000) -> Project:
 
 def _idle(qtbot: Any) -> None:
     """Let the single-shot timers of the views run."""
-    from sialign.gui.evs_view import REDRAW_DELAY_MS
+    from sialign.gui.audio.evs_view import REDRAW_DELAY_MS
 
     QApplication.processEvents()
     qtbot.wait(2 * REDRAW_DELAY_MS + 10)
@@ -516,7 +516,7 @@ def test_audio_panel_5000_beads_open_and_edit_fast(qtbot: Any, tmp_path: Path) -
 def test_audio_panel_changed_segments_table(edit_name: str, side: str, expected: Any) -> None:
     from sialign.core import edits
     from sialign.core.model import BeadStatus
-    from sialign.gui.waveform_view import ALL_SEGMENTS, changed_segments
+    from sialign.gui.audio.waveform_view import ALL_SEGMENTS, changed_segments
 
     times = edits.SetSegmentTimes("tgt", 3, 1.0, 2.0)
     chosen = {
@@ -535,7 +535,7 @@ def test_audio_panel_changed_segments_table(edit_name: str, side: str, expected:
 def test_audio_panel_evs_affected_table(edit_name: str, affected: bool) -> None:
     from sialign.core import edits
     from sialign.core.model import BeadStatus
-    from sialign.gui.evs_view import evs_affected
+    from sialign.gui.audio.evs_view import evs_affected
 
     labels = edits.SetLabels(0, True, None)
     chosen = {
@@ -576,7 +576,7 @@ def test_audio_panel_evs_table_matches_bead_times(tmp_path: Path) -> None:
                                                                ((260, 120), False, False, True)])  # fmt: skip
 def test_audio_panel_evs_view_fits_small_sizes(qtbot: Any, tmp_path: Path, size: tuple[int, int], key: bool,
                                                long_label: bool, short_stats: bool) -> None:
-    from sialign.gui.evs_view import EvsView
+    from sialign.gui.audio.evs_view import EvsView
 
     session = ProjectSession(make_project(tmp_path, with_audio=False))
     view = EvsView(session, show_title=False)
@@ -617,7 +617,7 @@ def test_audio_panel_short_side_names_when_low(panel: AudioPanel, qtbot: Any, he
         label = view.getPlotItem().getAxis("left").label
         assert label.boundingRect().width() <= plot_height or not view.axis_label()
     # The time axis's title shows only where the view has room for it (else it is cut at the bottom).
-    from sialign.gui.waveform_view import TIME_TITLE_MIN_HEIGHT
+    from sialign.gui.audio.waveform_view import TIME_TITLE_MIN_HEIGHT
 
     target = panel.target_view
     qtbot.waitUntil(lambda: target.getPlotItem().getAxis("bottom").label.isVisible() == (target.height() >= TIME_TITLE_MIN_HEIGHT),
@@ -627,14 +627,14 @@ def test_audio_panel_short_side_names_when_low(panel: AudioPanel, qtbot: Any, he
 def test_audio_panel_main_window_docks_the_lag_plot(qtbot: Any, monkeypatch: Any) -> None:
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     window = MainWindow(ProjectSession())
     qtbot.addWidget(window)
     window.resize(1440, 900)
     window.show()
-    window.reset_layout()
+    window.panels.reset_layout()
     qtbot.wait(50)
     evs = window.audio_panel.evs_view
     assert window.evs_dock.widget() is evs and evs.parent() is not window.audio_panel.splitter
@@ -651,14 +651,14 @@ def test_audio_panel_hidden_lag_plot_waits_until_shown(qtbot: Any, tmp_path: Pat
 
     from sialign.core import edits
     from sialign.core.model import BeadStatus
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     session = ProjectSession()
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.show()
-    window.reset_layout()
+    window.panels.reset_layout()
     session.set_project(big_timed_project(500))
     _idle(qtbot)
     evs = window.audio_panel.evs_view

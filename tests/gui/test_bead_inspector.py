@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.bead_inspector import BeadInspector, utf16_to_index
-from sialign.gui.session import ProjectSession
+from sialign.gui.bead.bead_inspector import BeadInspector, utf16_to_index
+from sialign.gui.common.session import ProjectSession
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -23,11 +23,11 @@ pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignor
         ("", 0, 0),
     ],
 )
-def test_bead_inspector_utf16_to_index(text, utf16, expected) -> None:  # noqa: ANN001
+def test_bead_inspector_utf16_to_index(text, utf16, expected) -> None:
     assert utf16_to_index(text, utf16) == expected
 
 
-def test_bead_inspector_cursor_names_segment_and_offset(qtbot) -> None:  # noqa: ANN001
+def test_bead_inspector_cursor_names_segment_and_offset(qtbot) -> None:
     source = Document.from_texts(["First sentence.", "Second one\nwith a line break."], language="en")
     target = Document.from_texts(["𠮷野家で、", "食べました。"], language="ja")
     project = Project(source=source, target=target,
@@ -51,7 +51,7 @@ def test_bead_inspector_cursor_names_segment_and_offset(qtbot) -> None:  # noqa:
     assert target.segments[0].text[:where.offset] == "𠮷野家"
 
 
-def test_bead_inspector_split_in_a_rare_kanji_segment(qtbot) -> None:  # noqa: ANN001
+def test_bead_inspector_split_in_a_rare_kanji_segment(qtbot) -> None:
     from sialign.core.edits import SplitSegment
 
     target = Document.from_texts(["𠮷野家で食べました。"], language="ja")
@@ -70,7 +70,7 @@ def test_bead_inspector_split_in_a_rare_kanji_segment(qtbot) -> None:  # noqa: A
     assert inspector.target_view.toPlainText() == "𠮷野家で\n食べました。"
 
 
-def test_bead_inspector_labels_and_post_edit_are_edits(qtbot, session) -> None:  # noqa: ANN001
+def test_bead_inspector_labels_and_post_edit_are_edits(qtbot, session) -> None:
     from PySide6.QtCore import Qt
 
     inspector = BeadInspector(session)

@@ -37,8 +37,8 @@ def corpus_dir(tmp_path: Path) -> Path:
     return out
 
 
-def test_corpus_window_lists_talks_filters_and_sorts(qtbot, corpus_dir: Path) -> None:  # noqa: ANN001
-    from sialign.gui.corpus_window import CorpusWindow
+def test_corpus_window_lists_talks_filters_and_sorts(qtbot, corpus_dir: Path) -> None:
+    from sialign.gui.windows.corpus_window import CorpusWindow
 
     window = CorpusWindow(corpus_dir)
     qtbot.addWidget(window)
@@ -54,8 +54,8 @@ def test_corpus_window_lists_talks_filters_and_sorts(qtbot, corpus_dir: Path) ->
     assert window.talks()[0] == "example"  # most beads first
 
 
-def test_corpus_window_review_opens_the_talk_and_shows_new_figures(qtbot, corpus_dir: Path) -> None:  # noqa: ANN001
-    from sialign.gui.corpus_window import CorpusWindow
+def test_corpus_window_review_opens_the_talk_and_shows_new_figures(qtbot, corpus_dir: Path) -> None:
+    from sialign.gui.windows.corpus_window import CorpusWindow
 
     opened: list[str] = []
     window = CorpusWindow(corpus_dir, open_talk=opened.append)
@@ -74,10 +74,10 @@ def test_corpus_window_review_opens_the_talk_and_shows_new_figures(qtbot, corpus
     assert row[3] == "1" and row[8] == "yes"
 
 
-def test_corpus_window_aligns_pending_talks_in_the_background(qtbot, corpus_dir: Path) -> None:  # noqa: ANN001
+def test_corpus_window_aligns_pending_talks_in_the_background(qtbot, corpus_dir: Path) -> None:
     from heartbeat import heartbeat_gaps
 
-    from sialign.gui.corpus_window import CorpusWindow
+    from sialign.gui.windows.corpus_window import CorpusWindow
 
     (corpus_dir / "first.sialign").unlink()  # pending again
     window = CorpusWindow(corpus_dir)
@@ -98,10 +98,10 @@ def test_corpus_window_aligns_pending_talks_in_the_background(qtbot, corpus_dir:
     assert gaps and gaps[-1] < 0.5  # the window stays responsive while talks align
 
 
-def test_corpus_window_review_brings_the_main_window_to_the_front(qtbot, window, corpus_dir: Path, monkeypatch) -> None:  # noqa: ANN001
+def test_corpus_window_review_brings_the_main_window_to_the_front(qtbot, window, corpus_dir: Path, monkeypatch) -> None:
     raised: list[str] = []
     monkeypatch.setattr(window, "activateWindow", lambda: raised.append("active"))
-    corpus = window.open_corpus(str(corpus_dir))
+    corpus = window.files.open_corpus(str(corpus_dir))
     qtbot.addWidget(corpus)
     assert corpus.select("example")
     corpus.review_selected()

@@ -7,14 +7,14 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialogButtonBox
 
-from sialign.gui.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
+from sialign.gui.main.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def test_dialogs_split_bead_preview_and_counts(qtbot, project) -> None:  # noqa: ANN001
+def test_dialogs_split_bead_preview_and_counts(qtbot, project) -> None:
     dialog = SplitBeadDialog(project, 1)  # bead 2: one source sentence, two target chunks
     qtbot.addWidget(dialog)
     assert dialog.counts() == (1, 1)
@@ -27,7 +27,7 @@ def test_dialogs_split_bead_preview_and_counts(qtbot, project) -> None:  # noqa:
     assert ok.isEnabled() and dialog.counts() == (0, 2)
 
 
-def test_dialogs_preferences_round_trip(qtbot, tmp_path) -> None:  # noqa: ANN001
+def test_dialogs_preferences_round_trip(qtbot, tmp_path) -> None:
     settings = QSettings(str(tmp_path / "prefs.ini"), QSettings.Format.IniFormat)
     assert Preferences.load(settings) == Preferences()
     dialog = PreferencesDialog(Preferences())
@@ -41,7 +41,7 @@ def test_dialogs_preferences_round_trip(qtbot, tmp_path) -> None:  # noqa: ANN00
     assert Preferences.load(QSettings(str(tmp_path / "prefs.ini"), QSettings.Format.IniFormat)) == prefs
 
 
-def test_dialogs_preferences_survive_garbage(tmp_path) -> None:  # noqa: ANN001
+def test_dialogs_preferences_survive_garbage(tmp_path) -> None:
     settings = QSettings(str(tmp_path / "prefs.ini"), QSettings.Format.IniFormat)
     settings.setValue("prefs/low_confidence", "not a number")
     assert Preferences.load(settings) == Preferences()

@@ -25,15 +25,15 @@ def aligned_talk(n: int = 30, seed: int = 0) -> Project:
 
 
 @pytest.fixture
-def window(qtbot, open_window):  # noqa: ANN001, ANN201
+def window(qtbot, open_window):
     w = open_window(aligned_talk())
     qtbot.waitExposed(w)
     qtbot.waitUntil(lambda: w.doubt.is_current(), timeout=20_000)
     return w
 
 
-def test_doubt_table_column_follows_the_beads(qapp) -> None:  # noqa: ANN001
-    from sialign.gui.table_model import Column, SegmentTableModel
+def test_doubt_table_column_follows_the_beads(qapp) -> None:
+    from sialign.gui.table.table_model import Column, SegmentTableModel
 
     project = aligned_talk(6)
     model = SegmentTableModel(lambda: project)
@@ -43,7 +43,7 @@ def test_doubt_table_column_follows_the_beads(qapp) -> None:  # noqa: ANN001
     model.set_doubt({(b.src, b.tgt): 0.1 * k for k, b in enumerate(beads)})
     assert model.data(model.index(2, Column.DOUBT)) == "0.20"
     assert "Doubt 0.20" in model.data(model.index(2, 0), Qt.ItemDataRole.ToolTipRole)
-    from sialign.gui.table_model import SORT_ROLE
+    from sialign.gui.table.table_model import SORT_ROLE
 
     assert model.data(model.index(3, Column.DOUBT), SORT_ROLE) == pytest.approx(0.3)
     # A bead an edit changed has no doubt until the model scores it again.
@@ -55,8 +55,8 @@ def test_doubt_table_column_follows_the_beads(qapp) -> None:  # noqa: ANN001
     assert model.data(model.index(1, Column.DOUBT)) == "0.20"
 
 
-def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:  # noqa: ANN001
-    from sialign.gui.table_model import Column
+def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:
+    from sialign.gui.table.table_model import Column
 
     model = window.table_model
     n = model.rowCount()
@@ -73,7 +73,7 @@ def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:  
     assert header.visualIndex(Column.DOUBT) == header.visualIndex(Column.COST) + 2
 
 
-def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
+def test_doubt_next_most_doubtful_key(qtbot, window) -> None:
     from sialign.filters.doubt_decisions import is_unreviewed
 
     doubt = window.doubt.by_bead
@@ -84,15 +84,15 @@ def test_doubt_next_most_doubtful_key(qtbot, window) -> None:  # noqa: ANN001
     unreviewed = [k for k, b in enumerate(beads) if is_unreviewed(b)]
     assert doubt[(beads[first].src, beads[first].tgt)] == max(doubt[(beads[k].src, beads[k].tgt)] for k in unreviewed)
     # Confirm it: the next press goes elsewhere, to an unreviewed bead.
-    window.act_confirm.trigger()
+    window.act.confirm.trigger()
     runs = window.doubt.runs
     qtbot.waitUntil(lambda: window.doubt.runs > runs and window.doubt.is_current(), timeout=20_000)
-    window.act_next_doubtful.trigger()
+    window.act.next_doubtful.trigger()
     second = window.session.selected_bead
     assert second != first and is_unreviewed(window.session.project.alignment.beads[second])
 
 
-def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:  # noqa: ANN001
+def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:
     """The aligner's omissions (doubt 1 by construction) are dropped already: Q goes to the kept beads."""
     from sialign.filters.doubt_decisions import is_unreviewed
 
@@ -102,12 +102,12 @@ def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:  #
     doubt = {key: 0.5 for key in window.doubt.by_bead}
     doubt[(beads[1].src, beads[1].tgt)] = 1.0
     window.doubt.by_bead = doubt
-    window.act_next_doubtful.trigger()
+    window.act.next_doubtful.trigger()
     chosen = window.session.selected_bead
     assert chosen >= 0 and beads[chosen].status is not BeadStatus.DROPPED
 
 
-def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -> None:  # noqa: ANN001
+def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -> None:
     from sialign.filters.doubt_decisions import DOUBT_FLAG
 
     box = window.filter_panel.doubt_box
@@ -134,7 +134,7 @@ def test_doubt_filter_section_counts_flips_and_applies_undoably(qtbot, window) -
     assert not any(f.name == DOUBT_FLAG for b in window.session.project.alignment.beads for f in b.flags)
 
 
-def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, monkeypatch, open_window) -> None:  # noqa: ANN001
+def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, monkeypatch, open_window) -> None:
     from heartbeat import STALL_LIMIT_S, heartbeat_gaps
 
     from sialign.filters import learned
@@ -143,7 +143,7 @@ def test_doubt_retraining_runs_off_the_gui_thread_and_never_blocks_it(qtbot, mon
     done: list[float] = []
     real = learned.compute_doubt
 
-    def recording(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def recording(*args, **kwargs):
         threads.append(threading.current_thread().name)
         result = real(*args, **kwargs)
         done.append(time.perf_counter())

@@ -8,11 +8,11 @@ from PySide6.QtWidgets import QMessageBox
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def test_explain_dialog_shows_the_selected_beads_features(qtbot, window) -> None:  # noqa: ANN001
+def test_explain_dialog_shows_the_selected_beads_features(qtbot, window) -> None:
     window.session.select_bead(1)
-    assert window.act_explain.isEnabled()
+    assert window.act.explain.isEnabled()
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_explain.trigger()
+        window.act.explain.trigger()
     qtbot.waitUntil(lambda: window.explainer.dialog is not None, timeout=10_000)
     dialog = window.explainer.dialog
     qtbot.addWidget(dialog)
@@ -22,9 +22,9 @@ def test_explain_dialog_shows_the_selected_beads_features(qtbot, window) -> None
     assert dialog.windowTitle() == "Why bead 2?"
 
 
-def test_explain_dialog_needs_a_selected_bead(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+def test_explain_dialog_needs_a_selected_bead(qtbot, window, monkeypatch) -> None:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(title))
     window.session.select_bead(-1)
-    assert not window.act_explain.isEnabled()
+    assert not window.act.explain.isEnabled()
     assert not window.explainer.explain_selected()

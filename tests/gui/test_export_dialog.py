@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.export_dialog import LAST_DIR_KEY, ExportDialog
+from sialign.gui.dialogs.export_dialog import LAST_DIR_KEY, ExportDialog
 from sialign.io.export_formats import EXPORT_FORMATS
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -21,7 +21,7 @@ def _project(timed: bool = True) -> Project:
     return Project(talk_id="hi", source=src, target=tgt, alignment=Alignment([Bead((0,), (0, 1), trimmed=(0,)), Bead((1,), (2,))]))
 
 
-def _dialog(qtbot, project: Project, path: Path) -> ExportDialog:  # noqa: ANN001
+def _dialog(qtbot, project: Project, path: Path) -> ExportDialog:
     dialog = ExportDialog(project, str(path), None, QSettings())
     qtbot.addWidget(dialog)
     return dialog
@@ -31,7 +31,7 @@ def _choose(dialog: ExportDialog, key: str) -> None:
     dialog.format_box.setCurrentIndex([f.key for f in EXPORT_FORMATS].index(key))
 
 
-def test_export_dialog_offers_every_registry_format_with_subtitles_per_side(qtbot, tmp_path) -> None:  # noqa: ANN001
+def test_export_dialog_offers_every_registry_format_with_subtitles_per_side(qtbot, tmp_path) -> None:
     dialog = _dialog(qtbot, _project(), tmp_path / "hi.tsv")
     labels = [dialog.format_box.itemText(i) for i in range(dialog.format_box.count())]
     assert labels == [f.label for f in EXPORT_FORMATS]
@@ -50,13 +50,13 @@ def test_export_dialog_offers_every_registry_format_with_subtitles_per_side(qtbo
     assert dialog.path_edit.text() == str(tmp_path / "hi.tsv")
 
 
-def test_export_dialog_asks_before_replacing_a_file(qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_export_dialog_asks_before_replacing_a_file(qtbot, tmp_path, monkeypatch) -> None:
     out = tmp_path / "hi.tsv"
     out.write_text("keep me", encoding="utf-8")
     asked: list[str] = []
     answer = [QMessageBox.StandardButton.No]
 
-    def question(parent, title, text, *args, **kwargs):  # noqa: ANN001, ANN202
+    def question(parent, title, text, *args, **kwargs):
         asked.append(title)
         return answer[0]
 
@@ -71,7 +71,7 @@ def test_export_dialog_asks_before_replacing_a_file(qtbot, tmp_path, monkeypatch
     assert dialog.result() == 1
 
 
-def test_export_dialog_asks_before_creating_folders_and_remembers_the_folder(qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_export_dialog_asks_before_creating_folders_and_remembers_the_folder(qtbot, tmp_path, monkeypatch) -> None:
     asked: list[str] = []
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, *a, **k: asked.append(title) or QMessageBox.StandardButton.Yes)
     out = tmp_path / "new" / "deeper" / "hi.tsv"
@@ -84,7 +84,7 @@ def test_export_dialog_asks_before_creating_folders_and_remembers_the_folder(qtb
     assert again.path_edit.text() == str(out.parent / "talk.tsv")
 
 
-def test_export_dialog_error_keeps_it_open_with_the_options(qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_export_dialog_error_keeps_it_open_with_the_options(qtbot, tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
@@ -99,22 +99,22 @@ def test_export_dialog_error_keeps_it_open_with_the_options(qtbot, tmp_path, mon
     assert dialog.path_edit.text() == str(blocker / "sub" / "hi.jsonl")
 
 
-def test_export_dialog_subtitles_without_times_cannot_be_exported(qtbot, tmp_path) -> None:  # noqa: ANN001
+def test_export_dialog_subtitles_without_times_cannot_be_exported(qtbot, tmp_path) -> None:
     dialog = _dialog(qtbot, _project(timed=False), tmp_path / "hi.tsv")
     _choose(dialog, "srt-source")
     assert "no source times" in dialog.count_label.text()
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
 
 
-def test_export_dialog_write_failure_is_one_line_and_keeps_it_open(qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_export_dialog_write_failure_is_one_line_and_keeps_it_open(qtbot, tmp_path, monkeypatch) -> None:
     from sialign.core.errors import ExportError
-    from sialign.gui import export_dialog
+    from sialign.gui.dialogs import export_dialog
 
     dialog = _dialog(qtbot, _project(), tmp_path / "hi.tsv")
     _choose(dialog, "tmx")
     dialog.only_confirmed.setChecked(False)
 
-    def fail(project, options):  # noqa: ANN001, ANN202
+    def fail(project, options):
         raise ExportError("the disk is full\nsecond line")
 
     monkeypatch.setattr(export_dialog, "export", fail)
@@ -127,7 +127,7 @@ def test_export_dialog_write_failure_is_one_line_and_keeps_it_open(qtbot, tmp_pa
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
-def test_export_dialog_shows_a_long_error_whole(qtbot, tmp_path) -> None:  # noqa: ANN001
+def test_export_dialog_shows_a_long_error_whole(qtbot, tmp_path) -> None:
     """A folder that takes no files: the message says so, and the dialog grows until all of it shows."""
     dialog = _dialog(qtbot, _project(), tmp_path / "hi.tsv")
     dialog.show()
@@ -140,7 +140,7 @@ def test_export_dialog_shows_a_long_error_whole(qtbot, tmp_path) -> None:  # noq
     assert label.geometry().bottom() <= dialog.height()
 
 
-def test_export_dialog_a_file_in_the_path_is_named_not_offered_as_a_folder(qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_export_dialog_a_file_in_the_path_is_named_not_offered_as_a_folder(qtbot, tmp_path, monkeypatch) -> None:
     from PySide6.QtWidgets import QMessageBox
 
     (tmp_path / "afile").write_text("x", encoding="utf-8")
@@ -151,7 +151,7 @@ def test_export_dialog_a_file_in_the_path_is_named_not_offered_as_a_folder(qtbot
     assert f"{tmp_path / 'afile'} is a file, not a folder" in dialog.error_label.text()
 
 
-def test_export_dialog_writes_word_links_for_tsv_and_jsonl_only(qtbot, tmp_path) -> None:  # noqa: ANN001
+def test_export_dialog_writes_word_links_for_tsv_and_jsonl_only(qtbot, tmp_path) -> None:
     import json
 
     from sialign.workflows.word_links import update_word_links

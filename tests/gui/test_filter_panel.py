@@ -20,20 +20,20 @@ def _project() -> Project:
 
 
 @pytest.fixture
-def window(open_window):  # noqa: ANN001
+def window(open_window):
     return open_window(_project())
 
 
-def _score(qtbot, window) -> None:  # noqa: ANN001
+def _score(qtbot, window) -> None:
     panel = window.filter_panel
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
         panel.score_button.click()
     assert panel.scores is not None
 
 
-def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa: ANN001
+def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:
     panel = window.filter_panel
-    window.act_filters.trigger()
+    window.act.filters.trigger()
     assert window.filter_dock.isVisible()
     _score(qtbot, window)
     # "Ernte." is far shorter than its reference: below γ = 0.2 it would be dropped.
@@ -65,12 +65,12 @@ def test_filter_panel_live_count_and_apply_undo(qtbot, window) -> None:  # noqa:
     assert panel.flips == []
     assert "dropped" in window.table_model.data(window.table_model.index(2, 3))
 
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert window.session.project.alignment.beads[2].status is BeadStatus.AUTO
     assert panel.flips == [2]
 
 
-def test_filter_panel_scores_dropped_after_structural_edit(qtbot, window) -> None:  # noqa: ANN001
+def test_filter_panel_scores_dropped_after_structural_edit(qtbot, window) -> None:
     from sialign.core.edits import MergeBeads
 
     _score(qtbot, window)
@@ -81,7 +81,7 @@ def test_filter_panel_scores_dropped_after_structural_edit(qtbot, window) -> Non
     assert "Score the beads" in window.filter_panel.count_label.text()
 
 
-def test_filter_panel_apply_without_scoring_first_scores_and_keeps_the_scores(qtbot, window) -> None:  # noqa: ANN001
+def test_filter_panel_apply_without_scoring_first_scores_and_keeps_the_scores(qtbot, window) -> None:
     panel = window.filter_panel
     assert panel.scores is None
     with qtbot.waitSignal(window.runner.finished, timeout=60_000):
@@ -96,7 +96,7 @@ def test_filter_panel_apply_without_scoring_first_scores_and_keeps_the_scores(qt
 
 
 @pytest.mark.slow
-def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypatch, make_project, open_window) -> None:  # noqa: ANN001
+def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypatch, make_project, open_window) -> None:
     """Heartbeat every 10 ms on the GUI thread while the first scoring of a Japanese talk loads GiNZA.
 
     Importing spaCy and loading ``ja_ginza`` holds the interpreter lock for
@@ -134,10 +134,10 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
 
 
 @pytest.fixture
-def japanese_window(qtbot, monkeypatch, make_project, open_window):  # noqa: ANN001
+def japanese_window(qtbot, monkeypatch, make_project, open_window):
     """The hand-made English → Japanese talk, aligned, with a cold scoring process."""
     from sialign.filters import remote
-    from sialign.gui import filter_panel
+    from sialign.gui.filters import filter_panel
 
     remote.shutdown()
     monkeypatch.setattr(filter_panel, "WARM_UP_DELAY_MS", 100)
@@ -145,13 +145,13 @@ def japanese_window(qtbot, monkeypatch, make_project, open_window):  # noqa: ANN
 
 
 @pytest.mark.slow
-def test_filter_panel_warms_up_ginza_only_when_shown(qtbot, japanese_window) -> None:  # noqa: ANN001
+def test_filter_panel_warms_up_ginza_only_when_shown(qtbot, japanese_window) -> None:
     from sialign.filters import remote
 
     window = japanese_window
     qtbot.wait(400)
     assert not remote.scoring_process().running, "a hidden panel must not load GiNZA"
-    window.act_filters.trigger()
+    window.act.filters.trigger()
     qtbot.waitUntil(lambda: remote.scoring_process().running, timeout=5000)
     # A scoring started during the load waits for it and then works.
     with qtbot.waitSignal(window.runner.finished, timeout=180_000):
@@ -161,7 +161,7 @@ def test_filter_panel_warms_up_ginza_only_when_shown(qtbot, japanese_window) -> 
 
 
 @pytest.mark.slow
-def test_filter_panel_cancel_during_ginza_load_is_quick(qtbot, japanese_window) -> None:  # noqa: ANN001
+def test_filter_panel_cancel_during_ginza_load_is_quick(qtbot, japanese_window) -> None:
     import time
 
     from sialign.filters import remote
@@ -182,7 +182,7 @@ def test_filter_panel_cancel_during_ginza_load_is_quick(qtbot, japanese_window) 
     assert window.filter_panel.scores is not None
 
 
-def test_closing_filters_brings_the_matrix_back(qtbot, window) -> None:  # noqa: ANN001
+def test_closing_filters_brings_the_matrix_back(qtbot, window) -> None:
     from PySide6.QtWidgets import QTabBar
 
     window.show()

@@ -8,8 +8,8 @@ from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.core.params import FilterParams
 from sialign.filters import score_beads
 from sialign.filters.preview import preview_changes
-from sialign.gui.filter_panel import FilterPanel
-from sialign.gui.session import ProjectSession
+from sialign.gui.filters.filter_panel import FilterPanel
+from sialign.gui.common.session import ProjectSession
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -27,7 +27,7 @@ def _german() -> Project:
     )  # fmt: skip
 
 
-def _panel(qtbot, project: Project) -> FilterPanel:  # noqa: ANN001
+def _panel(qtbot, project: Project) -> FilterPanel:
     session = ProjectSession()
     session.set_project(project)
     panel = FilterPanel(session, lambda worker, done: None)
@@ -35,7 +35,7 @@ def _panel(qtbot, project: Project) -> FilterPanel:  # noqa: ANN001
     return panel
 
 
-def test_filter_preview_lists_each_bead_with_filter_and_reason(qtbot) -> None:  # noqa: ANN001
+def test_filter_preview_lists_each_bead_with_filter_and_reason(qtbot) -> None:
     project = _german()
     scores = score_beads(project)
     changes = preview_changes(project.alignment.beads, project.target, scores, FilterParams(gamma_min=0.2, gamma_max=3.0))  # type: ignore[union-attr]
@@ -59,7 +59,7 @@ def test_filter_preview_lists_each_bead_with_filter_and_reason(qtbot) -> None:  
     assert first.startswith("Bead 3 — flag: length ratio") and first.endswith("(flag only)")
 
 
-def test_filter_panel_disables_filters_not_built_for_the_target_language(qtbot) -> None:  # noqa: ANN001
+def test_filter_panel_disables_filters_not_built_for_the_target_language(qtbot) -> None:
     project = _german()
     project.target.language = "zh"
     project.target.segments[0].text = "河水每年春天泛滥。"

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.matrix_view import MatrixView, bead_at, bead_spans
+from sialign.gui.matrix.matrix_view import MatrixView, bead_at, bead_spans
 from sialign.align.result import SimilarityGrid
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignor
 SPANS = [[0, 1, 0, 1], [1, 2, 1, 3], [2, 3, 3, 5], [3, 4, 5, 6], [4, 5, 6, 8], [5, 6, 8, 9]]
 
 
-def test_matrix_view_bead_spans(project) -> None:  # noqa: ANN001
+def test_matrix_view_bead_spans(project) -> None:
     assert bead_spans(project.alignment.beads).tolist() == SPANS
 
 
@@ -41,7 +41,7 @@ def test_matrix_view_bead_spans_with_skips() -> None:
         (-3, -3, 0),  # outside the matrix
     ],
 )
-def test_matrix_view_bead_at(row, col, expected) -> None:  # noqa: ANN001
+def test_matrix_view_bead_at(row, col, expected) -> None:
     spans = np.array(SPANS)
     assert bead_at(spans, row, col) == expected
 
@@ -60,13 +60,13 @@ def test_matrix_view_similarity_remap_after_split() -> None:
     assert out[2].tolist() == [3.0, 5.0]
 
 
-def _cell_centre_in_viewport(view: MatrixView, row: int, col: int):  # noqa: ANN202
+def _cell_centre_in_viewport(view: MatrixView, row: int, col: int):
     scene_point = view.plot.getViewBox().mapViewToScene(QPointF(col + 0.5, row + 0.5))
     return view.graphics.mapFromScene(scene_point)
 
 
 @pytest.fixture
-def matrix(qtbot, session):  # noqa: ANN001
+def matrix(qtbot, session):
     view = MatrixView()
     qtbot.addWidget(view)
     view.resize(600, 500)
@@ -77,13 +77,13 @@ def matrix(qtbot, session):  # noqa: ANN001
 
 
 @pytest.mark.parametrize("row, col, expected", [(0, 0, 0), (1, 2, 1), (2, 3, 2), (4, 7, 4), (5, 8, 5), (5, 2, 2)])
-def test_matrix_view_click_selects_bead(qtbot, matrix, row, col, expected) -> None:  # noqa: ANN001
+def test_matrix_view_click_selects_bead(qtbot, matrix, row, col, expected) -> None:
     with qtbot.waitSignal(matrix.bead_clicked, timeout=2000) as blocker:
         qtbot.mouseClick(matrix.graphics.viewport(), Qt.MouseButton.LeftButton, pos=_cell_centre_in_viewport(matrix, row, col))
     assert blocker.args == [expected]
 
 
-def test_matrix_view_selection_rectangle(matrix) -> None:  # noqa: ANN001
+def test_matrix_view_selection_rectangle(matrix) -> None:
     assert matrix.selection_rect() is None
     matrix.set_selected_bead(2)
     rect = matrix.selection_rect()
@@ -93,7 +93,7 @@ def test_matrix_view_selection_rectangle(matrix) -> None:  # noqa: ANN001
     assert matrix.selection_rect() is None
 
 
-def test_matrix_view_selection_scrolls_into_view(matrix) -> None:  # noqa: ANN001
+def test_matrix_view_selection_scrolls_into_view(matrix) -> None:
     matrix.zoom_to_bead(0, context=1)
     (x0, x1), (y0, y1) = matrix.plot.getViewBox().viewRange()
     assert x1 < 5
@@ -102,7 +102,7 @@ def test_matrix_view_selection_scrolls_into_view(matrix) -> None:  # noqa: ANN00
     assert x0 <= 8 and 9 <= x1 + 1e-6 and y0 <= 5 and 6 <= y1 + 1e-6
 
 
-def test_matrix_view_fit_to_window(matrix) -> None:  # noqa: ANN001
+def test_matrix_view_fit_to_window(matrix) -> None:
     matrix.zoom_to_bead(2, context=1)
     matrix.fit_to_window()
     (x0, x1), (y0, y1) = matrix.plot.getViewBox().viewRange()
@@ -110,7 +110,7 @@ def test_matrix_view_fit_to_window(matrix) -> None:  # noqa: ANN001
     assert y0 == pytest.approx(0, abs=0.05) and y1 == pytest.approx(6, abs=0.05)
 
 
-def test_matrix_view_large_talk_draws_quickly(qtbot) -> None:  # noqa: ANN001
+def test_matrix_view_large_talk_draws_quickly(qtbot) -> None:
     n_src, n_tgt = 1000, 3000
     source = Document.from_texts([f"s{i}" for i in range(n_src)], language="en")
     target = Document.from_texts([f"t{i}" for i in range(n_tgt)], language="ja")
@@ -137,7 +137,7 @@ def test_matrix_view_large_talk_draws_quickly(qtbot) -> None:  # noqa: ANN001
     assert redraw < 1.0
 
 
-def test_matrix_view_says_what_to_do_when_empty(qtbot, project, make_project) -> None:  # noqa: ANN001
+def test_matrix_view_says_what_to_do_when_empty(qtbot, project, make_project) -> None:
     from sialign.core.model import Project
 
     view = MatrixView()
@@ -158,7 +158,7 @@ def test_matrix_view_says_what_to_do_when_empty(qtbot, project, make_project) ->
     assert view.empty_message() == "" and not view.empty_label.isVisibleTo(view)
 
 
-def test_the_not_aligned_note_keeps_off_the_colour_scale(qtbot, make_project) -> None:  # noqa: ANN001
+def test_the_not_aligned_note_keeps_off_the_colour_scale(qtbot, make_project) -> None:
     """An alignment undone leaves the colours: the note sits in the matrix's corner, not over the scale and its label."""
     aligned = make_project()
     values = np.random.default_rng(0).random((6, 9), dtype=np.float32)
@@ -180,7 +180,7 @@ def test_the_not_aligned_note_keeps_off_the_colour_scale(qtbot, make_project) ->
     assert matrix.adjusted(-1, -1, 1, 1).contains(note), (note, matrix)
 
 
-def test_matrix_colour_bar_makes_room_for_its_label_after_being_hidden(qtbot, make_project) -> None:  # noqa: ANN001
+def test_matrix_colour_bar_makes_room_for_its_label_after_being_hidden(qtbot, make_project) -> None:
     """Uncoloured, the bar is hidden; coloured again, its label must not be drawn over the bar."""
     aligned = make_project()
     view = MatrixView()
@@ -196,9 +196,9 @@ def test_matrix_colour_bar_makes_room_for_its_label_after_being_hidden(qtbot, ma
     qtbot.waitUntil(lambda: view.colour_bar.getAxis("left").width() >= 20, timeout=2000)
 
 
-def test_matrix_view_zoom_buttons_need_a_talk(qtbot, project) -> None:  # noqa: ANN001
+def test_matrix_view_zoom_buttons_need_a_talk(qtbot, project) -> None:
     from sialign.core.model import Project
-    from sialign.gui.matrix_view import MatrixView
+    from sialign.gui.matrix.matrix_view import MatrixView
 
     view = MatrixView()
     qtbot.addWidget(view)
@@ -208,10 +208,10 @@ def test_matrix_view_zoom_buttons_need_a_talk(qtbot, project) -> None:  # noqa: 
     assert view.fit_button.isEnabled() and view.zoom_button.isEnabled()
 
 
-def test_a_long_hover_line_never_widens_the_matrix(qtbot, session) -> None:  # noqa: ANN001
+def test_a_long_hover_line_never_widens_the_matrix(qtbot, session) -> None:
     from PySide6.QtWidgets import QWidgetItem
 
-    from sialign.gui.matrix_view import MatrixView
+    from sialign.gui.matrix.matrix_view import MatrixView
 
     view = MatrixView()
     qtbot.addWidget(view)

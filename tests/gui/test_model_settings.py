@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("PySide6")
 
-from sialign.embed import models_registry as mr  # noqa: E402
-from sialign.gui.model_settings import ModelSettingsDialog  # noqa: E402
-from tiny_models import build_tiny_model  # noqa: E402
+from sialign.embed import models_registry as mr
+from sialign.gui.dialogs.model_settings import ModelSettingsDialog
+from tiny_models import build_tiny_model
 
 pytestmark = pytest.mark.gui
 

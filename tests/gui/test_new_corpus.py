@@ -26,9 +26,9 @@ def talks(tmp_path: Path) -> Path:
     return folder
 
 
-def test_new_corpus_dialog_proposes_an_editable_manifest_and_saves_it(qtbot, talks: Path) -> None:  # noqa: ANN001
+def test_new_corpus_dialog_proposes_an_editable_manifest_and_saves_it(qtbot, talks: Path) -> None:
     from sialign.corpus.propose import COLUMNS
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     dialog = NewCorpusDialog()
     qtbot.addWidget(dialog)
@@ -51,9 +51,9 @@ def test_new_corpus_dialog_proposes_an_editable_manifest_and_saves_it(qtbot, tal
     assert spec.talk == "talk" and spec.interpreter == "I-03" and spec.target_audio == talks / "talk.ja.ogg"
 
 
-def test_new_corpus_dialog_names_a_missing_file_and_keeps_the_table(qtbot, talks: Path) -> None:  # noqa: ANN001
+def test_new_corpus_dialog_names_a_missing_file_and_keeps_the_table(qtbot, talks: Path) -> None:
     from sialign.corpus.propose import COLUMNS
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     dialog = NewCorpusDialog()
     qtbot.addWidget(dialog)
@@ -64,10 +64,10 @@ def test_new_corpus_dialog_names_a_missing_file_and_keeps_the_table(qtbot, talks
     assert "first.de.srt" in dialog.message.text() and len(dialog.rows()) == 2
 
 
-def test_new_corpus_dialog_explains_an_empty_folder(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+def test_new_corpus_dialog_explains_an_empty_folder(qtbot, tmp_path: Path) -> None:
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     dialog = NewCorpusDialog()
     qtbot.addWidget(dialog)
@@ -76,8 +76,8 @@ def test_new_corpus_dialog_explains_an_empty_folder(qtbot, tmp_path: Path) -> No
     assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
 
 
-def test_new_corpus_from_the_main_window_aligns_in_the_corpus_window(qtbot, window, talks: Path, monkeypatch) -> None:  # noqa: ANN001
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+def test_new_corpus_from_the_main_window_aligns_in_the_corpus_window(qtbot, window, talks: Path, monkeypatch) -> None:
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     def fill_in(dialog: NewCorpusDialog) -> int:
         dialog.set_folder(str(talks))
@@ -85,7 +85,7 @@ def test_new_corpus_from_the_main_window_aligns_in_the_corpus_window(qtbot, wind
         return dialog.result()
 
     monkeypatch.setattr(NewCorpusDialog, "exec", fill_in)
-    corpus = window.new_corpus()
+    corpus = window.files.new_corpus()
     assert corpus is not None
     qtbot.addWidget(corpus)
     assert corpus.cancel_button.isEnabled()  # aligning, with Cancel

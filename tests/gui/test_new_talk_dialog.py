@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sialign.gui.new_talk_dialog import NewTalkDialog, talk_id_from_path
+from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog, talk_id_from_path
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -37,20 +37,20 @@ Broken timing.
 
 
 @pytest.fixture
-def dialog(qtbot):  # noqa: ANN001, ANN201
+def dialog(qtbot):
     dialog = NewTalkDialog()
     qtbot.addWidget(dialog)
     return dialog
 
 
-def _choose_file(field, path, data: bytes) -> None:  # noqa: ANN001
+def _choose_file(field, path, data: bytes) -> None:
     """Write ``data`` to ``path`` and choose it in ``field``, as the user would."""
     path.write_bytes(data)
     field.set_path(str(path))
 
 
 @pytest.fixture
-def files(tmp_path):  # noqa: ANN001
+def files(tmp_path):
     paths = {}
     for name, text in (("ted_42.en.srt", SOURCE_SRT), ("ted_42.ja.srt", TARGET_SRT), ("bad.srt", BAD_SRT)):
         path = tmp_path / name
@@ -65,11 +65,11 @@ def files(tmp_path):  # noqa: ANN001
     "name, expected",
     [("ted_42.en.srt", "ted_42"), ("/x/My Talk (final).txt", "My_Talk_final"), ("talk-ja.vtt", "talk"), ("___.txt", "talk")],
 )
-def test_new_talk_dialog_talk_id_from_path(name, expected) -> None:  # noqa: ANN001
+def test_new_talk_dialog_talk_id_from_path(name, expected) -> None:
     assert talk_id_from_path(name) == expected
 
 
-def test_new_talk_dialog_reads_files_and_guesses_languages(dialog, files) -> None:  # noqa: ANN001
+def test_new_talk_dialog_reads_files_and_guesses_languages(dialog, files) -> None:
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     dialog.target.set_path(str(files["ted_42.ja.srt"]))
     assert "2 segments" in dialog.source.status.text() and "with times" in dialog.source.status.text()
@@ -88,7 +88,7 @@ def test_new_talk_dialog_reads_files_and_guesses_languages(dialog, files) -> Non
     assert project.alignment is None
 
 
-def test_new_talk_dialog_bad_file_names_file_and_line_and_keeps_input(dialog, files) -> None:  # noqa: ANN001
+def test_new_talk_dialog_bad_file_names_file_and_line_and_keeps_input(dialog, files) -> None:
     dialog.talk_id.setText("my talk")
     dialog.target.set_path(str(files["ted_42.ja.srt"]))
     dialog.source.set_path(str(files["bad.srt"]))
@@ -105,7 +105,7 @@ def test_new_talk_dialog_bad_file_names_file_and_line_and_keeps_input(dialog, fi
     assert dialog.result() == NewTalkDialog.DialogCode.Accepted
 
 
-def test_new_talk_dialog_reference_must_match_source(dialog, files) -> None:  # noqa: ANN001
+def test_new_talk_dialog_reference_must_match_source(dialog, files) -> None:
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     dialog.target.set_path(str(files["ted_42.ja.srt"]))
     dialog.reference.set_path(str(files["ref"]))
@@ -113,7 +113,7 @@ def test_new_talk_dialog_reference_must_match_source(dialog, files) -> None:  # 
     assert "1 lines but the source has 2" in dialog.message.text()
 
 
-def test_new_talk_dialog_missing_files_and_audio(dialog, files, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_missing_files_and_audio(dialog, files, tmp_path) -> None:
     dialog.source_audio.set_path(str(tmp_path / "nope.wav"))
     assert "no such file" in dialog.source_audio.status.text()
     problems = dialog.problems()
@@ -138,7 +138,7 @@ def _textgrid(tiers: dict[str, list[tuple[float, float, str]]]) -> str:
 TEXTGRID = _textgrid({"words": [(0, 6, "one long word tier")], "sentences": [(0, 3, "Good morning."), (3, 6, "Thank you.")]})
 
 
-def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(dialog, tmp_path) -> None:
     _choose_file(dialog.source, tmp_path / "talk.TextGrid", TEXTGRID.encode())
     assert dialog.source.tier.count() == 2 and dialog.source.tier.isVisibleTo(dialog)
     assert "1 segment ·" in dialog.source.status.text()
@@ -147,7 +147,7 @@ def test_new_talk_dialog_offers_the_tiers_of_a_textgrid(dialog, tmp_path) -> Non
     assert [s.text for s in dialog._documents["src"]] == ["Good morning.", "Thank you."]
 
 
-def test_new_talk_dialog_warns_about_a_doubtful_encoding(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_warns_about_a_doubtful_encoding(dialog, tmp_path) -> None:
     # Issue 12: a mixed-encoding file is read, and the dialog says which line is doubtful.
     mixed = "皆さん、おはようございます。\n".encode() + "Café crème.\n".encode("latin-1") + "ありがとう。\n".encode()
     _choose_file(dialog.target, tmp_path / "mixed.ja.txt", mixed)
@@ -158,13 +158,13 @@ def test_new_talk_dialog_warns_about_a_doubtful_encoding(dialog, tmp_path) -> No
 
 # -- encodings: preview, choice, warning ---------------------------------------
 
-def _choose(field, codec) -> None:  # noqa: ANN001
+def _choose(field, codec) -> None:
     index = field.encoding.findData(codec)
     assert index >= 0, codec
     field.encoding.setCurrentIndex(index)
 
 
-def test_new_talk_dialog_gbk_file_decodes_when_chosen_and_warns_on_auto(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_gbk_file_decodes_when_chosen_and_warns_on_auto(dialog, tmp_path) -> None:
     # Short GBK Chinese also decodes as EUC-JP: Auto reads it garbled, and must say so.
     _choose_file(dialog.target, tmp_path / "talk.zh.txt", "你好世界。\n水资源\n".encode("gbk"))
     assert "Warning:" in dialog.target.status.text() and "encoding" in dialog.target.status.text()
@@ -181,7 +181,7 @@ def test_new_talk_dialog_gbk_file_decodes_when_chosen_and_warns_on_auto(dialog, 
     assert [s.text for s in project.target] == ["你好世界。", "水资源"] and project.target.encoding == "gb18030"
 
 
-def test_new_talk_dialog_iso2022jp_file_decodes_when_chosen(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_iso2022jp_file_decodes_when_chosen(dialog, tmp_path) -> None:
     _choose_file(dialog.target, tmp_path / "interp.txt", "皆さん、おはようございます。\n今日は水についてお話しします。\n".encode("iso2022_jp"))
     _choose(dialog.target, "cp1252")  # wrong: the escape sequences show as control characters
     assert "control characters" in dialog.target.status.text()
@@ -191,7 +191,7 @@ def test_new_talk_dialog_iso2022jp_file_decodes_when_chosen(dialog, tmp_path) ->
     assert dialog._documents["tgt"] is not None and dialog._documents["tgt"].texts()[1] == "今日は水についてお話しします。"
 
 
-def test_new_talk_dialog_latin1_line_previewed_and_warned(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_latin1_line_previewed_and_warned(dialog, tmp_path) -> None:
     mixed = "Grüße aus Köln.\n".encode() + "Café crème.\n".encode("latin-1") + "Danke schön.\n".encode()
     _choose_file(dialog.source, tmp_path / "mixed.de.txt", mixed)
     # Auto reads each line right and warns about line 2.
@@ -223,11 +223,11 @@ def test_new_talk_dialog_latin1_line_previewed_and_warned(dialog, tmp_path) -> N
         ("/home/me/Desktop/src.txt", "/home/me/Desktop/tgt.txt", "talk"),
     ],
 )
-def test_talk_id_from_both_file_names(source, target, expected) -> None:  # noqa: ANN001
+def test_talk_id_from_both_file_names(source, target, expected) -> None:
     assert talk_id_from_path(source, target) == expected
 
 
-def test_new_talk_dialog_talk_id_from_folder_when_names_are_generic(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_talk_id_from_folder_when_names_are_generic(dialog, tmp_path) -> None:
     folder = tmp_path / "ted_1234"
     folder.mkdir()
     (folder / "src.srt").write_text(SOURCE_SRT, encoding="utf-8")
@@ -240,7 +240,7 @@ def test_new_talk_dialog_talk_id_from_folder_when_names_are_generic(dialog, tmp_
     assert dialog.project().talk_id == "ted_1234"
 
 
-def test_new_talk_dialog_typed_talk_id_is_kept(qtbot, dialog, files) -> None:  # noqa: ANN001
+def test_new_talk_dialog_typed_talk_id_is_kept(qtbot, dialog, files) -> None:
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     assert dialog.talk_id.text() == "ted_42"
     qtbot.keyClicks(dialog.talk_id, "_b")
@@ -248,7 +248,7 @@ def test_new_talk_dialog_typed_talk_id_is_kept(qtbot, dialog, files) -> None:  #
     assert dialog.talk_id.text() == "ted_42_b"
 
 
-def test_new_talk_dialog_messages_wrap_and_carry_tooltips(qtbot, dialog, files, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_messages_wrap_and_carry_tooltips(qtbot, dialog, files, tmp_path) -> None:
     dialog.show()
     qtbot.waitExposed(dialog)
     dialog.source.set_path(str(files["bad.srt"]))
@@ -265,7 +265,7 @@ def test_new_talk_dialog_messages_wrap_and_carry_tooltips(qtbot, dialog, files, 
     assert dialog.message.wordWrap() and dialog.message.toolTip() == dialog.message.text() != ""
 
 
-def test_new_talk_dialog_stale_error_goes_when_file_is_fixed(dialog, files) -> None:  # noqa: ANN001
+def test_new_talk_dialog_stale_error_goes_when_file_is_fixed(dialog, files) -> None:
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
@@ -282,7 +282,7 @@ def test_new_talk_dialog_stale_error_goes_when_file_is_fixed(dialog, files) -> N
     assert dialog.result() != NewTalkDialog.DialogCode.Accepted and "line 6" in dialog.source.status.text()
 
 
-def test_new_talk_dialog_file_dialogs_start_in_the_last_folder(qtbot, files, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_new_talk_dialog_file_dialogs_start_in_the_last_folder(qtbot, files, tmp_path, monkeypatch) -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QFileDialog
 
@@ -290,7 +290,7 @@ def test_new_talk_dialog_file_dialogs_start_in_the_last_folder(qtbot, files, tmp
     starts = []
     answers = iter([str(files["ted_42.en.srt"]), str(files["ted_42.ja.srt"])])
 
-    def choose(parent, caption, start, file_filter):  # noqa: ANN001, ANN202
+    def choose(parent, caption, start, file_filter):
         starts.append(start)
         return next(answers), ""
 
@@ -309,7 +309,7 @@ def test_new_talk_dialog_file_dialogs_start_in_the_last_folder(qtbot, files, tmp
     assert starts[-1] == str(files["ted_42.en.srt"].parent)
 
 
-def test_new_talk_dialog_a_failed_read_leaves_nothing_of_the_previous_file(dialog, files, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_a_failed_read_leaves_nothing_of_the_previous_file(dialog, files, tmp_path) -> None:
     """The preview and the talk id describe the file chosen now, never one read before it."""
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     assert dialog.talk_id.text() == "ted_42"
@@ -326,7 +326,7 @@ def test_new_talk_dialog_a_failed_read_leaves_nothing_of_the_previous_file(dialo
     assert dialog.talk_id.text() != "bad"
 
 
-def test_new_talk_dialog_offers_the_columns_of_a_tsv(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_offers_the_columns_of_a_tsv(dialog, tmp_path) -> None:
     """A TSV headed ``id  en  ja`` names no text column: the reader picks one, nothing is guessed."""
     _choose_file(dialog.target, tmp_path / "pairs.tsv", "id\ten\tja\n1\tHello.\tこんにちは。\n2\tBye.\tさようなら。\n".encode())
     assert dialog.target.tier.isVisibleTo(dialog)
@@ -341,7 +341,7 @@ def test_new_talk_dialog_offers_the_columns_of_a_tsv(dialog, tmp_path) -> None: 
     assert dialog._documents["src"].texts() == ["Hello."]
 
 
-def test_new_talk_dialog_clearing_a_field_clears_its_preview_at_once(dialog, files) -> None:  # noqa: ANN001
+def test_new_talk_dialog_clearing_a_field_clears_its_preview_at_once(dialog, files) -> None:
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     assert not dialog.source.preview.isHidden() and not dialog.source.status.isHidden()
     dialog.source.edit.clear()  # the ⊗ button, focus still in the field
@@ -349,7 +349,7 @@ def test_new_talk_dialog_clearing_a_field_clears_its_preview_at_once(dialog, fil
     assert dialog._documents["src"] is None
 
 
-def test_new_talk_dialog_warns_when_the_reference_language_differs(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_warns_when_the_reference_language_differs(dialog, tmp_path) -> None:
     src = tmp_path / "t.en.txt"
     src.write_text("The bread is good.\nWe bake it every day.\n", encoding="utf-8")
     tgt = tmp_path / "t.zh.txt"
@@ -363,7 +363,7 @@ def test_new_talk_dialog_warns_when_the_reference_language_differs(dialog, tmp_p
     assert "language ja" in text and "interpretation is zh" in text
 
 
-def test_new_talk_dialog_gbk_read_as_windows_1252_names_gbk_and_keeps_the_language(dialog, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_gbk_read_as_windows_1252_names_gbk_and_keeps_the_language(dialog, tmp_path) -> None:
     text = "我们今天谈谈水资源的问题。\n水是最宝贵的资源。\n但是我们每天都在浪费它。\n"
     _choose_file(dialog.target, tmp_path / "talk.zh.txt", text.encode("gbk"))
     _choose(dialog.target, "gb18030")
@@ -374,7 +374,7 @@ def test_new_talk_dialog_gbk_read_as_windows_1252_names_gbk_and_keeps_the_langua
     assert dialog.target_language.currentText() == "zh"
 
 
-def _rows(dialog) -> list:  # noqa: ANN001
+def _rows(dialog) -> list:
     """The dialog's fields top to bottom, each as its rectangle in the dialog's coordinates."""
     from PySide6.QtCore import QRect
 
@@ -383,7 +383,7 @@ def _rows(dialog) -> list:  # noqa: ANN001
     return [QRect(w.mapTo(dialog, w.rect().topLeft()), w.size()) for w in widgets]
 
 
-def _assert_laid_out(dialog) -> None:  # noqa: ANN001
+def _assert_laid_out(dialog) -> None:
     """No field overlaps the next; in each file field the path row, the preview and the message follow each other."""
     rows = _rows(dialog)
     for upper, lower in zip(rows, rows[1:]):
@@ -399,7 +399,7 @@ def _assert_laid_out(dialog) -> None:  # noqa: ANN001
             assert field.status.height() >= field.status.heightForWidth(field.status.width())
 
 
-def test_new_talk_dialog_a_file_not_found_moves_no_field(qtbot, dialog, files, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_a_file_not_found_moves_no_field(qtbot, dialog, files, tmp_path) -> None:
     """Reading a file as the focus leaves for the next field (a click there) keeps every field where it was."""
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtTest import QTest
@@ -426,7 +426,7 @@ def test_new_talk_dialog_a_file_not_found_moves_no_field(qtbot, dialog, files, t
     _assert_laid_out(dialog)
 
 
-def test_new_talk_dialog_a_long_message_grows_its_field_after_the_click(qtbot, dialog, files, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_dialog_a_long_message_grows_its_field_after_the_click(qtbot, dialog, files, tmp_path) -> None:
     """A message of several lines waits for the mouse button, then grows its field without covering the preview."""
     from PySide6.QtCore import QPoint, Qt
     from PySide6.QtTest import QTest

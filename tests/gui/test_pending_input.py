@@ -14,18 +14,18 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from sialign.gui.table_model import Column
+from sialign.gui.table.table_model import Column
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 BEAD = 1  # the bead the input is typed for; the tests then move to bead 2
 
 
-def _click_checkbox(qtbot, box) -> None:  # noqa: ANN001
+def _click_checkbox(qtbot, box) -> None:
     qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=box.rect().center())
 
 
-def _enter(qtbot, window, field: str) -> str:  # noqa: ANN001
+def _enter(qtbot, window, field: str) -> str:
     """Give ``field`` of the bead panel new input, without Enter; returns a description of the expected bead value."""
     inspector = window.inspector
     if field == "good_align":
@@ -42,7 +42,7 @@ def _enter(qtbot, window, field: str) -> str:  # noqa: ANN001
     return field
 
 
-def _kept(window, field: str) -> bool:  # noqa: ANN001
+def _kept(window, field: str) -> bool:
     bead = window.session.project.alignment.beads[BEAD]
     return {
         "good_align": bead.good_align is not None,
@@ -52,7 +52,7 @@ def _kept(window, field: str) -> bool:  # noqa: ANN001
     }[field]
 
 
-def _select_row(qtbot, window, row: int) -> None:  # noqa: ANN001
+def _select_row(qtbot, window, row: int) -> None:
     rect = window.table.visualRect(window.proxy.index(row, Column.SOURCE))
     qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
@@ -61,7 +61,7 @@ FIELDS = ["good_align", "good_mt", "note", "post_edit"]
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_pending_input_kept_when_the_selection_moves(qtbot, window, field) -> None:  # noqa: ANN001
+def test_pending_input_kept_when_the_selection_moves(qtbot, window, field) -> None:
     _select_row(qtbot, window, BEAD)
     _enter(qtbot, window, field)
     _select_row(qtbot, window, BEAD + 1)
@@ -78,12 +78,12 @@ def test_pending_input_kept_when_the_selection_moves(qtbot, window, field) -> No
     }[field]
     assert shown
     # It is one undoable step.
-    window.act_undo.trigger()
+    window.act.undo.trigger()
     assert not _kept(window, field)
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_pending_input_kept_when_another_edit_runs(qtbot, window, field) -> None:  # noqa: ANN001
+def test_pending_input_kept_when_another_edit_runs(qtbot, window, field) -> None:
     from sialign.core.edits import SetStatus
     from sialign.core.model import BeadStatus
 
@@ -94,7 +94,7 @@ def test_pending_input_kept_when_another_edit_runs(qtbot, window, field) -> None
 
 
 @pytest.mark.parametrize("field", ["note", "post_edit"])
-def test_pending_text_applied_then_taken_back_by_undo(qtbot, window, field) -> None:  # noqa: ANN001
+def test_pending_text_applied_then_taken_back_by_undo(qtbot, window, field) -> None:
     from sialign.core.edits import SetStatus
     from sialign.core.model import BeadStatus
 
@@ -102,23 +102,23 @@ def test_pending_text_applied_then_taken_back_by_undo(qtbot, window, field) -> N
     _select_row(qtbot, window, BEAD)
     before = window.session.undo_stack.count()
     _enter(qtbot, window, field)
-    window.act_undo.trigger()  # Undo right after typing takes the typing back, not an older step
+    window.act.undo.trigger()  # Undo right after typing takes the typing back, not an older step
     assert not _kept(window, field)
     assert window.session.undo_stack.count() == before + 1
     assert window.session.project.alignment.beads[BEAD + 2].status is BeadStatus.CONFIRMED
-    window.act_redo.trigger()
+    window.act.redo.trigger()
     assert _kept(window, field)
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_pending_input_saved_with_the_project(qtbot, window, field, tmp_path: Path) -> None:  # noqa: ANN001
+def test_pending_input_saved_with_the_project(qtbot, window, field, tmp_path: Path) -> None:
     from sialign.io.project_file import load_project
 
     _select_row(qtbot, window, BEAD)
     _enter(qtbot, window, field)
     path = tmp_path / "talk.sialign"
     window.session.project.path = str(path)
-    assert window.save()
+    assert window.files.save()
     assert _kept(window, field)
     saved = load_project(path)
     window.session.project.alignment = saved.alignment
@@ -127,10 +127,10 @@ def test_pending_input_saved_with_the_project(qtbot, window, field, tmp_path: Pa
 
 
 @pytest.mark.parametrize("field", FIELDS)
-def test_pending_input_counts_when_the_window_closes(qtbot, window, field, monkeypatch) -> None:  # noqa: ANN001
+def test_pending_input_counts_when_the_window_closes(qtbot, window, field, monkeypatch) -> None:
     asked: list[str] = []
 
-    def question(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def question(*args, **kwargs):
         asked.append(args[1])
         return QMessageBox.StandardButton.Cancel
 
@@ -143,7 +143,7 @@ def test_pending_input_counts_when_the_window_closes(qtbot, window, field, monke
     assert _kept(window, field)
 
 
-def test_pending_input_goes_into_a_re_alignment(qtbot, window) -> None:  # noqa: ANN001
+def test_pending_input_goes_into_a_re_alignment(qtbot, window) -> None:
     """The note is applied before the worker takes its snapshot, so the run carries it (or asks about it)."""
     _select_row(qtbot, window, BEAD)
     _enter(qtbot, window, "note")
@@ -154,7 +154,7 @@ def test_pending_input_goes_into_a_re_alignment(qtbot, window) -> None:  # noqa:
         assert window.session.undo_stack.count() == 1
 
 
-def test_pending_input_never_lands_on_another_project(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_pending_input_never_lands_on_another_project(qtbot, window, make_project) -> None:
     """Opening another project applies the input to the old one first; the new one's beads stay clean."""
     _select_row(qtbot, window, BEAD)
     _enter(qtbot, window, "note")
@@ -167,7 +167,7 @@ def test_pending_input_never_lands_on_another_project(qtbot, window, make_projec
     assert all(bead.note == "" for bead in other.alignment.beads)
 
 
-def test_pending_input_fields_disabled_without_a_bead(qtbot, window) -> None:  # noqa: ANN001
+def test_pending_input_fields_disabled_without_a_bead(qtbot, window) -> None:
     window.session.select_bead(-1)
     inspector = window.inspector
     assert not inspector.note.isEnabled()

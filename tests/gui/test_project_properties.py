@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from sialign.audio.player import Player
 from sialign.core.model import Project
-from sialign.gui.main_window import APP_NAME, MainWindow
-from sialign.gui.project_properties import ProjectPropertiesDialog
-from sialign.gui.session import ProjectSession
+from sialign.gui.main.main_window import APP_NAME, MainWindow
+from sialign.gui.dialogs.project_properties import ProjectPropertiesDialog
+from sialign.gui.common.session import ProjectSession
 from sialign.io.project_file import save_project
 
 pytestmark = pytest.mark.gui
@@ -103,7 +103,7 @@ def test_missing_audio_on_open_offers_locate(bare_window: MainWindow, qtbot: Any
         return str(moved), ""
 
     monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
-    assert bare_window.open_path(str(path))
+    assert bare_window.files.open_path(str(path))
     assert len(shown) == 1 and "source audio" in shown[0] and "no such file" in shown[0]
     project = bare_window.session.project
     assert resolved(project, project.source.audio_path) == moved
@@ -124,7 +124,7 @@ def test_both_recordings_moved_together_are_found_with_one_locate(bare_window: M
     path = saved_project(make_project, tmp_path, source_audio="audio/source.wav", target_audio="audio/interp.wav")
     shown = answer_message_boxes(monkeypatch, "Locate…")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: (str(source), ""))
-    assert bare_window.open_path(str(path))
+    assert bare_window.files.open_path(str(path))
     assert len(shown) == 1 and "source audio" in shown[0]  # asked once, for both
     project = bare_window.session.project
     assert project.source.audio_path == os.path.join("moved", "source.wav")
@@ -149,7 +149,7 @@ def test_missing_audio_can_be_left_for_later(bare_window: MainWindow, make_proje
     path = saved_project(make_project, tmp_path, source_audio=None, target_audio=str(tmp_path / "nowhere.wav"))
     shown = answer_message_boxes(monkeypatch, "Not now")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: pytest.fail("no file dialog expected"))
-    assert bare_window.open_path(str(path))
+    assert bare_window.files.open_path(str(path))
     assert len(shown) == 1 and "interpreter audio" in shown[0]
     project = bare_window.session.project
     assert resolved(project, project.target.audio_path) == tmp_path / "nowhere.wav"
@@ -163,7 +163,7 @@ def test_fifo_audio_does_not_block_opening(bare_window: MainWindow, qtbot: Any, 
     path = saved_project(make_project, tmp_path, source_audio=str(fifo), target_audio=None)
     shown = answer_message_boxes(monkeypatch, "Not now")
     started = time.monotonic()
-    assert bare_window.open_path(str(path))
+    assert bare_window.files.open_path(str(path))
     assert time.monotonic() - started < 2.0
     assert len(shown) == 1 and "named pipe" in shown[0] and "stream.wav" in shown[0]
     view = bare_window.audio_panel.source_view
@@ -176,8 +176,8 @@ def test_project_properties_change_the_project_undoably(bare_window: MainWindow,
                                                          tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     wav = write_wav(tmp_path / "interp.wav")
     path = saved_project(make_project, tmp_path, source_audio=None, target_audio=None)
-    assert bare_window.open_path(str(path))
-    assert not bare_window.session.is_modified and bare_window.act_properties.isEnabled()
+    assert bare_window.files.open_path(str(path))
+    assert not bare_window.session.is_modified and bare_window.act.properties.isEnabled()
 
     def fill_in(dialog: ProjectPropertiesDialog) -> int:
         assert dialog.talk_id.text() == "water" and dialog.interpreter.text() == "A"
@@ -192,7 +192,7 @@ def test_project_properties_change_the_project_undoably(bare_window: MainWindow,
         return int(dialog.result())
 
     monkeypatch.setattr(ProjectPropertiesDialog, "exec", fill_in)
-    bare_window.project_properties()
+    bare_window.files.project_properties()
     project = bare_window.session.project
     assert project.talk_id == "water_2024"
     assert (project.source.language, project.target.language) == ("de", "fr")
@@ -220,7 +220,7 @@ def test_project_properties_title_follows_the_talk_id(bare_window: MainWindow, m
         return int(dialog.result())
 
     monkeypatch.setattr(ProjectPropertiesDialog, "exec", rename)
-    bare_window.project_properties()
+    bare_window.files.project_properties()
     assert bare_window.windowTitle().startswith("river (not saved)")
 
 

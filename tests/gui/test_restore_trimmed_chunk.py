@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.bead_inspector import BeadInspector
-from sialign.gui.session import ProjectSession
+from sialign.gui.bead.bead_inspector import BeadInspector
+from sialign.gui.common.session import ProjectSession
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def test_bead_inspector_restore_button_per_trimmed_chunk(qtbot) -> None:  # noqa: ANN001
+def test_bead_inspector_restore_button_per_trimmed_chunk(qtbot) -> None:
     src = Document.from_texts(["Well, rivers carry water."], "en")
     tgt = Document.from_texts(["えー、", "川は水を運びます。", "あの、"], "ja")
     project = Project(source=src, target=tgt, alignment=Alignment([Bead((0,), (0, 1, 2), trimmed=(0, 2))]))

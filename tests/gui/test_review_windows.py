@@ -10,13 +10,13 @@ import pytest
 from PySide6.QtWidgets import QFileDialog
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
-from example_renditions import example_rendition  # noqa: E402
+from example_renditions import example_rendition
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
 def test_report_dialog_previews_and_saves(qtbot: Any, tmp_path: Path) -> None:
-    from sialign.gui.report_dialog import ReportDialog
+    from sialign.gui.windows.report_dialog import ReportDialog
 
     project = example_rendition(1)
     dialog = ReportDialog(project)
@@ -33,7 +33,7 @@ def test_report_dialog_previews_and_saves(qtbot: Any, tmp_path: Path) -> None:
 
 def test_compare_window_lines_up_renditions_and_plays(qtbot: Any, tmp_path: Path) -> None:
     from sialign.audio.player import Player
-    from sialign.gui.compare_window import FIXED_COLUMNS, CompareWindow
+    from sialign.gui.windows.compare_window import FIXED_COLUMNS, CompareWindow
     from sialign.io.project_file import save_project
 
     from test_audio_panel import FakeOutput
@@ -70,7 +70,7 @@ def test_compare_window_lines_up_renditions_and_plays(qtbot: Any, tmp_path: Path
 def test_compare_window_reports_a_different_source(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.compare_window import CompareWindow
+    from sialign.gui.windows.compare_window import CompareWindow
     from sialign.io.project_file import save_project
 
     messages: list[str] = []
@@ -86,17 +86,17 @@ def test_compare_window_reports_a_different_source(qtbot: Any, tmp_path: Path, m
     assert window.comparison is None
 
 
-def test_main_window_file_menu_opens_both(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
-    from sialign.gui import report_dialog
+def test_main_window_file_menu_opens_both(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sialign.gui.windows import report_dialog
 
     shown: list[Any] = []
     monkeypatch.setattr(report_dialog.ReportDialog, "exec", lambda self: shown.append(self) or 0)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([], ""))
-    assert window.act_report.isEnabled()
-    window.act_report.trigger()
+    assert window.act.report.isEnabled()
+    window.act.report.trigger()
     assert shown and shown[0].windowTitle().startswith("Review report")
     qtbot.waitUntil(lambda: not shown[0].runner.busy, timeout=10000)
-    window.act_compare.trigger()
+    window.act.compare.trigger()
 
 
 def _horizontal() -> Any:
@@ -106,7 +106,7 @@ def _horizontal() -> Any:
 
 
 def test_compare_add_renditions_starts_in_the_open_projects_folder(qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
-    from sialign.gui.compare_window import CompareWindow
+    from sialign.gui.windows.compare_window import CompareWindow
     from sialign.io.project_file import save_project
 
     folder = tmp_path / "renditions"
@@ -122,7 +122,7 @@ def test_compare_add_renditions_starts_in_the_open_projects_folder(qtbot: Any, t
 
 def test_compare_compression_uses_one_unit_per_column(qtbot: Any) -> None:
     """One rendition with a reference (a percentage of it), one without (per source word): the column uses the source for both."""
-    from sialign.gui.compare_window import CompareWindow
+    from sialign.gui.windows.compare_window import CompareWindow
 
     second = example_rendition(2)
     second.reference = None

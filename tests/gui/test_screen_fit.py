@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRect, QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget  # noqa: E402
+from PySide6.QtCore import QRect, QSettings
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
-from example_renditions import example_rendition  # noqa: E402
+from example_renditions import example_rendition
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -25,10 +25,10 @@ SCREENS = {"1280x800": QRect(0, 30, 1280, 770), "1366x768": QRect(0, 30, 1366, 7
 
 
 @pytest.fixture(params=sorted(SCREENS))
-def screen(request, monkeypatch, qapp):  # noqa: ANN001, ANN201
+def screen(request, monkeypatch, qapp):
     """The fake laptop screen, the application's screen rule installed (as ``make_application`` does) and a desktop font."""
-    from sialign.gui import screen_fit
-    from sialign.gui.window_layout import WindowLayout
+    from sialign.gui.common import screen_fit
+    from sialign.gui.main.window_layout import WindowLayout
 
     area = SCREENS[request.param]
     monkeypatch.setattr(screen_fit, "available_area", lambda widget: QRect(area))
@@ -54,7 +54,7 @@ def _fits(qtbot: Any, window: QWidget, area: QRect) -> None:
 
 
 def _new_talk(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.new_talk_dialog import NewTalkDialog
+    from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
 
     dialog = NewTalkDialog()
     _new_talk_fields(dialog)
@@ -79,7 +79,7 @@ def _new_talk_with_errors(qtbot: Any, tmp_path: Path) -> QWidget:
 
 
 def _compare(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.compare_window import CompareWindow
+    from sialign.gui.windows.compare_window import CompareWindow
 
     window = CompareWindow([example_rendition(1), example_rendition(2)], ["", ""])
     qtbot.waitUntil(lambda: window.comparison is not None, timeout=20000)
@@ -88,7 +88,7 @@ def _compare(qtbot: Any, tmp_path: Path) -> QWidget:
 
 def _corpus(qtbot: Any, tmp_path: Path) -> QWidget:
     from sialign.corpus import align_corpus
-    from sialign.gui.corpus_window import CorpusWindow
+    from sialign.gui.windows.corpus_window import CorpusWindow
 
     for name in ("talk.en.srt", "talk.ja.srt"):
         shutil.copy(EXAMPLES / name, tmp_path / name)
@@ -100,19 +100,19 @@ def _corpus(qtbot: Any, tmp_path: Path) -> QWidget:
 
 
 def _export(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.export_dialog import ExportDialog
+    from sialign.gui.dialogs.export_dialog import ExportDialog
 
     return ExportDialog(example_rendition(1), str(tmp_path / "talk.tsv"), None, QSettings())
 
 
 def _properties(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.project_properties import ProjectPropertiesDialog
+    from sialign.gui.dialogs.project_properties import ProjectPropertiesDialog
 
     return ProjectPropertiesDialog(example_rendition(1))
 
 
 def _report(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.report_dialog import ReportDialog
+    from sialign.gui.windows.report_dialog import ReportDialog
 
     dialog = ReportDialog(example_rendition(1))
     qtbot.waitUntil(lambda: dialog.report is not None and not dialog.runner.busy, timeout=20000)
@@ -120,7 +120,7 @@ def _report(qtbot: Any, tmp_path: Path) -> QWidget:
 
 
 def _split(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.dialogs import SplitBeadDialog
+    from sialign.gui.main.dialogs import SplitBeadDialog
 
     project = example_rendition(1)
     assert project.alignment is not None
@@ -129,20 +129,20 @@ def _split(qtbot: Any, tmp_path: Path) -> QWidget:
 
 
 def _preferences(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.dialogs import Preferences, PreferencesDialog
+    from sialign.gui.main.dialogs import Preferences, PreferencesDialog
 
     return PreferencesDialog(Preferences())
 
 
 def _models(qtbot: Any, tmp_path: Path) -> QWidget:
     from sialign.embed import models_registry as mr
-    from sialign.gui.model_settings import ModelSettingsDialog
+    from sialign.gui.dialogs.model_settings import ModelSettingsDialog
 
     return ModelSettingsDialog(None, registry=mr.ModelRegistry())
 
 
 def _new_corpus(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.new_corpus_dialog import NewCorpusDialog
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
 
     for i in range(40):  # a folder of forty talks: the table scrolls
         for suffix in ("en.srt", "ja.srt", "en.ogg"):
@@ -160,7 +160,7 @@ WINDOWS: dict[str, Callable[[Any, Path], QWidget]] = {
 
 
 @pytest.mark.parametrize("name", sorted(WINDOWS))
-def test_every_window_and_dialog_fits_the_screen(qtbot, screen, tmp_path, monkeypatch, name) -> None:  # noqa: ANN001
+def test_every_window_and_dialog_fits_the_screen(qtbot, screen, tmp_path, monkeypatch, name) -> None:
     from sialign.embed import models_registry as mr
 
     monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "user-models"))
@@ -170,9 +170,9 @@ def test_every_window_and_dialog_fits_the_screen(qtbot, screen, tmp_path, monkey
     _fits(qtbot, window, screen)
 
 
-def test_the_main_window_and_its_shortcuts_fit_the_screen(qtbot, screen, session, monkeypatch) -> None:  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.shortcuts import ShortcutsDialog
+def test_the_main_window_and_its_shortcuts_fit_the_screen(qtbot, screen, session, monkeypatch) -> None:
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.main.shortcuts import ShortcutsDialog
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     window = MainWindow(session)
@@ -183,7 +183,7 @@ def test_the_main_window_and_its_shortcuts_fit_the_screen(qtbot, screen, session
     _fits(qtbot, dialog, screen)
 
 
-def test_new_talk_with_three_previews_keeps_its_buttons_on_screen(qtbot, screen, tmp_path) -> None:  # noqa: ANN001
+def test_new_talk_with_three_previews_keeps_its_buttons_on_screen(qtbot, screen, tmp_path) -> None:
     """The fields scroll; Interpreter id and rank are reached by scrolling, Create and Cancel never leave the dialog."""
     dialog = _new_talk(qtbot, tmp_path)
     qtbot.addWidget(dialog)
@@ -195,7 +195,7 @@ def test_new_talk_with_three_previews_keeps_its_buttons_on_screen(qtbot, screen,
     assert dialog.rank.visibleRegion().boundingRect().height() == dialog.rank.height()
 
 
-def test_a_dialog_growing_for_a_message_stays_on_the_screen(qtbot, screen, tmp_path) -> None:  # noqa: ANN001
+def test_a_dialog_growing_for_a_message_stays_on_the_screen(qtbot, screen, tmp_path) -> None:
     dialog = _new_talk(qtbot, tmp_path)
     qtbot.addWidget(dialog)
     _fits(qtbot, dialog, screen)
@@ -204,10 +204,10 @@ def test_a_dialog_growing_for_a_message_stays_on_the_screen(qtbot, screen, tmp_p
     assert screen.contains(dialog.frameGeometry())
 
 
-def test_the_application_installs_the_screen_rule(qapp, monkeypatch) -> None:  # noqa: ANN001
+def test_the_application_installs_the_screen_rule(qapp, monkeypatch) -> None:
     from sialign.gui import resources
     from sialign.gui.app import make_application
-    from sialign.gui.screen_fit import ScreenFit
+    from sialign.gui.common.screen_fit import ScreenFit
 
     # The CJK font fallback is global and would change the sizes other tests measure.
     monkeypatch.setattr(resources, "install_cjk_font_fallback", lambda app: "Noto Sans CJK JP")
@@ -220,8 +220,8 @@ def test_the_application_installs_the_screen_rule(qapp, monkeypatch) -> None:  #
     rule.setParent(None)
 
 
-def test_new_talk_grows_with_its_previews_up_to_the_screen(qtbot, screen, tmp_path) -> None:  # noqa: ANN001
-    from sialign.gui.new_talk_dialog import NewTalkDialog
+def test_new_talk_grows_with_its_previews_up_to_the_screen(qtbot, screen, tmp_path) -> None:
+    from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
 
     dialog = NewTalkDialog()
     qtbot.addWidget(dialog)

@@ -9,7 +9,7 @@ pytest.importorskip("pytestqt")
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def test_merging_with_the_previous_bead_keeps_the_merged_bead_selected(qtbot, window) -> None:  # noqa: ANN001
+def test_merging_with_the_previous_bead_keeps_the_merged_bead_selected(qtbot, window) -> None:
     beads = window.session.project.alignment.beads
     first_src = beads[3].src[0]
     window.session.select_bead(3)
@@ -26,7 +26,7 @@ def test_merging_with_the_previous_bead_keeps_the_merged_bead_selected(qtbot, wi
     assert window.proxy.bead_of(window.table.currentIndex()) == selected
 
 
-def test_the_shown_count_is_right_after_a_merge(qtbot, window) -> None:  # noqa: ANN001
+def test_the_shown_count_is_right_after_a_merge(qtbot, window) -> None:
     n = len(window.session.project.alignment.beads)
     window.session.select_bead(1)
     window.review.merge_with_next_bead()
@@ -35,7 +35,7 @@ def test_the_shown_count_is_right_after_a_merge(qtbot, window) -> None:  # noqa:
     qtbot.waitUntil(lambda: window.shown_label.text() == f"{n} beads", timeout=2000)
 
 
-def test_opening_another_talk_clears_the_search(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_opening_another_talk_clears_the_search(qtbot, window, make_project) -> None:
     window.search_edit.setText("zzz nothing matches")
     window.status_filter.setCurrentIndex(2)
     assert window.proxy.rowCount() == 0
@@ -44,7 +44,7 @@ def test_opening_another_talk_clears_the_search(qtbot, window, make_project) -> 
     assert window.proxy.rowCount() == len(window.session.project.alignment.beads) > 0
 
 
-def test_a_realignment_keeps_the_selection_on_the_same_segments(qtbot, window) -> None:  # noqa: ANN001
+def test_a_realignment_keeps_the_selection_on_the_same_segments(qtbot, window) -> None:
     """Re-aligning shifts the rows before the selected bead: the selection goes with its segments."""
     from sialign.core.edits import MergeBeads, ReplaceAlignment
     from sialign.core.model import Alignment
@@ -62,11 +62,11 @@ def test_a_realignment_keeps_the_selection_on_the_same_segments(qtbot, window) -
     assert anchor in project.alignment.beads[selected].src and selected == 3
 
 
-def _selected_rows(window) -> list[int]:  # noqa: ANN001
+def _selected_rows(window) -> list[int]:
     return sorted(index.row() for index in window.table.selectionModel().selectedRows())
 
 
-def test_undo_and_redo_leave_exactly_the_current_bead_selected(qtbot, window) -> None:  # noqa: ANN001
+def test_undo_and_redo_leave_exactly_the_current_bead_selected(qtbot, window) -> None:
     """Rows inserted by undoing a merge do not widen the selection: the next key acts on one bead."""
     window.session.select_bead(2)
     window.review.merge_with_next_bead()
@@ -80,7 +80,7 @@ def test_undo_and_redo_leave_exactly_the_current_bead_selected(qtbot, window) ->
     assert _selected_rows(window) == [window.session.selected_bead]
 
 
-def test_a_status_change_keeps_a_group_selected(qtbot, window) -> None:  # noqa: ANN001
+def test_a_status_change_keeps_a_group_selected(qtbot, window) -> None:
     from PySide6.QtCore import QItemSelectionModel
 
     selection = window.table.selectionModel()
@@ -94,7 +94,7 @@ def test_a_status_change_keeps_a_group_selected(qtbot, window) -> None:  # noqa:
     assert window.table_panel.selected_beads() == [2, 3, 4]
 
 
-def test_keys_act_on_the_shown_bead_after_moving_without_selecting(qtbot, window) -> None:  # noqa: ANN001
+def test_keys_act_on_the_shown_bead_after_moving_without_selecting(qtbot, window) -> None:
     """Ctrl+End moves the current row without selecting it: D drops the bead shown, not the row left behind."""
     window.session.select_bead(1)
     window.session.select_bead(5)  # as the matrix or Ctrl+End does
@@ -104,7 +104,7 @@ def test_keys_act_on_the_shown_bead_after_moving_without_selecting(qtbot, window
     assert window.table_panel.selected_beads() == [5]
 
 
-def test_opening_a_talk_puts_the_keys_on_the_table(qtbot, window, make_project) -> None:  # noqa: ANN001
+def test_opening_a_talk_puts_the_keys_on_the_table(qtbot, window, make_project) -> None:
     """N, C, D act on beads at once after opening: the search box would type them."""
     window.show()
     qtbot.waitExposed(window)
@@ -117,7 +117,7 @@ def test_opening_a_talk_puts_the_keys_on_the_table(qtbot, window, make_project) 
     assert window.focusWidget() is window.table
 
 
-def test_the_matrix_info_line_follows_the_bead_through_a_merge_and_a_split(qtbot, window) -> None:  # noqa: ANN001
+def test_the_matrix_info_line_follows_the_bead_through_a_merge_and_a_split(qtbot, window) -> None:
     window.session.select_bead(2)
     before = window.matrix.hover_label.text()
     window.review.merge_with_next_bead()
@@ -129,7 +129,7 @@ def test_the_matrix_info_line_follows_the_bead_through_a_merge_and_a_split(qtbot
 
 
 @pytest.mark.parametrize("key", ["End", "Home"])
-def test_ctrl_home_and_end_select_the_row_they_move_to(qtbot, window, key) -> None:  # noqa: ANN001
+def test_ctrl_home_and_end_select_the_row_they_move_to(qtbot, window, key) -> None:
     """What the keys act on and what the table highlights agree after Ctrl+End / Ctrl+Home."""
     from PySide6.QtCore import QItemSelectionModel, Qt
 

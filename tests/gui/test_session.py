@@ -9,16 +9,16 @@ from hypothesis import strategies as st
 
 from sialign.core import edits
 from sialign.core.model import BeadStatus
-from sialign.gui.session import ProjectSession, touched_segments
+from sialign.gui.common.session import ProjectSession, touched_segments
 from table_checks import assert_rows_match_alignment
-from sialign.gui.table_model import SegmentTableModel
+from sialign.gui.table.table_model import SegmentTableModel
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def test_session_apply_undo_redo_and_modified(session) -> None:  # noqa: ANN001
+def test_session_apply_undo_redo_and_modified(session) -> None:
     seen: list[bool] = []
     session.modified_changed.connect(seen.append)
     assert session.apply(edits.SetStatus((0,), BeadStatus.CONFIRMED))
@@ -32,14 +32,14 @@ def test_session_apply_undo_redo_and_modified(session) -> None:  # noqa: ANN001
     assert not session.is_modified
 
 
-def test_session_history_records_every_step(session) -> None:  # noqa: ANN001
+def test_session_history_records_every_step(session) -> None:
     session.apply(edits.MergeBeads(0))
     session.undo_stack.undo()
     types = [d["type"] for d in session.project.history]
     assert types == ["MergeBeads", "ReplaceBeads"]  # the undo is recorded as its inverse edit
 
 
-def test_session_dirty_outside_the_stack(session) -> None:  # noqa: ANN001
+def test_session_dirty_outside_the_stack(session) -> None:
     session.mark_dirty()
     assert session.is_modified
     session.apply(edits.SetStatus((0,), BeadStatus.CONFIRMED))
@@ -49,7 +49,7 @@ def test_session_dirty_outside_the_stack(session) -> None:  # noqa: ANN001
     assert not session.is_modified
 
 
-def test_session_locked_refuses_edits(session) -> None:  # noqa: ANN001
+def test_session_locked_refuses_edits(session) -> None:
     failures: list[str] = []
     session.edit_failed.connect(failures.append)
     session.locked_reason = "Alignment is running"
@@ -58,7 +58,7 @@ def test_session_locked_refuses_edits(session) -> None:  # noqa: ANN001
     assert session.undo_stack.count() == 0
 
 
-def test_session_selection_clamped_when_beads_disappear(session) -> None:  # noqa: ANN001
+def test_session_selection_clamped_when_beads_disappear(session) -> None:
     selected: list[int] = []
     session.selection_changed.connect(selected.append)
     session.select_bead(5)
@@ -69,7 +69,7 @@ def test_session_selection_clamped_when_beads_disappear(session) -> None:  # noq
     assert selected == [5, 4, -1]
 
 
-def test_session_set_project_resets_everything(session, project) -> None:  # noqa: ANN001
+def test_session_set_project_resets_everything(session, project) -> None:
     session.apply(edits.SetStatus((0,), BeadStatus.CONFIRMED))
     session.select_bead(2)
     replaced: list[bool] = []
@@ -89,7 +89,7 @@ def test_session_touched_segments() -> None:
     assert touched_segments(edits.MergeBeads(1)) == []
 
 
-def _edit_for(choice: int, a: int, b: int, project):  # noqa: ANN001, ANN202
+def _edit_for(choice: int, a: int, b: int, project):
     beads = project.alignment.beads
     n = len(beads)
     i = a % n
@@ -114,7 +114,7 @@ def _edit_for(choice: int, a: int, b: int, project):  # noqa: ANN001, ANN202
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 50), st.integers(0, 50)), min_size=1, max_size=12))
-def test_session_random_edit_sequences_keep_the_table_in_step(qapp, make_project, steps) -> None:  # noqa: ANN001
+def test_session_random_edit_sequences_keep_the_table_in_step(qapp, make_project, steps) -> None:
     session = ProjectSession()
     session.set_project(make_project())
     original = session.project.to_dict()

@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QPlainTextEdit, QSpinBox
 
-from sialign.gui.shortcuts import is_text_input, typing_wins
+from sialign.gui.main.shortcuts import is_text_input, typing_wins
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -16,7 +16,7 @@ def _key(key: Qt.Key, text: str, modifiers: Qt.KeyboardModifier = Qt.KeyboardMod
     return QKeyEvent(QEvent.Type.ShortcutOverride, key, modifiers, text)
 
 
-def test_shortcuts_text_inputs_are_recognised(qtbot) -> None:  # noqa: ANN001
+def test_shortcuts_text_inputs_are_recognised(qtbot) -> None:
     line = QLineEdit()
     read_only_line = QLineEdit()
     read_only_line.setReadOnly(True)
@@ -35,7 +35,7 @@ def test_shortcuts_text_inputs_are_recognised(qtbot) -> None:  # noqa: ANN001
     assert not is_text_input(combo) and not is_text_input(QLabel("x")) and not is_text_input(None)
 
 
-def test_shortcuts_single_keys_type_but_control_keys_act(qtbot) -> None:  # noqa: ANN001
+def test_shortcuts_single_keys_type_but_control_keys_act(qtbot) -> None:
     line = QLineEdit()
     qtbot.addWidget(line)
     assert typing_wins(line, _key(Qt.Key.Key_C, "c"))
@@ -56,7 +56,7 @@ class _UnclaimingLineEdit(QLineEdit):
         return super().event(event)
 
 
-def _activate(qtbot, window) -> None:  # noqa: ANN001
+def _activate(qtbot, window) -> None:
     # Window shortcuts only fire in the active window.
     window.activateWindow()
     qtbot.waitActive(window)
@@ -64,7 +64,7 @@ def _activate(qtbot, window) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("field", ["search", "post_edit", "note", "unclaiming"])
-def test_shortcuts_do_not_fire_while_typing(qtbot, window, field) -> None:  # noqa: ANN001
+def test_shortcuts_do_not_fire_while_typing(qtbot, window, field) -> None:
     _activate(qtbot, window)
     if field == "search":
         widget = window.search_edit
@@ -85,15 +85,15 @@ def test_shortcuts_do_not_fire_while_typing(qtbot, window, field) -> None:  # no
         assert window.session.selected_bead == 1
 
 
-def test_shortcuts_still_fire_outside_text_fields(qtbot, window) -> None:  # noqa: ANN001
+def test_shortcuts_still_fire_outside_text_fields(qtbot, window) -> None:
     _activate(qtbot, window)
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_C)
     assert window.session.undo_stack.count() == 1
 
 
-def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None:  # noqa: ANN001
-    from sialign.gui.shortcuts import ShortcutsDialog
+def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None:
+    from sialign.gui.main.shortcuts import ShortcutsDialog
 
     dialog = ShortcutsDialog(window.shortcuts, window)
     qtbot.addWidget(dialog)
@@ -113,12 +113,12 @@ def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None
     assert "Review › Confirm" in shown and "Edit › Undo" not in shown
 
 
-def test_shortcuts_change_is_applied_remembered_and_conflicts_refused(qtbot, window) -> None:  # noqa: ANN001
+def test_shortcuts_change_is_applied_remembered_and_conflicts_refused(qtbot, window) -> None:
     from PySide6.QtGui import QKeySequence
 
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.session import ProjectSession
-    from sialign.gui.shortcuts import ShortcutsDialog
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.common.session import ProjectSession
+    from sialign.gui.main.shortcuts import ShortcutsDialog
 
     dialog = ShortcutsDialog(window.shortcuts, window)
     qtbot.addWidget(dialog)
@@ -127,26 +127,26 @@ def test_shortcuts_change_is_applied_remembered_and_conflicts_refused(qtbot, win
     dialog.key_edit.setKeySequence(QKeySequence("D"))
     dialog.set_button.click()
     assert "Drop / restore" in dialog.message.text()
-    assert window.act_confirm.shortcut().toString() == "C"
+    assert window.act.confirm.shortcut().toString() == "C"
     # A free key is taken, stored, and applied in the next window.
     dialog.key_edit.setKeySequence(QKeySequence("K"))
     dialog.set_button.click()
     assert dialog.message.text() == ""
-    assert window.act_confirm.shortcut().toString() == "K"
-    assert "(K)" in window.act_confirm.toolTip()
+    assert window.act.confirm.shortcut().toString() == "K"
+    assert "(K)" in window.act.confirm.toolTip()
     window.shortcuts.settings.sync()
     other = MainWindow(ProjectSession())
     qtbot.addWidget(other)
-    assert other.act_confirm.shortcut().toString() == "K"
+    assert other.act.confirm.shortcut().toString() == "K"
     # Reset to defaults gives C back, here and from now on.
     dialog.reset_button.click()
-    assert window.act_confirm.shortcut().toString() == "C"
+    assert window.act.confirm.shortcut().toString() == "C"
     third = MainWindow(ProjectSession())
     qtbot.addWidget(third)
-    assert third.act_confirm.shortcut().toString() == "C"
+    assert third.act.confirm.shortcut().toString() == "C"
 
 
-def test_shortcuts_changed_key_triggers_the_action(qtbot, window) -> None:  # noqa: ANN001
+def test_shortcuts_changed_key_triggers_the_action(qtbot, window) -> None:
     from PySide6.QtGui import QKeySequence
 
     entry = window.shortcuts.entry("Review/Confirm")

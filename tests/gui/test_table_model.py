@@ -11,7 +11,7 @@ from PySide6.QtCore import QModelIndex, Qt
 
 from sialign.core import edits
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
-from sialign.gui.table_model import (
+from sialign.gui.table.table_model import (
     BEAD_INDEX_ROLE,
     DEFAULT_LOW_CONFIDENCE,
     FLAGGED_COLOUR,
@@ -43,7 +43,7 @@ class SignalLog:
         model.modelReset.connect(lambda: self.events.append(("reset",)))
 
 
-def test_table_model_rows_and_roles(session, qtmodeltester) -> None:  # noqa: ANN001
+def test_table_model_rows_and_roles(session, qtmodeltester) -> None:
     model = SegmentTableModel(lambda: session.project)
     qtmodeltester.check(model)
     assert model.rowCount() == 6
@@ -65,7 +65,7 @@ def test_table_model_rows_and_roles(session, qtmodeltester) -> None:  # noqa: AN
     assert "EVS" in model.data(model.index(0, Column.TIMES))
 
 
-def test_table_model_low_confidence_colour(session) -> None:  # noqa: ANN001
+def test_table_model_low_confidence_colour(session) -> None:
     model = SegmentTableModel(lambda: session.project)
     model.set_low_confidence(0.65)
     # Bead 6 costs 0.7 > 0.65 and is neither flagged nor reviewed.
@@ -88,8 +88,8 @@ EDIT_CASES = [
 
 
 @pytest.mark.parametrize("make_edit, structure, changed", EDIT_CASES)
-def test_table_model_precise_signals_on_edit_and_undo(session, qtmodeltester, make_edit, structure, changed) -> None:  # noqa: ANN001
-    from sialign.gui.session import touched_segments
+def test_table_model_precise_signals_on_edit_and_undo(session, qtmodeltester, make_edit, structure, changed) -> None:
+    from sialign.gui.common.session import touched_segments
 
     model = SegmentTableModel(lambda: session.project)
     qtmodeltester.check(model)
@@ -109,7 +109,7 @@ def test_table_model_precise_signals_on_edit_and_undo(session, qtmodeltester, ma
     qtmodeltester.check(model)
 
 
-def test_table_model_refused_edit_changes_nothing(session) -> None:  # noqa: ANN001
+def test_table_model_refused_edit_changes_nothing(session) -> None:
     model = SegmentTableModel(lambda: session.project)
     session.edited.connect(lambda e: model.sync())
     failures: list[str] = []
@@ -128,8 +128,8 @@ def _big_project(n: int) -> Project:
     return Project(source=source, target=target, alignment=Alignment(beads=beads))
 
 
-def test_table_model_fast_for_5000_beads(qapp) -> None:  # noqa: ANN001
-    from sialign.gui.session import ProjectSession
+def test_table_model_fast_for_5000_beads(qapp) -> None:
+    from sialign.gui.common.session import ProjectSession
 
     session = ProjectSession(_big_project(5000))
     t0 = time.perf_counter()
@@ -148,7 +148,7 @@ def test_table_model_fast_for_5000_beads(qapp) -> None:  # noqa: ANN001
     assert edit_time < 5.0
 
 
-def test_table_model_proxy_filters_and_sorts(session) -> None:  # noqa: ANN001
+def test_table_model_proxy_filters_and_sorts(session) -> None:
     model = SegmentTableModel(lambda: session.project)
     proxy = SegmentFilterProxy()
     proxy.setSourceModel(model)
@@ -189,7 +189,7 @@ def test_table_model_proxy_filters_and_sorts(session) -> None:  # noqa: ANN001
         ("", False, [0, 1, 2, 3, 4, 5]),
     ],
 )
-def test_table_model_search_over_both_sides(session, text, regex, expected) -> None:  # noqa: ANN001
+def test_table_model_search_over_both_sides(session, text, regex, expected) -> None:
     model = SegmentTableModel(lambda: session.project)
     proxy = SegmentFilterProxy()
     proxy.setSourceModel(model)
@@ -197,7 +197,7 @@ def test_table_model_search_over_both_sides(session, text, regex, expected) -> N
     assert sorted(proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())) == expected
 
 
-def test_table_model_bad_regex_is_reported_not_raised(session) -> None:  # noqa: ANN001
+def test_table_model_bad_regex_is_reported_not_raised(session) -> None:
     model = SegmentTableModel(lambda: session.project)
     proxy = SegmentFilterProxy()
     proxy.setSourceModel(model)
@@ -219,18 +219,18 @@ def test_table_model_bad_regex_is_reported_not_raised(session) -> None:  # noqa:
         (is_low_confidence, 0, False, 5),
     ],
 )
-def test_table_model_find_next(project, predicate, current, backwards, expected) -> None:  # noqa: ANN001
+def test_table_model_find_next(project, predicate, current, backwards, expected) -> None:
     assert find_next(project.alignment.beads, current, predicate, 0.65, backwards=backwards) == expected
 
 
-def test_table_model_find_next_none(project) -> None:  # noqa: ANN001
+def test_table_model_find_next_none(project) -> None:
     for bead in project.alignment.beads:
         bead.status = BeadStatus.CONFIRMED
     assert find_next(project.alignment.beads, 0, is_unconfirmed) == -1
     assert find_next([], -1, is_unconfirmed) == -1
 
 
-def test_table_model_a_bead_without_a_cost_says_why(session) -> None:  # noqa: ANN001
+def test_table_model_a_bead_without_a_cost_says_why(session) -> None:
     from sialign.core.edits import MergeBeads
 
     MergeBeads(1).apply(session.project)  # a reviewer's merge: no aligner cost
@@ -240,8 +240,8 @@ def test_table_model_a_bead_without_a_cost_says_why(session) -> None:  # noqa: A
     assert "no cost: the reviewer merged or split it" in model.data(model.index(1, Column.COST), Qt.ItemDataRole.ToolTipRole)
 
 
-def test_a_note_shows_in_the_status_cell_and_tooltip_and_is_found_by_the_search(qapp, project) -> None:  # noqa: ANN001
-    from sialign.gui.table_model import Column, SegmentFilterProxy, SegmentTableModel
+def test_a_note_shows_in_the_status_cell_and_tooltip_and_is_found_by_the_search(qapp, project) -> None:
+    from sialign.gui.table.table_model import Column, SegmentFilterProxy, SegmentTableModel
 
     project.alignment.beads[2].note = "check the number: seven or eleven?"
     model = SegmentTableModel(lambda: project)
@@ -255,7 +255,7 @@ def test_a_note_shows_in_the_status_cell_and_tooltip_and_is_found_by_the_search(
     assert proxy.rowCount() == 1 and proxy.bead_of(proxy.index(0, 0)) == 2
 
 
-def test_table_model_shows_the_aligners_confidence(session) -> None:  # noqa: ANN001
+def test_table_model_shows_the_aligners_confidence(session) -> None:
     beads = session.project.alignment.beads
     beads[0] = replace(beads[0], confidence=0.8731)
     model = SegmentTableModel(lambda: session.project)

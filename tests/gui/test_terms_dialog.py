@@ -19,7 +19,7 @@ class StandInLinker:
     name = "stand-in"
     pairs = {("water", "水"), ("Water", "水"), ("resource", "資源"), ("waste", "無駄"), ("numbers", "数字")}
 
-    def link(self, pairs, src_lang, tgt_lang, **_):  # noqa: ANN001, ANN003, ANN201
+    def link(self, pairs, src_lang, tgt_lang, **_):
         return [[(i, j) for i, s in enumerate(src) for j, t in enumerate(tgt) if (s, t) in self.pairs] for src, tgt in pairs]
 
 
@@ -33,18 +33,18 @@ def glossary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def _checked(qtbot, window, path: Path):  # noqa: ANN001, ANN202
+def _checked(qtbot, window, path: Path):
     window.terms.ask_glossary = lambda: str(path)
-    assert window.act_check_terms.isEnabled()
+    assert window.act.check_terms.isEnabled()
     with qtbot.waitSignal(window.runner.finished, timeout=120_000):
-        window.act_check_terms.trigger()
+        window.act.check_terms.trigger()
     qtbot.waitUntil(lambda: window.terms.dialog is not None and window.terms.dialog.isVisible(), timeout=10_000)
     dialog = window.terms.dialog
     qtbot.addWidget(dialog)
     return dialog
 
 
-def test_terms_dialog_lists_each_occurrence_and_selects_its_bead(qtbot, window, glossary: Path) -> None:  # noqa: ANN001
+def test_terms_dialog_lists_each_occurrence_and_selects_its_bead(qtbot, window, glossary: Path) -> None:
     dialog = _checked(qtbot, window, glossary)
     table = dialog.table
     rows = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
@@ -68,7 +68,7 @@ def test_terms_dialog_lists_each_occurrence_and_selects_its_bead(qtbot, window, 
     assert not window.session.undo_stack.canUndo()  # checking terms changes nothing in the project
 
 
-def test_terms_dialog_a_malformed_glossary_is_said_at_once(qtbot, window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_terms_dialog_a_malformed_glossary_is_said_at_once(qtbot, window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(text))
     bad = tmp_path / "bad.tsv"
@@ -81,24 +81,24 @@ def test_terms_dialog_a_malformed_glossary_is_said_at_once(qtbot, window, tmp_pa
     assert not window.terms.check_terms() and len(shown) == 1
 
 
-def test_terms_dialog_needs_an_alignment(qtbot, window, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_terms_dialog_needs_an_alignment(qtbot, window, monkeypatch: pytest.MonkeyPatch) -> None:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(text))
     window.session.project.alignment = None
     assert not window.terms.check_terms() and shown == ["Align the talk first: terms are checked bead by bead."]
 
 
-def test_terms_dialog_result_goes_into_the_report_until_the_project_changes(qtbot, window, glossary: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_terms_dialog_result_goes_into_the_report_until_the_project_changes(qtbot, window, glossary: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sialign.core.edits import SetStatus
     from sialign.core.model import BeadStatus
-    from sialign.gui import report_dialog
+    from sialign.gui.windows import report_dialog
 
     _checked(qtbot, window, glossary)
     check = window.terms.current_check()
     assert check is not None and len(check.hits) == 6
     shown: list = []  # type: ignore[type-arg]
     monkeypatch.setattr(report_dialog.ReportDialog, "exec", lambda self: shown.append(self) or 0)
-    window.act_report.trigger()
+    window.act.report.trigger()
     dialog = shown[0]
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.report is not None and not dialog.runner.busy, timeout=10_000)

@@ -34,7 +34,7 @@ def test_time_from_audio_applies_one_undoable_edit(window, qtbot, monkeypatch, t
     monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("Source", True))
     monkeypatch.setattr(ModelRegistry, "whisper_folder", lambda self, name: tmp_path)
     monkeypatch.setattr(retiming, "retime_side", fake_retime)
-    window.act_time_from_audio.trigger()
+    window.act.time_from_audio.trigger()
     qtbot.waitUntil(lambda: project.source.segments[0].start == 10.0, timeout=10_000)
     assert asked == ["src"] and project.source.segments[1].start == 11.0
     assert "9 of 10 words found" in window.statusBar().currentMessage()
@@ -47,5 +47,5 @@ def test_time_from_audio_without_a_recording_says_so(window, monkeypatch) -> Non
 
     window.session.project.target.audio_path = None
     monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("Interpretation", True))
-    window.act_time_from_audio.trigger()
+    window.act.time_from_audio.trigger()
     assert "has no recording" in window.statusBar().currentMessage()

@@ -34,7 +34,7 @@ def clip(tmp_path: Path) -> Path:
 
 
 def test_transcript_path_never_replaces_a_file(tmp_path: Path) -> None:
-    from sialign.gui.transcribe_dialog import transcript_path_for
+    from sialign.gui.dialogs.transcribe_dialog import transcript_path_for
 
     audio = tmp_path / "talk.wav"
     assert transcript_path_for(audio).name == "talk.whisper.srt"
@@ -43,7 +43,7 @@ def test_transcript_path_never_replaces_a_file(tmp_path: Path) -> None:
 
 
 def test_transcribe_dialog_saves_beside_the_recording(qtbot, whisper_registry: Path, clip: Path) -> None:  # type: ignore[no-untyped-def]
-    from sialign.gui.transcribe_dialog import TranscribeDialog
+    from sialign.gui.dialogs.transcribe_dialog import TranscribeDialog
 
     dialog = TranscribeDialog(str(clip), "en", "source")
     qtbot.addWidget(dialog)
@@ -56,7 +56,7 @@ def test_transcribe_dialog_saves_beside_the_recording(qtbot, whisper_registry: P
 
 
 def test_transcribe_dialog_without_a_model_says_what_to_do(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clip: Path) -> None:  # type: ignore[no-untyped-def]
-    from sialign.gui.transcribe_dialog import TranscribeDialog
+    from sialign.gui.dialogs.transcribe_dialog import TranscribeDialog
 
     monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "empty-models"))
     monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
@@ -66,7 +66,7 @@ def test_transcribe_dialog_without_a_model_says_what_to_do(qtbot, tmp_path: Path
 
 
 def test_transcribe_dialog_cancel_saves_nothing(qtbot, whisper_registry: Path, clip: Path) -> None:  # type: ignore[no-untyped-def]
-    from sialign.gui.transcribe_dialog import TranscribeDialog
+    from sialign.gui.dialogs.transcribe_dialog import TranscribeDialog
 
     dialog = TranscribeDialog(str(clip), "en")
     qtbot.addWidget(dialog)
@@ -79,8 +79,8 @@ def test_transcribe_dialog_cancel_saves_nothing(qtbot, whisper_registry: Path, c
 
 def test_new_talk_transcribe_fills_the_transcript_and_marks_it(qtbot, whisper_registry: Path, clip: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip  # type: ignore[no-untyped-def]
-    from sialign.gui import transcribe_dialog
-    from sialign.gui.new_talk_dialog import NewTalkDialog
+    from sialign.gui.dialogs import transcribe_dialog
+    from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
 
     def run_at_once(self) -> int:  # type: ignore[no-untyped-def]
         self.start()

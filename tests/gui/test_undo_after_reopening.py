@@ -8,22 +8,22 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from sialign.core.model import BeadStatus  # noqa: E402
+from sialign.core.model import BeadStatus
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def _save_and_reopen(window, path, monkeypatch):  # noqa: ANN001, ANN202
+def _save_and_reopen(window, path, monkeypatch):
     from sialign.io.project_file import load_project
 
-    monkeypatch.setattr("sialign.gui.project_files.save_file_name", lambda *a, **k: str(path))
-    assert window.save_as()
+    monkeypatch.setattr("sialign.gui.main.project_files.save_file_name", lambda *a, **k: str(path))
+    assert window.files.save_as()
     reopened = load_project(path)
     window.session.set_project(reopened)
     return reopened
 
 
-def test_undo_after_reopening_takes_back_the_last_steps(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_undo_after_reopening_takes_back_the_last_steps(qtbot, window, tmp_path, monkeypatch) -> None:
     from sialign.core.edits import MergeBeads, SetStatus
 
     session = window.session
@@ -45,7 +45,7 @@ def test_undo_after_reopening_takes_back_the_last_steps(qtbot, window, tmp_path,
     assert session.project.alignment.beads[1].status is BeadStatus.CONFIRMED
 
 
-def test_undo_steps_of_a_project_changed_elsewhere_are_left_out(qtbot, window, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_undo_steps_of_a_project_changed_elsewhere_are_left_out(qtbot, window, tmp_path, monkeypatch) -> None:
     from sialign.core.edits import SetStatus
     from sialign.io.project_file import load_project, project_checksum
 
@@ -63,7 +63,7 @@ def test_undo_steps_of_a_project_changed_elsewhere_are_left_out(qtbot, window, t
     assert not window.session.undo_stack.canUndo()
 
 
-def test_a_project_saved_without_undo_steps_has_no_undo_key(tmp_path, project) -> None:  # noqa: ANN001
+def test_a_project_saved_without_undo_steps_has_no_undo_key(tmp_path, project) -> None:
     from sialign.io.project_file import save_project
 
     save_project(project, tmp_path / "plain.sialign")

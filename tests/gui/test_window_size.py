@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtCore import QRect, Qt  # noqa: E402
-from PySide6.QtGui import QGuiApplication  # noqa: E402
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QGuiApplication
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -18,16 +18,16 @@ LAPTOP = QRect(0, 30, 1280, 770)
 
 
 @pytest.fixture
-def laptop(monkeypatch):  # noqa: ANN001, ANN201
-    from sialign.gui.window_layout import WindowLayout
+def laptop(monkeypatch):
+    from sialign.gui.main.window_layout import WindowLayout
 
     monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(LAPTOP))
     return LAPTOP
 
 
-def test_a_fresh_window_is_never_larger_than_the_screen(qtbot, session, laptop) -> None:  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.window_layout import DEFAULT_SIZE
+def test_a_fresh_window_is_never_larger_than_the_screen(qtbot, session, laptop) -> None:
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.main.window_layout import DEFAULT_SIZE
 
     assert QGuiApplication.primaryScreen() is not None
     window = MainWindow(session)
@@ -39,9 +39,9 @@ def test_a_fresh_window_is_never_larger_than_the_screen(qtbot, session, laptop) 
     assert DEFAULT_SIZE[1] > laptop.height()
 
 
-def test_a_window_fits_a_big_screen_at_its_default_size(qtbot, session, monkeypatch) -> None:  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.window_layout import DEFAULT_SIZE, WindowLayout
+def test_a_window_fits_a_big_screen_at_its_default_size(qtbot, session, monkeypatch) -> None:
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.main.window_layout import DEFAULT_SIZE, WindowLayout
 
     monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(0, 0, 1920, 1050))
     window = MainWindow(session)
@@ -50,15 +50,15 @@ def test_a_window_fits_a_big_screen_at_its_default_size(qtbot, session, monkeypa
     assert not window.windowState() & Qt.WindowState.WindowMaximized
 
 
-def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, laptop) -> None:  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
+def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, laptop) -> None:
+    from sialign.gui.main.main_window import MainWindow
 
     first = MainWindow(session)
     qtbot.addWidget(first)
     first.setWindowState(Qt.WindowState.WindowNoState)
     first.resize(2400, 1500)  # as saved on a large monitor
     first.move(1500, 900)
-    first.save_layout()
+    first.panels.save_layout()
     first.session.mark_saved()
     first.close()
 
@@ -69,11 +69,11 @@ def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, 
 
 
 @pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
-def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, request) -> None:  # noqa: ANN001
+def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, request) -> None:
     """1280 × 800 and 1366 × 768 screens (less the title bar): table, matrix and bead panel all get room."""
     from dataclasses import replace
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     # The fonts of a real desktop (offscreen Qt's are smaller), restored after the test.
     from PySide6.QtWidgets import QApplication
@@ -92,7 +92,7 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, r
     window.resize(*size)
     window.show()
     qtbot.waitExposed(window)
-    window.reset_layout()
+    window.panels.reset_layout()
     window.session.select_bead(0)
     qtbot.wait(50)
     assert window.inspector.title.height() > 1.5 * window.inspector.title.fontMetrics().lineSpacing()
@@ -113,11 +113,11 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, r
 
 
 @pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
-def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, size, request) -> None:  # noqa: ANN001
+def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, size, request) -> None:
     """On a laptop screen the Filters tab has the matrix's place, and Score and Apply show without scrolling."""
     from PySide6.QtWidgets import QApplication
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     font = QApplication.font()
     bigger = QApplication.font()
@@ -130,7 +130,7 @@ def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, 
     window.resize(*size)
     window.show()
     qtbot.waitExposed(window)
-    window.reset_layout()
+    window.panels.reset_layout()
     qtbot.wait(50)
     matrix_height = window.matrix_dock.height()
     window.show_filters()
@@ -146,8 +146,8 @@ def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, 
     window.close()
 
 
-def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session) -> None:  # noqa: ANN001
-    from sialign.gui.matrix_view import FULL_TITLES, SHORT_TITLES, SHORT_TITLES_MIN_HEIGHT, TITLES_MIN_HEIGHT, MatrixView
+def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session) -> None:
+    from sialign.gui.matrix.matrix_view import FULL_TITLES, SHORT_TITLES, SHORT_TITLES_MIN_HEIGHT, TITLES_MIN_HEIGHT, MatrixView
 
     view = MatrixView()
     qtbot.addWidget(view)
@@ -167,32 +167,32 @@ def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session
     assert "font-size" not in view.plot.getAxis("left").labelStyle
 
 
-def test_a_laptop_screen_starts_with_compact_rows_until_the_user_chooses(qtbot, session, laptop) -> None:  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
+def test_a_laptop_screen_starts_with_compact_rows_until_the_user_chooses(qtbot, session, laptop) -> None:
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow(session)
     qtbot.addWidget(window)
-    assert window.act_compact_rows.isChecked()
+    assert window.act.compact_rows.isChecked()
     compact = window.table.verticalHeader().defaultSectionSize()
-    window.act_compact_rows.trigger()  # the user wants two-line rows: remembered
+    window.act.compact_rows.trigger()  # the user wants two-line rows: remembered
     assert window.table.verticalHeader().defaultSectionSize() > compact
     window.session.mark_saved()
     window.close()
     again = MainWindow(session)
     qtbot.addWidget(again)
-    assert not again.act_compact_rows.isChecked()
+    assert not again.act.compact_rows.isChecked()
 
 
-def test_a_desktop_screen_starts_with_two_line_rows(qtbot, session) -> None:  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
+def test_a_desktop_screen_starts_with_two_line_rows(qtbot, session) -> None:
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow(session)
     qtbot.addWidget(window)
-    assert not window.act_compact_rows.isChecked()
+    assert not window.act.compact_rows.isChecked()
 
 
-def test_a_long_embedder_name_is_cut_in_the_status_bar_and_whole_in_its_tooltip(qtbot, session, laptop) -> None:  # noqa: ANN001
-    from sialign.gui.main_window import EMBEDDER_LABEL_WIDTH, MainWindow
+def test_a_long_embedder_name_is_cut_in_the_status_bar_and_whole_in_its_tooltip(qtbot, session, laptop) -> None:
+    from sialign.gui.main.main_window import EMBEDDER_LABEL_WIDTH, MainWindow
 
     name = "use-multilingual + lexical (pivot through the reference translation)"
     session.project.alignment.embedder = name

@@ -8,24 +8,24 @@ from PySide6.QtCore import QPoint, Qt
 
 import sialign.workflows.word_links as word_links_flow
 from sialign.core.edits import SetPostEdit
-from sialign.gui.bead_inspector import BeadInspector
-from sialign.gui.links_service import LinksService
-from sialign.gui.session import ProjectSession
-from sialign.gui.table_model import Column, SegmentTableModel
-from sialign.gui.word_links_view import CHOSEN_COLOUR, LINKED_COLOUR, UNRENDERED_COLOUR, WordLinksView
+from sialign.gui.bead.bead_inspector import BeadInspector
+from sialign.gui.bead.links_service import LinksService
+from sialign.gui.common.session import ProjectSession
+from sialign.gui.table.table_model import Column, SegmentTableModel
+from sialign.gui.bead.word_links_view import CHOSEN_COLOUR, LINKED_COLOUR, UNRENDERED_COLOUR, WordLinksView
 from sialign.workflows.word_links import update_word_links
 from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def _linked_project():  # noqa: ANN202
+def _linked_project():
     project = en_fr_project()
     update_word_links(project, linker=SpellingLinker())
     return project
 
 
-def _view(qtbot, project):  # noqa: ANN001, ANN202
+def _view(qtbot, project):
     from sialign.core.word_links import link_texts, links_of
 
     view = WordLinksView()
@@ -38,18 +38,18 @@ def _view(qtbot, project):  # noqa: ANN001, ANN202
     return view
 
 
-def _box(view, side, index):  # noqa: ANN001, ANN202
+def _box(view, side, index):
     return next(b for b in view._boxes if (b.side, b.index) == (side, index))
 
 
-def _colour_at(view, side, index):  # noqa: ANN001, ANN202
+def _colour_at(view, side, index):
     box = _box(view, side, index)
     image = view.grab().toImage()
     ratio = view.devicePixelRatioF()
     return image.pixelColor(int((box.rect.left() + 1) * ratio), int((box.rect.top() + 1) * ratio)).name()
 
 
-def test_word_links_view_hover_highlights_the_word_and_its_counterparts(qtbot) -> None:  # noqa: ANN001
+def test_word_links_view_hover_highlights_the_word_and_its_counterparts(qtbot) -> None:
     view = _view(qtbot, _linked_project())
     # Source: The budget is 300 million euros .  Target: Le budget est de 300 millions d'euros .
     assert _colour_at(view, "src", 4) == UNRENDERED_COLOUR.name()  # "million": a content word without a link
@@ -62,7 +62,7 @@ def test_word_links_view_hover_highlights_the_word_and_its_counterparts(qtbot) -
     assert _colour_at(view, "tgt", 4) != LINKED_COLOUR.name()
 
 
-def test_word_links_view_click_keeps_a_word_and_arrow_keys_move_through_the_words(qtbot) -> None:  # noqa: ANN001
+def test_word_links_view_click_keeps_a_word_and_arrow_keys_move_through_the_words(qtbot) -> None:
     view = _view(qtbot, _linked_project())
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=_box(view, "tgt", 4).rect.center())
     assert view.focusPolicy() == Qt.FocusPolicy.StrongFocus and view._chosen == ("tgt", 4)
@@ -84,7 +84,7 @@ def test_word_links_view_click_keeps_a_word_and_arrow_keys_move_through_the_word
     assert view.current() is None
 
 
-def test_bead_inspector_word_links_tab_follows_the_selection(qtbot) -> None:  # noqa: ANN001
+def test_bead_inspector_word_links_tab_follows_the_selection(qtbot) -> None:
     session = ProjectSession()
     session.set_project(_linked_project())
     inspector = BeadInspector(session)
@@ -97,13 +97,13 @@ def test_bead_inspector_word_links_tab_follows_the_selection(qtbot) -> None:  # 
     assert inspector.links_view.links is None and "Drawing" in inspector.links_view.message
 
 
-def test_links_service_links_only_the_edited_bead_and_updates_the_table(qtbot, monkeypatch) -> None:  # noqa: ANN001
+def test_links_service_links_only_the_edited_bead_and_updates_the_table(qtbot, monkeypatch) -> None:
     monkeypatch.setattr(LinksService, "auto", True)
     linker = SpellingLinker()
     calls: list[int] = []
     real = word_links_flow.compute_links
 
-    def counting(project, pairs, **kwargs):  # noqa: ANN001, ANN003, ANN202
+    def counting(project, pairs, **kwargs):
         calls.append(len(pairs))
         return real(project, pairs, **kwargs)
 

@@ -7,21 +7,21 @@ import time
 import pytest
 
 from sialign.core.errors import AlignmentCancelled, InputError
-from sialign.gui.workers import TaskWorker, WorkerRunner
+from sialign.gui.common.workers import TaskWorker, WorkerRunner
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
-def _run(qtbot, worker: TaskWorker, timeout: int = 10_000) -> WorkerRunner:  # noqa: ANN001
+def _run(qtbot, worker: TaskWorker, timeout: int = 10_000) -> WorkerRunner:
     runner = WorkerRunner()
     with qtbot.waitSignal(runner.finished, timeout=timeout):
         runner.start(worker)
     return runner
 
 
-def test_workers_result_arrives_on_gui_thread(qtbot) -> None:  # noqa: ANN001
+def test_workers_result_arrives_on_gui_thread(qtbot) -> None:
     from PySide6.QtCore import QObject, QThread, Slot
 
     gui_thread = QThread.currentThread()
@@ -36,7 +36,7 @@ def test_workers_result_arrives_on_gui_thread(qtbot) -> None:  # noqa: ANN001
 
     receiver = Receiver()
 
-    def task(progress, should_stop):  # noqa: ANN001, ANN202
+    def task(progress, should_stop):
         assert QThread.currentThread() is not gui_thread
         progress(0.5, "half")
         return 42
@@ -55,10 +55,10 @@ def test_workers_result_arrives_on_gui_thread(qtbot) -> None:  # noqa: ANN001
         (MemoryError(), "Test ran out of memory", True),
     ],
 )
-def test_workers_failure_is_a_message(qtbot, exc, expected_message, has_details) -> None:  # noqa: ANN001
+def test_workers_failure_is_a_message(qtbot, exc, expected_message, has_details) -> None:
     failures: list[tuple[str, str]] = []
 
-    def task(progress, should_stop):  # noqa: ANN001, ANN202
+    def task(progress, should_stop):
         raise exc
 
     worker = TaskWorker(task, "Test")
@@ -71,10 +71,10 @@ def test_workers_failure_is_a_message(qtbot, exc, expected_message, has_details)
     assert bool(details) == has_details
 
 
-def test_workers_cancel_stops_within_a_second(qtbot) -> None:  # noqa: ANN001
+def test_workers_cancel_stops_within_a_second(qtbot) -> None:
     started = []
 
-    def task(progress, should_stop):  # noqa: ANN001, ANN202
+    def task(progress, should_stop):
         started.append(time.monotonic())
         for i in range(10_000):
             if should_stop():
@@ -100,8 +100,8 @@ def test_workers_cancel_stops_within_a_second(qtbot) -> None:  # noqa: ANN001
     assert not runner.busy
 
 
-def test_workers_progress_is_throttled(qtbot) -> None:  # noqa: ANN001
-    def task(progress, should_stop):  # noqa: ANN001, ANN202
+def test_workers_progress_is_throttled(qtbot) -> None:
+    def task(progress, should_stop):
         for i in range(20_000):
             progress(i / 20_000, "embedding")
         progress(1.0, "aligning")
@@ -118,8 +118,8 @@ def test_workers_progress_is_throttled(qtbot) -> None:  # noqa: ANN001
     assert fractions == sorted(fractions)
 
 
-def test_workers_runner_refuses_a_second_worker(qtbot) -> None:  # noqa: ANN001
-    def slow(progress, should_stop):  # noqa: ANN001, ANN202
+def test_workers_runner_refuses_a_second_worker(qtbot) -> None:
+    def slow(progress, should_stop):
         while not should_stop():
             time.sleep(0.005)
         raise AlignmentCancelled()
@@ -132,11 +132,11 @@ def test_workers_runner_refuses_a_second_worker(qtbot) -> None:  # noqa: ANN001
         runner.cancel()
 
 
-def test_workers_gui_thread_stays_responsive(qtbot) -> None:  # noqa: ANN001
+def test_workers_gui_thread_stays_responsive(qtbot) -> None:
     """A Python-heavy task in the worker must not stall the GUI thread (heartbeat gaps)."""
     from PySide6.QtCore import QTimer
 
-    def busy(progress, should_stop):  # noqa: ANN001, ANN202
+    def busy(progress, should_stop):
         end = time.monotonic() + 1.5
         total = 0
         i = 0

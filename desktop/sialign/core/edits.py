@@ -7,7 +7,7 @@ changing the alignment parameters or the filter thresholds — is an
 edit that undoes it; :func:`apply_edit` wraps that with the invariant checks,
 rolls the project back when they fail and records the edit in
 ``project.history`` so a session can be saved and replayed. The GUI's undo
-stack only holds these objects (see ``sialign.gui.commands``).
+stack only holds these objects (see ``sialign.gui.common.commands``).
 
 Inverses are exact: applying an edit and then its inverse gives back a
 project whose ``to_dict()`` is equal to the original (history aside), with

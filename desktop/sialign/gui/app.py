@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
 SMOKE_TIMEOUT_S = 600
 # The desktop entry installed by packaging/install-desktop-entry.sh, without ".desktop".
@@ -55,10 +55,10 @@ def preload_engine() -> None:
     freeze the window for a few hundred milliseconds. Torch and
     sentence-transformers stay lazy: they load in the worker with the model.
     """
-    import sialign.core.edits  # noqa: F401
-    import sialign.filters  # noqa: F401
-    import sialign.io.project_file  # noqa: F401
-    import sialign.io.readers  # noqa: F401
+    import sialign.core.edits
+    import sialign.filters
+    import sialign.io.project_file
+    import sialign.io.readers
     import sialign.io.writers  # noqa: F401
     from sialign.workflows.aligning import load_aligner
 
@@ -75,12 +75,12 @@ def install_error_dialog(window: object) -> None:
 
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.main_window import MainWindow, error_log_path
+    from sialign.gui.main.main_window import MainWindow, error_log_path
 
     assert isinstance(window, MainWindow)
     previous = sys.excepthook
 
-    def hook(exc_type, exc, tb) -> None:  # noqa: ANN001
+    def hook(exc_type, exc, tb) -> None:
         if issubclass(exc_type, KeyboardInterrupt):
             previous(exc_type, exc, tb)
             return
@@ -92,7 +92,7 @@ def install_error_dialog(window: object) -> None:
                 f"Something unexpected went wrong: {exc_type.__name__}: {exc}\n\n"
                 f"Your work is autosaved. Details were written to {error_log_path()}."
             )
-            window.autosave()
+            window.files.autosave()
         QMessageBox.warning(window, "SI Aligner", message)
 
     sys.excepthook = hook
@@ -137,7 +137,7 @@ def make_application(argv: Sequence[str]) -> QApplication:
     if sys.platform.startswith("linux") and app.style().objectName().lower() == "windows":
         app.setStyle("Fusion")
     # Every window and dialog is cut to its screen; contents scroll instead.
-    from sialign.gui.screen_fit import install_screen_fit
+    from sialign.gui.common.screen_fit import install_screen_fit
 
     install_screen_fit(app)
     family = install_cjk_font_fallback(app)
@@ -160,8 +160,8 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_f
     from PySide6.QtCore import QEventLoop, QTimer
 
     from sialign.core.model import BeadStatus
-    from sialign.gui.export_dialog import FORMATS, ExportOptions, export
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.dialogs.export_dialog import FORMATS, ExportOptions, export
+    from sialign.gui.main.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
     errors: list[str] = []
@@ -212,7 +212,7 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_f
         return 1
     if with_filters:
         from sialign.filters.remote import score_beads_in_process
-        from sialign.gui.workers import snapshot
+        from sialign.gui.common.workers import snapshot
 
         t1 = time.monotonic()
         try:
@@ -241,7 +241,7 @@ def _smoke_audio_and_reopen(window: object) -> list[str]:
     import copy
 
     from sialign.audio.decode import load_audio, resolve_audio_path
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
     from sialign.io.project_file import load_project, save_project
 
     assert isinstance(window, MainWindow)
@@ -289,12 +289,12 @@ def install_file_open_handler(app: QApplication, window: MainWindow) -> QObject:
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtGui import QFileOpenEvent
 
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
 
     class FileOpenHandler(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() != QEvent.Type.FileOpen or not isinstance(event, QFileOpenEvent):
                 return False
             path = event.file() or event.url().toLocalFile()
@@ -305,7 +305,7 @@ def install_file_open_handler(app: QApplication, window: MainWindow) -> QObject:
                     f"Not opened {Path(path).name}: wait for the running task to end (or cancel it), then open it again.", 10000
                 )
             else:
-                window.open_path(path)
+                window.files.open_path(path)
             return True
 
     handler = FileOpenHandler(app)
@@ -330,24 +330,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     # GiNZA's 1.8 GB go with the window, not at interpreter exit.
     app.aboutToQuit.connect(shutdown_scoring_process)
     preload_engine()
-    from sialign.gui.main_window import MainWindow
+    from sialign.gui.main.main_window import MainWindow
 
     window = MainWindow()
     if args.smoke_test:
         code = run_smoke_test(window, with_filters=args.with_filters)
         window.session.mark_saved()  # nothing to keep from a smoke test
-        window._discard_current_autosave()
+        window.files.discard_current_autosave()
         window.close()
         return code
     install_error_dialog(window)
     install_file_open_handler(app, window)
     window.show()
     if args.project:
-        window.open_path(args.project, ask_save=False)
+        window.files.open_path(args.project, ask_save=False)
     elif args.example:
-        window.open_example()
+        window.files.open_example()
     else:
-        window.offer_untitled_recovery()
+        window.files.offer_untitled_recovery()
     return int(app.exec())
 
 

@@ -1,0 +1,1 @@
+"""The audio panel: waveforms, playback and the interpreter-lag plot."""

@@ -1,0 +1,1 @@
+"""The bead inspector and the word links drawn for it."""

@@ -1,0 +1,1 @@
+"""The filter panel and the learned filter's doubt."""

@@ -1,0 +1,445 @@
+"""The main window's project files: new, open, save, autosave and recovery, export, the example and recent files.
+
+:class:`ProjectFilesController` is owned by the main window as ``window.files``.
+It receives what it uses: the window as the parent of its dialogs, the
+session, the worker runner (nothing opens while work runs), the settings,
+the *Open recent* menu it fills, and callbacks for errors, status messages,
+aligning, the last terms check and the window's title and counts.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+
+from sialign.core.errors import SialignError
+from sialign.gui.common.file_dialogs import existing_folder, last_folder, open_file_name, remember_folder, save_file_name
+from sialign.gui.common.session import ProjectSession
+from sialign.gui.common.workers import WorkerRunner, snapshot
+
+PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
+MAX_RECENT = 10
+
+
+class ProjectFilesController(QObject):
+    """Everything the main window does that reads or writes project files.
+
+    Signals:
+        autosave_done(str): an autosave finished (message for the status bar);
+            emitted from the autosave thread, delivered queued.
+    """
+
+    autosave_done = Signal(str)
+
+    def __init__(self, window: QWidget, session: ProjectSession, runner: WorkerRunner, settings: QSettings, *,
+                 recent_menu: QMenu, show_error: Callable[[str, str], None], notify: Callable[[str, int], None],
+                 align: Callable[[], object], terms_check: Callable[[], Any],
+                 properties_changed: Callable[[bool], None], saved: Callable[[], None]) -> None:  # fmt: skip
+        """``notify(message, ms)`` shows a status message; ``properties_changed(audio_changed)`` and
+        ``saved()`` let the window refresh its title, counts and audio."""
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self.runner = runner
+        self.settings = settings
+        self.recent_menu = recent_menu
+        self.show_error = show_error
+        self.notify = notify
+        self._align = align
+        self._terms_check = terms_check
+        self._properties_changed = properties_changed
+        self._saved = saved
+        self._autosave_thread: threading.Thread | None = None
+        # The last corpus window opened from here (it is the window's child).
+        self.corpus_window: QWidget | None = None
+
+    def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
+                        hint: str = "") -> tuple[bool, Any]:  # fmt: skip
+        """Run ``operation``; on a refused file or an OS error show ``title`` with the reason and return (False, None)."""
+        try:
+            return True, operation()
+        except SialignError as exc:
+            self.show_error(title, str(exc))
+        except OSError as exc:
+            self.show_error(title, f"{path}: {exc.strerror or exc}{hint}")
+        return False, None
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes (a note typed without Enter included); False when the user cancels."""
+        self.session.commit_pending()
+        if not self.session.is_modified:
+            return True
+        answer = QMessageBox.question(
+            self.window,
+            "Unsaved changes",
+            f"“{self.session.project.talk_id}” has changes that are not saved. Save them?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        if answer == QMessageBox.StandardButton.Discard:
+            # The user chose to lose the changes: do not offer them back later.
+            self.discard_current_autosave()
+            return True
+        return False
+
+    def new_talk(self) -> None:
+        from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
+
+        if self.runner.busy or not self.maybe_save():
+            return
+        dialog = NewTalkDialog(self.window, settings=self.settings)
+        if dialog.exec():
+            project = dialog.project()
+            self.discard_current_autosave()
+            self.session.set_project(project, modified=True)
+            self.notify("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
+
+    def open_dialog(self) -> None:
+        if self.runner.busy or not self.maybe_save():
+            return
+        path = open_file_name(self.window, "Open project", PROJECT_FILTER, kind="project", settings=self.settings)
+        if path:
+            self.open_path(path, ask_save=False)
+
+    def open_path(self, path: str, *, ask_save: bool = True) -> bool:
+        """Open a project file, offering its autosave when it is newer (after a crash)."""
+        from sialign.io.project_file import discard_autosave, find_recovery, load_project
+
+        if ask_save and not self.maybe_save():
+            return False
+        ok, project = self._file_operation("Cannot open the project", path, lambda: load_project(path))
+        if not ok:
+            return False
+        project.path = str(path)
+        modified = False
+        recovery = find_recovery(path, project.talk_id)
+        if recovery is not None:
+            answer = QMessageBox.question(
+                self.window,
+                "Recover unsaved work?",
+                f"There is autosaved work for {Path(path).name} newer than the file "
+                f"(saved {time.strftime('%Y-%m-%d %H:%M', time.localtime(recovery.stat().st_mtime))}). "
+                "SI Aligner may not have closed properly. Open the autosaved version?",
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                try:
+                    project = load_project(recovery)
+                    project.path = str(path)
+                    modified = True
+                except SialignError as exc:
+                    self.show_error("Cannot recover", str(exc))
+            else:
+                discard_autosave(path, project.talk_id)
+        self.discard_current_autosave()
+        self.session.set_project(project, modified=modified)
+        # Back at the bead the reviewer was on when saving.
+        selected = self.settings.value(_selected_key(path))
+        if selected is not None and str(selected).lstrip("-").isdigit():
+            self.session.select_bead(int(str(selected)))
+        self._add_recent(str(path))
+        remember_folder(path, "project", self.settings)
+        self.notify(f"Opened {path}", 5000)
+        self.offer_to_locate_missing_audio()
+        return True
+
+    # -- project properties and missing audio ------------------------------------
+    def project_properties(self) -> None:
+        """File → Project properties…: talk id, languages, interpreter, audio and reference files (undoable)."""
+        from sialign.gui.dialogs.project_properties import ProjectPropertiesDialog
+
+        if self.runner.busy:
+            self.notify("Wait for the running task to end (or cancel it) first.", 6000)
+            return
+        dialog = ProjectPropertiesDialog(self.session.project, self.window, settings=self.settings)
+        if dialog.exec():
+            self._apply_properties(dialog.properties(), "Change project properties")
+
+    def _apply_properties(self, properties: Any, text: str) -> None:
+        """Push the change of ``properties`` as one undoable step; audio re-loads when its files changed."""
+        from sialign.gui.dialogs.project_properties import PropertiesCommand
+
+        command = PropertiesCommand(self.session, properties, text, self._properties_changed)
+        if command.changes_anything():
+            self.session.undo_stack.push(command)
+
+    def offer_to_locate_missing_audio(self) -> None:
+        """After opening: for each recording that is not where the project says, offer Locate… at once."""
+        from sialign.audio.decode import audio_file_problem, audio_path_to_store, resolve_audio_path
+        from sialign.gui.dialogs.project_properties import AUDIO_FILTER, current_properties
+
+        project = self.session.project
+        found_in: Path | None = None  # where the user found a recording: the other one is likely there too
+        for side, name in (("src", "source"), ("tgt", "interpreter")):
+            stored = project.document(side).audio_path
+            path = resolve_audio_path(stored, project.path)
+            if path is None:
+                continue
+            problem = audio_file_problem(path)
+            if not problem:
+                continue
+            beside = found_in / path.name if found_in is not None else None
+            if beside is not None and not audio_file_problem(beside):
+                properties = current_properties(project)
+                properties.audio[side] = audio_path_to_store(beside, stored, project.path)
+                self._apply_properties(properties, f"Locate the {name} audio")
+                self.notify(f"The {name} audio was found beside the other one: {beside}", 8000)
+                continue
+            # A file that is there but cannot be played (a FIFO, a damaged file) is not "not found".
+            title = "Audio not found" if not path.exists() else "Audio cannot be opened"
+            box = QMessageBox(QMessageBox.Icon.Warning, title,
+                              f"The {name} audio {path} cannot be opened: {problem}.", parent=self.window)  # fmt: skip
+            box.setInformativeText("Locate the recording to hear and see it; alignment and review work without it.")
+            locate = box.addButton("Locate…", QMessageBox.ButtonRole.AcceptRole)
+            box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
+            box.setDefaultButton(locate)
+            box.exec()
+            if box.clickedButton() is not locate:
+                continue
+            chosen = open_file_name(self.window, f"Locate the {name} audio", AUDIO_FILTER, kind="audio",
+                                    current=path.parent if path.parent.is_dir() else None, settings=self.settings)  # fmt: skip
+            if chosen:
+                found_in = Path(chosen).parent
+                properties = current_properties(project)
+                properties.audio[side] = audio_path_to_store(chosen, stored, project.path)
+                self._apply_properties(properties, f"Locate the {name} audio")
+                self.notify(f"The {name} audio now comes from {chosen}", 8000)
+
+    def offer_untitled_recovery(self) -> bool:
+        """At start-up: offer the newest autosave of a never-saved project; True if one was opened."""
+        from sialign.io.project_file import load_project, untitled_autosaves
+
+        found = untitled_autosaves()
+        if not found:
+            return False
+        newest = found[0]
+        answer = QMessageBox.question(
+            self.window,
+            "Recover unsaved work?",
+            f"SI Aligner did not close properly last time. Recover the unsaved talk “{newest.name.split('.')[0]}” "
+            f"(autosaved {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest.stat().st_mtime))})?",
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            for path in found:
+                path.unlink(missing_ok=True)
+            return False
+        try:
+            project = load_project(newest)
+        except SialignError as exc:
+            self.show_error("Cannot recover", str(exc))
+            return False
+        project.path = None
+        self.session.set_project(project, modified=True)
+        newest.unlink(missing_ok=True)
+        return True
+
+    def save(self) -> bool:
+        if self.session.project.path is None:
+            return self.save_as()
+        return self.save_to(self.session.project.path)
+
+    def save_as(self) -> bool:
+        project = self.session.project
+        path = save_file_name(self.window, "Save project as", f"{project.talk_id}.sialign", PROJECT_FILTER, kind="project",
+                              current=project.path, settings=self.settings)  # fmt: skip
+        if not path:
+            return False
+        if not path.endswith(".sialign"):
+            path += ".sialign"
+        self.discard_current_autosave()
+        return self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        """Save the project to ``path`` (its autosave goes); False when it could not be written."""
+        from sialign.io.project_file import discard_autosave, save_project
+
+        self.session.commit_pending()
+        project = self.session.project
+        # Undo goes on after the project is opened again.
+        project.undo = self.session.undo_steps()
+        ok, _ = self._file_operation("Cannot save", path, lambda: save_project(project, path), " — choose another folder")
+        if not ok:
+            return False
+        project.path = str(path)
+        discard_autosave(path, project.talk_id)
+        self.settings.setValue(_selected_key(path), self.session.selected_bead)
+        self.session.mark_saved()
+        self._add_recent(str(path))
+        remember_folder(path, "project", self.settings)
+        self._saved()
+        self.notify(f"Saved {path}", 5000)
+        return True
+
+    def autosave(self) -> None:
+        """Write the autosave when there are unsaved changes (never touches the project file).
+
+        Serialising thousands of beads takes tens of milliseconds, so the
+        write runs on a short-lived thread over a snapshot of the project.
+        """
+        project = self.session.project
+        if not self.session.is_modified or (not len(project.source) and not len(project.target)):
+            return
+        if self._autosave_thread is not None and self._autosave_thread.is_alive():
+            return  # the next tick saves the newer state
+        copy = snapshot(project)
+        copy.undo = self.session.undo_steps()
+
+        def write() -> None:
+            from sialign.io.project_file import save_autosave
+
+            try:
+                path = save_autosave(copy)
+            except (SialignError, OSError) as exc:
+                self.autosave_done.emit(f"Autosave failed: {exc}")
+            else:
+                self.autosave_done.emit(f"Autosaved to {path}")
+
+        self._autosave_thread = threading.Thread(target=write, name="autosave", daemon=True)
+        self._autosave_thread.start()
+
+    def wait_for_autosave(self, timeout_s: float = 10.0) -> None:
+        """Block until a running autosave has written its file (close, tests)."""
+        if self._autosave_thread is not None:
+            self._autosave_thread.join(timeout_s)
+
+    def discard_current_autosave(self) -> None:
+        from sialign.io.project_file import discard_autosave
+
+        self.wait_for_autosave()
+        project = self.session.project
+        if len(project.source) or len(project.target):
+            discard_autosave(project.path, project.talk_id)
+
+    def open_corpus_dialog(self) -> None:
+        folder = existing_folder(self.window, "Open corpus folder", kind="corpus", settings=self.settings)
+        if folder:
+            self.open_corpus(folder)
+
+    def new_corpus(self) -> Any:
+        """*File → New corpus…*: propose a manifest from a folder, save it and align it in the corpus window."""
+        from sialign.gui.windows.corpus_window import CorpusWindow
+        from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
+
+        dialog = NewCorpusDialog(self.window, settings=self.settings)
+        if dialog.exec() != NewCorpusDialog.DialogCode.Accepted:
+            return None
+        run = dialog.run()
+        try:
+            run.output.mkdir(parents=True, exist_ok=True)
+            window = CorpusWindow(run.output, open_talk=self._review_corpus_talk, parent=self.window)
+        except (SialignError, OSError) as exc:
+            self.show_error("Corpus not created", f"{run.output}: {exc}")
+            return None
+        window.setWindowFlag(Qt.WindowType.Window, True)
+        self.corpus_window = window
+        window.show()
+        window.align_manifest(str(run.manifest), run.jobs, tuple(run.filters))
+        return window
+
+    def open_corpus(self, folder: str) -> Any:
+        """Show the corpus window of ``folder``; its talks open here for review. None when it is no corpus."""
+        from sialign.corpus.runner import STATE_FILE
+        from sialign.gui.windows.corpus_window import CorpusWindow
+
+        if not (Path(folder) / STATE_FILE).exists():
+            self.show_error("Not a corpus folder", f"{folder} holds no {STATE_FILE}: align a corpus into it first "
+                            "(File → New corpus…, or sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
+            return None
+        try:
+            window = CorpusWindow(folder, open_talk=self._review_corpus_talk, parent=self.window)
+        except SialignError as exc:
+            self.show_error("Corpus not opened", str(exc))
+            return None
+        window.setWindowFlag(Qt.WindowType.Window, True)
+        self.corpus_window = window
+        window.show()
+        return window
+
+    def _review_corpus_talk(self, path: str) -> None:
+        """Open a talk of the corpus window here and bring this window to the front, where the review happens."""
+        if self.open_path(path):
+            self.window.raise_()
+            self.window.activateWindow()
+
+    def report_dialog(self) -> None:
+        from sialign.gui.windows.report_dialog import ReportDialog
+
+        self.session.commit_pending()
+        if self.session.project.alignment is not None:
+            # The terms section comes with the last Check terms… when nothing changed since.
+            ReportDialog(self.session.project, self.window, settings=self.settings, terms=self._terms_check()).exec()
+
+    def compare_window(self) -> None:
+        from sialign.gui.windows.compare_window import CompareWindow
+
+        project = self.session.project
+        aligned = project.alignment is not None and bool(project.alignment.beads)
+        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self.window)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.show()
+        window.add_dialog()
+
+    def export_dialog(self) -> None:
+        from sialign.gui.dialogs.export_dialog import ExportDialog
+
+        self.session.commit_pending()
+        project = self.session.project
+        if project.alignment is None:
+            return
+        base = Path(project.path).with_suffix("") if project.path else Path(
+            last_folder("project", self.settings)
+        ) / project.talk_id
+        dialog = ExportDialog(project, str(base) + ".tsv", self.window)
+        # The dialog writes the file itself (it stays open with the options on an error).
+        if not dialog.exec():
+            return
+        self.notify(f"Exported {dialog.rows_written} rows to {dialog.options().path}", 8000)
+
+    def open_example(self) -> None:
+        from sialign.gui.app import load_example_project
+
+        if self.runner.busy or not self.maybe_save():
+            return
+        try:
+            project = load_example_project()
+        except SialignError as exc:
+            self.show_error("Cannot open the example", str(exc))
+            return
+        self.discard_current_autosave()
+        self.session.set_project(project, modified=True)
+        self._align()
+
+    # -- recent files ---------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):
+            return [value]
+        return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
+
+    def _add_recent(self, path: str) -> None:
+        recent = [p for p in self.recent_files() if p != path]
+        recent.insert(0, path)
+        self.settings.setValue("recent_files", recent[:MAX_RECENT])
+        self.rebuild_recent_menu()
+
+    def rebuild_recent_menu(self) -> None:
+        """Fill *Open recent* with the recent files (the window calls it once at start-up)."""
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for path in recent:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _c=False, p=path: self.open_path(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+
+def _selected_key(path: str | Path) -> str:
+    """The settings key remembering the bead selected when the project at ``path`` was saved."""
+    return "selected_bead/" + str(Path(path).resolve()).replace("/", "|")

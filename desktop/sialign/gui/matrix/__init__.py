@@ -1,0 +1,1 @@
+"""The alignment matrix and its similarity colours."""

@@ -1,0 +1,109 @@
+"""Colours the alignment matrix of an opened project in the background.
+
+Projects store beads, not the similarity matrix. When a project with an
+alignment is opened (or recovered), this service computes the similarity
+again with the model the alignment used, in its own worker thread so the
+reviewer can start at once; the vector cache usually makes it a matter of
+seconds. It never blocks edits and never replaces the similarity of a run
+that finished meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from sialign.gui.common.session import ProjectSession
+from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
+
+log = logging.getLogger(__name__)
+
+
+class SimilarityService(QObject):
+    """Computes the matrix colours of an opened project.
+
+    Signals:
+        state_changed(str): what the matrix should say meanwhile ("" when
+            there is nothing to say: done, or nothing to compute).
+    """
+
+    state_changed = Signal(str)
+
+    def __init__(self, session: ProjectSession, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.runner = WorkerRunner(self)
+        self.runner.finished.connect(self._runner_finished)
+        self._target: Any = None
+        self._pending = False
+        self.message = ""
+        session.project_replaced.connect(self.schedule)
+
+    @property
+    def busy(self) -> bool:
+        return self.runner.busy
+
+    def schedule(self) -> None:
+        """Start computing for the open project if it has beads but no similarity yet."""
+        project = self.session.project
+        if self.session.similarity is not None or project.alignment is None or not len(project.source) \
+                or not len(project.target):  # fmt: skip
+            self._set_message("")
+            return
+        if self.runner.busy:
+            # The previous project's computation stops first; this one follows.
+            self._pending = True
+            self.runner.cancel()
+            return
+        copy = snapshot(project)
+
+        def task(progress: Any, should_stop: Any) -> Any:
+            from sialign.workflows.aligning import similarity_grid
+
+            return similarity_grid(copy, progress=progress, should_stop=should_stop)
+
+        worker = TaskWorker(task, "Colouring the matrix")
+        queued = Qt.ConnectionType.QueuedConnection
+        worker.succeeded.connect(self._succeeded, queued)
+        worker.failed.connect(self._failed, queued)
+        self._target = project
+        self._set_message("Computing the similarity for the matrix…")
+        self.runner.start(worker)
+
+    def cancel(self) -> None:
+        self._pending = False
+        self.runner.cancel()
+
+    def shutdown(self) -> None:
+        """Stop and wait (on close): the encoder checks for cancellation between batches."""
+        self.cancel()
+        self.runner.wait(15000)
+
+    def _succeeded(self, grid: Any) -> None:
+        # Another project, or a new alignment run brought its own similarity.
+        if self.session.project is not self._target or self.session.similarity is not None:
+            return
+        self._set_message("")
+        self.session.set_similarity(grid)
+
+    def _failed(self, message: str, details: str) -> None:
+        if self.session.project is not self._target:
+            return
+        if details:
+            log.warning("computing the matrix colours failed: %s", details)
+        self._set_message(f"Similarity not available: {message}\nAlign (Ctrl+R) to colour the matrix.")
+
+    def _runner_finished(self) -> None:
+        if self._pending:
+            self._pending = False
+            self.schedule()
+        elif self.message.startswith("Computing"):
+            # Cancelled before it finished.
+            self._set_message("")
+
+    def _set_message(self, message: str) -> None:
+        if message != self.message:
+            self.message = message
+            self.state_changed.emit(message)

@@ -1,0 +1,1 @@
+"""The review table: its model and its panel with the search and filter bar."""
