@@ -589,9 +589,9 @@ def test_a_recording_that_is_there_but_cannot_be_played_is_not_called_not_found(
     assert titles == ["Audio cannot be opened", "Audio not found"]
 
 
-def test_the_figure_columns_can_be_hidden_from_their_titles_and_stay_hidden(qtbot, window, session) -> None:  # noqa: ANN001
-    from sialign.gui.main_window import MainWindow
-    from sialign.gui.table_model import Column
+def test_the_figure_columns_can_be_hidden_from_their_titles_and_stay_hidden(qtbot, window, session) -> None:
+    from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.table.table_model import Column
 
     table = window.table
     menu = table.column_menu()

@@ -269,7 +269,7 @@ def test_table_model_shows_the_aligners_confidence(session) -> None:
     assert "Confidence" not in model.data(model.index(1, Column.SOURCE), Qt.ItemDataRole.ToolTipRole)
 
 
-def test_low_confidence_follows_the_aligners_confidence_where_it_has_one(session) -> None:  # noqa: ANN001
+def test_low_confidence_follows_the_aligners_confidence_where_it_has_one(session) -> None:
     beads = session.project.alignment.beads
     # Bead 6 is low-confidence by its cost (0.9 > 0.6) until the learned score says it is likely right.
     assert is_low_confidence(beads[5], DEFAULT_LOW_CONFIDENCE)
