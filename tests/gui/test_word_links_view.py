@@ -130,3 +130,10 @@ def test_links_service_links_only_the_edited_bead_and_updates_the_table(qtbot, m
     assert not session.is_modified  # links are derived data: they do not ask to be saved
     qtbot.waitUntil(lambda: not service.busy)
     service.shutdown()
+
+
+def test_word_links_view_explains_its_colours_and_share(qtbot) -> None:
+    view = WordLinksView()
+    qtbot.addWidget(view)
+    tip = view.toolTip()
+    assert "Orange: a source content word linked to nothing" in tip and "Source NN%" in tip and "Left/Right" in tip

@@ -54,6 +54,13 @@ class WordLinksView(QWidget):
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setAccessibleName("Word links of the bead")
+        # The legend a newcomer needs: what the colours and the percentage mean.
+        self.setToolTip(
+            "Point at a word (or click it to keep it chosen) to light up the words it is linked to on the other side.\n"
+            "Orange: a source content word linked to nothing — what the interpreter may have left out.\n"
+            "Source NN%: the share of the source's content words that have a link (the table's Rendered column).\n"
+            "Keyboard: Left/Right move through the words, Home/End jump, Escape clears."
+        )
         self.links: BeadLinks | None = None
         self.message = ""
         self._src_text = ""
