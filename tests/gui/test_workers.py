@@ -158,3 +158,14 @@ def test_workers_gui_thread_stays_responsive(qtbot) -> None:
     gaps = [b - a for a, b in zip(beats, beats[1:])]
     assert len(gaps) > 20
     assert max(gaps) < 0.1, f"GUI thread stalled {max(gaps) * 1000:.0f} ms"
+
+
+def test_workers_a_finished_worker_lets_wait_return_while_the_gui_thread_is_blocked(qtbot) -> None:
+    """Closing the window waits for the workers without running the event loop: the thread must end by itself."""
+    runner = WorkerRunner()
+    runner.start(TaskWorker(lambda progress, should_stop: 1, "Quick"))
+    time.sleep(0.3)  # the task is done; the GUI thread has not processed a single event
+    started = time.monotonic()
+    assert runner.wait(5000)
+    assert time.monotonic() - started < 1.0
+    qtbot.waitUntil(lambda: not runner.busy, timeout=2000)

@@ -19,7 +19,7 @@ import time
 import traceback
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Document, Project
@@ -214,7 +214,10 @@ class WorkerRunner(QObject):
         thread.setObjectName(worker.title)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
-        worker.done.connect(thread.quit)
+        # Directly, from the worker's thread: QThread.quit is thread-safe, and a queued call
+        # would wait for the GUI thread's event loop — which is blocked in wait() on close,
+        # so the thread would never end and be destroyed still running.
+        worker.done.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._on_thread_finished)
         self._thread = thread
         self._worker = worker

@@ -147,7 +147,7 @@ class SegmentTableView(QTableView):
         # Widths in digits of the table font: the average character width of a
         # font with a CJK fallback is that of a full-width character.
         digit = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in ((Column.COST, 5), (Column.CONFIDENCE, 5), (Column.DOUBT, 5), (Column.RENDERED, 6), (Column.STATUS, 10), (Column.FLAGS, 14), (Column.TIMES, 16)):
+        for column, chars in ((Column.COST, 5), (Column.CONFIDENCE, 5), (Column.DOUBT, 5), (Column.RENDERED, 8), (Column.STATUS, 10), (Column.FLAGS, 13), (Column.TIMES, 16)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.setColumnWidth(column, digit * chars + 12)
         # The aligner's confidence, the doubt and the rendered share read best beside the cost:
