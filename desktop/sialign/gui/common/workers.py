@@ -19,7 +19,7 @@ import time
 import traceback
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Document, Project
@@ -214,10 +214,7 @@ class WorkerRunner(QObject):
         thread.setObjectName(worker.title)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
-        # Directly, from the worker's thread: QThread.quit is thread-safe, and a queued call
-        # would wait for the GUI thread's event loop — which is blocked in wait() on close,
-        # so the thread would never end and be destroyed still running.
-        worker.done.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        worker.done.connect(thread.quit)
         thread.finished.connect(self._on_thread_finished)
         self._thread = thread
         self._worker = worker
@@ -232,6 +229,10 @@ class WorkerRunner(QObject):
         """Block until the running worker's thread ends (used on close); True if it did."""
         if self._thread is None:
             return True
+        # The worker's ``done`` quits its thread through the GUI thread's event loop,
+        # which a caller of wait() (closeEvent) is blocking: ask the thread's loop to
+        # end once the running task returns, or it would never end and be destroyed running.
+        self._thread.quit()
         return self._thread.wait(timeout_ms)
 
     def _on_thread_finished(self) -> None:
