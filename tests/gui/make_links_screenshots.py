@@ -14,40 +14,22 @@ panel's *Word links* tab open and one source word chosen.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_screenshots import OUT, _save, _settle, _wait
+from make_screenshots import OUT, _save, _settle, _wait, open_window
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=OUT, help="folder for the PNG file")
     args = parser.parse_args(argv)
-    scratch = Path(tempfile.mkdtemp(prefix="sialign-shots-"))
-    os.environ["SIALIGN_AUTOSAVE_DIR"] = str(scratch / "autosave")
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-    from PySide6.QtCore import QSettings
-
     from sialign.core.word_links import links_of
-    from sialign.gui.app import load_example_project, make_application, preload_engine
+    from sialign.gui.app import load_example_project
 
-    app = make_application(sys.argv[:1])
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
-    preload_engine()
-    from sialign.gui.main.main_window import MainWindow
-
-    window = MainWindow()
-    window.show()
-    _settle(app, 600)
-    window.panels.reset_layout()
-    _settle(app)
+    app, window = open_window()
     window.session.set_project(load_example_project(), modified=True)
     window.align()
     _wait(app, window.runner)

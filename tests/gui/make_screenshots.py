@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "resources" / "screenshots"
@@ -65,6 +66,39 @@ def _save(pixmap, out: Path, name: str) -> Path:
     return path
 
 
+def open_window() -> tuple[Any, Any]:
+    """The application and a main window as a user first sees it, with settings and autosaves in a scratch folder.
+
+    Audio plays into ALSA's null device (the X server used for screenshots has
+    no sound card), so the audio panel shows as on a computer with speakers.
+    """
+    scratch = Path(tempfile.mkdtemp(prefix="sialign-shots-"))
+    os.environ["SIALIGN_AUTOSAVE_DIR"] = str(scratch / "autosave")
+    alsa = Path("/usr/share/alsa/alsa.conf")
+    if "ALSA_CONFIG_PATH" not in os.environ and alsa.exists():
+        conf = scratch / "alsa-null.conf"
+        conf.write_text(f'<{alsa}>\npcm.!default {{ type plug slave.pcm "null" }}\n')
+        os.environ["ALSA_CONFIG_PATH"] = str(conf)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+    from PySide6.QtCore import QSettings
+
+    from sialign.gui.app import make_application, preload_engine
+
+    app = make_application(sys.argv[:1])
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
+    preload_engine()
+    from sialign.gui.main.main_window import MainWindow
+
+    window = MainWindow()
+    window.show()
+    _settle(app, 600)
+    window.panels.reset_layout()
+    _settle(app)
+    return app, window
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", default=None,
@@ -74,35 +108,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = args.out
 
-    scratch = Path(tempfile.mkdtemp(prefix="sialign-shots-"))
-    os.environ["SIALIGN_AUTOSAVE_DIR"] = str(scratch / "autosave")
-    # Show the audio panel as on a computer with speakers: the X server used
-    # for screenshots has no sound card, so play into ALSA's null device.
-    alsa = Path("/usr/share/alsa/alsa.conf")
-    if "ALSA_CONFIG_PATH" not in os.environ and alsa.exists():
-        conf = scratch / "alsa-null.conf"
-        conf.write_text(f'<{alsa}>\npcm.!default {{ type plug slave.pcm "null" }}\n')
-        os.environ["ALSA_CONFIG_PATH"] = str(conf)
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtCore import Qt
 
     from sialign.core.model import BeadStatus
-    from sialign.gui.app import load_example_project, make_application, preload_engine
+    from sialign.gui.app import load_example_project
 
-    app = make_application(sys.argv[:1])
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
-    preload_engine()
-    from sialign.gui.main.main_window import MainWindow
-
-    window = MainWindow()
+    app, window = open_window()
     if args.size:
         window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMaximized)
         window.resize(*(int(v) for v in args.size.split("x")))
-    window.show()
-    _settle(app, 600)
-    window.panels.reset_layout()
+        _settle(app)
+        window.panels.reset_layout()
     _settle(app)
 
     window.session.set_project(load_example_project(), modified=True)

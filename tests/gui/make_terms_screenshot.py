@@ -15,35 +15,19 @@ to a temporary folder.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "resources" / "screenshots"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_screenshots import _save, _settle, _wait  # noqa: E402
+from make_screenshots import _save, _settle, _wait, open_window  # noqa: E402
 
 
 def main() -> int:
-    scratch = Path(tempfile.mkdtemp(prefix="sialign-shots-"))
-    os.environ["SIALIGN_AUTOSAVE_DIR"] = str(scratch / "autosave")
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from PySide6.QtCore import QSettings
+    from sialign.gui.app import load_example_project
 
-    from sialign.gui.app import load_example_project, make_application, preload_engine
-
-    app = make_application(sys.argv[:1])
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
-    preload_engine()
-    from sialign.gui.main.main_window import MainWindow
-
-    window = MainWindow()
-    window.show()
-    _settle(app, 600)
-    window.panels.reset_layout()
+    app, window = open_window()
     window.session.set_project(load_example_project(), modified=True)
     window.align()
     _wait(app, window.runner)
