@@ -119,9 +119,7 @@ def get_embedder(spec: str) -> Embedder:
     Raises:
         ValueError: ``spec`` is ``"auto"`` (or empty): it names no embedder until the languages are known.
     """
-    from sialign.embed.models import make_embedder
-
-    from sialign.embed.models import AUTO_BUILTIN, AUTO_SPECS
+    from sialign.embed.models import AUTO_BUILTIN, AUTO_SPECS, make_embedder
 
     key = spec.strip() or "default"
     if key.lower() in AUTO_SPECS or key.lower() == AUTO_BUILTIN:
