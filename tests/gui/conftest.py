@@ -184,3 +184,16 @@ def open_window(qtbot, monkeypatch):
         return window
 
     return open_on
+
+
+@pytest.fixture
+def desktop_font(qapp):
+    """The application font at a real desktop's size (offscreen Qt's is smaller), restored after the test."""
+    from PySide6.QtWidgets import QApplication
+
+    font = QApplication.font()
+    bigger = QApplication.font()
+    bigger.setPixelSize(13)
+    QApplication.setFont(bigger)
+    yield bigger
+    QApplication.setFont(font)

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QRect, QSettings
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
 from example_renditions import example_rendition
@@ -25,7 +25,7 @@ SCREENS = {"1280x800": QRect(0, 30, 1280, 770), "1366x768": QRect(0, 30, 1366, 7
 
 
 @pytest.fixture(params=sorted(SCREENS))
-def screen(request, monkeypatch, qapp):
+def screen(request, monkeypatch, qapp, desktop_font):
     """The fake laptop screen, the application's screen rule installed (as ``make_application`` does) and a desktop font."""
     from sialign.gui.common import screen_fit
     from sialign.gui.main.window_layout import WindowLayout
@@ -34,12 +34,7 @@ def screen(request, monkeypatch, qapp):
     monkeypatch.setattr(screen_fit, "available_area", lambda widget: QRect(area))
     monkeypatch.setattr(WindowLayout, "free_area", lambda self: QRect(area))
     rule = screen_fit.install_screen_fit(qapp)
-    font = QApplication.font()
-    bigger = QApplication.font()
-    bigger.setPixelSize(13)  # a real desktop's font (offscreen Qt's is smaller)
-    QApplication.setFont(bigger)
     yield area
-    QApplication.setFont(font)
     qapp.removeEventFilter(rule)
     rule.setParent(None)
 

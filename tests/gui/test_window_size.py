@@ -69,20 +69,12 @@ def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, 
 
 
 @pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
-def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, request) -> None:
+def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, desktop_font) -> None:
     """1280 × 800 and 1366 × 768 screens (less the title bar): table, matrix and bead panel all get room."""
     from dataclasses import replace
 
     from sialign.gui.main.main_window import MainWindow
 
-    # The fonts of a real desktop (offscreen Qt's are smaller), restored after the test.
-    from PySide6.QtWidgets import QApplication
-
-    font = QApplication.font()
-    bigger = QApplication.font()
-    bigger.setPixelSize(13)
-    QApplication.setFont(bigger)
-    request.addfinalizer(lambda: QApplication.setFont(font))
     # A dropped bead with a long reason: the bead panel's title takes two lines.
     beads = session.project.alignment.beads
     beads[0] = replace(beads[0], reason="filter: No chunk of the interpretation holds a content word " * 4)
@@ -113,17 +105,10 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, r
 
 
 @pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
-def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, size, request) -> None:
+def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, size, desktop_font) -> None:
     """On a laptop screen the Filters tab has the matrix's place, and Score and Apply show without scrolling."""
-    from PySide6.QtWidgets import QApplication
-
     from sialign.gui.main.main_window import MainWindow
 
-    font = QApplication.font()
-    bigger = QApplication.font()
-    bigger.setPixelSize(13)
-    QApplication.setFont(bigger)
-    request.addfinalizer(lambda: QApplication.setFont(font))
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.setWindowState(Qt.WindowState.WindowNoState)
