@@ -68,16 +68,10 @@ def test_a_geometry_saved_on_a_bigger_screen_is_cut_to_this_one(qtbot, session, 
     assert laptop.contains(again.frameGeometry().topLeft())
 
 
-@pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
-def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, desktop_font) -> None:
-    """1280 × 800 and 1366 × 768 screens (less the title bar): table, matrix and bead panel all get room."""
-    from dataclasses import replace
-
+def _window_at(qtbot, session, size):
+    """A main window of ``size``, shown, with the layout a first start gives it."""
     from sialign.gui.main.main_window import MainWindow
 
-    # A dropped bead with a long reason: the bead panel's title takes two lines.
-    beads = session.project.alignment.beads
-    beads[0] = replace(beads[0], reason="filter: No chunk of the interpretation holds a content word " * 4)
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.setWindowState(Qt.WindowState.WindowNoState)
@@ -85,6 +79,18 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, d
     window.show()
     qtbot.waitExposed(window)
     window.panels.reset_layout()
+    return window
+
+
+@pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
+def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, desktop_font) -> None:
+    """1280 × 800 and 1366 × 768 screens (less the title bar): table, matrix and bead panel all get room."""
+    from dataclasses import replace
+
+    # A dropped bead with a long reason: the bead panel's title takes two lines.
+    beads = session.project.alignment.beads
+    beads[0] = replace(beads[0], reason="filter: No chunk of the interpretation holds a content word " * 4)
+    window = _window_at(qtbot, session, size)
     window.session.select_bead(0)
     qtbot.wait(50)
     assert window.inspector.title.height() > 1.5 * window.inspector.title.fontMetrics().lineSpacing()
@@ -107,15 +113,7 @@ def test_the_default_layout_is_usable_on_a_laptop_screen(qtbot, session, size, d
 @pytest.mark.parametrize("size", [(1280, 760), (1366, 730)])
 def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, size, desktop_font) -> None:
     """On a laptop screen the Filters tab has the matrix's place, and Score and Apply show without scrolling."""
-    from sialign.gui.main.main_window import MainWindow
-
-    window = MainWindow(session)
-    qtbot.addWidget(window)
-    window.setWindowState(Qt.WindowState.WindowNoState)
-    window.resize(*size)
-    window.show()
-    qtbot.waitExposed(window)
-    window.panels.reset_layout()
+    window = _window_at(qtbot, session, size)
     qtbot.wait(50)
     matrix_height = window.matrix_dock.height()
     window.show_filters()

@@ -61,7 +61,8 @@ def test_report_without_alignment_is_a_one_line_error(tmp_path: Path) -> None:
         write_report(project, tmp_path / "r.html")
 
 
-def test_report_pdf_embeds_a_cjk_font(tmp_path: Path) -> None:
+def _need_pdf_with_cjk_font() -> None:
+    """Skip the test unless fpdf2 and a CJK font for the PDF report are installed."""
     pytest.importorskip("fpdf")
     from sialign.review.pdf import find_cjk_font
 
@@ -69,6 +70,10 @@ def test_report_pdf_embeds_a_cjk_font(tmp_path: Path) -> None:
         find_cjk_font()
     except Exception:
         pytest.skip("no CJK font installed")
+
+
+def test_report_pdf_embeds_a_cjk_font(tmp_path: Path) -> None:
+    _need_pdf_with_cjk_font()
     out = tmp_path / "report.pdf"
     write_report(_reviewed_example(), out)
     data = out.read_bytes()
@@ -80,16 +85,11 @@ def test_report_pdf_embeds_a_cjk_font(tmp_path: Path) -> None:
 
 def test_report_pdf_breaks_japanese_lines_by_the_rules(tmp_path: Path) -> None:
     """No line of the PDF starts with 、。」 or a closing bracket (fpdf2 alone broke bead 27 before its 。)."""
-    pytest.importorskip("fpdf")
     if not shutil.which("pdftotext"):
         pytest.skip("pdftotext (poppler-utils) is not installed")
-    from sialign.review.pdf import find_cjk_font
+    _need_pdf_with_cjk_font()
     from sialign.text.line_breaking import NO_LINE_START
 
-    try:
-        find_cjk_font()
-    except Exception:
-        pytest.skip("no CJK font installed")
     out = tmp_path / "report.pdf"
     write_report(example_rendition(1), out)
     lines = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout.splitlines()
