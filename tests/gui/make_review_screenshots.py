@@ -31,8 +31,7 @@ from make_screenshots import _save, _settle, _wait  # noqa: E402
 
 def aligned_renditions(folder: Path) -> list[Path]:
     """Align, filter and review both renditions; save them as projects in ``folder``."""
-    from sialign.align.pipeline import align_project
-    from sialign.cli.cmd_align import apply_named_filters
+    from sialign.workflows.aligning import align_talk
     from sialign.workflows.talks import load_example
     from sialign.core.model import BeadStatus
     from sialign.core.params import AlignParams
@@ -46,10 +45,7 @@ def aligned_renditions(folder: Path) -> list[Path]:
         if which == 2:
             project.target = read_transcript(examples / "rendition2" / "talk.ja2.srt")
             project.target.audio_path = str(examples / "rendition2" / "talk.ja2.ogg")
-        params = AlignParams(pivot=True, time_prior=True)
-        project.alignment = align_project(project, params).alignment
-        project.params = params.to_dict()
-        apply_named_filters(project, {"intra", "inter"})
+        align_talk(project, AlignParams(pivot=True, time_prior=True), filters=("intra", "inter"))
         project.metadata.update({"interpreter": ["trainee A", "trainee B"][which - 1], "rank": str(which + 1)})
         beads = project.alignment.beads
         for bead in beads[:6]:
