@@ -68,6 +68,8 @@ case "${1:-}" in
         setup
         shift
         export QT_QPA_PLATFORM=offscreen
+        # The checkout's own source first, even when the environment was installed from another checkout (CI's clone).
+        export PYTHONPATH="$ROOT/desktop${PYTHONPATH:+:$PYTHONPATH}"
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
     bundle)

@@ -56,7 +56,7 @@ from sialign._version import __version__
 from sialign.core.errors import ExportError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.atomic import atomic_open
-from sialign.core.paths import resolve_project_path
+from sialign.core.paths import linked_media
 from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS, SUBTITLE_SUFFIXES, export_format
 from sialign.io.escaping import escape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
@@ -461,7 +461,7 @@ def write_aligned_tiers(project: Project, path: str | Path, beads: list[tuple[in
     tiers = aligned_tiers(project, beads)
     # A project's audio paths are relative to the project file's folder, not
     # to the folder the export runs in.
-    media = [str(resolve_project_path(d.audio_path, project.path)) for d in (project.source, project.target) if d.audio_path]
+    media = linked_media(project.path, [("source", project.source.audio_path), ("target", project.target.audio_path)])
     text = textgrid_text(tiers) if fmt == "textgrid" else eaf_text(tiers, media, path)
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)

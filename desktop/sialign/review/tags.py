@@ -265,7 +265,9 @@ def project_tags(
     if alignment is None or not alignment.beads:
         where = f"{project.path}: " if project.path else ""
         raise SialignError(f"{where}the project has no alignment yet — align it first (sialign align … -o talk.sialign, or Align in the app)")
-    path = tagged_path or project.source.path
+    from sialign.core.paths import stored_file
+
+    path = tagged_path or stored_file(project.source.path, project.path, "source.path")
     if not path:
         raise SialignError("the project's source was not read from a file — name the tagged source transcript (--tagged FILE)")
     segments = read_tagged_source(path, project.source.language)
@@ -447,11 +449,11 @@ def write_projected_tags(project: Project, result: TagProjection, path: str | Pa
 
     fmt = tags_format(path)
     if fmt == "eaf":
-        from sialign.core.paths import resolve_project_path
+        from sialign.core.paths import linked_media
         from sialign.io.tier_files import eaf_text  # the EAF writer of the alignment exports
 
         tiers = tag_tiers(project, result)
-        media = [str(resolve_project_path(d.audio_path, project.path)) for d in (project.source, project.target) if d.audio_path]
+        media = linked_media(project.path, [("source", project.source.audio_path), ("target", project.target.audio_path)])
         atomic_write_text(path, eaf_text(tiers, media, path))
         return sum(len(items) for name, items in tiers[2:])
     if fmt == "jsonl":
