@@ -169,3 +169,24 @@ def test_export_dialog_writes_word_links_for_tsv_and_jsonl_only(qtbot, tmp_path)
     assert not dialog.links.isEnabled()
     _choose(dialog, "tsv")
     assert dialog.links.isEnabled()
+
+def test_export_dialog_refuses_the_projects_own_files_before_asking(qtbot, tmp_path, monkeypatch) -> None:
+    """Choosing the project file or a transcript it was read from as the export's file would destroy it."""
+    from sialign.io.project_file import save_project
+
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append("asked") or QMessageBox.StandardButton.Yes)
+    project = _project()
+    transcript = tmp_path / "talk.ja.srt"
+    transcript.write_text("1\n00:00:00,200 --> 00:00:00,500\nえー、\n", encoding="utf-8")
+    project.target.path = str(transcript)
+    saved = tmp_path / "hi.sialign"
+    save_project(project, saved)
+    for victim in (saved, transcript):
+        before = victim.read_bytes()
+        dialog = _dialog(qtbot, project, victim)
+        _choose(dialog, "tsv")
+        dialog.path_edit.setText(str(victim))
+        dialog.accept()
+        assert dialog.result() == 0 and dialog.rows_written is None and not asked
+        assert "nothing was written" in dialog.error_label.text() and victim.read_bytes() == before

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 HELP = "trim filler chunks, score beads (alpha, gamma, eta) and flag omissions in an aligned project"
 
+# -o may name PROJECT itself: rewriting the project in place is what the command does without -o.
+IN_PLACE = ("project",)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_and_output(parser)

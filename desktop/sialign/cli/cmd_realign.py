@@ -20,6 +20,9 @@ DESCRIPTION = (
 )
 ORDER = 25
 
+# -o may name PROJECT itself: rewriting the project in place is what the command does without -o.
+IN_PLACE = ("project",)
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_and_output(parser)

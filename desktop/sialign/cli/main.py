@@ -29,7 +29,7 @@ from types import ModuleType
 
 import sialign
 from sialign.cli.usage import UsageError, check_number_ranges
-from sialign.core.errors import SialignError, UnknownLanguageError, printable
+from sialign.core.errors import OutputIsInputError, SialignError, UnknownLanguageError, printable
 
 EXIT_OK = 0
 EXIT_INPUT = 2  # a file cannot be read or written as asked (bad input, disk full...)
@@ -200,6 +200,41 @@ def configure_logging(verbose: int = 0, debug: bool = False) -> None:
     logger.setLevel(level)
 
 
+# The options through which commands write files; every other file named on the command line is read.
+OUTPUT_OPTIONS = {"output": "-o", "json": "--json", "events": "--events"}
+
+
+def refuse_output_over_input(args: argparse.Namespace) -> None:
+    """Refuse, before any work, a command whose output names one of the files it reads.
+
+    ``sialign export v.sialign -f jsonl -o v.sialign`` would replace the
+    reviewed project by its export; ``convert v.srt v.srt`` a transcript by
+    itself half-written. Every string argument naming an existing file is an
+    input, whatever the command. A command that rewrites its project (filter,
+    realign) may be given the project itself as ``-o``: that is its default.
+
+    Raises:
+        OutputIsInputError: an output and an input are the same file.
+    """
+    from sialign.workflows.outputs import check_not_an_input
+
+    values = vars(args)
+    in_place = set(getattr(sys.modules.get(getattr(args._run, "__module__", ""), None), "IN_PLACE", ()))
+    inputs: list[tuple[str, str]] = []
+    for dest, value in values.items():
+        if dest.startswith("_") or dest in OUTPUT_OPTIONS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item not in ("", "-") and os.path.isfile(os.path.expanduser(item)):
+                inputs.append((dest, item))
+    for dest, option in OUTPUT_OPTIONS.items():
+        output = values.get(dest)
+        if not isinstance(output, str) or output in ("", "-"):
+            continue
+        reads = [(f"the input {dest_in.upper()}", item) for dest_in, item in inputs if not (dest == "output" and dest_in in in_place)]
+        check_not_an_input(output, reads, option)
+
+
 def main(argv: list[str] | None = None) -> int:
     _safe_streams()
     parser = build_parser()
@@ -213,9 +248,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     try:
+        refuse_output_over_input(args)
         code = int(args._run(args) or 0)
         sys.stdout.flush()
         return code
+    except OutputIsInputError as exc:  # refused before any work: a usage error, in the one line that says it all
+        print(f"sialign {args.command}: error: {printable(exc)}", file=sys.stderr)
+        return EXIT_USAGE
     except (UsageError, UnknownLanguageError) as exc:  # an option's value the command cannot use: as argparse's own errors
         print(f"sialign {args.command}: error: {printable(exc)}\nrun 'sialign {args.command} -h' for the options", file=sys.stderr)
         return EXIT_USAGE

@@ -171,6 +171,14 @@ class AudioUnavailable(SialignError):
     """Audio cannot be played: no output device, or the audio library is missing."""
 
 
+class OutputIsInputError(SialignError):
+    """An output names a file the same command reads (the same path, a hard link or a symbolic link to it).
+
+    Refused before any work: writing it would destroy the input. Front ends
+    treat it as a usage error (the command line's exit status 64).
+    """
+
+
 class OutputError(SialignError, OSError):
     """A file cannot be written: disk full, read-only folder, no permission...
 

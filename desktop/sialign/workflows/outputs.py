@@ -27,6 +27,63 @@ def check_output_folder(output: str, option: str = "-o") -> None:
         raise OutputError(output, f"the folder {folder} {what}", hint=f"create it first or give {option} a path in an existing folder")
 
 
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name one file: the same path, a hard link or a symbolic link to it.
+
+    ``os.path.samefile`` where both exist (it follows links and compares the
+    device and inode); the resolved paths otherwise (a file that does not
+    exist yet is no other file).
+    """
+    import os
+
+    first, second = Path(a).expanduser(), Path(b).expanduser()
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them does not exist, or cannot be looked at (a link loop): compare the names
+        return os.path.realpath(first) == os.path.realpath(second)
+
+
+def check_not_an_input(output: str | Path, inputs: Iterable[tuple[str, str | Path | None]], option: str = "-o") -> None:
+    """Refuse, before any work, an output that is one of the files the command reads.
+
+    Args:
+        output: the file about to be written (``-`` is standard output, never an input).
+        inputs: ``(what, path)`` pairs: how to name each input (``PROJECT``, ``the project's source transcript``) and its path.
+        option: how the caller names ``output``.
+
+    Raises:
+        OutputIsInputError: ``output`` and an input are the same file.
+    """
+    import os
+
+    from sialign.core.errors import OutputIsInputError
+
+    if str(output) in ("", "-"):
+        return
+    for what, path in inputs:
+        if path is None or str(path) in ("", "-"):
+            continue
+        if same_file(output, path):
+            shown = f"{output}" if os.path.abspath(output) == os.path.abspath(path) else f"{output} (the same file as {path})"
+            raise OutputIsInputError(
+                f"{option} {shown} is {what}: writing it would destroy what is read — "
+                "choose another output file; nothing was written"
+            )
+
+
+def project_inputs(project: Project) -> list[tuple[str, str | Path | None]]:
+    """The files a project stands on, to keep an output off them: the project file, its transcripts and recordings."""
+    from sialign.core.paths import resolve_project_path
+
+    found: list[tuple[str, str | Path | None]] = [("the project file", project.path)]
+    for name, doc in (("source", project.source), ("interpretation", project.target), ("reference", project.reference)):
+        if doc is None:
+            continue
+        found.append((f"the project's {name} transcript", resolve_project_path(doc.path, project.path)))
+        found.append((f"the project's {name} recording", resolve_project_path(doc.audio_path, project.path)))
+    return found
+
+
 def check_output_name(output: str, format: str | None, *, project: bool) -> None:
     """Refuse an output whose name says no format (``x.docx``, ``out``) when no format is chosen with -f.
 
@@ -102,13 +159,17 @@ def export(
 
     Raises:
         OutputError: the folder of ``output`` does not exist.
+        OutputIsInputError: ``output`` is the project's file (unless a project is written), a transcript or a recording of it.
         ExportError: no alignment, or an unknown format.
     """
     from sialign.io.project_file import PROJECT_SUFFIX, save_project
     from sialign.io.writers import write_alignment
 
     check_output_folder(str(output), option)
-    if format is None and Path(output).suffix.lower() == PROJECT_SUFFIX:
+    writes_project = format is None and Path(output).suffix.lower() == PROJECT_SUFFIX
+    # Saving a project over its own file is a save; anything else over a file the talk stands on destroys it.
+    check_not_an_input(output, project_inputs(project)[1 if writes_project else 0 :], option)
+    if writes_project:
         save_project(project, output)
         return Written(str(output))
     rows = write_alignment(project, output, format=format, only_confirmed=only_confirmed,

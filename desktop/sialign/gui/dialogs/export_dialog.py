@@ -29,6 +29,7 @@ from sialign.gui.main.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.common.file_dialogs import remember_folder
 from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
 from sialign.core.plurals import count_noun
+from sialign.workflows.outputs import check_not_an_input, project_inputs
 
 
 # Every format the writers know, in the order of the registry.
@@ -197,6 +198,11 @@ class ExportDialog(QDialog):
         path = Path(text).expanduser()
         if path.is_dir():
             self.show_error(f"{path} is a folder; add a file name.")
+            return
+        try:
+            check_not_an_input(path, project_inputs(self.project), "The export")
+        except SialignError as exc:
+            self.show_error(str(exc))
             return
         if path.exists():
             if not self._ask("Replace the file?", f"{path.name} already exists in {path.parent}.\nReplace it?", default_yes=False):
