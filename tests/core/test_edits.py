@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from sialign.core.param_edits import SetTalkInfo
 from sialign.core.edits import (
     EDIT_TYPES,
     Batch,
@@ -501,6 +502,7 @@ ALL_EDITS: list[Edit] = [
     SetParams(AlignParams(embedder="lexical", max_tgt=8), label="Align"),
     SetParams(None),
     SetFilterParams(FilterParams(gamma_min=0.5, content_pos=("NOUN",))),
+    SetTalkInfo("river", "de", "fr", "I-07", "B", "a.wav", None, None, "Change project properties"),
     Batch((SetStatus((1,), "confirmed"), MergeBeads(0)), label="two"),
 ]
 

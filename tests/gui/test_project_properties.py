@@ -247,3 +247,34 @@ def test_project_properties_dialog_checks_reference_and_talk_id(qtbot: Any, make
     # A missing recording says so under its row.
     dialog.set_audio("src", str(tmp_path / "gone.wav"))
     assert "no such file" in dialog.audio["src"].status.text() and "Locate" in dialog.audio["src"].status.text()
+
+
+def test_a_properties_change_is_a_core_edit_and_keeps_the_undo_history(bare_window: MainWindow, make_project: Any,
+                                                                        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Once a properties change was a Qt-only command: saving stopped the undo steps at it, losing those before."""
+    from sialign.core.edits import SetStatus
+    from sialign.core.model import BeadStatus
+
+    path = saved_project(make_project, tmp_path, source_audio=None, target_audio=None)
+    assert bare_window.files.open_path(str(path))
+    session = bare_window.session
+    assert session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
+
+    def rename(dialog: ProjectPropertiesDialog) -> int:
+        dialog.talk_id.setText("river")
+        dialog.accept()
+        return int(dialog.result())
+
+    monkeypatch.setattr(ProjectPropertiesDialog, "exec", rename)
+    bare_window.files.project_properties()
+    steps = session.undo_steps()
+    assert [s["forward"]["type"] for s in steps] == ["SetStatus", "SetTalkInfo"]
+    assert session.project.history[-1]["type"] == "SetTalkInfo"
+    assert bare_window.files.save()
+    assert bare_window.files.open_path(str(path))
+    again = bare_window.session
+    assert again.project.talk_id == "river" and again.undo_stack.count() == 2
+    again.undo_stack.undo()
+    assert again.project.talk_id == "water"
+    again.undo_stack.undo()
+    assert again.project.alignment is not None and again.project.alignment.beads[0].status is not BeadStatus.CONFIRMED

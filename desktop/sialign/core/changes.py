@@ -37,6 +37,8 @@ class Changes:
         annotations: labels, notes, post-edits, trimmed chunks or flags of beads.
         alignment: the whole alignment was replaced (a new run, an undo of one).
         settings: the alignment parameters or the filter thresholds.
+        talk: the talk's own facts (id, languages, interpreter, reference translation).
+        recordings: sides whose recording may now be another file (read it again).
     """
 
     text: tuple[tuple[str, int], ...] = ()
@@ -47,11 +49,13 @@ class Changes:
     annotations: bool = False
     alignment: bool = False
     settings: bool = False
+    talk: bool = False
+    recordings: tuple[str, ...] = ()
 
     @classmethod
     def everything(cls) -> Changes:
         """The record of an edit that does not describe itself: anything may have changed."""
-        return cls(reshaped=SIDES, beads=True, statuses=True, annotations=True, alignment=True, settings=True)
+        return cls(reshaped=SIDES, beads=True, statuses=True, annotations=True, alignment=True, settings=True, talk=True)
 
     def __or__(self, other: Changes) -> Changes:
         return Changes(
@@ -63,6 +67,8 @@ class Changes:
             annotations=self.annotations or other.annotations,
             alignment=self.alignment or other.alignment,
             settings=self.settings or other.settings,
+            talk=self.talk or other.talk,
+            recordings=_merge(self.recordings, other.recordings),
         )
 
     def touched_segments(self) -> list[tuple[str, int]]:

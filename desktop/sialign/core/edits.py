@@ -45,7 +45,7 @@ from sialign.core.segment_edits import (
     EditText, MergeSegments, MoveSegment, SetSegmentTimes, SplitSegment, UnmergeSegments,
 )
 from sialign.core.segment_edits import SetTimes, ShiftTimes
-from sialign.core.param_edits import SetFilterParams, SetParams
+from sialign.core.param_edits import SetFilterParams, SetParams, SetTalkInfo
 from sialign.core.params import AlignParams, FilterParams
 
 
@@ -71,6 +71,7 @@ EDIT_TYPES: dict[str, type[Edit]] = {
         ReplaceAlignment,
         SetParams,
         SetFilterParams,
+        SetTalkInfo,
         Batch,
     )
 }
@@ -205,6 +206,7 @@ __all__ = [
     "SetLabels",
     "SetFilterParams",
     "SetParams",
+    "SetTalkInfo",
     "SetPostEdit",
     "SetSegmentTimes",
     "SetStatus",

@@ -214,6 +214,7 @@ class AudioPanel(QWidget):
         self.tracks: dict[str, AudioTrack | None] = {"src": None, "tgt": None}
         self.envelopes: dict[str, EnvelopePyramid | None] = {"src": None, "tgt": None}
         self._generation = 0
+        self._loaded_paths: tuple[str | None, ...] | None = None
         self._threads: list[threading.Thread] = []
         self._signals = _EnvelopeSignals(self)
         self._signals.progressed.connect(self._on_envelope_progress)
@@ -336,6 +337,7 @@ class AudioPanel(QWidget):
             self.audio_error = str(exc)
         self._generation += 1
         generation = self._generation
+        self._loaded_paths = self._stored_paths()
         for side, view in self.views.items():
             self.tracks[side] = None
             self.envelopes[side] = None
@@ -454,7 +456,15 @@ class AudioPanel(QWidget):
             return
         self.session.select_bead(index)
 
+    def _stored_paths(self) -> tuple[str | None, ...]:
+        project = self.session.project
+        return tuple(project.document(side).audio_path for side in self.views)
+
     def _on_edited(self, edit: Any) -> None:
+        # A recording named anew (Project properties, Locate…, or the undo of either) is opened again.
+        if getattr(edit, "recordings", ()) and self._stored_paths() != self._loaded_paths:
+            self.reload()
+            return
         # Each view patches what the edit changed; the highlight and the link
         # strip follow the selected bead (a few items, rebuilt only if changed).
         for view in self.views.values():

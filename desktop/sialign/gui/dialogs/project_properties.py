@@ -2,35 +2,34 @@
 
 The talk id, the two languages, the interpreter's id and rank, the source
 and interpreter recordings (each with *Locate…*, for a recording that moved)
-and the reference translation. Accepting the dialog changes the project as
-one step on the undo stack (:class:`PropertiesCommand`), so Ctrl+Z puts
-everything back; the window title, the counts and, when a recording changed,
-the waveforms follow. These changes are not core edits: the project's edit
-history (which replays segment and bead edits) does not record them.
+and the reference translation. Accepting the dialog changes the project by
+one core edit (:class:`~sialign.core.param_edits.SetTalkInfo`, made by
+:func:`talk_info_edit`), so Ctrl+Z puts everything back, the change is in the
+project's history, and the undo steps saved before it stay; the window title,
+the counts and, when a recording changed, the waveforms follow.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget,
 )
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
+from sialign.core.param_edits import SetTalkInfo
 from sialign.gui.main.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.common.file_dialogs import open_file_name
 from sialign.gui.common.form_layout import error_message, growing_form
 from sialign.gui.dialogs.new_talk_dialog import AUDIO_FILTER, LANGUAGES, RANKS, TRANSCRIPT_FILTER
 
 if TYPE_CHECKING:
-    from sialign.gui.common.session import ProjectSession
+    pass
 
 SIDES = {"src": "source", "tgt": "interpreter"}
 
@@ -67,57 +66,17 @@ def current_properties(project: Project) -> ProjectProperties:
     )
 
 
-def apply_properties(project: Project, properties: ProjectProperties) -> bool:
-    """Write ``properties`` into ``project``; True when a recording's path changed."""
-    audio_changed = (project.source.audio_path, project.target.audio_path) != (
-        properties.audio.get("src"), properties.audio.get("tgt"))  # fmt: skip
-    project.talk_id = properties.talk_id
-    project.source.language = properties.source_language
-    project.target.language = properties.target_language
-    for key in ("interpreter", "rank"):
-        value = getattr(properties, key)
-        if value:
-            project.metadata[key] = value
-        else:
-            project.metadata.pop(key, None)
-    project.source.audio_path = properties.audio.get("src") or None
-    project.target.audio_path = properties.audio.get("tgt") or None
-    project.reference = properties.reference
-    if project.reference is not None:
-        project.reference.language = project.target.language
-    return audio_changed
+def talk_info_edit(properties: ProjectProperties, label: str) -> SetTalkInfo:
+    """The core edit that gives a project ``properties``."""
+    return SetTalkInfo(properties.talk_id, properties.source_language, properties.target_language,
+                       properties.interpreter, properties.rank, properties.audio.get("src") or None,
+                       properties.audio.get("tgt") or None, properties.reference, label)  # fmt: skip
 
 
-class PropertiesCommand(QUndoCommand):
-    """Changing the project properties as one undoable step.
-
-    Args:
-        session: the open project.
-        properties: the new properties.
-        text: the undo action's text.
-        changed: called after every redo and undo with whether a recording changed.
-    """
-
-    def __init__(self, session: ProjectSession, properties: ProjectProperties, text: str,
-                 changed: Callable[[bool], None]) -> None:  # fmt: skip
-        super().__init__(text)
-        self._session = session
-        self._new = dataclasses.replace(properties, audio=dict(properties.audio))
-        self._old = current_properties(session.project)
-        self._changed = changed
-
-    def changes_anything(self) -> bool:
-        return self._new != self._old or self._new.reference is not self._old.reference
-
-    def _set(self, properties: ProjectProperties) -> None:
-        audio_changed = apply_properties(self._session.project, properties)
-        self._changed(audio_changed)
-
-    def redo(self) -> None:
-        self._set(self._new)
-
-    def undo(self) -> None:
-        self._set(self._old)
+def changes_anything(project: Project, properties: ProjectProperties) -> bool:
+    """Whether giving ``project`` these properties would change it (a reference read again counts)."""
+    now = current_properties(project)
+    return properties != now or properties.reference is not now.reference
 
 
 class _PathRow(QWidget):
@@ -308,6 +267,6 @@ class ProjectPropertiesDialog(QDialog):
 
 
 __all__ = [
-    "AUDIO_FILTER", "ProjectProperties", "ProjectPropertiesDialog", "PropertiesCommand", "apply_properties",
+    "AUDIO_FILTER", "ProjectProperties", "ProjectPropertiesDialog", "changes_anything", "talk_info_edit",
     "current_properties",
 ]

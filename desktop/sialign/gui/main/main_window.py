@@ -131,7 +131,7 @@ class MainWindow(QMainWindow):
             show_error=lambda title, message: self.show_error(title, message),
             notify=lambda message, ms: self.statusBar().showMessage(message, ms),
             align=lambda: self.align(), terms_check=lambda: self.terms.current_check(),
-            properties_changed=self._properties_changed, saved=self._update_title,
+            saved=self._update_title,
         )  # fmt: skip
         self.panels = WindowLayout(self)
         self.act = act = MainActions(self, self.panels.free_area())
@@ -261,12 +261,6 @@ class MainWindow(QMainWindow):
 
         ShortcutsDialog(self.shortcuts, self).exec()
 
-    def _properties_changed(self, audio_changed: bool) -> None:
-        self._update_title()
-        self._update_counts()
-        if audio_changed:
-            self.audio_panel.reload()
-
     # ======================================================================
     # session → views
     def _project_replaced(self) -> None:
@@ -299,6 +293,8 @@ class MainWindow(QMainWindow):
     def _edited(self, edit: Any) -> None:
         self.table_model.sync(touched_segments(edit))
         self.matrix.refresh_documents()
+        if getattr(edit, "talk", False):  # the talk id or the languages: the title names them
+            self._update_title()
         self._update_counts()
         self._update_enabled()
 

@@ -39,9 +39,8 @@ class ProjectFilesController(QObject):
     def __init__(self, window: QWidget, session: ProjectSession, runner: WorkerRunner, settings: QSettings, *,
                  recent_menu: QMenu, show_error: Callable[[str, str], None], notify: Callable[[str, int], None],
                  align: Callable[[], object], terms_check: Callable[[], Any],
-                 properties_changed: Callable[[bool], None], saved: Callable[[], None]) -> None:  # fmt: skip
-        """``notify(message, ms)`` shows a status message; ``properties_changed(audio_changed)`` and
-        ``saved()`` let the window refresh its title, counts and audio."""
+                 saved: Callable[[], None]) -> None:  # fmt: skip
+        """``notify(message, ms)`` shows a status message; ``saved()`` lets the window refresh its title."""
         super().__init__(window)
         self.window = window
         self.session = session
@@ -52,7 +51,6 @@ class ProjectFilesController(QObject):
         self.notify = notify
         self._align = align
         self._terms_check = terms_check
-        self._properties_changed = properties_changed
         self._saved = saved
         self._autosave_thread: threading.Thread | None = None
         # The last corpus window opened from here (it is the window's child).
@@ -162,12 +160,11 @@ class ProjectFilesController(QObject):
             self._apply_properties(dialog.properties(), "Change project properties")
 
     def _apply_properties(self, properties: Any, text: str) -> None:
-        """Push the change of ``properties`` as one undoable step; audio re-loads when its files changed."""
-        from sialign.gui.dialogs.project_properties import PropertiesCommand
+        """Apply ``properties`` as one core edit (undoable, in the history); the views follow its changes."""
+        from sialign.gui.dialogs.project_properties import changes_anything, talk_info_edit
 
-        command = PropertiesCommand(self.session, properties, text, self._properties_changed)
-        if command.changes_anything():
-            self.session.undo_stack.push(command)
+        if changes_anything(self.session.project, properties):
+            self.session.apply(talk_info_edit(properties, text))
 
     def offer_to_locate_missing_audio(self) -> None:
         """After opening: for each recording that is not where the project says, offer Locate… at once."""
