@@ -149,7 +149,7 @@ def test_cli_align_rejects_bad_options(talk: Path, capsys: pytest.CaptureFixture
 
 
 def test_cli_align_rejects_unknown_output_format(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(align_args(talk, talk / "out.docx")) == 2
+    assert main(align_args(talk, talk / "out.docx")) == 64  # a usage error: the name says no format
     assert "name the output .tsv" in capsys.readouterr().err
 
 

@@ -87,7 +87,7 @@ def test_every_output_refuses_a_missing_folder(tmp_path: Path, capsys: pytest.Ca
 def test_export_refuses_an_unknown_suffix_like_align(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project = saved_project(tmp_path)
     out = tmp_path / "x.docx"
-    assert main(["export", str(project), "-o", str(out)]) == EXIT_INPUT
+    assert main(["export", str(project), "-o", str(out)]) == EXIT_USAGE  # the name says no format: a usage error
     err = capsys.readouterr().err
     assert f"-o {out}: name the output .tsv" in err and "or choose a format with -f" in err
     assert not out.exists()

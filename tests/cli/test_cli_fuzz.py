@@ -211,7 +211,9 @@ def test_cli_fuzz_output_path_faults(tmp_path: Path, capsys: pytest.CaptureFixtu
             code = main(argv)
             err = capsys.readouterr().err
             assert_clean(code, err, argv)
-            assert code == EXIT_INPUT, f"{fault}: {argv}: {code} {err}"
+            # A report's name must say .html or .pdf: any other is a usage error, refused before the path is tried.
+            named_wrong = argv[0] == "report" and out.suffix.lower() not in (".html", ".pdf")
+            assert code == (EXIT_USAGE if named_wrong else EXIT_INPUT), f"{fault}: {argv}: {code} {err}"
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

@@ -117,7 +117,7 @@ def test_cmd_report_writes_html_and_rejects_other_formats(tmp_path: Path, capsys
     assert main(["report", str(tmp_path / "talk.sialign"), "-o", str(tmp_path / "r.html"), "--rank", "B"]) == 0
     assert "coverage 91% (32 of 35)" in capsys.readouterr().err
     assert "I1 (rank: B)" in (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert main(["report", str(tmp_path / "talk.sialign"), "-o", str(tmp_path / "r.docx")]) == 2
+    assert main(["report", str(tmp_path / "talk.sialign"), "-o", str(tmp_path / "r.docx")]) == 64  # a usage error
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ".html or .pdf" in err
 

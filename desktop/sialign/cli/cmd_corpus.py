@@ -139,6 +139,23 @@ def check_dask_address(address: str | None) -> None:
         )
 
 
+def check_corpus_folder(folder: str) -> None:
+    """Refuse, before any work, a corpus folder that is a file or cannot be made or written (with what to do)."""
+    import os
+    from pathlib import Path
+
+    from sialign.core.errors import OutputError
+
+    path = Path(folder).expanduser()
+    hint = "choose a folder for the corpus that you can write to (it is created when missing)"
+    blocking = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise OutputError(folder, f"{blocking} is a file, not a folder", hint=hint)
+    existing = next(p for p in (path, *path.parents) if p.exists())
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(folder, f"the folder {existing} is read-only", hint=hint)
+
+
 def _align(args: argparse.Namespace) -> int:
     from sialign.cli.cmd_align import params_from_args, parse_filters
     from sialign.corpus.manifest import read_manifest
@@ -146,6 +163,7 @@ def _align(args: argparse.Namespace) -> int:
 
     filters = sorted(parse_filters(args.filters)) + (["learned"] if args.learned else [])
     check_dask_address(args.dask)
+    check_corpus_folder(args.output)
     params = params_from_args(args)
     total = len(read_manifest(args.manifest))
     progress = _Progress(total, args.quiet)

@@ -57,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     if args.encoding is None:
         from sialign.workflows.talks import transcript_encoding_doubts
 
-        warnings += transcript_encoding_doubts(args.file)
+        doubts = transcript_encoding_doubts(args.file)
+        # The reader's own note of the same doubt is said once, by the line that also says what to do.
+        warnings = [w for w in warnings if not any(w.split(": ", 1)[-1] in d for d in doubts)] + doubts
     timed = sum(1 for s in doc.segments if s.has_time)
     starts = [s.start for s in doc.segments if s.start is not None]
     first_start = min(starts) if starts else None

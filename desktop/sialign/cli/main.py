@@ -29,7 +29,7 @@ from types import ModuleType
 
 import sialign
 from sialign.cli.usage import UsageError, check_number_ranges
-from sialign.core.errors import OutputIsInputError, SialignError, UnknownLanguageError, printable
+from sialign.core.errors import OutputIsInputError, OutputNameError, SialignError, UnknownLanguageError, printable
 
 EXIT_OK = 0
 EXIT_INPUT = 2  # a file cannot be read or written as asked (bad input, disk full...)
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args._run(args) or 0)
         sys.stdout.flush()
         return code
-    except OutputIsInputError as exc:  # refused before any work: a usage error, in the one line that says it all
+    except (OutputIsInputError, OutputNameError) as exc:  # refused before any work: a usage error, in the one line that says it all
         print(f"sialign {args.command}: error: {printable(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except (UsageError, UnknownLanguageError) as exc:  # an option's value the command cannot use: as argparse's own errors

@@ -116,6 +116,13 @@ class ExportError(SialignError):
     """An output cannot be written as asked (no alignment yet, no times for a timed format...)."""
 
 
+class OutputNameError(ExportError):
+    """An output file's name says no format the command writes (``report -o x.md``, ``align -o o.docx``).
+
+    Refused before any work; front ends treat it as a usage error (the command line's exit status 64).
+    """
+
+
 class ProjectVersionError(InputError):
     """The project file was written by a newer SI Aligner."""
 

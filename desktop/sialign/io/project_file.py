@@ -544,8 +544,33 @@ def autosave_path(path: str | Path | None, talk_id: str = "untitled") -> Path:
 def save_autosave(project: Project) -> Path:
     """Write the project's autosave (atomically) and return where; ``project.path`` is unchanged."""
     target = autosave_path(project.path, project.talk_id)
+    if project.path is None:
+        _check_autosave_folder(target.parent)
     _write_payload(_payload(project, autosave=True), target)
     return target
+
+
+def _autosave_folder_problem(folder: Path) -> tuple[str, str] | None:
+    """What stands in the way of the autosave folder (a file in its place) and how to fix it; None when nothing."""
+    import os
+
+    from sialign.core.paths import ENV_AUTOSAVE_DIR, ENV_DATA_DIR
+
+    blocking = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if blocking is None:
+        return None
+    setting = ENV_AUTOSAVE_DIR if os.environ.get(ENV_AUTOSAVE_DIR) else ENV_DATA_DIR if os.environ.get(ENV_DATA_DIR) else ""
+    fix = f"point {setting} to a folder, or unset it" if setting else f"move the file {blocking} away"
+    return f"the autosave folder {folder} cannot be made: {blocking} is a file", fix
+
+
+def _check_autosave_folder(folder: Path) -> None:
+    """Refuse, naming the setting to fix, an autosave folder that a file stands in the way of."""
+    from sialign.core.errors import OutputError
+
+    problem = _autosave_folder_problem(folder)
+    if problem is not None:
+        raise OutputError(folder, "the autosave folder cannot be made: " + problem[0].rsplit(": ", 1)[1], hint=problem[1])
 
 
 def find_recovery(path: str | Path | None, talk_id: str = "untitled") -> Path | None:
@@ -572,10 +597,17 @@ def untitled_autosaves() -> list[Path]:
 
 def discard_autosave(path: str | Path | None, talk_id: str = "untitled") -> None:
     """Remove the autosave of ``path`` (after a save, or when the user declines recovery)."""
+    target = autosave_path(path, talk_id)
     try:
-        autosave_path(path, talk_id).unlink()
+        target.unlink()
     except FileNotFoundError:
         pass
+    except OSError as exc:  # the autosave folder is unreachable (a file in its place): a named save does not need it
+        problem = _autosave_folder_problem(target.parent)
+        if problem is not None:
+            log.warning("%s — %s (autosaves of unsaved talks are off until then)", *problem)
+        else:
+            log.warning("%s: the old autosave cannot be removed (%s)", target, exc.strerror or exc)
 
 
 __all__ = [

@@ -259,7 +259,9 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
             if a["_kind"] == "ALIGNABLE_ANNOTATION":
                 for key in ("TIME_SLOT_REF1", "TIME_SLOT_REF2"):
                     if a.get(key) not in times:
-                        raise FormatError(path, f"annotation {a.get('ANNOTATION_ID')!r} refers to an unknown time slot {a.get(key)!r}", line=a["_line"])
+                        slot = f"the unknown time slot {a[key]!r}" if a.get(key) else f"no time slot (its {key} is missing)"
+                        raise FormatError(path, f"annotation {a.get('ANNOTATION_ID')!r} refers to {slot}", line=a["_line"],
+                                          hint="open and save the file in ELAN, which repairs or names the broken annotation")  # fmt: skip
                 by_id[a.get("ANNOTATION_ID", "")] = (times[a["TIME_SLOT_REF1"]], times[a["TIME_SLOT_REF2"]])
             else:
                 pending_refs.append(a)

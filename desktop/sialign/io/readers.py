@@ -198,8 +198,8 @@ def _check_times(raws: list[RawItem], path: str | Path, *, strict: bool, kind: s
                     f"{describe_item(raw, kind)} starts at {format_vtt_time(raw.start)}, before the previous "
                     f"{describe_item(previous, kind)} ends at {format_vtt_time(prev_end)}",
                     line=raw.line,
-                    hint="correct the times so captions follow each other, or read the file with overlaps allowed "
-                    "(strict=False, --allow-overlaps)",
+                    hint="correct the times so that each caption starts after the one before it ends, or let "
+                    "overlapping captions through (the command line's --allow-overlaps)",
                 )
         if raw.start is not None:
             previous = raw
@@ -313,6 +313,17 @@ def tier_choices(path: str | Path, *, encoding: str | None = None) -> list[tuple
     return [(text, text)] + choices if text else [("choose the text column", None)] + choices
 
 
+def _is_project_file(path: Path, text: str) -> bool:
+    """A project (or its autosave) given where a transcript is expected: by its name or its first bytes."""
+    from sialign.io.project_file import PROJECT_SUFFIX
+
+    name = path.name.lower()
+    if name.endswith(PROJECT_SUFFIX) or name.endswith(PROJECT_SUFFIX + ".autosave"):
+        return True
+    head = text.lstrip()[:200]
+    return head.startswith("{") and '"sialign-project"' in head
+
+
 def read_transcript(path: str | Path, *, format: str | None = None, language: str | None = None,
                     tier: str | int | None = None, encoding: str | None = None, strict: bool = True,
                     max_bytes: int = MAX_TRANSCRIPT_BYTES, keep_markup: bool = False) -> Document:  # fmt: skip
@@ -345,6 +356,13 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
     path = Path(path)
     decoded = read_text(path, encoding=encoding, limit=max_bytes)
     text = decoded.text
+    if _is_project_file(path, text):
+        raise FormatError(
+            path,
+            "this is an SI Aligner project, not a transcript",
+            hint="open it in the app (sialign-gui FILE) or give it to a command that reads a project: "
+            "sialign export, report, filter, realign, terms, evs",
+        )
     fmt = normalise_format(format) if format else detect_format(path, text)
     if not text.strip():
         raise EmptyInputError(path, "the file holds only whitespace", hint="choose a transcript with at least one line of text")

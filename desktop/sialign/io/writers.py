@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from sialign._version import __version__
-from sialign.core.errors import ExportError
+from sialign.core.errors import ExportError, OutputNameError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.atomic import atomic_open
 from sialign.core.paths import linked_media
@@ -524,9 +524,9 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
         key = ALIGNMENT_EXTENSIONS.get(Path(path).suffix.lower(), "")
         if not key and Path(path).suffix.lower() in SUBTITLE_SUFFIXES:
             kind = Path(path).suffix.lower().lstrip(".")
-            raise ExportError(f"{Path(path).name!r}: say which side the subtitles show — format {kind}-source or {kind}-target")
+            raise OutputNameError(f"{Path(path).name!r}: say which side the subtitles show — format {kind}-source or {kind}-target")
         if not key:
-            raise ExportError(
+            raise OutputNameError(
                 f"cannot tell the export format from {Path(path).name!r} — name it .tsv, .jsonl, .tmx, .align, .TextGrid or .eaf, or choose a format"
             )
     if key == "tsv" and two_column:
@@ -611,7 +611,7 @@ def transcript_format_for(path: str | Path, format: str | None = None) -> str:
         return normalise_format(format)
     key = TRANSCRIPT_EXTENSIONS.get(Path(path).suffix.lower())
     if key is None:
-        raise ExportError(f"cannot tell the transcript format from {Path(path).name!r} — use .txt .tsv .srt .vtt .TextGrid .eaf or choose a format")
+        raise OutputNameError(f"cannot tell the transcript format from {Path(path).name!r} — use .txt .tsv .srt .vtt .TextGrid .eaf or choose a format")
     return key
 
 

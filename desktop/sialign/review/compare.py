@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sialign.core.errors import SialignError
+from sialign.core.errors import OutputNameError, SialignError
 from sialign.core.model import Project, bead_text
 from sialign.review.figures import RenditionFigures, evs_offset_warning, format_clock, format_compression, rendition_figures
 from sialign.core.plurals import count_noun
@@ -446,4 +446,4 @@ def compare_format(path: str | Path) -> str:
         return "html"
     if suffix in ("tsv", "tab"):
         return "tsv"
-    raise SialignError(f"{path}: a comparison is written as .html or .tsv — name the output file compare.html or compare.tsv")
+    raise OutputNameError(f"{path}: a comparison is written as .html or .tsv — name the output file compare.html or compare.tsv")

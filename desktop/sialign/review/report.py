@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from sialign.core.errors import SialignError
+from sialign.core.errors import OutputNameError, SialignError
 from sialign.core.model import Project
 from sialign.review.charts import Chart, chart_svg, coverage_chart, evs_chart
 from sialign.review.figures import Figure, RenditionFigures, bead_row, format_clock, rendition_figures
@@ -255,7 +255,7 @@ def report_format(path: str | Path) -> str:
         return "html"
     if suffix == "pdf":
         return "pdf"
-    raise SialignError(f"{path}: a report is written as .html or .pdf — name the output file report.html or report.pdf")
+    raise OutputNameError(f"{path}: a report is written as .html or .pdf — name the output file report.html or report.pdf")
 
 
 def write_report(project: Project, path: str | Path, *, today: _dt.date | None = None, terms: TermCheck | None = None) -> Report:

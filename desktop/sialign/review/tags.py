@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sialign.core.errors import ExportError, SialignError
+from sialign.core.errors import ExportError, OutputNameError, SialignError
 from sialign.core.model import Document, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.review.bead_words import BeadWords, Piece, bead_words, running_text
@@ -380,7 +380,7 @@ def tags_format(path: str | Path) -> str:
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix in TAG_FORMATS:
         return suffix
-    raise SialignError(f"{path}: projected tags are written as .srt, .vtt, .jsonl or .eaf — name the output file accordingly")
+    raise OutputNameError(f"{path}: projected tags are written as .srt, .vtt, .jsonl or .eaf — name the output file accordingly")
 
 
 def tagged_subtitles(project: Project, result: TagProjection, fmt: str) -> str:

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from sialign.core.errors import InputError, SialignError
+from sialign.core.errors import InputError, OutputNameError, SialignError
 from sialign.core.model import BeadStatus, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.review.bead_words import BeadWords, Word, bead_words, words_of
@@ -387,7 +387,7 @@ def terms_format(path: str | Path) -> str:
         return "tsv"
     if suffix == "json":
         return "json"
-    raise SialignError(f"{path}: the term check is written as .tsv or .json — name the output file terms.tsv or terms.json")
+    raise OutputNameError(f"{path}: the term check is written as .tsv or .json — name the output file terms.tsv or terms.json")
 
 
 def write_terms(check: TermCheck, path: str | Path) -> None:

@@ -90,7 +90,7 @@ def check_output_name(output: str, format: str | None, *, project: bool) -> None
     ``project``: a ``.sialign`` project may be written too (``align``). Standard
     output (``-``) takes the default format.
     """
-    from sialign.core.errors import SialignError
+    from sialign.core.errors import OutputNameError
     from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, EXPORT_FORMATS, SUBTITLE_SUFFIXES
     from sialign.io.project_file import PROJECT_SUFFIX
 
@@ -101,7 +101,7 @@ def check_output_name(output: str, format: str | None, *, project: bool) -> None
         return
     # The suffixes that name a format alone, from the registry (subtitles also need their side).
     names = list(dict.fromkeys(f.suffix for f in EXPORT_FORMATS if f.by_suffix)) + ([PROJECT_SUFFIX] if project else [])
-    raise SialignError(f"-o {output}: name the output {', '.join(names[:-1])} or {names[-1]}, or choose a format with -f")
+    raise OutputNameError(f"-o {output}: name the output {', '.join(names[:-1])} or {names[-1]}, or choose a format with -f")
 
 
 def check_project_output(output: str, command: str, option: str = "-o") -> None:
