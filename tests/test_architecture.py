@@ -138,7 +138,7 @@ def test_architecture_only_workflows_and_align_call_the_aligner() -> None:
 
 
 def test_architecture_front_ends_apply_no_edit_themselves() -> None:
-    """Edits reach a project through workflows, or the desktop app's undo stack (gui/common/commands.py wraps them, STYLE §3)."""
+    """Edits reach a project through workflows, or the desktop app's undo stack (gui/common/commands.py wraps them)."""
     offenders = []
     for path in _front_end_files():
         rel = path.relative_to(PKG)

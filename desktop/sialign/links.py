@@ -1,4 +1,4 @@
-"""Word links inside a bead, from the built-in multilingual encoder (seed 001's first step).
+"""Word links inside a bead, from the built-in multilingual encoder (the first step of Ryu et al.'s detag-and-project).
 
 The built-in encoder (USE-multilingual v3) embeds texts, so a word gets
 three vectors: the word encoded alone, and the word with one and with two

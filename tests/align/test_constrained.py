@@ -1,4 +1,4 @@
-"""Constrained segmentation DP (seed 003, Algorithm 1) against brute force."""
+"""Constrained segmentation DP (Zhao et al. 2021, Algorithm 1) against brute force."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Constrained segmentation DP (seed 003, Algorithm 1; docs/algorithms.md: Constrained segmentation).
+"""Constrained segmentation DP (Zhao et al. 2021, "It is not as good as you think!", Algorithm 1; docs/algorithms.md: Constrained segmentation).
 
 Given K source segments X_1..X_K and an unsegmented target stream of N units
 Y_1..Y_N, cut the stream into K consecutive spans, span k rendering X_k, so

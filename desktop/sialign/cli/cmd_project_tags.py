@@ -3,7 +3,7 @@
 The source transcript's tags (<i>…</i>, <b>, <term>, <font>, WebVTT's <c.class>) are read from the
 tagged file (default: the file the project's source was read from; --tagged names a tagged copy
 of it) and put around the interpretation words the tagged words are linked to; when they link
-to several places the tag surrounds the smallest span covering them all (seed 001's Min-Max
+to several places the tag surrounds the smallest span covering them all (Ryu et al.'s Min-Max
 projection). The output follows -o's extension: .srt or .vtt (the interpretation's chunks with the
 tags), .jsonl (one record per bead with a tag: both texts plain and tagged, and every tag's
 source and target spans) or .eaf (ELAN: source and target tiers, and a tier per tag name on each

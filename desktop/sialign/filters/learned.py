@@ -1,4 +1,4 @@
-"""Doubt: a bead-quality model that learns from the reviewer (seed 002 §VII; docs/algorithms.md: Filters).
+"""Doubt: a bead-quality model that learns from the reviewer (Chaudhary et al., "The ARIEL-CMU Systems for LoReHLT18", §VII; docs/algorithms.md: Filters).
 
 The ARIEL-CMU filter trained a classifier on clean sentence pairs against
 copies corrupted by swapping in a neighbour, and scored noisy data with it.
@@ -81,7 +81,7 @@ def make_negatives(
     per_positive: int = 6,
     rng: np.random.Generator | None = None,
 ) -> list[tuple[Span, str, int]]:
-    """Corrupted copies of the positive beads, at their place in the talk (seed 002 §VII).
+    """Corrupted copies of the positive beads, at their place in the talk (the ARIEL-CMU cleaning classifier, §VII).
 
     Kinds: ``swap_prev`` / ``swap_next`` (the source with a neighbour's
     target), ``tgt_add_prev`` / ``tgt_add_next`` (a chunk moved in across

@@ -1,4 +1,4 @@
-"""Word alignment from token embeddings (SimAlign "argmax" + grow-diag-final-and; seed 001).
+"""Word alignment from token embeddings (SimAlign "argmax" + grow-diag-final-and; as Ryu et al. use it for inline tags).
 
 Each sentence is encoded by a sentence-transformers model with its token
 vectors kept. The cosine matrix between source and target subwords gives two

@@ -1,7 +1,7 @@
 """Tag projection: a tagged source's inline tags, carried onto the interpretation through the word links.
 
-The detag-and-project method of seed 001 (Ryu et al., after Hanneman and
-Dinu 2020): the source is aligned on its plain text; each tag's words are
+The detag-and-project method of Ryu, Choi and Kim, "Data Augmentation for
+Inline Tag-Aware Neural Machine Translation" (after Hanneman and Dinu 2020): the source is aligned on its plain text; each tag's words are
 looked up in the bead's word links, and the tag is put back around the
 interpretation words linked to them. When they link to several places the
 tag surrounds the **minimal span** covering all of them (Min-Max tag pair

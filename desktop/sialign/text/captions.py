@@ -1,11 +1,11 @@
-"""Rebuild sentences from subtitle captions (seed 004, §3.5; docs/algorithms.md: Segmentation).
+"""Rebuild sentences from subtitle captions (Cettolo 2016, "An Arabic-Hebrew parallel corpus of TED talks", §3.5; docs/algorithms.md: Segmentation).
 
 Captions are cut for the screen, not for meaning: a sentence often runs over
 several captions. Consecutive captions are joined until one ends with strong
 punctuation; each rebuilt sentence starts when its first caption starts and
 ends when its last caption ends.
 
-Pivot variant: when one side's punctuation is unreliable (seed 004's Hebrew
+Pivot variant: when one side's punctuation is unreliable (Cettolo 2016: the corpus's Hebrew
 subtitles kept 3% of the English full stops), the sentence ends are read from
 another, synchronised caption track — caption *i* of the document ends a
 sentence when caption *i* of the pivot does. Tracks of different lengths are
