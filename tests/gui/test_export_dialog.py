@@ -169,3 +169,16 @@ def test_export_dialog_writes_word_links_for_tsv_and_jsonl_only(qtbot, tmp_path)
     assert not dialog.links.isEnabled()
     _choose(dialog, "tsv")
     assert dialog.links.isEnabled()
+
+
+def test_export_dialog_says_which_text_goes_in_target(qtbot, tmp_path) -> None:
+    project = _project()
+    project.alignment.beads[1].post_edit = "さよなら。"
+    dialog = _dialog(qtbot, project, tmp_path / "hi.tsv")
+    _choose(dialog, "tsv")
+    note = dialog.target_note.text()
+    assert "post-edit where there is one" in note and "target_original" in note and "(1 post-edited bead, 1 with" in note
+    _choose(dialog, "tmx")
+    assert "only into TSV (all fields) and JSONL" in dialog.target_note.text()
+    _choose(dialog, "align")
+    assert dialog.target_note.isHidden()
