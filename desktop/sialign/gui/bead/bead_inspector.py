@@ -251,6 +251,9 @@ class BeadInspector(QWidget):
         apply_labels.setToolTip("Ticks apply at once; a note applies with Enter or when you move to another bead")
         apply_labels.clicked.connect(self.apply_labels)
         self.note.editingFinished.connect(self.apply_labels)
+        # Typing marks the window modified at once (the text is applied on Enter or when leaving the bead).
+        self.note.textEdited.connect(self._typed)
+        self.post_edit.textEdited.connect(self._typed)
         apply_post_edit = QPushButton("Apply post-edit")
         apply_post_edit.clicked.connect(self.apply_post_edit)
         self.post_edit.editingFinished.connect(self.apply_post_edit)
@@ -337,6 +340,7 @@ class BeadInspector(QWidget):
             self._show_restore_buttons(None)
             self.note.clear()
             self.post_edit.clear()
+            self.session.set_pending_input(False)
             self.show_links()
             return
         cost = "—" if bead.cost is None else f"{bead.cost:.3f}"
@@ -358,7 +362,23 @@ class BeadInspector(QWidget):
         # post-editor corrects); it is saved only once changed.
         self._prefill = bead_text(bead, self.project.target, "tgt", use_post_edit=False) if bead.post_edit is None else ""
         self.post_edit.setText(bead.post_edit if bead.post_edit is not None else self._prefill)
+        self._typed()
         self.show_links()
+
+    def has_pending_input(self) -> bool:
+        """Whether the note or the post-edit field holds text the shown bead does not have yet."""
+        bead = self._bead()
+        if bead is None:
+            return False
+        if self.note.text() != bead.note:
+            return True
+        text = self.post_edit.text().strip()
+        if bead.post_edit is None and text == self._prefill.strip():
+            return False
+        return (text or None) != bead.post_edit
+
+    def _typed(self, _text: str = "") -> None:
+        self.session.set_pending_input(self.has_pending_input())
 
     def set_links_message(self, message: str) -> None:
         """What the word-links tab says while a bead has no links (drawing them, or why not)."""

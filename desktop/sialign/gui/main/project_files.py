@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from sialign.core.errors import SialignError
+from sialign.core.model import Project
 from sialign.gui.common.file_dialogs import existing_folder, last_folder, open_file_name, remember_folder, save_file_name
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import WorkerRunner, snapshot
@@ -25,6 +26,13 @@ from sialign.gui.common.workers import WorkerRunner, snapshot
 PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
 MAX_RECENT = 10
 
+
+
+def unsaved_question(project: Project) -> str:
+    """The save prompt: it names the project file (or says the talk was never saved)."""
+    if project.path:
+        return f"{Path(project.path).name} has changes that are not saved (in {Path(project.path).parent}). Save them?"
+    return f"The talk “{project.talk_id}” has never been saved. Save it to a project file?"
 
 class ProjectFilesController(QObject):
     """Everything the main window does that reads or writes project files.
@@ -77,7 +85,7 @@ class ProjectFilesController(QObject):
         answer = QMessageBox.question(
             self.window,
             "Unsaved changes",
-            f"“{self.session.project.talk_id}” has changes that are not saved. Save them?",
+            unsaved_question(self.session.project),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         )
