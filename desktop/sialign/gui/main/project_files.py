@@ -383,12 +383,17 @@ class ProjectFilesController(QObject):
             # The terms section comes with the last Check terms… when nothing changed since.
             ReportDialog(self.session.project, self.window, settings=self.settings, terms=self._terms_check()).exec()
 
+    def _open_project_for_compare(self) -> tuple[Project, str]:
+        self.session.commit_pending()
+        return self.session.project, self.session.project.path or ""
+
     def compare_window(self) -> None:
         from sialign.gui.windows.compare_window import CompareWindow
 
         project = self.session.project
         aligned = project.alignment is not None and bool(project.alignment.beads)
-        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self.window)
+        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self.window,
+                               open_project=self._open_project_for_compare)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.show()
         window.add_dialog()
