@@ -247,3 +247,20 @@ def test_project_properties_dialog_checks_reference_and_talk_id(qtbot: Any, make
     # A missing recording says so under its row.
     dialog.set_audio("src", str(tmp_path / "gone.wav"))
     assert "no such file" in dialog.audio["src"].status.text() and "Locate" in dialog.audio["src"].status.text()
+
+
+def test_locate_on_open_keeps_the_saved_selection(bare_window: MainWindow, qtbot: Any, make_project: Any,
+                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from sialign.gui.main.project_files import _selected_key
+
+    (tmp_path / "moved").mkdir()
+    moved = write_wav(tmp_path / "moved" / "source.wav")
+    path = saved_project(make_project, tmp_path, source_audio=str(tmp_path / "gone" / "source.wav"), target_audio=None)
+    bare_window.files.settings.setValue(_selected_key(path), 3)
+    answer_message_boxes(monkeypatch, "Locate…")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: (str(moved), ""))
+    assert bare_window.files.open_path(str(path))
+    qtbot.waitUntil(lambda: bare_window.audio_panel.tracks["src"] is not None, timeout=5000)
+    qtbot.wait(50)
+    assert bare_window.session.selected_bead == 3
+    assert bare_window.table_panel.proxy.bead_of(bare_window.table.currentIndex()) == 3
