@@ -135,3 +135,21 @@ def test_api_export_follows_the_cli_rules(tmp_path: Path) -> None:
         sialign.align_corpus(tmp_path / "m.tsv", tmp_path / "out", filters="nope")
     with pytest.raises(TypeError, match="align_corpus"):
         sialign.align_corpus(tmp_path / "m.tsv", tmp_path / "out", bogus=1)
+
+
+def test_api_to_dataframe_has_the_tables_confidence_doubt_and_rendered_columns() -> None:
+    pytest.importorskip("pandas")
+    from sialign.core.model import Flag
+    from sialign.workflows.word_links import update_word_links
+    from tests.word_link_fakes import SpellingLinker, en_fr_project
+
+    project = en_fr_project()
+    beads = project.alignment.beads
+    beads[0].confidence = 0.84
+    beads[1].flags = [Flag("doubt", 0.7, 0.5, "doubtful", True)]
+    update_word_links(project, linker=SpellingLinker())
+    frame = project.to_dataframe()
+    assert frame.loc[1, "confidence"] == pytest.approx(0.84) and frame["confidence"].isna().tolist() == [False, True, True]
+    assert frame.loc[2, "doubt"] == pytest.approx(0.7) and frame["doubt"].dtype == "float64"
+    assert frame.loc[1, "rendered"] == pytest.approx(0.5)
+    assert frame.sort_values("rendered").index.tolist() == [3, 2, 1]  # Thank: 0; Paris of 3: 1/3; 2 of 4

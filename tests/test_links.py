@@ -201,3 +201,36 @@ def test_links_cli_names_the_aligner(tmp_path, capsys) -> None:
     # One pair is below --min-corpus: 'auto' keeps the encoder's links.
     assert "aligner use-multilingual-prob" in captured.err
     assert set(captured.out.split()) >= {"1-1"}
+
+
+def _unit(rows: list[list[float]]) -> np.ndarray:
+    a = np.array(rows, dtype=np.float32)
+    return a / np.linalg.norm(a, axis=1, keepdims=True)
+
+
+def test_links_paraphrase_matches_a_context_rendered_in_the_slot_between_linked_neighbours() -> None:
+    from sialign.links import paraphrase_matches
+
+    # Source: A x B y; target: a p b. A-a and B-b are linked; x and y are content words without a link.
+    # x's context window is close to the window around p, the unlinked word between a and b (its slot);
+    # y's context matches nothing.
+    src_ctx = _unit([[1, 0, 0], [0.3, 1, 0], [0, 0, 1], [0, -1, 0.2]])
+    tgt_ctx = _unit([[1, 0, 0], [0.3, 1, 0.1], [0, 0, 1]])
+    src = [None, src_ctx, src_ctx]
+    tgt = [None, tgt_ctx, tgt_ctx]
+    links = [(0, 0), (2, 2)]
+    assert paraphrase_matches(src, tgt, links, [0, 1, 2, 3]) == [1]
+    # Below the slot threshold: not found.
+    assert paraphrase_matches(src, tgt, links, [1], LinkParams(paraphrase_slot=0.999, paraphrase_any=0.999)) == []
+    # A linked target word is no slot for a paraphrase.
+    assert paraphrase_matches(src, tgt, [(0, 0), (2, 2), (0, 1)], [1], LinkParams(paraphrase_any=0.999)) == []
+
+
+def test_links_word_linker_gives_paraphrases_only_for_the_content_words_asked() -> None:
+    table = {w: v for w, v in zip("the cat sat quickly le chat assis vite".split(), np.eye(8, 3, dtype=np.float32) + 0.01)}
+    linker = WordLinker(LookupEncoder(table))
+    pairs = [(["the", "cat", "sat"], ["le", "chat", "assis"])]
+    drawn = linker.link_with_paraphrase(pairs, "en", "fr", [[1, 2]])
+    assert drawn[0][0] == linker.link(pairs, "en", "fr")[0]
+    assert set(drawn[0][1]) <= {1, 2} and not set(drawn[0][1]) & {i for i, _ in drawn[0][0]}
+    assert linker.link_with_paraphrase(pairs, "en", "fr")[0][1] == []

@@ -195,7 +195,8 @@ def test_edits_merge_segments_in_one_bead() -> None:
     assert project.target.full_text() == text_before
     assert project.alignment is not None
     assert project.alignment.beads[0].tgt == (0,)
-    assert project.alignment.beads[0].cost == 0.2
+    # A 1-1 bead is scored apart from the 1-2 it was: the old cost and confidence no longer hold.
+    assert (project.alignment.beads[0].cost, project.alignment.beads[0].confidence) == (None, None)
 
 
 def test_edits_merge_segments_across_beads_removes_emptied_bead() -> None:
@@ -228,9 +229,22 @@ def test_edits_split_then_merge_restores_ids_and_bead() -> None:
     project = make_project()
     before = state(project)
     inverse = apply_edit(project, SplitSegment("tgt", 3, 2))
-    assert inverse == MergeSegments("tgt", 3)
+    assert inverse == MergeSegments("tgt", 3, scores=(0.4, None))
     apply_edit(project, inverse)
     assert state(project) == before
+
+
+def test_edits_split_segment_clears_the_beads_cost_and_confidence_and_undo_brings_them_back() -> None:
+    project = make_project()
+    assert project.alignment is not None
+    project.alignment.beads[3] = Bead(src=(3,), tgt=(3, 4), cost=0.601, confidence=0.84)
+    inverse = apply_and_undo(project, SplitSegment("src", 3, 4))
+    bead = project.alignment.beads[3]
+    assert len(bead.src) == 2 and (bead.cost, bead.confidence) == (None, None)
+    # The undo step survives the project file (saved undo history).
+    assert edit_from_dict(json.loads(json.dumps(inverse.to_dict()))) == inverse
+    apply_edit(project, inverse)
+    assert (project.alignment.beads[3].cost, project.alignment.beads[3].confidence) == (0.601, 0.84)
 
 
 def test_edits_unmerge_refuses_changed_segment() -> None:

@@ -34,6 +34,20 @@ def test_word_links_rendered_share_counts_linked_content_words() -> None:
     assert project.word_links.aligner == "spelling-test"
 
 
+def test_word_links_a_paraphrase_counts_as_rendered_but_not_as_linked() -> None:
+    links = BeadLinks(
+        src_tokens=(("Slowly", 0, 6), ("I", 7, 8), ("learned", 9, 16), ("mostly", 17, 23)),
+        tgt_tokens=(("だんだん", 0, 4), ("分かってきました", 4, 12)),
+        links=(), content=(0, 2, 3), paraphrased=(0, 2),
+    )
+    assert links.rendered_share == pytest.approx(2 / 3) and links.linked_share == 0
+    assert [links.content_state(i) for i in range(4)] == ["paraphrase", "", "paraphrase", "not found"]
+    assert links.unrendered() == ["mostly"] and links.paraphrased_words() == ["Slowly", "learned"]
+    assert BeadLinks.from_dict(json.loads(json.dumps(links.to_dict()))) == links
+    # Links stored without paraphrases (older files) read as none.
+    assert "paraphrased" not in BeadLinks(content=(0,)).to_dict()
+
+
 def test_word_links_editing_one_bead_links_only_that_bead_again() -> None:
     project = en_fr_project()
     linker = SpellingLinker()

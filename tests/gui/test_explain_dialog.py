@@ -28,3 +28,16 @@ def test_explain_dialog_needs_a_selected_bead(qtbot, window, monkeypatch) -> Non
     window.session.select_bead(-1)
     assert not window.act.explain.isEnabled()
     assert not window.explainer.explain_selected()
+
+
+def test_explain_dialog_shows_every_line_without_scrolling_at_its_opening_size(qtbot) -> None:
+    from sialign.gui.dialogs.explain_dialog import ExplainDialog
+
+    lines = ["bead 12 (1-2): P(right) = 0.84 (calibrated from the score +1.62, the sum of the lines below)"]
+    lines += [f"  +0.{k}1  similarity of the two sides, exact concatenation with its neighbours ({k}.25)" for k in range(10)]
+    dialog = ExplainDialog("Why bead 12?", lines)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    qtbot.wait(50)  # the scroll bars follow the box's final size
+    assert dialog.text.horizontalScrollBar().maximum() == 0 and dialog.text.verticalScrollBar().maximum() == 0

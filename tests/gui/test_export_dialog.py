@@ -190,3 +190,16 @@ def test_export_dialog_refuses_the_projects_own_files_before_asking(qtbot, tmp_p
         dialog.accept()
         assert dialog.result() == 0 and dialog.rows_written is None and not asked
         assert "nothing was written" in dialog.error_label.text() and victim.read_bytes() == before
+
+
+def test_export_dialog_says_which_text_goes_in_target(qtbot, tmp_path) -> None:
+    project = _project()
+    project.alignment.beads[1].post_edit = "さよなら。"
+    dialog = _dialog(qtbot, project, tmp_path / "hi.tsv")
+    _choose(dialog, "tsv")
+    note = dialog.target_note.text()
+    assert "post-edit where there is one" in note and "target_original" in note and "(1 post-edited bead, 1 with" in note
+    _choose(dialog, "tmx")
+    assert "only into TSV (all fields) and JSONL" in dialog.target_note.text()
+    _choose(dialog, "align")
+    assert dialog.target_note.isHidden()

@@ -195,3 +195,20 @@ def test_closing_filters_brings_the_matrix_back(qtbot, window) -> None:
     bars = [bar for bar in window.findChildren(QTabBar) if "Alignment matrix" in [bar.tabText(i) for i in range(bar.count())]]
     assert bars and bars[0].tabText(bars[0].currentIndex()) == "Alignment matrix"
     assert not window.matrix_dock.visibleRegion().isEmpty()
+
+
+def test_filter_panel_brings_the_result_of_scoring_into_view(qtbot, window) -> None:
+    window.resize(1280, 800)
+    window.act.filters.trigger()
+    panel = window.filter_panel
+    scroll = panel.parentWidget().parentWidget()
+    # A low dock, as on a laptop: the count sits below the fold.
+    window.filter_dock.setMinimumHeight(0)
+    window.resizeDocks([window.filter_dock], [160], Qt.Orientation.Vertical)
+    qtbot.wait(50)
+    scroll.verticalScrollBar().setValue(0)
+    _score(qtbot, window)
+    qtbot.waitUntil(lambda: "would change" in panel.count_label.text(), timeout=5000)
+    top = panel.count_label.mapTo(scroll.widget(), panel.count_label.rect().topLeft()).y()
+    view = scroll.verticalScrollBar().value(), scroll.verticalScrollBar().value() + scroll.viewport().height()
+    assert view[0] <= top and top + panel.count_label.height() <= view[1]

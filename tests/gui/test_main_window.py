@@ -606,3 +606,18 @@ def test_the_figure_columns_can_be_hidden_from_their_titles_and_stay_hidden(qtbo
     qtbot.addWidget(again)
     assert again.table.isColumnHidden(Column.RENDERED)
     assert not again.table.isColumnHidden(Column.SOURCE) and not again.table.isColumnHidden(Column.CONFIDENCE)
+
+
+def test_main_window_split_segment_is_drawn_in_the_matrix_without_realigning(qtbot, window) -> None:
+    import numpy as np
+
+    from sialign.core.edits import SplitSegment
+
+    session = window.session
+    segment = session.project.source.segments[2]
+    session.apply(SplitSegment("src", segment.id, segment.text.index(" ") + 1))
+    new_row = session.project.source.index_of(segment.id) + 1
+    # The new segment has no similarity in the old grid (a white band) until the service computes it again.
+    qtbot.waitUntil(lambda: bool(np.isfinite(window.matrix.image_item.image[new_row]).all()), timeout=20000)
+    assert window.matrix.image_item.image.shape == (len(session.project.source), len(session.project.target))
+    assert_consistent(window)

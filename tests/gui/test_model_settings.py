@@ -127,3 +127,11 @@ def test_model_settings_warns_when_active_model_vanished(qtbot, registry: mr.Mod
     assert dlg.message_label.property("error") is True
     assert "'deleted-model' is not available" in dlg.message_label.text()
     assert "uses <b>deleted-model</b>" in dlg.active_label.text()
+
+
+def test_model_settings_says_the_multilingual_encoder_is_built_in(dialog: ModelSettingsDialog) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    texts = " ".join(label.text() for label in dialog.findChildren(QLabel))
+    assert "multilingual sentence encoder built in (use-multilingual" in texts and "ja" in texts
+    assert "lexical embedder (lexical) is the fallback" in texts

@@ -95,3 +95,44 @@ def test_new_corpus_from_the_main_window_aligns_in_the_corpus_window(qtbot, wind
     # Aligned with the options chosen (no filters here); the figures show (the summary may have been refreshed).
     assert {r.status for r in corpus.state.records.values()} == {"done"}
     assert "2 aligned" in corpus.summary.text() or "2 talks aligned" in corpus.summary.text()
+
+
+def test_new_corpus_enter_in_the_folder_field_scans_and_writes_nothing(qtbot, talks: Path) -> None:
+    from PySide6.QtCore import Qt
+
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
+
+    dialog = NewCorpusDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    # Before any folder: the source-language row is hidden whole, its label too.
+    assert not dialog.form.isRowVisible(dialog.source_language)
+    dialog.folder.setFocus()
+    qtbot.keyClicks(dialog.folder, str(talks))
+    qtbot.keyClick(dialog.folder, Qt.Key.Key_Return)
+    assert dialog.isVisible() and dialog.result() != NewCorpusDialog.DialogCode.Accepted
+    assert [row[0] for row in dialog.rows()] == ["first", "talk"]
+    assert dialog.form.isRowVisible(dialog.source_language)
+    assert not (talks / "manifest.tsv").exists() and not (talks / "corpus").exists()
+    qtbot.keyClick(dialog.folder, Qt.Key.Key_Return)  # again: still only the table
+    assert dialog.isVisible() and not (talks / "manifest.tsv").exists()
+
+
+def test_new_corpus_of_a_read_only_folder_writes_outside_it(qtbot, talks: Path, tmp_path: Path, monkeypatch) -> None:
+    import sialign.gui.dialogs.new_corpus_dialog as new_corpus
+    from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
+
+    monkeypatch.setattr(new_corpus, "CORPORA_HOME", tmp_path / "home" / "corpora")
+    monkeypatch.setattr(new_corpus, "not_ours", lambda folder: "is read-only" if Path(folder) == talks else "")
+    dialog = NewCorpusDialog()
+    qtbot.addWidget(dialog)
+    dialog.set_folder(str(talks))
+    assert dialog.output.text() == str(tmp_path / "home" / "corpora" / "talks")
+    assert "is read-only" in dialog.output_note.text() and not dialog.output_note.isHidden()
+    dialog.accept()
+    run = dialog.run()
+    assert run.manifest == tmp_path / "home" / "corpora" / "talks" / "manifest.tsv"
+    assert not (talks / "manifest.tsv").exists()
+    specs = read_manifest(run.manifest)
+    assert [s.talk for s in specs] == ["first", "talk"] and specs[1].source == talks / "talk.en.srt"

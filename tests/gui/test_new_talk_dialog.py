@@ -458,3 +458,26 @@ def test_new_talk_dialog_a_long_message_grows_its_field_after_the_click(qtbot, d
     _choose_file(dialog.target, gbk, "你好世界。\n水资源\n".encode("gbk"))
     qtbot.wait(20)
     _assert_laid_out(dialog)
+
+
+def test_new_talk_dialog_message_forgets_a_problem_once_fixed(dialog, files) -> None:
+    dialog.source.set_path(str(files["ted_42.en.srt"]))
+    dialog.accept()  # nothing chosen for the interpretation yet
+    assert "Choose the interpretation transcript." in dialog.message.text()
+    dialog.target.set_path(str(files["ted_42.ja.srt"]))
+    assert "Choose the interpretation transcript." not in dialog.message.text()
+    assert dialog.message.text() == ""
+
+
+def test_new_talk_dialog_suggests_the_code_of_a_typed_language_name(qtbot, dialog, files) -> None:
+    dialog.source.set_path(str(files["ted_42.en.srt"]))
+    dialog.target.set_path(str(files["ted_42.ja.srt"]))
+    dialog.source_language.setEditText("english")
+    hint, use = dialog.language_hints["src"]
+    assert not hint.isHidden() and "“english” is the code “en”" in hint.text() and use.text() == "Use en"
+    use.click()
+    assert dialog.source_language.currentText() == "en" and hint.isHidden() and use.isHidden()
+    dialog.target_language.setEditText("klingon")
+    hint, use = dialog.language_hints["tgt"]
+    assert "is not a language code" in hint.text() and use.isHidden()
+    assert any("interpretation language" in p for p in dialog.problems())

@@ -174,3 +174,18 @@ def test_pending_input_fields_disabled_without_a_bead(qtbot, window) -> None:
     assert not any(button.isEnabled() for button in inspector._buttons)
     window.session.select_bead(0)
     assert inspector.note.isEnabled() and all(button.isEnabled() for button in inspector._buttons)
+
+
+@pytest.mark.parametrize("field", ["note", "post_edit"])
+def test_pending_input_typed_text_marks_the_window_modified_at_once(qtbot, window, field: str) -> None:
+    _select_row(qtbot, window, BEAD)
+    assert not window.session.is_modified and not window.isWindowModified()
+    _enter(qtbot, window, field)
+    # Not applied yet (no Enter), but the title shows the "*" and a save would keep it.
+    assert not _kept(window, field)
+    assert window.session.is_modified and window.isWindowModified()
+    # Typed back to what the bead holds: nothing pending any more.
+    line = window.inspector.note if field == "note" else window.inspector.post_edit
+    for _ in range(len("check the number") if field == "note" else len(" (fixed)")):
+        qtbot.keyClick(line, Qt.Key.Key_Backspace)
+    assert not window.session.is_modified and not window.isWindowModified()

@@ -278,3 +278,20 @@ def test_a_properties_change_is_a_core_edit_and_keeps_the_undo_history(bare_wind
     assert again.project.talk_id == "water"
     again.undo_stack.undo()
     assert again.project.alignment is not None and again.project.alignment.beads[0].status is not BeadStatus.CONFIRMED
+
+
+def test_locate_on_open_keeps_the_saved_selection(bare_window: MainWindow, qtbot: Any, make_project: Any,
+                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from sialign.gui.main.project_files import _selected_key
+
+    (tmp_path / "moved").mkdir()
+    moved = write_wav(tmp_path / "moved" / "source.wav")
+    path = saved_project(make_project, tmp_path, source_audio=str(tmp_path / "gone" / "source.wav"), target_audio=None)
+    bare_window.files.settings.setValue(_selected_key(path), 3)
+    answer_message_boxes(monkeypatch, "Locate…")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: (str(moved), ""))
+    assert bare_window.files.open_path(str(path))
+    qtbot.waitUntil(lambda: bare_window.audio_panel.tracks["src"] is not None, timeout=5000)
+    qtbot.wait(50)
+    assert bare_window.session.selected_bead == 3
+    assert bare_window.table_panel.proxy.bead_of(bare_window.table.currentIndex()) == 3

@@ -217,3 +217,22 @@ def test_double_clicking_a_table_text_cell_edits_that_segment(qtbot, window, mon
     assert window.session.undo_stack.count() == 1
     window.session.undo_stack.undo()
     assert window.session.project.source.get(1).text == "Today I want to talk about water."
+
+
+def test_edit_text_dialog_wraps_a_long_sentence_and_shows_its_title_whole(qtbot) -> None:
+    from PySide6.QtWidgets import QLabel, QPlainTextEdit
+
+    from sialign.gui.main.review_dialogs import TextDialog, TimesDialog
+
+    title = "Edit the text of target segment 123 (interpretation)"
+    dialog = TextDialog(title, "これは長い文です。" * 12)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.width() >= 560 and dialog.edit.lineWrapMode() is QPlainTextEdit.LineWrapMode.WidgetWidth
+    qtbot.wait(50)
+    assert dialog.edit.horizontalScrollBar().maximum() == 0  # wrapped, not scrolled sideways
+    assert title in [label.text() for label in dialog.findChildren(QLabel)]  # inside: the window manager may cut the title
+    times = TimesDialog("Times of interpretation segment 123", 1.0, 2.0)
+    qtbot.addWidget(times)
+    assert times.minimumWidth() >= times.fontMetrics().horizontalAdvance("Times of interpretation segment 123") + 140

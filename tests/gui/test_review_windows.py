@@ -133,3 +133,26 @@ def test_compare_compression_uses_one_unit_per_column(qtbot: Any) -> None:
     cells = [window.figures.item(i, column) for i in range(2)]
     assert all("per source word" in c.text() for c in cells), [c.text() for c in cells]
     assert "%" in cells[0].toolTip() and "reference" in cells[0].toolTip()
+
+
+def test_compare_window_offers_the_open_project_unsaved(qtbot: Any, tmp_path: Path) -> None:
+    from sialign.gui.windows.compare_window import CompareWindow
+    from sialign.io.project_file import save_project
+
+    first = example_rendition(1)
+    save_project(first, tmp_path / "first.sialign")
+    first.path = str(tmp_path / "first.sialign")
+    open_now = {"project": example_rendition(2)}  # the main window's talk, never saved
+    window = CompareWindow([first], [first.path], open_project=lambda: (open_now["project"], ""))
+    qtbot.addWidget(window)
+    # Before a second rendition the status says what is in the comparison.
+    assert "In the comparison: first.sialign" in window.status.text()
+    assert window.add_open_button.isVisible() or not window.add_open_button.isHidden()
+    with qtbot.waitSignal(window.comparison_ready, timeout=20000):
+        window.add_open_project()
+    assert window.comparison.names == ["I1", "I2"] and window.comparison.paths[1].endswith("(open in the main window)")
+    # Its newer state replaces it rather than adding a third rendition.
+    qtbot.waitUntil(lambda: window.add_open_button.isEnabled(), timeout=5000)
+    with qtbot.waitSignal(window.comparison_ready, timeout=20000):
+        window.add_open_project()
+    assert len(window.comparison.names) == 2

@@ -142,3 +142,23 @@ def test_ctrl_home_and_end_select_the_row_they_move_to(qtbot, window, key) -> No
     expected = last if key == "End" else 0
     assert window.session.selected_bead == expected
     assert _selected_rows(window) == [expected]
+
+
+def test_selection_follows_a_realignment_even_when_the_table_gets_the_focus_back(qtbot, window) -> None:
+    """A re-alignment replaces the table's rows; the window getting the focus back must not select bead 1."""
+    import dataclasses
+
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QFocusEvent
+    from PySide6.QtWidgets import QApplication
+
+    from sialign.core.edits import ReplaceAlignment
+
+    session = window.session
+    session.select_bead(4)
+    alignment = session.project.alignment
+    session.apply(ReplaceAlignment(dataclasses.replace(alignment, beads=[b.copy() for b in alignment.beads])))
+    # As when the progress bar goes and the window is active again: the table takes the focus before any queued work.
+    QApplication.sendEvent(window.table, QFocusEvent(QEvent.Type.FocusIn, Qt.FocusReason.ActiveWindowFocusReason))
+    qtbot.wait(20)
+    assert session.selected_bead == 4 and window.proxy.bead_of(window.table.currentIndex()) == 4

@@ -101,3 +101,28 @@ def test_new_talk_transcribe_fills_the_transcript_and_marks_it(qtbot, whisper_re
     assert project.metadata["source_transcript"] == "machine transcript (Whisper tiny.en), not corrected"
     assert "interpretation_transcript" not in project.metadata
     assert project.source.texts()[0].startswith("Good morning")
+
+
+def test_transcribe_dialog_a_long_error_wraps_below_the_fields_and_says_where_to_copy(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clip: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QFileDialog
+
+    from sialign.gui.dialogs.transcribe_dialog import TranscribeDialog
+
+    monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "models"))
+    monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
+    not_a_model = tmp_path / "some folder with a rather long name"
+    not_a_model.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(not_a_model))
+    dialog = TranscribeDialog(str(clip), "en")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog._choose_folder()
+    text = dialog.status.text()
+    assert "copy FOLDER to this computer and add it with `sialign models add FOLDER`" in text
+    assert str(tmp_path / "models") in text and "copy FOLDER here" not in text
+    # The wrapped message has its whole height, below the buttons' row of fields, inside the dialog.
+    status = dialog.status
+    assert status.height() >= status.heightForWidth(status.width())
+    assert status.geometry().bottom() <= dialog.rect().bottom()
+    assert status.geometry().top() >= dialog.language.geometry().bottom()

@@ -12,7 +12,9 @@ from sialign.gui.bead.bead_inspector import BeadInspector
 from sialign.gui.bead.links_service import LinksService
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.table.table_model import Column, SegmentTableModel
-from sialign.gui.bead.word_links_view import CHOSEN_COLOUR, LINKED_COLOUR, UNRENDERED_COLOUR, WordLinksView
+from sialign.gui.bead.word_links_view import (
+    CHOSEN_COLOUR, LINKED_COLOUR, PARAPHRASE_COLOUR, UNRENDERED_COLOUR, WordLinksView, rendered_share_text,
+)
 from sialign.workflows.word_links import update_word_links
 from tests.word_link_fakes import SpellingLinker, en_fr_project
 
@@ -118,7 +120,7 @@ def test_links_service_links_only_the_edited_bead_and_updates_the_table(qtbot, m
         session.set_project(en_fr_project())
     assert calls == [3]
     assert model.data(model.index(0, Column.RENDERED)) == "50%"
-    assert "not linked: million, euros" in model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+    assert "not found: million, euros" in model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
     with qtbot.waitSignal(service.links_changed, timeout=10000):
         session.apply(SetPostEdit(0, "Le budget est de 300 million euros."))
     assert calls == [3, 1]
@@ -135,5 +137,36 @@ def test_links_service_links_only_the_edited_bead_and_updates_the_table(qtbot, m
 def test_word_links_view_explains_its_colours_and_share(qtbot) -> None:
     view = WordLinksView()
     qtbot.addWidget(view)
-    tip = view.toolTip()
-    assert "Orange: a source content word linked to nothing" in tip and "Source NN%" in tip and "Left/Right" in tip
+    # No tooltip over the words (it hid the words that light up): the help is the tab's "?" button.
+    assert view.toolTip() == ""
+    session = ProjectSession()
+    inspector = BeadInspector(session)
+    qtbot.addWidget(inspector)
+    help_text = inspector.links_help.toolTip()
+    assert inspector.links_help.text() == "?"
+    assert "rendered by paraphrase" in help_text and "not found" in help_text and "Left/Right" in help_text
+
+
+def test_word_links_view_shows_linked_paraphrased_and_not_found_words_apart(qtbot) -> None:
+    import dataclasses
+
+    from sialign.core.word_links import bead_link_key, link_texts
+
+    project = _linked_project()
+    bead = project.alignment.beads[0]
+    key = bead_link_key(*link_texts(project, bead))
+    # "million" (4) rendered by paraphrase; "euros" (5) not found; "budget" (1) linked.
+    stored = project.word_links.beads[key]
+    project.word_links.beads[key] = dataclasses.replace(stored, paraphrased=(4,))
+    view = _view(qtbot, project)
+    assert _colour_at(view, "src", 4) == PARAPHRASE_COLOUR.name()
+    assert _colour_at(view, "src", 5) == UNRENDERED_COLOUR.name()
+    assert _colour_at(view, "src", 1) not in (PARAPHRASE_COLOUR.name(), UNRENDERED_COLOUR.name())
+    text = rendered_share_text(view.links)
+    assert text == "75% of the source's content words rendered: 2 linked, 1 by paraphrase, 1 not found"
+    session = ProjectSession()
+    session.set_project(project)
+    inspector = BeadInspector(session)
+    qtbot.addWidget(inspector)
+    session.select_bead(0)
+    assert inspector.links_share.text() == text

@@ -74,8 +74,9 @@ def test_writers_parallel_tsv_layout(tmp_path: Path) -> None:
     rows = read_rows(path)
     assert n == 5 == len(rows) - 1
     assert rows[0] == list(PARALLEL_TSV_COLUMNS)
-    assert all(len(r) == 12 for r in rows)
-    assert rows[1] == ["demo talk", "10", "20", "0", "1.5", "2", "3.5", "0.1235", "confirmed", "Good morning.", "おはようございます。", ""]
+    assert all(len(r) == 17 for r in rows)
+    assert rows[1] == ["demo talk", "10", "20", "0", "1.5", "2", "3.5", "0.1235", "confirmed", "Good morning.", "おはようございます。", "",
+                       "おはようございます。", "", "1", "0", "fine"]
     # Text inside a segment is running text (bead_text collapses layout whitespace),
     # the trimmed filler is left out of the text and of tgt_ids (it has its own
     # column), times span the whole bead.
@@ -86,6 +87,22 @@ def test_writers_parallel_tsv_layout(tmp_path: Path) -> None:
     assert rows[3][1:3] == ["12", ""] and rows[3][5:8] == ["", "", ""]  # infinite cost → empty
     assert rows[4][1:3] == ["", "24"] and rows[4][3:5] == ["", ""]
     assert rows[5][10] == "最後の\\t文です。"  # the post-edit, escaped
+    # What the interpreter said beside it, trimmed fillers included; labels not judged are empty.
+    assert rows[5][12:17] == ["最後です。", "", "", "", ""]
+    assert rows[2][12] == "えー、タブと、改行です。"
+
+
+def test_writers_parallel_tsv_review_fields_read_back(tmp_path: Path) -> None:
+    from sialign.io.read_exports import read_parallel_tsv
+
+    project = make_project()
+    project.alignment.beads[0].confidence = 0.84
+    project.alignment.beads[0].note = "tab\there"
+    path = tmp_path / "out.tsv"
+    write_alignment(project, path)
+    first, *_, last = read_parallel_tsv(path)
+    assert (first.confidence, first.good_align, first.good_mt, first.note) == (0.84, True, False, "tab\there")
+    assert (last.target, last.target_original) == ("最後の\t文です。", "最後です。")
 
 
 @pytest.mark.parametrize(
@@ -210,17 +227,20 @@ def test_writers_read_parallel_tsv_bad_row_named(tmp_path: Path) -> None:
     path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\t0\t1\n", encoding="utf-8")
     with pytest.raises(FormatError) as info:
         read_parallel_tsv(path)
-    assert info.value.line == 2 and "12 columns" in str(info.value)
+    assert info.value.line == 2 and "17 columns" in str(info.value)
     # Files written before trimmed chunks had their own column still read (11 columns).
     path.write_text("\t".join(LEGACY_PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\t0\t1\n", encoding="utf-8")
     with pytest.raises(FormatError) as info:
         read_parallel_tsv(path)
     assert "11 columns" in str(info.value)
-    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1;2\t2\t0\t1\t\t\t\tauto\ta\tb\t\n", encoding="utf-8")
+    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1;2\t2\t0\t1\t\t\t\tauto\ta\tb\t\t\t\t\t\t\n", encoding="utf-8")
     with pytest.raises(FormatError, match="'1;2'"):
         read_parallel_tsv(path)
-    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\tsoon\t1\t\t\t\tauto\ta\tb\t\n", encoding="utf-8")
+    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\tsoon\t1\t\t\t\tauto\ta\tb\t\t\t\t\t\t\n", encoding="utf-8")
     with pytest.raises(FormatError, match="src_start"):
+        read_parallel_tsv(path)
+    path.write_text("\t".join(PARALLEL_TSV_COLUMNS) + "\nt\t1\t2\t\t\t\t\t\tauto\ta\tb\t\tb\t\tyes\t\t\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="good_align must be 1, 0 or empty"):
         read_parallel_tsv(path)
 
 

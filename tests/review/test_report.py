@@ -36,8 +36,9 @@ def test_report_lists_and_header() -> None:
     assert [r["source"] for r in report.omissions] == ["And the weekend after that.", "Some experiments failed, and that was fine."]
     assert report.additions == []
     flagged = {row["index"]: reasons for row, reasons in report.flagged}
-    assert set(flagged) == {9, 23}
-    assert "under_translation" in flagged[23][0] and "dropped: filter" in flagged[9][0]
+    dropped = {row["index"]: reasons for row, reasons in report.dropped_pairs}
+    assert set(flagged) == {23} and set(dropped) == {9}
+    assert "under_translation" in flagged[23][0] and "dropped: filter" in dropped[9][0]
     assert len(report.table) == 34 and len(report.charts) == 2
 
 

@@ -8,6 +8,7 @@ segment ids are the project's own (the export formats say how they count).
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -38,6 +39,9 @@ class BeadRow:
         good_align, good_mt: the reviewer's labels (None: not judged).
         note: the reviewer's note.
         post_edited: whether ``target`` is a reviewer's post-edit.
+        confidence: the aligner's probability that the bead is right (the table's Conf.), None when not scored.
+        doubt: the learned filter's probability that the bead is wrong (Doubt), None until it ran.
+        rendered: share of the source's content words rendered (Rendered), None without stored word links.
     """
 
     number: int
@@ -58,6 +62,9 @@ class BeadRow:
     good_mt: bool | None
     note: str
     post_edited: bool
+    confidence: float | None = None
+    doubt: float | None = None
+    rendered: float | None = None
 
     def __repr__(self) -> str:
         flags = f" [{', '.join(self.flags)}]" if self.flags else ""
@@ -71,6 +78,7 @@ COLUMNS = tuple(f.name for f in fields(BeadRow))
 def bead_row(project: Project, index: int, bead: Bead) -> BeadRow:
     """The row of ``bead``, the ``index``-th (0-based) bead of ``project``'s alignment."""
     from sialign.core.model import bead_text, bead_times
+    from sialign.core.word_links import rendered_share
 
     src_start, src_end = bead_times(bead, project.source, "src")
     tgt_start, tgt_end = bead_times(bead, project.target, "tgt")
@@ -93,7 +101,14 @@ def bead_row(project: Project, index: int, bead: Bead) -> BeadRow:
         good_mt=bead.good_mt,
         note=bead.note,
         post_edited=bead.post_edit is not None,
+        confidence=_finite(bead.confidence),
+        doubt=next((_finite(f.score) for f in bead.flags if f.name == "doubt"), None),
+        rendered=rendered_share(project, bead),
     )
+
+
+def _finite(value: float | None) -> float | None:
+    return float(value) if value is not None and math.isfinite(value) else None
 
 
 def bead_rows(project: Project) -> Iterator[BeadRow]:
@@ -116,7 +131,7 @@ def to_dataframe(project: Project) -> Any:
         raise ImportError("to_dataframe() needs pandas: pip install pandas") from None
     rows = [[getattr(row, name) for name in COLUMNS] for row in bead_rows(project)]
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    for name in ("src_start", "src_end", "tgt_start", "tgt_end", "cost"):
+    for name in ("src_start", "src_end", "tgt_start", "tgt_end", "cost", "confidence", "doubt", "rendered"):
         frame[name] = frame[name].astype("float64")
     for name in ("good_align", "good_mt"):
         frame[name] = frame[name].astype("boolean")

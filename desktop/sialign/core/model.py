@@ -308,6 +308,16 @@ class Bead:
     def failed_flags(self) -> list[Flag]:
         return [f for f in self.flags if f.failed]
 
+    @property
+    def flagged(self) -> bool:
+        """A check failed on this bead: the one meaning of "flagged" (status bar, reports, summaries).
+
+        Whatever its status: a dropped bead stays flagged by its checks. A bead
+        dropped by the reviewer or for its cost, with no failed check, is
+        dropped, not flagged.
+        """
+        return any(f.failed for f in self.flags)
+
     def __repr__(self) -> str:
         # Short: a project's repr must not dump every field of every bead.
         cost = "" if self.cost is None else f", cost={self.cost:.3f}"
@@ -432,7 +442,7 @@ class Alignment:
         flagged = 0
         for b in self.beads:
             c[b.status.value] += 1
-            flagged += bool(b.failed_flags)
+            flagged += b.flagged
         c["flagged"] = flagged
         c["total"] = len(self.beads)
         return c

@@ -30,11 +30,14 @@ class SplitSegment(Edit):
     document's full text is unchanged. Times split at ``at_time`` when given,
     else in proportion to the characters on each side of the cut. The right
     part gets a fresh id and stays in the same bead (and stays trimmed if the
-    segment was). Splitting a source segment of a project with a reference
+    segment was). The bead loses its cost and confidence: they were measured
+    on its old shape (a 1-4 bead is scored apart from a 2-4 one), and the
+    next alignment run scores it again. Splitting a source segment of a project with a reference
     translation inserts an empty reference line after the segment's own, so
     the reference keeps one line per source segment.
 
-    Inverse: :class:`MergeSegments` on the left part.
+    Inverse: :class:`MergeSegments` on the left part, bringing back the
+    bead's cost and confidence.
     """
 
     side: str
@@ -112,7 +115,8 @@ class SplitSegment(Edit):
             trimmed = list(bead.trimmed)
             if self.side == "tgt" and self.seg_id in trimmed:
                 trimmed.insert(trimmed.index(self.seg_id) + 1, new_id)
-            beads[bi] = with_side_ids(bead, self.side, tuple(ids), trimmed=tuple(trimmed))
+            beads[bi] = with_side_ids(bead, self.side, tuple(ids), trimmed=tuple(trimmed), cost=None, confidence=None)
+            return MergeSegments(self.side, self.seg_id, scores=(bead.cost, bead.confidence))
         return MergeSegments(self.side, self.seg_id)
 
 
@@ -123,8 +127,11 @@ class MergeSegments(Edit):
     Text becomes ``a.text + b.gap + b.text`` (lossless), times
     ``(a.start, b.end)``, id/line/gap those of ``a``. When the two lie in
     different beads the merged segment stays in ``a``'s bead; a bead left
-    empty on both sides is removed. Merging source segments also merges their
-    reference translation lines.
+    empty on both sides is removed. Every bead whose segments changed loses
+    its cost and confidence (measured on other segments), except that
+    ``scores`` (the undo of a :class:`SplitSegment`) gives the bead back the
+    ``(cost, confidence)`` it had before the split. Merging source segments
+    also merges their reference translation lines.
 
     Inverse: :class:`UnmergeSegments`, which restores both segments and the
     beads exactly.
@@ -132,6 +139,9 @@ class MergeSegments(Edit):
 
     side: str
     seg_id: int
+    scores: tuple[float | None, float | None] | None = None
+
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"scores": lambda v: None if v is None else (v[0], v[1])}
 
     def changes(self) -> Changes:
         return Changes(text=((self.side, self.seg_id),), reshaped=(self.side,), beads=True)
@@ -167,12 +177,10 @@ class MergeSegments(Edit):
             old_beads = beads[ia : ib + 1]
             bead_b = beads[ib]
             ids_b = tuple(i for i in side_ids(bead_b, self.side) if i != b.id)
-            changes: dict[str, Any] = {}
-            if ia != ib:
-                # The merged segment's text now lies in a's bead: b's bead lost
-                # content and a's bead gained some, so neither cost holds.
-                changes["cost"] = changes["confidence"] = None
-            new_b = with_side_ids(bead_b, self.side, ids_b, **changes)
+            # The bead's shape changed (and across beads, b's bead lost content
+            # and a's gained some), so no cost holds, unless this undoes a split.
+            cost, confidence = self.scores if self.scores is not None and ia == ib else (None, None)
+            new_b = with_side_ids(bead_b, self.side, ids_b, cost=cost, confidence=confidence)
             if ia == ib:
                 new_beads = [new_b]
             else:

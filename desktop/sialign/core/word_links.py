@@ -12,7 +12,10 @@ dropped when links are next updated.
 Token indices refer to the tokens stored beside the links
 (:func:`sialign.links.tokenize` of each text); ``content`` marks which
 source tokens are content words, from which :attr:`BeadLinks.rendered_share`
-is computed (the rule is in :func:`sialign.links.is_content_token`).
+is computed (the rule is in :func:`sialign.links.is_content_token`). A content
+word is *linked* (a word link), *rendered by paraphrase* (``paraphrased``: a
+span of the rendition matches its context, :func:`sialign.links.paraphrase_matches`)
+or *not found*; the rendered share counts the first two.
 """
 
 from __future__ import annotations
@@ -42,25 +45,49 @@ class BeadLinks:
             offsets into the side's running text.
         links: 0-based (source token, target token) pairs, sorted.
         content: indices of the source tokens that are content words.
+        paraphrased: indices of the content words without a link that a
+            span of the target renders in other words.
     """
 
     src_tokens: tuple[tuple[str, int, int], ...] = ()
     tgt_tokens: tuple[tuple[str, int, int], ...] = ()
     links: tuple[Link, ...] = ()
     content: tuple[int, ...] = ()
+    paraphrased: tuple[int, ...] = ()
 
     @property
     def rendered_share(self) -> float | None:
-        """Share of the source content words with at least one link; None without content words or target."""
+        """Share of the source content words linked or rendered by paraphrase; None without content words or target."""
+        if not self.content or not self.tgt_tokens:
+            return None
+        rendered = {i for i, _ in self.links} | set(self.paraphrased)
+        return sum(1 for i in self.content if i in rendered) / len(self.content)
+
+    @property
+    def linked_share(self) -> float | None:
+        """Share of the source content words with a word link (paraphrases left out); None as :attr:`rendered_share`."""
         if not self.content or not self.tgt_tokens:
             return None
         linked = {i for i, _ in self.links}
         return sum(1 for i in self.content if i in linked) / len(self.content)
 
+    def content_state(self, index: int) -> str:
+        """``"linked"``, ``"paraphrase"``, ``"not found"`` for a content word; ``""`` for another token."""
+        if index not in self.content:
+            return ""
+        if any(i == index for i, _ in self.links):
+            return "linked"
+        return "paraphrase" if index in self.paraphrased else "not found"
+
     def unrendered(self) -> list[str]:
-        """The source content words without a link, in order."""
+        """The source content words neither linked nor rendered by paraphrase, in order."""
+        rendered = {i for i, _ in self.links} | set(self.paraphrased)
+        return [self.src_tokens[i][0] for i in self.content if i not in rendered]
+
+    def paraphrased_words(self) -> list[str]:
+        """The source content words rendered by paraphrase (no link), in order."""
         linked = {i for i, _ in self.links}
-        return [self.src_tokens[i][0] for i in self.content if i not in linked]
+        return [self.src_tokens[i][0] for i in self.content if i in set(self.paraphrased) and i not in linked]
 
     def pharaoh(self) -> str:
         """``"0-1 2-3"``: the links in the Pharaoh format of fast_align and eflomal."""
@@ -72,6 +99,7 @@ class BeadLinks:
             "tgt": [list(t) for t in self.tgt_tokens],
             "links": self.pharaoh(),
             "content": list(self.content),
+            **({"paraphrased": list(self.paraphrased)} if self.paraphrased else {}),
         }
 
     @classmethod
@@ -85,6 +113,7 @@ class BeadLinks:
             tgt_tokens=tuple((str(t), int(a), int(b)) for t, a, b in d.get("tgt", [])),
             links=tuple(sorted(links)),
             content=tuple(int(i) for i in d.get("content", [])),
+            paraphrased=tuple(int(i) for i in d.get("paraphrased", [])),
         )
 
 

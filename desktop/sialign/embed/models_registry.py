@@ -220,7 +220,8 @@ def check_model_folder(path: str | Path) -> ModelCheck:
         raise ModelLoadError(
             f"{folder}: not a sentence-transformers model folder (no modules.json or config.json). "
             "On a machine with internet run "
-            "`SentenceTransformer('NAME').save('FOLDER')` and copy FOLDER here whole."
+            f"`SentenceTransformer('NAME').save('FOLDER')`, copy FOLDER whole to this computer and add it with "
+            f"`sialign models add FOLDER` (it is copied into {user_model_dir()})."
         )
     # Never reach for a hub: a folder path loads offline, and these make any
     # accidental hub lookup (a module naming a hub repository) fail at once
@@ -314,7 +315,9 @@ def whisper_folder_problem(folder: Path) -> str | None:
         return None
     convert = (
         "Convert a Whisper model with `ct2-transformers-converter --model openai/whisper-small "
-        "--output_dir FOLDER --quantization int8` on a connected machine and copy FOLDER here (see docs/transcription.md)."
+        "--output_dir FOLDER --quantization int8` on a connected machine, copy FOLDER to this computer and add it "
+        f"with `sialign models add FOLDER` (it is copied into {user_model_dir()}) or choose it with Folder… "
+        "(see docs/transcription.md)."
     )
     if is_model_folder(folder):
         return f"{folder}: a sentence-transformers model folder, not a Whisper speech model. {convert}"

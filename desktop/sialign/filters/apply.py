@@ -179,8 +179,9 @@ def apply_filters(
 def partly_rendered_flag(project: Project, bead: Bead, params: FilterParams) -> Flag | None:
     """The "partly rendered" flag of a bead from its stored word links; None when off or not linked.
 
-    Fails when the rendered share (source content words with a link) is
-    below ``params.rendered_min``; the reason lists the words without a link.
+    Fails when the rendered share (source content words linked or rendered
+    by paraphrase) is below ``params.rendered_min``; the reason lists the
+    words not found.
     """
     from sialign.core.word_links import links_of
 
@@ -193,11 +194,11 @@ def partly_rendered_flag(project: Project, bead: Bead, params: FilterParams) -> 
     total = len(links.content)
     linked = round(share * total)
     failed = share < params.rendered_min
-    reason = f"Partly rendered: {linked} of {total} source content words linked ({_pct(share)})" if failed \
-        else f"Rendered share {_pct(share)} ({linked} of {total} source content words linked)"  # fmt: skip
+    reason = f"Partly rendered: {linked} of {total} source content words rendered ({_pct(share)})" if failed \
+        else f"Rendered share {_pct(share)} ({linked} of {total} source content words rendered)"  # fmt: skip
     missing = links.unrendered()
     if failed and missing:
-        reason += "; not linked: " + ", ".join(missing[:12]) + ("…" if len(missing) > 12 else "")
+        reason += "; not found: " + ", ".join(missing[:12]) + ("…" if len(missing) > 12 else "")
     return Flag("partly_rendered", share, params.rendered_min, reason, failed)
 
 

@@ -53,7 +53,7 @@ class ExportFormat:
 
 
 EXPORT_FORMATS: tuple[ExportFormat, ...] = (
-    ExportFormat("tsv", ".tsv", "TSV — all fields (talk, ids, times, cost, status, source, target)"),
+    ExportFormat("tsv", ".tsv", "TSV — all fields (ids, times, cost, status, texts, confidence, labels, note)"),
     ExportFormat("tsv2", ".tsv", "Two-column TSV — source<TAB>target, for MT toolkits", by_suffix=False),
     ExportFormat("jsonl", ".jsonl", "JSONL — one bead per line, every field"),
     ExportFormat("tmx", ".tmx", "TMX 1.4 — for translation memories"),

@@ -357,11 +357,12 @@ def _pharaoh(value: Any, key: str) -> None:
 
 
 def bead_links(value: Any, key: str) -> None:
-    _object(value, key, {"src": _list_of(_token), "tgt": _list_of(_token), "links": _pharaoh, "content": id_list})
+    _object(value, key, {"src": _list_of(_token), "tgt": _list_of(_token), "links": _pharaoh, "content": id_list,
+                         "paraphrased": id_list})
 
 
 def word_links(value: Any, key: str) -> None:
-    """The stored word links: ``{"aligner": name, "beads": {key: {"src", "tgt", "links", "content"}}}``."""
+    """The stored word links: ``{"aligner": name, "beads": {key: {"src", "tgt", "links", "content", "paraphrased"}}}``."""
     if value is None:
         return
     _object(value, key, {"aligner": text, "beads": any_object}, ("beads",))

@@ -9,7 +9,7 @@ from typing import Any
 
 from sialign.core.errors import FormatError
 from sialign.io.escaping import unescape_tsv_field
-from sialign.io.writers import LEGACY_PARALLEL_TSV_COLUMNS, LINKS_TSV_COLUMNS, AlignmentRow, PARALLEL_TSV_COLUMNS
+from sialign.io.writers import KNOWN_TSV_HEADERS, AlignmentRow
 
 
 def _read_utf8(path: Path) -> str:
@@ -54,6 +54,12 @@ def _parse_float(value: str, path: Path, line: int, column: str) -> float | None
     return number
 
 
+def _parse_label(value: str, path: Path, line: int, column: str) -> bool | None:
+    if value not in ("", "0", "1"):
+        raise FormatError(path, f"column {column} must be 1, 0 or empty, found {value[:40]!r}", line=line)
+    return None if value == "" else value == "1"
+
+
 def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
     """Read a parallel TSV (with header) or a two-column ``source<TAB>target`` file.
 
@@ -74,7 +80,7 @@ def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
     if not lines:
         return rows
     header = tuple(lines[0].rstrip("\r").split("\t"))
-    with_header = header in (PARALLEL_TSV_COLUMNS, LEGACY_PARALLEL_TSV_COLUMNS, LINKS_TSV_COLUMNS)
+    with_header = header in KNOWN_TSV_HEADERS
     width = len(header) if with_header else 2
     for number, line in enumerate(lines[1:] if with_header else lines, start=2 if with_header else 1):
         fields = line.rstrip("\r").split("\t")
@@ -84,22 +90,27 @@ def read_parallel_tsv(path: str | Path) -> list[AlignmentRow]:
         if not with_header:
             rows.append(AlignmentRow(source=fields[0], target=fields[1]))
             continue
-        fields = [unescape_tsv_field(f) for f in fields]
+        cell = dict(zip(header, (unescape_tsv_field(f) for f in fields)))
         rows.append(
             AlignmentRow(
-                talk=fields[0],
-                src_ids=_parse_ids(fields[1], path, number),
-                tgt_ids=_parse_ids(fields[2], path, number),
-                src_start=_parse_float(fields[3], path, number, "src_start"),
-                src_end=_parse_float(fields[4], path, number, "src_end"),
-                tgt_start=_parse_float(fields[5], path, number, "tgt_start"),
-                tgt_end=_parse_float(fields[6], path, number, "tgt_end"),
-                cost=_parse_float(fields[7], path, number, "cost"),
-                status=fields[8],
-                source=fields[9],
-                target=fields[10],
-                trimmed_tgt_ids=_parse_ids(fields[11], path, number) if width > 11 else (),
-                links=fields[12] if width > 12 else None,
+                talk=cell["talk"],
+                src_ids=_parse_ids(cell["src_ids"], path, number),
+                tgt_ids=_parse_ids(cell["tgt_ids"], path, number),
+                src_start=_parse_float(cell["src_start"], path, number, "src_start"),
+                src_end=_parse_float(cell["src_end"], path, number, "src_end"),
+                tgt_start=_parse_float(cell["tgt_start"], path, number, "tgt_start"),
+                tgt_end=_parse_float(cell["tgt_end"], path, number, "tgt_end"),
+                cost=_parse_float(cell["cost"], path, number, "cost"),
+                status=cell["status"],
+                source=cell["source"],
+                target=cell["target"],
+                trimmed_tgt_ids=_parse_ids(cell.get("trimmed_tgt_ids", ""), path, number),
+                target_original=cell.get("target_original", ""),
+                confidence=_parse_float(cell.get("confidence", ""), path, number, "confidence"),
+                good_align=_parse_label(cell.get("good_align", ""), path, number, "good_align"),
+                good_mt=_parse_label(cell.get("good_mt", ""), path, number, "good_mt"),
+                note=cell.get("note", ""),
+                links=cell.get("links"),
             )
         )
     return rows

@@ -3,12 +3,20 @@
 Alignment outputs (docs/algorithms.md: Outputs):
 
 - ``tsv``: the parallel TSV, header ``talk src_ids tgt_ids src_start src_end
-  tgt_start tgt_end cost status source target trimmed_tgt_ids``; ids are
+  tgt_start tgt_end cost status source target trimmed_tgt_ids
+  target_original confidence good_align good_mt note``; ids are
   segment ids joined by commas, times in seconds (empty when unknown), text
   fields escaped (``\\t``, ``\\n``, ``\\r``, ``\\\\``) so a row never breaks.
-  ``tgt_ids`` lists the chunks the ``target`` text holds; chunks the intra
-  filter trimmed (left out of the text) are in ``trimmed_tgt_ids``, the last
-  column, so readers of the first eleven columns keep working. With word
+  ``target`` is the text for training: the reviewer's post-edit where there
+  is one, else the interpretation without the trimmed fillers;
+  ``target_original`` is what the interpreter said (every chunk, no
+  post-edit). ``tgt_ids`` lists the chunks the ``target`` text holds; chunks
+  the intra filter trimmed (left out of the text) are in
+  ``trimmed_tgt_ids``. ``confidence`` is the aligner's probability that the
+  bead is right (empty where it did not score it), ``good_align`` /
+  ``good_mt`` the reviewer's labels (``1``, ``0``, empty when not judged),
+  ``note`` the reviewer's note. New columns are added at the end, so
+  readers of the first eleven keep working. With word
   links (``--links``) a ``links`` column follows: 0-based ``i-j`` pairs
   (Pharaoh) of source and target tokens, the tokens being those of
   :func:`sialign.links.tokenize` on the ``source`` and ``target`` columns.
@@ -64,12 +72,20 @@ from sialign.io.tier_files import Interval, eaf_text, textgrid_text, xml_attr, x
 
 TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".textgrid": "textgrid", ".eaf": "eaf"}
 
-# The eleven columns written before trimmed chunks had a column of their own
-# (still read); the current header adds ``trimmed_tgt_ids`` at the end.
+# The eleven columns written before trimmed chunks had a column of their own,
+# and the twelve written before the review fields had theirs (both still read);
+# the current header adds the interpreter's text, the confidence, the labels and the note.
 LEGACY_PARALLEL_TSV_COLUMNS = ("talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target")
-PARALLEL_TSV_COLUMNS = LEGACY_PARALLEL_TSV_COLUMNS + ("trimmed_tgt_ids",)
+TRIMMED_PARALLEL_TSV_COLUMNS = LEGACY_PARALLEL_TSV_COLUMNS + ("trimmed_tgt_ids",)
+REVIEW_TSV_COLUMNS = ("target_original", "confidence", "good_align", "good_mt", "note")
+PARALLEL_TSV_COLUMNS = TRIMMED_PARALLEL_TSV_COLUMNS + REVIEW_TSV_COLUMNS
 # With word links (``--links``): one more column, last, so readers of the others keep working.
 LINKS_TSV_COLUMNS = PARALLEL_TSV_COLUMNS + ("links",)
+# Every header the reader takes (older exports included).
+KNOWN_TSV_HEADERS = (
+    LEGACY_PARALLEL_TSV_COLUMNS, TRIMMED_PARALLEL_TSV_COLUMNS, TRIMMED_PARALLEL_TSV_COLUMNS + ("links",),
+    PARALLEL_TSV_COLUMNS, LINKS_TSV_COLUMNS,
+)
 
 
 def kept_and_trimmed(bead: Bead) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -132,6 +148,11 @@ class AlignmentRow:
     source: str = ""
     target: str = ""
     trimmed_tgt_ids: tuple[int, ...] = ()
+    target_original: str = ""
+    confidence: float | None = None
+    good_align: bool | None = None
+    good_mt: bool | None = None
+    note: str = ""
     links: str | None = None
 
 
@@ -157,6 +178,11 @@ def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dr
                 status=bead.status.value,
                 source=bead_text(bead, project.source, "src"),
                 target=bead_text(bead, project.target, "tgt"),
+                target_original=bead_text(bead, project.target, "tgt", use_post_edit=False, include_trimmed=True),
+                confidence=_round(bead.confidence, COST_DECIMALS),
+                good_align=bead.good_align,
+                good_mt=bead.good_mt,
+                note=bead.note,
                 links=_pharaoh_of(project, bead) if links else None,
             )
         )
@@ -177,6 +203,10 @@ def _format_number(value: float | None, digits: int) -> str:
     return "0" if text in ("", "-0") else text
 
 
+def _format_label(value: bool | None) -> str:
+    return "" if value is None else "1" if value else "0"
+
+
 def format_tsv_row(row: AlignmentRow) -> str:
     """One line (no line break) of the parallel TSV."""
     fields = [
@@ -192,6 +222,11 @@ def format_tsv_row(row: AlignmentRow) -> str:
         row.source,
         row.target,
         ",".join(str(i) for i in row.trimmed_tgt_ids),
+        row.target_original,
+        _format_number(row.confidence, COST_DECIMALS),
+        _format_label(row.good_align),
+        _format_label(row.good_mt),
+        row.note,
     ]
     if row.links is not None:
         fields.append(row.links)

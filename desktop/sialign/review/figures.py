@@ -43,11 +43,6 @@ from sialign.text.sentences import is_cjk
 
 UNDER_FLAG = "under_translation"
 OVER_FLAG = "over_translation"
-# Flags that have their own list in the report (omissions, additions) or
-# that only describe a bead without failing it.
-OWN_LIST_FLAGS = frozenset({"omission", "addition"})
-
-
 @dataclass(frozen=True)
 class Figure:
     """One summary number with its wording.
@@ -104,7 +99,10 @@ class RenditionFigures:
         rendered: per source sentence (document order), whether a kept bead with target chunks holds it; shape (n_sentences,).
         omissions / additions: bead indices of 1-0 and 0-1 beads.
         under / over: bead indices with a failed under-/over-translation flag.
-        flagged: every bead with a failed check other than omission/addition, or dropped with a reason.
+        flagged: every flagged bead (:attr:`~sialign.core.model.Bead.flagged`: a check failed on it),
+            with the failed checks as reasons (and its drop reason when a reviewer or the cost dropped it).
+        dropped_pairs: beads with both sides dropped with no failed check (by the reviewer or for
+            their cost), with the drop reason; flagged beads are not repeated here.
         evs: lag table (non-dropped beads with times on both sides).
         evs_start: statistics of the start lag, None without times.
         compression: target units / basis units, None when the basis is empty.
@@ -136,6 +134,7 @@ class RenditionFigures:
     under: list[int]
     over: list[int]
     flagged: list[FlaggedBead]
+    dropped_pairs: list[FlaggedBead]
     evs: EvsTable
     evs_start: EvsStats | None
     compression: float | None
@@ -323,8 +322,8 @@ def _span(doc: Document) -> tuple[float | None, float | None]:
 
 
 def bead_reasons(bead: Bead) -> tuple[str, ...]:
-    """Why a bead deserves a look: its failed checks (omission/addition aside) and a drop reason."""
-    reasons = [f"{f.name}: {f.reason}" if f.reason else f.name for f in bead.failed_flags if f.name not in OWN_LIST_FLAGS]
+    """Why a bead deserves a look: its failed checks and a drop reason."""
+    reasons = [f"{f.name}: {f.reason}" if f.reason else f.name for f in bead.failed_flags]
     # A filter's drop repeats the failed checks listed above; other drops (cost, reviewer) say something new.
     if (bead.status is BeadStatus.DROPPED and bead.reason and not bead.is_skip
             and not (reasons and bead.reason.startswith(FILTER_REASON_PREFIX))):
@@ -348,6 +347,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
     under: list[int] = []
     over: list[int] = []
     flagged: list[FlaggedBead] = []
+    dropped_pairs: list[FlaggedBead] = []
     fillers = 0
     confidences: list[float] = []
     omitted_sentences = 0
@@ -368,9 +368,10 @@ def rendition_figures(project: Project) -> RenditionFigures:
             under.append(k)
         if OVER_FLAG in names:
             over.append(k)
-        reasons = bead_reasons(bead)
-        if reasons:
-            flagged.append(FlaggedBead(k, reasons))
+        if bead.flagged:
+            flagged.append(FlaggedBead(k, bead_reasons(bead)))
+        elif bead.status is BeadStatus.DROPPED and not bead.is_skip:
+            dropped_pairs.append(FlaggedBead(k, bead_reasons(bead) or ("dropped",)))
         fillers += len(bead.trimmed)
     reference = project.reference
     ref_units = _units(reference) if reference is not None else 0
@@ -387,7 +388,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
     return RenditionFigures(
         talk=project.talk_id, interpreter=interpreter_of(project), rank=str(project.metadata.get("rank") or ""),
         src_lang=src.language, tgt_lang=tgt.language, n_sentences=len(src), n_chunks=len(tgt), n_beads=len(beads),
-        rendered=rendered, omissions=omissions, additions=additions, under=under, over=over, flagged=flagged,
+        rendered=rendered, omissions=omissions, additions=additions, under=under, over=over, flagged=flagged, dropped_pairs=dropped_pairs,
         evs=lags.table, evs_start=lags.start, compression=compression, compression_basis=basis,
         src_units=src_units, tgt_units=tgt_units, ref_units=ref_units,
         src_unit=unit_name(src.language), tgt_unit=unit_name(tgt.language),

@@ -197,12 +197,13 @@ def report_pdf_bytes(report: Any) -> bytes:
                [(["—", format_clock(r["tgt_start"]), r["target"], str(r["index"])], None) for r in report.additions])
     else:
         pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
-    _heading(pdf, f"Flagged beads ({len(report.flagged)})")
-    if report.flagged:
-        _table(pdf, (10, 55, 55, 60), ("Bead", "Source", "Interpretation", "Why"),
-               [([str(r["index"]), r["source"], _target_text(r), "\n".join(reasons)], None) for r, reasons in report.flagged])
-    else:
-        pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
+    for title, items in (("Flagged beads", report.flagged), ("Other dropped pairings", report.dropped_pairs)):
+        _heading(pdf, f"{title} ({len(items)})")
+        if items:
+            _table(pdf, (10, 55, 55, 60), ("Bead", "Source", "Interpretation", "Why"),
+                   [([str(r["index"]), r["source"], _target_text(r), "\n".join(reasons)], None) for r, reasons in items])
+        else:
+            pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
     if report.terms is not None:
         _terms_section(pdf, report.terms)
     _heading(pdf, "The whole talk")

@@ -38,7 +38,8 @@ class Report:
         summary: :meth:`RenditionFigures.summary`.
         charts: the EVS chart and the coverage chart.
         omissions / additions: rows of :func:`bead_row` for 1-0 and 0-1 beads.
-        flagged: (row, reasons) for every flagged bead.
+        flagged: (row, reasons) for every flagged bead (a check failed on it).
+        dropped_pairs: (row, reasons) for the other beads dropped with both sides (reviewer, cost).
         table: one :func:`bead_row` per bead, in order.
         terms: the glossary check (:func:`sialign.review.terms.check_terms`), when a glossary was given.
     """
@@ -51,6 +52,7 @@ class Report:
     omissions: list[dict[str, Any]] = field(default_factory=list)
     additions: list[dict[str, Any]] = field(default_factory=list)
     flagged: list[tuple[dict[str, Any], tuple[str, ...]]] = field(default_factory=list)
+    dropped_pairs: list[tuple[dict[str, Any], tuple[str, ...]]] = field(default_factory=list)
     table: list[dict[str, Any]] = field(default_factory=list)
     terms: TermCheck | None = None
 
@@ -95,6 +97,7 @@ def build_report(project: Project, *, today: _dt.date | None = None, terms: Term
         omissions=[table[k] for k in fig.omissions],
         additions=[table[k] for k in fig.additions],
         flagged=[(table[f.bead], f.reasons) for f in fig.flagged],
+        dropped_pairs=[(table[f.bead], f.reasons) for f in fig.dropped_pairs],
         table=table,
         terms=terms,
     )
@@ -174,15 +177,20 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
     p.append(_simple_table(cut(report.omissions), "source", "Source sentence not interpreted", "src_start", "at") + more(report.omissions))
     p.append(f"<h2>Additions ({len(report.additions)})</h2>")
     p.append(_simple_table(cut(report.additions), "target", "Interpretation without a source", "tgt_start", "at") + more(report.additions))
-    p.append(f"<h2>Flagged beads ({len(report.flagged)})</h2>")
-    if report.flagged:
+    for title, items, explanation in (
+        ("Flagged beads", report.flagged, "A check failed on these beads."),
+        ("Other dropped pairings", report.dropped_pairs, "Dropped by the reviewer or for their cost, with no failed check."),
+    ):
+        p.append(f"<h2>{title} ({len(items)})</h2>")
+        if not items:
+            p.append("<p>None.</p>")
+            continue
+        p.append(f'<p class="expl">{explanation}</p>')
         p.append("<table><tr><th>Bead</th><th>Source</th><th>Interpretation</th><th>Why</th></tr>")
-        for row, reasons in cut(report.flagged):
+        for row, reasons in cut(items):
             why = "<br>".join(_e(r) for r in reasons)
             p.append(f'<tr><td class="num">{row["index"]}</td><td>{_e(row["source"])}</td><td>{_target_cell(row)}</td><td>{why}</td></tr>')
-        p.append("</table>" + more(report.flagged))
-    else:
-        p.append("<p>None.</p>")
+        p.append("</table>" + more(items))
     if report.terms is not None:
         p.append(terms_html(report.terms, cut))
     p.append("<h2>The whole talk</h2>")

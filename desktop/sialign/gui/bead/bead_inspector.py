@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QTabWidget,
+    QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -34,7 +36,8 @@ from PySide6.QtWidgets import (
 from sialign.core.model import Bead, Document, Project, bead_text
 from sialign.core.word_links import link_texts, links_of
 from sialign.gui.common.session import ProjectSession
-from sialign.gui.bead.word_links_view import WordLinksView
+from sialign.gui.bead.word_links_view import HELP as LINKS_HELP
+from sialign.gui.bead.word_links_view import PARAPHRASE_COLOUR, UNRENDERED_COLOUR, WordLinksView, rendered_share_text
 
 # Qt shows a paragraph break for "\n"; inside one segment a line break is a
 # line separator, so one segment stays one paragraph (one block) and cursor
@@ -182,19 +185,41 @@ class BeadInspector(QWidget):
         texts.setChildrenCollapsible(False)
         # The same bead as words with their links (sialign.core.word_links), in a tab beside the segments.
         self.links_view = WordLinksView()
-        self.links_view.setToolTip(
-            "Point at or click a word to see its linked words; shaded: source content words with no link "
-            "(not rendered?). Keyboard: Left/Right move through the words, Escape clears"
-        )
         self._links_message = ""
         links_scroll = QScrollArea()
         links_scroll.setWidgetResizable(True)
         links_scroll.setWidget(self.links_view)
         links_scroll.setMinimumHeight(60)
+        # Below the words (never over them): what the shading means, the share in words, and the help.
+        swatch = '<span style="background:{};">&nbsp;{}&nbsp;</span>'
+        self.links_legend = QLabel(
+            swatch.format(PARAPHRASE_COLOUR.name(), "rendered by paraphrase") + " "
+            + swatch.format(UNRENDERED_COLOUR.name(), "not found")
+        )
+        self.links_share = QLabel("")
+        self.links_share.setWordWrap(True)
+        self.links_help = QToolButton()
+        self.links_help.setText("?")
+        self.links_help.setToolTip(LINKS_HELP)
+        self.links_help.setAccessibleName("Help on word links")
+        self.links_help.clicked.connect(
+            lambda: QToolTip.showText(self.links_help.mapToGlobal(self.links_help.rect().bottomLeft()), LINKS_HELP, self.links_help)
+        )
+        legend_row = QHBoxLayout()
+        legend_row.setContentsMargins(4, 0, 4, 0)
+        legend_row.addWidget(self.links_legend)
+        legend_row.addWidget(self.links_share, 1)
+        legend_row.addWidget(self.links_help)
+        links_page = QWidget()
+        links_layout = QVBoxLayout(links_page)
+        links_layout.setContentsMargins(0, 0, 0, 0)
+        links_layout.setSpacing(2)
+        links_layout.addWidget(links_scroll, 1)
+        links_layout.addLayout(legend_row)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(texts, "Segments")
-        self.tabs.addTab(links_scroll, "Word links")
+        self.tabs.addTab(links_page, "Word links")
         self.tabs.setTabToolTip(1, "Which words of the interpretation render which words of the source")
 
         # Buttons carry the main window's actions (set by attach_actions), so
@@ -226,6 +251,9 @@ class BeadInspector(QWidget):
         apply_labels.setToolTip("Ticks apply at once; a note applies with Enter or when you move to another bead")
         apply_labels.clicked.connect(self.apply_labels)
         self.note.editingFinished.connect(self.apply_labels)
+        # Typing marks the window modified at once (the text is applied on Enter or when leaving the bead).
+        self.note.textEdited.connect(self._typed)
+        self.post_edit.textEdited.connect(self._typed)
         apply_post_edit = QPushButton("Apply post-edit")
         apply_post_edit.clicked.connect(self.apply_post_edit)
         self.post_edit.editingFinished.connect(self.apply_post_edit)
@@ -312,6 +340,7 @@ class BeadInspector(QWidget):
             self._show_restore_buttons(None)
             self.note.clear()
             self.post_edit.clear()
+            self.session.set_pending_input(False)
             self.show_links()
             return
         cost = "—" if bead.cost is None else f"{bead.cost:.3f}"
@@ -333,7 +362,23 @@ class BeadInspector(QWidget):
         # post-editor corrects); it is saved only once changed.
         self._prefill = bead_text(bead, self.project.target, "tgt", use_post_edit=False) if bead.post_edit is None else ""
         self.post_edit.setText(bead.post_edit if bead.post_edit is not None else self._prefill)
+        self._typed()
         self.show_links()
+
+    def has_pending_input(self) -> bool:
+        """Whether the note or the post-edit field holds text the shown bead does not have yet."""
+        bead = self._bead()
+        if bead is None:
+            return False
+        if self.note.text() != bead.note:
+            return True
+        text = self.post_edit.text().strip()
+        if bead.post_edit is None and text == self._prefill.strip():
+            return False
+        return (text or None) != bead.post_edit
+
+    def _typed(self, _text: str = "") -> None:
+        self.session.set_pending_input(self.has_pending_input())
 
     def set_links_message(self, message: str) -> None:
         """What the word-links tab says while a bead has no links (drawing them, or why not)."""
@@ -343,18 +388,17 @@ class BeadInspector(QWidget):
     def show_links(self) -> None:
         """Show the selected bead's stored word links (call again when new links are stored)."""
         bead = self._bead()
+        links = None
         if bead is None:
             self.links_view.set_links(None, message="No bead selected.")
-            return
-        if not bead.src or not bead.tgt:
+        elif not bead.src or not bead.tgt:
             self.links_view.set_links(None, message="A bead with one side empty has no word links.")
-            return
-        links = links_of(self.project, bead)
-        if links is None:
+        elif (links := links_of(self.project, bead)) is None:
             self.links_view.set_links(None, message=self._links_message or "The word links of this bead are being drawn…")
-            return
-        src, tgt = link_texts(self.project, bead)
-        self.links_view.set_links(links, src, tgt)
+        else:
+            src, tgt = link_texts(self.project, bead)
+            self.links_view.set_links(links, src, tgt)
+        self.links_share.setText(rendered_share_text(links))
 
     def _show_restore_buttons(self, bead: Bead | None) -> None:
         for button in self.restore_buttons:

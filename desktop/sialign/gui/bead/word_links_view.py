@@ -2,9 +2,11 @@
 
 The source text comes first, the interpretation below it, both wrapped to
 the width of the view. Pointing at a word (or clicking it, which keeps it
-chosen) highlights it and the words it is linked to on the other side;
-source content words without any link are shaded, the words a trainer
-looks for when checking what was not rendered. From the keyboard: focus
+chosen) highlights it and the words it is linked to on the other side.
+Source content words without a link are shaded in one of two ways: green
+with a dotted underline when a span of the interpretation renders them in
+other words (rendered by paraphrase), orange when nothing was found for
+them — the words a trainer looks at when checking what was not rendered. From the keyboard: focus
 the view (Tab or a click), Left/Right move through the words of both
 texts, Home/End go to the first/last, Escape clears the choice.
 """
@@ -14,7 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFocusEvent, QFont, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import (
+    QColor, QFocusEvent, QFont, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen,
+)
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from sialign.core.word_links import BeadLinks
@@ -22,10 +26,33 @@ from sialign.core.word_links import BeadLinks
 CHOSEN_COLOUR = QColor(70, 130, 220)
 LINKED_COLOUR = QColor(170, 205, 250)
 UNRENDERED_COLOUR = QColor(250, 215, 170)
+PARAPHRASE_COLOUR = QColor(214, 236, 196)
 LABEL_COLOUR = QColor(110, 110, 110)
 MARGIN = 6
 LINE_GAP = 3
 LABELS = {"src": "Source", "tgt": "Interpretation"}
+
+
+# What the "?" button of the Word links tab says.
+HELP = (
+    "Point at a word (or click it to keep it chosen) to light up the words it is linked to on the other side.\n"
+    "Source content words without a link are shaded:\n"
+    "  green, dotted underline — rendered by paraphrase: a span of the interpretation says it in other words;\n"
+    "  orange — not found: nothing in the interpretation renders it; the interpreter may have left it out.\n"
+    "The rendered share (the table's Rendered column) counts the linked words and those rendered by paraphrase.\n"
+    "Keyboard: Left/Right move through the words, Home/End jump, Escape clears."
+)
+
+
+def rendered_share_text(links: BeadLinks | None) -> str:
+    """``"83% of the source's content words rendered: 4 linked, 1 by paraphrase, 1 not found"`` ("" when not measurable)."""
+    share = links.rendered_share if links is not None else None
+    if links is None or share is None:
+        return ""
+    states = [links.content_state(i) for i in links.content]
+    linked, para = states.count("linked"), states.count("paraphrase")
+    return (f"{100 * share:.0f}% of the source's content words rendered: {linked} linked, "
+            f"{para} by paraphrase, {len(states) - linked - para} not found")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -54,13 +81,8 @@ class WordLinksView(QWidget):
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setAccessibleName("Word links of the bead")
-        # The legend a newcomer needs: what the colours and the percentage mean.
-        self.setToolTip(
-            "Point at a word (or click it to keep it chosen) to light up the words it is linked to on the other side.\n"
-            "Orange: a source content word linked to nothing — what the interpreter may have left out.\n"
-            "Source NN%: the share of the source's content words that have a link (the table's Rendered column).\n"
-            "Keyboard: Left/Right move through the words, Home/End jump, Escape clears."
-        )
+        # No tooltip on the words: it would pop up over the words that light up.
+        # The help sits behind the "?" button of the legend below (HELP).
         self.links: BeadLinks | None = None
         self.message = ""
         self._src_text = ""
@@ -144,12 +166,12 @@ class WordLinksView(QWidget):
         return boxes, y + MARGIN - 2 * LINE_GAP
 
     def _labels(self) -> dict[str, str]:
-        """The text left of each side's words: its name, and the rendered share on the source."""
-        labels = dict(LABELS)
-        share = self.links.rendered_share if self.links is not None else None
-        if share is not None:
-            labels["src"] += f" {100 * share:.0f}%"
-        return labels
+        """The text left of each side's words: its name."""
+        return dict(LABELS)
+
+    def share_text(self) -> str:
+        """The rendered share in words, for the legend ("" when not measurable)."""
+        return rendered_share_text(self.links)
 
     def _label_font(self) -> QFont:
         font = QFont(self.font())
@@ -158,7 +180,7 @@ class WordLinksView(QWidget):
 
     def _label_width(self) -> int:
         metrics = QFontMetrics(self._label_font())
-        return max(metrics.horizontalAdvance(text) for text in (*self._labels().values(), "Interpretation 100%")) + 10
+        return max(metrics.horizontalAdvance(text) for text in self._labels().values()) + 10
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -199,7 +221,7 @@ class WordLinksView(QWidget):
         if current is not None:
             other = "tgt" if current[0] == "src" else "src"
             linked = {(other, k) for k in self.counterparts(*current)}
-        unrendered = set(self.links.content) - {i for i, _ in self.links.links}
+        states = {i: self.links.content_state(i) for i in self.links.content}
         first_of_side: dict[str, QRect] = {}
         for box in self._boxes:
             first_of_side.setdefault(box.side, box.rect)
@@ -219,10 +241,16 @@ class WordLinksView(QWidget):
                 fill, pen = CHOSEN_COLOUR, QColor(Qt.GlobalColor.white)
             elif key in linked:
                 fill = LINKED_COLOUR
-            elif box.side == "src" and box.index in unrendered:
+            elif box.side == "src" and states.get(box.index) == "not found":
                 fill = UNRENDERED_COLOUR
+            elif box.side == "src" and states.get(box.index) == "paraphrase":
+                fill = PARAPHRASE_COLOUR
             if fill is not None:
                 painter.fillRect(box.rect, fill)
+            if box.side == "src" and states.get(box.index) == "paraphrase":
+                # Told apart from "not found" without colour too: a dotted underline.
+                painter.setPen(QPen(PARAPHRASE_COLOUR.darker(160), 1, Qt.PenStyle.DotLine))
+                painter.drawLine(box.rect.bottomLeft(), box.rect.bottomRight())
             if key == self._chosen and self.hasFocus():
                 painter.setPen(CHOSEN_COLOUR.darker(150))
                 painter.drawRect(box.rect.adjusted(0, 0, -1, -1))

@@ -88,6 +88,8 @@ class ProjectSession(QObject):
         # a callable that applies it; see commit_pending.
         self._pending_committers: list[Callable[[], None]] = []
         self._committing = False
+        # A view holds typed input that differs from the project (shown as modified).
+        self._typing = False
 
     # -- project -----------------------------------------------------------
     @property
@@ -108,6 +110,7 @@ class ProjectSession(QObject):
         self._selected = -1
         self._anchor = None
         self._dirty = modified
+        self._typing = False
         self.project_replaced.emit()
         self.selection_changed.emit(-1)
         self.modified_changed.emit(self.is_modified)
@@ -157,11 +160,25 @@ class ProjectSession(QObject):
     def _on_clean_changed(self, clean: bool) -> None:
         # A bound method (not a lambda) so Qt drops the connection when the
         # session is destroyed; the stack emits cleanChanged while dying.
-        self.modified_changed.emit(self._dirty or not clean)
+        self.modified_changed.emit(self._dirty or self._typing or not clean)
 
     @property
     def is_modified(self) -> bool:
-        return self._dirty or not self.undo_stack.isClean()
+        """The project differs from its file, or a view holds typed input not applied yet."""
+        return self._dirty or self._typing or not self.undo_stack.isClean()
+
+    def set_pending_input(self, pending: bool) -> None:
+        """Say whether a view holds typed input that differs from the project (a note typed without Enter).
+
+        The window shows it as modified, as a word processor does while you type;
+        the input itself is applied by :meth:`commit_pending`.
+        """
+        if pending == self._typing:
+            return
+        was = self.is_modified
+        self._typing = pending
+        if self.is_modified != was:
+            self.modified_changed.emit(self.is_modified)
 
     def mark_dirty(self) -> None:
         """Record a change made outside the undo stack (e.g. filter thresholds)."""

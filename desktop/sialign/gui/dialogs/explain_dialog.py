@@ -32,8 +32,14 @@ class ExplainDialog(QDialog):
         layout.addWidget(intro)
         layout.addWidget(self.text, 1)
         layout.addWidget(buttons)
+        # The box shows every line whole at its opening size (the screen's free area permitting):
+        # a scroll bar in a dozen lines hid the features a reviewer opened the dialog for.
         metrics = self.text.fontMetrics()
-        self.resize(min(metrics.horizontalAdvance("x") * 90, 760), min(metrics.lineSpacing() * (len(lines) + 8), 420))
+        frame = 2 * self.text.frameWidth() + 2 * int(self.text.document().documentMargin()) + 12
+        widest = max((metrics.horizontalAdvance(line) for line in lines), default=0)
+        self.text.setMinimumSize(min(widest + frame + self.text.verticalScrollBar().sizeHint().width(), 1100),
+                                 min(metrics.lineSpacing() * (len(lines) + 2) + frame, 600))  # fmt: skip
+        self.resize(max(self.sizeHint().width(), 560), self.sizeHint().height())
 
 
 class ExplainController:

@@ -61,6 +61,27 @@ def export(project: Project, options: ExportOptions) -> int:
 LINK_FORMATS = frozenset({"tsv", "jsonl"})
 
 
+# Formats whose files hold the interpreter's text, and those that also hold it as said (target_original).
+NO_TARGET_TEXT = frozenset({"align", "srt-source", "vtt-source"})
+WITH_ORIGINAL = frozenset({"tsv", "jsonl"})
+
+
+def target_text_note(project: Project, fmt: ExportFormat) -> str:
+    """Which text of the interpretation the format's ``target`` holds ("" for a format without one)."""
+    if fmt.key in NO_TARGET_TEXT:
+        return ""
+    beads = project.alignment.beads if project.alignment is not None else []
+    edited = sum(1 for b in beads if b.post_edit is not None)
+    trimmed = sum(1 for b in beads if b.trimmed)
+    text = "Target text: the reviewer's post-edit where there is one, else the interpretation without the trimmed fillers"
+    text += f" ({edited} post-edited bead{'s' if edited != 1 else ''}, {trimmed} with trimmed fillers)."
+    if fmt.key in WITH_ORIGINAL:
+        text += " The column target_original holds what the interpreter said: every chunk, no post-edit."
+    else:
+        text += " What the interpreter said as is goes only into TSV (all fields) and JSONL (target_original)."
+    return text
+
+
 def count_rows(project: Project, fmt: ExportFormat, *, only_confirmed: bool, include_dropped: bool) -> int:
     """How many rows an export with these options writes (by running the writer into a scratch file)."""
     with tempfile.TemporaryDirectory(prefix="sialign-count-") as scratch:
@@ -105,6 +126,8 @@ class ExportDialog(QDialog):
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse)
         self.count_label = QLabel("")
+        self.target_note = QLabel("")
+        self.target_note.setWordWrap(True)
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(ERROR_STYLE)
@@ -114,6 +137,7 @@ class ExportDialog(QDialog):
         form.addRow("", self.only_confirmed)
         form.addRow("", self.include_dropped)
         form.addRow("", self.links)
+        form.addRow("", self.target_note)
         form.addRow("File", path_row)
         form.addRow("Rows", self.count_label)
         form.addRow("", self.error_label)
@@ -123,7 +147,13 @@ class ExportDialog(QDialog):
         self.include_dropped.toggled.connect(self.update_count)
         self.row_count = 0
         self.links.setEnabled(self.format.key in LINK_FORMATS)
+        self._show_target_note()
         self.update_count()
+
+    def _show_target_note(self) -> None:
+        note = target_text_note(self.project, self.format)
+        self.target_note.setText(note)
+        self.target_note.setVisible(bool(note))
 
     @property
     def format(self) -> ExportFormat:
@@ -131,6 +161,7 @@ class ExportDialog(QDialog):
 
     def _format_changed(self) -> None:
         self.links.setEnabled(self.format.key in LINK_FORMATS)
+        self._show_target_note()
         path = self.path_edit.text().strip()
         if path:
             self.path_edit.setText(str(export_path(path, self.format)))

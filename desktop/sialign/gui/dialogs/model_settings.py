@@ -48,6 +48,19 @@ _SOURCE_TEXT = {
 COLUMNS = ["Model", "Where", "Dimensions", "Status", "Folder"]
 
 
+def intro_text() -> str:
+    """What the dialog says first: the built-in encoder, the lexical fallback, and what adding a model is for."""
+    from sialign.embed.multilingual import LANGUAGES
+
+    return (
+        f"SI Aligner comes with a multilingual sentence encoder built in ({mr.MULTILINGUAL}, nothing to install): "
+        f"it compares the two sides directly across scripts in {', '.join(sorted(LANGUAGES))}, and is used whenever "
+        f"both languages are among them. For other languages the built-in lexical embedder ({mr.LEXICAL}) is the "
+        "fallback; it only works between languages that share a script. Add a sentence-transformers model folder "
+        "on this computer (nothing is downloaded) for other languages, or to try a model like LaBSE."
+    )
+
+
 class ModelSettingsDialog(QDialog):
     """Lists the models SI Aligner can use and stores the default choice.
 
@@ -81,12 +94,7 @@ class ModelSettingsDialog(QDialog):
         self._runner.finished.connect(self._on_worker_finished)
         self._on_success: Callable[[Any], None] | None = None
 
-        intro = QLabel(
-            "SI Aligner embeds sentences with the built-in lexical embedder or with a "
-            "sentence-transformers model folder on this computer (nothing is downloaded). "
-            "A multilingual model aligns across scripts (English–Japanese) far better than "
-            "the lexical embedder."
-        )
+        intro = QLabel(intro_text())
         intro.setWordWrap(True)
         self.folder_label = QLabel(f"Added models are kept in: {self.registry.model_dir}")
         self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -2,10 +2,18 @@
 
 The user chooses a folder; :func:`~sialign.corpus.propose.propose_manifest`
 pairs its files into talks and the rows show in an editable table (talk id,
-files, languages, interpreter). *Save and align* writes ``manifest.tsv`` in
-that folder, checks it as ``sialign corpus align`` would, and the main window
-then aligns it in the corpus window with progress and Cancel, with the options
-chosen here (the CLI's ``--jobs``, ``--filters``, ``--learned``).
+files, languages, interpreter). Enter in the folder field scans the folder
+and shows the table; nothing is written until *Save manifest and align*,
+which writes ``manifest.tsv`` in that folder, checks it as ``sialign corpus
+align`` would, and the main window then aligns it in the corpus window with
+progress and Cancel, with the options chosen here (the CLI's ``--jobs``,
+``--filters``, ``--learned``).
+
+A folder the user cannot write to, or one that belongs to another user (a
+shared data folder), gets nothing written into it by default: the corpus
+folder is proposed under the home folder (:data:`CORPORA_HOME`), the
+manifest goes there with absolute paths, and writing into the shared folder
+anyway is asked first.
 """
 
 from __future__ import annotations
@@ -14,7 +22,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -40,6 +49,21 @@ from sialign.gui.common.form_layout import error_message, growing_form
 
 MANIFEST_NAME = "manifest.tsv"
 CORPUS_SUBFOLDER = "corpus"
+# Where corpora of read-only or shared folders go by default (one folder per source folder).
+CORPORA_HOME = Path("~") / "SI Aligner corpora"
+
+
+def not_ours(folder: Path) -> str:
+    """Why nothing should be written into ``folder`` by default ("" when it is the user's own)."""
+    if not os.access(folder, os.W_OK):
+        return "is read-only"
+    getuid = getattr(os, "getuid", None)
+    try:
+        if getuid is not None and folder.stat().st_uid != getuid():
+            return "belongs to another user"
+    except OSError:
+        return "cannot be read"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +74,15 @@ class CorpusRun:
     output: Path
     jobs: int = 1
     filters: list[str] = field(default_factory=list)
+
+
+def _absolute(row: list[str], folder: Path) -> list[str]:
+    """``row`` with its file cells made absolute paths (relative ones are relative to ``folder``)."""
+    from sialign.corpus.propose import COLUMNS
+
+    files = {"source", "target", "reference", "source_audio", "target_audio"}
+    return [str((folder / cell).resolve()) if name in files and cell.strip() and not Path(cell).expanduser().is_absolute()
+            else cell for name, cell in zip(COLUMNS, row)]  # fmt: skip
 
 
 class NewCorpusDialog(QDialog):
@@ -63,7 +96,9 @@ class NewCorpusDialog(QDialog):
         self.settings = settings
         self.folder = QLineEdit()
         self.folder.setPlaceholderText("the folder holding the talks' transcripts (and audio)")
-        self.folder.editingFinished.connect(lambda: self.set_folder(self.folder.text()))
+        self.folder.setToolTip("Type a folder and press Enter (or Browse…) to find its talks; nothing is written yet")
+        # Enter scans the folder (editingFinished follows returnPressed); it never presses the dialog's button.
+        self.folder.editingFinished.connect(self._folder_edited)
         browse = QPushButton("Browse…")
         browse.clicked.connect(self.browse)
         folder_row = QHBoxLayout()
@@ -107,12 +142,26 @@ class NewCorpusDialog(QDialog):
         filters_box = QWidget()
         filters_box.setLayout(filters_row)
         filters_row.setContentsMargins(0, 0, 0, 0)
-        form = growing_form([("Folder", folder_box), ("Source language", self.source_language)])
-        options = growing_form([("Corpus folder", self.output), ("Talks at once", self.jobs), ("Filters", filters_box)])
+        self.form = growing_form([("Folder", folder_box), ("Source language", self.source_language)])
+        self.form.setRowVisible(self.source_language, False)  # shown with the languages of a folder
+        self.output_note = QLabel("")
+        self.output_note.setWordWrap(True)
+        self.output_note.hide()
+        options = growing_form([("Corpus folder", self.output), ("", self.output_note), ("Talks at once", self.jobs),
+                                ("Filters", filters_box)])  # fmt: skip
         self.message = error_message()
-        self.buttons = dialog_layout(self, form, self.table, found_row, options, self.message, ok_text="Save manifest and align")
+        self.buttons = dialog_layout(self, self.form, self.table, found_row, options, self.message, ok_text="Save manifest and align")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
+
         self.resize(980, 620)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Enter in a field (the folder above all) never presses "Save manifest and align": in the folder
+        # field it scans (editingFinished), elsewhere it does nothing; the button takes a click or Space.
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not isinstance(self.focusWidget(), QPushButton):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     # -- the folder and its proposal ----------------------------------------
     def browse(self) -> None:
@@ -120,21 +169,36 @@ class NewCorpusDialog(QDialog):
         if folder:
             self.set_folder(folder)
 
+    def _folder_edited(self) -> None:
+        if self.folder.text().strip() != self._scanned:
+            self.set_folder(self.folder.text())
+
+    _scanned = ""
+
     def set_folder(self, folder: str) -> None:
-        """Propose the manifest of ``folder`` (the talks found there) and a corpus folder inside it."""
+        """Propose the manifest of ``folder`` (the talks found there) and a corpus folder (inside it when it is the user's)."""
         from sialign.corpus.propose import languages_in
 
         folder = folder.strip()
+        self._scanned = folder
         self.folder.setText(folder)
         if not folder or not Path(folder).is_dir():
             self._show_rows([])
             self.message.setText(f"{folder}: no such folder — choose the folder holding the transcripts" if folder else "")
             return
-        self.output.setText(str(Path(folder) / CORPUS_SUBFOLDER))
+        why = not_ours(Path(folder))
+        if why:
+            out = CORPORA_HOME.expanduser() / (Path(folder).resolve().name or "corpus")
+            self.output.setText(str(out))
+            self.output_note.setText(f"{folder} {why}: the manifest and the projects go to this corpus folder instead "
+                                     "(change it if you like).")  # fmt: skip
+        else:
+            self.output.setText(str(Path(folder) / CORPUS_SUBFOLDER))
+        self.output_note.setVisible(bool(why))
         self.source_language.blockSignals(True)
         self.source_language.clear()
         self.source_language.addItems(languages_in(folder))
-        self.source_language.setVisible(self.source_language.count() > 0)
+        self.form.setRowVisible(self.source_language, self.source_language.count() > 0)
         self.source_language.blockSignals(False)
         self._propose()
 
@@ -190,17 +254,31 @@ class NewCorpusDialog(QDialog):
         from sialign.corpus.propose import write_manifest
 
         folder = Path(self.folder.text().strip())
+        if not self.output.text().strip():
+            self.message.setText("Choose the corpus folder the projects are written to.")
+            return
+        output = Path(self.output.text().strip()).expanduser()
+        rows = self.rows()
+        why = not_ours(folder)
         manifest = folder / MANIFEST_NAME
+        if why:
+            # The manifest goes beside the projects, its paths made absolute (they were relative to the folder).
+            manifest = output / MANIFEST_NAME
+            rows = [_absolute(row, folder) for row in rows]
+            inside = output.resolve() == folder.resolve() or folder.resolve() in output.resolve().parents
+            if inside and QMessageBox.question(
+                self, "Write into the folder?", f"{folder} {why}. Write the corpus into it anyway ({output})?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
+            ) != QMessageBox.StandardButton.Yes:  # fmt: skip
+                return
         if manifest.exists() and QMessageBox.question(
             self, "Replace the manifest?", f"{manifest} exists. Replace it with the table shown?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         ) != QMessageBox.StandardButton.Yes:  # fmt: skip
             return
-        if not self.output.text().strip():
-            self.message.setText("Choose the corpus folder the projects are written to.")
-            return
         try:
-            write_manifest(self.rows(), manifest)
+            manifest.parent.mkdir(parents=True, exist_ok=True)
+            write_manifest(rows, manifest)
             specs = read_manifest(manifest)
         except (SialignError, OSError) as exc:
             self.message.setText(f"{exc} — correct the row in the table and save again")
@@ -210,7 +288,7 @@ class NewCorpusDialog(QDialog):
             self.message.setText("Files not found (" + ", ".join(missing[:4]) + (" …" if len(missing) > 4 else "")
                                  + ") — correct the paths in the table.")  # fmt: skip
             return
-        self._run = CorpusRun(manifest, Path(self.output.text().strip()).expanduser(), self.jobs.value(), self.filters())
+        self._run = CorpusRun(manifest, output, self.jobs.value(), self.filters())
         super().accept()
 
     def run(self) -> CorpusRun:

@@ -35,7 +35,7 @@ from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
 from sialign.gui.main.dialogs import dialog_layout, grow_to_fit
 from sialign.gui.common.file_dialogs import open_file_name
-from sialign.gui.common.form_layout import error_message, growing_form
+from sialign.gui.common.form_layout import ERROR_COLOUR, error_message, growing_form
 from sialign.gui.common.screen_fit import ContentScroll
 from sialign.io.text_preview import ENCODING_CHOICES
 from sialign.workflows.talks import talk_from_documents, talk_id_from_path
@@ -328,11 +328,30 @@ class NewTalkDialog(QDialog):
             field.add_button(button)
             self.transcribe_buttons[key] = button
 
+        # A language typed as a name ("english") or in another spelling gets its code suggested beside the box.
+        self.language_hints: dict[str, tuple[QLabel, QPushButton]] = {}
+        language_rows: dict[str, QWidget] = {}
+        for key, box in (("src", self.source_language), ("tgt", self.target_language)):
+            hint, use = QLabel(""), QPushButton("")
+            hint.hide()
+            use.hide()
+            use.clicked.connect(lambda _c=False, b=box: self._use_suggested_language(b))
+            box.currentTextChanged.connect(lambda _t, k=key: self._check_language(k))
+            row = QWidget()
+            row_layout = QHBoxLayout(row)
+            row_layout.setContentsMargins(0, 0, 0, 0)
+            row_layout.addWidget(box)
+            row_layout.addWidget(hint)
+            row_layout.addWidget(use)
+            row_layout.addStretch(1)
+            self.language_hints[key] = (hint, use)
+            language_rows[key] = row
+
         form = growing_form([
             ("Source transcript", self.source),
-            ("Source language", self.source_language),
+            ("Source language", language_rows["src"]),
             ("Interpretation transcript", self.target),
-            ("Interpretation language", self.target_language),
+            ("Interpretation language", language_rows["tgt"]),
             ("Reference translation", self.reference),
             ("Source audio", self.source_audio),
             ("Interpreter audio", self.target_audio),
@@ -364,6 +383,43 @@ class NewTalkDialog(QDialog):
         box.addItems(LANGUAGES)
         box.setToolTip("Guessed from the text; type another code (BCP-47, e.g. 'de') if it is wrong")
         return box
+
+    def _language_box_of(self, key: str) -> QComboBox:
+        return self.source_language if key == "src" else self.target_language
+
+    def _check_language(self, key: str) -> None:
+        """Suggest the code of a language typed otherwise (``english`` → ``en``), or say it is unknown."""
+        from sialign.core.errors import UnknownLanguageError
+        from sialign.core.languages import normalise_language
+
+        text = self._language_box_of(key).currentText().strip()
+        hint, use = self.language_hints[key]
+        suggestion, note = "", ""
+        if text:
+            try:
+                suggestion = normalise_language(text)
+            except UnknownLanguageError:
+                note = f"“{text}” is not a language code: type a two-letter code such as en or ja"
+        if suggestion and suggestion != text:
+            note = f"“{text}” is the code “{suggestion}”."
+            use.setText(f"Use {suggestion}")
+            use.setProperty("suggestion", suggestion)
+        hint.setText(note)
+        hint.setStyleSheet("" if suggestion else f"color: {ERROR_COLOUR};")
+        hint.setVisible(bool(note))
+        use.setVisible(bool(suggestion and suggestion != text))
+        if self.message.text():
+            self._show_problems()
+
+    def _use_suggested_language(self, box: QComboBox) -> None:
+        key = "src" if box is self.source_language else "tgt"
+        box.setEditText(str(self.language_hints[key][1].property("suggestion")))
+
+    def _show_problems(self) -> None:
+        """Show what still stops Create (once a first try showed something): a fixed problem leaves the list."""
+        problems = self.problems()
+        self.message.setText("\n".join(problems))
+        self.message.setToolTip("\n".join(problems))
 
     # -- reading ------------------------------------------------------------
     def _read(self, key: str, field: FileField, *, keep_tiers: bool = False) -> None:
@@ -429,6 +485,8 @@ class NewTalkDialog(QDialog):
         elif key == "tgt":
             self.target_language.setEditText(language)
         self._update_talk_id()
+        if self.message.text():
+            self._show_problems()
         self._fit_height()
 
     def _fit_height(self) -> None:
@@ -529,6 +587,10 @@ class NewTalkDialog(QDialog):
                 found.append(f"The {name} could not be read (see the message under it).")
         if self.reference.path and self._documents["ref"] is None:
             found.append("The reference translation could not be read (see the message under it).")
+        for key, name in (("src", "source"), ("tgt", "interpretation")):
+            hint, use = self.language_hints[key]
+            if not hint.isHidden() and use.isHidden():
+                found.append(f"The {name} language: {hint.text()}.")
         src, ref = self._documents["src"], self._documents["ref"]
         if src is not None and ref is not None and len(src) != len(ref):
             found.append(
@@ -556,9 +618,8 @@ class NewTalkDialog(QDialog):
             if field.path and self._documents[key] is None:
                 self._read(key, field, keep_tiers=True)
         self.revalidate()
+        self._show_problems()
         problems = self.problems()
-        self.message.setText("\n".join(problems))
-        self.message.setToolTip("\n".join(problems))
         if problems:
             self._fit_height()
             return

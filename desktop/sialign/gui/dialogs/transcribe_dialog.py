@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QSettings, Slot
+from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QProgressBar,
     QPushButton, QVBoxLayout, QWidget,
@@ -76,6 +76,7 @@ class TranscribeDialog(QDialog):
         self.progress.hide()
         self.status = QLabel("")
         self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         form = QFormLayout()
         form.addRow("Recording", QLabel(Path(audio).name))
@@ -132,8 +133,12 @@ class TranscribeDialog(QDialog):
         self._show("")
 
     def _show(self, text: str, *, error: bool = False) -> None:
+        from sialign.gui.main.dialogs import grow_to_fit
+
         self.status.setStyleSheet("color: #b00020;" if error else "")
         self.status.setText(text)
+        # A long message wraps onto more lines: the dialog grows for them instead of drawing them over the fields.
+        grow_to_fit(self)
 
     @property
     def busy(self) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, cast
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSlider,
     QVBoxLayout,
     QWidget,
@@ -352,6 +353,22 @@ class FilterPanel(QWidget):
         alignment = self.session.project.alignment
         self.scores = scores if alignment is not None and scores.matches(alignment.beads) else None
         self._update_preview()
+        self.reveal_result()
+
+    def reveal_result(self) -> None:
+        """Scroll the panel (in its dock) to the count and the first listed beads: on a laptop they sit below the fold."""
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QScrollArea):
+            parent = parent.parentWidget()
+        if parent is None:
+            return
+        self.layout().activate()  # the count's new text wraps onto more lines: place it before scrolling to it
+        content = parent.widget()
+        top = self.count_label.mapTo(content, QPoint(0, 0)).y() if content is not None else 0
+        bar = parent.verticalScrollBar()
+        # The count at the top of the view, the beads it lists below it (never scrolled past what was in view).
+        if top < bar.value() or top + self.count_label.height() + 60 > bar.value() + parent.viewport().height():
+            bar.setValue(max(0, top - 8))
 
     def _update_preview(self, *_: Any) -> None:
         self.preview_list.clear()

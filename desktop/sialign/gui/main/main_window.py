@@ -284,6 +284,11 @@ class MainWindow(QMainWindow):
 
     def _alignment_replaced(self) -> None:
         self.table_model.reset()
+        # A reset leaves the table without a current row, and a table getting the focus back
+        # (the window reactivated after a re-alignment) would make its first row current — and
+        # the session would follow it to bead 1. Show the selected bead again at once; the
+        # session then moves the selection to the bead that holds its segments.
+        self.table_panel.show_selection(self.session.selected_bead)
         self.matrix.set_project(self.session.project, self.session.similarity, fit=False)
         self.matrix.set_selected_bead(self.session.selected_bead, ensure_visible=False)
         self.table_panel.refresh_flag_filter()

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from sialign.core.errors import SialignError
+from sialign.core.model import Project
 from sialign.gui.common.file_dialogs import existing_folder, last_folder, open_file_name, remember_folder, save_file_name
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import WorkerRunner, snapshot
@@ -25,6 +26,13 @@ from sialign.gui.common.workers import WorkerRunner, snapshot
 PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
 MAX_RECENT = 10
 
+
+
+def unsaved_question(project: Project) -> str:
+    """The save prompt: it names the project file (or says the talk was never saved)."""
+    if project.path:
+        return f"{Path(project.path).name} has changes that are not saved (in {Path(project.path).parent}). Save them?"
+    return f"The talk “{project.talk_id}” has never been saved. Save it to a project file?"
 
 class ProjectFilesController(QObject):
     """Everything the main window does that reads or writes project files.
@@ -75,7 +83,7 @@ class ProjectFilesController(QObject):
         answer = QMessageBox.question(
             self.window,
             "Unsaved changes",
-            f"“{self.session.project.talk_id}” has changes that are not saved. Save them?",
+            unsaved_question(self.session.project),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         )
@@ -372,12 +380,17 @@ class ProjectFilesController(QObject):
             # The terms section comes with the last Check terms… when nothing changed since.
             ReportDialog(self.session.project, self.window, settings=self.settings, terms=self._terms_check()).exec()
 
+    def _open_project_for_compare(self) -> tuple[Project, str]:
+        self.session.commit_pending()
+        return self.session.project, self.session.project.path or ""
+
     def compare_window(self) -> None:
         from sialign.gui.windows.compare_window import CompareWindow
 
         project = self.session.project
         aligned = project.alignment is not None and bool(project.alignment.beads)
-        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self.window)
+        window = CompareWindow([project] if aligned else [], [project.path or ""] if aligned else [], self.window,
+                               open_project=self._open_project_for_compare)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.show()
         window.add_dialog()

@@ -12,8 +12,8 @@ import re
 from typing import Callable, Sequence
 
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QInputDialog, QLabel,
-    QLineEdit, QTableView, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel,
+    QLineEdit, QPlainTextEdit, QTableView, QVBoxLayout, QWidget,
 )
 
 from sialign.core.model import Bead
@@ -62,20 +62,61 @@ def _seconds_box(value: float | None) -> QDoubleSpinBox:
     return box
 
 
+def _heading(dialog: QDialog, title: str) -> QLabel:
+    """The dialog's question as a bold, wrapped line inside it: a window manager cuts a long title."""
+    dialog.setWindowTitle(title)
+    label = QLabel(title)
+    label.setWordWrap(True)
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+class TextDialog(QDialog):
+    """A segment's text, wrapped in a box wide enough for a sentence (F2, Edit text…)."""
+
+    def __init__(self, title: str, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        heading = _heading(self, title)
+        self.edit = QPlainTextEdit(text)
+        self.edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.edit.setTabChangesFocus(True)
+        metrics = self.edit.fontMetrics()
+        # About 60 characters wide and five lines tall: a long sentence shows whole.
+        self.edit.setMinimumSize(metrics.averageCharWidth() * 60, metrics.lineSpacing() * 5 + 12)
+        hint = QLabel("Line breaks are kept in the segment's text; the table and exports show them as spaces.")
+        hint.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(heading)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(hint)
+        layout.addWidget(buttons)
+        self.resize(max(self.sizeHint().width(), 560), self.sizeHint().height())
+
+    def text(self) -> str:
+        return self.edit.toPlainText()
+
+
 class TimesDialog(QDialog):
     """A segment's start and end in seconds; OK only while 0 ≤ start < end."""
 
     def __init__(self, title: str, start: float | None, end: float | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(title)
+        heading = _heading(self, title)
         self.start = _seconds_box(start)
         self.end = _seconds_box(end)
         self.message = QLabel("")
+        self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b00020;")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout(self)
+        form.addRow(heading)
         form.addRow("Start", self.start)
         form.addRow("End", self.end)
         form.addRow(self.message)
@@ -83,6 +124,8 @@ class TimesDialog(QDialog):
         self.start.valueChanged.connect(self._check)
         self.end.valueChanged.connect(self._check)
         self._check()
+        # Wide enough for the title in the window's own bar too (plus the frame's buttons).
+        self.setMinimumWidth(max(320, self.fontMetrics().horizontalAdvance(title) + 140))
 
     def problem(self) -> str:
         """Why the times cannot be used, or ""."""
@@ -174,8 +217,8 @@ class ReviewQuestions:
         self.parent = parent
 
     def segment_text(self, title: str, text: str) -> str | None:
-        new, ok = QInputDialog.getMultiLineText(self.parent, title, "Text of the segment:", text)
-        return new if ok else None
+        dialog = TextDialog(title, text, self.parent)
+        return dialog.text() if dialog.exec() else None
 
     def segment_times(self, title: str, start: float | None, end: float | None) -> tuple[float, float] | None:
         dialog = TimesDialog(title, start, end, self.parent)

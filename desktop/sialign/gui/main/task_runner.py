@@ -24,6 +24,19 @@ from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import AlignWorker, TaskWorker, WorkerRunner
 
 
+def lost_review_question(carried: Any) -> str:
+    """What the question before a re-alignment that leaves review data behind says (``carried``: a CarryReport)."""
+    from sialign.core.plurals import count_noun
+
+    lines = [item.describe() for item in carried.lost[:6]]
+    if len(carried.lost) > 6:
+        lines.append(f"… and {len(carried.lost) - 6} more")
+    their = "its" if len(carried.lost) == 1 else "their"
+    return (f"The new alignment groups the segments of {count_noun(len(carried.lost), 'reviewed bead')} differently, "
+            f"so {their} review data cannot be carried over:\n\n" + "\n".join(lines)
+            + f"\n\n{carried.summary()}.\nApply the new alignment anyway? (Edit → Undo brings the old one back.)")  # fmt: skip
+
+
 class TaskRunner(QObject):
     """Runs one :class:`TaskWorker` at a time and reports its outcome.
 
@@ -192,16 +205,7 @@ class AlignmentController(QObject):
 
     def _accept_lost_review(self, carried: Any) -> bool:
         """Ask before a re-alignment leaves review data behind; True to apply it anyway."""
-        lines = [item.describe() for item in carried.lost[:6]]
-        if len(carried.lost) > 6:
-            lines.append(f"… and {len(carried.lost) - 6} more")
-        answer = QMessageBox.question(
-            self._parent,
-            "Review data would be left behind",
-            f"The new alignment groups the segments of {len(carried.lost)} reviewed beads differently, so their "
-            "review data cannot be carried over:\n\n" + "\n".join(lines)
-            + f"\n\n{carried.summary()}.\nApply the new alignment anyway? (Edit → Undo brings the old one back.)",
-        )
+        answer = QMessageBox.question(self._parent, "Review data would be left behind", lost_review_question(carried))
         return answer == QMessageBox.StandardButton.Yes
 
     def _install(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams, label: str) -> None:

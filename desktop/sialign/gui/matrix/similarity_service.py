@@ -6,6 +6,12 @@ again with the model the alignment used, in its own worker thread so the
 reviewer can start at once; the vector cache usually makes it a matter of
 seconds. It never blocks edits and never replaces the similarity of a run
 that finished meanwhile.
+
+A split or merge makes segments the similarity has no row or column for
+(a white band) or whose text it no longer measures; after such an edit the
+service computes the matrix again the same way (the vectors of the
+unchanged segments come from the cache), so the new segments are drawn
+without re-aligning.
 """
 
 from __future__ import annotations
@@ -37,13 +43,33 @@ class SimilarityService(QObject):
         self.runner = WorkerRunner(self)
         self.runner.finished.connect(self._runner_finished)
         self._target: Any = None
+        # The similarity a refresh after an edit replaces (None for a first colouring).
+        self._replacing: Any = None
         self._pending = False
+        self._pending_refresh = False
         self.message = ""
         session.project_replaced.connect(self.schedule)
+        session.edited.connect(self._edited)
 
     @property
     def busy(self) -> bool:
         return self.runner.busy
+
+    def _edited(self, changes: Any) -> None:
+        """After a split, merge or text edit of a side the matrix shows: compute it again."""
+        if self.session.similarity is None:
+            return
+        sides = set(getattr(changes, "reshaped", ())) | {side for side, _ in getattr(changes, "text", ())}
+        if sides & {"src", "tgt"}:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Compute the open project's similarity again (after an edit changed its segments)."""
+        if self.runner.busy:
+            # The running computation may have read the project before the edit: run again after it.
+            self._pending_refresh = True
+            return
+        self._start(replacing=self.session.similarity)
 
     def schedule(self) -> None:
         """Start computing for the open project if it has beads but no similarity yet."""
@@ -57,6 +83,12 @@ class SimilarityService(QObject):
             self._pending = True
             self.runner.cancel()
             return
+        self._start(replacing=None)
+
+    def _start(self, replacing: Any) -> None:
+        project = self.session.project
+        if project.alignment is None or not len(project.source) or not len(project.target):
+            return
         copy = snapshot(project)
 
         def task(progress: Any, should_stop: Any) -> Any:
@@ -69,11 +101,13 @@ class SimilarityService(QObject):
         worker.succeeded.connect(self._succeeded, queued)
         worker.failed.connect(self._failed, queued)
         self._target = project
-        self._set_message("Computing the similarity for the matrix…")
+        self._replacing = replacing
+        if replacing is None:
+            self._set_message("Computing the similarity for the matrix…")
         self.runner.start(worker)
 
     def cancel(self) -> None:
-        self._pending = False
+        self._pending = self._pending_refresh = False
         self.runner.cancel()
 
     def shutdown(self) -> None:
@@ -83,7 +117,7 @@ class SimilarityService(QObject):
 
     def _succeeded(self, grid: Any) -> None:
         # Another project, or a new alignment run brought its own similarity.
-        if self.session.project is not self._target or self.session.similarity is not None:
+        if self.session.project is not self._target or self.session.similarity is not self._replacing:
             return
         self._set_message("")
         self.session.set_similarity(grid)
@@ -93,12 +127,18 @@ class SimilarityService(QObject):
             return
         if details:
             log.warning("computing the matrix colours failed: %s", details)
+        if self._replacing is not None:
+            return  # the matrix keeps the colours it has; only the edited segments stay blank
         self._set_message(f"Similarity not available: {message}\nAlign (Ctrl+R) to colour the matrix.")
 
     def _runner_finished(self) -> None:
         if self._pending:
             self._pending = False
             self.schedule()
+        elif self._pending_refresh:
+            self._pending_refresh = False
+            if self.session.similarity is not None:
+                self.refresh()
         elif self.message.startswith("Computing"):
             # Cancelled before it finished.
             self._set_message("")

@@ -116,6 +116,7 @@ class Row:
     confidence: float | None = None
     rendered: float | None = None
     unrendered: tuple[str, ...] = ()
+    paraphrased: tuple[str, ...] = ()
 
 
 def bead_fingerprint(bead: Bead) -> tuple[Any, ...]:
@@ -173,7 +174,7 @@ def render_row(bead: Bead, project: Project) -> Row:
         status=bead.status,
         flags="; ".join(reasons),
         flag_names=frozenset(f.name for f in bead.failed_flags) | ({"trimmed"} if bead.trimmed else frozenset()),
-        flagged=bool(bead.failed_flags),
+        flagged=bead.flagged,
         times=times,
         spans=spans,
         evs=evs,
@@ -183,6 +184,7 @@ def render_row(bead: Bead, project: Project) -> Row:
         confidence=bead.confidence,
         rendered=None if links is None else links.rendered_share,
         unrendered=() if links is None else tuple(links.unrendered()),
+        paraphrased=() if links is None else tuple(links.paraphrased_words()),
     )
 
 
@@ -445,8 +447,10 @@ class SegmentTableModel(QAbstractTableModel):
         if doubt is not None:
             lines.append(f"Doubt {doubt:.2f}: probability the bead is wrong, learned from the reviewed beads")
         if row.rendered is not None:
-            line = f"Rendered {100 * row.rendered:.0f}%: share of the source's content words with a word link"
-            lines.append(line + ("; not linked: " + ", ".join(row.unrendered[:12]) if row.unrendered else ""))
+            line = f"Rendered {100 * row.rendered:.0f}%: share of the source's content words linked or rendered by paraphrase"
+            if row.paraphrased:
+                line += "; by paraphrase: " + ", ".join(row.paraphrased[:12])
+            lines.append(line + ("; not found: " + ", ".join(row.unrendered[:12]) if row.unrendered else ""))
         if row.flags:
             lines.append(row.flags)
         if row.labels:

@@ -14,7 +14,7 @@ sentence; *Play source* (S) the speaker's.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
@@ -168,6 +168,9 @@ class CompareWindow(QMainWindow):
             aligned); more are added with *Add renditions…*.
         paths: their files ("" for an unsaved project).
         parent: the main window.
+        open_project: gives the project open in the main window now and its
+            file ("" when unsaved), for *Add the open project* (another talk
+            opened there since, or this one with newer edits).
         player: the audio player (tests inject one with a fake device).
 
     Signals:
@@ -177,8 +180,9 @@ class CompareWindow(QMainWindow):
     comparison_ready = Signal()
 
     def __init__(self, projects: Sequence[Project] = (), paths: Sequence[str] = (), parent: QWidget | None = None,
-                 *, player: Any = None) -> None:  # fmt: skip
+                 *, player: Any = None, open_project: Callable[[], tuple[Project, str]] | None = None) -> None:  # fmt: skip
         super().__init__(parent)
+        self._open_project = open_project
         self.setWindowTitle("Compare renditions — SI Aligner")
         self.resize(1300, 820)
         self._projects: list[Project] = [snapshot(p) for p in projects]
@@ -213,6 +217,10 @@ class CompareWindow(QMainWindow):
 
         self.add_button = QPushButton("&Add renditions…", self)
         self.add_button.clicked.connect(self.add_dialog)
+        self.add_open_button = QPushButton("Add the &open project", self)
+        self.add_open_button.setToolTip("Add the project open in the main window as it is now, unsaved edits included")
+        self.add_open_button.clicked.connect(self.add_open_project)
+        self.add_open_button.setVisible(open_project is not None)
         self.only_box = QCheckBox("&Only disagreements", self)
         self.only_box.toggled.connect(self._only_toggled)
         self.next_button = QPushButton("&Next disagreement (F)", self)
@@ -231,11 +239,11 @@ class CompareWindow(QMainWindow):
             self.addAction(action)
 
         buttons = QHBoxLayout()
-        for widget in (self.add_button, self.only_box, self.next_button, self.play_button, self.source_button):
+        for widget in (self.add_button, self.add_open_button, self.only_box, self.next_button, self.play_button, self.source_button):
             buttons.addWidget(widget)
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
-        self.status = QLabel("Add two or more renditions of the same source (.sialign projects).", self)
+        self.status = QLabel(self._waiting_text(), self)
         self.status.setWordWrap(True)
 
         splitter = QSplitter(Qt.Orientation.Vertical, self)
@@ -253,6 +261,33 @@ class CompareWindow(QMainWindow):
             self.recompute()
 
     # ---- renditions -----------------------------------------------------
+    def _label(self, k: int) -> str:
+        return self._paths[k] or f"{self._projects[k].talk_id} (open in the main window)"
+
+    def _waiting_text(self) -> str:
+        """What the status says before there are two renditions: which are in already."""
+        if not self._projects:
+            return "Add two or more renditions of the same source (.sialign projects, or the open project)."
+        names = ", ".join(Path(self._label(k)).name if self._paths[k] else self._label(k) for k in range(len(self._projects)))
+        return f"In the comparison: {names}. Add one or more renditions of the same source (.sialign projects)."
+
+    def add_open_project(self) -> None:
+        """Add the main window's project as it is now (a new rendition, or the newer state of one already in)."""
+        if self._open_project is None or self.runner.busy:
+            return
+        project, path = self._open_project()
+        if project is None or project.alignment is None or not project.alignment.beads:
+            self._show_error("The project open in the main window is not aligned yet: align it first.")
+            return
+        # The same file (or the same unsaved talk) again: its newer state replaces the old one.
+        for k, (old, old_path) in enumerate(zip(self._projects, self._paths)):
+            if (path and old_path == path) or (not path and not old_path and old.talk_id == project.talk_id):
+                del self._projects[k], self._paths[k]
+                break
+        self._projects.append(snapshot(project))
+        self._paths.append(path)
+        self.recompute()
+
     def add_dialog(self) -> None:
         from sialign.gui.common.file_dialogs import last_folder
 
@@ -261,7 +296,10 @@ class CompareWindow(QMainWindow):
         known = next((Path(p).parent for p in self._paths if p and Path(p).parent.is_dir()), None)
         remembered = str(settings.value("compare_dir", "") or "")
         folder = str(known) if known else remembered if remembered and Path(remembered).is_dir() else last_folder("project", settings)
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add renditions of the same source", folder, "SI Aligner projects (*.sialign)")
+        title = "Add renditions of the same source"
+        if self._projects:
+            title += f" (compared with {Path(self._label(0)).name if self._paths[0] else self._label(0)})"
+        paths, _ = QFileDialog.getOpenFileNames(self, title, folder, "SI Aligner projects (*.sialign)")
         if paths:
             settings.setValue("compare_dir", str(Path(paths[0]).parent))
             self.add_paths(paths)
@@ -307,7 +345,7 @@ class CompareWindow(QMainWindow):
     def _compared(self, result: tuple[list[Project], list[str], Any]) -> None:
         self._projects, self._paths, comparison = result
         if comparison is None:
-            self.status.setText(f"{len(self._projects)} rendition — add at least one more of the same source.")
+            self.status.setText(self._waiting_text())
             return
         self.comparison = comparison
         self.model.set_comparison(comparison)
@@ -384,6 +422,7 @@ class CompareWindow(QMainWindow):
         for widget in (self.next_button, self.play_button, self.source_button, self.save_button, self.only_box):
             widget.setEnabled(ready)
         self.add_button.setEnabled(not self.runner.busy)
+        self.add_open_button.setEnabled(not self.runner.busy)
 
     # ---- navigation -------------------------------------------------------
     def next_disagreement(self) -> None:
