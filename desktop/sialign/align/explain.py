@@ -21,7 +21,6 @@ from sialign.core.progress import StopFn, check_stop
 if TYPE_CHECKING:
     from sialign.align.dp import WindowCosts
     from sialign.align.learned_pass import BeadFeatures, BeadScoreWeights, LearnedInputs
-from sialign.core.params import AlignParams
 
 # What each feature means to a reader (the table and the command print these).
 FEATURE_LABELS = {
@@ -113,33 +112,6 @@ class BeadExplanation:
         return out
 
 
-def explain_beads(project: Project, indices: list[int], params: AlignParams | None = None) -> list[BeadExplanation]:
-    """Explain beads ``indices`` (0-based) of the project's alignment by the learned bead score.
-
-    The talk's vectors and first-pass costs are computed again (from the
-    vector cache when it holds them); the project is not changed.
-
-    Raises:
-        SialignError: no alignment, an index out of range, or no learned score for this talk.
-    """
-    from sialign.align.pipeline import align_project
-
-    alignment = project.alignment
-    if alignment is None or not alignment.beads:
-        raise SialignError("the project has no alignment to explain; align it first")
-    for index in indices:
-        if not 0 <= index < len(alignment.beads):
-            raise SialignError(f"there is no bead {index + 1}: the alignment has {len(alignment.beads)} beads")
-    result = align_project(project, params or project.params or AlignParams(), keep_confirmed=False, keep_scoring=True)
-    inputs = result.scoring
-    if inputs is None:
-        raise SialignError(
-            "this talk is aligned without the learned bead score (a lexical embedder, the pivot alone, "
-            "segment mode, or more than 4,000 segments), so there is nothing to explain"
-        )
-    return explain_spans(inputs, bead_spans(project, alignment.beads), indices)
-
-
 def bead_spans(project: Project, beads: list[Bead]) -> list[tuple[int, int, int, int]]:
     """The beads as (src_start, n_src, tgt_start, n_tgt) positions in the project's documents."""
     spans: list[tuple[int, int, int, int]] = []
@@ -208,7 +180,7 @@ def bead_confidences(
 def explain_spans(inputs: LearnedInputs, spans: list[tuple[int, int, int, int]], indices: list[int] | range) -> list[BeadExplanation]:
     """Explain the beads ``spans[k]`` for ``k`` in ``indices``: a whole talk's path (src_start, n_src, tgt_start, n_tgt).
 
-    :func:`explain_beads` calls this for the beads a reader asks about;
+    :func:`sialign.workflows.explaining.explain_beads` calls this for the beads a reader asks about;
     :func:`bead_confidences` gives every bead's probability at once.
     """
     from sialign.align.learned_pass import BASE_MATCH_FEATURES, SKIP_FEATURES, match_features, path_band

@@ -398,7 +398,7 @@ def align_project(
             re-align only the gaps between them.
         embedder: use this embedder instead of the one ``params.embedder`` names.
         keep_scoring: keep what the learned bead score read in ``AlignResult.scoring``
-            (:func:`sialign.align.explain.explain_beads` uses it).
+            (:func:`sialign.workflows.explaining.explain_beads` uses it).
 
     Returns:
         :class:`AlignResult` with the new alignment, the similarity matrix

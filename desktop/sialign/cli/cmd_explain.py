@@ -38,7 +38,7 @@ def _bead_number(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.align.explain import explain_beads
+    from sialign.workflows.explaining import explain_beads
     from sialign.io.project_file import load_project
 
     project = load_project(args.project)

@@ -122,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     from sialign.cli.usage import usage_error
     from sialign.core.errors import SialignError
     from sialign.core.model import BeadStatus, bead_text
-    from sialign.io.project_file import load_project, save_project
+    from sialign.io.project_file import load_project
+    from sialign.workflows.outputs import save
     from sialign.workflows.filtering import FINE_FILTERS, apply_filters
     from sialign.workflows.outputs import check_project_output
 
@@ -150,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     done = apply_filters(project, names, params=params, embedder=args.embedder, others=others, progress=_progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    save_project(project, args.output or args.project)
+    save(project, args.output or args.project)
     if args.learned_only:
         print(_learned_line(done))
         if args.report:

@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
 
     from sialign.cli.cmd_align import console_progress
     from sialign.core.errors import SialignError
-    from sialign.io.project_file import load_project, save_project
+    from sialign.io.project_file import load_project
+    from sialign.workflows.outputs import save
     from sialign.workflows.aligning import align_params, align_talk
     from sialign.workflows.outputs import check_project_output
 
@@ -73,6 +74,6 @@ def run(args: argparse.Namespace) -> int:
             "nothing was written — review them, or run again with --force"
         )
     target = args.output or args.project
-    save_project(project, target)
+    save(project, target)
     print(f"saved {target}", file=sys.stderr)
     return 0

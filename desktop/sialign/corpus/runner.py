@@ -199,7 +199,8 @@ def summary_figures(project: Any) -> dict[str, Any]:
 
 def run_talk_job(job: TalkJob) -> TalkOutcome:
     """Read, align, filter and save one talk; a bad file fails this talk only (never raises)."""
-    from sialign.io.project_file import load_project, save_project
+    from sialign.io.project_file import load_project
+    from sialign.workflows.outputs import save
     from sialign.workflows.aligning import align_talk
 
     started = time.perf_counter()
@@ -220,7 +221,7 @@ def run_talk_job(job: TalkJob) -> TalkOutcome:
             else:
                 previous = old.alignment
         aligned = align_talk(project, params, filters=job.filters, carry_from=previous)
-        save_project(project, path)
+        save(project, path)
         record.project = file_digest(path)
         record.summary = summary_figures(project)
         record.summary["timings"] = aligned.result.timings

@@ -211,12 +211,12 @@ def run_smoke_test(window: object, *, timeout_s: float = SMOKE_TIMEOUT_S, with_f
         print("smoke test: FAILED: " + "; ".join(problems), file=sys.stderr)
         return 1
     if with_filters:
-        from sialign.filters.remote import score_beads_in_process
         from sialign.gui.common.workers import snapshot
+        from sialign.workflows.filtering import compute_scores
 
         t1 = time.monotonic()
         try:
-            scores = score_beads_in_process(snapshot(window.session.project))
+            scores = compute_scores(snapshot(window.session.project))
         except SialignError as exc:
             print(f"smoke test: FAILED: filter scoring: {exc}", file=sys.stderr)
             return 1
@@ -242,7 +242,8 @@ def _smoke_audio_and_reopen(window: object) -> list[str]:
 
     from sialign.audio.decode import load_audio, resolve_audio_path
     from sialign.gui.main.main_window import MainWindow
-    from sialign.io.project_file import load_project, save_project
+    from sialign.io.project_file import load_project
+    from sialign.workflows.outputs import save
 
     assert isinstance(window, MainWindow)
     project = window.session.project
@@ -263,7 +264,7 @@ def _smoke_audio_and_reopen(window: object) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="sialign-smoke-") as scratch:
         saved = Path(scratch) / "example.sialign"
         try:
-            save_project(copy.deepcopy(project), saved)  # a copy: saving makes the file the project's own
+            save(copy.deepcopy(project), saved)  # a copy: saving makes the file the project's own
             again = load_project(saved)
         except (SialignError, OSError) as exc:
             return problems + [f"saving and reopening the project: {exc}"]

@@ -163,6 +163,65 @@ def apply_filters(
     return done
 
 
+def compute_scores(
+    project: Project, content_pos: Sequence[str] | None = None, *, progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> BeadScores:
+    """Every bead's filter scores, computed in the scoring process (GiNZA loads once, away from a window's thread).
+
+    The project is not changed (give a snapshot from a front end's worker).
+    """
+    from sialign.filters.remote import score_beads_in_process
+
+    pos = tuple(content_pos) if content_pos is not None else None
+    return score_beads_in_process(project, content_pos=pos, progress=progress, should_stop=should_stop)
+
+
+def compute_filters(
+    project: Project,
+    params: FilterParams,
+    scores: BeadScores | None = None,
+    *,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> tuple[list[Bead], BeadScores]:
+    """What the fine-grained filters decide for the project's beads, and the scores they decided on.
+
+    The same decision as :func:`apply_filters` (scores that do not match the
+    beads or the content words are computed again; the stored word links are
+    brought up to date first when the rendered share is filtered on), without
+    changing anything the caller keeps: apply the beads with
+    :func:`filters_edit`. A front end runs this in a worker on a snapshot.
+
+    Raises:
+        SialignError: the project is not aligned.
+    """
+    from sialign.core.errors import SialignError
+    from sialign.core.progress import stage
+    from sialign.filters import apply_filters as decide_filters
+
+    if project.alignment is None:
+        raise SialignError("the project has no alignment yet — align it first")
+    if params.rendered_min > 0:
+        from sialign.workflows.word_links import update_word_links
+
+        update_word_links(project, progress=stage(progress, 0.0, 0.2), should_stop=should_stop)
+        progress = stage(progress, 0.2, 1.0)
+    beads = project.alignment.beads
+    if scores is None or not scores.matches(beads) or tuple(scores.content_pos) != tuple(params.content_pos):
+        scores = compute_scores(project, params.content_pos, progress=stage(progress, 0.0, 0.9), should_stop=should_stop)
+        progress = stage(progress, 0.9, 1.0)
+    return decide_filters(project, params, scores, progress=progress, should_stop=should_stop), scores
+
+
+def compute_doubt(project: Project, result: DoubtResult, threshold: float, *, drop: bool) -> list[Bead]:
+    """The beads with the learned filter's doubt flags (and drops above ``threshold`` when ``drop``), to apply with
+    :func:`filters_edit` as one step; the project is not changed."""
+    from sialign.filters.doubt_decisions import apply_doubt
+
+    return apply_doubt(project, result, threshold, drop=drop)
+
+
 def _apply(project: Project, edit: Edit, done: Filtered) -> None:
     from sialign.core.edits import apply_edit_changes
 
@@ -194,6 +253,9 @@ __all__ = [
     "Filtered",
     "apply_filters",
     "check_filter_names",
+    "compute_doubt",
+    "compute_filters",
+    "compute_scores",
     "filter_params_for",
     "filters_edit",
 ]

@@ -122,6 +122,22 @@ def check_project_output(output: str, command: str, option: str = "-o") -> None:
     check_output_folder(output, option)
 
 
+def save(project: Project, path: str | Path) -> Written:
+    """Write the project file ``path`` (atomically; its transcript and audio paths made relative to it).
+
+    The one way a front end writes a project (the app's Save, ``filter``,
+    ``realign``, corpus mode); :func:`export` writes one too when its output
+    ends in ``.sialign``.
+
+    Raises:
+        OutputError / OSError: the file cannot be written (the old one is left as it was).
+    """
+    from sialign.io.project_file import save_project
+
+    save_project(project, path)
+    return Written(str(path))
+
+
 @dataclass(frozen=True)
 class Written:
     """What :func:`export` wrote: ``beads`` rows of an export, or the project itself (None)."""
@@ -162,7 +178,7 @@ def export(
         OutputIsInputError: ``output`` is the project's file (unless a project is written), a transcript or a recording of it.
         ExportError: no alignment, or an unknown format.
     """
-    from sialign.io.project_file import PROJECT_SUFFIX, save_project
+    from sialign.io.project_file import PROJECT_SUFFIX
     from sialign.io.writers import write_alignment
 
     check_output_folder(str(output), option)
@@ -170,8 +186,7 @@ def export(
     # Saving a project over its own file is a save; anything else over a file the talk stands on destroys it.
     check_not_an_input(output, project_inputs(project)[1 if writes_project else 0 :], option)
     if writes_project:
-        save_project(project, output)
-        return Written(str(output))
+        return save(project, output)
     rows = write_alignment(project, output, format=format, only_confirmed=only_confirmed,
                            include_dropped=include_dropped, two_column=two_column, links=links)  # fmt: skip
     log.info("wrote %d beads to %s", rows, output)

@@ -1,9 +1,13 @@
 """Keep a project's stored word links up to date (:mod:`sialign.core.word_links`).
 
-Only the beads whose texts have no stored links are linked
-(:func:`stale_pairs`); the desktop app does this in a worker thread after
-each change, the command line before an export with ``--links`` or a filter
-run with a rendered-share threshold.
+Word links are a derived cache, not an edit: they are drawn from the beads'
+texts, keyed by those texts, saved with the project so they need not be drawn
+again, and never in the history or on the undo stack (undoing an edit brings
+back texts whose links are still stored, or are drawn again). Only the beads
+whose texts have no stored links are linked (:func:`stale_pairs`); the desktop
+app does this in a worker thread after each change and stores the result with
+:func:`store_links`, the command line before an export with ``--links`` or a
+filter run with a rendered-share threshold (:func:`update_word_links`).
 """
 
 from __future__ import annotations
@@ -75,8 +79,23 @@ def update_word_links(
         project.word_links = None  # another aligner's links are all drawn again
     pairs = stale_pairs(project)
     new = compute_links(project, pairs, linker=linker, progress=progress, should_stop=should_stop) if pairs else {}
-    project.word_links = merged_links(project, new, aligner)
+    store_links(project, new, aligner)
     return len(new)
 
 
-__all__ = ["compute_links", "merged_links", "stale_pairs", "update_word_links"]
+def store_links(project: Project, new: dict[str, BeadLinks], aligner: str) -> bool:
+    """Add ``new`` links (from :func:`compute_links`) to the project's cache, dropping entries no bead uses.
+
+    The one place a project's ``word_links`` is written. True when the stored links changed.
+    """
+    before = project.word_links
+    if before is None and not new:
+        return False
+    after = merged_links(project, new, aligner)
+    if after == before:
+        return False
+    project.word_links = after
+    return True
+
+
+__all__ = ["compute_links", "merged_links", "stale_pairs", "store_links", "update_word_links"]

@@ -145,14 +145,9 @@ class LinksService(QObject):
         return str((self._linker or links.WordLinker).name)
 
     def _store(self, project: Any, new: dict) -> None:
-        from sialign.workflows.word_links import merged_links
+        from sialign.workflows.word_links import store_links
 
-        before = project.word_links
-        if before is None and not new:
-            return
-        after = merged_links(project, new, self._aligner())
-        if after != before:
-            project.word_links = after
+        if store_links(project, new, self._aligner()):
             self.links_changed.emit()
 
     def _succeeded(self, new: dict) -> None:

@@ -72,7 +72,7 @@ class ExplainController:
         project = snapshot(self.session.project)
 
         def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.align.explain import explain_beads
+            from sialign.workflows.explaining import explain_beads
 
             return explain_beads(project, [index])[0]
 

@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from sialign.core.plurals import plural
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.session import ProjectSession
 
 # Retrain this long after the last edit: a burst of edits costs one run.
@@ -261,10 +262,10 @@ class DoubtFilterBox(QWidget):
         threshold = self.threshold.value()
         drop = self.drop_box.isChecked()
 
-        def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.filters.doubt_decisions import apply_doubt
+        def task(progress: ProgressFn, should_stop: StopFn) -> Any:
+            from sialign.workflows.filtering import compute_doubt
 
-            return apply_doubt(project, result, threshold, drop=drop)
+            return compute_doubt(project, result, threshold, drop=drop)
 
         self._run_task(TaskWorker(task, "Applying the doubt filter"), lambda beads: self._install(beads, threshold))
 

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from sialign.core.changes import Changes
 from sialign.core.params import EtaMetric, FilterParams
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.session import ProjectSession
 
 
@@ -342,10 +343,10 @@ class FilterPanel(QWidget):
         project = snapshot(self.session.project)
         content_pos = self.params().content_pos
 
-        def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.filters.remote import score_beads_in_process
+        def task(progress: ProgressFn, should_stop: StopFn) -> Any:
+            from sialign.workflows.filtering import compute_scores
 
-            return score_beads_in_process(project, content_pos=content_pos, progress=progress, should_stop=should_stop)
+            return compute_scores(project, content_pos, progress=progress, should_stop=should_stop)
 
         self._run_task(TaskWorker(task, "Scoring beads"), self._scores_ready)
 
@@ -362,7 +363,9 @@ class FilterPanel(QWidget):
             parent = parent.parentWidget()
         if parent is None:
             return
-        self.layout().activate()  # the count's new text wraps onto more lines: place it before scrolling to it
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()  # the count's new text wraps onto more lines: place it before scrolling to it
         content = parent.widget()
         top = self.count_label.mapTo(content, QPoint(0, 0)).y() if content is not None else 0
         bar = parent.verticalScrollBar()
@@ -440,21 +443,11 @@ class FilterPanel(QWidget):
         params = self.params()
         scores = self.scores
 
-        def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.core.progress import stage
-            from sialign.filters import apply_filters
+        def task(progress: ProgressFn, should_stop: StopFn) -> Any:
+            from sialign.workflows.filtering import compute_filters
 
-            nonlocal scores
-            beads = project.alignment.beads if project.alignment is not None else []
-            if scores is None or not scores.matches(beads) or tuple(scores.content_pos) != tuple(params.content_pos):
-                # Scoring (GiNZA) goes to the scoring process; deciding and
-                # building the new beads is quick and stays here.
-                from sialign.filters.remote import score_beads_in_process
-
-                scores = score_beads_in_process(project, content_pos=params.content_pos,
-                                                progress=stage(progress, 0.0, 0.9), should_stop=should_stop)  # fmt: skip
-                progress = stage(progress, 0.9, 1.0)
-            return apply_filters(project, params, scores, progress=progress, should_stop=should_stop), scores
+            # Scoring (GiNZA) goes to the scoring process when the scores are stale; deciding stays here.
+            return compute_filters(project, params, scores, progress=progress, should_stop=should_stop)
 
         self._run_task(TaskWorker(task, "Applying filters"), lambda result: self._install(result[0], result[1], params))
 

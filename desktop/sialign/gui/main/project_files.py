@@ -262,13 +262,14 @@ class ProjectFilesController(QObject):
 
     def save_to(self, path: str) -> bool:
         """Save the project to ``path`` (its autosave goes); False when it could not be written."""
-        from sialign.io.project_file import discard_autosave, save_project
+        from sialign.io.project_file import discard_autosave
+        from sialign.workflows.outputs import save
 
         self.session.commit_pending()
         project = self.session.project
         # Undo goes on after the project is opened again.
         project.undo = self.session.undo_steps()
-        ok, _ = self._file_operation("Cannot save", path, lambda: save_project(project, path), " — choose another folder")
+        ok, _ = self._file_operation("Cannot save", path, lambda: save(project, path), " — choose another folder")
         if not ok:
             return False
         project.path = str(path)
