@@ -340,6 +340,8 @@ class NewTalkDialog(QDialog):
             row = QWidget()
             row_layout = QHBoxLayout(row)
             row_layout.setContentsMargins(0, 0, 0, 0)
+            # Wide enough for a tag with a region (pt-BR, zh-Hant) or a typed name, never squeezed by the hint.
+            box.setMinimumWidth(box.fontMetrics().horizontalAdvance("portuguese-BR") + 40)
             row_layout.addWidget(box)
             row_layout.addWidget(hint)
             row_layout.addWidget(use)
