@@ -14,6 +14,8 @@ from sialign.cli.cmd_info import add_reading_options, read_as_asked
 from sialign.core.plurals import count_noun
 
 HELP = "convert a transcript between txt, tsv, srt, vtt, TextGrid and eaf"
+# The names the usage line gives the two files (for messages that name them).
+ARGUMENT_NAMES = {"input": "IN", "output": "OUT"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -219,7 +219,10 @@ def refuse_output_over_input(args: argparse.Namespace) -> None:
     from sialign.workflows.outputs import check_not_an_input
 
     values = vars(args)
-    in_place = set(getattr(sys.modules.get(getattr(args._run, "__module__", ""), None), "IN_PLACE", ()))
+    module = sys.modules.get(getattr(args._run, "__module__", ""), None)
+    in_place = set(getattr(module, "IN_PLACE", ()))
+    # How the command's usage line names its arguments, where not as their upper-cased names (convert's IN and OUT).
+    names = {"output": "-o", **getattr(module, "ARGUMENT_NAMES", {})}
     inputs: list[tuple[str, str]] = []
     for dest, value in values.items():
         if dest.startswith("_") or dest in OUTPUT_OPTIONS:
@@ -231,8 +234,9 @@ def refuse_output_over_input(args: argparse.Namespace) -> None:
         output = values.get(dest)
         if not isinstance(output, str) or output in ("", "-"):
             continue
-        reads = [(f"the input {dest_in.upper()}", item) for dest_in, item in inputs if not (dest == "output" and dest_in in in_place)]
-        check_not_an_input(output, reads, option)
+        reads = [(f"the input {names.get(dest_in, dest_in.upper())}", item) for dest_in, item in inputs
+                 if not (dest == "output" and dest_in in in_place)]  # fmt: skip
+        check_not_an_input(output, reads, names.get(dest, option))
 
 
 def main(argv: list[str] | None = None) -> int:
