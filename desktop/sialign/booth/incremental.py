@@ -44,6 +44,11 @@ LAG_WINDOW_S = 10.0
 REVISE_WINDOW_S = 20.0
 # Target chunks before the revised window that the cost model also sees (its normalisers).
 CONTEXT_CHUNKS = 60
+# A sentence may wait unrendered at the end of the live alignment for free until the student
+# speaks something that began after it did; from then on waiting costs a growing share of an
+# omission, reached this many seconds later. Without it, the first chunk of a new sentence's
+# rendition is cheaper glued to the previous bead than paid for with an omission in between.
+PENDING_RAMP_S = 4.0
 # The provisional last chunks are cut without bunsetsu (GiNZA): only pieces this long are cut.
 OPEN_TAIL_MAX_CHARS = 10_000
 
@@ -264,7 +269,8 @@ class IncrementalAligner:
 
         model = self._cost_model(target, j_f)
         ct = model.tgt_offset
-        skip = float(model.settings.skip)
+        skip = float(model.costs.settings.skip)
+        waiting = self._waiting_costs(target, model.costs.skip_cost(1), s_hi)
         best: tuple[float, int, list[tuple[int, int, int, int]]] | None = None
         for e in range(e_min, s_hi + 1):
             if e == i_f:
@@ -274,11 +280,23 @@ class IncrementalAligner:
                 result = align_window(model.costs, i_f, e, j_f - ct, m - ct)
                 total = result.total
                 beads = [(i0, a, j0 + ct, b) for i0, a, j0, b in result.beads]
+            total += float(waiting[e:s_hi].sum())
             # Ties go to the longer end: a sentence with a rendition as cheap as none is rendered.
             if best is None or total <= best[0] + 1e-9:
                 best = (total, e, beads)
         assert best is not None
         return best[2], best[1]
+
+    def _waiting_costs(self, target: Document, omission: float, s_hi: int) -> np.ndarray:
+        """What leaving each source sentence waiting (pending) at the end costs: see :data:`PENDING_RAMP_S`.
+
+        Returns:
+            (n_src,) float64.
+        """
+        last = target.segments[-1].start if target.segments else None
+        if last is None or not np.isfinite(last):
+            return np.zeros(self.n)
+        return omission * np.clip((float(last) - self.src_starts) / PENDING_RAMP_S, 0.0, 1.0)
 
     def _cost_model(self, target: Document, j_f: int) -> _WindowModel:
         """The bead costs of the whole source against the target from a little before ``j_f`` on."""

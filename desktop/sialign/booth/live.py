@@ -251,8 +251,7 @@ class LiveAligner:
             self._prepare()
             finishing = False
             while not finishing:
-                item = self._queue.get()
-                items = [item]
+                items = [self._queue.get()]
                 while True:  # everything that arrived during the last pass
                     try:
                         items.append(self._queue.get_nowait())
@@ -261,18 +260,23 @@ class LiveAligner:
                 for it in items:
                     if it is _STOP:
                         finishing = True
-                    else:
-                        self.recogniser.add_audio(*it)
-                if finishing:
-                    break
-                if self.recogniser.ready():
-                    self.recogniser.process()
-                    self._update(final=False)
+                        break
+                    self.recogniser.add_audio(*it)
+                    # Fed faster than real time, the passes step through the audio as they would have
+                    # heard it live; at real time a slow pass reads all that arrived meanwhile at once.
+                    if self.speed == 0 and self.recogniser.ready():
+                        self._pass()
+                if not finishing and self.recogniser.ready():
+                    self._pass()
             self.recogniser.finish()
             self._update(final=True)
         except BaseException as exc:  # handed to finish(), which raises it on the caller's thread
             log.debug("live alignment stopped: %s", exc, exc_info=True)
             self._error = exc
+
+    def _pass(self) -> None:
+        self.recogniser.process()
+        self._update(final=False)
 
     def _prepare(self) -> None:
         """Load the encoder (and the recogniser's model) and encode the source."""
