@@ -25,9 +25,8 @@ from sialign.core.errors import InputError
 from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.core.progress import ProgressFn, StopFn
 
-# The undo label of the full pass, and what a practice project's metadata says of its interpretation.
+# The undo label of the full pass; session files are named TALK.practice-YYYYmmdd-HHMMSS.*.
 PRACTICE_LABEL = "Full pass over the recording"
-MACHINE_TRANSCRIPT = "machine transcript, not corrected"
 SESSION_INFIX = ".practice-"
 
 
@@ -200,9 +199,10 @@ def live_project(talk: BoothTalk, target: Document, beads: Sequence[LiveBeadLike
                  tgt_lang: str, model: str | Path | None, project_path: str | Path | None = None) -> Project:  # fmt: skip
     """The session as the live view left it: the talk's source, the committed chunks and the live beads.
 
-    The project records the recording (with its latency correction and
-    devices), the Whisper model and that the interpretation is a machine
-    transcript, not corrected.
+    The project records the recording (with the booth's latency correction,
+    devices and pauses under ``practice.booth``), the Whisper model and that
+    the interpretation is a machine transcript, not corrected (the keys
+    :func:`sialign.workflows.practice.practice_project` writes).
     """
     source = Document(language=talk.source.language, segments=list(talk.source.segments), path=talk.source.path,
                       audio_path=str(talk.src_audio) if talk.src_audio else talk.source.audio_path,
@@ -212,9 +212,12 @@ def live_project(talk: BoothTalk, target: Document, beads: Sequence[LiveBeadLike
     alignment = Alignment(beads=covering_beads(source.ids(), tgt.ids(), beads), embedder="live",
                           created=time.strftime("%Y-%m-%dT%H:%M:%S"),
                           info={"live": True, "states": [getattr(b, "state", "") for b in beads]})  # fmt: skip
+    from sialign.workflows.practice import MACHINE_TRANSCRIPT
+
     metadata = dict(talk.metadata)
-    metadata["practice"] = {"recording": recording.to_dict(), "whisper_model": str(model) if model else None,
-                            "transcript": MACHINE_TRANSCRIPT, "talk": talk.origin, "pass": "live"}  # fmt: skip
+    metadata["target_transcript"] = MACHINE_TRANSCRIPT
+    metadata["speech_model"] = str(model) if model else None
+    metadata["practice"] = {"recording": str(recording.path), "booth": recording.to_dict(), "talk": talk.origin, "pass": "live"}
     return Project(talk_id=talk.talk_id, source=source, target=tgt, alignment=alignment, metadata=metadata,
                    path=str(project_path) if project_path else None)  # fmt: skip
 
@@ -234,7 +237,6 @@ def practice_edit(project: Project, final: Project) -> Edit:
             metadata[key] = value
     if isinstance(metadata.get("practice"), dict):
         metadata["practice"] = {**metadata["practice"], "pass": "full"}
-        metadata["practice"].setdefault("transcript", MACHINE_TRANSCRIPT)
     edits: list[Edit] = []
     if final.source.texts() != project.source.texts() or final.source.ids() != project.source.ids():
         edits.append(ReplaceTranscript("src", final.source, None))
