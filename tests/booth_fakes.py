@@ -1,6 +1,6 @@
 """A scripted live aligner and full pass for the booth's GUI tests and screenshots.
 
-They follow the contract of ``sialign.booth.live`` (``LiveBead``, ``LiveUpdate``, ``LiveAligner``) and
+They use ``sialign.booth.live``'s ``LiveBead``, ``LiveUpdate`` and ``LiveResult``, behave as its ``LiveAligner`` and
 ``sialign.workflows.practice.practice_project`` without recognising anything: a test pushes the updates
 a live aligner would send (from another thread, as the real one does) and the full pass returns a
 project made from the same target chunks.
@@ -11,39 +11,13 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from sialign.booth.live import LiveBead, LiveResult, LiveUpdate
 from sialign.core.model import Alignment, Bead, Document, Project, Segment
-
-
-@dataclass
-class LiveBead:
-    index: int
-    src: tuple[int, ...]
-    tgt: tuple[int, ...]
-    shown_at_s: float
-    latency_s: float
-    state: str
-
-
-@dataclass
-class LiveUpdate:
-    beads: list[LiveBead]
-    target: Document
-    committed_until_s: float
-    changed: list[int]
-
-
-@dataclass
-class LiveResult:
-    words: list[Any]
-    target: Document
-    beads: list[LiveBead]
-    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 class FakeLiveAligner:
@@ -80,7 +54,7 @@ class FakeLiveAligner:
         self.finished = True
         last = self.last
         target = last.target if last is not None else Document(language=self.tgt_lang)
-        return LiveResult([], target, list(last.beads) if last is not None else [])
+        return LiveResult([], target, list(last.beads) if last is not None else [], [])
 
 
 class FakeLiveFactory:

@@ -230,7 +230,7 @@ def test_live_table_grows_and_shrinks_with_the_updates(qtbot) -> None:  # type: 
     inserted: list[tuple[int, int]] = []
     model.rowsInserted.connect(lambda _p, a, b: inserted.append((a, b)))
     updates = scripted_updates(source, chunks, [((0,), (0,)), ((1,), (1,)), ((2,), (2,))], lag_s=2.5)
-    assert model.apply_update(updates[0]) == [0]
+    assert model.apply_update(updates[0]) == [0, 1, 2]
     assert inserted == [(0, 2)] and model.rowCount() == 3
     assert model.index(2, COL_SOURCE).data() == "Three." and model.index(2, COL_TIME).data() == "1:02.0"
     assert model.index(0, COL_LATENCY).data() == "2.5 s" and model.index(1, COL_LATENCY).data() == ""

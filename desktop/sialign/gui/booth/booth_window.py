@@ -305,6 +305,12 @@ class BoothWindow(QWidget):
                           (COL_STATE, QHeaderView.ResizeMode.ResizeToContents),
                           (COL_LATENCY, QHeaderView.ResizeMode.ResizeToContents)):  # fmt: skip
             header.setSectionResizeMode(col, mode)
+        # Rows are fitted to their wrapped text as they change; when the columns change width, all of them once.
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(250)
+        self._refit.timeout.connect(self.live_table.resizeRowsToContents)
+        header.sectionResized.connect(lambda *_: self._refit.start())
         self.live_summary = QLabel("The live alignment shows here while the student interprets.")
         self.live_summary.setWordWrap(True)
         right = QWidget()
@@ -559,8 +565,11 @@ class BoothWindow(QWidget):
         if latencies:
             parts.append(f"median {statistics.median(latencies):.1f} s after the words")
         self.live_summary.setText("Live alignment: " + " · ".join(parts))
-        if rows:
-            self.live_table.scrollTo(self.live_model.index(max(rows), 0), QAbstractItemView.ScrollHint.EnsureVisible)
+        for row in rows:  # wrap the new and revised rows' text (the others keep their height)
+            self.live_table.resizeRowToContents(row)
+        current = self.live_model.current_row()
+        if current >= 0:  # keep where the student is in view, with what comes next below it
+            self.live_table.scrollTo(self.live_model.index(current, 0), QAbstractItemView.ScrollHint.PositionAtCenter)
 
     # ==================================================================================
     # stop

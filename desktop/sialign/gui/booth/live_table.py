@@ -58,7 +58,7 @@ class LiveTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def apply_update(self, update: Any) -> list[int]:
-        """Show ``update`` (a ``LiveUpdate``); returns the rows that are new or changed (to scroll to)."""
+        """Show ``update`` (a ``LiveUpdate``); returns the rows that are new or changed (to fit their height)."""
         old = len(self._beads)
         beads = list(update.beads)
         new = len(beads)
@@ -84,7 +84,7 @@ class LiveTableModel(QAbstractTableModel):
             counts[bead.state] = counts.get(bead.state, 0) + 1
         self.counts = counts
         self.latencies = [b.latency_s for b in beads if b.tgt and math.isfinite(b.latency_s)]
-        return changed or list(range(old, new))
+        return sorted(set(changed) | set(range(old, new)))
 
     # -- Qt model --------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
@@ -102,6 +102,10 @@ class LiveTableModel(QAbstractTableModel):
 
     def bead(self, row: int) -> Any:
         return self._beads[row]
+
+    def current_row(self) -> int:
+        """The last row the student has reached (rendered or left out); -1 before the first."""
+        return max((i for i, b in enumerate(self._beads) if b.state != "pending"), default=-1)
 
     def _texts(self, doc: Document | None, ids: tuple[int, ...]) -> str:
         if doc is None or not ids:
