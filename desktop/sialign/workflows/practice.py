@@ -49,8 +49,6 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
         InputError, FormatError: the file cannot be read (names it).
         SialignError: the transcript has no times.
     """
-    from sialign.workflows.talks import AUDIO_SUFFIXES
-
     p = Path(path).expanduser()
     audio = str(src_audio) if src_audio else None
     if p.suffix.lower() == ".sialign":
@@ -59,7 +57,7 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
         project = load_project(p)
         source = project.source
         audio = audio or source.audio_path
-    elif p.suffix.lower() in AUDIO_SUFFIXES + (".m4a", ".opus", ".webm", ".mp4"):
+    elif is_recording(p):
         from sialign.transcribe import transcribe_file
 
         if whisper_model is None:
@@ -83,6 +81,13 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
     if audio:
         source.audio_path = str(audio)
     return source, audio
+
+
+def is_recording(path: str | Path) -> bool:
+    """Whether ``path`` names a recording (by its extension) rather than a transcript or a project."""
+    from sialign.workflows.talks import AUDIO_SUFFIXES
+
+    return Path(path).suffix.lower() in AUDIO_SUFFIXES + (".m4a", ".opus", ".webm", ".mp4", ".aac")
 
 
 def practice_project(
@@ -179,4 +184,4 @@ def _round(x: float) -> float:
     return round(float(x), 3)
 
 
-__all__ = ["MACHINE_TRANSCRIPT", "live_summary", "percentile", "practice_project", "practice_source"]
+__all__ = ["MACHINE_TRANSCRIPT", "is_recording", "live_summary", "percentile", "practice_project", "practice_source"]
