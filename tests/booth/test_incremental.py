@@ -98,14 +98,14 @@ def test_settled_beads_are_not_revised_and_sentences_not_yet_spoken_are_not_show
         assert max((s.i0 + s.a for s in before if s.a), default=0) <= spoken
 
 
-def test_final_update_turns_every_unmatched_sentence_unrendered() -> None:
+@pytest.mark.parametrize("stop_at, shown", [(30.0, 8), (22.0, 6)])
+def test_at_stop_every_unmatched_sentence_spoken_by_then_is_unrendered(stop_at: float, shown: int) -> None:
     words = rendition_words(5)
-    aligner = _aligner(8)
-    chunker = LiveChunker("ja")
-    doc, _ = chunker.update(words, final=True)
-    shapes = aligner.update(doc, 22.0, final=True)
+    doc, _ = LiveChunker("ja").update(words, final=True)
+    shapes = _aligner(8).update(doc, stop_at, final=True)
     states = {s.i0: s.state for s in shapes if s.a}
-    assert [states[k] for k in range(8)] == [RENDERED] * 5 + [UNRENDERED] * 3
+    # Sentences the speaker had not begun when the session stopped are not shown.
+    assert [states[k] for k in sorted(states)] == [RENDERED] * 5 + [UNRENDERED] * (shown - 5)
 
 
 def test_source_without_times_is_refused_in_one_line() -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import soundfile as sf
 
+from sialign.booth.live import LiveBead, LiveResult
 from sialign.booth.recorder import RecordingResult
 from sialign.core.edits import apply_edit
 from sialign.core.errors import InputError
@@ -17,7 +18,7 @@ from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.core.params import AlignParams
 from sialign.workflows.booth import (
     PRACTICE_LABEL, booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording,
-    covering_beads, earlier_sessions, live_project, practice_edit, session_files,
+    earlier_sessions, practice_edit, session_files, session_project,
 )  # fmt: skip
 
 
@@ -93,31 +94,20 @@ def test_session_files_lie_beside_the_talk_and_never_overwrite(tmp_path: Path, t
     assert earlier_sessions(project) == [tmp_path / "water.practice-1.sialign"]
 
 
-def test_covering_beads_always_covers_both_sides_once_in_order() -> None:
-    live = [SimpleNamespace(src=(0,), tgt=(10,)), SimpleNamespace(src=(2,), tgt=()), SimpleNamespace(src=(9,), tgt=(12,)),
-            SimpleNamespace(src=(), tgt=())]  # fmt: skip
-    beads = covering_beads([0, 1, 2, 3], [10, 11, 12], live)
-    Alignment(beads).validate(Document.from_texts(["a"] * 4), _doc_with_ids([10, 11, 12]))
-    # Source 1 was skipped (1-0), the unknown source 9 is ignored, target 11 was skipped (0-1), source 3 is left (1-0).
-    assert [(b.src, b.tgt) for b in beads] == [((0,), (10,)), ((1,), ()), ((2,), ()), ((), (11,)), ((), (12,)), ((3,), ())]
-
-
-def _doc_with_ids(ids: list[int]) -> Document:
-    doc = Document.from_texts(["x"] * len(ids))
-    doc.segments = [s.__class__(i, s.text) for i, s in zip(ids, doc.segments)]
-    return doc
-
-
 def test_live_project_then_the_full_pass_as_one_undoable_edit(tmp_path: Path, talk_project: Project) -> None:
     talk = booth_talk_from_project(talk_project)
     live_target = Document.from_texts(["おはよう", "水は"], "ja", [(1.0, 2.0), (3.0, 3.8)])
-    live_beads = [SimpleNamespace(src=(0,), tgt=(0,), state="rendered"), SimpleNamespace(src=(1,), tgt=(1,), state="rendered"),
-                  SimpleNamespace(src=(2,), tgt=(), state="pending")]  # fmt: skip
+    live_beads = [LiveBead(0, (0,), (0,), 5.0, 3.0, "rendered"), LiveBead(1, (1,), (1,), 6.8, 3.0, "rendered"),
+                  LiveBead(2, (2,), (), math.nan, math.nan, "pending")]  # fmt: skip
+    live = LiveResult([], live_target, live_beads, [])
     wav = tmp_path / "water.practice-1.wav"
-    project = live_project(talk, live_target, live_beads, _recording(wav), tgt_lang="ja", model=tmp_path / "whisper",
-                           project_path=tmp_path / "water.practice-1.sialign")  # fmt: skip
+    project = session_project(talk, live, _recording(wav), tgt_lang="ja", model=tmp_path / "whisper",
+                              project_path=tmp_path / "water.practice-1.sialign")  # fmt: skip
     project.validate()
     assert project.alignment is not None and project.alignment.embedder == "live"
+    assert project.path == str(tmp_path / "water.practice-1.sialign") and project.metadata["speaker"] == "A"
+    assert project.metadata["speech_model"] == str(tmp_path / "whisper")
+    assert project.metadata["practice"]["live"]["rendered"] == 2
     assert project.target.audio_path == str(wav) and project.target.language == "ja"
     assert project.metadata["target_transcript"] == "machine transcript, not corrected"
     assert project.metadata["practice"]["booth"]["latency_s"] == 0.03 and project.metadata["practice"]["pass"] == "live"

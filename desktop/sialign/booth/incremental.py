@@ -206,15 +206,16 @@ class IncrementalAligner:
             target: the chunks so far (times on the recording clock).
             frontier_s: the recording time up to which the transcript is settled.
             first_changed: position of the first chunk new or changed since the last update.
-            final: the rendition is over: every source sentence is due, none is pending.
+            final: the rendition is over (at ``frontier_s``, the end of the recording): every
+                sentence begun by then is due, none is pending.
 
         Returns:
-            Beads covering source ``0 .. s_hi-1`` (the sentences begun by the frontier;
-            all of them when ``final``) and every chunk, in order.
+            Beads covering source ``0 .. s_hi-1`` (the sentences begun by the frontier)
+            and every chunk, in order.
         """
         m = len(target)
         first_changed = m if first_changed is None else min(first_changed, m)
-        s_hi = self.n if final else int(np.searchsorted(self.src_starts, frontier_s, side="left"))
+        s_hi = int(np.searchsorted(self.src_starts, frontier_s, side="left"))
         tgt_ends = np.array([s.end if s.end is not None else s.start for s in target.segments], dtype=np.float64)
         keep = self._settled_prefix(tgt_ends, frontier_s, first_changed, s_hi)
         i_f = keep[-1][0] + keep[-1][1] if keep else 0

@@ -49,24 +49,23 @@ def run(args: argparse.Namespace) -> int:
     from sialign.embed.models_registry import ModelRegistry
     from sialign.transcribe.recognise import require_recogniser
     from sialign.workflows.outputs import check_output_folder, export
-    from sialign.workflows.practice import live_summary, practice_project, practice_source
+    from sialign.workflows.practice import is_recording, live_summary, practice_project, practice_source
 
     output = Path(args.output)
     if output.suffix.lower() != ".sialign":
         usage_error(f"-o {args.output}: a session is saved as a project — give a name ending in .sialign")
     check_output_folder(args.output)
-    if args.speed < 0:
-        usage_error(f"--speed {args.speed:g}: give 0 (as fast as possible) or a positive factor of real time")
-    if args.threads < 1:
-        usage_error(f"--threads {args.threads}: give 1 or more")
     rendition = _input_file(args)
     src_audio = _audio_option(args.src_audio, "--src-audio")
     src_lang, tgt_lang = normalise_language(args.src_lang), normalise_language(args.tgt_lang)
     require_recogniser()
-    model = ModelRegistry().whisper_folder(args.whisper_model)
     progress = console_progress(args.quiet)
+    # A transcript is read (and refused when untimed) before the model is looked for; a recording needs it first.
+    model = ModelRegistry().whisper_folder(args.whisper_model) if is_recording(args.source) else None
     source, src_audio_path = practice_source(args.source, src_lang=src_lang, src_audio=src_audio, whisper_model=model, progress=progress)
-    if progress is not None:
+    if model is None:
+        model = ModelRegistry().whisper_folder(args.whisper_model)
+    elif progress is not None:
         print(file=sys.stderr)
     events_file: IO[str] | None = None
     if args.events:
@@ -84,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             for event in fresh:
                 events_file.write(json.dumps(event, ensure_ascii=False) + "\n")
             events_file.flush()
-        if not args.quiet:
+        if not args.quiet and sys.stderr.isatty():
             rendered = sum(1 for b in update.beads if b.state == "rendered" and b.src)
             amber = sum(1 for b in update.beads if b.state == "unrendered")
             print(f"\r{update.committed_until_s:7.1f} s  {len(update.target):4d} chunks  {rendered:4d} sentences rendered"
@@ -104,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         if events_file is not None:
             events_file.close()
     if not args.quiet:
-        print(file=sys.stderr)
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
         summary = live_summary(result) or {}
         print(f"live: {summary.get('rendered')} of {len(source)} sentences rendered, {summary.get('unrendered')} unrendered; "
               f"bead latency median {summary.get('latency_median_s')} s, 90th percentile {summary.get('latency_p90_s')} s; "

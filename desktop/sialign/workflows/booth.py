@@ -8,7 +8,7 @@ beside the talk: ``TALK.practice-YYYYmmdd-HHMMSS.wav`` (the microphone) and
 ``.sialign`` (the session's project).
 
 While the student speaks the live view shows beads made on the fly; at Stop
-they become a project (:func:`live_project`) and the full pass over the
+they become a project (:func:`session_project`) and the full pass over the
 recording replaces them as one undoable edit (:func:`practice_edit`).
 """
 
@@ -17,25 +17,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any
 
 from sialign.booth.recorder import RecordingResult
 from sialign.core.edits import Batch, Edit, ReplaceTranscript, SetParams
 from sialign.core.errors import InputError
-from sialign.core.model import Alignment, Bead, Document, Project
+from sialign.core.model import Document, Project
 from sialign.core.progress import ProgressFn, StopFn
 
 # The undo label of the full pass; session files are named TALK.practice-YYYYmmdd-HHMMSS.*.
 PRACTICE_LABEL = "Full pass over the recording"
 SESSION_INFIX = ".practice-"
-
-
-class LiveBeadLike(Protocol):
-    """What :func:`live_project` reads of a live bead (``sialign.booth.live.LiveBead``)."""
-
-    src: tuple[int, ...]
-    tgt: tuple[int, ...]
-    state: str
 
 
 @dataclass
@@ -163,63 +155,31 @@ def earlier_sessions(project_path: str | Path) -> list[Path]:
     return sorted(p for p in path.parent.glob(f"{talk}{SESSION_INFIX}*.sialign") if p != path)
 
 
-def covering_beads(source_ids: Sequence[int], target_ids: Sequence[int], beads: Sequence[LiveBeadLike]) -> list[Bead]:
-    """Beads that cover every source and target segment once, in order, following ``beads`` where they can.
+def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, tgt_lang: str, model: str | Path | None,
+                    project_path: str | Path | None = None) -> Project:  # fmt: skip
+    """The session as the live view left it at Stop (:func:`sialign.workflows.practice.live_project`), with the booth's record.
 
-    A live view may leave segments out (the last chunk not committed yet) or
-    name ones that are gone; those left out become 1-0 / 0-1 beads, unknown
-    or backward ids are ignored, so the result always validates.
+    Beside what ``live_project`` records (machine transcript, model, live
+    figures), the project keeps the talk's metadata, where it came from, and
+    the recording's details under ``practice.booth`` (devices, latency
+    correction, pauses, dropped blocks).
+
+    Args:
+        live: the live aligner's ``LiveResult``.
     """
-    src_pos = {sid: i for i, sid in enumerate(source_ids)}
-    tgt_pos = {tid: i for i, tid in enumerate(target_ids)}
-    out: list[Bead] = []
-    next_s = next_t = 0
-    for bead in beads:
-        s = sorted(src_pos[i] for i in bead.src if i in src_pos and src_pos[i] >= next_s)
-        t = sorted(tgt_pos[i] for i in bead.tgt if i in tgt_pos and tgt_pos[i] >= next_t)
-        if not s and not t:
-            continue
-        if s:
-            out.extend(Bead((source_ids[i],), ()) for i in range(next_s, s[0]))
-            next_s = s[0]
-        if t:
-            out.extend(Bead((), (target_ids[i],)) for i in range(next_t, t[0]))
-            next_t = t[0]
-        src = tuple(source_ids[next_s : s[-1] + 1]) if s else ()
-        tgt = tuple(target_ids[next_t : t[-1] + 1]) if t else ()
-        out.append(Bead(src, tgt))
-        next_s += len(src)
-        next_t += len(tgt)
-    out.extend(Bead((sid,), ()) for sid in source_ids[next_s:])
-    out.extend(Bead((), (tid,)) for tid in target_ids[next_t:])
-    return out
+    from sialign.workflows.practice import live_project
 
-
-def live_project(talk: BoothTalk, target: Document, beads: Sequence[LiveBeadLike], recording: RecordingResult, *,
-                 tgt_lang: str, model: str | Path | None, project_path: str | Path | None = None) -> Project:  # fmt: skip
-    """The session as the live view left it: the talk's source, the committed chunks and the live beads.
-
-    The project records the recording (with the booth's latency correction,
-    devices and pauses under ``practice.booth``), the Whisper model and that
-    the interpretation is a machine transcript, not corrected (the keys
-    :func:`sialign.workflows.practice.practice_project` writes).
-    """
-    source = Document(language=talk.source.language, segments=list(talk.source.segments), path=talk.source.path,
-                      audio_path=str(talk.src_audio) if talk.src_audio else talk.source.audio_path,
-                      format=talk.source.format, encoding=talk.source.encoding)  # fmt: skip
-    tgt = Document(language=tgt_lang, segments=list(target.segments), path=None, audio_path=str(recording.path),
-                   format=target.format or "whisper")  # fmt: skip
-    alignment = Alignment(beads=covering_beads(source.ids(), tgt.ids(), beads), embedder="live",
-                          created=time.strftime("%Y-%m-%dT%H:%M:%S"),
-                          info={"live": True, "states": [getattr(b, "state", "") for b in beads]})  # fmt: skip
-    from sialign.workflows.practice import MACHINE_TRANSCRIPT
-
-    metadata = dict(talk.metadata)
-    metadata["target_transcript"] = MACHINE_TRANSCRIPT
-    metadata["speech_model"] = str(model) if model else None
-    metadata["practice"] = {"recording": str(recording.path), "booth": recording.to_dict(), "talk": talk.origin, "pass": "live"}
-    return Project(talk_id=talk.talk_id, source=source, target=tgt, alignment=alignment, metadata=metadata,
-                   path=str(project_path) if project_path else None)  # fmt: skip
+    project = live_project(talk.source, live, recording=Path(recording.path), src_audio=talk.src_audio, talk_id=talk.talk_id)
+    project.target.language = tgt_lang
+    project.path = str(project_path) if project_path else None
+    metadata = {**talk.metadata, **project.metadata}
+    if not metadata.get("speech_model") and model:
+        metadata["speech_model"] = str(model)
+    practice = dict(metadata.get("practice") or {})
+    practice.update({"recording": str(recording.path), "booth": recording.to_dict(), "talk": talk.origin, "pass": "live"})
+    metadata["practice"] = practice
+    project.metadata = metadata
+    return project
 
 
 def practice_edit(project: Project, final: Project) -> Edit:

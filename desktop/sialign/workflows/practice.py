@@ -49,8 +49,6 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
         InputError, FormatError: the file cannot be read (names it).
         SialignError: the transcript has no times.
     """
-    from sialign.workflows.talks import AUDIO_SUFFIXES
-
     p = Path(path).expanduser()
     audio = str(src_audio) if src_audio else None
     if p.suffix.lower() == ".sialign":
@@ -59,7 +57,7 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
         project = load_project(p)
         source = project.source
         audio = audio or source.audio_path
-    elif p.suffix.lower() in AUDIO_SUFFIXES + (".m4a", ".opus", ".webm", ".mp4"):
+    elif is_recording(p):
         from sialign.transcribe import transcribe_file
 
         if whisper_model is None:
@@ -83,6 +81,13 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
     if audio:
         source.audio_path = str(audio)
     return source, audio
+
+
+def is_recording(path: str | Path) -> bool:
+    """Whether ``path`` names a recording (by its extension) rather than a transcript or a project."""
+    from sialign.workflows.talks import AUDIO_SUFFIXES
+
+    return Path(path).suffix.lower() in AUDIO_SUFFIXES + (".m4a", ".opus", ".webm", ".mp4", ".aac")
 
 
 def practice_project(
@@ -144,6 +149,43 @@ def practice_project(
     return project
 
 
+def live_project(source: Document, live: LiveResult, *, recording: Path | None = None, src_audio: Path | None = None,
+                 talk_id: str | None = None) -> Project:  # fmt: skip
+    """The live alignment as a project (what was shown when the session stopped; before or without the full pass).
+
+    Rendered beads are kept; a sentence left without a rendition, a chunk
+    matched to no sentence and the sentences the session never reached are
+    dropped beads with their reason, as the aligner marks them.
+    """
+    import copy
+
+    from sialign.core.edits import ReplaceAlignment, apply_edit
+    from sialign.core.model import Alignment, Bead, BeadStatus
+    from sialign.workflows.talks import talk_from_documents
+
+    target = copy.deepcopy(live.target)
+    if recording is not None:
+        target.audio_path = str(Path(recording).expanduser().resolve())
+    project = talk_from_documents(
+        copy.deepcopy(source), target, source_path=source.path or "", target_path=recording or "", talk_id=talk_id,
+        source_audio=str(src_audio) if src_audio else (source.audio_path or ""),
+        metadata={"target_transcript": MACHINE_TRANSCRIPT, "speech_model": live.model, "practice": {"live": live_summary(live)}},
+    )  # fmt: skip
+    beads: list[Bead] = []
+    for live_bead in live.beads:
+        if live_bead.src and live_bead.tgt:
+            beads.append(Bead(live_bead.src, live_bead.tgt))
+        elif live_bead.src:
+            beads.append(Bead(live_bead.src, (), None, BeadStatus.DROPPED, "no rendition found in the interpretation (1-0, omission)"))
+        else:
+            beads.append(Bead((), live_bead.tgt, None, BeadStatus.DROPPED, "no source segment: nothing in the source matches this (0-1)"))
+    shown = {i for b in live.beads for i in b.src}
+    beads += [Bead((seg.id,), (), None, BeadStatus.DROPPED, "the session stopped before this sentence")
+              for seg in project.source.segments if seg.id not in shown]  # fmt: skip
+    apply_edit(project, ReplaceAlignment(Alignment(beads=beads, embedder="live"), label="Live alignment"))
+    return project
+
+
 def live_summary(live: LiveResult | None) -> dict[str, Any] | None:
     """The live session in figures: beads, latency median and 90th percentile, audio read, passes."""
     if live is None:
@@ -179,4 +221,4 @@ def _round(x: float) -> float:
     return round(float(x), 3)
 
 
-__all__ = ["MACHINE_TRANSCRIPT", "live_summary", "percentile", "practice_project", "practice_source"]
+__all__ = ["MACHINE_TRANSCRIPT", "is_recording", "live_project", "live_summary", "percentile", "practice_project", "practice_source"]

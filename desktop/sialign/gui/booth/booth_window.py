@@ -590,7 +590,7 @@ class BoothWindow(QWidget):
         self._run(TaskWorker(finish, "Finishing the session"), self._finished_live, on_fail=lambda: self._set_state("idle"))
 
     def _finished_live(self, outcome: tuple[RecordingResult, Any]) -> None:
-        from sialign.workflows.booth import live_project
+        from sialign.workflows.booth import session_project
 
         session = self.session
         assert session is not None
@@ -599,8 +599,8 @@ class BoothWindow(QWidget):
         self.meter.setValue(0)
         self.meter.setFormat("recording finished")
         live = session.live_result
-        project = live_project(session.talk, live.target, live.beads, session.result, tgt_lang=session.tgt_lang,
-                               model=session.model, project_path=session.project_path)  # fmt: skip
+        project = session_project(session.talk, live, session.result, tgt_lang=session.tgt_lang, model=session.model,
+                                  project_path=session.project_path)  # fmt: skip
         self.host.install_live(project)
         self.host.set_locked("the full pass over the recording is running; edit when it has finished")
         talk, result = session.talk, session.result
