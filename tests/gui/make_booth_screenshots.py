@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     _save(booth.grab(), args.out, "booth-recording-1280x800.png")
     print(f"recording: {booth.elapsed.text()}, {booth.live_summary.text()}")
 
-    for k in range(10):  # a last second, then Stop
+    for _ in range(10):  # a last second, then Stop
         stream.pump(rate // 10)
     aligner.push(live_update_at(RECORDING_AT_S + 1, talk.source, target, layout))
     booth.stop()
