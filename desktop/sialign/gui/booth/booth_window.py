@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
@@ -159,7 +159,8 @@ class BoothWindow(QWidget):
         self.finished_path: str = ""
         self.runner = WorkerRunner(self)
         # A worker started from another's result waits until that one's thread has ended.
-        self._queued: list[tuple[TaskWorker, Callable[[Any], None], Callable[[], None]]] = []
+        self._queued: list[TaskWorker] = []
+        self._handlers: dict[TaskWorker, tuple[Callable[[Any], None], Callable[[], None]]] = {}
         self.runner.finished.connect(self._start_queued)
         self.bridge = LiveBridge(self)
         self.bridge.updated.connect(self._live_updated, Qt.ConnectionType.QueuedConnection)
@@ -535,6 +536,7 @@ class BoothWindow(QWidget):
             self._set_state("recording")
             self.status.setText(f"Recording into {session.recording_path.name}.")
 
+    @Slot()
     def _tick(self) -> None:
         session = self.session
         if session is None:
@@ -556,6 +558,7 @@ class BoothWindow(QWidget):
         elif self.state == "recording" and recorder.source_finished:
             self.status.setText("The talk has ended. Press Stop when you have finished your last sentence.")
 
+    @Slot(object)
     def _live_updated(self, update: Any) -> None:
         rows = self.live_model.apply_update(update)
         counts = self.live_model.counts
@@ -633,25 +636,50 @@ class BoothWindow(QWidget):
     # ==================================================================================
     # workers
     def _run(self, worker: TaskWorker, on_success: Callable[[Any], None], *, on_fail: Callable[[], None]) -> None:
+        """Run ``worker`` after the running one, if any; its outcome reaches ``on_success``/``on_fail`` on this thread.
+
+        The worker's signals go to this window's slots (queued: they run on the
+        GUI thread whatever the worker's thread), which look up the callables.
+        """
+        self._handlers[worker] = (on_success, on_fail)
         worker.progressed.connect(self._progressed)
-        worker.succeeded.connect(on_success)
-
-        def failed(message: str, _details: str) -> None:
-            self.status.setText(f"Not done: {message}")
-            on_fail()
-
-        worker.failed.connect(failed)
-        worker.cancelled.connect(on_fail)
+        worker.succeeded.connect(self._worker_succeeded)
+        worker.failed.connect(self._worker_failed)
+        worker.cancelled.connect(self._worker_cancelled)
         if self.runner.busy:
-            self._queued.append((worker, on_success, on_fail))
+            self._queued.append(worker)
         else:
             self.runner.start(worker)
 
+    @Slot()
     def _start_queued(self) -> None:
         if self._queued and not self.runner.busy:
-            worker, _, _ = self._queued.pop(0)
-            self.runner.start(worker)
+            self.runner.start(self._queued.pop(0))
 
+    def _handler(self) -> tuple[Callable[[Any], None], Callable[[], None]] | None:
+        worker = self.sender()
+        return self._handlers.pop(worker, None) if isinstance(worker, TaskWorker) else None
+
+    @Slot(object)
+    def _worker_succeeded(self, result: Any) -> None:
+        handler = self._handler()
+        if handler is not None:
+            handler[0](result)
+
+    @Slot(str, str)
+    def _worker_failed(self, message: str, _details: str) -> None:
+        self.status.setText(f"Not done: {message}")
+        handler = self._handler()
+        if handler is not None:
+            handler[1]()
+
+    @Slot()
+    def _worker_cancelled(self) -> None:
+        handler = self._handler()
+        if handler is not None:
+            handler[1]()
+
+    @Slot(float, str)
     def _progressed(self, fraction: float, message: str) -> None:
         self.status.setText(f"{message} ({fraction * 100:.0f} %)" if 0 < fraction < 1 else message)
 
