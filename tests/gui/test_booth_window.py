@@ -93,7 +93,7 @@ def test_booth_offers_the_open_project_and_the_talk_files(qtbot, open_window, ta
 def test_a_session_records_grows_live_and_stop_installs_the_full_pass_as_one_step(
     qtbot, open_window, talk, booth_parts, monkeypatch,
 ) -> None:  # type: ignore[no-untyped-def]
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QCoreApplication, QThread, QTimer
 
     from sialign.gui.booth.live_table import COL_STATE, COL_TARGET, STATE_COLOURS
 
@@ -148,8 +148,11 @@ def test_a_session_records_grows_live_and_stop_installs_the_full_pass_as_one_ste
     beats: list[float] = []
     installing: list[tuple[float, float]] = []
     practice = window.practice
+    on_gui_thread: list[bool] = []
+
     def timed(real):  # type: ignore[no-untyped-def]
         def run(*args):  # type: ignore[no-untyped-def]
+            on_gui_thread.append(QThread.currentThread() == QCoreApplication.instance().thread())
             began = time.perf_counter()
             try:
                 return real(*args)
@@ -169,6 +172,7 @@ def test_a_session_records_grows_live_and_stop_installs_the_full_pass_as_one_ste
     timer.stop()
     gaps = [b - a for a, b in zip(beats, beats[1:]) if not any(a <= end and b >= began for began, end in installing)]
     assert len(installing) == 2 and gaps and max(gaps) < STALL_LIMIT_S
+    assert on_gui_thread == [True, True]  # the main window changes on its own thread, never on a worker's
 
     session = window.session
     project = session.project
@@ -183,6 +187,20 @@ def test_a_session_records_grows_live_and_stop_installs_the_full_pass_as_one_ste
     assert recording.exists() and sf.info(str(recording)).duration == pytest.approx(2.0 + 3.0 - 0.03, abs=0.02)
     assert live.finished and not session.locked_reason
     assert booth.report_button.isVisible() and booth.compare_button.isVisible()
+
+    # One click to the report, and to the comparison with the earlier sessions of the talk beside this one.
+    reports: list[int] = []
+    monkeypatch.setattr(window.files, "report_dialog", lambda: reports.append(1))
+    booth.report_button.click()
+    assert reports == [1]
+    earlier = Path(project.path).with_name("water.practice-20200101-000000.sialign")
+    from sialign.io.project_file import save_project
+
+    save_project(Project.from_dict(project.to_dict()), earlier)
+    booth.compare_button.click()
+    compare = window.practice.compare_window
+    qtbot.waitUntil(lambda: len(compare._paths) == 2 and not compare.runner.busy, timeout=60000)
+    assert compare._paths == [project.path, str(earlier)]
 
     # One undoable step: Undo shows the live beads again, Redo the full pass.
     assert session.undo_stack.count() == 1 and session.undo_stack.undoText() == "Full pass over the recording"
