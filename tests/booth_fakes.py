@@ -117,3 +117,21 @@ def fake_practice(chunks: Sequence[tuple[str, float, float]], layout: Sequence[t
                                  "practice": {"recording": str(recording), "live": {"beads": len(live.beads)}}})  # fmt: skip
 
     return practice_project
+
+
+def fake_whisper_folder(folder: Path, languages: Sequence[str] = ("en", "ja"), *, multilingual: bool = True) -> Path:
+    """The files of a CTranslate2 Whisper folder, enough for the checks that read them (not loadable)."""
+    import json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    size = 51865 if multilingual else 51864  # vocabulary sizes of multilingual and English-only Whisper
+    vocabulary = [f"t{i}" for i in range(size)]
+    first = 50259
+    for k, code in enumerate(languages):
+        vocabulary[first + k] = f"<|{code}|>"
+    (folder / "vocabulary.txt").write_text("\n".join(vocabulary) + "\n", encoding="utf-8")
+    (folder / "tokenizer.json").write_text("{}", encoding="utf-8")
+    (folder / "model.bin").write_bytes(b"\0")
+    config = {"suppress_ids": [1], "lang_ids": [first + k for k in range(len(languages))] if multilingual else []}
+    (folder / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    return folder

@@ -10,7 +10,7 @@ import pytest
 import soundfile as sf
 
 from audio_fakes import FakeDuplexFactory
-from booth_fakes import FakeLiveFactory, fake_practice, scripted_updates
+from booth_fakes import FakeLiveFactory, fake_practice, fake_whisper_folder, scripted_updates
 from heartbeat import STALL_LIMIT_S
 from sialign.booth.recorder import NO_INPUT_MESSAGE, AudioDevice, BoothDevices, BoothRecorder, sidecar_path
 from sialign.core.model import Document, Project
@@ -45,8 +45,7 @@ def booth_parts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):  # type: ignor
     """Fakes for the booth: a stream factory, live aligners, the full pass, one Whisper model, a headset."""
     streams = FakeDuplexFactory(latency=(0.01, 0.02))
     live = FakeLiveFactory()
-    model = tmp_path / "whisper-base"
-    model.mkdir()
+    model = fake_whisper_folder(tmp_path / "whisper-base")
 
     def recorder(source: Path | None, out: Path, **kwargs: object) -> BoothRecorder:
         return BoothRecorder(source, out, stream_factory=streams, samplerate=RATE, output_channels=2, **kwargs)  # type: ignore[arg-type]
@@ -76,12 +75,20 @@ def test_booth_says_when_there_is_no_microphone(qtbot, open_window, talk, booth_
     assert booth.output_device.currentText() == "Headphones (ALSA, default) · 9 ms"
 
 
-def test_booth_offers_the_open_project_and_the_talk_files(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]
+def test_booth_offers_the_open_project_and_the_talk_files(qtbot, open_window, talk, booth_parts, tmp_path) -> None:  # type: ignore[no-untyped-def]
     window = open_window(talk)
     booth = _open_booth(window, booth_parts[2])
     assert booth.talk_kind.currentText() == "The open project: water"
     assert booth.tgt_lang.currentText() == "ja"  # the project's interpretation language
     assert booth.model.currentText() == "whisper-base" and booth.start_button.isEnabled()
+    # An English-only speech model cannot hear a Japanese rendition: said before anything is recorded.
+    english = fake_whisper_folder(tmp_path / "tiny.en", ("en",), multilingual=False)
+    booth.model.addItem("tiny.en", str(english))
+    booth.model.setCurrentIndex(booth.model.count() - 1)
+    booth.start()
+    qtbot.waitUntil(lambda: booth.state == "idle" and not booth.runner.busy, timeout=60000)
+    assert "tiny.en recognises English only, not 'ja'" in booth.status.text()
+    assert "Settings → Speech models" in booth.status.text()
     booth.talk_kind.setCurrentIndex(2)
     assert booth.transcript_path.isVisibleTo(booth)
     booth.talk_kind.setCurrentIndex(1)

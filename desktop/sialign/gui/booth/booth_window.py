@@ -63,6 +63,8 @@ class BoothHost(Protocol):
 
     def compare(self, path: str) -> None: ...
 
+    def speech_models(self) -> None: ...
+
 
 class LiveBridge(QObject):
     """Carries the live aligner's updates from its thread to the GUI thread (a queued signal)."""
@@ -227,9 +229,13 @@ class BoothWindow(QWidget):
         model_folder = QPushButton("Folder…")
         model_folder.setToolTip("Use a Whisper model folder that is not in the list")
         model_folder.clicked.connect(self._choose_model_folder)
+        self.models_button = QPushButton("Models…")
+        self.models_button.setToolTip("Settings → Speech models: add a Whisper model, see its languages, choose the default")
+        self.models_button.clicked.connect(self._open_speech_models)
         model_row = QHBoxLayout()
         model_row.addWidget(self.model, 1)
         model_row.addWidget(model_folder)
+        model_row.addWidget(self.models_button)
         device_form = QFormLayout()
         device_form.addRow("Headphones:", self.output_device)
         device_form.addRow("Microphone:", self.input_device)
@@ -402,6 +408,11 @@ class BoothWindow(QWidget):
             self.model.addItem("no Whisper model installed", "")
         self._update_buttons()
 
+    def _open_speech_models(self) -> None:
+        self.host.speech_models()
+        self.status.setText("")
+        self.refresh_models()
+
     def _choose_model_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "A Whisper model folder (CTranslate2)")
         if folder:
@@ -427,13 +438,13 @@ class BoothWindow(QWidget):
         self.pause_button.setText("Resume" if state == "paused" else "Pause")
         self.stop_button.setEnabled(state in ("recording", "paused"))
         for widget in (self.talk_kind, self.talk_path, self.talk_browse, self.transcript_path, self.transcript_browse,
-                       self.src_lang, self.tgt_lang, self.output_device, self.input_device, self.model):  # fmt: skip
+                       self.src_lang, self.tgt_lang, self.output_device, self.input_device, self.model, self.models_button):  # fmt: skip
             widget.setEnabled(idle)
         self.report_button.setVisible(state == "done")
         self.compare_button.setVisible(state == "done")
         if idle and not ready and not self.status.text():
             if not self.model.currentData():
-                self.status.setText("No Whisper model: add one with `sialign models add FOLDER` (docs/transcription.md), "
+                self.status.setText("No speech model: add a Whisper model with Models… (Settings → Speech models), "
                                     "or choose its folder with Folder….")  # fmt: skip
 
     @property
@@ -486,6 +497,12 @@ class BoothWindow(QWidget):
             else:
                 talk = booth_talk_from_recording(path, transcript, src_lang=src_lang, model=model, progress=progress,
                                                  should_stop=should_stop)  # fmt: skip
+            from sialign.transcribe.models import whisper_model_info
+
+            info = whisper_model_info(model)
+            if not info.knows(tgt_lang):
+                raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {tgt_lang!r}: "
+                                   "choose a multilingual model with Models… (Settings → Speech models).")  # fmt: skip
             recording, project_path = session_files(talk)
             progress(0.5, "Loading the speech model…")
             live = self._live_factory(talk.source, tgt_lang=tgt_lang, model=Path(model), src_lang=talk.src_lang,

@@ -27,17 +27,20 @@ class PracticeController(QObject):
         files: the main window's :class:`~sialign.gui.main.project_files.ProjectFilesController`
             (save, report, autosave).
         notify: shows a message in the main window's status bar.
+        speech_models: opens *Settings → Speech models* (modal).
         booth_options: extra keyword arguments for the booth window (tests inject fakes).
     """
 
     def __init__(self, window: QWidget, session: ProjectSession, files: Any, settings: QSettings, *,
-                 notify: Callable[[str, int], None], booth_options: dict[str, Any] | None = None) -> None:  # fmt: skip
+                 notify: Callable[[str, int], None], speech_models: Callable[[], None] = lambda: None,
+                 booth_options: dict[str, Any] | None = None) -> None:  # fmt: skip
         super().__init__(window)
         self._window = window
         self.session = session
         self.files = files
         self.settings = settings
         self.notify = notify
+        self._speech_models = speech_models
         self.booth_options = dict(booth_options or {})
         self.booth: Any = None
 
@@ -88,6 +91,10 @@ class PracticeController(QObject):
             self.files.save_to(path)
         self.notify(f"{PRACTICE_LABEL}: done (Undo shows the live beads again).", 10000)
         return True
+
+    def speech_models(self) -> None:
+        """Settings → Speech models (modal); the booth lists the models again afterwards."""
+        self._speech_models()
 
     def set_locked(self, reason: str) -> None:
         self.session.locked_reason = reason

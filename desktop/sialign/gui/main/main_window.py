@@ -136,7 +136,8 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
         # The practice booth: sessions land in this window's project.
         self.practice = PracticeController(self, self.session, self.files, self.settings,
-                                           notify=lambda message, ms: self.statusBar().showMessage(message, ms))  # fmt: skip
+                                           notify=lambda message, ms: self.statusBar().showMessage(message, ms),
+                                           speech_models=lambda: self.speech_models())  # fmt: skip
         self.panels = WindowLayout(self)
         self.act = act = MainActions(self, self.panels.free_area())
         for action, short in ((act.merge_next_segment, "Merge with next"),
