@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
     from audio_fakes import FakeDuplexFactory
-    from booth_fakes import FakeLiveFactory
+    from booth_fakes import FakeLiveFactory, fake_whisper_folder
     from sialign.booth.recorder import BoothRecorder, read_mono
     from sialign.core.model import Alignment, Bead, Project
     from sialign.gui.app import load_example_project
@@ -102,8 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     streams = FakeDuplexFactory(latency=(0.012, 0.024),
                                 microphone=lambda first, n: np.resize(interpretation[first : first + n], n))  # fmt: skip
     live = FakeLiveFactory()
-    model = scratch / "whisper-base"
-    model.mkdir()
+    model = fake_whisper_folder(scratch / "whisper-base", ("en", "ja"))
 
     def recorder(source: Path | None, out: Path, **kwargs: Any) -> BoothRecorder:
         return BoothRecorder(source, out, stream_factory=streams, samplerate=rate, output_channels=2, **kwargs)
@@ -120,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                                  "practice": {"recording": str(recording), "live": live_summary(live)}})  # fmt: skip
 
     window.practice.booth_options = {"recorder_factory": recorder, "live_factory": live, "practice_fn": full_pass,
-                                     "models_fn": lambda: ([("whisper-base (multilingual)", model)], "whisper-base (multilingual)")}  # fmt: skip
+                                     "models_fn": lambda: ([("whisper-base", model)], "whisper-base")}  # fmt: skip
     booth = window.practice.new_session()
     booth.setGeometry(app.primaryScreen().availableGeometry())
     booth.start()
