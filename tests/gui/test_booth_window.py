@@ -268,3 +268,21 @@ def test_live_table_grows_and_shrinks_with_the_updates(qtbot) -> None:  # type: 
     model.modelReset.connect(lambda: resets.append(1))
     model.apply_update(merged)
     assert model.rowCount() == 2 and resets == [1]
+
+
+def test_devices_that_refuse_to_open_are_said_and_nothing_stays_running(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]
+    from sialign.core.errors import AudioUnavailable
+
+    _, live_factory, options = booth_parts
+
+    def refusing(**kwargs: object) -> object:
+        raise AudioUnavailable("The audio devices refused to open for recording (Device unavailable).")
+
+    options["recorder_factory"] = lambda source, out, **kw: BoothRecorder(source, out, stream_factory=refusing, samplerate=RATE, **kw)
+    window = open_window(talk)
+    booth = _open_booth(window, options)
+    booth.start()
+    qtbot.waitUntil(lambda: booth.state == "idle" and not booth.runner.busy, timeout=60000)
+    assert booth.status.text() == "Not started: The audio devices refused to open for recording (Device unavailable)."
+    qtbot.waitUntil(lambda: live_factory.made[0].finished)  # the live aligner is let go, off the GUI thread
+    assert booth.start_button.isEnabled() and not booth.stop_button.isEnabled()

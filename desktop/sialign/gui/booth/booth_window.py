@@ -488,6 +488,13 @@ class BoothWindow(QWidget):
                 booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording, session_files,
             )  # fmt: skip
 
+            from sialign.transcribe.models import whisper_model_info
+
+            # The model first: a source recording may take a minute to transcribe before the talk is ready.
+            info = whisper_model_info(model)
+            if not info.knows(tgt_lang):
+                raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {tgt_lang!r}: "
+                                   "choose a multilingual model with Models… (Settings → Speech models).")  # fmt: skip
             progress(0.0, "Reading the talk…")
             if kind == TALK_OPEN:
                 assert open_project is not None
@@ -497,12 +504,6 @@ class BoothWindow(QWidget):
             else:
                 talk = booth_talk_from_recording(path, transcript, src_lang=src_lang, model=model, progress=progress,
                                                  should_stop=should_stop)  # fmt: skip
-            from sialign.transcribe.models import whisper_model_info
-
-            info = whisper_model_info(model)
-            if not info.knows(tgt_lang):
-                raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {tgt_lang!r}: "
-                                   "choose a multilingual model with Models… (Settings → Speech models).")  # fmt: skip
             recording, project_path = session_files(talk)
             progress(0.5, "Loading the speech model…")
             live = self._live_factory(talk.source, tgt_lang=tgt_lang, model=Path(model), src_lang=talk.src_lang,
@@ -523,9 +524,10 @@ class BoothWindow(QWidget):
         try:
             session.live.start()
             session.recorder.start()
-        except SialignError as exc:
+        except Exception as exc:  # the devices refused, the folder is read-only...: said, never a stuck window
             self._abandon(session)
-            self.status.setText(f"Not started: {exc}")
+            reason = str(exc) if isinstance(exc, SialignError) else f"{type(exc).__name__}: {exc}"
+            self.status.setText(f"Not started: {reason}")
             self._set_state("idle")
             return
         self.status.setText(f"Recording {session.talk.origin} into {session.recording_path.name}. "
