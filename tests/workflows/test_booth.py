@@ -13,7 +13,7 @@ import soundfile as sf
 from sialign.booth.live import LiveBead, LiveResult
 from sialign.booth.recorder import RecordingResult
 from sialign.core.edits import apply_edit
-from sialign.core.errors import InputError
+from sialign.core.errors import InputError, SialignError
 from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.core.params import AlignParams
 from sialign.workflows.booth import (
@@ -77,7 +77,7 @@ def test_booth_talk_from_a_project_file_and_from_a_recording_with_its_transcript
     assert talk.origin == "water.en.wav with water.en.srt" and talk.tgt_lang is None
     untimed = tmp_path / "water.txt"
     untimed.write_text("Good morning.\nWater matters.\n", encoding="utf-8")
-    with pytest.raises(InputError, match="water.txt: the transcript has no times"):
+    with pytest.raises(SialignError, match="water.txt: the source transcript has no times"):
         booth_talk_from_recording(audio, untimed, src_lang="en")
 
 

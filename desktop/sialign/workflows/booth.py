@@ -99,32 +99,23 @@ def booth_talk_from_recording(audio: str | Path, transcript: str | Path | None =
                               should_stop: StopFn | None = None) -> BoothTalk:  # fmt: skip
     """The talk of a source recording: its transcript when given (with times), else a transcription of it.
 
+    Read by :func:`sialign.workflows.practice.practice_source`, as ``sialign practice`` reads it.
+
     Raises:
-        InputError: the recording or the transcript cannot be read, or the transcript has no times.
+        InputError: the recording or the transcript cannot be read.
+        SialignError: the transcript has no times.
         ModelLoadError / ModelNotFoundError: no Whisper model to transcribe with.
     """
     from sialign.audio.decode import load_audio
+    from sialign.transcribe.models import whisper_model_for
+    from sialign.workflows.practice import practice_source
     from sialign.workflows.talks import talk_id_from_path
 
-    track = load_audio(audio)
-    path = Path(track.path)
-    if transcript is not None:
-        from sialign.io.readers import read_transcript
-
-        source = read_transcript(transcript, language=src_lang)
-        if not source.has_times:
-            raise InputError(transcript, "the transcript has no times, so the live view cannot follow the talk",
-                             hint="give a timed transcript (SRT, VTT, TextGrid, EAF, TSV with times) or none: the recording is then transcribed")  # fmt: skip
-        origin = f"{path.name} with {Path(transcript).name}"
-    else:
-        from sialign.embed.models_registry import ModelRegistry
-        from sialign.transcribe.transcribing import transcribe_file
-
-        folder = ModelRegistry().whisper_folder(model)
-        source = transcribe_file(path, folder, language=src_lang, role="source", progress=progress,
-                                 should_stop=should_stop).document  # fmt: skip
-        origin = f"{path.name} (transcribed)"
-    source.audio_path = str(path)
+    path = Path(load_audio(audio).path)
+    folder = whisper_model_for(model) if transcript is None else None
+    source, _ = practice_source(transcript or path, src_lang=src_lang, src_audio=path, whisper_model=folder,
+                                progress=progress, should_stop=should_stop)  # fmt: skip
+    origin = f"{path.name} with {Path(transcript).name}" if transcript is not None else f"{path.name} (transcribed)"
     return BoothTalk(talk_id_from_path(transcript or path), source, path, source.language, None, path.parent, origin)
 
 
