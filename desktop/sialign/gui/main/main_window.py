@@ -416,26 +416,15 @@ class MainWindow(QMainWindow):
 
     def time_from_audio(self) -> None:
         """Align → Time from audio…: time the source or the interpretation from its recording (one undoable step)."""
-        from PySide6.QtWidgets import QInputDialog
-
-        from sialign.core.errors import SialignError
-        from sialign.embed.models_registry import ModelRegistry
         from sialign.gui.common.workers import TaskWorker, snapshot
-        from sialign.workflows.retiming import retime_side, side_audio
+        from sialign.gui.dialogs.time_from_audio import TimeFromAudioDialog
+        from sialign.workflows.retiming import SIDE_NAMES, retime_side
 
-        sides = {"Source": "src", "Interpretation": "tgt"}
-        untimed = "Interpretation" if self.session.project.source.has_times and not self.session.project.target.has_times else "Source"
-        choice, ok = QInputDialog.getItem(self, "Time from audio", "Which transcript should get the times of its recording?",
-                                          list(sides), list(sides).index(untimed), False)  # fmt: skip
-        if not ok:
+        dialog = TimeFromAudioDialog(self.session.project, self)
+        if not dialog.exec() or dialog.model is None:
             return
-        side = sides[choice]
-        try:
-            side_audio(self.session.project, side)
-            model = ModelRegistry().whisper_folder(None)
-        except SialignError as exc:
-            self.statusBar().showMessage(f"Not done: {exc}", 15000)
-            return
+        side, model = dialog.side, dialog.model
+        name = SIDE_NAMES[side].capitalize()
         project = snapshot(self.session.project)
 
         def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
@@ -445,7 +434,7 @@ class MainWindow(QMainWindow):
             if self.session.apply(result.edit):
                 stats = result.stats
                 self.statusBar().showMessage(
-                    f"{choice} timed from its recording: {stats.matched} of {stats.tokens} words found, "
+                    f"{name} timed from its recording: {stats.matched} of {stats.tokens} words found, "
                     f"{stats.timed_from_words} of {stats.segments} segments from their own words (Undo restores the times).", 15000)  # fmt: skip
 
         self.run_task(TaskWorker(task, "Timing from audio"), apply)
@@ -507,6 +496,12 @@ class MainWindow(QMainWindow):
             self.prefs = dialog.preferences()
             self.prefs.save(self.settings)
             self._apply_prefs()
+
+    def speech_models(self) -> None:
+        """Settings → Speech models…: the Whisper models for transcribing and timing from audio."""
+        from sialign.gui.dialogs.speech_models import open_speech_models
+
+        open_speech_models(self)
 
     def model_settings(self) -> None:
         from sialign.gui.dialogs.model_settings import ModelSettingsDialog

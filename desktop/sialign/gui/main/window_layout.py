@@ -125,6 +125,8 @@ class MainActions:
         self.reset_layout = A("&Reset layout", lambda: w.panels.reset_layout(), None, "Put the panels back where they started")
         self.prefs = A("&Preferences…", w.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
         self.models = A("&Embedding model…", w.model_settings, None, "Choose and add sentence-embedding models")
+        self.speech_models = A("&Speech models…", w.speech_models, None,
+                               "Add Whisper speech models, see their languages and choose the default")  # fmt: skip
         self.about = A("&About SI Aligner", w.about, None, "Version and licence")
         self.shortcuts = A("&Keyboard shortcuts…", w.show_shortcuts, None, "List every command's key and change keys")
 
@@ -344,6 +346,7 @@ class WindowLayout(QObject):
 
         settings_menu = bar.addMenu("&Settings")
         settings_menu.addAction(act.models)
+        settings_menu.addAction(act.speech_models)
         settings_menu.addAction(act.prefs)
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(act.shortcuts)
