@@ -473,7 +473,7 @@ class BoothRecorder:
             self._file = sf.SoundFile(str(self.wav_path), "w", samplerate=rate, channels=1, format="WAV", subtype="PCM_16")
         except (RuntimeError, OSError) as exc:
             stream.close()
-            raise OutputError(f"{self.wav_path}: the recording cannot be created ({exc}) — choose another folder") from exc
+            raise OutputError(self.wav_path, f"the recording cannot be created ({exc})", hint="choose another folder") from exc
         self._live = StreamResampler(rate, LIVE_RATE) if self.on_block is not None else None
         self._live_parts: list[np.ndarray] = []
         self._live_pending = 0

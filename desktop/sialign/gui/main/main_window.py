@@ -26,6 +26,7 @@ from sialign.core.model import BeadStatus
 from sialign.core.params import AlignParams
 from sialign.gui.audio.audio_panel import AudioPanel
 from sialign.gui.bead.bead_inspector import BeadInspector
+from sialign.gui.booth.practice import PracticeController
 from sialign.gui.main.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.filters.doubt import DoubtService
 from sialign.gui.dialogs.explain_dialog import ExplainController
@@ -133,6 +134,9 @@ class MainWindow(QMainWindow):
             align=lambda: self.align(), terms_check=lambda: self.terms.current_check(),
             properties_changed=self._properties_changed, saved=self._update_title,
         )  # fmt: skip
+        # The practice booth: sessions land in this window's project.
+        self.practice = PracticeController(self, self.session, self.files, self.settings,
+                                           notify=lambda message, ms: self.statusBar().showMessage(message, ms))  # fmt: skip
         self.panels = WindowLayout(self)
         self.act = act = MainActions(self, self.panels.free_area())
         for action, short in ((act.merge_next_segment, "Merge with next"),
@@ -543,7 +547,8 @@ class MainWindow(QMainWindow):
         self.panels.size_docks_after_show()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.files.maybe_save():
+        # A practice session first: its recording is stopped (and kept) before the project is saved.
+        if not self.practice.may_quit() or not self.files.maybe_save():
             event.ignore()
             return
         if self.runner.busy:

@@ -58,6 +58,8 @@ class MainActions:
         self.corpus = A("Open &corpus…", files.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
         self.report = A("Export &report…", files.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
         self.compare = A("&Compare renditions…", files.compare_window, None, "Several renditions of this source side by side")
+        self.practice = A("&New session…", lambda: w.practice.new_session(), None,
+                              "Interpret a talk in the booth: the talk plays, the microphone is recorded and aligned live")  # fmt: skip
         self.quit = A("&Quit", w.close, K.Quit, "Close SI Aligner")
 
         self.undo = w.session.undo_action(w, "&Undo")
@@ -328,6 +330,8 @@ class WindowLayout(QObject):
                                           act.next_doubtful, None, act.explain, act.check_terms))  # fmt: skip
         _add_all(bar.addMenu("&Align"), (act.align, act.realign, act.align_scratch, act.cancel, None, act.filters,
                                          None, act.time_from_audio))  # fmt: skip
+
+        _add_all(bar.addMenu("&Practice"), (act.practice, None, act.compare, act.report))
 
         view_menu = bar.addMenu("&View")
         matrix_dock, inspector_dock, filter_dock, audio_dock, evs_dock = docks
