@@ -179,9 +179,9 @@ def main() -> int:
         work = Path(tmp)
         model = args.model
         if model is None:
-            from practice_models import assemble_whisper_base
+            from whisper_models import multilingual_whisper_folder
 
-            model = assemble_whisper_base(work / "whisper-base")
+            model = multilingual_whisper_folder()
         report = run(model, args.speed, args.threads, args.beam, args.seconds, work)
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     report["uptime"] = uptime
