@@ -68,7 +68,7 @@ def _stats(values: list[float]) -> dict[str, float | int | None]:
             "max": round(max(values), 2)}  # fmt: skip
 
 
-def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path) -> dict[str, Any]:
+def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False) -> dict[str, Any]:
     import soundfile as sf
 
     from sialign.booth.live import LiveAligner
@@ -111,6 +111,10 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     live_path = work / "live.sialign"
     export(live_project(source, result, recording=rendition, src_audio=Path(src_audio or "")), live_path)
     report["span_accuracy_live"] = _spanacc(live_path)
+    if live_only:
+        report["load_after"] = _load()
+        report["words"] = "".join(w.text for w in result.words)
+        return report
     started = time.perf_counter()
     stop_project = practice_project(source, rendition, tgt_lang="ja", model=model, live=result,
                                     src_audio=Path(src_audio or ""), threads=threads)  # fmt: skip
@@ -173,6 +177,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, help="only the first S seconds of the rendition")
     parser.add_argument("--out", type=Path, default=REPO / "tests" / "benchmarks" / "out" / "practice.json")
     parser.add_argument("--report", type=Path, help="write a Markdown report here")
+    parser.add_argument("--live-only", action="store_true", help="skip the full pass at Stop and the manual alignment")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     with tempfile.TemporaryDirectory(prefix="bench-practice-") as tmp:
@@ -182,13 +187,13 @@ def main() -> int:
             from whisper_models import multilingual_whisper_folder
 
             model = multilingual_whisper_folder()
-        report = run(model, args.speed, args.threads, args.beam, args.seconds, work)
+        report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only)
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     report["uptime"] = uptime
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     print(json.dumps({k: v for k, v in report.items() if k != "words"}, ensure_ascii=False, indent=1))
-    if args.report:
+    if args.report and not args.live_only:
         write_report(report, args.report, uptime)
     return 0
 

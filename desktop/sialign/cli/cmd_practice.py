@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     events_file: IO[str] | None = None
     if args.events:
         check_output_folder(args.events, "--events")
-        events_file = open(args.events, "w", encoding="utf-8")  # noqa: SIM115  (closed below; written as beads come)
+        events_file = open(args.events, "w", encoding="utf-8")  # closed below: written as beads come
     written = 0
     lock = threading.Lock()
 
