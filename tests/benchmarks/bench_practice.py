@@ -68,7 +68,7 @@ def _stats(values: list[float]) -> dict[str, float | int | None]:
             "max": round(max(values), 2)}  # fmt: skip
 
 
-def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path) -> dict[str, Any]:
+def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False) -> dict[str, Any]:
     import soundfile as sf
 
     from sialign.booth.live import LiveAligner
@@ -101,7 +101,7 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
         "audio_fed_s": round(fed, 2), "feed_wall_s": round(fed_wall, 2), "received_s": result.received_s,
         "read_s": result.processed_s, "dropped_s": round(result.received_s - result.processed_s, 3), "gap_s": result.gap_s,
         "finish_wall_s": round(wall - fed_wall, 2), "passes": result.passes, "recognition_s": result.recognition_s,
-        "longest_pass_s": result.longest_pass_s, "mean_pass_s": round(result.recognition_s / max(result.passes, 1), 2),
+        "longest_pass_s": result.longest_pass_s, "alignment_s": result.alignment_s, "mean_pass_s": round(result.recognition_s / max(result.passes, 1), 2),
         "cpu_s": round(cpu, 1), "wall_s": round(wall, 1), "cpu_cores": round(cpu / wall, 2), "updates": len(updates),
         "events": len(result.events), "beads": len(result.beads),
         "rendered": sum(1 for b in result.beads if b.src and b.tgt), "unrendered": sum(1 for b in result.beads if b.state == "unrendered"),
@@ -111,6 +111,10 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     live_path = work / "live.sialign"
     export(live_project(source, result, recording=rendition, src_audio=Path(src_audio or "")), live_path)
     report["span_accuracy_live"] = _spanacc(live_path)
+    if live_only:
+        report["load_after"] = _load()
+        report["words"] = "".join(w.text for w in result.words)
+        return report
     started = time.perf_counter()
     stop_project = practice_project(source, rendition, tgt_lang="ja", model=model, live=result,
                                     src_audio=Path(src_audio or ""), threads=threads)  # fmt: skip
@@ -150,6 +154,7 @@ def write_report(report: dict[str, Any], path: Path, uptime: str) -> None:
         f"| latency over every showing (n = {every['n']}): median / p90 | {every['median']} / {every['p90']} s | |",
         f"| audio fed / read / dropped | {live['received_s']} / {live['read_s']} / {live['dropped_s']} s | none dropped |",
         f"| recogniser passes; mean / longest pass | {live['passes']}; {live['mean_pass_s']} / {live['longest_pass_s']} s | |",
+        f"| chunking, embedding and aligning after the passes | {live['alignment_s']} s in all | |",
         f"| CPU of the process (live run) | {live['cpu_s']} s over {live['wall_s']} s wall = {live['cpu_cores']} cores | |",
         f"| after the feed ended, until the live result | {live['finish_wall_s']} s | |",
         f"| span accuracy, live alignment | {report['span_accuracy_live']} | |",
@@ -172,22 +177,23 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, help="only the first S seconds of the rendition")
     parser.add_argument("--out", type=Path, default=REPO / "tests" / "benchmarks" / "out" / "practice.json")
     parser.add_argument("--report", type=Path, help="write a Markdown report here")
+    parser.add_argument("--live-only", action="store_true", help="skip the full pass at Stop and the manual alignment")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     with tempfile.TemporaryDirectory(prefix="bench-practice-") as tmp:
         work = Path(tmp)
         model = args.model
         if model is None:
-            from practice_models import assemble_whisper_base
+            from whisper_models import multilingual_whisper_folder
 
-            model = assemble_whisper_base(work / "whisper-base")
-        report = run(model, args.speed, args.threads, args.beam, args.seconds, work)
+            model = multilingual_whisper_folder()
+        report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only)
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     report["uptime"] = uptime
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     print(json.dumps({k: v for k, v in report.items() if k != "words"}, ensure_ascii=False, indent=1))
-    if args.report:
+    if args.report and not args.live_only:
         write_report(report, args.report, uptime)
     return 0
 

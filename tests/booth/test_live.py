@@ -102,3 +102,22 @@ def test_a_bead_without_target_has_no_latency() -> None:
     result = live.finish()
     assert [b.state for b in result.beads] == ["unrendered"] * 3
     assert all(math.isnan(b.latency_s) and b.event()["latency_s"] is None for b in result.beads)
+
+
+def test_a_backlog_is_read_one_buffer_at_a_time() -> None:
+    gate = threading.Event()
+    spans: list[float] = []
+
+    class Recorded:
+        def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+            gate.wait(5.0)
+            spans.append(samples.size / RATE)
+            return Heard([])
+
+    live = LiveAligner(talk(2), tgt_lang="ja", model=None, transcriber=Recorded(), embedder=TopicEmbedder(), speed=1.0)
+    live.start()
+    _feed(live, 80.0)  # arrives while the first pass is stuck: a backlog of 80 s
+    gate.set()
+    result = live.finish()
+    assert result.processed_s == pytest.approx(80.0)
+    assert max(spans) <= live.recogniser.max_buffer_s + 0.11

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 import soundfile as sf
 
-from practice_models import assemble_whisper_base
 from sialign.cli.main import EXIT_INPUT, EXIT_USAGE, main
 from sialign.embed import models_registry as mr
 
@@ -23,11 +22,6 @@ def model_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="module")
-def whisper_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return assemble_whisper_base(tmp_path_factory.mktemp("whisper-base"))
-
-
-@pytest.fixture(scope="module")
 def rendition_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The first 8 s of the example interpretation (the first sentence and the start of the second)."""
     data, rate = sf.read(str(EXAMPLES / "talk.ja.ogg"), dtype="float32")
@@ -36,14 +30,14 @@ def rendition_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_practice_aligns_live_writes_events_and_saves_the_full_pass(whisper_base: Path, rendition_clip: Path, tmp_path: Path,
+def test_practice_aligns_live_writes_events_and_saves_the_full_pass(whisper_multilingual: Path, rendition_clip: Path, tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     import sialign
 
     events = tmp_path / "events.jsonl"
     session = tmp_path / "session.sialign"
     code = main(["practice", str(EXAMPLES / "talk.en.srt"), "--src-audio", str(EXAMPLES / "talk.en.ogg"), "--src-lang", "en",
-                 "--tgt-lang", "ja", "--input-file", str(rendition_clip), "--speed", "0", "--whisper-model", str(whisper_base),
+                 "--tgt-lang", "ja", "--input-file", str(rendition_clip), "--speed", "0", "--whisper-model", str(whisper_multilingual),
                  "--events", str(events), "-o", str(session)])  # fmt: skip
     err = capsys.readouterr().err
     assert code == 0, err

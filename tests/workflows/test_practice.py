@@ -1,4 +1,4 @@
-"""A practice session's full pass at Stop equals the offline alignment of the same files; the talk to interpret."""
+"""A practice session's full pass at Stop equals the offline alignment of the same files; the talk to interpret; the live project."""
 
 from __future__ import annotations
 
@@ -7,17 +7,11 @@ from pathlib import Path
 import pytest
 import soundfile as sf
 
-from practice_models import assemble_whisper_base
 from sialign.core.errors import SialignError
 from sialign.io.readers import read_transcript
 from sialign.workflows.practice import MACHINE_TRANSCRIPT, percentile, practice_project, practice_source
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
-
-
-@pytest.fixture(scope="module")
-def whisper_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return assemble_whisper_base(tmp_path_factory.mktemp("whisper-base"))
 
 
 @pytest.fixture(scope="module")
@@ -29,20 +23,19 @@ def rendition_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_full_pass_equals_transcribe_then_align_of_the_same_files(whisper_base: Path, rendition_clip: Path, tmp_path: Path) -> None:
+def test_full_pass_equals_sialign_align_of_the_same_files(whisper_multilingual: Path, rendition_clip: Path, tmp_path: Path) -> None:
     from sialign.cli.main import main
 
     source, audio = practice_source(EXAMPLES / "talk.en.srt", src_lang="en", src_audio=EXAMPLES / "talk.en.ogg")
-    project = practice_project(source, rendition_clip, tgt_lang="ja", model=whisper_base, live=None, src_audio=Path(audio or ""), threads=2)
+    project = practice_project(source, rendition_clip, tgt_lang="ja", model=whisper_multilingual, live=None, src_audio=Path(audio or ""), threads=2)
     assert project.metadata["target_transcript"] == MACHINE_TRANSCRIPT
-    assert project.metadata["speech_model"] == str(whisper_base)
+    assert project.metadata["speech_model"] == str(whisper_multilingual)
     assert project.target.format == "whisper" and project.target.audio_path == str(rendition_clip.resolve())
     assert project.source.audio_path == str(EXAMPLES / "talk.en.ogg")
-    # The same files, offline: sialign transcribe --role interpretation, then sialign align.
-    srt = tmp_path / "rendition.ja.srt"
+    # The same files, offline: sialign align SOURCE RECORDING.
     offline = tmp_path / "offline.sialign"
-    assert main(["transcribe", str(rendition_clip), "--language", "ja", "--role", "interpretation", "--model", str(whisper_base), "--threads", "2", "-q", "-o", str(srt)]) == 0
-    assert main(["align", str(EXAMPLES / "talk.en.srt"), str(srt), "--src-lang", "en", "--tgt-lang", "ja", "-q", "-o", str(offline)]) == 0
+    assert main(["align", str(EXAMPLES / "talk.en.srt"), str(rendition_clip), "--src-lang", "en", "--tgt-lang", "ja",
+                 "--whisper-model", str(whisper_multilingual), "-q", "-o", str(offline)]) == 0  # fmt: skip
     import sialign
 
     other = sialign.load(offline)
@@ -53,6 +46,7 @@ def test_full_pass_equals_transcribe_then_align_of_the_same_files(whisper_base: 
         return [(b.src, b.tgt, b.status.value, b.cost) for b in p.alignment.beads]
 
     assert beads(project) == beads(other)
+    assert project.params == other.params and project.params is not None and not project.params.learned_score
     assert any(b.src and b.tgt for b in project.alignment.beads)
 
 
@@ -78,3 +72,23 @@ def test_percentile_interpolates_as_numpy() -> None:
     values = [5.0, 1.0, 3.0, 9.0, 2.0]
     for q in (0, 10, 50, 90, 100):
         assert percentile(values, q) == pytest.approx(float(np.percentile(values, q)))
+
+
+def test_live_project_keeps_what_was_shown_and_drops_the_rest_with_reasons() -> None:
+    from sialign.booth.live import LiveBead, LiveResult
+    from sialign.core.model import BeadStatus, Document
+    from sialign.workflows.practice import live_project
+
+    source = Document.from_texts(["One.", "Two.", "Three.", "Four."], "en", [(0, 2), (3, 5), (6, 8), (9, 11)])
+    target = Document.from_texts(["一、", "一。", "三。", "えー"], "ja", [(2, 3), (3, 4), (8, 9), (9, 10)])
+    beads = [LiveBead(0, (0,), (0, 1), 5.0, 1.0, "rendered"), LiveBead(1, (1,), (), 9.0, float("nan"), "unrendered"),
+             LiveBead(2, (2,), (2,), 10.0, 1.0, "rendered"), LiveBead(3, (), (3,), 11.0, 1.0, "rendered")]  # fmt: skip
+    live = LiveResult(words=[], target=target, beads=beads, events=[], received_s=12.0, processed_s=12.0, model="m")
+    project = live_project(source, live)
+    assert project.alignment is not None
+    got = [(b.src, b.tgt, b.status) for b in project.alignment.beads]
+    assert got == [((0,), (0, 1), BeadStatus.AUTO), ((1,), (), BeadStatus.DROPPED), ((2,), (2,), BeadStatus.AUTO),
+                   ((), (3,), BeadStatus.DROPPED), ((3,), (), BeadStatus.DROPPED)]  # fmt: skip
+    assert "stopped before" in project.alignment.beads[-1].reason
+    assert project.metadata["target_transcript"] == MACHINE_TRANSCRIPT
+    assert project.metadata["practice"]["live"]["rendered"] == 2

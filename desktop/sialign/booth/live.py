@@ -28,7 +28,7 @@ import math
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -108,6 +108,7 @@ class LiveResult:
         gap_s: silence put in where blocks' times left a gap.
         overlap_s: audio fed twice for the same times (not read twice).
         passes / recognition_s / longest_pass_s: the recogniser's passes and the time they took.
+        alignment_s: time spent chunking, embedding and aligning after the passes.
         model: the Whisper model folder.
     """
 
@@ -122,8 +123,8 @@ class LiveResult:
     passes: int = 0
     recognition_s: float = 0.0
     longest_pass_s: float = 0.0
+    alignment_s: float = 0.0
     model: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def latencies(self) -> list[float]:
         """Latency of each bead of the final live alignment with a rendition: when it was shown as it ended."""
@@ -197,6 +198,7 @@ class LiveAligner:
         self._lock = threading.Lock()
         self._last_feed: tuple[float, float] | None = None  # (clock, recording time at the end of the last block)
         self._keys: list[tuple[Any, ...]] = []
+        self._align_s = 0.0
 
     # ------------------------------------------------------------ feeding
     def feed(self, samples: np.ndarray, t_start_s: float) -> None:
@@ -243,7 +245,8 @@ class LiveAligner:
             words=list(rec.committed), target=self.target, beads=list(self.beads), events=list(self.events),
             received_s=round(rec.received_s, 3), processed_s=round(rec.received_s - rec.overlap_s, 3),
             gap_s=round(rec.gap_s, 3), overlap_s=round(rec.overlap_s, 3), passes=rec.stats.passes,
-            recognition_s=round(rec.stats.seconds, 3), longest_pass_s=round(rec.stats.longest_s, 3), model=self.model,
+            recognition_s=round(rec.stats.seconds, 3), longest_pass_s=round(rec.stats.longest_s, 3),
+            alignment_s=round(self._align_s, 3), model=self.model,
         )  # fmt: skip
 
     def _run(self) -> None:
@@ -263,8 +266,11 @@ class LiveAligner:
                         break
                     self.recogniser.add_audio(*it)
                     # Fed faster than real time, the passes step through the audio as they would have
-                    # heard it live; at real time a slow pass reads all that arrived meanwhile at once.
-                    if self.speed == 0 and self.recogniser.ready():
+                    # heard it live. At real time a slow pass reads all that arrived meanwhile at once,
+                    # but never more than one buffer's worth: a pass over a longer buffer would be
+                    # slower still (Whisper reads 30-second windows) and the delay would run away.
+                    rec = self.recogniser
+                    if (self.speed == 0 and rec.ready()) or (rec.ready() and rec.buffer_s >= rec.max_buffer_s):
                         self._pass()
                 if not finishing and self.recogniser.ready():
                     self._pass()
@@ -293,6 +299,7 @@ class LiveAligner:
         self.aligner.prepare()
 
     def _update(self, *, final: bool) -> None:
+        started = time.perf_counter()
         rec = self.recogniser
         target, first_changed = self.chunker.update(rec.committed, final=final)
         frontier = rec.audio_end_s if final else rec.committed_until_s
@@ -301,6 +308,7 @@ class LiveAligner:
         beads, changed = self._beads(shapes, target, now)
         self.target = target
         self.beads = beads
+        self._align_s += time.perf_counter() - started
         for k in changed:
             self.events.append(beads[k].event())
         if self.on_update is not None and (changed or final):

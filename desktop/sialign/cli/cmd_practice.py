@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from sialign.cli.cmd_align import console_progress
     from sialign.cli.usage import usage_error
     from sialign.core.languages import normalise_language
-    from sialign.embed.models_registry import ModelRegistry
+    from sialign.transcribe.models import whisper_model_for
     from sialign.transcribe.recognise import require_recogniser
     from sialign.workflows.outputs import check_output_folder, export
     from sialign.workflows.practice import is_recording, live_summary, practice_project, practice_source
@@ -61,16 +61,16 @@ def run(args: argparse.Namespace) -> int:
     require_recogniser()
     progress = console_progress(args.quiet)
     # A transcript is read (and refused when untimed) before the model is looked for; a recording needs it first.
-    model = ModelRegistry().whisper_folder(args.whisper_model) if is_recording(args.source) else None
+    model = whisper_model_for(args.whisper_model) if is_recording(args.source) else None
     source, src_audio_path = practice_source(args.source, src_lang=src_lang, src_audio=src_audio, whisper_model=model, progress=progress)
     if model is None:
-        model = ModelRegistry().whisper_folder(args.whisper_model)
+        model = whisper_model_for(args.whisper_model)
     elif progress is not None:
         print(file=sys.stderr)
     events_file: IO[str] | None = None
     if args.events:
         check_output_folder(args.events, "--events")
-        events_file = open(args.events, "w", encoding="utf-8")  # noqa: SIM115  (closed below; written as beads come)
+        events_file = open(args.events, "w", encoding="utf-8")  # closed below: written as beads come
     written = 0
     lock = threading.Lock()
 

@@ -18,7 +18,7 @@ import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sialign.core.errors import AlignmentCancelled, SialignError
+from sialign.core.errors import SialignError
 
 if TYPE_CHECKING:
     from sialign.booth.live import LiveResult
@@ -40,7 +40,7 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
             transcript with times, or a recording (transcribed into sentences first).
         src_lang: the source language (a transcript's is guessed otherwise; a recording needs it or a multilingual model).
         src_audio: the source recording, when ``path`` is a transcript (or to replace a project's).
-        whisper_model: the Whisper folder for a recording.
+        whisper_model: the Whisper folder (or registered name) for a recording; None: the default speech model.
 
     Returns:
         The source document (times on the source recording's clock) and the source recording, if any.
@@ -58,12 +58,10 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
         source = project.source
         audio = audio or source.audio_path
     elif is_recording(p):
-        from sialign.transcribe import transcribe_file
+        from sialign.workflows.recordings import transcribe_recording
 
-        if whisper_model is None:
-            raise SialignError(f"{p}: a source recording is transcribed first — give a Whisper model.")
-        source = transcribe_file(p, whisper_model, language=src_lang, role="source", progress=progress,
-                                 should_stop=should_stop).document  # fmt: skip
+        source = transcribe_recording(p, role="source", language=src_lang, model=whisper_model, progress=progress,
+                                      should_stop=should_stop).document  # fmt: skip
         audio = audio or str(p.resolve())
     else:
         from sialign.io.readers import read_transcript
@@ -85,9 +83,9 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
 
 def is_recording(path: str | Path) -> bool:
     """Whether ``path`` names a recording (by its extension) rather than a transcript or a project."""
-    from sialign.workflows.talks import AUDIO_SUFFIXES
+    from sialign.workflows.recordings import is_recording as recording
 
-    return Path(path).suffix.lower() in AUDIO_SUFFIXES + (".m4a", ".opus", ".webm", ".mp4", ".aac")
+    return recording(path)
 
 
 def practice_project(
@@ -106,9 +104,10 @@ def practice_project(
 ) -> Project:
     """At Stop: the session's project from one full offline pass over the recording.
 
-    The same as ``sialign transcribe RECORDING --role interpretation`` then
-    ``sialign align`` of the source with that transcript (both recordings
-    attached): the result equals the offline alignment of the same files.
+    The same as ``sialign align SOURCE RECORDING`` (the recording transcribed
+    into chunks, aligned on the recordings' shared clock with the parameters
+    for a machine transcript, both recordings attached): the result equals the
+    offline alignment of the same files.
 
     Args:
         source: the talk's sentences (timed on the source recording's clock; not changed).
@@ -117,7 +116,7 @@ def practice_project(
         model: the Whisper model folder.
         live: what the live engine showed (kept as a summary in the project's metadata), or None.
         src_audio: the source recording to attach.
-        params: alignment parameters (default: those ``sialign align`` uses for a new talk).
+        params: alignment parameters (default: those ``sialign align`` uses for a talk from a recording).
         talk_id: the talk's name (default: from the file names).
 
     Raises:
@@ -127,24 +126,22 @@ def practice_project(
     import copy
 
     from sialign.core.progress import stage
-    from sialign.transcribe import transcribe_file
     from sialign.workflows.aligning import align_params, align_talk
-    from sialign.workflows.talks import talk_from_documents
+    from sialign.workflows.recordings import talk_from_recordings
 
-    heard = transcribe_file(recording, model, language=tgt_lang, role="interpretation", threads=threads,
-                            progress=stage(progress, 0.0, 0.8), should_stop=should_stop)  # fmt: skip
-    if heard.recognition.interrupted:
-        raise AlignmentCancelled("The full pass was cancelled; the live alignment is unchanged.")
     metadata: dict[str, Any] = {
         "target_transcript": MACHINE_TRANSCRIPT,
         "speech_model": str(model),
         "practice": {"recording": str(Path(recording).expanduser().resolve()), "live": live_summary(live)},
     }
-    project = talk_from_documents(
-        copy.deepcopy(source), heard.document, source_path=source.path or "", target_path=recording, talk_id=talk_id,
-        target_language=tgt_lang, source_audio=str(src_audio) if src_audio else (source.audio_path or ""),
-        target_audio=str(Path(recording).expanduser().resolve()), metadata=metadata,
+    # The talk exactly as `sialign align SOURCE RECORDING` builds it: the recording transcribed into
+    # chunks, a machine transcript on the recordings' clock, aligned with the parameters for one.
+    talk = talk_from_recordings(
+        copy.deepcopy(source), Path(recording), src_lang=source.language, tgt_lang=tgt_lang,
+        source_audio=src_audio if src_audio else source.audio_path, model=model, talk_id=talk_id,
+        metadata=metadata, threads=threads, progress=stage(progress, 0.0, 0.8), should_stop=should_stop,
     )  # fmt: skip
+    project = talk.project
     align_talk(project, params or align_params(project), progress=stage(progress, 0.8, 1.0), should_stop=should_stop)
     return project
 
