@@ -121,8 +121,9 @@ class TranscribeDialog(QDialog):
         if any(r.role == "source" for r in self.recordings):
             cuts.append("the source is cut into sentences")
         if any(r.role != "source" for r in self.recordings):
-            cuts.append("the interpretation into chunks (Japanese) or sentences")
-        note = QLabel(f"{'; '.join(cuts).capitalize()}. Saved beside the recording{'s' if several else ''} as {names}, "
+            cuts.append(f"the interpretation {'into' if cuts else 'is cut into'} chunks (Japanese) or sentences")
+        cut = "; ".join(cuts)
+        note = QLabel(f"{cut[0].upper()}{cut[1:]}. Saved beside the recording{'s' if several else ''} as {names}, "
                       "marked as a machine transcript to be corrected in the review.")  # fmt: skip
         note.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
@@ -193,8 +194,8 @@ class TranscribeDialog(QDialog):
                 languages = [r.language for r in self.recordings] if len(self.recordings) > 1 else [self.language.currentText().strip()]
                 unknown = [lang for lang in languages if not info.knows(lang)]
                 if unknown:
-                    self.model_info.setText(f"{info.name} recognises English only, not '{unknown[0]}': choose or add a "
-                                            "multilingual model in Speech models….")  # fmt: skip
+                    self.model_info.setText(f"{info.name} recognises English only, not '{unknown[0]}': choose a "
+                                            "multilingual model, or add one with the Speech models… button.")  # fmt: skip
                     self.model_info.setStyleSheet("color: #b00020;")
                     ok = False
                 else:
