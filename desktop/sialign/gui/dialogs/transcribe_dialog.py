@@ -81,7 +81,7 @@ class TranscribeDialog(QDialog):
         self.models_button = QPushButton("Speech models…")
         self.models_button.setToolTip("Add a Whisper model folder, see its languages, choose the default")
         self.models_button.clicked.connect(self.open_speech_models)
-        choose = QPushButton("Folder…")
+        choose = self.folder_button = QPushButton("Folder…")
         choose.setToolTip("Use a Whisper model folder once, without adding it to the speech models")
         choose.clicked.connect(self._choose_folder)
         model_row = QHBoxLayout()
@@ -278,6 +278,7 @@ class TranscribeDialog(QDialog):
         self.model.setEnabled(False)
         self.language.setEnabled(False)
         self.models_button.setEnabled(False)
+        self.folder_button.setEnabled(False)
         self._show("Loading the model…")
         self._runner.start(worker)
 
@@ -309,6 +310,7 @@ class TranscribeDialog(QDialog):
         self.model.setEnabled(True)
         self.language.setEnabled(True)
         self.models_button.setEnabled(True)
+        self.folder_button.setEnabled(True)
         self._model_changed()
         if self.output is not None:
             self.accept()
