@@ -15,10 +15,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from sialign.core.errors import ModelLoadError, ModelNotFoundError
+from sialign.core.errors import ModelLoadError
 
-# Where the user sets the default speech model, said once for every message that needs it.
-HOW_TO_SET = "add one in Settings → Speech models… or with `sialign models add FOLDER --default`"
 # Vocabulary size of Whisper's English-only models (tiny.en ... medium.en); multilingual ones have more tokens.
 ENGLISH_ONLY_VOCABULARY = 51864
 
@@ -158,7 +156,6 @@ def whisper_model_for(name_or_path: str | Path | None) -> Path:
 
 
 __all__ = [
-    "HOW_TO_SET",
     "WhisperInfo",
     "default_whisper_info",
     "default_whisper_model",

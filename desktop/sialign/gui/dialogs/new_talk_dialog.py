@@ -295,7 +295,8 @@ class NewTalkDialog(QDialog):
         self.source = transcript("Source transcript")
         self.target = transcript("Interpretation transcript")
         for field in (self.source, self.target):
-            field.edit.setPlaceholderText("a transcript, or leave empty to transcribe the recording below")
+            field.edit.setPlaceholderText("empty: transcribed from the audio")
+            field.edit.setToolTip("The transcript file; leave it empty and choose the recording below: Create transcribes it")
         self.reference = transcript("Reference translation (optional)")
         self.source_audio = FileField("Source audio (optional)", AUDIO_FILTER, kind="audio", settings=settings)
         self.target_audio = FileField("Interpreter audio (optional)", AUDIO_FILTER, kind="audio", settings=settings)

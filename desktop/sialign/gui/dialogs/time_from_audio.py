@@ -134,7 +134,7 @@ class TimeFromAudioDialog(QDialog):
             self.model = None
             self._info = None
             self.model_label.setText("<b>No speech model.</b> Timing from audio needs one to hear the recording: "
-                                     "add a Whisper model folder in Speech models….")  # fmt: skip
+                                     "add a Whisper model folder with the Speech models… button.")  # fmt: skip
             self.model_label.setStyleSheet(ERROR_STYLE)
             self.models_button.setDefault(True)
             return
@@ -164,7 +164,7 @@ class TimeFromAudioDialog(QDialog):
             text = ""
         elif doc is not None and not self._info.knows(doc.language):
             text = (f"{self._info.name} recognises English only, but the {name} is in '{doc.language}': "
-                    "add a multilingual model in Speech models….")  # fmt: skip
+                    "add a multilingual model with the Speech models… button.")  # fmt: skip
             problem = text
         elif doc is not None and doc.has_times:
             text = (f"The {name} already has times: they will be replaced by the times of its recording "

@@ -81,7 +81,7 @@ class TranscribeDialog(QDialog):
         self.models_button = QPushButton("Speech models…")
         self.models_button.setToolTip("Add a Whisper model folder, see its languages, choose the default")
         self.models_button.clicked.connect(self.open_speech_models)
-        choose = QPushButton("Folder…")
+        choose = self.folder_button = QPushButton("Folder…")
         choose.setToolTip("Use a Whisper model folder once, without adding it to the speech models")
         choose.clicked.connect(self._choose_folder)
         model_row = QHBoxLayout()
@@ -121,8 +121,9 @@ class TranscribeDialog(QDialog):
         if any(r.role == "source" for r in self.recordings):
             cuts.append("the source is cut into sentences")
         if any(r.role != "source" for r in self.recordings):
-            cuts.append("the interpretation into chunks (Japanese) or sentences")
-        note = QLabel(f"{'; '.join(cuts).capitalize()}. Saved beside the recording{'s' if several else ''} as {names}, "
+            cuts.append(f"the interpretation {'into' if cuts else 'is cut into'} chunks (Japanese) or sentences")
+        cut = "; ".join(cuts)
+        note = QLabel(f"{cut[0].upper()}{cut[1:]}. Saved beside the recording{'s' if several else ''} as {names}, "
                       "marked as a machine transcript to be corrected in the review.")  # fmt: skip
         note.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
@@ -193,8 +194,8 @@ class TranscribeDialog(QDialog):
                 languages = [r.language for r in self.recordings] if len(self.recordings) > 1 else [self.language.currentText().strip()]
                 unknown = [lang for lang in languages if not info.knows(lang)]
                 if unknown:
-                    self.model_info.setText(f"{info.name} recognises English only, not '{unknown[0]}': choose or add a "
-                                            "multilingual model in Speech models….")  # fmt: skip
+                    self.model_info.setText(f"{info.name} recognises English only, not '{unknown[0]}': choose a "
+                                            "multilingual model, or add one with the Speech models… button.")  # fmt: skip
                     self.model_info.setStyleSheet("color: #b00020;")
                     ok = False
                 else:
@@ -277,6 +278,7 @@ class TranscribeDialog(QDialog):
         self.model.setEnabled(False)
         self.language.setEnabled(False)
         self.models_button.setEnabled(False)
+        self.folder_button.setEnabled(False)
         self._show("Loading the model…")
         self._runner.start(worker)
 
@@ -308,6 +310,7 @@ class TranscribeDialog(QDialog):
         self.model.setEnabled(True)
         self.language.setEnabled(True)
         self.models_button.setEnabled(True)
+        self.folder_button.setEnabled(True)
         self._model_changed()
         if self.output is not None:
             self.accept()
