@@ -72,3 +72,86 @@ class FakeOutput:
     def open_stream(self, callback: Callable[..., None], finished_callback: Callable[[], None]) -> FakeStream:
         self.streams.append(FakeStream(callback, finished_callback, self.channels))
         return self.streams[-1]
+
+
+class FakeDuplexStream:
+    """A full-duplex stream for :class:`sialign.booth.recorder.BoothRecorder`: the test (or a thread) drives the callback.
+
+    Made by :class:`FakeDuplexFactory` with sounddevice's ``Stream`` keyword arguments. The microphone is
+    ``microphone(first_frame, frames)`` (default: a 440 Hz tone at -10 dBFS, so every sample's stream frame can be
+    checked in the file); what the callback writes to the output is kept in ``played``.
+    """
+
+    def __init__(self, factory: FakeDuplexFactory, **kwargs: object) -> None:
+        self.kwargs = kwargs
+        self.samplerate = float(kwargs["samplerate"])  # type: ignore[arg-type]
+        self.channels = kwargs["channels"]
+        self.callback = kwargs["callback"]
+        self.latency = factory.latency
+        self.microphone = factory.microphone
+        self.active = False
+        self.closed = False
+        self.frames_done = 0
+        self.played: list[np.ndarray] = []
+        self._thread: object = None
+
+    def start(self) -> None:
+        self.active = True
+
+    def stop(self) -> None:
+        self.active = False
+        thread = self._thread
+        if thread is not None:
+            thread.join()  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.closed = True
+
+    def pump(self, frames: int = 480, status: object = None) -> None:
+        """One callback of ``frames`` frames."""
+        out_channels = self.channels[1]  # type: ignore[index]
+        indata = self.microphone(self.frames_done, frames).reshape(frames, 1).astype(np.float32)
+        outdata = np.full((frames, out_channels), 9.0, dtype=np.float32)  # garbage the callback must overwrite
+        self.callback(indata, outdata, frames, None, status)  # type: ignore[operator]
+        self.frames_done += frames
+        self.played.append(outdata)
+
+    def run_in_thread(self, frames: int = 480, speed: float = 1.0) -> None:
+        """Call back from a thread of its own at ``speed`` × real time, as PortAudio does, until ``stop``."""
+        import threading
+        import time
+
+        def loop() -> None:
+            began = time.monotonic()
+            while self.active:
+                self.pump(frames)
+                wait = began + self.frames_done / self.samplerate / speed - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+
+        thread = threading.Thread(target=loop, name="fake-portaudio", daemon=True)
+        self._thread = thread
+        thread.start()
+
+    def output(self) -> np.ndarray:
+        return np.concatenate(self.played) if self.played else np.zeros((0, self.channels[1]), np.float32)  # type: ignore[index]
+
+
+def tone(first: int, frames: int, rate: float = 48000.0) -> np.ndarray:
+    """The fake microphone's default: 440 Hz at amplitude 0.3, continuous across blocks."""
+    t = (np.arange(first, first + frames) / rate).astype(np.float64)
+    return (0.3 * np.sin(2 * np.pi * 440.0 * t)).astype(np.float32)
+
+
+class FakeDuplexFactory:
+    """The ``stream_factory`` of a :class:`BoothRecorder` under test; keeps the streams it made."""
+
+    def __init__(self, latency: tuple[float, float] = (0.01, 0.02),
+                 microphone: Callable[[int, int], np.ndarray] | None = None) -> None:  # fmt: skip
+        self.latency = latency
+        self.microphone = microphone or tone
+        self.streams: list[FakeDuplexStream] = []
+
+    def __call__(self, **kwargs: object) -> FakeDuplexStream:
+        self.streams.append(FakeDuplexStream(self, **kwargs))
+        return self.streams[-1]

@@ -72,6 +72,20 @@ def whisper_model() -> Path:
 
 
 @pytest.fixture(scope="session")
+def whisper_multilingual() -> Path:
+    """Whisper base (multilingual) in CTranslate2 format, reassembled once per environment from its two dev packages.
+
+    Skipped, saying which package is missing, only when they are not installed.
+    """
+    from whisper_models import missing_reason, multilingual_whisper_folder
+
+    reason = missing_reason()
+    if reason:
+        pytest.skip(reason)
+    return multilingual_whisper_folder()
+
+
+@pytest.fixture(scope="session")
 def talk_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The first 9.5 s of the example talk's English track (two sentences), as a WAV file."""
     import soundfile as sf

@@ -149,3 +149,17 @@ def test_costs_reported_cost_of_identical_beads_is_about_zero() -> None:
     assert model.reported_cost(1, 1, 10, 10) == pytest.approx(0.0, abs=1e-5)
     assert model.reported_cost(2, 2, 30, 30) == pytest.approx(0.0, abs=1e-5)
     assert model.reported_cost(1, 1, 10, 40) > 0.5
+
+
+def test_costs_lag_pull_prefers_the_usual_lag_inside_the_window() -> None:
+    """Inside the window two starts cost the same; with a pull toward the talk's lag the nearer one is cheaper."""
+    x = unit(np.ones((1, 2)))
+    y = unit(np.ones((2, 2)))
+    starts = dict(src_starts=np.array([10.0]), tgt_starts=np.array([11.0, 13.0]))
+    flat = BeadCostModel([Signal(x, y)], 1, 1, CostSettings(time_weight=0.3, evs_min=0.5, evs_max=5.0), **starts)
+    pulled = BeadCostModel([Signal(x, y)], 1, 1, CostSettings(time_weight=0.3, evs_min=0.5, evs_max=5.0,
+                                                                 lag_centre=3.0, lag_pull=0.1), **starts)  # fmt: skip
+    near_one, near_three = (flat.time_cost(1, 1, np.array([1]), np.array([j]))[0] for j in (1, 2))
+    assert near_one == near_three == 0.0
+    lag1, lag3 = (pulled.time_cost(1, 1, np.array([1]), np.array([j]))[0] for j in (1, 2))
+    assert lag1 == pytest.approx(0.2) and lag3 == pytest.approx(0.0)

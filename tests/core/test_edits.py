@@ -21,6 +21,7 @@ from sialign.core.edits import (
     MoveSegment,
     ReplaceAlignment,
     ReplaceBeads,
+    ReplaceTranscript,
     SetFilterParams,
     SetLabels,
     SetParams,
@@ -513,6 +514,8 @@ ALL_EDITS: list[Edit] = [
     ReplaceBeads(0, 1, (Bead((0,), (0, 1), flags=[Flag("eta", 0.1, 0.2, "low")]),), label="Apply filters"),
     ReplaceAlignment(Alignment([Bead((0,), (0,))], embedder="lexical", info={"k": 1}), label="Align"),
     ReplaceAlignment(None),
+    ReplaceTranscript("tgt", Document.from_texts(["川の話"], "ja", [(1.0, 2.0)]), Alignment([Bead((0, 1, 2, 3), (0,))]),
+                      {"transcript": "machine"}, label="Full pass over the recording"),  # fmt: skip
     SetParams(AlignParams(embedder="lexical", max_tgt=8), label="Align"),
     SetParams(None),
     SetFilterParams(FilterParams(gamma_min=0.5, content_pos=("NOUN",))),
@@ -613,6 +616,24 @@ def test_edits_a_refused_batch_leaves_the_parameters_as_they_were() -> None:
     with pytest.raises(EditError):
         apply_edit(project, Batch((SetParams(AlignParams(max_src=2)), MergeBeads(99))))
     assert project.params == before
+
+
+def test_edits_replace_transcript_installs_a_new_interpretation_in_one_undoable_step() -> None:
+    project = make_project()
+    target = Document.from_texts(["皆さんおはよう", "川の話です", "ありがとう"], "ja", [(0.4, 2.0), (2.5, 5.5), (5.6, 6.2)])
+    target.audio_path, target.format = "/tmp/session.wav", "whisper"
+    beads = Alignment([Bead((0,), (0,)), Bead((1,), (1,)), Bead((2,), (2,)), Bead((3,), ())], embedder="lexical")
+    edit = ReplaceTranscript("tgt", target, beads, {"transcript": "machine transcript, not corrected"}, label="Full pass")
+    assert edit.changes().reshaped == ("tgt",) and edit.changes().alignment
+    apply_and_undo(project, edit)
+    assert project.target.texts() == ["皆さんおはよう", "川の話です", "ありがとう"] and project.target.format == "whisper"
+    assert project.alignment is not None and len(project.alignment) == 4
+    assert project.metadata == {"transcript": "machine transcript, not corrected"}
+    # Beads that do not cover the new transcript are refused before anything changes.
+    before = state(project)
+    with pytest.raises(InvariantError, match="target"):
+        apply_edit(project, ReplaceTranscript("tgt", target, Alignment([Bead((0, 1, 2, 3), (0,))])))
+    assert state(project) == before
 
 
 def test_edits_every_edit_type_is_covered() -> None:

@@ -60,11 +60,11 @@ def test_whisper_models_are_listed_apart_and_have_their_own_default(registry: mr
 
 
 def test_whisper_folder_errors(registry: mr.ModelRegistry, tmp_path: Path) -> None:
-    with pytest.raises(ModelNotFoundError, match="no Whisper model installed"):
+    with pytest.raises(ModelNotFoundError, match="no speech model is set"):
         registry.whisper_folder(None)
     registry.add(fake_whisper(tmp_path / "a"), check=False)
     registry.add(fake_whisper(tmp_path / "b"), check=False)
-    with pytest.raises(ModelNotFoundError, match="several Whisper models"):
+    with pytest.raises(ModelNotFoundError, match="no default speech model among"):
         registry.whisper_folder(None)
     with pytest.raises(ModelNotFoundError, match="no Whisper model named 'c'"):
         registry.whisper_folder("c")

@@ -117,8 +117,8 @@ def test_new_talk_dialog_missing_files_and_audio(dialog, files, tmp_path) -> Non
     dialog.source_audio.set_path(str(tmp_path / "nope.wav"))
     assert "no such file" in dialog.source_audio.status.text()
     problems = dialog.problems()
-    assert "Choose the source transcript." in problems
-    assert "Choose the interpretation transcript." in problems
+    assert "Choose the source transcript, or its recording (Create then transcribes it)." in problems
+    assert "Choose the interpretation transcript, or its recording (Create then transcribes it)." in problems
     assert any("nope.wav" in p for p in problems)
 
 

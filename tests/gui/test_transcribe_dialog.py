@@ -62,7 +62,8 @@ def test_transcribe_dialog_without_a_model_says_what_to_do(qtbot, tmp_path: Path
     monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
     dialog = TranscribeDialog(str(clip), "en")
     qtbot.addWidget(dialog)
-    assert not dialog.start_button.isEnabled() and "No Whisper model" in dialog.status.text()
+    assert not dialog.start_button.isEnabled() and "No speech model yet" in dialog.status.text()
+    assert "--" not in dialog.status.text() and "sialign models" not in dialog.status.text()
 
 
 def test_transcribe_dialog_cancel_saves_nothing(qtbot, whisper_registry: Path, clip: Path) -> None:  # type: ignore[no-untyped-def]
@@ -126,3 +127,50 @@ def test_transcribe_dialog_a_long_error_wraps_below_the_fields_and_says_where_to
     assert status.height() >= status.heightForWidth(status.width())
     assert status.geometry().bottom() <= dialog.rect().bottom()
     assert status.geometry().top() >= dialog.language.geometry().bottom()
+
+
+def test_new_talk_from_two_recordings_alone_transcribes_both(qtbot, whisper_registry: Path, clip: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip  # type: ignore[no-untyped-def]
+    """Create with only the two recordings: one Transcribe dialog hears both, then the talk is made of the transcripts."""
+    import shutil
+
+    from sialign.gui.dialogs import transcribe_dialog
+    from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
+    from sialign.workflows.aligning import align_params
+
+    interpretation = tmp_path / "talk.rendition.wav"
+    shutil.copy(clip, interpretation)  # English again: the English-only test model hears it
+    shown: list[str] = []
+
+    def run_at_once(self) -> int:  # type: ignore[no-untyped-def]
+        shown.append(self.windowTitle())
+        self.start()
+        qtbot.waitUntil(lambda: not self.busy and self.output is not None, timeout=120_000)
+        return 1
+
+    monkeypatch.setattr(transcribe_dialog.TranscribeDialog, "exec", run_at_once)
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.source_audio.set_path(str(clip))
+    dialog.target_audio.set_path(str(interpretation))
+    dialog.source_language.setEditText("en")
+    dialog.target_language.setEditText("en")
+    assert dialog.problems() == [] and dialog.sides_to_transcribe() == ["src", "tgt"]
+    dialog.accept()
+    assert shown == ["Transcribe the recordings"] and dialog.result() == 1
+    assert dialog.source.path == str(clip.with_name("talk.en.whisper.srt"))
+    assert dialog.target.path == str(tmp_path / "talk.rendition.whisper.srt")
+    project = dialog.project()
+    assert project.metadata["interpretation_transcript"] == "machine transcript (Whisper tiny.en), not corrected"
+    assert project.source.has_times and project.target.has_times
+    assert align_params(project).lag_window == "fit"  # aligned on the recordings' clock
+
+
+def test_transcribe_dialog_refuses_an_english_only_model_for_japanese(qtbot, whisper_registry: Path, clip: Path) -> None:  # type: ignore[no-untyped-def]
+    from sialign.gui.dialogs.transcribe_dialog import TranscribeDialog
+
+    dialog = TranscribeDialog(str(clip), "ja", "interpretation")
+    qtbot.addWidget(dialog)
+    assert "recognises English only, not 'ja'" in dialog.model_info.text() and not dialog.start_button.isEnabled()
+    dialog.language.setEditText("en")
+    assert dialog.model_info.text().startswith("English only") and dialog.start_button.isEnabled()

@@ -125,3 +125,25 @@ def test_without_a_speech_recogniser_transcribe_fails_in_one_line_first(monkeypa
     else:
         assert "faster-whisper is not installed" in err and "sialign[transcribe]" in err
     assert "no-model" not in err
+
+
+def test_recordings_decode_with_soundfile_without_pyav(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WAV, FLAC, OGG are read by libsndfile (every build has it): mixed to mono and brought to 16 kHz, PyAV never asked."""
+    import faster_whisper
+    import numpy as np
+    import soundfile as sf
+
+    from sialign.transcribe.recognise import SAMPLE_RATE, decode_audio_file
+
+    def no_pyav(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("PyAV was used")
+
+    monkeypatch.setattr(faster_whisper, "decode_audio", no_pyav)
+    t = np.arange(44_100 * 2) / 44_100
+    tone = 0.5 * np.sin(2 * np.pi * 440 * t)
+    stereo = np.stack([tone, tone], axis=1).astype("float32")
+    for name in ("tone.wav", "tone.flac", "tone.ogg"):
+        sf.write(str(tmp_path / name), stereo, 44_100)
+        _, samples = decode_audio_file(tmp_path / name)
+        assert samples.dtype == np.float32 and samples.ndim == 1
+        assert abs(samples.size - 2 * SAMPLE_RATE) <= 2 and 0.4 < float(np.max(np.abs(samples))) < 0.6

@@ -43,3 +43,23 @@ def test_no_words_give_an_empty_document_and_a_bad_role_is_refused() -> None:
     assert len(words_to_document([], "en")) == 0
     with pytest.raises(ValueError, match="role"):
         words_to_document(WORDS, "en", role="target")
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        # Whisper joined two of its segments and wrote the second sentence in lower case.
+        ([w(" that", 0, 0.2), w(" was", 0.2, 0.4), w(" fine.", 0.4, 0.8), w(" others", 0.8, 1.2), w(" stayed.", 1.2, 1.6)],
+         ["that was fine.", "others stayed."]),
+        ([w(" really?", 0, 0.4), w(" yes", 0.5, 0.8)], ["really?", "yes"]),
+        # An abbreviation that may end a sentence or not, and one that never does, keep the sentence whole.
+        ([w(" in", 0, 0.2), w(" the", 0.2, 0.3), w(" U.S.", 0.3, 0.7), w(" and", 0.7, 0.9), w(" Canada.", 0.9, 1.3)],
+         ["in the U.S. and Canada."]),
+        ([w(" ask", 0, 0.2), w(" Dr.", 0.2, 0.5), w(" smith", 0.5, 0.9)], ["ask Dr. smith"]),
+    ],
+    ids=["full-stop", "question", "u.s.", "dr."],
+)
+def test_a_recognised_sentence_end_cuts_before_a_lower_case_word(words: list[Word], expected: list[str]) -> None:
+    doc = words_to_document(words, "en")
+    assert doc.texts() == expected
+    assert doc.segments[-1].end == words[-1].end

@@ -69,6 +69,12 @@ class CostSettings:
             while a rendering half a minute away is a different sentence.
         time_far_weight: cost per second beyond ``time_near`` outside the window.
         evs_min, evs_max: the window, target start minus source start, in seconds.
+        lag_centre: the talk's typical lag (target start minus source start),
+            seconds, or None; with ``lag_pull`` it breaks ties inside the window.
+        lag_pull: cost per second a bead's start lag is away from ``lag_centre``
+            (0 = off): where the text cannot tell two neighbouring chunks
+            apart (recognised speech), the one nearer the interpreter's usual
+            lag wins.
         length_weight: weight of the length-ratio term (0 = off): a bead
             whose sides' character lengths deviate from the document's
             overall ratio pays ``length_weight * |log deviation|``.
@@ -88,6 +94,8 @@ class CostSettings:
     time_far_weight: float = 0.1
     evs_min: float = -1.0
     evs_max: float = 10.0
+    lag_centre: float | None = None
+    lag_pull: float = 0.0
     length_weight: float = 0.0
     merge_cost: float = 1e-3
     random_pairs: int = 64
@@ -372,7 +380,10 @@ class BeadCostModel:
         s = self.settings
         outside = np.maximum(s.evs_min - lag_first, 0.0) + np.maximum(lag_late - s.evs_max, 0.0)
         near = np.minimum(outside, s.time_near)
-        return s.time_weight * near + s.time_far_weight * (outside - near)
+        penalty = s.time_weight * near + s.time_far_weight * (outside - near)
+        if s.lag_pull > 0 and s.lag_centre is not None:
+            penalty = penalty + s.lag_pull * np.abs(lag_first - s.lag_centre)
+        return penalty
 
     def length_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
         """Length-ratio penalty of (a, b) beads ending at (i, j); 0 when off.

@@ -45,7 +45,7 @@ from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.embed.base import Embedder, l2_normalise_rows
 from sialign.embed.models import EmbedderChoice, choose_embedder
 from sialign.align.signals import (
-    MIX_LEXICAL_DIM, LagEstimate, is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
+    LAG_PULL_SHARE, MIX_LEXICAL_DIM, LagEstimate, is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
     word_skip_scale,
 )
 
@@ -452,10 +452,14 @@ def align_project(
             lag = estimate_lag(
                 text_only, _starts(src_doc), _starts(tgt_doc), settings,
                 progress=stage(align_progress, 0.0, 0.3), should_stop=should_stop,
+                fit=params.lag_window == "fit",
             )
             align_progress = stage(align_progress, 0.3, 1.0)
             if lag.used:
                 settings = dataclasses.replace(settings, evs_min=lag.evs_min, evs_max=lag.evs_max)
+                if params.lag_window == "fit" and lag.median is not None:
+                    settings = dataclasses.replace(settings, lag_centre=lag.median,
+                                                   lag_pull=settings.time_weight * LAG_PULL_SHARE)  # fmt: skip
             else:
                 timed = False
         model = BeadCostModel(

@@ -154,6 +154,17 @@ LAG_MAX_SPREAD = 5.0
 LAG_MARGIN = 2.0
 
 
+# With a fitted window (``lag_window="fit"``), the seconds added around the
+# anchors' 10th-90th percentile lags: word times from a recogniser are good to
+# a few tenths of a second, so the window is the interpreter's own range.
+LAG_FIT_MARGIN = 1.0
+
+
+# With a fitted window, the pull toward the dated median lag per second, as a
+# share of the time weight (a tie-breaker inside the window, see CostSettings.lag_pull).
+LAG_PULL_SHARE = 1 / 3
+
+
 @dataclass
 class LagEstimate:
     """How the ear-voice-span prior was set for a talk.
@@ -187,6 +198,7 @@ def estimate_lag(
     *,
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
+    fit: bool = False,
 ) -> LagEstimate:
     """Date the interpretation's lag from a text-only alignment before trusting timestamps.
 
@@ -205,17 +217,28 @@ def estimate_lag(
         src_starts: (n_src,) start times, seconds.
         tgt_starts: (n_tgt,) start times, seconds.
         settings: the configured window.
+        fit: fit the window to the dated lags instead of widening the
+            configured one (``AlignParams.lag_window == "fit"``). With too
+            few confident beads, the cheaper half of the text-only beads (at
+            least LAG_MIN_ANCHORS)
+            date the lag: recognised text is noisy, so its costs are high
+            everywhere, but their ranking still picks the better-matched
+            beads.
     """
     result = align_window(
         text_only, 0, text_only.n_src, 0, text_only.n_tgt, exact_cell_limit=EXACT_CELL_LIMIT,
         progress=progress, should_stop=should_stop,
     )
-    lags = []
+    ranked = []
     for i0, a, j0, b in result.beads:
-        if a and b and text_only.reported_cost(a, b, i0 + a, j0 + b) <= LAG_ANCHOR_COST:
+        if a and b:
             lag = float(tgt_starts[j0] - src_starts[i0])
             if np.isfinite(lag):
-                lags.append(lag)
+                ranked.append((text_only.reported_cost(a, b, i0 + a, j0 + b), lag))
+    ranked.sort()
+    lags = [lag for cost, lag in ranked if cost <= LAG_ANCHOR_COST]
+    if fit and len(lags) < LAG_MIN_ANCHORS <= len(ranked):
+        lags = [lag for _, lag in ranked[: max(LAG_MIN_ANCHORS, len(ranked) // 2)]]
     lo, hi = settings.evs_min, settings.evs_max
     values = np.array(lags)
     if len(lags) < LAG_MIN_ANCHORS:
@@ -239,8 +262,14 @@ def estimate_lag(
             False, len(lags), round(median, 3), round(spread, 3), 0.0, lo, hi,
             f"time prior off: the timestamps disagree with the text (lags vary by ±{spread:.1f} s around {median:.1f} s)",
         )
-    offset = median - float(np.clip(median, lo, hi))
     q10, q90 = (float(q) for q in np.percentile(values, [10, 90]))
+    if fit:
+        window_lo, window_hi = q10 - LAG_FIT_MARGIN, q90 + LAG_FIT_MARGIN
+        note = (f"time prior on: interpretation lag {median:.1f} s (±{spread:.1f} s, {count_noun(len(lags), 'bead')}); "
+                f"window fitted to {window_lo:.1f}..{window_hi:.1f} s")  # fmt: skip
+        return LagEstimate(True, len(lags), round(median, 3), round(spread, 3), 0.0,
+                           round(window_lo, 3), round(window_hi, 3), note)  # fmt: skip
+    offset = median - float(np.clip(median, lo, hi))
     window_lo = min(lo + offset, q10 - LAG_MARGIN)
     window_hi = max(hi + offset, q90 + LAG_MARGIN)
     note = f"time prior on: interpretation lag {median:.1f} s (±{spread:.1f} s, {count_noun(len(lags), 'bead')})"

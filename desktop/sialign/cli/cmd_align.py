@@ -9,6 +9,12 @@ timed TSV) an ear-voice-span prior penalises beads whose interpretation starts b
 lags too far behind. The output format follows the extension of -o: .tsv, .jsonl, .tmx, .align
 (vecalign's format, 0-based line positions, dropped beads included) or .sialign (a project to review
 in the desktop app).
+
+SRC and TGT may also be recordings (WAV, FLAC, OGG, MP3, M4A...): each is transcribed with a local
+Whisper model (--whisper-model, default: the default speech model of 'sialign models'), the source
+into sentences and the interpretation into chunks, and the talk is aligned on the recordings'
+shared clock (a lag window fitted to the interpreter, no learned second pass; see
+docs/transcription.md). A transcript and a recording can be mixed.
 """
 
 from __future__ import annotations
@@ -27,8 +33,8 @@ HELP = "align a source transcript with an interpretation (or translation) and wr
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from sialign.io.export_formats import ALIGNMENT_FORMATS
 
-    parser.add_argument("source", metavar="SRC", help="source transcript (txt, tsv, srt, vtt, TextGrid, eaf)")
-    parser.add_argument("target", metavar="TGT", help="interpretation/translation transcript")
+    parser.add_argument("source", metavar="SRC", help="source transcript (txt, tsv, srt, vtt, TextGrid, eaf) or recording (wav, flac, ogg, mp3...)")
+    parser.add_argument("target", metavar="TGT", help="interpretation/translation transcript or recording")
     parser.add_argument("-o", "--output", metavar="OUT", required=True, help="output file: .tsv, .jsonl, .tmx, .align or .sialign; '-' writes to standard output (with -f)")
     parser.add_argument("-f", "--format", choices=list(ALIGNMENT_FORMATS), help="export format instead of OUT's extension")
     parser.add_argument("--ref", metavar="REF", help="reference translation of the source, one line per source segment (pivot mode)")
@@ -42,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--src-audio", metavar="AUDIO",
                         help="the speaker's recording, attached to a .sialign output (the app plays it and shows the ear-voice span)")
     parser.add_argument("--tgt-audio", metavar="AUDIO", help="the interpreter's recording, attached to a .sialign output")
+    parser.add_argument("--whisper-model", metavar="NAME|DIR",
+                        help="Whisper model that transcribes a recording given as SRC or TGT (default: the default speech model)")  # fmt: skip
     add_alignment_options(parser)
     parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
     parser.add_argument("--filters", metavar="LIST", help="after aligning, apply filters: intra, inter, learned or a list such as intra,inter")
@@ -184,8 +192,58 @@ def build_project(args: argparse.Namespace) -> Project:
     return project
 
 
+def build_project_from_recordings(args: argparse.Namespace, progress: Any) -> Project:
+    """Transcribe the recordings among SRC and TGT (a transcript side is read as usual) into a new project."""
+    import time
+
+    from sialign.cli.usage import usage_error
+    from sialign.io.readers import read_transcript
+    from sialign.workflows.recordings import is_recording, talk_from_recordings
+
+    if args.ref:
+        usage_error("--ref cannot be combined with a recording as SRC or TGT yet: transcribe the recording "
+                    "first (`sialign transcribe`), then align the transcripts with --ref")  # fmt: skip
+    sides: dict[str, Any] = {}
+    for side, value in (("src", args.source), ("tgt", args.target)):
+        if value == "-" or not is_recording(value):
+            sides[side] = read_transcript(value, language=getattr(args, f"{side}_lang"), tier=getattr(args, f"{side}_tier"),
+                                          encoding=getattr(args, f"{side}_encoding"), strict=not args.allow_overlaps)  # fmt: skip
+        else:
+            if getattr(args, f"{side}_audio", None):
+                usage_error(f"--{side}-audio: the {'source' if side == 'src' else 'target'} is a recording already ({value})")
+            from sialign.audio.decode import audio_file_problem
+
+            if problem := audio_file_problem(value):
+                usage_error(f"{value}: {problem}")
+            sides[side] = value
+    started = time.perf_counter()
+    talk = talk_from_recordings(
+        sides["src"], sides["tgt"], src_lang=args.src_lang, tgt_lang=args.tgt_lang,
+        source_audio=audio_argument(args, "src"), target_audio=audio_argument(args, "tgt"),
+        model=args.whisper_model, talk_id=args.talk_id or _recordings_talk_id(args), progress=progress,
+    )  # fmt: skip
+    if progress is not None:
+        print(file=sys.stderr)
+    if not args.quiet and talk.transcriptions:
+        heard = ", ".join(
+            f"the {'source' if side == 'src' else 'interpretation'} into {len(t.document)} "
+            f"{'sentences' if side == 'src' else 'chunks'} ({t.recognition.duration:.0f} s, language {t.recognition.language})"
+            for side, t in talk.transcriptions.items()
+        )
+        model = talk.model.name if talk.model else "?"
+        print(f"Transcribed {heard} with Whisper {model} in {time.perf_counter() - started:.0f} s.", file=sys.stderr)
+    return talk.project
+
+
+def _recordings_talk_id(args: argparse.Namespace) -> str:
+    from sialign.workflows.talks import talk_id_from_path
+
+    return talk_id_from_path(args.source, args.target)
+
+
 def run(args: argparse.Namespace) -> int:
-    from sialign.workflows.aligning import align_talk
+    from sialign.workflows.aligning import align_params, align_talk
+    from sialign.workflows.recordings import is_recording
     from sialign.workflows.outputs import check_output_folder, check_output_name, export, summary_lines
 
     from sialign.cli.usage import usage_error
@@ -198,8 +256,12 @@ def run(args: argparse.Namespace) -> int:
     check_output_folder(args.output)
     filters = parse_filters(args.filters)
     params = params_from_args(args)
-    project = build_project(args)
     progress = console_progress(args.quiet)
+    if is_recording(args.source) or is_recording(args.target):
+        project = build_project_from_recordings(args, progress)
+        params = params_from_args(args, align_params(project))
+    else:
+        project = build_project(args)
     aligned = align_talk(project, params, filters=filters, progress=progress)
     if progress is not None:
         print(file=sys.stderr)

@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("list", help="list the models SI Aligner can find (* marks the default)", formatter_class=fmt)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--no-hf-cache", action="store_true", help="do not look into the Hugging Face cache")
+    p.add_argument("--speech", action="store_true", help="only the Whisper speech models, with the languages each recognises")
 
     p = sub.add_parser("add", help="check a model folder and copy it into the user models folder", formatter_class=fmt)
     p.add_argument("path", metavar="PATH", help="a sentence-transformers model folder (holding modules.json) or a Whisper model in CTranslate2 format (model.bin)")
@@ -43,7 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("default", help="show or set the default model ('lexical' = built-in)", formatter_class=fmt)
     p.add_argument("name", metavar="NAME", nargs="?", help="model to use by default; omit to show the current one")
     p.add_argument("--clear", action="store_true", help="forget the default choice")
-    p.add_argument("--whisper", action="store_true", help="show or clear the default Whisper model instead")
+    p.add_argument("--whisper", "--speech", action="store_true", dest="whisper",
+                   help="show, set or clear the default Whisper speech model instead")  # fmt: skip
 
     p = sub.add_parser("check", help="load a model (name or folder) and encode two sentences (a Whisper model: load it)", formatter_class=fmt)
     p.add_argument("model", metavar="NAME_OR_PATH")
@@ -56,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     registry = mr.ModelRegistry()
     action = args.models_command
     if action == "list":
+        if args.speech:
+            return _list_speech(registry, as_json=args.json)
         return _list(registry, as_json=args.json, include_hf_cache=not args.no_hf_cache)
     if action == "add":
         print(f"Checking {args.path} (loading the model)...", file=sys.stderr)
@@ -76,11 +80,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"Removed model '{entry.name}' and deleted its copy in {registry.model_dir}.")
         return 0
     if action == "default" and args.whisper:
-        if args.name is not None:
-            usage_error("--whisper only shows or clears the default; set it with `sialign models default NAME`")
         if args.clear:
             registry.clear_default_whisper()
-            print("No default Whisper model: 'sialign transcribe' needs --model unless exactly one is installed.")
+            print("No default speech model: 'sialign transcribe' needs --model unless exactly one is installed.")
+        elif args.name is not None:
+            entry = registry.find(args.name)
+            if entry.kind != mr.KIND_WHISPER:
+                usage_error(f"'{args.name}' is a sentence model, not a Whisper speech model (`sialign models list --speech` lists those)")
+            registry.set_default(args.name)
+            print(f"Default speech model: {args.name}")
         else:
             print(registry.default_whisper or "(none)")
         return 0
@@ -148,6 +156,53 @@ def _list(registry: ModelRegistry, *, as_json: bool, include_hf_cache: bool) -> 
         print(f"No default set ({AUTO_TEXT}): `sialign models default NAME` chooses one.")
     elif all(e.name != default for e in entries):
         print(f"The default model '{default}' is not available any more; the built-in embedders are used ({AUTO_TEXT}).")
+    return 0
+
+
+def _list_speech(registry: ModelRegistry, *, as_json: bool) -> int:
+    """The Whisper models, what each recognises, and which one is the default (`list --speech`)."""
+    from sialign.core.errors import SialignError
+    from sialign.embed import models_registry as mr
+    from sialign.transcribe.models import whisper_model_info
+
+    entries = registry.list_models(include_hf_cache=False, kind=mr.KIND_WHISPER)
+    try:
+        default: str | None = registry.whisper_folder(None).name if registry.default_whisper is None else registry.default_whisper
+    except SialignError:
+        default = None
+    rows = []
+    for e in entries:
+        info = None
+        if e.usable and e.path is not None:
+            try:
+                info = whisper_model_info(e.path, name=e.name)
+            except SialignError:
+                info = None
+        rows.append((e, info))
+    if as_json:
+        json.dump({"user_model_dir": str(registry.model_dir), "default_whisper": default, "models": [
+            {"name": e.name, "source": e.source, "path": str(e.path) if e.path else None, "status": e.status,
+             "linked": e.linked, "default": e.name == default, "multilingual": info.multilingual if info else None,
+             "languages": list(info.languages) if info else []}
+            for e, info in rows]}, sys.stdout, indent=2)  # fmt: skip
+        print()
+        return 0
+    print(f"User models folder: {registry.model_dir}")
+    if not rows:
+        print("No speech model: add a Whisper model folder with `sialign models add FOLDER --default` "
+              "(or in Settings → Speech models…); docs/transcription.md says where to get one.")  # fmt: skip
+        return 0
+    header = ("", "NAME", "RECOGNISES", "SOURCE", "PATH")
+    table = [("*" if e.name == default else "", e.name, info.describe() if info else e.status,
+              e.source + (" (link)" if e.linked else ""), str(e.path or "")) for e, info in rows]  # fmt: skip
+    widths = [max(len(r[i]) for r in [header, *table]) for i in range(len(header) - 1)]
+    for row in [header, *table]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
+    for e, info in rows:
+        if info is not None and info.multilingual:
+            print(f"{e.name} recognises: {', '.join(info.languages)}")
+    if default is None:
+        print("No default speech model: `sialign models default --speech NAME` chooses one.")
     return 0
 
 

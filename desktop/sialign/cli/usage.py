@@ -53,6 +53,7 @@ NUMBER_RANGES: dict[str, tuple[float, float]] = {
     "--top": (1, 1000),
     "--threads": (1, 256),
     "--min-corpus": (1, 10_000_000),
+    "--speed": (0.0, 1000.0),
 }
 
 

@@ -1,4 +1,4 @@
-"""Edits of beads: merge, split, statuses, labels, post-edits, trims, replacing beads or the alignment, batches."""
+"""Edits of beads: merge, split, statuses, labels, post-edits, trims, replacing beads, the alignment or a whole transcript, batches."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any, Callable, ClassVar
 
 from sialign.core.changes import Changes
 from sialign.core.errors import EditError
-from sialign.core.model import Alignment, Bead, BeadStatus, Project
-from sialign.core.edit_base import Edit, require_alignment, bead_label, beads_of, check_index, replace_bead, tuple_of_ints
+from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
+from sialign.core.edit_base import Edit, check_side, require_alignment, bead_label, beads_of, check_index, replace_bead, tuple_of_ints
 from sialign.core.plurals import count_noun
 
 
@@ -391,6 +391,69 @@ class ReplaceAlignment(Edit):
             )
         project.alignment = new
         return ReplaceAlignment(old, label=f"Undo: {self.describe()}")
+
+
+def _copy_alignment(alignment: Alignment | None) -> Alignment | None:
+    if alignment is None:
+        return None
+    return Alignment(beads=[b.copy() for b in alignment.beads], embedder=alignment.embedder, created=alignment.created,
+                     info=dict(alignment.info))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReplaceTranscript(Edit):
+    """Install a new transcript of one side together with its alignment (and, when given, the project's metadata).
+
+    The practice booth's full pass over a recording replaces the transcript
+    and beads the live view made while the student spoke. The side's
+    segments and header (language, file, audio, format) are replaced inside
+    the project's own :class:`Document`; everything is checked before
+    anything changes. Inverse: :class:`ReplaceTranscript` with what was there.
+    """
+
+    side: str
+    document: Document
+    alignment: Alignment | None
+    metadata: dict[str, Any] | None = None
+    label: str = ""
+
+    preserves_text: ClassVar[bool] = False  # type: ignore[misc]
+    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {
+        "document": Document.from_dict,
+        "alignment": lambda v: Alignment.from_dict(v) if v is not None else None,
+    }
+
+    def changes(self) -> Changes:
+        return Changes(reshaped=(self.side,), beads=True, statuses=True, annotations=True, alignment=True)
+
+    def describe(self) -> str:
+        return self.label or ("Replace the interpretation's transcript" if self.side == "tgt" else "Replace the source's transcript")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": type(self).__name__, "side": self.side, "document": self.document.to_dict(),
+                "alignment": self.alignment.to_dict() if self.alignment is not None else None,
+                "metadata": dict(self.metadata) if self.metadata is not None else None, "label": self.label}  # fmt: skip
+
+    def apply(self, project: Project) -> Edit:
+        check_side(self.side)
+        if self.side not in ("src", "tgt"):
+            raise EditError(f"only the source or the interpretation can be replaced, not {self.side!r}")
+        new = self.document
+        if self.alignment is not None:
+            source = new if self.side == "src" else project.source
+            target = new if self.side == "tgt" else project.target
+            self.alignment.validate(source, target)
+        doc = project.document(self.side)
+        old = Document(language=doc.language, segments=list(doc.segments), path=doc.path, audio_path=doc.audio_path,
+                       format=doc.format, encoding=doc.encoding)  # fmt: skip
+        old_alignment = project.alignment
+        old_metadata = dict(project.metadata) if self.metadata is not None else None
+        doc.segments[:] = list(new.segments)
+        doc.language, doc.path, doc.audio_path, doc.format, doc.encoding = new.language, new.path, new.audio_path, new.format, new.encoding
+        project.alignment = _copy_alignment(self.alignment)
+        if self.metadata is not None:
+            project.metadata = dict(self.metadata)
+        return ReplaceTranscript(self.side, old, old_alignment, old_metadata, label=f"Undo: {self.describe()}")
 
 
 def _decode_edit(d: Any) -> Edit:

@@ -39,7 +39,7 @@ from sialign.core.errors import EditError, InvariantError, ParamsError, SialignE
 from sialign.core.model import Alignment, Bead, Document, Project, Segment
 from sialign.core.edit_base import Edit
 from sialign.core.bead_edits import (
-    Batch, MergeBeads, ReplaceAlignment, ReplaceBeads, RestoreTrimmedChunk, SetLabels, SetPostEdit, SetStatus, SetTrimmed, SplitBead,
+    Batch, MergeBeads, ReplaceAlignment, ReplaceBeads, ReplaceTranscript, RestoreTrimmedChunk, SetLabels, SetPostEdit, SetStatus, SetTrimmed, SplitBead,
 )
 from sialign.core.segment_edits import (
     EditText, MergeSegments, MoveSegment, SetSegmentTimes, SplitSegment, UnmergeSegments,
@@ -69,6 +69,7 @@ EDIT_TYPES: dict[str, type[Edit]] = {
         RestoreTrimmedChunk,
         ReplaceBeads,
         ReplaceAlignment,
+        ReplaceTranscript,
         SetParams,
         SetFilterParams,
         SetTalkInfo,
@@ -202,6 +203,7 @@ __all__ = [
     "MoveSegment",
     "ReplaceAlignment",
     "ReplaceBeads",
+    "ReplaceTranscript",
     "RestoreTrimmedChunk",
     "SetLabels",
     "SetFilterParams",

@@ -28,6 +28,7 @@ Candidates = Literal["fast", "exact"]
 Method = Literal["beads", "segment"]
 TargetUnits = Literal["auto", "chunks", "sentences"]
 PivotEmbedder = Literal["lexical", "main"]
+LagWindow = Literal["widen", "fit"]
 EtaMetric = Literal["auto", "cosine", "chrf"]
 
 
@@ -85,6 +86,12 @@ class AlignParams:
         time_far_weight: cost per second beyond those 5 s.
         evs_min: earliest plausible target start relative to its source start (s).
         evs_max: latest plausible target start relative to its source start (s).
+        lag_window: how the lag dated from the text moves that window:
+            ``"widen"`` keeps ``evs_min``..``evs_max`` and only widens or
+            shifts it to hold the dated lags (captions a few seconds off);
+            ``"fit"`` replaces it with the dated lags' range (both sides on
+            one clock with word times, as from two recordings: a tight
+            window around the interpreter's own lag).
         pivot: use the reference translation as a same-language pivot when present.
         pivot_weight: share of the reference ↔ target signal in pivot mode
             (the rest is source ↔ target; 1.0 uses the pivot alone).
@@ -125,6 +132,7 @@ class AlignParams:
     time_far_weight: float = 0.1
     evs_min: float = -1.0
     evs_max: float = 10.0
+    lag_window: LagWindow = "widen"
     pivot: bool = True
     pivot_weight: float = 0.5
     pivot_embedder: PivotEmbedder = "lexical"
@@ -140,7 +148,7 @@ class AlignParams:
             ParamsError: naming the parameter and the problem.
         """
         _check_choices(self, {"candidates": Candidates, "method": Method, "target_units": TargetUnits,
-                              "pivot_embedder": PivotEmbedder})  # fmt: skip
+                              "pivot_embedder": PivotEmbedder, "lag_window": LagWindow})  # fmt: skip
         for name, most in (("max_src", MAX_SRC_LIMIT), ("max_tgt", MAX_TGT_LIMIT)):
             if not 1 <= getattr(self, name) <= most:
                 raise ParamsError(name, f"must be from 1 to {most}, not {getattr(self, name)}")

@@ -641,10 +641,10 @@ class ModelRegistry:
                 if len(found) != 1:
                     names = ", ".join(e.name for e in found)
                     raise ModelNotFoundError(
-                        (f"several Whisper models ({names}): choose one with --model NAME or "
-                         "`sialign models default NAME`.") if found else
-                        "no Whisper model installed — give a model folder with --model DIR, or add one with "
-                        "`sialign models add DIR` (docs/transcription.md says how to get one onto this machine)."
+                        (f"no default speech model among {names} — choose one in Settings → Speech models… "
+                         "or with `sialign models default NAME`.") if found else
+                        "no speech model is set — add a Whisper model folder in Settings → Speech models… or with "
+                        "`sialign models add FOLDER --default` (docs/transcription.md says where to get one)."
                     )  # fmt: skip
                 name_or_path = found[0].name
         candidate = Path(name_or_path).expanduser()

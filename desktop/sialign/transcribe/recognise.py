@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from sialign.core.errors import InputError, ModelLoadError, UnknownLanguageError
 from sialign.core.progress import ProgressFn, StopFn
 
@@ -125,8 +127,31 @@ def check_language(language: str | None, multilingual: bool, model: Path) -> str
     return code
 
 
-def decode_audio_file(path: str | Path) -> tuple[Path, object]:
-    """Decode ``path`` to 16 kHz mono float32 samples (PyAV, as faster-whisper does).
+def decode_with_soundfile(path: Path) -> np.ndarray | None:
+    """16 kHz mono float32 samples of ``path`` through libsndfile (WAV, FLAC, OGG, MP3...); None when it cannot read it.
+
+    The recogniser needs no PyAV for the formats every build reads anyway:
+    channels are averaged and the rate converted with a polyphase filter
+    (``scipy.signal.resample_poly``).
+    """
+    import math
+
+    import soundfile as sf
+    from scipy.signal import resample_poly
+
+    try:
+        data, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    except (RuntimeError, TypeError, ValueError):  # sf.LibsndfileError is a RuntimeError: a format it does not know
+        return None
+    mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
+    if rate != SAMPLE_RATE and mono.size:
+        g = math.gcd(int(rate), SAMPLE_RATE)
+        mono = resample_poly(mono, SAMPLE_RATE // g, int(rate) // g).astype(np.float32)
+    return np.ascontiguousarray(mono, dtype=np.float32)
+
+
+def decode_audio_file(path: str | Path) -> tuple[Path, np.ndarray]:
+    """Decode ``path`` to 16 kHz mono float32 samples: libsndfile first, PyAV for what it cannot read (M4A, video).
 
     Returns:
         The resolved path and an array of shape (n_samples,).
@@ -142,12 +167,26 @@ def decode_audio_file(path: str | Path) -> tuple[Path, object]:
         raise InputError(p, problem, hint="give the recording's path")
     if p.stat().st_size == 0:
         raise InputError(p, "the file is empty (0 bytes)", hint="copy the recording again")
+    samples = decode_with_soundfile(p)
+    if samples is None:
+        samples = _decode_with_pyav(p)
+    if samples.size == 0:
+        raise InputError(p, "the recording holds no samples", hint="check that the recording is not empty")
+    if float(np.max(np.abs(samples))) < SILENCE_PEAK:
+        raise InputError(p, f"the recording is silent ({samples.size / SAMPLE_RATE:.1f} s without sound)",
+                         hint="check that the right track or microphone was recorded")  # fmt: skip
+    return p.resolve(), samples
+
+
+def _decode_with_pyav(p: Path) -> np.ndarray:
+    """16 kHz mono samples through PyAV (faster-whisper's decoder), for formats libsndfile does not read."""
     try:
         from faster_whisper import decode_audio
-    except ImportError as exc:
-        raise whisper_missing(exc) from exc
+    except (ImportError, OSError) as exc:
+        raise InputError(p, f"not a format this build can decode without PyAV ({_first_line(exc)})",
+                         hint="convert it to WAV, FLAC, OGG or MP3") from exc  # fmt: skip
     try:
-        samples = decode_audio(str(p), sampling_rate=SAMPLE_RATE)
+        samples = np.asarray(decode_audio(str(p), sampling_rate=SAMPLE_RATE), dtype=np.float32)
     except Exception as exc:  # PyAV raises its own error classes for every kind of bad file
         # A container without an audio stream fails inside faster-whisper with an IndexError.
         detail = "no audio stream" if isinstance(exc, (IndexError, StopIteration)) else f"{type(exc).__name__}: {_first_line(exc)}"
@@ -155,14 +194,7 @@ def decode_audio_file(path: str | Path) -> tuple[Path, object]:
             p, f"not an audio or video file that can be decoded ({detail})",
             hint="give a WAV, FLAC, OGG, MP3, M4A or video file",
         ) from exc
-    if samples.size == 0:
-        raise InputError(p, "the recording holds no samples", hint="check that the recording is not empty")
-    import numpy as np
-
-    if float(np.max(np.abs(samples))) < SILENCE_PEAK:
-        raise InputError(p, f"the recording is silent ({samples.size / SAMPLE_RATE:.1f} s without sound)",
-                         hint="check that the right track or microphone was recorded")  # fmt: skip
-    return p.resolve(), samples
+    return samples
 
 
 def _first_line(exc: BaseException) -> str:
@@ -220,7 +252,7 @@ def recognise(
     if language:
         check_language(language, True, folder)  # an unknown code fails before seconds of decoding
     path, samples = decode_audio_file(audio)
-    duration = float(getattr(samples, "size", 0)) / SAMPLE_RATE
+    duration = float(samples.size) / SAMPLE_RATE
     try:
         from faster_whisper import WhisperModel
     except ImportError as exc:

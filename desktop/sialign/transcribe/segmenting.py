@@ -19,17 +19,43 @@ ROLES = ("source", "interpretation")
 DEFAULT_PAUSE = 1.5
 
 
-def word_runs(words: Sequence[Word], pause: float = DEFAULT_PAUSE) -> list[list[Word]]:
-    """Consecutive words grouped where the silence between two is shorter than ``pause`` seconds."""
+def word_runs(words: Sequence[Word], pause: float = DEFAULT_PAUSE, language: str | None = None) -> list[list[Word]]:
+    """Consecutive words grouped where the silence between two is shorter than ``pause`` seconds.
+
+    With a ``language`` written with spaces, a run also ends after a word
+    that ends a sentence when the next word begins in lower case
+    (:func:`ends_sentence_before_lower_case`).
+    """
     runs: list[list[Word]] = []
     for w in words:
         if not w.text.strip():
             continue
-        if runs and w.start - runs[-1][-1].end < pause:
+        if runs and w.start - runs[-1][-1].end < pause and not (
+            language and ends_sentence_before_lower_case(runs[-1][-1].text, w.text, language)
+        ):
             runs[-1].append(w)
         else:
             runs.append([w])
     return runs
+
+
+def ends_sentence_before_lower_case(word: str, following: str, language: str) -> bool:
+    """Whether recognised ``word`` ends a sentence although ``following`` starts in lower case.
+
+    Whisper ends sentences with a full stop reliably but often writes the
+    next one in lower case where two of its segments join ("...and that was
+    fine. others, like..."). The sentence splitter rightly keeps a
+    lower-case word in the sentence for typed text ("Really?" he asked); in
+    a machine transcript the mark is the better evidence. Abbreviations that
+    end a sentence only sometimes (``U.S.``, ``etc.``) still do not cut here.
+    """
+    from sialign.text.sentences import FINAL_CAPABLE_ABBREVIATIONS, ends_with_strong_punctuation, is_cjk
+
+    first = following.strip()[:1]
+    if is_cjk(language) or not first.islower() or not ends_with_strong_punctuation(word, language):
+        return False
+    core = word.strip().rstrip("\"'”’)]}»").rstrip(".?!").lower()
+    return word.strip()[-1:] in "?!" or not (core in FINAL_CAPABLE_ABBREVIATIONS or "." in core)
 
 
 def words_to_document(
@@ -53,7 +79,7 @@ def words_to_document(
     """
     if role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, not {role!r}")
-    runs = word_runs(words, pause)
+    runs = word_runs(words, pause, language)
     segments = []
     spans: list[tuple[int, int, Word]] = []  # character span of each word in the running text
     offset = 0

@@ -37,13 +37,18 @@ REALIGN_LABEL = "Re-align unconfirmed beads"
 
 
 def align_params(project: Project) -> AlignParams:
-    """The project's alignment parameters, or the defaults with the default embedder for a new talk."""
+    """The project's alignment parameters; for a new talk the defaults with the default embedder.
+
+    A new talk with a machine transcript (made from a recording) starts from
+    the recording settings (:func:`sialign.workflows.recordings.recording_params`).
+    """
     from sialign.core.params import AlignParams
+    from sialign.workflows.recordings import params_for
     from sialign.workflows.talks import default_embedder
 
     if project.params is not None:
         return project.params
-    return AlignParams(embedder=default_embedder())
+    return params_for(project, AlignParams(embedder=default_embedder()))
 
 
 def embedder_choice(project: Project, params: AlignParams | None = None) -> EmbedderChoice:

@@ -294,6 +294,9 @@ class NewTalkDialog(QDialog):
 
         self.source = transcript("Source transcript")
         self.target = transcript("Interpretation transcript")
+        for field in (self.source, self.target):
+            field.edit.setPlaceholderText("empty: transcribed from the audio")
+            field.edit.setToolTip("The transcript file; leave it empty and choose the recording below: Create transcribes it")
         self.reference = transcript("Reference translation (optional)")
         self.source_audio = FileField("Source audio (optional)", AUDIO_FILTER, kind="audio", settings=settings)
         self.target_audio = FileField("Interpreter audio (optional)", AUDIO_FILTER, kind="audio", settings=settings)
@@ -583,8 +586,10 @@ class NewTalkDialog(QDialog):
         """What stops the project from being created (empty when it can be)."""
         found = []
         for key, field, name in (("src", self.source, "source transcript"), ("tgt", self.target, "interpretation transcript")):
+            if not field.path and key in self.sides_to_transcribe():
+                continue  # Create transcribes its recording first
             if not field.path:
-                found.append(f"Choose the {name}.")
+                found.append(f"Choose the {name}, or its recording (Create then transcribes it).")
             elif self._documents[key] is None:
                 found.append(f"The {name} could not be read (see the message under it).")
         if self.reference.path and self._documents["ref"] is None:
@@ -607,6 +612,36 @@ class NewTalkDialog(QDialog):
                 found.append(f"The {name} file {field.path} cannot be used: {problem}.")
         return found
 
+    def sides_to_transcribe(self) -> list[str]:
+        """Sides with a usable recording but no transcript chosen: Create transcribes them (``src``, ``tgt``)."""
+        from sialign.audio.decode import audio_file_problem
+
+        return [key for key, transcript, audio in (("src", self.source, self.source_audio), ("tgt", self.target, self.target_audio))
+                if not transcript.path and audio.path and not audio_file_problem(audio.path)]  # fmt: skip
+
+    def transcribe_missing(self) -> bool:
+        """Transcribe every recording whose side has no transcript, in one dialog; False when cancelled or failed."""
+        from sialign.gui.dialogs.transcribe_dialog import Recording, TranscribeDialog
+
+        sides = self.sides_to_transcribe()
+        if not sides:
+            return True
+        fields = {"src": (self.source, self.source_audio, self.source_language),
+                  "tgt": (self.target, self.target_audio, self.target_language)}  # fmt: skip
+        recordings = [Recording(fields[k][1].path, fields[k][2].currentText().strip(), "source" if k == "src" else "interpretation")
+                      for k in sides]  # fmt: skip
+        dialog = TranscribeDialog(recordings, parent=self, settings=self._settings)
+        if dialog.exec() != QDialog.DialogCode.Accepted or len(dialog.outputs) != len(sides):
+            return False
+        for key, out in zip(sides, dialog.outputs):
+            transcript = fields[key][0]
+            transcript.set_path(str(out))
+            self._machine[key] = (dialog.model_name, str(out))
+            if self._documents.get(key) is not None:
+                transcript.show_ok(transcript.status.text() + f"\nMachine transcript (Whisper {dialog.model_name}), "
+                                   "not corrected: correct it in the review after creating the talk.")  # fmt: skip
+        return True
+
     def done(self, result: int) -> None:
         # A path field losing the focus as the dialog closes must not read its file again.
         for field in (self.source, self.target, self.reference, self.source_audio, self.target_audio):
@@ -625,6 +660,17 @@ class NewTalkDialog(QDialog):
         if problems:
             self._fit_height()
             return
+        if self.sides_to_transcribe():
+            if not self.transcribe_missing():
+                self.message.setText("Not created: the recordings were not transcribed. Choose transcripts, or "
+                                     "Create again to transcribe the recordings.")  # fmt: skip
+                self._fit_height()
+                return
+            problems = self.problems()
+            if problems:
+                self.message.setText("\n".join(problems))
+                self._fit_height()
+                return
         super().accept()
 
     def project(self) -> Project:

@@ -1,18 +1,22 @@
-"""The "Transcribe…" dialog: a recording → a timed transcript saved beside it, with a local Whisper model.
+"""The "Transcribe…" dialog: recordings → timed transcripts saved beside them, with a local Whisper model.
 
-The model is one of the Whisper folders the model registry knows (``sialign
-models add``) or a folder chosen here; the language comes from the New talk
-dialog and can be changed. Recognition runs in a :class:`TaskWorker` with a
-progress bar and the time left; Cancel stops it and writes nothing. The
-transcript is written as SubRip beside the recording
-(``<recording>.whisper.srt``, never over an existing file) so it can be
-opened, corrected and aligned like any other.
+The model is one of the speech models of *Settings → Speech models…* (the
+default is chosen at first; the button opens that page, where one is added
+when there is none) or a folder chosen here; the line under it says what the
+model recognises and refuses an English-only model for another language. The
+language comes from the New talk dialog and can be changed. One dialog can
+transcribe several recordings in turn (New talk with only the two recordings).
+Recognition runs in a :class:`TaskWorker` with a progress bar and the time
+left; Cancel stops it and writes nothing. Each transcript is written as
+SubRip beside its recording (``<recording>.whisper.srt``, never over an
+existing file) so it can be opened, corrected and aligned like any other.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtWidgets import (
@@ -22,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.gui.common.workers import TaskWorker, WorkerRunner
+from sialign.gui.main.dialogs import grow_to_fit
 
 LANGUAGES = ["en", "ja", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "nl"]
 
@@ -37,40 +42,62 @@ def transcript_path_for(audio: str | Path) -> Path:
     return candidate
 
 
+@dataclass(frozen=True)
+class Recording:
+    """One recording to transcribe: its path, spoken language (``""``: detect it) and role (``source`` / ``interpretation``)."""
+
+    audio: str
+    language: str = ""
+    role: str = "source"
+
+
 class TranscribeDialog(QDialog):
-    """Choose a Whisper model and a language, transcribe ``audio``; :attr:`output` is the transcript written.
+    """Choose a Whisper model (and a language), transcribe the recordings; :attr:`outputs` are the transcripts written.
 
     Args:
-        audio: the recording.
-        language: the language to start with (the New talk dialog's).
-        role: ``source`` (sentences) or ``interpretation`` (chunks).
+        audio: the recording, or several :class:`Recording` to transcribe in turn.
+        language: the language to start with (the New talk dialog's; one recording only).
+        role: ``source`` (sentences) or ``interpretation`` (chunks; one recording only).
     """
 
-    def __init__(self, audio: str, language: str = "", role: str = "source", parent: QWidget | None = None,
-                 settings: QSettings | None = None) -> None:  # fmt: skip
+    def __init__(self, audio: str | Sequence[Recording], language: str = "", role: str = "source",
+                 parent: QWidget | None = None, settings: QSettings | None = None) -> None:  # fmt: skip
         super().__init__(parent)
-        self.setWindowTitle("Transcribe a recording")
-        self.setMinimumWidth(560)
-        self.audio = audio
-        self.role = role
+        self.recordings = [Recording(audio, language, role)] if isinstance(audio, str) else list(audio)
+        several = len(self.recordings) > 1
+        self.setWindowTitle("Transcribe the recordings" if several else "Transcribe a recording")
+        self.setMinimumWidth(600)
+        self.audio = self.recordings[0].audio
+        self.role = self.recordings[0].role
         self.output: Path | None = None
+        self.outputs: list[Path] = []
         self.model_name = ""
         self._runner = WorkerRunner(self)
         self._runner.finished.connect(self._on_finished)
 
         self.model = QComboBox()
-        self.model.setToolTip("A Whisper model in CTranslate2 format (added with 'sialign models add FOLDER')")
-        choose = QPushButton("Folder…")
-        choose.setToolTip("Use a Whisper model folder that is not in the list")
+        self.model.setToolTip("A speech model (Whisper, CTranslate2 format) from Settings → Speech models…")
+        self.model.currentIndexChanged.connect(self._model_changed)
+        self.models_button = QPushButton("Speech models…")
+        self.models_button.setToolTip("Add a Whisper model folder, see its languages, choose the default")
+        self.models_button.clicked.connect(self.open_speech_models)
+        choose = self.folder_button = QPushButton("Folder…")
+        choose.setToolTip("Use a Whisper model folder once, without adding it to the speech models")
         choose.clicked.connect(self._choose_folder)
         model_row = QHBoxLayout()
         model_row.addWidget(self.model, 1)
+        model_row.addWidget(self.models_button)
         model_row.addWidget(choose)
+        self.model_info = QLabel("")
+        self.model_info.setObjectName("speechModelInfo")
+        self.model_info.setWordWrap(True)
         self.language = QComboBox()
         self.language.setEditable(True)
         self.language.addItems(LANGUAGES)
-        if language:
-            self.language.setEditText(language)
+        self.language.setToolTip("The spoken language (a code such as en or ja)")
+        if self.recordings[0].language:
+            self.language.setEditText(self.recordings[0].language)
+        self.language.currentTextChanged.connect(lambda _t: self._model_changed())
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.hide()
@@ -79,12 +106,25 @@ class TranscribeDialog(QDialog):
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         form = QFormLayout()
-        form.addRow("Recording", QLabel(Path(audio).name))
-        form.addRow("Model", model_row)
-        form.addRow("Language", self.language)
-        what = "sentences" if role == "source" else "interpreter chunks (Japanese) or sentences"
-        note = QLabel(f"The words are cut into {what}; the transcript is saved beside the recording as "
-                      f"{transcript_path_for(audio).name} and marked as a machine transcript.")  # fmt: skip
+        if several:
+            listing = QLabel("\n".join(f"{Path(r.audio).name} — {_role_words(r.role)}, language {r.language or 'detected'}"
+                                       for r in self.recordings))  # fmt: skip
+            form.addRow("Recordings", listing)
+        else:
+            form.addRow("Recording", QLabel(Path(self.audio).name))
+        form.addRow("Speech model", model_row)
+        form.addRow("", self.model_info)
+        if not several:
+            form.addRow("Language", self.language)
+        names = ", ".join(transcript_path_for(r.audio).name for r in self.recordings)
+        cuts = []
+        if any(r.role == "source" for r in self.recordings):
+            cuts.append("the source is cut into sentences")
+        if any(r.role != "source" for r in self.recordings):
+            cuts.append(f"the interpretation {'into' if cuts else 'is cut into'} chunks (Japanese) or sentences")
+        cut = "; ".join(cuts)
+        note = QLabel(f"{cut[0].upper()}{cut[1:]}. Saved beside the recording{'s' if several else ''} as {names}, "
+                      "marked as a machine transcript to be corrected in the review.")  # fmt: skip
         note.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.start_button = self.buttons.addButton("Transcribe", QDialogButtonBox.ButtonRole.ActionRole)
@@ -95,12 +135,17 @@ class TranscribeDialog(QDialog):
         layout.addWidget(note)
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
+        layout.addStretch(1)
         layout.addWidget(self.buttons)
         self._fill_models()
 
     def _fill_models(self) -> None:
+        """The speech models of the registry, the default chosen; says what to do when there is none."""
         from sialign.embed import models_registry as mr
 
+        current = self.model.currentData()
+        self.model.blockSignals(True)
+        self.model.clear()
         try:
             registry = mr.ModelRegistry()
             entries = [e for e in registry.list_models(kind=mr.KIND_WHISPER, include_hf_cache=False) if e.usable]
@@ -110,17 +155,61 @@ class TranscribeDialog(QDialog):
             entries, default = [], None
         for e in entries:
             self.model.addItem(e.name, str(e.path))
-        if default:
-            self.model.setCurrentIndex(max(0, self.model.findText(default)))
+        index = self.model.findData(current) if current else -1
+        if index < 0 and default:
+            index = self.model.findText(default)
+        self.model.setCurrentIndex(max(0, index) if entries else -1)
+        self.model.blockSignals(False)
         if not entries:
-            self._show("No Whisper model is installed: choose a model folder (Folder…), or ask IT to add one "
-                       "with 'sialign models add FOLDER' (docs/transcription.md says how).", error=True)  # fmt: skip
-        self.start_button.setEnabled(bool(entries))
+            self._show("No speech model yet: add a Whisper model folder in Speech models… (or use a folder once "
+                       "with Folder…). The documentation page Transcription says where to get one.", error=True)  # fmt: skip
+        elif self.status.property("error"):
+            self._show("")
+        self._model_changed()
+
+    def open_speech_models(self) -> None:
+        """Open *Settings → Speech models*; the list follows what was added or chosen there."""
+        from sialign.gui.dialogs.speech_models import open_speech_models
+
+        open_speech_models(self)
+        self.model.setCurrentIndex(-1)  # take the default chosen there
+        self._fill_models()
+
+    def _model_changed(self) -> None:
+        """Say what the chosen model recognises; refuse an English-only model for another language."""
+        from sialign.transcribe.models import whisper_model_info
+
+        folder = self.model.currentData()
+        ok = folder is not None
+        if folder is None:
+            self.model_info.setText("")
+        else:
+            try:
+                info = whisper_model_info(str(folder), name=self.model.currentText())
+            except SialignError as exc:
+                self.model_info.setText(str(exc))
+                self.model_info.setStyleSheet("color: #b00020;")
+                ok = False
+            else:
+                languages = [r.language for r in self.recordings] if len(self.recordings) > 1 else [self.language.currentText().strip()]
+                unknown = [lang for lang in languages if not info.knows(lang)]
+                if unknown:
+                    self.model_info.setText(f"{info.name} recognises English only, not '{unknown[0]}': choose a "
+                                            "multilingual model, or add one with the Speech models… button.")  # fmt: skip
+                    self.model_info.setStyleSheet("color: #b00020;")
+                    ok = False
+                else:
+                    self.model_info.setText(f"{info.describe()}" + (", the default speech model"
+                                            if self.model.currentText() == _default_name() else ""))  # fmt: skip
+                    self.model_info.setStyleSheet("color: #555;")
+        self.start_button.setEnabled(ok and not self.busy)
+        if self.isVisible():
+            grow_to_fit(self)
 
     def _choose_folder(self) -> None:
         from sialign.embed.models_registry import whisper_folder_problem
 
-        folder = QFileDialog.getExistingDirectory(self, "Whisper model folder")
+        folder = QFileDialog.getExistingDirectory(self, "Whisper model folder (config.json, model.bin, tokenizer.json)")
         if not folder:
             return
         problem = whisper_folder_problem(Path(folder))
@@ -129,40 +218,54 @@ class TranscribeDialog(QDialog):
             return
         self.model.addItem(Path(folder).name, folder)
         self.model.setCurrentIndex(self.model.count() - 1)
-        self.start_button.setEnabled(True)
         self._show("")
 
     def _show(self, text: str, *, error: bool = False) -> None:
-        from sialign.gui.main.dialogs import grow_to_fit
-
         self.status.setStyleSheet("color: #b00020;" if error else "")
+        self.status.setProperty("error", error)
         self.status.setText(text)
-        # A long message wraps onto more lines: the dialog grows for them instead of drawing them over the fields.
-        grow_to_fit(self)
+        if self.isVisible():
+            grow_to_fit(self)  # a long message takes the lines it needs, never drawn over the text above
 
     @property
     def busy(self) -> bool:
         return self._runner.busy
 
     def start(self) -> None:
-        """Run the transcription in a worker thread."""
+        """Run the transcriptions in a worker thread, one recording after the other."""
         if self.busy or self.model.currentIndex() < 0:
             return
+        from sialign.core.progress import stage
         from sialign.io.writers import write_transcript
         from sialign.transcribe import transcribe_file
 
         model = str(self.model.currentData())
-        language = self.language.currentText().strip() or None
-        audio, role = self.audio, self.role
+        if len(self.recordings) == 1:
+            self.recordings[0] = Recording(self.audio, self.language.currentText().strip(), self.role)
+        recordings = list(self.recordings)
         self.model_name = self.model.currentText()
 
         def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
-            result = transcribe_file(audio, model, language=language, role=role, progress=progress, should_stop=should_stop)
-            if result.recognition.interrupted:
-                raise AlignmentCancelled("Transcription cancelled; nothing was saved.")
-            out = transcript_path_for(audio)
-            write_transcript(result.document, out, format="srt")
-            return out, result
+            done = []
+            for k, rec in enumerate(recordings):
+                part = stage(progress, k / len(recordings), (k + 1) / len(recordings))
+                name = Path(rec.audio).name
+
+                def report(fraction: float, message: str, name: str = name) -> None:
+                    if part is not None:
+                        part(fraction, f"{name}: {message}" if len(recordings) > 1 else message)
+
+                result = transcribe_file(rec.audio, model, language=rec.language or None, role=rec.role,
+                                         progress=report, should_stop=should_stop)  # fmt: skip
+                if result.recognition.interrupted:
+                    raise AlignmentCancelled("Transcription cancelled; nothing was saved.")
+                done.append(result)
+            outs = []
+            for rec, result in zip(recordings, done):  # written only when all were heard
+                out = transcript_path_for(rec.audio)
+                write_transcript(result.document, out, format="srt")
+                outs.append(out)
+            return outs, done
 
         worker = TaskWorker(task, "Transcribing")
         worker.progressed.connect(self._on_progress)
@@ -174,6 +277,8 @@ class TranscribeDialog(QDialog):
         self.start_button.setEnabled(False)
         self.model.setEnabled(False)
         self.language.setEnabled(False)
+        self.models_button.setEnabled(False)
+        self.folder_button.setEnabled(False)
         self._show("Loading the model…")
         self._runner.start(worker)
 
@@ -184,11 +289,12 @@ class TranscribeDialog(QDialog):
 
     @Slot(object)
     def _on_succeeded(self, result: Any) -> None:
-        out, transcription = result
-        self.output = out
-        heard = transcription.recognition
-        self._show(f"Saved {len(transcription.document)} segments to {out.name} "
-                   f"({heard.duration:.0f} s of audio in {heard.seconds:.0f} s).")  # fmt: skip
+        outs, transcriptions = result
+        self.outputs = list(outs)
+        self.output = outs[0]
+        self._show("Saved " + "; ".join(
+            f"{len(t.document)} segments to {out.name} ({t.recognition.duration:.0f} s of audio in {t.recognition.seconds:.0f} s)"
+            for out, t in zip(outs, transcriptions)) + ".")  # fmt: skip
 
     @Slot(str, str)
     def _on_failed(self, text: str, _details: str) -> None:
@@ -203,7 +309,9 @@ class TranscribeDialog(QDialog):
         self.progress.hide()
         self.model.setEnabled(True)
         self.language.setEnabled(True)
-        self.start_button.setEnabled(self.model.count() > 0)
+        self.models_button.setEnabled(True)
+        self.folder_button.setEnabled(True)
+        self._model_changed()
         if self.output is not None:
             self.accept()
 
@@ -222,3 +330,16 @@ class TranscribeDialog(QDialog):
             self._show("Stopping…")
             return
         super().done(result)
+
+
+def _role_words(role: str) -> str:
+    return "source" if role == "source" else "interpretation"
+
+
+def _default_name() -> str | None:
+    from sialign.embed.models_registry import ModelRegistry
+
+    try:
+        return ModelRegistry().default_whisper
+    except SialignError:
+        return None

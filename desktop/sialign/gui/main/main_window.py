@@ -26,6 +26,7 @@ from sialign.core.model import BeadStatus
 from sialign.core.params import AlignParams
 from sialign.gui.audio.audio_panel import AudioPanel
 from sialign.gui.bead.bead_inspector import BeadInspector
+from sialign.gui.booth.practice import PracticeController
 from sialign.gui.main.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
 from sialign.gui.filters.doubt import DoubtService
 from sialign.gui.dialogs.explain_dialog import ExplainController
@@ -133,6 +134,10 @@ class MainWindow(QMainWindow):
             align=lambda: self.align(), terms_check=lambda: self.terms.current_check(),
             saved=self._update_title,
         )  # fmt: skip
+        # The practice booth: sessions land in this window's project.
+        self.practice = PracticeController(self, self.session, self.files, self.settings,
+                                           notify=lambda message, ms: self.statusBar().showMessage(message, ms),
+                                           speech_models=lambda: self.speech_models())  # fmt: skip
         self.panels = WindowLayout(self)
         self.act = act = MainActions(self, self.panels.free_area())
         for action, short in ((act.merge_next_segment, "Merge with next"),
@@ -417,26 +422,15 @@ class MainWindow(QMainWindow):
 
     def time_from_audio(self) -> None:
         """Align → Time from audio…: time the source or the interpretation from its recording (one undoable step)."""
-        from PySide6.QtWidgets import QInputDialog
-
-        from sialign.core.errors import SialignError
-        from sialign.embed.models_registry import ModelRegistry
         from sialign.gui.common.workers import TaskWorker, snapshot
-        from sialign.workflows.retiming import retime_side, side_audio
+        from sialign.gui.dialogs.time_from_audio import TimeFromAudioDialog
+        from sialign.workflows.retiming import SIDE_NAMES, retime_side
 
-        sides = {"Source": "src", "Interpretation": "tgt"}
-        untimed = "Interpretation" if self.session.project.source.has_times and not self.session.project.target.has_times else "Source"
-        choice, ok = QInputDialog.getItem(self, "Time from audio", "Which transcript should get the times of its recording?",
-                                          list(sides), list(sides).index(untimed), False)  # fmt: skip
-        if not ok:
+        dialog = TimeFromAudioDialog(self.session.project, self)
+        if not dialog.exec() or dialog.model is None:
             return
-        side = sides[choice]
-        try:
-            side_audio(self.session.project, side)
-            model = ModelRegistry().whisper_folder(None)
-        except SialignError as exc:
-            self.statusBar().showMessage(f"Not done: {exc}", 15000)
-            return
+        side, model = dialog.side, dialog.model
+        name = SIDE_NAMES[side].capitalize()
         project = snapshot(self.session.project)
 
         def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
@@ -446,7 +440,7 @@ class MainWindow(QMainWindow):
             if self.session.apply(result.edit):
                 stats = result.stats
                 self.statusBar().showMessage(
-                    f"{choice} timed from its recording: {stats.matched} of {stats.tokens} words found, "
+                    f"{name} timed from its recording: {stats.matched} of {stats.tokens} words found, "
                     f"{stats.timed_from_words} of {stats.segments} segments from their own words (Undo restores the times).", 15000)  # fmt: skip
 
         self.run_task(TaskWorker(task, "Timing from audio"), apply)
@@ -509,6 +503,12 @@ class MainWindow(QMainWindow):
             self.prefs.save(self.settings)
             self._apply_prefs()
 
+    def speech_models(self) -> None:
+        """Settings → Speech models…: the Whisper models for transcribing and timing from audio."""
+        from sialign.gui.dialogs.speech_models import open_speech_models
+
+        open_speech_models(self)
+
     def model_settings(self) -> None:
         from sialign.gui.dialogs.model_settings import ModelSettingsDialog
 
@@ -549,7 +549,8 @@ class MainWindow(QMainWindow):
         self.panels.size_docks_after_show()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.files.maybe_save():
+        # A practice session first: its recording is stopped (and kept) before the project is saved.
+        if not self.practice.may_quit() or not self.files.maybe_save():
             event.ignore()
             return
         if self.runner.busy:

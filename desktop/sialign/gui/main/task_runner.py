@@ -123,7 +123,7 @@ class TaskRunner(QObject):
         self._on_success = None
         self.session.locked_reason = ""
         worker = self.runner.worker
-        if worker is not None and isinstance(worker.error, ModelNotFoundError):
+        if worker is not None and isinstance(worker.error, ModelNotFoundError) and "Speech models" not in message:
             message += "\n\nIn SI Aligner: Settings → Embedding model… to add or choose a model (lexical always works)."
         if details:
             log_error(details)

@@ -58,6 +58,8 @@ class MainActions:
         self.corpus = A("Open &corpus…", files.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
         self.report = A("Export &report…", files.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
         self.compare = A("&Compare renditions…", files.compare_window, None, "Several renditions of this source side by side")
+        self.practice = A("&New session…", lambda: w.practice.new_session(), None,
+                              "Interpret a talk in the booth: the talk plays, the microphone is recorded and aligned live")  # fmt: skip
         self.quit = A("&Quit", w.close, K.Quit, "Close SI Aligner")
 
         self.undo = w.session.undo_action(w, "&Undo")
@@ -125,6 +127,8 @@ class MainActions:
         self.reset_layout = A("&Reset layout", lambda: w.panels.reset_layout(), None, "Put the panels back where they started")
         self.prefs = A("&Preferences…", w.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
         self.models = A("&Embedding model…", w.model_settings, None, "Choose and add sentence-embedding models")
+        self.speech_models = A("&Speech models…", w.speech_models, None,
+                               "Add Whisper speech models, see their languages and choose the default")  # fmt: skip
         self.about = A("&About SI Aligner", w.about, None, "Version and licence")
         self.shortcuts = A("&Keyboard shortcuts…", w.show_shortcuts, None, "List every command's key and change keys")
 
@@ -327,6 +331,8 @@ class WindowLayout(QObject):
         _add_all(bar.addMenu("&Align"), (act.align, act.realign, act.align_scratch, act.cancel, None, act.filters,
                                          None, act.time_from_audio))  # fmt: skip
 
+        _add_all(bar.addMenu("&Practice"), (act.practice, None, act.compare, act.report))
+
         view_menu = bar.addMenu("&View")
         matrix_dock, inspector_dock, filter_dock, audio_dock, evs_dock = docks
         for dock in (audio_dock, matrix_dock, evs_dock, inspector_dock, filter_dock):
@@ -344,6 +350,7 @@ class WindowLayout(QObject):
 
         settings_menu = bar.addMenu("&Settings")
         settings_menu.addAction(act.models)
+        settings_menu.addAction(act.speech_models)
         settings_menu.addAction(act.prefs)
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(act.shortcuts)

@@ -1,0 +1,9 @@
+"""The practice booth (DESIGN.md §2.14): record a rendition against the talk and align it while it is spoken.
+
+Qt-free: :mod:`sialign.booth.recorder` plays the source and records the
+microphone on one clock; :mod:`sialign.booth.live` is the live engine
+(:class:`~sialign.booth.live.LiveAligner`) over :mod:`sialign.booth.streaming`
+(the streaming recogniser, LocalAgreement-2) and :mod:`sialign.booth.incremental`
+(the chunking and alignment of a growing rendition). The GUI lives in
+``sialign.gui.booth``.
+"""

@@ -1,0 +1,374 @@
+"""Streaming speech recognition with the LocalAgreement-2 policy (docs/practice.md: Live alignment).
+
+Whisper hears 30-second windows, not a stream. Whisper-Streaming (Macháček,
+Dabre and Bojar, IJCNLP-AACL 2023) turns it into one: the recent audio is
+kept in a buffer that Whisper reads again every time about a second of new
+audio has arrived, with the text already committed before the buffer as its
+prompt; a word is committed once two consecutive passes agree on it (the
+longest common prefix of the last two hypotheses, "LocalAgreement-2"), and
+the buffer is cut at the end of a recognised segment whose words are all
+committed, so it stays around 15 seconds.
+
+:class:`StreamingRecogniser` is that policy over any :class:`Transcriber`:
+:class:`WhisperTranscriber` runs faster-whisper on a local model folder; the
+tests script a fake one. Times are on the recording's clock throughout: each
+block of audio arrives with the recording time of its first sample.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from sialign.transcribe.recognise import SAMPLE_RATE, Word
+
+log = logging.getLogger(__name__)
+
+# Seconds of new audio between two passes (Whisper-Streaming's --min-chunk-size).
+MIN_CHUNK_S = 1.0
+# Above this many seconds the buffer is cut at a committed segment end.
+TRIM_S = 15.0
+# A buffer this long with nothing to cut at is cut anyway: its words up to
+# TRIM_S before its end are committed as they stand.
+MAX_BUFFER_S = 25.0
+# Characters of committed text given to Whisper as the prompt.
+PROMPT_CHARS = 200
+# A buffer whose passes hear no word keeps only its last seconds (speech may be starting there).
+SILENT_KEEP_S = 2.0
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What one recognition pass heard in the buffer.
+
+    Attributes:
+        words: with times in seconds from the start of the buffer.
+        segment_ends: end times of Whisper's segments, same clock.
+    """
+
+    words: list[Word]
+    segment_ends: list[float] = field(default_factory=list)
+
+
+class Transcriber(Protocol):
+    """One recognition pass over a buffer of audio (faster-whisper, or a scripted fake in tests)."""
+
+    def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+        """Recognise ``samples`` (mono float32 at 16 kHz, shape (n,)) with ``prompt`` as the preceding text."""
+        ...
+
+
+class WhisperTranscriber:
+    """faster-whisper on a local model folder: CPU int8, word timestamps, the voice-activity filter.
+
+    The model is loaded on the first pass (in the worker thread, so starting a
+    session never waits for it) unless :meth:`load` was called.
+
+    Args:
+        model: a Whisper model folder in CTranslate2 format.
+        language: the spoken language (``ja``...); None lets a multilingual model detect it.
+        threads: CPU threads for CTranslate2.
+        beam_size: 1 decodes greedily (fastest); 5 is Whisper's own default.
+        device: ``auto``, ``cpu`` or ``cuda`` (as :func:`~sialign.transcribe.recognise.recognise`).
+    """
+
+    def __init__(self, model: Path, language: str | None, *, threads: int = 2, beam_size: int = 1, device: str = "cpu") -> None:
+        self.model_path = Path(model)
+        self.language = language
+        self.threads = threads
+        self.beam_size = beam_size
+        self.device = device
+        self._whisper = None
+        self._code: str | None = None
+
+    def load(self) -> None:
+        """Load the model now.
+
+        Raises:
+            ModelLoadError: faster-whisper missing, or the folder does not load.
+            UnknownLanguageError: Whisper knows no such language.
+        """
+        if self._whisper is not None:
+            return
+        from sialign.core.errors import ModelLoadError
+        from sialign.embed.models_registry import whisper_folder_problem
+        from sialign.transcribe.recognise import check_language, pick_device, require_recogniser
+
+        require_recogniser()
+        problem = whisper_folder_problem(self.model_path)
+        if problem:
+            raise ModelLoadError(problem)
+        from faster_whisper import WhisperModel
+
+        dev, compute_type = pick_device(self.device)
+        try:
+            whisper = WhisperModel(str(self.model_path), device=dev, compute_type=compute_type,
+                                   cpu_threads=self.threads, local_files_only=True)  # fmt: skip
+        except Exception as exc:  # a loader failure is a broken folder to the user
+            raise ModelLoadError(
+                f"{self.model_path}: the Whisper model could not be loaded ({type(exc).__name__}: {exc}) — "
+                "copy the whole folder again."
+            ) from exc
+        self._code = check_language(self.language, bool(whisper.model.is_multilingual), self.model_path)
+        self._whisper = whisper
+
+    def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+        self.load()
+        assert self._whisper is not None
+        segments, _ = self._whisper.transcribe(
+            samples, language=self._code, initial_prompt=prompt or None, beam_size=self.beam_size,
+            word_timestamps=True, vad_filter=True, condition_on_previous_text=True,
+        )  # fmt: skip
+        words: list[Word] = []
+        ends: list[float] = []
+        for seg in segments:
+            if getattr(seg, "no_speech_prob", 0.0) > 0.9:
+                continue  # Whisper's own verdict that the stretch is not speech (as Whisper-Streaming skips it)
+            for w in seg.words or []:
+                words.append(Word(str(w.word), float(w.start), float(w.end), float(w.probability)))
+            ends.append(float(seg.end))
+        return Heard(words, ends)
+
+
+def _same(a: Word, b: Word) -> bool:
+    """Two hypotheses say the same word (case, width and surrounding spaces aside)."""
+    return _norm(a.text) == _norm(b.text)
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+class HypothesisBuffer:
+    """The words of the last pass not yet committed, and LocalAgreement between passes.
+
+    A port of Whisper-Streaming's ``HypothesisBuffer``: :meth:`insert` takes a
+    pass's words on the recording clock, drops those before the last
+    committed word and a repeat of the last committed words (the pass
+    re-hears the end of what the prompt already holds); :meth:`flush` commits
+    the longest common prefix of this pass and the previous one.
+    """
+
+    def __init__(self) -> None:
+        self.committed_in_buffer: list[Word] = []
+        self.previous: list[Word] = []
+        self.new: list[Word] = []
+        self.last_committed_time = 0.0
+
+    def insert(self, words: Sequence[Word], offset: float) -> None:
+        shifted = [Word(w.text, w.start + offset, w.end + offset, w.probability) for w in words]
+        self.new = [w for w in shifted if w.start > self.last_committed_time - 0.1]
+        if self.new and abs(self.new[0].start - self.last_committed_time) < 1.0 and self.committed_in_buffer:
+            # The pass may begin with the last 1..5 committed words again: drop them.
+            cn, nn = len(self.committed_in_buffer), len(self.new)
+            for i in range(1, min(cn, nn, 5) + 1):
+                tail = [_norm(w.text) for w in self.committed_in_buffer[-i:]]
+                head = [_norm(w.text) for w in self.new[:i]]
+                if tail == head:
+                    del self.new[:i]
+                    break
+
+    def flush(self) -> list[Word]:
+        """Commit the words this pass and the previous one agree on, in order from the start."""
+        commit: list[Word] = []
+        while self.new and self.previous and _same(self.new[0], self.previous[0]):
+            word = self.new.pop(0)
+            self.previous.pop(0)
+            commit.append(word)
+            self.last_committed_time = word.end
+        self.previous = self.new
+        self.new = []
+        self.committed_in_buffer.extend(commit)
+        return commit
+
+    def pop_committed(self, until: float) -> None:
+        """Forget committed words ending by ``until`` (the buffer was cut there)."""
+        while self.committed_in_buffer and self.committed_in_buffer[0].end <= until:
+            self.committed_in_buffer.pop(0)
+
+    def uncommitted(self) -> list[Word]:
+        """The last pass's words that are not committed yet."""
+        return list(self.previous)
+
+
+@dataclass
+class PassStats:
+    """How the passes went (for the session's report and the benchmark)."""
+
+    passes: int = 0
+    seconds: float = 0.0
+    longest_s: float = 0.0
+    audio_s: float = 0.0
+
+
+class StreamingRecogniser:
+    """LocalAgreement-2 over a sliding audio buffer.
+
+    Feed audio with :meth:`add_audio`; call :meth:`process` when
+    :meth:`ready` says enough new audio arrived; :meth:`finish` commits what
+    the last pass heard. Not thread-safe: one worker thread drives it.
+
+    Args:
+        transcriber: runs one pass over the buffer.
+        min_chunk_s: seconds of new audio between passes.
+        trim_s: the buffer is cut at a committed segment end once longer than this.
+        max_buffer_s: the buffer is cut even without one beyond this.
+        prompt_chars: characters of committed text before the buffer given as the prompt.
+        joiner: what separates words of the prompt ("" when Whisper's words carry their spaces).
+    """
+
+    def __init__(self, transcriber: Transcriber, *, min_chunk_s: float = MIN_CHUNK_S, trim_s: float = TRIM_S,
+                 max_buffer_s: float = MAX_BUFFER_S, prompt_chars: int = PROMPT_CHARS, joiner: str = "") -> None:  # fmt: skip
+        self.transcriber = transcriber
+        self.min_chunk_s = min_chunk_s
+        self.trim_s = trim_s
+        self.max_buffer_s = max(max_buffer_s, trim_s + 1.0)
+        self.prompt_chars = prompt_chars
+        self.joiner = joiner
+        self.committed: list[Word] = []
+        self.hypothesis = HypothesisBuffer()
+        self.stats = PassStats()
+        self._buffer = np.zeros(0, dtype=np.float32)
+        self._offset: float | None = None  # recording time of the buffer's first sample
+        self._processed_samples = 0  # of the buffer, read by the last pass
+        self.received_s = 0.0  # audio received, seconds
+        self.gap_s = 0.0  # silence inserted where the blocks' times left a gap
+        self.overlap_s = 0.0  # audio received twice for the same times (dropped)
+
+    # ----------------------------------------------------------------- audio
+    @property
+    def buffer_s(self) -> float:
+        return self._buffer.size / SAMPLE_RATE
+
+    @property
+    def audio_end_s(self) -> float:
+        """Recording time of the end of the audio received."""
+        return (self._offset or 0.0) + self.buffer_s
+
+    @property
+    def processed_until_s(self) -> float:
+        """Recording time up to which the last pass read the audio."""
+        return (self._offset or 0.0) + self._processed_samples / SAMPLE_RATE
+
+    @property
+    def committed_until_s(self) -> float:
+        """Recording time up to which the transcript is settled: the first word still in doubt, else what the last pass read."""
+        pending = self.hypothesis.uncommitted()
+        if pending:
+            return max(pending[0].start, self.committed[-1].end if self.committed else 0.0)
+        return self.processed_until_s
+
+    def add_audio(self, samples: np.ndarray, t_start: float) -> None:
+        """Append a block (mono float32 at 16 kHz, shape (n,)) whose first sample is at ``t_start`` on the recording clock.
+
+        A block starting after the end of the buffer (a pause in delivery)
+        is preceded by silence so times stay right; the part of a block that
+        repeats times already received is dropped (and counted).
+        """
+        block = np.asarray(samples, dtype=np.float32).reshape(-1)
+        self.received_s += block.size / SAMPLE_RATE
+        if self._offset is None:
+            self._offset = float(t_start)
+        else:
+            late = int(round((float(t_start) - self.audio_end_s) * SAMPLE_RATE))
+            if late > 0:
+                self.gap_s += late / SAMPLE_RATE
+                block = np.concatenate((np.zeros(late, dtype=np.float32), block))
+            elif late < 0:
+                cut = min(-late, block.size)
+                self.overlap_s += cut / SAMPLE_RATE
+                block = block[cut:]
+        if block.size:
+            self._buffer = np.concatenate((self._buffer, block))
+
+    def ready(self) -> bool:
+        """Whether enough new audio arrived for another pass."""
+        return (self._buffer.size - self._processed_samples) / SAMPLE_RATE >= self.min_chunk_s
+
+    # ---------------------------------------------------------------- passes
+    def prompt(self) -> str:
+        """The committed text before the buffer, its last :attr:`prompt_chars` characters (whole words)."""
+        start = self._offset or 0.0
+        before = [w.text for w in self.committed if w.end <= start]
+        picked: list[str] = []
+        size = 0
+        while before and size < self.prompt_chars:
+            text = before.pop()
+            picked.append(text)
+            size += len(text) + len(self.joiner)
+        return self.joiner.join(reversed(picked)).strip()
+
+    def process(self) -> list[Word]:
+        """Run one pass over the buffer; return the words newly committed (recording clock)."""
+        if self._offset is None or not self._buffer.size:
+            return []
+        started = time.perf_counter()
+        heard = self.transcriber.transcribe(self._buffer, self.prompt())
+        spent = time.perf_counter() - started
+        self.stats.passes += 1
+        self.stats.seconds += spent
+        self.stats.longest_s = max(self.stats.longest_s, spent)
+        self.stats.audio_s += self.buffer_s
+        self._processed_samples = self._buffer.size
+        offset = self._offset
+        self.hypothesis.insert(heard.words, offset)
+        new = self.hypothesis.flush()
+        self.committed.extend(new)
+        if self.buffer_s > self.trim_s:
+            self._trim_at_segment(heard, offset)
+        if self.buffer_s > self.max_buffer_s:
+            self._force_trim()
+        if not heard.words and self.buffer_s > SILENT_KEEP_S:
+            self._cut_at(self.audio_end_s - SILENT_KEEP_S)
+        return new
+
+    def _trim_at_segment(self, heard: Heard, offset: float) -> None:
+        """Cut the buffer at the end of the last recognised segment whose words are all committed (Whisper-Streaming's rule)."""
+        if not self.committed:
+            return
+        last = self.committed[-1].end
+        ends = [offset + e for e in heard.segment_ends]
+        cuts = [e for e in ends[:-1] if e <= last]  # never the last segment: it may still grow
+        if cuts:
+            self._cut_at(cuts[-1])
+
+    def _force_trim(self) -> None:
+        """The buffer has grown past :attr:`max_buffer_s` without an agreed segment end: commit its older words as heard."""
+        until = self.audio_end_s - self.trim_s
+        take = [w for w in self.hypothesis.uncommitted() if w.end <= until]
+        if take:
+            log.debug("buffer of %.1f s without agreement: committing %d words as heard", self.buffer_s, len(take))
+            self.committed.extend(take)
+            self.hypothesis.previous = [w for w in self.hypothesis.previous if w.end > until]
+            self.hypothesis.last_committed_time = take[-1].end
+            self.hypothesis.committed_in_buffer.extend(take)
+        self._cut_at(max(until, self.committed[-1].end if self.committed else until))
+
+    def _cut_at(self, when: float) -> None:
+        """Drop the buffer's audio before recording time ``when``."""
+        assert self._offset is not None
+        samples = int(round((when - self._offset) * SAMPLE_RATE))
+        samples = min(max(samples, 0), self._buffer.size)
+        if samples <= 0:
+            return
+        self.hypothesis.pop_committed(when)
+        self._buffer = self._buffer[samples:]
+        self._processed_samples = max(0, self._processed_samples - samples)
+        self._offset += samples / SAMPLE_RATE
+
+    def finish(self) -> list[Word]:
+        """A last pass over what is left, then commit every word it heard; return the words newly committed."""
+        new: list[Word] = []
+        if self._offset is not None and self._buffer.size > self._processed_samples:
+            new = self.process()
+        rest = self.hypothesis.uncommitted()
+        self.hypothesis.previous = []
+        self.committed.extend(rest)
+        self._processed_samples = self._buffer.size
+        return new + rest

@@ -1,0 +1,177 @@
+"""``sialign practice`` — a practice session without the window: live alignment of a rendition, then the full pass.
+
+SOURCE is the talk: a .sialign project, a source transcript with times (played from --src-audio), or
+the source recording (transcribed into sentences first). The rendition comes from --input-file, a
+recording fed as if it came from the microphone (at real time, or --speed N times faster; 0 = as fast
+as possible), or with --record from the microphone while the source recording plays (Ctrl+C stops).
+While it runs, the rendition is recognised in a sliding window with a local Whisper model, words are
+committed once two consecutive passes agree (LocalAgreement), and the growing transcript is aligned
+with the source; --events writes one JSON line per bead as it is committed or revised:
+{"bead", "src", "tgt", "shown_at_s", "latency_s", "state"} (times on the recording's clock). At the
+end, one full offline pass (as 'sialign transcribe' then 'sialign align') makes the session's project
+(-o SESSION.sialign), whose target is marked as a machine transcript, not corrected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import IO, Any
+
+HELP = "practise interpreting a talk: align a rendition live while it is spoken, then save the session's project"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", metavar="SOURCE", help="the talk: a .sialign project, a timed source transcript, or the source recording")
+    parser.add_argument("--src-audio", metavar="AUDIO", help="the source recording (played with --record; attached to the session)")
+    parser.add_argument("--src-lang", metavar="LANG", required=True, help="source language code, e.g. en")
+    parser.add_argument("--tgt-lang", metavar="LANG", required=True, help="the rendition's language code, e.g. ja")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--input-file", metavar="RENDITION", help="a recording of the rendition, fed as if it came from the microphone")
+    given.add_argument("--record", action="store_true", help="record the rendition from the microphone while the source recording plays")
+    parser.add_argument("--speed", type=float, default=1.0, metavar="N", help="with --input-file: feed N times faster than real time (0: as fast as possible; default 1)")
+    parser.add_argument("--whisper-model", metavar="NAME|DIR", help="Whisper model folder, or the name of one added with 'sialign models add' (default: the default Whisper model)")
+    parser.add_argument("--events", metavar="EVENTS.jsonl", help="write one JSON line per bead as it is committed or revised")
+    parser.add_argument("--recording", metavar="REC.wav", help="with --record: where to write the recording (default: beside -o, SESSION.wav)")
+    parser.add_argument("--threads", type=int, default=2, metavar="N", help="CPU threads for the live recogniser (default 2)")
+    parser.add_argument("-o", "--output", metavar="SESSION.sialign", required=True, help="the session's project")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sialign.booth.live import LiveAligner
+    from sialign.cli.cmd_align import console_progress
+    from sialign.cli.usage import usage_error
+    from sialign.core.languages import normalise_language
+    from sialign.transcribe.models import whisper_model_for
+    from sialign.transcribe.recognise import require_recogniser
+    from sialign.workflows.outputs import check_output_folder, export
+    from sialign.workflows.practice import is_recording, live_summary, practice_project, practice_source
+
+    output = Path(args.output)
+    if output.suffix.lower() != ".sialign":
+        usage_error(f"-o {args.output}: a session is saved as a project — give a name ending in .sialign")
+    check_output_folder(args.output)
+    rendition = _input_file(args)
+    src_audio = _audio_option(args.src_audio, "--src-audio")
+    src_lang, tgt_lang = normalise_language(args.src_lang), normalise_language(args.tgt_lang)
+    require_recogniser()
+    progress = console_progress(args.quiet)
+    # A transcript is read (and refused when untimed) before the model is looked for; a recording needs it first.
+    model = whisper_model_for(args.whisper_model) if is_recording(args.source) else None
+    source, src_audio_path = practice_source(args.source, src_lang=src_lang, src_audio=src_audio, whisper_model=model, progress=progress)
+    if model is None:
+        model = whisper_model_for(args.whisper_model)
+    elif progress is not None:
+        print(file=sys.stderr)
+    events_file: IO[str] | None = None
+    if args.events:
+        check_output_folder(args.events, "--events")
+        events_file = open(args.events, "w", encoding="utf-8")  # closed below: written as beads come
+    written = 0
+    lock = threading.Lock()
+
+    def show(update: Any) -> None:
+        nonlocal written
+        with lock:
+            fresh = live.events[written:]
+            written = len(live.events)
+        if events_file is not None:
+            for event in fresh:
+                events_file.write(json.dumps(event, ensure_ascii=False) + "\n")
+            events_file.flush()
+        if not args.quiet and sys.stderr.isatty():
+            rendered = sum(1 for b in update.beads if b.state == "rendered" and b.src)
+            amber = sum(1 for b in update.beads if b.state == "unrendered")
+            print(f"\r{update.committed_until_s:7.1f} s  {len(update.target):4d} chunks  {rendered:4d} sentences rendered"
+                  f"  {amber:3d} unrendered", end="", file=sys.stderr, flush=True)  # fmt: skip
+
+    live = LiveAligner(source, tgt_lang=tgt_lang, model=model, on_update=show, speed=args.speed if rendition else 1.0,
+                       threads=args.threads)  # fmt: skip
+    try:
+        live.start()
+        if rendition is not None:
+            recording = rendition
+            _feed(rendition, live, args.speed)
+        else:
+            recording = _record(args, output, src_audio_path, live)
+        result = live.finish()
+    finally:
+        if events_file is not None:
+            events_file.close()
+    if not args.quiet:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        summary = live_summary(result) or {}
+        print(f"live: {summary.get('rendered')} of {len(source)} sentences rendered, {summary.get('unrendered')} unrendered; "
+              f"bead latency median {summary.get('latency_median_s')} s, 90th percentile {summary.get('latency_p90_s')} s; "
+              f"{result.processed_s:.1f} of {result.received_s:.1f} s of audio read in {result.passes} passes", file=sys.stderr)  # fmt: skip
+    project = practice_project(source, recording, tgt_lang=tgt_lang, model=model, live=result,
+                               src_audio=Path(src_audio_path) if src_audio_path else None, threads=args.threads,
+                               progress=progress)  # fmt: skip
+    if progress is not None:
+        print(file=sys.stderr)
+    saved = export(project, output)
+    if not args.quiet:
+        assert project.alignment is not None
+        counts = project.alignment.counts()
+        print(f"full pass: {len(project.target)} chunks, {len(project.alignment)} beads ({counts.get('dropped', 0)} dropped); "
+              f"wrote {saved}", file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def _input_file(args: argparse.Namespace) -> Path | None:
+    if not args.input_file:
+        return None
+    path = _audio_option(args.input_file, "--input-file")
+    assert path is not None
+    return Path(path)
+
+
+def _audio_option(value: str | None, option: str) -> str | None:
+    """An audio file named by ``option``, refused up front in one line when it is none."""
+    if not value:
+        return None
+    from sialign.audio.decode import audio_file_problem
+    from sialign.cli.usage import usage_error
+
+    problem = audio_file_problem(value)
+    if problem:
+        usage_error(f"{option} {value}: {problem}")
+    return str(Path(value).expanduser())
+
+
+def _feed(rendition: Path, live: Any, speed: float) -> None:
+    from sialign.booth.recorder import feed_file
+
+    feed_file(rendition, live.feed, speed=speed)
+
+
+def _record(args: argparse.Namespace, output: Path, src_audio: str | None, live: Any) -> Path:
+    """Play the source and record the microphone until the source ends (or Ctrl+C); the recording's path."""
+    import time
+
+    from sialign.booth.recorder import BoothRecorder
+
+    target = Path(args.recording) if args.recording else output.with_suffix(".wav")
+    recorder = BoothRecorder(Path(src_audio) if src_audio else None, target, on_block=live.feed)
+    recorder.start()
+    if not args.quiet:
+        print(f"recording to {recorder.out_path}" + ("; the talk plays until its end" if src_audio else "")
+              + " — press Ctrl+C to stop", file=sys.stderr)  # fmt: skip
+    try:
+        while not recorder.source_finished:
+            time.sleep(0.2)
+            if recorder.error:
+                break
+    except KeyboardInterrupt:
+        pass
+    done = recorder.stop()
+    if recorder.error:
+        from sialign.core.errors import SialignError
+
+        raise SialignError(f"{done.path}: the recording stopped: {recorder.error}")
+    return Path(done.path)

@@ -1,0 +1,752 @@
+"""*Practice → New session…*: the booth, where a student interprets a talk and watches it align.
+
+The window picks the talk (the open project, a project file, or a source
+recording with or without its transcript), the headphones and the
+microphone, the interpretation's language and the Whisper model; Start plays
+the talk and records the microphone (:class:`sialign.booth.recorder.BoothRecorder`)
+while the live aligner (``sialign.booth.live.LiveAligner``) recognises and
+aligns the rendition; its updates grow the live table. Stop finishes the
+recording and the live pass, hands the live result to the main window, and
+runs the full pass (``sialign.workflows.practice.practice_project``) whose
+result replaces the live beads there as one undoable step; then the trainer's
+report and *Compare renditions* are one click away.
+
+Threads: preparing the talk, stopping and both passes run in workers; the
+recorder's callback and writer threads and the live aligner's thread never
+touch Qt — the live aligner's updates reach the table through a queued
+signal, and a 10 Hz timer reads the recorder's level and clock.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget,
+)  # fmt: skip
+
+from sialign.booth.recorder import SILENCE_DBFS, BoothDevices, RecordingResult, list_devices
+from sialign.core.errors import SialignError
+from sialign.core.model import Project
+from sialign.gui.booth.live_table import COL_LATENCY, COL_NUMBER, COL_SOURCE, COL_STATE, COL_TARGET, COL_TIME, LiveTableModel
+from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
+from sialign.workflows.booth import BoothTalk
+
+TALK_OPEN, TALK_FILE, TALK_RECORDING = range(3)
+LANGUAGES = ["ja", "en", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "nl", "pl"]
+METER_FLOOR_DB = -60
+TICK_MS = 100
+
+
+class BoothHost(Protocol):
+    """What the booth needs of the main window (:class:`sialign.gui.booth.practice.PracticeController`)."""
+
+    def open_project(self) -> Project | None: ...
+
+    def may_replace(self) -> bool: ...
+
+    def install_live(self, project: Project) -> None: ...
+
+    def apply_full_pass(self, final: Project) -> bool: ...
+
+    def set_locked(self, reason: str) -> None: ...
+
+    def open_report(self) -> None: ...
+
+    def compare(self, path: str) -> None: ...
+
+    def speech_models(self) -> None: ...
+
+
+class LiveBridge(QObject):
+    """Carries the live aligner's updates from its thread to the GUI thread (a queued signal)."""
+
+    updated = Signal(object)
+
+
+@dataclass
+class BoothSession:
+    """One recording: its talk, files, recorder and live aligner, and what Stop produced."""
+
+    talk: BoothTalk
+    recording_path: Path
+    project_path: Path
+    recorder: Any
+    live: Any
+    tgt_lang: str
+    model: Path
+    result: RecordingResult | None = None
+    live_result: Any = None
+
+
+def default_live_factory(source: Any, *, tgt_lang: str, model: Path, src_lang: str | None,
+                         on_update: Callable[[Any], None]) -> Any:  # fmt: skip
+    """A ``sialign.booth.live.LiveAligner`` (imported when a session starts)."""
+    try:
+        from sialign.booth.live import LiveAligner  # type: ignore[import-not-found, unused-ignore]
+    except ImportError as exc:
+        raise SialignError(f"The live alignment is not part of this installation ({exc}); reinstall SI Aligner.") from exc
+    return LiveAligner(source, tgt_lang=tgt_lang, model=model, src_lang=src_lang, on_update=on_update)
+
+
+def default_practice(source: Any, recording: Path, **kwargs: Any) -> Project:
+    """``sialign.workflows.practice.practice_project`` (the full pass at Stop)."""
+    try:
+        from sialign.workflows.practice import practice_project  # type: ignore[import-not-found, unused-ignore]
+    except ImportError as exc:
+        raise SialignError(f"The full pass is not part of this installation ({exc}); reinstall SI Aligner.") from exc
+    return practice_project(source, recording, **kwargs)  # type: ignore[no-any-return]
+
+
+def default_recorder(source_audio: Path | None, out_path: Path, **kwargs: Any) -> Any:
+    from sialign.booth.recorder import BoothRecorder
+
+    return BoothRecorder(source_audio, out_path, **kwargs)
+
+
+def default_models() -> tuple[list[tuple[str, Path]], str | None]:
+    from sialign.workflows.booth import speech_models
+
+    return speech_models()
+
+
+def _clock(seconds: float | None) -> str:
+    if seconds is None or not math.isfinite(seconds):
+        return "–:––"
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class BoothWindow(QWidget):
+    """The practice booth (one session at a time; the window can run one session after another).
+
+    Args:
+        host: the main window's side (:class:`BoothHost`).
+        devices_fn: lists the audio devices (tests inject fakes).
+        recorder_factory: ``(source_audio, out_path, input_device=, output_device=, on_block=)`` → a recorder.
+        live_factory: ``(source, tgt_lang=, model=, src_lang=, on_update=)`` → a live aligner.
+        practice_fn: the full pass, ``practice_project``'s signature.
+        models_fn: ``() → ([(name, folder)], default name)`` of the Whisper models.
+
+    Signals:
+        state_changed(str): ``idle``, ``preparing``, ``recording``, ``paused``, ``finishing``, ``done``.
+    """
+
+    state_changed = Signal(str)
+
+    def __init__(self, host: BoothHost, *, settings: QSettings | None = None,
+                 devices_fn: Callable[[], BoothDevices] = list_devices, recorder_factory: Callable[..., Any] = default_recorder,
+                 live_factory: Callable[..., Any] = default_live_factory, practice_fn: Callable[..., Project] = default_practice,
+                 models_fn: Callable[[], tuple[list[tuple[str, Path]], str | None]] = default_models,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle("Practice booth — SI Aligner")
+        self.host = host
+        self.settings = settings or QSettings()
+        self._devices_fn = devices_fn
+        self._recorder_factory = recorder_factory
+        self._live_factory = live_factory
+        self._practice_fn = practice_fn
+        self._models_fn = models_fn
+        self.state = "idle"
+        self.session: BoothSession | None = None
+        self.finished_path: str = ""
+        self.runner = WorkerRunner(self)
+        # A worker started from another's result waits until that one's thread has ended.
+        self._queued: list[TaskWorker] = []
+        self._handlers: dict[TaskWorker, tuple[Callable[[Any], None], Callable[[], None]]] = {}
+        self.runner.finished.connect(self._start_queued)
+        self.bridge = LiveBridge(self)
+        self.bridge.updated.connect(self._live_updated, Qt.ConnectionType.QueuedConnection)
+        self.timer = QTimer(self)
+        self.timer.setInterval(TICK_MS)
+        self.timer.timeout.connect(self._tick)
+        self._build()
+        self.refresh_devices()
+        self.refresh_models()
+        self.refresh_talk_choices()
+        self._set_state("idle")
+
+    # ==================================================================================
+    # layout
+    def _build(self) -> None:
+        # -- talk --
+        self.talk_kind = QComboBox()
+        self.talk_kind.addItems(["The open project", "A project file…", "A source recording…"])
+        self.talk_kind.currentIndexChanged.connect(self._talk_kind_changed)
+        self.talk_path = QLineEdit()
+        self.talk_path.setPlaceholderText("the project file (.sialign) or the source recording")
+        self.talk_browse = QPushButton("Browse…")
+        self.talk_browse.clicked.connect(self._browse_talk)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.talk_path, 1)
+        path_row.addWidget(self.talk_browse)
+        self.transcript_path = QLineEdit()
+        self.transcript_path.setPlaceholderText("optional: its timed transcript (else it is transcribed)")
+        self.transcript_browse = QPushButton("Browse…")
+        self.transcript_browse.clicked.connect(self._browse_transcript)
+        transcript_row = QHBoxLayout()
+        transcript_row.addWidget(self.transcript_path, 1)
+        transcript_row.addWidget(self.transcript_browse)
+        self.src_lang = QComboBox()
+        self.src_lang.setEditable(True)
+        self.src_lang.addItems(["en"] + [code for code in LANGUAGES if code != "en"])
+        self.tgt_lang = QComboBox()
+        self.tgt_lang.setEditable(True)
+        self.tgt_lang.addItems(LANGUAGES)
+        self.tgt_lang.setToolTip("The language the student interprets into")
+        talk_form = QFormLayout()
+        talk_form.addRow("Talk:", self.talk_kind)
+        talk_form.addRow("File:", path_row)
+        talk_form.addRow("Transcript:", transcript_row)
+        talk_form.addRow("Talk language:", self.src_lang)
+        talk_form.addRow("Interpret into:", self.tgt_lang)
+        self._talk_rows = talk_form
+        talk_box = QGroupBox("Talk")
+        talk_box.setLayout(talk_form)
+
+        # -- devices and model --
+        self.output_device = QComboBox()
+        self.output_device.setToolTip("Where the talk plays: use headphones, so the microphone does not record the talk")
+        self.input_device = QComboBox()
+        self.input_device.setToolTip("The student's microphone")
+        refresh = QPushButton("Refresh")
+        refresh.setToolTip("List the audio devices again (after plugging in a headset)")
+        refresh.clicked.connect(self.refresh_devices)
+        self.device_message = QLabel("")
+        self.device_message.setWordWrap(True)
+        self.device_message.setStyleSheet("color: #a03000;")
+        self.model = QComboBox()
+        self.model.setToolTip("The Whisper model that recognises the interpretation (sialign models add FOLDER)")
+        model_folder = QPushButton("Folder…")
+        model_folder.setToolTip("Use a Whisper model folder that is not in the list")
+        model_folder.clicked.connect(self._choose_model_folder)
+        self.models_button = QPushButton("Models…")
+        self.models_button.setToolTip("Settings → Speech models: add a Whisper model, see its languages, choose the default")
+        self.models_button.clicked.connect(self._open_speech_models)
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model, 1)
+        model_row.addWidget(model_folder)
+        model_row.addWidget(self.models_button)
+        device_form = QFormLayout()
+        device_form.addRow("Headphones:", self.output_device)
+        device_form.addRow("Microphone:", self.input_device)
+        device_form.addRow("", refresh)
+        device_form.addRow(self.device_message)
+        device_form.addRow("Speech model:", model_row)
+        device_box = QGroupBox("Devices and speech model")
+        device_box.setLayout(device_form)
+
+        # -- controls --
+        self.start_button = QPushButton("● Start")
+        self.start_button.setToolTip("Play the talk and record the microphone")
+        self.start_button.clicked.connect(self.start)
+        self.pause_button = QPushButton("Pause")
+        self.pause_button.setToolTip("Pause the talk and the recording together (Resume goes on from the same place)")
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.stop_button = QPushButton("■ Stop")
+        self.stop_button.setToolTip("End the session: the recording is kept and the full pass aligns it")
+        self.stop_button.clicked.connect(self.stop)
+        buttons = QHBoxLayout()
+        for button in (self.start_button, self.pause_button, self.stop_button):
+            button.setMinimumHeight(34)
+            buttons.addWidget(button)
+        self.meter = QProgressBar()
+        # 0 = the floor (METER_FLOOR_DB), 60 = full scale.
+        self.meter.setRange(0, -METER_FLOOR_DB)
+        self.meter.setValue(0)
+        self.meter.setFormat("microphone: silent")
+        self.meter.setToolTip("The microphone's peak level (dBFS); speak so it stays below 0")
+        self.elapsed = QLabel(_clock(0))
+        font = QFont(self.elapsed.font())
+        font.setPointSizeF(font.pointSizeF() * 2.0)
+        font.setBold(True)
+        self.elapsed.setFont(font)
+        self.elapsed.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        self.report_button = QPushButton("Open the trainer's report…")
+        self.report_button.setToolTip("Omissions, terms and ear-voice span of this rendition (HTML or PDF)")
+        self.report_button.clicked.connect(lambda: self.host.open_report())
+        self.compare_button = QPushButton("Compare renditions…")
+        self.compare_button.setToolTip("This session beside the other sessions of the same talk, sentence by sentence")
+        self.compare_button.clicked.connect(lambda: self.host.compare(self.finished_path))
+        after = QHBoxLayout()
+        after.addWidget(self.report_button)
+        after.addWidget(self.compare_button)
+        control_box = QGroupBox("Session")
+        control_layout = QVBoxLayout(control_box)
+        control_layout.addLayout(buttons)
+        control_layout.addWidget(self.elapsed)
+        control_layout.addWidget(self.meter)
+        control_layout.addWidget(self.status)
+        control_layout.addLayout(after)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(talk_box)
+        left_layout.addWidget(device_box)
+        left_layout.addWidget(control_box)
+        left_layout.addStretch(1)
+
+        # -- live table --
+        self.live_model = LiveTableModel(parent=self)
+        self.live_table = QTableView()
+        self.live_table.setModel(self.live_model)
+        self.live_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.live_table.setWordWrap(True)
+        self.live_table.verticalHeader().hide()
+        header = self.live_table.horizontalHeader()
+        for col, mode in ((COL_NUMBER, QHeaderView.ResizeMode.ResizeToContents),
+                          (COL_TIME, QHeaderView.ResizeMode.ResizeToContents),
+                          (COL_SOURCE, QHeaderView.ResizeMode.Stretch), (COL_TARGET, QHeaderView.ResizeMode.Stretch),
+                          (COL_STATE, QHeaderView.ResizeMode.ResizeToContents),
+                          (COL_LATENCY, QHeaderView.ResizeMode.ResizeToContents)):  # fmt: skip
+            header.setSectionResizeMode(col, mode)
+        # Rows are fitted to their wrapped text as they change; when the columns change width, all of them once.
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(250)
+        self._refit.timeout.connect(self.live_table.resizeRowsToContents)
+        header.sectionResized.connect(lambda *_: self._refit.start())
+        self.live_summary = QLabel("The live alignment shows here while the student interprets.")
+        self.live_summary.setWordWrap(True)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.live_summary)
+        right_layout.addWidget(self.live_table, 1)
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([400, 880])
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+        self.resize(1280, 800)
+
+    # ==================================================================================
+    # choices
+    def refresh_talk_choices(self) -> None:
+        """Offer the open project when it has a source; pick it when it does."""
+        project = self.host.open_project()
+        item = self.talk_kind.model().item(TALK_OPEN)  # type: ignore[attr-defined]
+        usable = project is not None and len(project.source) > 0
+        item.setEnabled(usable)
+        item.setText(f"The open project: {project.talk_id}" if usable and project is not None else "The open project (none open)")
+        if usable and project is not None:
+            if project.target.language and project.target.language != "und":
+                self.tgt_lang.setEditText(project.target.language)
+            self.talk_kind.setCurrentIndex(TALK_OPEN)
+        elif self.talk_kind.currentIndex() == TALK_OPEN:
+            self.talk_kind.setCurrentIndex(TALK_FILE)
+        self._talk_kind_changed()
+
+    def _talk_kind_changed(self, *_: object) -> None:
+        kind = self.talk_kind.currentIndex()
+        form = self._talk_rows
+        form.setRowVisible(1, kind != TALK_OPEN)
+        form.setRowVisible(2, kind == TALK_RECORDING)
+        form.setRowVisible(3, kind == TALK_RECORDING)
+        self.talk_path.setPlaceholderText("the project file (.sialign)" if kind == TALK_FILE else "the source recording (WAV, FLAC, OGG, MP3)")
+
+    def _browse_talk(self) -> None:
+        if self.talk_kind.currentIndex() == TALK_FILE:
+            path, _ = QFileDialog.getOpenFileName(self, "The talk's project", "", "SI Aligner projects (*.sialign)")
+        else:
+            path, _ = QFileDialog.getOpenFileName(self, "The source recording", "", "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)")
+        if path:
+            self.talk_path.setText(path)
+
+    def _browse_transcript(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "The source's timed transcript", "",
+                                              "Transcripts (*.srt *.vtt *.TextGrid *.eaf *.tsv);;All files (*)")  # fmt: skip
+        if path:
+            self.transcript_path.setText(path)
+
+    def refresh_devices(self) -> None:
+        """List the headphones and microphones again; say what is missing."""
+        devices = self._devices_fn()
+        for combo, found in ((self.output_device, devices.outputs), (self.input_device, devices.inputs)):
+            combo.clear()
+            for device in found:
+                combo.addItem(device.label(), device.index)
+                combo.setItemData(combo.count() - 1, f"{device.name}: {device.channels} channels, "
+                                  f"{device.samplerate:.0f} Hz, latency {device.low_latency_s * 1000:.0f}–{device.high_latency_s * 1000:.0f} ms",
+                                  Qt.ItemDataRole.ToolTipRole)  # fmt: skip
+                if device.is_default:
+                    combo.setCurrentIndex(combo.count() - 1)
+        self.device_message.setText(devices.problem)
+        self.device_message.setVisible(bool(devices.problem))
+        self.devices = devices
+        self._update_buttons()
+
+    def refresh_models(self) -> None:
+        try:
+            found, default = self._models_fn()
+        except SialignError as exc:
+            found, default = [], None
+            self.status.setText(str(exc))
+        self.model.clear()
+        for name, folder in found:
+            self.model.addItem(name, str(folder))
+            self.model.setItemData(self.model.count() - 1, str(folder), Qt.ItemDataRole.ToolTipRole)
+            if name == default:
+                self.model.setCurrentIndex(self.model.count() - 1)
+        if not found:
+            self.model.addItem("no Whisper model installed", "")
+        self._update_buttons()
+
+    def _open_speech_models(self) -> None:
+        self.host.speech_models()
+        self.status.setText("")
+        self.refresh_models()
+
+    def _choose_model_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "A Whisper model folder (CTranslate2)")
+        if folder:
+            if self.model.count() == 1 and not self.model.itemData(0):
+                self.model.clear()
+            self.model.addItem(Path(folder).name, folder)
+            self.model.setCurrentIndex(self.model.count() - 1)
+            self._update_buttons()
+
+    # ==================================================================================
+    # state
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        self._update_buttons()
+        self.state_changed.emit(state)
+
+    def _update_buttons(self) -> None:
+        state = getattr(self, "state", "idle")
+        idle = state in ("idle", "done")
+        ready = bool(self.input_device.count()) and bool(self.output_device.count()) and bool(self.model.currentData())
+        self.start_button.setEnabled(idle and ready)
+        self.pause_button.setEnabled(state in ("recording", "paused"))
+        self.pause_button.setText("Resume" if state == "paused" else "Pause")
+        self.stop_button.setEnabled(state in ("recording", "paused"))
+        for widget in (self.talk_kind, self.talk_path, self.talk_browse, self.transcript_path, self.transcript_browse,
+                       self.src_lang, self.tgt_lang, self.output_device, self.input_device, self.model, self.models_button):  # fmt: skip
+            widget.setEnabled(idle)
+        self.report_button.setVisible(state == "done")
+        self.compare_button.setVisible(state == "done")
+        if idle and not ready and not self.status.text():
+            if not self.model.currentData():
+                self.status.setText("No speech model: add a Whisper model with Models… (Settings → Speech models), "
+                                    "or choose its folder with Folder….")  # fmt: skip
+
+    @property
+    def busy(self) -> bool:
+        """A session is being recorded or finished."""
+        return self.state in ("preparing", "recording", "paused", "finishing")
+
+    # ==================================================================================
+    # start
+    def start(self) -> None:
+        """Prepare the talk in a worker, then play and record."""
+        if self.busy or self.runner.busy:
+            return
+        tgt_lang = self.tgt_lang.currentText().strip().lower()
+        model = str(self.model.currentData() or "")
+        if not tgt_lang:
+            self.status.setText("Say which language the student interprets into.")
+            return
+        if not model:
+            self.status.setText("Choose a Whisper model first.")
+            return
+        kind = self.talk_kind.currentIndex()
+        path = self.talk_path.text().strip()
+        if kind != TALK_OPEN and not path:
+            self.status.setText("Choose the talk's project file or its source recording first.")
+            return
+        current = self.host.open_project() if kind == TALK_OPEN else None
+        if kind == TALK_OPEN and current is None:
+            self.status.setText("No talk is open: open one first, or pick a project file or a source recording.")
+            return
+        if not self.host.may_replace():
+            return
+        open_project = snapshot(current) if current is not None else None
+        transcript = self.transcript_path.text().strip() or None
+        src_lang = self.src_lang.currentText().strip() or None
+        inp, out = self.input_device.currentData(), self.output_device.currentData()
+        bridge = self.bridge
+
+        def prepare(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> BoothSession:
+            from sialign.workflows.booth import (
+                booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording, session_files,
+            )  # fmt: skip
+
+            from sialign.transcribe.models import whisper_model_info
+
+            # The model first: a source recording may take a minute to transcribe before the talk is ready.
+            info = whisper_model_info(model)
+            if not info.knows(tgt_lang):
+                raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {tgt_lang!r}: "
+                                   "choose a multilingual model with Models… (Settings → Speech models).")  # fmt: skip
+            progress(0.0, "Reading the talk…")
+            if kind == TALK_OPEN:
+                assert open_project is not None
+                talk = booth_talk_from_project(open_project)
+            elif kind == TALK_FILE:
+                talk = booth_talk_from_file(path)
+            else:
+                talk = booth_talk_from_recording(path, transcript, src_lang=src_lang, model=model, progress=progress,
+                                                 should_stop=should_stop)  # fmt: skip
+            recording, project_path = session_files(talk)
+            progress(0.5, "Loading the speech model…")
+            live = self._live_factory(talk.source, tgt_lang=tgt_lang, model=Path(model), src_lang=talk.src_lang,
+                                      on_update=bridge.updated.emit)  # fmt: skip
+            recorder = self._recorder_factory(talk.src_audio, recording, input_device=inp, output_device=out, on_block=live.feed)
+            progress(0.8, "Preparing the talk's audio…")
+            recorder.prepare(should_stop)
+            return BoothSession(talk, recording, project_path, recorder, live, tgt_lang, Path(model))
+
+        self.status.setText("Preparing…")
+        self._set_state("preparing")
+        self._run(TaskWorker(prepare, "Preparing the session"), self._prepared, on_fail=lambda: self._set_state("idle"))
+
+    def _prepared(self, session: BoothSession) -> None:
+        self.session = session
+        self.finished_path = ""
+        self.live_model.set_source(session.talk.source)
+        try:
+            session.live.start()
+            session.recorder.start()
+        except Exception as exc:  # the devices refused, the folder is read-only...: said, never a stuck window
+            self._abandon(session)
+            reason = str(exc) if isinstance(exc, SialignError) else f"{type(exc).__name__}: {exc}"
+            self.status.setText(f"Not started: {reason}")
+            self._set_state("idle")
+            return
+        self.status.setText(f"Recording {session.talk.origin} into {session.recording_path.name}. "
+                            "Interpret as the talk plays; Pause stops both.")  # fmt: skip
+        self.live_summary.setText("Live alignment: waiting for the first words…")
+        self.timer.start()
+        self._set_state("recording")
+
+    def _abandon(self, session: BoothSession) -> None:
+        """Let a live aligner that will get no more audio end on its own thread (never waited for on the GUI thread)."""
+        threading.Thread(target=_finish_quietly, args=(session.live,), name="booth-live-finish", daemon=True).start()
+
+    # ==================================================================================
+    # during
+    def toggle_pause(self) -> None:
+        session = self.session
+        if session is None or self.state not in ("recording", "paused"):
+            return
+        if self.state == "recording":
+            session.recorder.pause()
+            self._set_state("paused")
+            self.status.setText("Paused: the talk and the recording wait. Resume goes on from the same place.")
+        else:
+            session.recorder.resume()
+            self._set_state("recording")
+            self.status.setText(f"Recording into {session.recording_path.name}.")
+
+    @Slot()
+    def _tick(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        recorder = session.recorder
+        level = float(recorder.level_dbfs)
+        if self.state == "paused" or level <= SILENCE_DBFS:
+            self.meter.setValue(0)
+            self.meter.setFormat("microphone: silent" if self.state != "paused" else "paused")
+        else:
+            self.meter.setValue(int(max(METER_FLOOR_DB, min(0.0, level)) - METER_FLOOR_DB))
+            self.meter.setFormat(f"microphone: {level:.0f} dB")
+        total = recorder.source_duration_s
+        self.elapsed.setText(f"{_clock(recorder.elapsed_s)} / {_clock(total)}" if total else _clock(recorder.elapsed_s))
+        if recorder.error:
+            self.status.setText(recorder.error)
+        elif recorder.dropped_blocks:
+            self.status.setText(f"The computer could not keep up: {recorder.dropped_blocks} short gaps were filled with silence.")
+        elif self.state == "recording" and recorder.source_finished:
+            self.status.setText("The talk has ended. Press Stop when you have finished your last sentence.")
+
+    @Slot(object)
+    def _live_updated(self, update: Any) -> None:
+        rows = self.live_model.apply_update(update)
+        counts = self.live_model.counts
+        parts = [f"{counts.get('rendered', 0)} rendered", f"{counts.get('unrendered', 0)} not rendered",
+                 f"{counts.get('pending', 0)} not reached yet"]  # fmt: skip
+        latencies = self.live_model.latencies
+        if latencies:
+            parts.append(f"median {statistics.median(latencies):.1f} s after the words")
+        self.live_summary.setText("Live alignment: " + " · ".join(parts))
+        for row in rows:  # wrap the new and revised rows' text (the others keep their height)
+            self.live_table.resizeRowToContents(row)
+        current = self.live_model.current_row()
+        if current >= 0:  # keep where the student is in view, with what comes next below it
+            self.live_table.scrollTo(self.live_model.index(current, 0), QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    # ==================================================================================
+    # stop
+    def stop(self) -> None:
+        """Stop recording; the live pass ends and the full pass runs in workers, then lands in the main window."""
+        session = self.session
+        if session is None or self.state not in ("recording", "paused"):
+            return
+        self.timer.stop()
+        self._set_state("finishing")
+        self.status.setText("Finishing the recording and the live alignment…")
+
+        def finish(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> tuple[RecordingResult, Any]:
+            result = session.recorder.stop()
+            progress(0.5, "Recognising the last words…")
+            return result, session.live.finish()
+
+        self._run(TaskWorker(finish, "Finishing the session"), self._finished_live, on_fail=lambda: self._set_state("idle"))
+
+    def _finished_live(self, outcome: tuple[RecordingResult, Any]) -> None:
+        from sialign.workflows.booth import session_project
+
+        session = self.session
+        assert session is not None
+        session.result, session.live_result = outcome
+        self.elapsed.setText(_clock(session.result.duration_s))
+        self.meter.setValue(0)
+        self.meter.setFormat("recording finished")
+        live = session.live_result
+        project = session_project(session.talk, live, session.result, tgt_lang=session.tgt_lang, model=session.model,
+                                  project_path=session.project_path)  # fmt: skip
+        self.host.install_live(project)
+        self.host.set_locked("the full pass over the recording is running; edit when it has finished")
+        talk, result = session.talk, session.result
+
+        def full_pass(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Project:
+            return self._practice_fn(talk.source, result.path, tgt_lang=session.tgt_lang, model=session.model, live=live,
+                                     src_audio=talk.src_audio, progress=progress, should_stop=should_stop)  # fmt: skip
+
+        self.status.setText("Full pass over the recording: transcribing and aligning it like `sialign align`…")
+        self._run(TaskWorker(full_pass, "Full pass over the recording"), self._full_pass_done,
+                  on_fail=self._full_pass_failed)  # fmt: skip
+
+    def _full_pass_done(self, final: Project) -> None:
+        session = self.session
+        assert session is not None
+        self.host.set_locked("")
+        if self.host.apply_full_pass(final):
+            self.finished_path = str(session.project_path)
+            self.status.setText(f"Done: the full pass replaced the live beads in the main window (Undo brings them back); "
+                                f"saved as {session.project_path.name}, the recording is {Path(session.result.path).name if session.result else ''}.")  # fmt: skip
+            self._set_state("done")
+        else:
+            self.status.setText("The full pass could not be installed; the live result stays in the main window.")
+            self._set_state("idle")
+
+    def _full_pass_failed(self) -> None:
+        self.host.set_locked("")
+        self._set_state("idle")
+
+    # ==================================================================================
+    # workers
+    def _run(self, worker: TaskWorker, on_success: Callable[[Any], None], *, on_fail: Callable[[], None]) -> None:
+        """Run ``worker`` after the running one, if any; its outcome reaches ``on_success``/``on_fail`` on this thread.
+
+        The worker's signals go to this window's slots (queued: they run on the
+        GUI thread whatever the worker's thread), which look up the callables.
+        """
+        self._handlers[worker] = (on_success, on_fail)
+        worker.progressed.connect(self._progressed)
+        worker.succeeded.connect(self._worker_succeeded)
+        worker.failed.connect(self._worker_failed)
+        worker.cancelled.connect(self._worker_cancelled)
+        if self.runner.busy:
+            self._queued.append(worker)
+        else:
+            self.runner.start(worker)
+
+    @Slot()
+    def _start_queued(self) -> None:
+        if self._queued and not self.runner.busy:
+            self.runner.start(self._queued.pop(0))
+
+    def _handler(self) -> tuple[Callable[[Any], None], Callable[[], None]] | None:
+        worker = self.sender()
+        return self._handlers.pop(worker, None) if isinstance(worker, TaskWorker) else None
+
+    @Slot(object)
+    def _worker_succeeded(self, result: Any) -> None:
+        handler = self._handler()
+        if handler is not None:
+            handler[0](result)
+
+    @Slot(str, str)
+    def _worker_failed(self, message: str, _details: str) -> None:
+        self.status.setText(f"Not done: {message}")
+        handler = self._handler()
+        if handler is not None:
+            handler[1]()
+
+    @Slot()
+    def _worker_cancelled(self) -> None:
+        handler = self._handler()
+        if handler is not None:
+            handler[1]()
+
+    @Slot(float, str)
+    def _progressed(self, fraction: float, message: str) -> None:
+        self.status.setText(f"{message} ({fraction * 100:.0f} %)" if 0 < fraction < 1 else message)
+
+    # ==================================================================================
+    # closing: nothing recorded is lost
+    def may_quit(self) -> bool:
+        """Before the application quits: ask, then stop the recording (kept on disk); False keeps everything running."""
+        session = self.session
+        if self.state in ("recording", "paused") and session is not None:
+            answer = QMessageBox.question(
+                self, "A session is being recorded",
+                f"The student is being recorded. Stop and quit? The recording so far is kept in {session.recording_path} "
+                "(align it later with `sialign practice … --input-file`).",
+            )  # fmt: skip
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+            self.timer.stop()
+            session.recorder.stop()
+            self._abandon(session)
+            self._set_state("idle")
+            return True
+        if self.state in ("preparing", "finishing") and session is not None:
+            answer = QMessageBox.question(
+                self, "The session is being finished",
+                f"The full pass over the recording is still running. Quit anyway? The recording is kept in {session.recording_path}.",
+            )  # fmt: skip
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        self.runner.cancel()
+        self.runner.wait(3000)
+        self.host.set_locked("")
+        return True
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Closing the booth while recording asks, then stops the session (whose results still land in the main window)."""
+        if self.state in ("recording", "paused"):
+            answer = QMessageBox.question(self, "Stop the session?",
+                                          "The student is being recorded. Stop the session and close the booth? "
+                                          "The recording is kept and aligned in the main window.")  # fmt: skip
+            if answer != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                return
+            self.stop()
+        event.accept()
+
+
+def _finish_quietly(live: Any) -> None:
+    try:
+        live.finish()
+    except Exception:  # an abandoned live pass: nothing is waiting for its result
+        pass

@@ -1,0 +1,212 @@
+"""The practice booth's use cases for the front ends (DESIGN.md §2.14).
+
+A session is interpreted against a *talk*: the source transcript with times
+on the source recording's clock and that recording, taken from a project,
+from a project file, or from a source recording with or without its
+transcript (without one it is transcribed first). The session's files lie
+beside the talk: ``TALK.practice-YYYYmmdd-HHMMSS.wav`` (the microphone) and
+``.sialign`` (the session's project).
+
+While the student speaks the live view shows beads made on the fly; at Stop
+they become a project (:func:`session_project`) and the full pass over the
+recording replaces them as one undoable edit (:func:`practice_edit`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sialign.booth.recorder import RecordingResult
+from sialign.core.edits import Batch, Edit, ReplaceTranscript, SetParams
+from sialign.core.errors import InputError
+from sialign.core.model import Document, Project
+from sialign.core.progress import ProgressFn, StopFn
+
+# The undo label of the full pass; session files are named TALK.practice-YYYYmmdd-HHMMSS.*.
+PRACTICE_LABEL = "Full pass over the recording"
+SESSION_INFIX = ".practice-"
+
+
+@dataclass
+class BoothTalk:
+    """What a practice session is interpreted against.
+
+    Attributes:
+        talk_id: the talk's name (sessions are named after it).
+        source: the source transcript, times on ``src_audio``'s clock.
+        src_audio: the recording the student hears.
+        src_lang: the source's language.
+        tgt_lang: the interpretation's language when the talk says it (a project's target), else None.
+        folder: where the session's files are written.
+        origin: where the talk came from, for the window ("project water.sialign").
+        metadata: the talk's project metadata (carried into the session's project).
+    """
+
+    talk_id: str
+    source: Document
+    src_audio: Path | None
+    src_lang: str
+    tgt_lang: str | None
+    folder: Path
+    origin: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def booth_talk_from_project(project: Project) -> BoothTalk:
+    """The talk of an open or loaded project: its source transcript and recording.
+
+    Raises:
+        InputError: the project has no source transcript, no source recording, or no times on its source.
+    """
+    from sialign.audio.decode import audio_file_problem, resolve_audio_path
+
+    name = Path(project.path).name if project.path else project.talk_id
+    if not len(project.source):
+        raise InputError(project.path, "the project has no source transcript to practise with",
+                         hint="open a talk first, or pick a source recording")  # fmt: skip
+    audio = resolve_audio_path(project.source.audio_path, project.path)
+    if audio is None:
+        raise InputError(project.path, "the project has no source recording to play",
+                         hint="set it with File → Project properties… (Source audio), or pick the recording itself")  # fmt: skip
+    problem = audio_file_problem(audio)
+    if problem:
+        raise InputError(audio, problem, hint="locate it with File → Project properties…")
+    if not project.source.has_times:
+        raise InputError(project.path, "the source transcript has no times, so the live view cannot follow the talk",
+                         hint="time it with Align → Time from audio… first")  # fmt: skip
+    folder = Path(project.path).parent if project.path else audio.parent
+    source = Document(language=project.source.language, segments=list(project.source.segments), path=project.source.path,
+                      audio_path=str(audio), format=project.source.format, encoding=project.source.encoding)  # fmt: skip
+    return BoothTalk(project.talk_id, source, audio, project.source.language,
+                     project.target.language if len(project.target) and project.target.language != "und" else None,
+                     folder, f"project {name}", dict(project.metadata))  # fmt: skip
+
+
+def booth_talk_from_file(path: str | Path) -> BoothTalk:
+    """The talk of a project file (see :func:`booth_talk_from_project`)."""
+    from sialign.io.project_file import load_project
+
+    project = load_project(path)
+    project.path = str(path)
+    return booth_talk_from_project(project)
+
+
+def booth_talk_from_recording(audio: str | Path, transcript: str | Path | None = None, *, src_lang: str | None = None,
+                              model: str | Path | None = None, progress: ProgressFn | None = None,
+                              should_stop: StopFn | None = None) -> BoothTalk:  # fmt: skip
+    """The talk of a source recording: its transcript when given (with times), else a transcription of it.
+
+    Read by :func:`sialign.workflows.practice.practice_source`, as ``sialign practice`` reads it.
+
+    Raises:
+        InputError: the recording or the transcript cannot be read.
+        SialignError: the transcript has no times.
+        ModelLoadError / ModelNotFoundError: no Whisper model to transcribe with.
+    """
+    from sialign.audio.decode import load_audio
+    from sialign.transcribe.models import whisper_model_for
+    from sialign.workflows.practice import practice_source
+    from sialign.workflows.talks import talk_id_from_path
+
+    path = Path(load_audio(audio).path)
+    folder = whisper_model_for(model) if transcript is None else None
+    source, _ = practice_source(transcript or path, src_lang=src_lang, src_audio=path, whisper_model=folder,
+                                progress=progress, should_stop=should_stop)  # fmt: skip
+    origin = f"{path.name} with {Path(transcript).name}" if transcript is not None else f"{path.name} (transcribed)"
+    return BoothTalk(talk_id_from_path(transcript or path), source, path, source.language, None, path.parent, origin)
+
+
+def session_files(talk: BoothTalk, when: float | None = None) -> tuple[Path, Path]:
+    """(recording, project) of a new session of ``talk``: ``TALK.practice-YYYYmmdd-HHMMSS.wav`` and ``.sialign``.
+
+    Raises:
+        InputError: the talk's folder cannot be written to.
+    """
+    import os
+
+    folder = talk.folder
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise InputError(folder, "the session's recording cannot be written here", hint="copy the talk to a folder you can write to")
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when if when is not None else time.time()))
+    base = f"{talk.talk_id}{SESSION_INFIX}{stamp}"
+    n = 1
+    while (folder / f"{base}.wav").exists() or (folder / f"{base}.sialign").exists():
+        n += 1
+        base = f"{talk.talk_id}{SESSION_INFIX}{stamp}-{n}"
+    return folder / f"{base}.wav", folder / f"{base}.sialign"
+
+
+def earlier_sessions(project_path: str | Path) -> list[Path]:
+    """The other practice sessions of the same talk beside ``project_path``, oldest first (for *Compare renditions*)."""
+    path = Path(project_path)
+    talk = path.name.split(SESSION_INFIX)[0]
+    return sorted(p for p in path.parent.glob(f"{talk}{SESSION_INFIX}*.sialign") if p != path)
+
+
+def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, tgt_lang: str, model: str | Path | None,
+                    project_path: str | Path | None = None) -> Project:  # fmt: skip
+    """The session as the live view left it at Stop (:func:`sialign.workflows.practice.live_project`), with the booth's record.
+
+    Beside what ``live_project`` records (machine transcript, model, live
+    figures), the project keeps the talk's metadata, where it came from, and
+    the recording's details under ``practice.booth`` (devices, latency
+    correction, pauses, dropped blocks).
+
+    Args:
+        live: the live aligner's ``LiveResult``.
+    """
+    from sialign.workflows.practice import live_project
+
+    project = live_project(talk.source, live, recording=Path(recording.path), src_audio=talk.src_audio, talk_id=talk.talk_id)
+    project.target.language = tgt_lang
+    project.path = str(project_path) if project_path else None
+    metadata = {**talk.metadata, **project.metadata}
+    if not metadata.get("speech_model") and model:
+        metadata["speech_model"] = str(model)
+    practice = dict(metadata.get("practice") or {})
+    practice.update({"recording": str(recording.path), "booth": recording.to_dict(), "talk": talk.origin, "pass": "live"})
+    metadata["practice"] = practice
+    project.metadata = metadata
+    return project
+
+
+def practice_edit(project: Project, final: Project) -> Edit:
+    """The one undoable edit that replaces a session's live transcript and beads with the full pass ``final``.
+
+    ``final`` comes from ``workflows.practice.practice_project`` over the same
+    recording; its metadata is added to the session's (the recording's
+    details stay) and its alignment parameters are installed with it.
+    """
+    metadata = dict(project.metadata)
+    for key, value in final.metadata.items():
+        if key == "practice" and isinstance(value, dict) and isinstance(metadata.get("practice"), dict):
+            metadata["practice"] = {**metadata["practice"], **value, "pass": "full"}
+        else:
+            metadata[key] = value
+    if isinstance(metadata.get("practice"), dict):
+        metadata["practice"] = {**metadata["practice"], "pass": "full"}
+    edits: list[Edit] = []
+    if final.source.texts() != project.source.texts() or final.source.ids() != project.source.ids():
+        edits.append(ReplaceTranscript("src", final.source, None))
+    edits.append(ReplaceTranscript("tgt", final.target, final.alignment, metadata, label=PRACTICE_LABEL))
+    if final.params is not None and final.params != project.params:
+        edits.append(SetParams(final.params))
+    return edits[0] if len(edits) == 1 else Batch(tuple(edits), label=PRACTICE_LABEL)
+
+
+def speech_models() -> tuple[list[tuple[str, Path]], str | None]:
+    """(name, folder) of every usable Whisper model, and the name of the one to use by default (None: none chosen).
+
+    The default is the one set in *Settings* / ``sialign models default``, or the only model when there is one.
+    """
+    from sialign.embed.models_registry import KIND_WHISPER, ModelRegistry
+
+    registry = ModelRegistry()
+    found = [(e.name, e.path) for e in registry.list_models(kind=KIND_WHISPER) if e.usable and e.path is not None]
+    default = registry.default_whisper
+    if default is None and len(found) == 1:
+        default = found[0][0]
+    return found, default

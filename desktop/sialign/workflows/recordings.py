@@ -1,0 +1,267 @@
+"""A talk from its recordings: transcribe what has no transcript, then align on the recordings' shared clock.
+
+The use case behind ``sialign align talk.en.ogg talk.ja.ogg``, *New talk*
+with only the two recordings, and the practice booth's pass at Stop. Each
+side without a transcript is recognised with a local Whisper model
+(:func:`sialign.transcribe.transcribe_file`): the source is cut into
+sentences, the interpretation with the chunker. Both transcripts then carry
+word-level times on the recordings' clock, and a machine transcript is noisy
+text, so such a talk aligns with :func:`recording_params`:
+
+- **the lag window fitted to the talk** (``lag_window="fit"``): a text-only
+  pass dates the interpreter's lag and the window becomes that lag's range,
+  with a small pull toward its median, instead of the generic -1..10 s
+  window that lets a bead take its neighbour's chunks;
+- **a stronger time weight** (``time_weight`` 0.3 per second outside the
+  window, also beyond 5 s): word times from a recogniser are good to a few
+  tenths of a second, unlike caption times typed by hand;
+- **no learned second pass**: its bead score was fitted on typed
+  transcripts; on recognised text its features (similarity, margin) fall
+  outside what it learned and it moved correct beads (span accuracy on the
+  example 0.66 without it against 0.43 with it, both sides recognised);
+- **drop threshold 1.2**: recognition errors raise the text cost of a
+  correct bead, so "no better than chance" (1.0) drops beads whose times
+  agree; 1.2–1.5 gave the same result on both renditions of the example.
+
+The parameters are stored in the project like any others, so re-aligning
+reproduces the run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sialign.core.errors import AlignmentCancelled, SialignError
+
+if TYPE_CHECKING:
+    from sialign.core.model import Document, Project
+    from sialign.core.params import AlignParams
+    from sialign.core.progress import ProgressFn, StopFn
+    from sialign.transcribe import Transcription
+    from sialign.workflows.aligning import Aligned
+
+log = logging.getLogger(__name__)
+
+SIDES = {"src": "source", "tgt": "interpretation"}
+# What the parameters of a talk from recordings change (see the module docstring).
+RECORDING_TIME_WEIGHT = 0.3
+RECORDING_DROP_THRESHOLD = 1.2
+# Written into the project's metadata for a side whose transcript a speech model made.
+MACHINE_NOTE = "machine transcript (Whisper {model}), not corrected"
+AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3", ".m4a", ".aac", ".opus", ".wma", ".mp4", ".mkv", ".webm", ".mov")
+
+
+def is_recording(path: str | Path) -> bool:
+    """Whether ``path`` names a recording (by its extension) rather than a transcript."""
+    return Path(str(path)).suffix.lower() in AUDIO_SUFFIXES
+
+
+def machine_sides(project: Project) -> set[str]:
+    """The sides (``src``/``tgt``) whose transcript a speech model made and nobody has said was corrected."""
+    from sialign.transcribe.transcribing import MACHINE_FORMAT
+
+    found = set()
+    for side, name in SIDES.items():
+        doc = project.document(side)
+        note = str(project.metadata.get(f"{name}_transcript", ""))
+        if (doc is not None and doc.format == MACHINE_FORMAT) or note.startswith("machine transcript"):
+            found.add(side)
+    return found
+
+
+def recording_params(base: AlignParams) -> AlignParams:
+    """``base`` with the settings for transcripts made from recordings on one clock (module docstring)."""
+    return dataclasses.replace(
+        base,
+        time_prior=True,
+        time_weight=RECORDING_TIME_WEIGHT,
+        time_far_weight=RECORDING_TIME_WEIGHT,
+        lag_window="fit",
+        learned_score=False,
+        drop_threshold=RECORDING_DROP_THRESHOLD,
+    )
+
+
+def params_for(project: Project, base: AlignParams) -> AlignParams:
+    """The parameters a new talk aligns with: :func:`recording_params` when a side is a machine transcript."""
+    return recording_params(base) if machine_sides(project) else base
+
+
+@dataclass
+class RecordedTalk:
+    """A talk built from recordings, before it is aligned.
+
+    Attributes:
+        project: the new project (both recordings attached; machine sides marked in its metadata).
+        transcriptions: the recognitions made, by side (``src``/``tgt``).
+        model: the Whisper model folder used (None when nothing was transcribed).
+    """
+
+    project: Project
+    transcriptions: dict[str, Transcription] = field(default_factory=dict)
+    model: Path | None = None
+
+
+def transcribe_recording(
+    audio: str | Path,
+    *,
+    role: str,
+    language: str | None,
+    model: str | Path | None = None,
+    threads: int | None = None,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> Transcription:
+    """Transcribe one recording (``role`` ``source`` → sentences, ``interpretation`` → chunks).
+
+    ``model`` is a folder, a registered name, or None for the default speech model.
+
+    Raises:
+        AlignmentCancelled: ``should_stop`` said so (nothing is kept).
+        SialignError: no speech model set, bad audio, unknown language (one line each).
+    """
+    from sialign.transcribe import transcribe_file
+    from sialign.transcribe.models import whisper_model_for
+    from sialign.transcribe.recognise import require_recogniser
+
+    require_recogniser()
+    folder = whisper_model_for(model)
+    result = transcribe_file(audio, folder, language=language, role=role, threads=threads,
+                             progress=progress, should_stop=should_stop)  # fmt: skip
+    if result.recognition.interrupted:
+        raise AlignmentCancelled(f"Transcription of {Path(audio).name} cancelled; nothing was kept.")
+    return result
+
+
+def talk_from_recordings(
+    source: str | Path | Document,
+    target: str | Path | Document,
+    *,
+    src_lang: str | None,
+    tgt_lang: str | None,
+    source_audio: str | Path | None = None,
+    target_audio: str | Path | None = None,
+    model: str | Path | None = None,
+    talk_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    threads: int | None = None,
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> RecordedTalk:
+    """A new, unaligned talk where each side is a recording, a transcript file or a document already read.
+
+    A recording (``talk.en.ogg``) is transcribed with the speech model
+    (``model``: folder, name, or None for the default) and attached as that
+    side's audio; a transcript file is read as ``sialign align`` reads it
+    (``source_audio`` / ``target_audio`` attach recordings to such sides).
+
+    Args:
+        source / target: a recording, a transcript path, or a Document.
+        src_lang / tgt_lang: the spoken languages (``en``, ``ja``); None lets
+            the model detect a recording's language.
+
+    Raises:
+        UnknownLanguageError: a language given is no language code (before any recognition).
+        SialignError: a side cannot be read or recognised; AlignmentCancelled when stopped.
+    """
+    from sialign.core.model import Document
+    from sialign.core.progress import stage
+    from sialign.io.readers import read_transcript
+    from sialign.workflows.talks import _given_language, talk_from_documents
+
+    languages = {"src": _given_language(src_lang), "tgt": _given_language(tgt_lang)}
+    inputs = {"src": source, "tgt": target}
+    audio = {"src": source_audio, "tgt": target_audio}
+    to_hear = [side for side, value in inputs.items() if not isinstance(value, Document) and is_recording(value)]
+    done: dict[str, Transcription] = {}
+    docs: dict[str, Document] = {}
+    paths: dict[str, str] = {}
+    folder: Path | None = None
+    if to_hear:
+        from sialign.transcribe.models import whisper_model_for
+        from sialign.transcribe.recognise import require_recogniser
+
+        require_recogniser()
+        folder = whisper_model_for(model)  # one line naming where to set it, before any decoding
+    for side, value in inputs.items():
+        if isinstance(value, Document):
+            docs[side] = value
+            paths[side] = ""
+        elif side not in to_hear:
+            docs[side] = read_transcript(value, language=languages[side])
+            paths[side] = str(value)
+    for k, side in enumerate(to_hear):
+        part = stage(progress, k / len(to_hear), (k + 1) / len(to_hear))
+        recording = Path(str(inputs[side]))
+        if part is not None:
+            part(0.0, f"Transcribing the {SIDES[side]} ({recording.name})")
+        result = transcribe_recording(recording, role="source" if side == "src" else "interpretation",
+                                      language=languages[side], model=folder, threads=threads,
+                                      progress=part, should_stop=should_stop)  # fmt: skip
+        done[side] = result
+        docs[side] = result.document
+        paths[side] = str(recording)
+        audio[side] = str(recording.expanduser().resolve())
+    meta = dict(metadata or {})
+    if folder is not None:
+        for side in done:
+            meta[f"{SIDES[side]}_transcript"] = MACHINE_NOTE.format(model=folder.name)
+        meta["whisper_model"] = folder.name
+    project = talk_from_documents(
+        docs["src"], docs["tgt"],
+        source_path=paths["src"], target_path=paths["tgt"], talk_id=talk_id,
+        source_language=languages["src"] or docs["src"].language,
+        target_language=languages["tgt"] or docs["tgt"].language,
+        source_audio=str(audio["src"]) if audio["src"] else None,
+        target_audio=str(audio["tgt"]) if audio["tgt"] else None,
+        metadata=meta,
+    )  # fmt: skip
+    log.info("talk %s from recordings: %s transcribed", project.talk_id, ", ".join(SIDES[s] for s in done) or "nothing")
+    return RecordedTalk(project=project, transcriptions=done, model=folder)
+
+
+def align_recorded_talk(
+    project: Project,
+    base: AlignParams | None = None,
+    *,
+    filters: tuple[str, ...] | list[str] = (),
+    progress: ProgressFn | None = None,
+    should_stop: StopFn | None = None,
+) -> Aligned:
+    """Align a talk built by :func:`talk_from_recordings` on the recordings' clock (one undoable edit, as Align).
+
+    Args:
+        base: the parameters (default: the talk's own; for a new talk with a
+            machine transcript, :func:`recording_params` of the defaults).
+
+    Raises:
+        SialignError: a side has no times (the recordings' clock is what this aligns on).
+    """
+    from sialign.workflows.aligning import align_params, align_talk
+
+    for side, name in SIDES.items():
+        doc = project.document(side)
+        if doc is None or not doc.has_times:
+            raise SialignError(f"the {name} has no times: align it with `sialign align` and a timed transcript, "
+                               "or give its recording to transcribe.")  # fmt: skip
+    params = base if base is not None else align_params(project)
+    return align_talk(project, params, filters=filters, progress=progress, should_stop=should_stop)
+
+
+__all__ = [
+    "MACHINE_NOTE",
+    "RECORDING_DROP_THRESHOLD",
+    "RECORDING_TIME_WEIGHT",
+    "RecordedTalk",
+    "align_recorded_talk",
+    "is_recording",
+    "machine_sides",
+    "params_for",
+    "recording_params",
+    "talk_from_recordings",
+    "transcribe_recording",
+]

@@ -1,0 +1,72 @@
+"""A talk from recordings: which sides are machine transcripts, the parameters they align with, the one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sialign.core.errors import ModelNotFoundError, SialignError
+from sialign.core.model import Document, Segment
+from sialign.core.params import AlignParams
+from sialign.workflows.aligning import align_params
+from sialign.workflows.recordings import (
+    RECORDING_DROP_THRESHOLD, align_recorded_talk, is_recording, machine_sides, recording_params, talk_from_recordings,
+)  # fmt: skip
+from sialign.workflows.talks import talk_from_documents
+
+
+def doc(texts: list[str], language: str, *, timed: bool = True, fmt: str | None = None) -> Document:
+    segments = [Segment(id=i, text=t, start=2.0 * i if timed else None, end=2.0 * i + 1.5 if timed else None, line=i + 1,
+                        gap="" if i == 0 else "\n") for i, t in enumerate(texts)]  # fmt: skip
+    return Document(language=language, segments=segments, format=fmt)
+
+
+def test_recordings_are_told_from_transcripts_by_extension() -> None:
+    assert is_recording("talk.en.ogg") and is_recording("Talk.JA.WAV") and is_recording("x.m4a")
+    assert not is_recording("talk.en.srt") and not is_recording("talk.txt") and not is_recording("-")
+
+
+def test_a_machine_transcript_side_gets_the_recording_settings() -> None:
+    typed = talk_from_documents(doc(["Hello."], "en"), doc(["こんにちは。"], "ja"))
+    assert machine_sides(typed) == set() and align_params(typed).lag_window == "widen"
+    heard = talk_from_documents(doc(["Hello."], "en"), doc(["こんにちは。"], "ja", fmt="whisper"))
+    assert machine_sides(heard) == {"tgt"}
+    params = align_params(heard)
+    assert params.lag_window == "fit" and not params.learned_score and params.drop_threshold == RECORDING_DROP_THRESHOLD
+    # Transcribed in New talk (an SRT written by the Transcribe dialog): the project's metadata says so.
+    noted = talk_from_documents(doc(["Hello."], "en", fmt="srt"), doc(["こんにちは。"], "ja"),
+                                metadata={"source_transcript": "machine transcript (Whisper base), not corrected"})  # fmt: skip
+    assert machine_sides(noted) == {"src"}
+    # A talk's own parameters are never replaced.
+    heard.params = AlignParams(drop_threshold=0.8)
+    assert align_params(heard).drop_threshold == 0.8
+
+
+def test_recording_params_keep_the_other_choices() -> None:
+    base = AlignParams(embedder="lexical", max_tgt=6)
+    params = recording_params(base)
+    assert params.embedder == "lexical" and params.max_tgt == 6 and params.time_prior
+
+
+def test_documents_make_a_talk_without_any_speech_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIALIGN_MODEL_DIR", str(tmp_path / "models"))
+    talk = talk_from_recordings(doc(["Hello."], "en"), doc(["こんにちは。"], "ja"), src_lang="en", tgt_lang="ja")
+    assert talk.transcriptions == {} and talk.model is None and talk.project.target.language == "ja"
+
+
+def test_a_recording_without_a_speech_model_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("faster_whisper")
+    monkeypatch.setenv("SIALIGN_MODEL_DIR", str(tmp_path / "models"))
+    from sialign.embed import models_registry as mr
+
+    monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
+    with pytest.raises(ModelNotFoundError, match="Settings → Speech models") as caught:
+        talk_from_recordings(tmp_path / "talk.en.ogg", doc(["こんにちは。"], "ja"), src_lang="en", tgt_lang="ja")
+    assert "\n" not in str(caught.value)
+
+
+def test_aligning_on_the_clock_needs_times_on_both_sides() -> None:
+    project = talk_from_documents(doc(["Hello."], "en", timed=False), doc(["こんにちは。"], "ja", fmt="whisper"))
+    with pytest.raises(SialignError, match="the source has no times"):
+        align_recorded_talk(project)
