@@ -172,3 +172,32 @@ def test_calibration_maps_log_odds_to_the_shown_probability() -> None:
     # Monotone: a higher score is never shown as less likely right.
     values = [weights.calibrated(x, False) for x in np.linspace(-10, 10, 21)]
     assert values == sorted(values)
+
+
+def test_bertalign_base_with_no_learned_weight_ignores_the_learned_models(monkeypatch) -> None:
+    """On Bertalign's base the learned part only adjusts: at weight 0 the path is Bertalign's score alone."""
+    from dataclasses import replace
+
+    seen: list[tuple] = []
+    original = learned_pass.second_pass
+
+    def spy(first, src, tgt, sc, tc, path, weights, *args, **kwargs):
+        seen.append((first, src, tgt, sc, tc, path, args))
+        return original(first, src, tgt, sc, tc, path, weights, *args, **kwargs)
+
+    monkeypatch.setattr(learned_pass, "second_pass", spy)
+    project = Project(source=Document.from_texts(SOURCE, "en"), target=Document.from_texts(TARGET, "fr"))
+    align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences"))
+    first, src, tgt, sc, tc, path, args = seen[0]
+    shipped = shipped_weights("sentences")
+    assert shipped is not None
+    base = replace(shipped, base="bertalign", learned_weight=0.0)
+    scrambled = replace(base, match=-shipped.match, omission=-shipped.omission, addition=-shipped.addition)
+    on_base = original(first, src, tgt, sc, tc, path, base, *args)
+    assert original(first, src, tgt, sc, tc, path, scrambled, *args) == on_base
+    # Bertalign's score: the clean 1-1 beads win, and the unrendered sentence costs the skip.
+    assert [(i0, a, j0, b) for i0, a, j0, b in on_base if a and b] == [(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1), (4, 1, 3, 1), (5, 1, 4, 1)]
+    # With the learned part on, the scrambled models change the path.
+    assert original(first, src, tgt, sc, tc, path, replace(scrambled, learned_weight=1.0), *args) != on_base
+    assert BeadScoreWeights.from_dict(base.to_dict(), "sentences").to_dict() == base.to_dict()
+

@@ -73,7 +73,8 @@ def capture(project: Any, units: str = "sentences") -> dict[str, Any]:
     original = learned_pass.refine
 
     def spy(first: Any, src_spans: Any, tgt_spans: Any, src_chars: Any, tgt_chars: Any, path: Any, *a: Any) -> Any:
-        seen.update(first=first, src_spans=src_spans, tgt_spans=tgt_spans, src_chars=src_chars, tgt_chars=tgt_chars, path=path)
+        seen.update(first=first, src_spans=src_spans, tgt_spans=tgt_spans, src_chars=src_chars, tgt_chars=tgt_chars, path=path,
+                    limits=tuple(a[:2]))
         return path
 
     learned_pass.refine = spy  # type: ignore[assignment]
@@ -88,6 +89,13 @@ def capture(project: Any, units: str = "sentences") -> dict[str, Any]:
 
 
 def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> dict[str, Any]:
+    """Training examples (features, labels) of each model from one captured document."""
+    return examples_at(seen, gold)[0]
+
+
+def examples_at(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """:func:`examples` and where each example lies: the last source position of a candidate bead,
+    the source position of an omission example, the target position of an addition example."""
     from sialign.align.dp import band_around_path, bead_types
     from sialign.align.learned_pass import MARGIN, BeadFeatures
 
@@ -113,7 +121,7 @@ def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, 
     rows = np.arange(1, n + 1)
     j_grid = band.lo[rows][:, None] + np.arange(band.width)[None, :]
     costs = first.band_costs(types, rows, j_grid)
-    X, y = [], []
+    X, y, at = [], [], []
     last = n
     ii = np.broadcast_to(rows[:, None], j_grid.shape)
     for k, (a, b) in enumerate(types):
@@ -122,13 +130,15 @@ def examples(seen: dict[str, Any], gold: list[tuple[tuple[int, ...], tuple[int, 
         labels = np.array([(int(r), int(c), a, b) in ends for r, c in zip(ii[ok], j_grid[ok])])
         X.append(f.T)
         y.append(labels)
+        at.append(ii[ok] - 1)
     src_skip = feats.skips("src", band)[:, :last].T
     tgt_skip = feats.skips("tgt", band).T
-    return {
+    data = {
         "match": (np.concatenate(X), np.concatenate(y)),
         "omission": (src_skip, omitted[:last]),
         "addition": (tgt_skip, added),
     }
+    return data, {"match": np.concatenate(at), "omission": np.arange(last), "addition": np.arange(m)}
 
 
 def textberg_pieces(doc: Any) -> list[tuple[Any, list[tuple[tuple[int, ...], tuple[int, ...]]]]]:

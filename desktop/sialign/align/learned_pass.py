@@ -50,6 +50,7 @@ MARGIN = 5  # rows/columns searched around the first path
 FAR_LAG_LOGODDS = 1.0  # per second beyond the time prior's near zone (see LearnedCosts._far_lag)
 KEPT_OMISSION_LOGODDS = 10.0  # with first_pass_omissions: keep the first pass's 1-0 beads, make no other
 WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
+BERTALIGN_SKIP = 0.1  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
 
 # Most segments a side whose concatenation is encoded, per kind of target unit:
 # a written translation or a transcript in sentences pairs few sentences with
@@ -92,6 +93,13 @@ class BeadScoreWeights:
     # candidates the models were fitted on are mostly wrong, so the raw
     # log-odds are too low for the beads that reach the path.
     calibration: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # What the learned log-odds are added to: "learned" (nothing: the cost is the
+    # negative log-odds alone) or "bertalign" (Bertalign's unlearned score of the
+    # exact concatenations, margin times length agreement, with ``base_skip`` for
+    # a 1-0 or 0-1 bead); ``learned_weight`` scales the learned part on that base.
+    base: str = "learned"
+    learned_weight: float = 1.0
+    base_skip: float = BERTALIGN_SKIP
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], units: str = "sentences") -> BeadScoreWeights:
@@ -105,6 +113,9 @@ class BeadScoreWeights:
             units=units,
             first_pass_omissions=bool(d.get("first_pass_omissions", False)),
             calibration={k: (float(v[0]), float(v[1])) for k, v in d.get("calibration", {}).items()},
+            base=str(d.get("base", "learned")),
+            learned_weight=float(d.get("learned_weight", 1.0)),
+            base_skip=float(d.get("base_skip", BERTALIGN_SKIP)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,6 +128,9 @@ class BeadScoreWeights:
             "addition_offset": self.addition_offset,
             "first_pass_omissions": self.first_pass_omissions,
             "calibration": {k: list(v) for k, v in self.calibration.items()},
+            "base": self.base,
+            "learned_weight": self.learned_weight,
+            "base_skip": self.base_skip,
         }
 
     def calibrated(self, log_odds: float, skip: bool) -> float:
@@ -249,6 +263,11 @@ def _nanmean0(stack: np.ndarray) -> np.ndarray:
     return np.where(count > 0, total / np.maximum(count, 1), 0.0)
 
 
+def bertalign_score(features: np.ndarray) -> np.ndarray:
+    """Bertalign's unlearned bead score from :meth:`BeadFeatures.match`'s features: margin times length agreement."""
+    return features[BASE_MATCH_FEATURES.index("margin")] * features[BASE_MATCH_FEATURES.index("length")]
+
+
 def log_odds(weights: np.ndarray, features: np.ndarray) -> np.ndarray:
     return np.tensordot(weights, features, axes=(0, 0))
 
@@ -262,6 +281,10 @@ class LearnedCosts:
         self.max_src, self.max_tgt = min(max_src, features.src.shape[0]), min(max_tgt, features.tgt.shape[0])
         self.omission_cost = -log_odds(weights.omission, features.skips("src", band)) + weights.omission_offset  # (n,)
         addition_cost = -log_odds(weights.addition, features.skips("tgt", band)) + weights.addition_offset  # (m,)
+        self.on_base = weights.base == "bertalign"
+        if self.on_base:
+            self.omission_cost = weights.base_skip + weights.learned_weight * self.omission_cost
+            addition_cost = weights.base_skip + weights.learned_weight * addition_cost
         # banded_dp charges a 0-1 skip ``settings.skip * tgt_skip_scale[j]`` with the scale in
         # [0, 1], so 0-1 costs must not be negative. Every path covers each target segment
         # once, so adding the same amount per target segment to every bead leaves the best
@@ -293,7 +316,10 @@ class LearnedCosts:
                 cost = self.omission_cost[np.clip(i - 1, 0, self.n_src - 1)]
             else:
                 features = self.f.match(a, b, i, j_grid, first[k])
-                cost = -log_odds(self.w.match, features) + b * self.per_target + self._far_lag(features)
+                learned = -log_odds(self.w.match, features)
+                if self.on_base:
+                    learned = self.w.learned_weight * learned - bertalign_score(features)
+                cost = learned + b * self.per_target + self._far_lag(features)
             bad = (i < a) | (j_grid < b) | (j_grid > self.n_tgt) | ~np.isfinite(first[k])
             out[k] = np.where(bad, np.inf, cost)
         return out
@@ -345,15 +371,17 @@ def refine(
 def second_pass(
     first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
     path: list[tuple[int, int, int, int]], weights: BeadScoreWeights, max_src: int, max_tgt: int,
-    band: Band | None = None, should_stop: StopFn | None = None,
+    band: Band | None = None, should_stop: StopFn | None = None, features: BeadFeatures | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """Beads (src_start, n_src, tgt_start, n_tgt) of the best path by the learned score near ``path`` (window coordinates).
 
-    ``band`` replaces the band around ``path`` (the fit searches near the gold path too).
+    ``band`` replaces the band around ``path`` (the fit searches near the gold path too);
+    ``features`` are the window's :class:`BeadFeatures` when the caller keeps them (they do not
+    depend on the weights).
     """
     n, m = first.n_src, first.n_tgt
     band = band if band is not None else path_band(path, n, m)
-    features = BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
+    features = features if features is not None else BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
     check_stop(should_stop)
     costs = LearnedCosts(features, weights, band, max_src, max_tgt)
     check_stop(should_stop)

@@ -1,0 +1,430 @@
+"""Leave-one-document-out cross-validation of the second pass (DESIGN.md §5: validate as if unseen).
+
+    .venv/bin/python tests/benchmarks/cv_bead_score.py [--sets textberg,eptic,ahcsi] [--pieces 6]
+
+Documents: the Text+Berg dev book cut at gold bead boundaries into ``--pieces``
+chapter-sized pieces (``sialign.evaluate.folds.split_gold``), each EPTIC dev
+speech (aligned text only and with its timestamps: two items of one
+document), each AHC-SI dev talk (with and without the reference). For every
+document, the bead score is fitted on all the others
+(``train_bead_score.fit_logistic``, as the shipped fit), and the held-out
+document is aligned with that fold's weights; the book is aligned whole and
+each piece scored on its own beads. Every weight of the combination
+(``learned_weight`` on Bertalign's base) is chosen for a held-out document by
+the other documents' cross-validated scores, never by its own.
+
+Columns: the first pass alone; the shipped weights (in-sample for what they
+were fitted on); the learned score refitted on every document (in-sample)
+and by fold (cross-validated); Bertalign's unlearned score of the exact
+concatenations in the same band, plus ``w`` × the learned log-odds; and
+Bertalign's own two passes with the same encoder (``peers.bertalign_align``).
+Figures: ``../shared/tools/metrics.py`` (strict F1, pooled), AHC-SI acc@0.8
+(LCS, DESIGN.md §5). Captures (the first pass's tables and the concatenation
+vectors) and the training examples are cached per document under
+``tmp/cache/cv`` in the repository, so a rerun refits and realigns in seconds
+to minutes; ``--fresh`` drops the cache. Writes ``tests/benchmarks/out/cv.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+DATA = REPO.parent / "shared" / "data"
+CACHE = REPO / "tmp" / "cache" / "cv"
+OUT = HERE / "out"
+sys.path.insert(0, str(REPO / "desktop"))
+sys.path.insert(0, str(HERE))
+
+import train_bead_score as T  # noqa: E402
+
+Gold = list[tuple[tuple[int, ...], tuple[int, ...]]]
+SETS = ["textberg", "eptic", "ahcsi"]
+WEIGHT_GRID = [0.0, 0.02, 0.05, 0.1, 0.2, 0.5]
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+@dataclass
+class Item:
+    """One aligned variant of one document."""
+
+    doc: str  # held out together
+    set: str  # the row it is scored in
+    units: str
+    key: str  # cache key of its capture
+    gold: Gold  # gold beads scored (the piece's, for the book)
+    full_gold: Gold  # gold of the whole capture (training examples)
+    piece: Any = None  # sialign.evaluate.folds.Piece or None
+    talk: Any = None  # AHC-SI: the talk (LCS accuracy)
+    reference: bool = False
+    train: bool = True  # its examples join the fit of every other document's fold
+    scored: bool = True  # it is aligned and scored
+
+
+def _cached(name: str, make: Callable[[], Any]) -> Any:
+    path = CACHE / f"{name}.pkl"
+    if path.is_file():
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    value = make()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("wb") as fh:
+        pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)
+    return value
+
+
+_SEEN: dict[str, Any] = {}
+
+
+def seen_of(item: Item, project: Callable[[], Any] | None = None) -> Any:
+    if item.key not in _SEEN:
+        if project is None:
+            raise KeyError(item.key)
+        make = project
+        _SEEN[item.key] = _cached("capture-" + item.key.replace("/", "_"), lambda: T.capture(make(), item.units))
+    return _SEEN[item.key]
+
+
+def items_for(sets: list[str], pieces: int) -> tuple[list[Item], dict[str, Any]]:
+    from sialign.core.model import Document, Project
+    from sialign.evaluate import load_textberg
+    from sialign.evaluate.datasets import load_ahcsi, load_eptic
+    from sialign.evaluate.folds import split_gold
+
+    items: list[Item] = []
+    sources: dict[str, Any] = {}  # capture key -> (source, target) for the peer
+    if "textberg" in sets:
+        doc = load_textberg(DATA / "textberg-dev")
+        gold = [(tuple(s), tuple(t)) for s, t in doc.gold]
+        sources["textberg"] = (doc.source, doc.target)
+        for piece in split_gold(gold, pieces, len(doc.source), len(doc.target)):
+            # Scored on the whole book aligned at once; trained on the piece's runs of
+            # train_bead_score.TEXTBERG_PIECE beads aligned on their own, as the shipped fit.
+            item = Item(f"textberg/{piece.index}", "textberg", "sentences", "textberg", piece.gold, gold, piece, train=False)
+            seen_of(item, doc.project)
+            items.append(item)
+            for start in range(0, len(piece.gold), T.TEXTBERG_PIECE):
+                run = piece.gold[start : start + T.TEXTBERG_PIECE]
+                src_ids = [x for s_, _ in run for x in s_]
+                tgt_ids = [x for _, t_ in run for x in t_]
+                if not src_ids or not tgt_ids:
+                    continue
+                a0, a1, b0, b1 = min(src_ids), max(src_ids) + 1, min(tgt_ids), max(tgt_ids) + 1
+                local = [(tuple(x - a0 for x in s_), tuple(x - b0 for x in t_)) for s_, t_ in run]
+                key = f"textberg-{a0}-{a1}-{b0}-{b1}"
+                item = Item(f"textberg/{piece.index}", "textberg training", "sentences", key, local, local, scored=False)
+                seen_of(item, lambda a0=a0, a1=a1, b0=b0, b1=b1: Project(
+                    talk_id=f"textberg-{a0}", source=Document.from_texts(doc.source[a0:a1], "de"),
+                    target=Document.from_texts(doc.target[b0:b1], "fr")))
+                items.append(item)
+    if "eptic" in sets:
+        for speech in load_eptic(DATA / "eptic-dev"):
+            gold = [(tuple(s), tuple(t)) for s, t in speech.gold]
+            sources[speech.name] = (speech.source, speech.target)
+            for times in (False, True):
+                key = speech.name + ("/timed" if times else "")
+                item = Item(f"eptic/{speech.name}", "eptic timed" if times else "eptic", "sentences", key, gold, gold)
+                seen_of(item, lambda sp=speech, tm=times: sp.project(times=tm))
+                items.append(item)
+    if "ahcsi" in sets:
+        for talk in load_ahcsi(DATA / "ahcsi-dev" / "dev.true.tsv"):
+            gold = T.ahcsi_gold(talk)
+            sources["ahcsi/" + talk.name] = (talk.source, talk.target)
+            for reference in (False, True):
+                key = f"ahcsi/{talk.name}" + ("/ref" if reference else "")
+
+                def project(t: Any = talk, r: bool = reference) -> Any:
+                    p = t.project()
+                    if not r:
+                        p.reference = None
+                    return p
+
+                item = Item(f"ahcsi/{talk.name}", "ahcsi reference" if reference else "ahcsi", "chunks", key, gold, gold,
+                            talk=talk, reference=reference)  # fmt: skip
+                seen_of(item, project)
+                items.append(item)
+    return items, sources
+
+
+def item_examples(item: Item) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The item's training examples (only those inside its piece, for the book)."""
+    data, at = _cached("examples-" + item.key.replace("/", "_"), lambda: T.examples_at(seen_of(item), item.full_gold))
+    if item.piece is None:
+        return data  # type: ignore[no-any-return]
+    out = {}
+    for kind, (X, y) in data.items():
+        span = item.piece.tgt if kind == "addition" else item.piece.src
+        keep = (at[kind] >= span.start) & (at[kind] < span.stop)
+        out[kind] = (X[keep], y[keep])
+    return out
+
+
+def fit_logistic(X: np.ndarray, y: np.ndarray, start: np.ndarray | None, l2: float = 1.0) -> np.ndarray:
+    """``train_bead_score.fit_logistic``'s optimum, by Newton's method from ``start`` (a fold starts from the full fit)."""
+    if start is None:
+        return T.fit_logistic(X, y, l2)
+    w = start.astype(np.float64).copy()
+    penalty = np.full(X.shape[1], l2)
+    penalty[0] = 1e-6
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(X @ w, -30, 30)))
+        grad = X.T @ (p - y) + penalty * w
+        hess = (X * (p * (1 - p))[:, None]).T @ X + np.diag(penalty)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+def fit_weights(train: list[Item], units: str, sentence_skips: dict[str, Any] | None = None,
+                start: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """The bead score fitted on ``train`` as ``train_bead_score`` fits it (quietly)."""
+    from sialign.align import learned_pass
+
+    kinds = ["match", "omission", "addition"] if units == "sentences" else ["match"]
+    weights: dict[str, Any] = {}
+    train = [it for it in train if it.train]
+    for kind in kinds:
+        parts = [item_examples(it)[kind] for it in train]
+        X = np.concatenate([x for x, _ in parts])
+        y = np.concatenate([t for _, t in parts]).astype(np.float64)
+        w = fit_logistic(X, y, None if start is None else np.array(list(start[kind].values())))
+        names = learned_pass.match_features(units) if kind == "match" else learned_pass.SKIP_FEATURES
+        weights[kind] = {name: float(v) for name, v in zip(names, w)}
+    if units == "sentences":
+        weights["omission_offset"], weights["addition_offset"] = T.OMISSION_OFFSET, T.ADDITION_OFFSET
+        weights["first_pass_omissions"] = False
+    else:
+        assert sentence_skips is not None
+        weights["omission"], weights["addition"] = sentence_skips["omission"], sentence_skips["addition"]
+        weights["omission_offset"], weights["addition_offset"] = T.CHUNK_OMISSION_OFFSET, T.CHUNK_ADDITION_OFFSET
+        weights["first_pass_omissions"] = True
+    return weights
+
+
+def path_beads(path: list[tuple[int, int, int, int]]) -> Gold:
+    return [(tuple(range(i0, i0 + a)), tuple(range(j0, j0 + b))) for i0, a, j0, b in path]
+
+
+class _MemoFirst:
+    """The first pass's window costs, each block of rows computed once (the DP asks for the same blocks every time)."""
+
+    def __init__(self, first: Any) -> None:
+        self._first, self._memo = first, {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._first, name)
+
+    def band_costs(self, types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
+        key = (tuple(types), int(rows[0]), j_grid.shape, int(j_grid[0, 0]))
+        if key not in self._memo:
+            self._memo[key] = self._first.band_costs(types, rows, j_grid)
+        return self._memo[key]  # type: ignore[no-any-return]
+
+
+def _memo_features(seen: dict[str, Any]) -> Any:
+    """``BeadFeatures`` of a capture whose candidate features are computed once for every set of weights."""
+    from sialign.align.learned_pass import BeadFeatures
+
+    class Memo(BeadFeatures):
+        def match(self, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray) -> np.ndarray:
+            key = ("m", a, b, int(i.flat[0]), i.shape, int(j.flat[0]))
+            if key not in memo:
+                memo[key] = super().match(a, b, i, j, first_cost)
+            return memo[key]
+
+        def skips(self, side: str, band: Any) -> np.ndarray:
+            if ("s", side) not in memo:
+                memo[("s", side)] = super().skips(side, band)
+            return memo[("s", side)]
+
+    memo: dict[Any, np.ndarray] = {}
+    return Memo(seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"], _MemoFirst(seen["first"]))
+
+
+_FEATURES: dict[str, Any] = {}
+_ALIGNED: dict[tuple[str, str], Gold] = {}
+
+
+def aligned(item: Item, weights: Any) -> Gold:
+    """The whole capture aligned by the second pass with ``weights`` (None: the first pass)."""
+    from sialign.align.learned_pass import second_pass
+
+    tag = "first" if weights is None else hashlib.sha1(json.dumps(weights.to_dict(), sort_keys=True).encode()).hexdigest()
+    if (item.key, tag) not in _ALIGNED:
+        seen = seen_of(item)
+        if weights is None:
+            path = seen["path"]
+        else:
+            # The candidates' features are kept between calls (they do not depend on the weights).
+            if item.key not in _FEATURES:
+                _FEATURES[item.key] = _memo_features(seen)
+            path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
+                               seen["path"], weights, *seen["limits"], features=_FEATURES[item.key])  # fmt: skip
+        _ALIGNED[(item.key, tag)] = path_beads(path)
+    return _ALIGNED[(item.key, tag)]
+
+
+def scored_beads(item: Item, beads: Gold) -> Gold:
+    from sialign.evaluate.folds import beads_in
+
+    return beads_in(item.piece, beads) if item.piece is not None else beads
+
+
+def score(items: list[Item], hyps: list[Gold], metrics: Any) -> float:
+    """Pooled strict F1 (sentence sets) or acc@0.8 (AHC-SI) of ``hyps`` for ``items``."""
+    if not items:
+        return float("nan")
+    if items[0].units == "chunks":
+        from sialign.core.model import Alignment, Bead
+        from sialign.evaluate import automatic_targets, lcs_accuracy
+
+        pairs: list[tuple[str, str]] = []
+        for item, hyp in zip(items, hyps):
+            project = item.talk.project()
+            if not item.reference:
+                project.reference = None
+            alignment = Alignment(beads=[Bead(src=s, tgt=t) for s, t in hyp])
+            pairs += list(zip(automatic_targets(project, alignment, include_dropped=True), item.talk.manual))
+        return float(lcs_accuracy(pairs)["acc@0.8"])
+    return float(metrics.bead_scores([scored_beads(it, h) for it, h in zip(items, hyps)], [it.gold for it in items])["strict_f1"])
+
+
+def bertalign_peer(item: Item, sources: dict[str, Any], encode: Any) -> Gold:
+    from peers import bertalign_align
+
+    base = item.key.removesuffix("/timed").removesuffix("/ref")
+    src, tgt = sources[base]
+    return _cached("bertalign-" + base.replace("/", "_"), lambda: bertalign_align(src, tgt, encode))  # type: ignore[no-any-return]
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    from bench_peers import _encoder, _metrics
+    from sialign.align.learned_pass import BeadScoreWeights, shipped_weights
+    from sialign.evaluate.folds import leave_one_out
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
+    parser.add_argument("--grid", default=",".join(map(str, WEIGHT_GRID)), help="learned weights tried on Bertalign's base")
+    parser.add_argument("--fresh", action="store_true", help="drop the cached captures first")
+    args = parser.parse_args(argv)
+    if args.fresh and CACHE.is_dir():
+        for path in CACHE.glob("*.pkl"):
+            path.unlink()
+    metrics = _metrics()
+    started = time.perf_counter()
+    report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": load()}
+    items, sources = items_for(args.sets.split(","), args.pieces)
+    report["captured s"] = round(time.perf_counter() - started, 1)
+    grid = [float(x) for x in args.grid.split(",")]
+    encode = _encoder()
+    sentence_items = [it for it in items if it.units == "sentences"]
+    chunk_items = [it for it in items if it.units == "chunks"]
+    # The sentence fit on every sentence document gives the chunk models their skip models (as shipped).
+    t0 = time.perf_counter()
+    full = {"sentences": fit_weights(sentence_items, "sentences") if sentence_items else None}
+    if chunk_items:
+        full["chunks"] = fit_weights(chunk_items, "chunks", full["sentences"] or json.loads(
+            (REPO / "desktop/sialign/align/bead_score.json").read_text(encoding="utf-8"))["sentences"])
+    report["full fit s"] = round(time.perf_counter() - t0, 2)
+
+    def weights_of(raw: dict[str, Any], units: str, base: str = "learned", w: float = 1.0) -> Any:
+        return replace(BeadScoreWeights.from_dict(raw, units), base=base, learned_weight=w)
+
+    # hyps[column][k]: the beads of item k
+    hyps: dict[str, list[Gold]] = {c: [[] for _ in items] for c in ["first", "shipped", "learned in-sample", "learned CV",
+                                                                   "Bertalign peer"]}  # fmt: skip
+    for w in grid:
+        hyps[f"base + {w} learned, in-sample"] = [[] for _ in items]
+        hyps[f"base + {w} learned, CV"] = [[] for _ in items]
+    t0 = time.perf_counter()
+    for k, item in enumerate(items):
+        if not item.scored:
+            continue
+        hyps["first"][k] = aligned(item, None)
+        shipped = shipped_weights(item.units)
+        hyps["shipped"][k] = aligned(item, shipped)
+        hyps["learned in-sample"][k] = aligned(item, weights_of(full[item.units], item.units))
+        for w in grid:
+            hyps[f"base + {w} learned, in-sample"][k] = aligned(item, weights_of(full[item.units], item.units, "bertalign", w))
+        hyps["Bertalign peer"][k] = bertalign_peer(item, sources, encode)
+    report["in-sample s"] = round(time.perf_counter() - t0, 1)
+    t0 = time.perf_counter()
+    fold_weights: dict[str, dict[str, Any]] = {}
+    for group in (sentence_items, chunk_items):
+        if not group:
+            continue
+        for name, train, test in leave_one_out([it.doc for it in group]):
+            units = group[0].units
+            raw = fit_weights([group[i] for i in train], units, full["sentences"] if units == "chunks" else None,
+                              start=full[units])  # fmt: skip
+            fold_weights[name] = raw
+            print(f"fold {name}: {time.perf_counter() - t0:.0f} s, load {load()}", file=sys.stderr, flush=True)
+            for i in (i for i in test if group[i].scored):
+                k = items.index(group[i])
+                hyps["learned CV"][k] = aligned(group[i], weights_of(raw, units))
+                for w in grid:
+                    hyps[f"base + {w} learned, CV"][k] = aligned(group[i], weights_of(raw, units, "bertalign", w))
+    report["CV s"] = round(time.perf_counter() - t0, 1)
+    def objective(chosen_items: list[Item], column: list[Gold]) -> float:
+        """The mean over the scored sets of each set's pooled figure."""
+        sets = dict.fromkeys(it.set for it in chosen_items)
+        values = []
+        for set_name in sets:
+            members = [it for it in chosen_items if it.set == set_name]
+            values.append(score(members, [column[items.index(it)] for it in members], metrics))
+        return float(np.mean(values))
+
+    # The learned weight on the base, chosen for each held-out document by the other documents' CV scores.
+    chosen: dict[str, float] = {}
+    hyps["new default, CV"] = [[] for _ in items]
+    for group in (sentence_items, chunk_items):
+        if not group:
+            continue
+        for name, train, test in leave_one_out([it.doc for it in group]):
+            others = [group[i] for i in train if group[i].scored]
+            best = max(grid, key=lambda w: (objective(others, hyps[f"base + {w} learned, CV"]), -w))
+            chosen[name] = best
+            for i in (i for i in test if group[i].scored):
+                k = items.index(group[i])
+                hyps["new default, CV"][k] = hyps[f"base + {best} learned, CV"][k]
+    report["chosen learned weight"] = {w: sum(1 for v in chosen.values() if v == w) for w in grid}
+    # Scores: per set pooled, and per piece of the book.
+    table: dict[str, dict[str, float]] = {}
+    for set_name in dict.fromkeys(it.set for it in items if it.scored):
+        members = [k for k, it in enumerate(items) if it.set == set_name]
+        table[set_name] = {c: round(score([items[k] for k in members], [h[k] for k in members], metrics), 3) for c, h in hyps.items()}
+        if set_name == "textberg":
+            for k in members:
+                table[items[k].doc] = {c: round(score([items[k]], [h[k]], metrics), 3) for c, h in hyps.items()}
+    report["table"] = table
+    report["chosen per document"] = chosen
+    report["load at end"] = load()
+    report["total s"] = round(time.perf_counter() - started, 1)
+    OUT.mkdir(exist_ok=True)
+    (OUT / "cv.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+    print(json.dumps(report, indent=1, ensure_ascii=False))
+    return report
+
+
+if __name__ == "__main__":
+    main()
