@@ -26,10 +26,10 @@ word's context (:func:`paraphrase_matches`): the ±1 / ±2 window of the word
 against the windows of the target words, either among the unlinked target
 words between the targets of its linked neighbours (the slot where its
 rendering would sit, ``paraphrase_slot``) or anywhere in the bead
-(``paraphrase_any``, a stricter threshold). On the dev sets, about one in
-three of the words word links leave unlinked but the gold renders become
-"rendered by paraphrase", against about one in eight words whose rendering
-was cut out of the target (tests/benchmarks/bench_rendered.py).
+(``paraphrase_any``, a stricter threshold). On the dev sets, a third to
+three quarters of the words that word links leave unlinked but the gold
+renders become "rendered by paraphrase", against about one in five words
+whose rendering was cut out of the target (tests/benchmarks/bench_rendered.py).
 
 Speed: each distinct word is encoded alone once per linker (and kept for
 later calls), each bead side once; a 500-bead talk takes a few seconds on

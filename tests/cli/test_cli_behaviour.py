@@ -82,7 +82,7 @@ def test_cli_behaviour_align_to_stdout(talk: Path, capfd: pytest.CaptureFixture[
     captured = capfd.readouterr()
     rows = captured.out.splitlines()
     assert rows[0].startswith("talk\tsrc_ids\ttgt_ids")
-    assert all(len(r.split("\t")) == 12 for r in rows)
+    assert all(len(r.split("\t")) == 17 for r in rows)  # PARALLEL_TSV_COLUMNS
     assert "wrote" in captured.err
 
 

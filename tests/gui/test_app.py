@@ -191,8 +191,8 @@ def test_app_end_to_end_align_edit_undo_export(qtbot, window, tmp_path, monkeypa
     window.act.export.trigger()
     lines = out.read_text(encoding="utf-8").splitlines()
     header = lines[0].split("\t")
-    assert header == ["talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target",
-                      "trimmed_tgt_ids", "target_original", "confidence", "good_align", "good_mt", "note"]  # fmt: skip
+    assert header == ["talk", "src_ids", "tgt_ids", "src_start", "src_end", "tgt_start", "tgt_end", "cost", "status", "source", "target", "trimmed_tgt_ids",
+                      "target_original", "confidence", "good_align", "good_mt", "note"]
     beads = session.project.alignment.beads
     kept = [b for b in beads if b.status is not BeadStatus.DROPPED]
     assert len(lines) - 1 == len(kept)

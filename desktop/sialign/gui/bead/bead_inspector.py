@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -189,7 +190,10 @@ class BeadInspector(QWidget):
         links_scroll = QScrollArea()
         links_scroll.setWidgetResizable(True)
         links_scroll.setWidget(self.links_view)
-        links_scroll.setMinimumHeight(60)
+        # Two lines of words above the legend: the tab is no taller than the Segments tab (a laptop screen).
+        links_scroll.setMinimumHeight(40)
+        # Its size hint (the words' height) must not make the bead panel taller than the Segments tab does.
+        links_scroll.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         # Below the words (never over them): what the shading means, the share in words, and the help.
         swatch = '<span style="background:{};">&nbsp;{}&nbsp;</span>'
         self.links_legend = QLabel(
@@ -197,7 +201,8 @@ class BeadInspector(QWidget):
             + swatch.format(UNRENDERED_COLOUR.name(), "not found")
         )
         self.links_share = QLabel("")
-        self.links_share.setWordWrap(True)
+        # One line, cut at the right in a narrow panel rather than widening it (the tooltip holds it whole).
+        self.links_share.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.links_help = QToolButton()
         self.links_help.setText("?")
         self.links_help.setToolTip(LINKS_HELP)
@@ -399,6 +404,7 @@ class BeadInspector(QWidget):
             src, tgt = link_texts(self.project, bead)
             self.links_view.set_links(links, src, tgt)
         self.links_share.setText(rendered_share_text(links))
+        self.links_share.setToolTip(self.links_share.text())
 
     def _show_restore_buttons(self, bead: Bead | None) -> None:
         for button in self.restore_buttons:

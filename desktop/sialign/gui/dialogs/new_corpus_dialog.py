@@ -99,6 +99,7 @@ class NewCorpusDialog(QDialog):
         self.folder.setToolTip("Type a folder and press Enter (or Browse…) to find its talks; nothing is written yet")
         # Enter scans the folder (editingFinished follows returnPressed); it never presses the dialog's button.
         self.folder.editingFinished.connect(self._folder_edited)
+        self._scanned = ""  # the folder whose talks the table shows
         browse = QPushButton("Browse…")
         browse.clicked.connect(self.browse)
         folder_row = QHBoxLayout()
@@ -152,7 +153,6 @@ class NewCorpusDialog(QDialog):
         self.message = error_message()
         self.buttons = dialog_layout(self, self.form, self.table, found_row, options, self.message, ok_text="Save manifest and align")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
-
         self.resize(980, 620)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -170,10 +170,9 @@ class NewCorpusDialog(QDialog):
             self.set_folder(folder)
 
     def _folder_edited(self) -> None:
+        # Leaving the field without changing it keeps the table as edited.
         if self.folder.text().strip() != self._scanned:
             self.set_folder(self.folder.text())
-
-    _scanned = ""
 
     def set_folder(self, folder: str) -> None:
         """Propose the manifest of ``folder`` (the talks found there) and a corpus folder (inside it when it is the user's)."""

@@ -363,9 +363,7 @@ class FilterPanel(QWidget):
             parent = parent.parentWidget()
         if parent is None:
             return
-        layout = self.layout()
-        if layout is not None:
-            layout.activate()  # the count's new text wraps onto more lines: place it before scrolling to it
+        self._column.activate()  # the count's new text wraps onto more lines: place it before scrolling to it
         content = parent.widget()
         top = self.count_label.mapTo(content, QPoint(0, 0)).y() if content is not None else 0
         bar = parent.verticalScrollBar()

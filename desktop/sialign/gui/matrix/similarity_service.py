@@ -21,6 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
+from sialign.core.changes import Changes
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
 
@@ -55,11 +56,11 @@ class SimilarityService(QObject):
     def busy(self) -> bool:
         return self.runner.busy
 
-    def _edited(self, changes: Any) -> None:
+    def _edited(self, changes: Changes) -> None:
         """After a split, merge or text edit of a side the matrix shows: compute it again."""
         if self.session.similarity is None:
             return
-        sides = set(getattr(changes, "reshaped", ())) | {side for side, _ in getattr(changes, "text", ())}
+        sides = set(changes.reshaped) | {side for side, _ in changes.text}
         if sides & {"src", "tgt"}:
             self.refresh()
 
