@@ -112,6 +112,8 @@ class PropertiesCommand(QUndoCommand):
     def _set(self, properties: ProjectProperties) -> None:
         audio_changed = apply_properties(self._session.project, properties)
         self._changed(audio_changed)
+        # Not a core edit: the edit journal cannot replay it, an autosave keeps it.
+        self._session.note_unjournaled_change()
 
     def redo(self) -> None:
         self._set(self._new)
