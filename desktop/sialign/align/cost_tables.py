@@ -178,12 +178,17 @@ def run_norms(vectors: np.ndarray, max_run: int) -> np.ndarray:
     out[0] = 0.0
     if n == 0:
         return out
-    v = vectors.astype(np.float64, copy=False)
     # lagged[k][p] = v[p] . v[p+k]; the squared norm of a run is the sum of
     # all pair products inside it, i.e. the diagonal plus twice each lag.
+    # In float64, a block of rows at a time: a float64 copy of 100,000
+    # lexical vectors would be 3.3 GB.
     lagged_cums = []
+    step = 8192
     for k in range(max_run):
-        d = np.einsum("ij,ij->i", v[: n - k], v[k:]) if k < n else np.zeros(0)
+        d = np.zeros(max(n - k, 0))
+        for p in range(0, n - k, step):
+            q = min(n - k, p + step)
+            d[p:q] = np.einsum("ij,ij->i", vectors[p:q].astype(np.float64), vectors[p + k : q + k].astype(np.float64))
         lagged_cums.append(np.concatenate(([0.0], np.cumsum(d))))
     ends = np.arange(n + 1)
     for a in range(1, max_run + 1):
