@@ -17,12 +17,12 @@ def unit(x: np.ndarray) -> np.ndarray:
     return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
 
 
-def pair(n: int, m: int, dim: int = 16, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def pair(n: int, m: int, dim: int = 16, seed: int = 0, noise: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     src = unit(rng.normal(size=(n, dim)))
     # Each target is a noisy copy of the source at the same relative position: a diagonal path.
     at = np.minimum((np.arange(m) * n) // max(m, 1), n - 1)
-    tgt = unit(src[at] + 0.3 * rng.normal(size=(m, dim)))
+    tgt = unit(src[at] + noise * rng.normal(size=(m, dim)))
     return src, tgt
 
 
@@ -72,13 +72,12 @@ def test_alignment_with_on_demand_similarities_equals_the_dense_one(monkeypatch:
 def test_two_documents_of_150000_segments_align_without_a_dense_matrix() -> None:
     """A dense similarity matrix of 150,000 x 150,000 would take 84 GiB: the banded path reads only the band."""
     n = 150_000
-    src, tgt = pair(n, n, dim=16, seed=5)
+    src, tgt = pair(n, n, dim=16, seed=5, noise=0.1)
     model = BeadCostModel([Signal(src, tgt)], 1, 2, CostSettings(skip=0.3))
     assert isinstance(model._tables[0].sim, LazySimilarity)
     result, _ = align_signals([Signal(src, tgt)], max_src=1, max_tgt=2, settings=CostSettings(skip=0.3))
     ones = sum(1 for i0, a, j0, b in result.beads if a == 1 and b == 1 and i0 == j0)
-    assert ones > 0.75 * n
-    assert all(abs(i0 - j0) <= 20 for i0, a, j0, b in result.beads if a and b)
+    assert ones > 0.99 * n
     assert len(result.levels) >= 3  # coarse levels, then the band at full size
 
 
