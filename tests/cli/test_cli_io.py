@@ -179,3 +179,47 @@ def test_cli_io_info_tsv_header_without_a_text_column(tmp_path: Path, capsys: py
     assert main(["info", str(path), "--tier", "ja"]) == 0
     out = capsys.readouterr().out
     assert "Columns:    id, en, ja" in out and "Segments:   1" in out and "line 2: こんにちは。" in out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the peak memory from /proc")
+def test_cli_io_info_on_a_one_line_transcript_stays_within_its_memory_bound(tmp_path: Path) -> None:
+    """`sialign info` on one 10 MB line: at most 5.5 x the file over the interpreter (it once split the line into words)."""
+    import os
+    import random
+
+    rng = random.Random(5)
+    words = [f"w{i}" for i in range(5000)]
+    path = tmp_path / "one-line.txt"
+    text = " ".join(rng.choice(words) for _ in range(1_700_000))[:10_000_000]
+    path.write_text(text + "\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "desktop"))
+    # The peak is the child's own VmHWM (getrusage of a child forked from this
+    # big test process would report this process's resident memory).
+    run = ("import runpy, sys\nsys.argv = ['sialign'] + sys.argv[1:]\ntry:\n    runpy.run_module('sialign', run_name='__main__')\n"
+           "except SystemExit:\n    pass\nprint(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1])\n")
+
+    def peak_mb(*argv: str) -> float:
+        done = subprocess.run([sys.executable, "-c", run, *argv], env=env, capture_output=True, text=True, check=True)
+        return int(done.stdout.split()[-1]) / 1024
+
+    interpreter = peak_mb("--version")
+    info = peak_mb("info", str(path))
+    assert info - interpreter <= 5.5 * 10, (interpreter, info)
+
+
+def test_cli_io_align_of_two_unrelated_files_says_why_no_bead_was_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, target = tmp_path / "a.txt", tmp_path / "b.txt"
+    source.write_text("".join(f"w{i} w{i + 1} w{i + 2} river number {i}.\n" for i in range(40)), encoding="utf-8")
+    target.write_text("zzz qqq.\nyyy ppp.\n", encoding="utf-8")
+    assert main(["align", str(source), str(target), "--model", "lexical", "-q", "-o", str(tmp_path / "o.tsv")]) == 0
+    err = capsys.readouterr().err
+    assert "warning: wrote no bead to" in err and "all 42 beads are dropped (40 × no rendition" in err
+    assert "no source segment was matched with a target segment" in err and "--include-dropped" in err
+    project = tmp_path / "p.sialign"
+    assert main(["align", str(source), str(target), "--model", "lexical", "-q", "-o", str(project)]) == 0
+    capsys.readouterr()
+    assert main(["export", str(project), "-o", str(tmp_path / "e.tsv")]) == 0
+    assert "Wrote 0 of 42 beads" in (err := capsys.readouterr().err) and "all 42 beads are dropped" in err
+    assert main(["export", str(project), "-o", str(tmp_path / "e.tsv"), "--include-dropped"]) == 0
+    assert "Wrote 42 of 42 beads" in capsys.readouterr().err

@@ -87,6 +87,26 @@ def test_cache_evicts_least_recently_used(tmp_path: Path) -> None:
         assert kept.tolist() == [True, False, False, True, True, True, True]
 
 
+def test_cache_holds_one_copy_of_new_vectors_and_stores_only_what_it_keeps(tmp_path: Path) -> None:
+    """All texts new and distinct: the encoder's array is the result; more vectors than the cache keeps are not written."""
+
+    class Keeping(CountingEmbedder):
+        last: np.ndarray | None = None
+
+        def encode(self, texts, *, progress=None, should_stop=None) -> np.ndarray:  # type: ignore[no-untyped-def]
+            self.last = super().encode(texts)
+            return self.last
+
+    emb = Keeping()
+    with EmbeddingCache(tmp_path / "small.sqlite", max_bytes=16 * 20) as c:
+        texts = [f"text {i}" for i in range(100)]
+        out = cached_encode(emb, texts, c)
+        assert out is emb.last
+        assert len(c) == 18  # 90% of 20 vectors of 16 bytes
+        again = cached_encode(emb, texts[:30], c)  # 18 read back, 12 encoded
+        assert np.allclose(again, out[:30])
+
+
 def test_cache_skips_the_lexical_embedder(cache: EmbeddingCache) -> None:
     emb = LexicalEmbedder(dim=256)
     emb.fit(["one text", "another text"])

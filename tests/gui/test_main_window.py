@@ -415,6 +415,10 @@ def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, 
     assert fresh.session.project.talk_id == "water"
     assert fresh.session.project.alignment.beads[2].status is BeadStatus.DROPPED
     assert fresh.session.is_modified
+    # The autosave stays (with the journal going on from it) until the talk is saved or its changes discarded:
+    # a crash right after recovering loses nothing.
+    assert sorted(p.name for p in (tmp_path / "autosave").iterdir()) == ["water.sialign.autosave", "water.sialign.journal"]
+    assert fresh.files.save_to(str(tmp_path / "water.sialign"))
     assert not list((tmp_path / "autosave").iterdir())
 
 

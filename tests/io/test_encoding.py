@@ -167,9 +167,23 @@ def test_encoding_large_file_fails_fast_without_reading(tmp_path: Path, monkeypa
     with pytest.raises(FileTooLargeError) as info:
         read_limited_bytes(path)
     assert str(path) not in opened
-    assert "100.0 MB" in str(info.value)
-    assert "50 MB" in str(info.value)
+    # The limit is 50 MiB (52,428,800 bytes), and the message says so in those units.
+    assert "100.0 MiB" in str(info.value)
+    assert "50 MiB" in str(info.value)
     assert os.path.getsize(path) > MAX_TRANSCRIPT_BYTES
+
+
+def test_encoding_limit_is_50_mib_and_says_so(tmp_path: Path) -> None:
+    """50 MiB is 52,428,800 bytes: a 50,000,002-byte file is within it, one byte over it is refused in MiB."""
+    within, over = tmp_path / "within.txt", tmp_path / "over.txt"
+    with open(within, "wb") as fh:
+        fh.truncate(50_000_002)
+    with open(over, "wb") as fh:
+        fh.truncate(MAX_TRANSCRIPT_BYTES + 1)
+    assert MAX_TRANSCRIPT_BYTES == 50 * 2**20
+    with pytest.raises(FileTooLargeError, match=r"the file is 50\.0 MiB, more than the 50 MiB limit"):
+        read_limited_bytes(over)
+    assert len(read_limited_bytes(within)) == 50_000_002
 
 
 def test_encoding_limit_is_configurable(tmp_path: Path) -> None:

@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from sialign.core.progress import ProgressFn, StopFn, check_stop
-from sialign.align.costs import Signal, run_norms, similarity_matrix
+from sialign.align.cost_tables import check_table_memory, similarity_matrix
+from sialign.align.costs import Signal, run_norms
 
 
 class SegmentationInfeasible(ValueError):
@@ -83,6 +84,12 @@ def constrained_segmentation(
             + ("" if allow_empty else "; allow empty spans or merge source segments")
             + ("; raise the maximum span" if N > K * max_span else "")
         )
+    # Per cell: each signal's float64 similarities and row sums (and the
+    # float32 product they come from), the float64 table and int32 back-pointers.
+    check_table_memory(
+        f"segment mode over {K} source sentences and {N} target units", (K + 1) * (N + 1), 12 + 20 * len(signals),
+        "align with the bead aligner (--method beads), or split the talk into parts",
+    )
     tables = []
     for s in signals:
         sim = similarity_matrix(s.src, s.tgt).astype(np.float64)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
+
+from sialign.core.errors import AlignmentTooLargeError
 
 
 # The least normaliser: a segment whose random partners are on average almost
@@ -61,6 +65,86 @@ def similarity_matrix(src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
     return np.asarray(src @ tgt.T, dtype=np.float32)
 
 
+# Most memory one table of an alignment may ask for. Larger sizes come from
+# options no talk needs or documents far beyond any interpreted session:
+# refused before allocating, with the sizes and what to do, never a
+# MemoryError half-way.
+TABLE_MEMORY_LIMIT = 8 * 2**30
+
+
+def check_table_memory(what: str, cells: int, bytes_per_cell: float, hint: str) -> None:
+    """Refuse a table of ``cells`` cells at ``bytes_per_cell`` bytes each that would exceed :data:`TABLE_MEMORY_LIMIT`.
+
+    Args:
+        what: the table and its sizes, as the user should read them
+            ("segment mode over 100000 source sentences and 95 target chunks").
+        cells: its cells.
+        bytes_per_cell: memory per cell, temporaries included.
+        hint: what the user can do instead.
+
+    Raises:
+        AlignmentTooLargeError: one line naming the sizes, the memory and the hint.
+    """
+    need = cells * bytes_per_cell
+    if need > TABLE_MEMORY_LIMIT:
+        raise AlignmentTooLargeError(
+            f"{what} would need about {need / 2**30:.1f} GiB (the limit is {TABLE_MEMORY_LIMIT / 2**30:.0f} GiB) — {hint}"
+        )
+
+
+# Above this many cells (n_src x n_tgt) the single-segment similarities are
+# not stored: :class:`LazySimilarity` computes the cells the DP reads (a band,
+# a few sampled rows and columns) from the vectors. 64M cells are 256 MB of
+# float32; two 100,000-line documents would need 37 GiB.
+DENSE_SIMILARITY_CELLS = 64_000_000
+
+
+class LazySimilarity:
+    """Cosine similarities of unit vectors computed on demand, for documents too large for a dense matrix.
+
+    Supports what :class:`~sialign.align.costs.BeadCostModel` reads:
+    ``sim[r0:r1, c0:c1]`` (a block), ``sim[:, cols]`` and ``sim[rows, :]``
+    (sampled columns and rows) and ``sim[I, J]`` with integer arrays of one
+    shape (cells, as a float32 array of that shape).
+
+    Args:
+        src: (n_src, dim) unit vectors.
+        tgt: (n_tgt, dim) unit vectors.
+    """
+
+    def __init__(self, src: np.ndarray, tgt: np.ndarray) -> None:
+        self.src = src
+        self.tgt = tgt
+        self.shape = (int(src.shape[0]), int(tgt.shape[0]))
+        self.dtype = np.dtype(np.float32)
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        rows, cols = key
+        if isinstance(rows, (slice, int, np.integer)) or isinstance(cols, (slice, int, np.integer)):
+            r = self.src[rows] if not isinstance(rows, (int, np.integer)) else self.src[rows : rows + 1]
+            c = self.tgt[cols] if not isinstance(cols, (int, np.integer)) else self.tgt[cols : cols + 1]
+            block = np.asarray(np.atleast_2d(r) @ np.atleast_2d(c).T, dtype=np.float32)
+            if isinstance(rows, (int, np.integer)):
+                block = block[0]
+            if isinstance(cols, (int, np.integer)):
+                block = block[..., 0]
+            return block
+        i, j = np.broadcast_arrays(np.asarray(rows), np.asarray(cols))
+        out = np.empty(i.shape, dtype=np.float32)
+        flat_i, flat_j, flat_out = i.reshape(-1), j.reshape(-1), out.reshape(-1)
+        step = 4096  # cells per pass: two (step, dim) gathers at a time
+        for k in range(0, flat_i.size, step):
+            flat_out[k : k + step] = np.einsum("ij,ij->i", self.src[flat_i[k : k + step]], self.tgt[flat_j[k : k + step]])
+        return out
+
+
+def similarities(src: np.ndarray, tgt: np.ndarray) -> np.ndarray | LazySimilarity:
+    """The single-segment similarities: dense up to :data:`DENSE_SIMILARITY_CELLS`, else computed on demand."""
+    if src.shape[0] * tgt.shape[0] > DENSE_SIMILARITY_CELLS:
+        return LazySimilarity(src, tgt)
+    return similarity_matrix(src, tgt)
+
+
 def prefix_sums_2d(sim: np.ndarray) -> np.ndarray:
     """2-D inclusive prefix sums padded with a zero row and column.
 
@@ -94,12 +178,17 @@ def run_norms(vectors: np.ndarray, max_run: int) -> np.ndarray:
     out[0] = 0.0
     if n == 0:
         return out
-    v = vectors.astype(np.float64, copy=False)
     # lagged[k][p] = v[p] . v[p+k]; the squared norm of a run is the sum of
     # all pair products inside it, i.e. the diagonal plus twice each lag.
+    # In float64, a block of rows at a time: a float64 copy of 100,000
+    # lexical vectors would be 3.3 GB.
     lagged_cums = []
+    step = 8192
     for k in range(max_run):
-        d = np.einsum("ij,ij->i", v[: n - k], v[k:]) if k < n else np.zeros(0)
+        d = np.zeros(max(n - k, 0))
+        for p in range(0, n - k, step):
+            q = min(n - k, p + step)
+            d[p:q] = np.einsum("ij,ij->i", vectors[p:q].astype(np.float64), vectors[p + k : q + k].astype(np.float64))
         lagged_cums.append(np.concatenate(([0.0], np.cumsum(d))))
     ends = np.arange(n + 1)
     for a in range(1, max_run + 1):
@@ -130,7 +219,7 @@ class SignalTables:
     """Precomputed tables of one signal (see :class:`BeadCostModel`)."""
 
     signal: Signal
-    sim: np.ndarray  # (n, m) float32 single-segment similarities
+    sim: np.ndarray | LazySimilarity  # (n, m) float32 single-segment similarities
     fast: bool  # sums of member vectors (True) or exact span vectors
     src_norm: np.ndarray  # (A+1, n+1) norms of summed runs (fast) or ones (exact)
     tgt_norm: np.ndarray  # (B+1, m+1)

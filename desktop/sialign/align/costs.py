@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sialign.align.cost_tables import (
-    MIN_NORMALISER, Signal, SignalTables, random_partners, prefix_sums_2d, run_norms, similarity_matrix,
+    MIN_NORMALISER, LazySimilarity, Signal, SignalTables, random_partners, prefix_sums_2d, run_norms, similarities,
 )
 
 
@@ -224,10 +224,10 @@ class BeadCostModel:
                     continue
                 spans = signal.tgt_spans[b - 1, : m - b + 1]
                 tgt_random[b, b:] = 1.0 - (spans @ src_sample.T).mean(axis=1)
-            sim = similarity_matrix(signal.src, signal.tgt)
+            sim = similarities(signal.src, signal.tgt)
             return SignalTables(signal, sim, False, src_norm, tgt_norm, src_random, tgt_random)
 
-        sim = similarity_matrix(signal.src, signal.tgt)
+        sim = similarities(signal.src, signal.tgt)
         src_norm = run_norms(signal.src, A)
         tgt_norm = run_norms(signal.tgt, B)
         # Mean similarity of each single segment to the random partners; a
@@ -583,15 +583,25 @@ class BeadCostModel:
         return (1.0 - cos) / norm
 
     def similarity(self) -> np.ndarray:
-        """The weighted single-segment similarity matrix (n_src, n_tgt) float32, for display."""
+        """The weighted single-segment similarity matrix (n_src, n_tgt) float32, for display.
+
+        Documents too large for a dense matrix (see
+        :data:`~sialign.align.cost_tables.DENSE_SIMILARITY_CELLS`) get a
+        read-only matrix of NaN that takes no memory: the matrix view shows
+        no colours for them.
+        """
+        if any(isinstance(t.sim, LazySimilarity) for t in self._tables):
+            return np.broadcast_to(np.float32(np.nan), (self.n_src, self.n_tgt))
         if len(self._tables) == 1:
             # The table is cached and shared: hand out a read-only view.
-            view = self._tables[0].sim.view()
+            table = self._tables[0].sim
+            assert isinstance(table, np.ndarray)
+            view = table.view()
             view.flags.writeable = False
             return view
         out = np.zeros((self.n_src, self.n_tgt), dtype=np.float32)
         rows = np.arange(1, self.n_src + 1)
         for w, t in zip(self._bead_weights(1, rows), self._tables):
             share = np.asarray(w, dtype=np.float32).reshape(-1, 1) if np.ndim(w) else np.float32(w)
-            out += share * t.sim
+            out += share * np.asarray(t.sim)
         return out

@@ -533,7 +533,7 @@ def align_project(
 
         scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units)
         _set_confidences(project, ordered, scoring, {id(bead) for _, bead in anchors}, should_stop)
-    similarity = model.similarity() if model is not None else np.zeros((n, m), dtype=np.float32)
+    similarity = model.similarity() if model is not None else np.broadcast_to(np.float32(np.nan), (n, m))
     finished = time.perf_counter()
     timings = {
         "embedding": round(embedded - started, 4),
@@ -680,4 +680,6 @@ def similarity_grid(
         np.array([len(t) for t in _texts(tgt_doc)], dtype=np.float64),
     )
     model = BeadCostModel(built.signals, 1, 1, settings, None, None, *lengths)
-    return SimilarityGrid(np.array(model.similarity(), dtype=np.float32), src_ids, tgt_ids)
+    similarity = model.similarity()
+    # (A copy of the shared table; the large-document placeholder takes no memory and stays as it is.)
+    return SimilarityGrid(similarity if similarity.strides == (0, 0) else np.array(similarity, dtype=np.float32), src_ids, tgt_ids)

@@ -46,6 +46,11 @@ class SimilarityGrid:
     src_ids: list[int]
     tgt_ids: list[int]
 
+    @property
+    def computed(self) -> bool:
+        """False for the placeholder of documents too large for a dense matrix (all NaN, no memory)."""
+        return not (self.values.size > 1 and self.values.strides == (0, 0))
+
     def remapped(self, src_ids: Sequence[int], tgt_ids: Sequence[int]) -> np.ndarray:
         """The matrix for the current segments: float32 (len(src_ids), len(tgt_ids)).
 

@@ -119,19 +119,22 @@ def reference_trust(
     from sialign.embed.cache import cached_encode, shared_cache
 
     ref = cached_encode(embedder, list(ref_texts), shared_cache())
-    sim = np.asarray(src_vectors @ np.asarray(ref).T, dtype=np.float64)  # (n, n)
-    own = np.diag(sim).copy()
-    chance = (sim.sum(axis=1) - own) / (n - 1)
+    # Only the diagonal, its two neighbours and the row sums of the (n, n)
+    # similarity matrix are read: computed without it (a 100,000-line talk's
+    # matrix would take 80 GB).
+    src = np.asarray(src_vectors, dtype=np.float32)
+    ref32 = np.asarray(ref, dtype=np.float32)
+    own = np.einsum("ij,ij->i", src, ref32).astype(np.float64)
+    chance = (np.asarray(src @ ref32.sum(axis=0, dtype=np.float64).astype(np.float32), dtype=np.float64) - own) / (n - 1)
     if float(np.median((own - chance)[present > 0])) < SEES_ABOVE_CHANCE:
         return present, False
     neighbour = np.full(n, -1.0)
-    rows = np.arange(n)
-    for d in (-1, 1):
-        idx = rows + d
-        ok = (idx >= 0) & (idx < n)
-        # the line's source against the neighbouring reference, and the
-        # line against the neighbouring source
-        neighbour[ok] = np.maximum(neighbour[ok], np.maximum(sim[rows[ok], idx[ok]], sim[idx[ok], rows[ok]]))
+    # the line's source against the next line's reference and the next line's source against this reference
+    ahead = np.einsum("ij,ij->i", src[:-1], ref32[1:]).astype(np.float64)
+    behind = np.einsum("ij,ij->i", src[1:], ref32[:-1]).astype(np.float64)
+    pair = np.maximum(ahead, behind)  # pair[k]: lines k and k+1
+    neighbour[:-1] = np.maximum(neighbour[:-1], pair)
+    neighbour[1:] = np.maximum(neighbour[1:], pair)
     above = np.clip((own - chance) / TRUST_ABOVE_CHANCE, 0.0, 1.0)
     beaten = np.clip(1.0 - (neighbour - own) / TRUST_NEIGHBOUR_MARGIN, 0.0, 1.0)
     return present * above * beaten, True

@@ -266,6 +266,10 @@ def run(args: argparse.Namespace) -> int:
     if progress is not None:
         print(file=sys.stderr)
     written = export(project, args.output, format=fmt)
+    if written.why:
+        # Said even with -q: an empty file from two non-empty transcripts looks like a failure.
+        print(f"sialign align: warning: wrote no bead to {written.path}: {written.why}; to write the dropped beads, "
+              "save a project (-o NAME.sialign) and export it with --include-dropped", file=sys.stderr)  # fmt: skip
     if not args.quiet:
         # With -o - standard output carries the export: the summary goes to stderr.
         stream = sys.stderr if args.output == "-" else sys.stdout

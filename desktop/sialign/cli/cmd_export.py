@@ -66,10 +66,12 @@ def run(args: argparse.Namespace) -> int:
     project = load_project(args.project)
     if args.links:
         _draw_links(project)
-    n = export(project, output, format=fmt, only_confirmed=args.only_confirmed, include_dropped=args.include_dropped,
-               links=args.links).beads  # fmt: skip
+    written = export(project, output, format=fmt, only_confirmed=args.only_confirmed, include_dropped=args.include_dropped,
+                     links=args.links)  # fmt: skip
     total = len(project.alignment.beads) if project.alignment is not None else 0
-    print(f"Wrote {n} of {count_noun(total, 'bead')} to {output} ({fmt})", file=sys.stderr)
+    print(f"Wrote {written.beads} of {count_noun(total, 'bead')} to {output} ({fmt})"
+          + (f": {written.why} (--include-dropped writes them)" if written.why and not args.include_dropped else ""),
+          file=sys.stderr)  # fmt: skip
     return 0
 
 

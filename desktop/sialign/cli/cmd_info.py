@@ -106,8 +106,10 @@ def run(args: argparse.Namespace) -> int:
     width = len(str(max((s.line or 0) for s in shown))) if shown else 1
     for seg in shown:
         times = f"[{_clock(seg.start)} → {_clock(seg.end)}] " if seg.has_time else ""
-        text = " ".join(seg.text.split())
-        if len(text) > 70:
+        # Only the start is shown: splitting a whole one-line transcript into
+        # words would take ten times its size in memory.
+        text = " ".join(seg.text[:200].split())
+        if len(text) > 70 or len(seg.text) > 200:
             text = text[:69] + "…"
         print(f"  line {str(seg.line).rjust(width)}: {times}{text}")
     return 0

@@ -139,6 +139,9 @@ class TalkJob:
     inputs: dict[str, str]
     params_digest: str
     carry_from_existing: bool = False
+    # The run's process when the worker runs on this machine: the worker ends
+    # with it (parent_guard); None on a remote Dask cluster.
+    parent_pid: int | None = None
 
 
 @dataclass
@@ -199,10 +202,12 @@ def summary_figures(project: Any) -> dict[str, Any]:
 
 def run_talk_job(job: TalkJob) -> TalkOutcome:
     """Read, align, filter and save one talk; a bad file fails this talk only (never raises)."""
+    from sialign.corpus.parent_guard import ORPHAN_EXIT, exit_with_parent, parent_gone
     from sialign.io.project_file import load_project
     from sialign.workflows.outputs import save
     from sialign.workflows.aligning import align_talk
 
+    exit_with_parent(job.parent_pid)
     started = time.perf_counter()
     spec = job.spec
     record = TalkRecord(talk=spec.talk, inputs=dict(job.inputs), params=job.params_digest, split=spec.split,
@@ -221,6 +226,8 @@ def run_talk_job(job: TalkJob) -> TalkOutcome:
             else:
                 previous = old.alignment
         aligned = align_talk(project, params, filters=job.filters, carry_from=previous)
+        if parent_gone(job.parent_pid):
+            os._exit(ORPHAN_EXIT)  # the run was killed: its corpus folder is not ours to write any more
         save(project, path)
         record.project = file_digest(path)
         record.summary = summary_figures(project)
@@ -259,10 +266,15 @@ def _check_visible(job: TalkJob) -> None:
         raise InputError(Path(job.out_dir), f"the corpus folder is not visible {where}", hint=share)
 
 
-def _worker_init(threads: int) -> None:
+def _worker_init(threads: int, parent_pid: int) -> None:
+    from sialign.corpus.parent_guard import exit_with_parent
+
     # Each worker process encodes on its share of the cores (the encoder
     # would otherwise start one thread per core in every worker).
     os.environ["SIALIGN_ENCODER_THREADS"] = str(max(1, threads))
+    # A killed run takes its workers with it (they would otherwise finish
+    # their talks and write into the corpus folder behind a resumed run).
+    exit_with_parent(parent_pid)
 
 
 # ------------------------------------------------------------------ the corpus
@@ -333,8 +345,9 @@ def _run_local(jobs: list[TalkJob], workers: int) -> Iterator[TalkOutcome]:
 
     threads = max(1, usable_cores() // workers)
     context = multiprocessing.get_context("spawn")  # no inherited threads or Qt state
-    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init, initargs=(threads,)) as pool:
-        futures = [pool.submit(run_talk_job, job) for job in jobs]
+    me = os.getpid()
+    with cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init, initargs=(threads, me)) as pool:
+        futures = [pool.submit(run_talk_job, dataclasses.replace(job, parent_pid=me)) for job in jobs]
         try:
             for future in cf.as_completed(futures):
                 yield future.result()
@@ -372,8 +385,12 @@ def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
             client = Client(address, timeout="20s")
         except OSError as exc:
             raise SialignError(f"--dask {address}: no Dask scheduler answers there ({exc})") from None
+    # The processes of a LocalCluster are this process's children: they end
+    # with it. A remote cluster's workers belong to whoever started them.
+    parent = os.getpid() if cluster is not None else None
     try:
-        futures = [client.submit(run_talk_job, job, pure=False, key=f"sialign-{job.spec.talk}") for job in jobs]
+        futures = [client.submit(run_talk_job, dataclasses.replace(job, parent_pid=parent), pure=False,
+                                 key=f"sialign-{job.spec.talk}") for job in jobs]  # fmt: skip
         try:
             for future in as_completed(futures):
                 yield future.result()

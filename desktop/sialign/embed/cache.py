@@ -228,10 +228,16 @@ class EmbeddingCache:
         if not texts:
             return
         dim = vectors.shape[1]
+        # More vectors than the cache keeps would only be evicted again: the
+        # first ones up to its size are stored.
+        keep = min(len(texts), max(1, int(self.max_bytes * 0.9) // max(vectors[0].nbytes, 1)))
         with self._lock:
             now = self._stamp()
-            rows = [(text_key(cache_id, t), cache_id, dim, vectors[i].tobytes(), now) for i, t in enumerate(texts)]
-            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?)", rows)
+            # In batches: one list of every row's bytes would hold a second copy of the vectors.
+            for start in range(0, keep, 2048):
+                stop = min(keep, start + 2048)
+                rows = [(text_key(cache_id, texts[i]), cache_id, dim, vectors[i].tobytes(), now) for i in range(start, stop)]
+                self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?)", rows)
             self._db.commit()
             self._evict()
 
@@ -306,9 +312,17 @@ def cached_encode(
         missing.setdefault(texts[i], []).append(i)
     if missing:
         new_texts = list(missing)
+        every_text_new = not found.any() and len(new_texts) == len(texts)
+        if every_text_new:
+            # Nothing cached and no repeats: the encoder's array is the result.
+            # (Copying it into this one would hold two: 3.3 GB for 100,000 lexical vectors.)
+            del vectors
         new = embedder.encode(new_texts, progress=progress, should_stop=should_stop)
-        for text, row in zip(new_texts, new):
-            vectors[missing[text]] = row
+        if every_text_new:
+            vectors = new
+        else:
+            for text, row in zip(new_texts, new):
+                vectors[missing[text]] = row
         if cache is not None:
             try:
                 cache.put(embedder.cache_id, new_texts, new)

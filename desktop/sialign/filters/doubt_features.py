@@ -137,6 +137,16 @@ def talk_context(
     params = params or project.params or AlignParams()
     src_doc, tgt_doc, ref_doc = project.source, project.target, project.reference
     n, m = len(src_doc), len(tgt_doc)
+    # The features read the whole single-segment similarity matrix (each
+    # segment's best partner, agreement around a bead): dense, several copies.
+    from sialign.align.cost_tables import DENSE_SIMILARITY_CELLS
+    from sialign.core.errors import AlignmentTooLargeError
+
+    if n * m > DENSE_SIMILARITY_CELLS:
+        raise AlignmentTooLargeError(
+            f"the doubt filter compares each of {n} source segments with each of {m} target segments: "
+            f"{n * m:,} pairs is more than it handles ({DENSE_SIMILARITY_CELLS:,}) — run it on the talk in parts"
+        )
     settings = cost_settings(params, resolve_target_units(params, n, m))
 
     def texts(doc: Any) -> list[str]:

@@ -54,7 +54,7 @@ from pathlib import Path
 from sialign.core.errors import BinaryFileError, EmptyInputError, EncodingError, FileTooLargeError, InputError
 from sialign.core.file_kind import special_file_kind_of_mode
 
-# Transcripts of a talk are kilobytes; 50 MB is far beyond any real one and
+# Transcripts of a talk are kilobytes; 50 MiB is far beyond any real one and
 # keeps a mistaken choice (a video, a corpus dump) from being read into memory.
 MAX_TRANSCRIPT_BYTES = 50 * 1024 * 1024
 # Exported corpora (TSV, JSONL) of many talks can be larger.
@@ -130,7 +130,7 @@ def _read_stdin(limit: int, kind: str) -> bytes:
             raise InputError(STDIN_NAME, "standard input is not available", hint="give a file name instead of '-'")
         _stdin_data = stream.read(limit + 1)
     if len(_stdin_data) > limit:
-        raise FileTooLargeError(STDIN_NAME, f"standard input holds more than the {limit / 2**20:.0f} MB limit for a {kind}")
+        raise FileTooLargeError(STDIN_NAME, f"standard input holds more than the {limit / 2**20:.0f} MiB limit for a {kind}")
     if not _stdin_data:
         raise EmptyInputError(STDIN_NAME, "standard input is empty", hint="pipe a transcript into the command")
     return _stdin_data
@@ -164,7 +164,7 @@ def read_limited_bytes(path: str | Path, *, limit: int = MAX_TRANSCRIPT_BYTES, k
     if size > limit:
         raise FileTooLargeError(
             path,
-            f"the file is {size / 2**20:.1f} MB, more than the {limit / 2**20:.0f} MB limit for a {kind}",
+            f"the file is {size / 2**20:.1f} MiB, more than the {limit / 2**20:.0f} MiB limit for a {kind}",
             hint="check that this is the right file; split very long transcripts into talks",
         )
     try:
@@ -174,7 +174,7 @@ def read_limited_bytes(path: str | Path, *, limit: int = MAX_TRANSCRIPT_BYTES, k
     except OSError as exc:
         raise InputError(path, f"cannot read the file ({exc.strerror})") from None
     if len(data) > limit:
-        raise FileTooLargeError(path, f"the file is larger than the {limit / 2**20:.0f} MB limit for a {kind}")
+        raise FileTooLargeError(path, f"the file is larger than the {limit / 2**20:.0f} MiB limit for a {kind}")
     if not data:
         raise EmptyInputError(path, "the file is empty", hint="choose a transcript with at least one line of text")
     return data

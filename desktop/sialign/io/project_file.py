@@ -8,6 +8,7 @@ Layout (schema 1)::
      "app_version": "0.1.0",
      "saved": "2026-05-01T10:00:00+00:00",
      "autosave_of": null,            # only in autosaves: the project file they protect
+     "journal_mark": "3f2a...",      # only in autosaves: where the edit journal goes on (edit_journal)
      "checksum": "sha256:...",       # of the project object (see project_checksum)
      "project": { ...Project.to_dict(): documents, alignment, params, history... }
     }
@@ -34,6 +35,7 @@ import json
 import logging
 import math
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable
 
@@ -162,7 +164,7 @@ def project_checksum(body: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
-def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
+def _payload(project: Project, *, autosave: bool, journal_mark: str | None = None) -> dict[str, Any]:
     body = _without_non_finite(project.to_dict())
     if project.undo:
         # The undo steps hold only if the project is still the one they were
@@ -176,6 +178,8 @@ def _payload(project: Project, *, autosave: bool) -> dict[str, Any]:
     }
     if autosave:
         payload["autosave_of"] = project.path
+        if journal_mark:
+            payload["journal_mark"] = journal_mark
     payload["checksum"] = project_checksum(body)
     payload["project"] = body
     return payload
@@ -541,12 +545,17 @@ def autosave_path(path: str | Path | None, talk_id: str = "untitled") -> Path:
     return path.with_name(path.name + AUTOSAVE_SUFFIX)
 
 
-def save_autosave(project: Project) -> Path:
-    """Write the project's autosave (atomically) and return where; ``project.path`` is unchanged."""
+def save_autosave(project: Project, journal_mark: str | None = None) -> Path:
+    """Write the project's autosave (atomically) and return where; ``project.path`` is unchanged.
+
+    ``journal_mark`` names this autosave for the edit journal (the app's
+    journal goes on from the checkpoint with that mark; see
+    :mod:`sialign.io.edit_journal`).
+    """
     target = autosave_path(project.path, project.talk_id)
     if project.path is None:
         _check_autosave_folder(target.parent)
-    _write_payload(_payload(project, autosave=True), target)
+    _write_payload(_payload(project, autosave=True, journal_mark=journal_mark), target)
     return target
 
 
@@ -573,10 +582,126 @@ def _check_autosave_folder(folder: Path) -> None:
         raise OutputError(folder, "the autosave folder cannot be made: " + problem[0].rsplit(": ", 1)[1], hint=problem[1])
 
 
+def journal_path(path: str | Path | None, talk_id: str = "untitled") -> Path:
+    """The edit journal of a project: ``talk.sialign`` → ``talk.sialign.journal``, beside its autosave."""
+    from sialign.io.edit_journal import journal_path_for
+
+    return journal_path_for(autosave_path(path, talk_id))
+
+
+@dataclass
+class UnsavedWork:
+    """Work of a project that its file does not hold: an autosave newer than the file and/or journalled edits.
+
+    Attributes:
+        autosave: the autosave to start from, or None (the journal goes on from the project file).
+        journal: the edit journal, or None.
+        edits: journal edits that apply on top of the autosave (or the file).
+        when: modification time of the newer of the two (seconds since the epoch).
+    """
+
+    autosave: Path | None
+    journal: Path | None
+    edits: int
+    when: float
+
+
+_MARK = re.compile(rb'"journal_mark":\s*"([0-9a-f]{1,64})"')
+
+
+def _autosave_mark(autosave: Path) -> str | None:
+    """The journal mark near the top of an autosave (it is written before the project body)."""
+    try:
+        with open(autosave, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return None
+    found = _MARK.search(head)
+    return found.group(1).decode("ascii") if found else None
+
+
+def find_unsaved_work(path: str | Path | None, talk_id: str = "untitled", *, autosave: Path | None = None) -> UnsavedWork | None:
+    """What the app offers to recover when it opens ``path`` (None for an untitled talk's ``autosave``).
+
+    An autosave newer than the file, plus the journal lines that go on from
+    it; or, without one, the journal lines that go on from the project file
+    as it is. None when there is nothing to recover.
+    """
+    from sialign.io.edit_journal import autosave_base, edits_after, file_base, journal_path_for, read_journal
+
+    if autosave is None:
+        autosave = find_recovery(path, talk_id)
+    journal_file = journal_path_for(autosave if autosave is not None else autosave_path(path, talk_id))
+    journal = read_journal(journal_file)
+    lines: list[dict[str, Any]] | None = None
+    if journal is not None:
+        if autosave is not None:
+            mark = _autosave_mark(autosave)
+            lines = edits_after(journal, autosave_base(mark)) if mark else None
+        elif path is not None and Path(path).is_file():
+            try:
+                lines = edits_after(journal, file_base(path))
+            except OSError:
+                lines = None
+    if autosave is None and not lines:
+        return None
+    times = [p.stat().st_mtime for p in (autosave, journal_file if lines else None) if p is not None and p.exists()]
+    return UnsavedWork(autosave, journal_file if lines else None, len(lines or []), max(times, default=0.0))
+
+
+@dataclass
+class RecoveredWork:
+    """A project rebuilt from its unsaved work (:func:`load_unsaved_work`).
+
+    Attributes:
+        project: the project (``path`` is its file, None when never saved).
+        problem: why some journalled edits were not replayed ("" when all were).
+        base: the journal base the replayed edits went on from (None when the autosave has no mark).
+        lines: the journal lines replayed (the app's journal goes on after them).
+    """
+
+    project: Project
+    problem: str = ""
+    base: dict[str, str] | None = None
+    lines: list[dict[str, Any]] = field(default_factory=list)
+
+
+def load_unsaved_work(work: UnsavedWork, path: str | Path | None) -> RecoveredWork:
+    """The project with its unsaved work: the autosave (or the file at ``path``) and the journal's edits replayed.
+
+    Raises:
+        FormatError, InputError: the autosave or the file cannot be read.
+    """
+    from sialign.io.edit_journal import autosave_base, edits_after, file_base, read_journal, replay_journal
+
+    if work.autosave is not None:
+        data = read_project_data(work.autosave)
+        project = _project_from_payload(work.autosave, data)
+        project.path = project_path_of(work.autosave, data)
+        mark = data.get("journal_mark")
+        base = autosave_base(mark) if isinstance(mark, str) and mark else None
+    else:
+        if path is None:
+            raise InputError(Path("untitled"), "no autosave to recover from")
+        project = load_project(path)
+        base = file_base(path)
+    journal = read_journal(work.journal) if work.journal is not None else None
+    lines = (edits_after(journal, base) if journal is not None and base is not None else None) or []
+    if not lines:
+        return RecoveredWork(project, "", base, [])
+    replayed = replay_journal(project, lines)
+    problem = ""
+    if replayed.problem:
+        log.warning("%s: %s", work.journal, replayed.problem)
+        problem = f"{replayed.applied} of {replayed.total} journalled edits recovered; {replayed.problem}"
+    return RecoveredWork(project, problem, base, lines[: replayed.applied])
+
+
 def find_recovery(path: str | Path | None, talk_id: str = "untitled") -> Path | None:
     """An autosave newer than the project file (or with no file at all), else None.
 
-    The GUI offers to open it when the project is opened after a crash.
+    The GUI offers to open it (with the edit journal's later edits, see
+    :func:`find_unsaved_work`) when the project is opened after a crash.
     """
     candidate = autosave_path(path, talk_id)
     if not candidate.is_file():
@@ -596,18 +721,18 @@ def untitled_autosaves() -> list[Path]:
 
 
 def discard_autosave(path: str | Path | None, talk_id: str = "untitled") -> None:
-    """Remove the autosave of ``path`` (after a save, or when the user declines recovery)."""
-    target = autosave_path(path, talk_id)
-    try:
-        target.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:  # the autosave folder is unreachable (a file in its place): a named save does not need it
-        problem = _autosave_folder_problem(target.parent)
-        if problem is not None:
-            log.warning("%s — %s (autosaves of unsaved talks are off until then)", *problem)
-        else:
-            log.warning("%s: the old autosave cannot be removed (%s)", target, exc.strerror or exc)
+    """Remove the autosave of ``path`` and its edit journal (after a save, or when the user declines recovery)."""
+    for stale in (autosave_path(path, talk_id), journal_path(path, talk_id)):
+        try:
+            stale.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # the autosave folder is unreachable (a file in its place): a named save does not need it
+            problem = _autosave_folder_problem(stale.parent)
+            if problem is not None:
+                log.warning("%s — %s (autosaves of unsaved talks are off until then)", *problem)
+            else:
+                log.warning("%s: the old autosave cannot be removed (%s)", stale, exc.strerror or exc)
 
 
 __all__ = [
@@ -620,10 +745,15 @@ __all__ = [
     "autosave_path",
     "discard_autosave",
     "find_recovery",
+    "find_unsaved_work",
+    "journal_path",
+    "load_unsaved_work",
     "load_project",
     "read_project_data",
     "replay_history",
     "save_autosave",
     "save_project",
     "untitled_autosaves",
+    "RecoveredWork",
+    "UnsavedWork",
 ]

@@ -406,6 +406,7 @@ def payload(value: Any) -> None:
             "app_version": text,
             "saved": text,
             "autosave_of": optional_path,
+            "journal_mark": text,
             "checksum": text,
             # The body's key paths are given from the project object down
             # ("source.segments[2].start"), as the user sees them in the file.

@@ -140,10 +140,14 @@ def save(project: Project, path: str | Path) -> Written:
 
 @dataclass(frozen=True)
 class Written:
-    """What :func:`export` wrote: ``beads`` rows of an export, or the project itself (None)."""
+    """What :func:`export` wrote: ``beads`` rows of an export, or the project itself (None).
+
+    ``why`` says why an export of an aligned talk holds no bead ("" otherwise).
+    """
 
     path: str
     beads: int | None = None
+    why: str = ""
 
     def __str__(self) -> str:
         return f"project {self.path}" if self.beads is None else f"{count_noun(self.beads, 'bead')} to {self.path}"
@@ -190,7 +194,36 @@ def export(
     rows = write_alignment(project, output, format=format, only_confirmed=only_confirmed,
                            include_dropped=include_dropped, two_column=two_column, links=links)  # fmt: skip
     log.info("wrote %d beads to %s", rows, output)
-    return Written(str(output), rows)
+    why = empty_export_reason(project, only_confirmed=only_confirmed, include_dropped=include_dropped) if rows == 0 else ""
+    return Written(str(output), rows, why)
+
+
+def empty_export_reason(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> str:
+    """Why an export of ``project`` with these options holds no bead, in one line ("" when it holds some)."""
+    from sialign.core.model import BeadStatus
+
+    alignment = project.alignment
+    if alignment is None:
+        return "the talk is not aligned"
+    beads = alignment.beads
+    if not beads:
+        return "the alignment has no bead: both documents are empty"
+    dropped = [b for b in beads if b.status is BeadStatus.DROPPED]
+    confirmed = [b for b in beads if b.status is BeadStatus.CONFIRMED]
+    if only_confirmed and not confirmed and len(dropped) < len(beads):
+        return f"none of the {count_noun(len(beads), 'bead')} is confirmed yet, and only confirmed beads were asked for"
+    if include_dropped or len(dropped) < len(beads):
+        return ""
+    reasons: dict[str, int] = {}
+    for bead in dropped:
+        key = "cost above the drop threshold" if bead.reason.startswith("cost") else (bead.reason.split(":")[0] or "dropped")
+        reasons[key] = reasons.get(key, 0) + 1
+    listed = "; ".join(f"{v:,} × {k}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])[:3])
+    matched = sum(1 for b in beads if b.src and b.tgt)
+    what = ("no source segment was matched with a target segment: check that the two files are the same talk and "
+            "its interpretation" if not matched else
+            f"even the {count_noun(matched, 'matched bead')} cost more than the drop threshold")  # fmt: skip
+    return f"all {count_noun(len(beads), 'bead')} are dropped ({listed}) — {what}"
 
 
 # The summary names this many bead shapes (1-1, 2-1…), the most frequent.

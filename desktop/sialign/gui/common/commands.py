@@ -45,6 +45,7 @@ class EditCommand(QUndoCommand):
         command = cls(session, edit, text or edit.describe_in(session.project))
         command._inverse, changes = apply_edit_changes(session.project, edit)
         command._skip_first_redo = True
+        session.journal_step("do", command.text(), edit, command._inverse)
         session.notify_edited(edit, changes)
         return command
 
@@ -68,12 +69,14 @@ class EditCommand(QUndoCommand):
             self._skip_first_redo = False
             return
         self._inverse, changes = apply_edit_changes(self._session.project, self._forward)
+        self._session.journal_step("redo", self.text(), self._forward, self._inverse)
         self._session.notify_edited(self._forward, changes)
 
     def undo(self) -> None:
         from sialign.core.edits import apply_edit_changes
 
         self._forward, changes = apply_edit_changes(self._session.project, self._inverse)
+        self._session.journal_step("undo", self.text(), self._forward, self._inverse)
         self._session.notify_edited(self._inverse, changes)
         if self._selected_before >= 0:
             self._session.select_bead(self._selected_before)

@@ -57,6 +57,11 @@ class ProjectSession(QObject):
         similarity_changed: the matrix's similarity grid was computed again
             (on opening a project; a new run announces itself with
             ``alignment_replaced``).
+        step_applied(object): an undo step's core edit ran — a dict ``op``
+            (do, undo, redo), ``label``, ``forward``, ``inverse`` (the edits'
+            ``to_dict()``), as the edit journal records it.
+        unjournaled_change: a change the journal cannot hold (Project
+            properties…) was made or undone; the project should be autosaved now.
     """
 
     project_replaced = Signal()
@@ -66,6 +71,8 @@ class ProjectSession(QObject):
     modified_changed = Signal(bool)
     edit_failed = Signal(str)
     similarity_changed = Signal()
+    step_applied = Signal(object)
+    unjournaled_change = Signal()
 
     def __init__(self, project: Project | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -266,6 +273,14 @@ class ProjectSession(QObject):
             return False
         self.undo_stack.push(command)
         return True
+
+    def journal_step(self, op: str, label: str, forward: Any, inverse: Any) -> None:
+        """Called by undo commands after a core edit ran: tells the edit journal (``step_applied``)."""
+        self.step_applied.emit({"op": op, "label": label, "forward": forward.to_dict(), "inverse": inverse.to_dict()})
+
+    def note_unjournaled_change(self) -> None:
+        """Called by undo commands that are not core edits (``unjournaled_change``)."""
+        self.unjournaled_change.emit()
 
     def notify_edited(self, edit: Any, changes: Changes | None = None) -> None:
         """Called by undo commands after an edit or its inverse ran: emits what changed."""

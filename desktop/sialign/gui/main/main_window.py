@@ -495,6 +495,8 @@ class MainWindow(QMainWindow):
             self.autosave_timer.start(self.prefs.autosave_minutes * 60_000)
         else:
             self.autosave_timer.stop()
+        # The edit journal lives from one autosave to the next.
+        self.files.set_journal_enabled(self.prefs.autosave_minutes > 0)
 
     def edit_preferences(self) -> None:
         dialog = PreferencesDialog(self.prefs, self)
@@ -560,6 +562,7 @@ class MainWindow(QMainWindow):
             self.files.discard_current_autosave()
         self.panels.save_layout()
         self.autosave_timer.stop()
+        self.files.close_journal()
         self.audio_panel.shutdown()
         self.doubt.shutdown()
         self.colours.shutdown()

@@ -9,12 +9,13 @@ aligning, the last terms check and the window's title and counts.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from sialign.core.errors import SialignError
@@ -25,6 +26,8 @@ from sialign.gui.common.workers import WorkerRunner, snapshot
 
 PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
 MAX_RECENT = 10
+
+log = logging.getLogger(__name__)
 
 
 
@@ -40,9 +43,17 @@ class ProjectFilesController(QObject):
     Signals:
         autosave_done(str): an autosave finished (message for the status bar);
             emitted from the autosave thread, delivered queued.
+        autosave_written(str): the autosave with this journal mark is on
+            disk (from the autosave thread; the edit journal then starts there).
+
+    Between autosaves every applied edit goes to the edit journal
+    (:mod:`sialign.io.edit_journal`) at once, so a crash loses at most the
+    last second; opening the project again replays it on top of the
+    autosave (or the saved file).
     """
 
     autosave_done = Signal(str)
+    autosave_written = Signal(str)
 
     def __init__(self, window: QWidget, session: ProjectSession, runner: WorkerRunner, settings: QSettings, *,
                  recent_menu: QMenu, show_error: Callable[[str, str], None], notify: Callable[[str, int], None],
@@ -61,8 +72,23 @@ class ProjectFilesController(QObject):
         self._terms_check = terms_check
         self._saved = saved
         self._autosave_thread: threading.Thread | None = None
+        self._autosave_again = False
         # The last corpus window opened from here (it is the window's child).
         self.corpus_window: QWidget | None = None
+        # The edit journal of the open project; ``_journal_base`` is what a
+        # journal started now would go on from (the saved file), None when
+        # only an autosave can start one (a talk never saved).
+        self.journal_enabled = True
+        self._journal: Any = None
+        self._journal_base: dict[str, str] | None = None
+        self._sync_timer = QTimer(self)
+        self._sync_timer.setSingleShot(True)
+        self._sync_timer.setInterval(1000)
+        self._sync_timer.timeout.connect(self._sync_journal)
+        session.step_applied.connect(self._journal_step)
+        session.unjournaled_change.connect(self._autosave_now)
+        session.project_replaced.connect(self._journal_project_replaced)
+        self.autosave_written.connect(self._autosave_written, Qt.ConnectionType.QueuedConnection)
 
     def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
                         hint: str = "") -> tuple[bool, Any]:  # fmt: skip
@@ -116,7 +142,7 @@ class ProjectFilesController(QObject):
 
     def open_path(self, path: str, *, ask_save: bool = True) -> bool:
         """Open a project file, offering its autosave when it is newer (after a crash)."""
-        from sialign.io.project_file import discard_autosave, find_recovery, load_project
+        from sialign.io.project_file import discard_autosave, find_unsaved_work, load_project, load_unsaved_work
 
         if ask_save and not self.maybe_save():
             return False
@@ -125,26 +151,38 @@ class ProjectFilesController(QObject):
             return False
         project.path = str(path)
         modified = False
-        recovery = find_recovery(path, project.talk_id)
-        if recovery is not None:
+        recovered: Any = None
+        work = find_unsaved_work(path, project.talk_id)
+        if work is not None:
+            what = (f"autosaved work for {Path(path).name} newer than the file" if work.autosave is not None
+                    else f"unsaved edits for {Path(path).name}")  # fmt: skip
+            edits = f", with {work.edits} later edit{'s' if work.edits != 1 else ''}" if work.autosave is not None and work.edits else ""
+            if work.autosave is None:
+                edits = f" ({work.edits} edit{'s' if work.edits != 1 else ''})"
             answer = QMessageBox.question(
                 self.window,
                 "Recover unsaved work?",
-                f"There is autosaved work for {Path(path).name} newer than the file "
-                f"(saved {time.strftime('%Y-%m-%d %H:%M', time.localtime(recovery.stat().st_mtime))}). "
-                "SI Aligner may not have closed properly. Open the autosaved version?",
+                f"There is {what}{edits} "
+                f"(last change {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(work.when))}). "
+                "SI Aligner may not have closed properly. Open the recovered version?",
             )
             if answer == QMessageBox.StandardButton.Yes:
                 try:
-                    project = load_project(recovery)
+                    recovered = load_unsaved_work(work, path)
+                    project = recovered.project
                     project.path = str(path)
                     modified = True
                 except SialignError as exc:
                     self.show_error("Cannot recover", str(exc))
+                else:
+                    if recovered.problem:
+                        self.show_error("Recovered in part", recovered.problem)
             else:
                 discard_autosave(path, project.talk_id)
         self.discard_current_autosave()
         self.session.set_project(project, modified=modified)
+        if recovered is not None:
+            self._go_on_after_recovery(recovered)
         # Back at the bead the reviewer was on when saving.
         selected = self.settings.value(_selected_key(path))
         if selected is not None and str(selected).lstrip("-").isdigit():
@@ -217,31 +255,44 @@ class ProjectFilesController(QObject):
                 self.notify(f"The {name} audio now comes from {chosen}", 8000)
 
     def offer_untitled_recovery(self) -> bool:
-        """At start-up: offer the newest autosave of a never-saved project; True if one was opened."""
-        from sialign.io.project_file import load_project, untitled_autosaves
+        """At start-up: offer the newest autosave of a never-saved project (and its journal); True if one was opened."""
+        from sialign.io.edit_journal import journal_path_for
+        from sialign.io.project_file import autosave_path, find_unsaved_work, load_unsaved_work, untitled_autosaves
 
         found = untitled_autosaves()
         if not found:
             return False
         newest = found[0]
+        work = find_unsaved_work(None, autosave=newest)
+        when = work.when if work is not None else newest.stat().st_mtime
+        edits = f", with {work.edits} later edit{'s' if work.edits != 1 else ''}" if work is not None and work.edits else ""
         answer = QMessageBox.question(
             self.window,
             "Recover unsaved work?",
             f"SI Aligner did not close properly last time. Recover the unsaved talk “{newest.name.split('.')[0]}” "
-            f"(autosaved {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest.stat().st_mtime))})?",
+            f"(autosaved{edits}, last change {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(when))})?",
         )
-        if answer != QMessageBox.StandardButton.Yes:
+        if answer != QMessageBox.StandardButton.Yes or work is None:
             for path in found:
                 path.unlink(missing_ok=True)
+                journal_path_for(path).unlink(missing_ok=True)
             return False
         try:
-            project = load_project(newest)
+            recovered = load_unsaved_work(work, None)
         except SialignError as exc:
             self.show_error("Cannot recover", str(exc))
             return False
+        project = recovered.project
         project.path = None
         self.session.set_project(project, modified=True)
-        newest.unlink(missing_ok=True)
+        if newest != autosave_path(None, project.talk_id):
+            # Files named after another talk id: the next autosave goes elsewhere.
+            newest.unlink(missing_ok=True)
+            journal_path_for(newest).unlink(missing_ok=True)
+            recovered.base = None
+        self._go_on_after_recovery(recovered)
+        if recovered.problem:
+            self.show_error("Recovered in part", recovered.problem)
         return True
 
     def save(self) -> bool:
@@ -274,6 +325,9 @@ class ProjectFilesController(QObject):
             return False
         project.path = str(path)
         discard_autosave(path, project.talk_id)
+        # The saved file holds every edit: the journal goes, and the next one goes on from this file.
+        self._drop_journal()
+        self._journal_base = self._file_base(path)
         self.settings.setValue(_selected_key(path), self.session.selected_bead)
         self.session.mark_saved()
         self._add_recent(str(path))
@@ -287,23 +341,31 @@ class ProjectFilesController(QObject):
 
         Serialising thousands of beads takes tens of milliseconds, so the
         write runs on a short-lived thread over a snapshot of the project.
+        The edit journal notes the snapshot (a checkpoint) and starts over
+        from the autosave once it is written.
         """
+        from sialign.io.edit_journal import new_mark
+
         project = self.session.project
         if not self.session.is_modified or (not len(project.source) and not len(project.target)):
             return
         if self._autosave_thread is not None and self._autosave_thread.is_alive():
-            return  # the next tick saves the newer state
+            self._autosave_again = True  # the newer state is written when this one is done
+            return
         copy = snapshot(project)
         copy.undo = self.session.undo_steps()
+        mark = new_mark()
+        self._journal_checkpoint(mark)
 
         def write() -> None:
             from sialign.io.project_file import save_autosave
 
             try:
-                path = save_autosave(copy)
+                path = save_autosave(copy, journal_mark=mark)
             except (SialignError, OSError) as exc:
                 self.autosave_done.emit(f"Autosave failed: {exc}")
             else:
+                self.autosave_written.emit(mark)
                 self.autosave_done.emit(f"Autosaved to {path}")
 
         self._autosave_thread = threading.Thread(target=write, name="autosave", daemon=True)
@@ -318,9 +380,144 @@ class ProjectFilesController(QObject):
         from sialign.io.project_file import discard_autosave
 
         self.wait_for_autosave()
+        self._drop_journal()
+        self._journal_base = None
         project = self.session.project
         if len(project.source) or len(project.target):
             discard_autosave(project.path, project.talk_id)
+
+    # -- the edit journal ---------------------------------------------------------
+    def set_journal_enabled(self, enabled: bool) -> None:
+        """Journal edits (on while autosave is on: the journal lives from one autosave to the next)."""
+        self.journal_enabled = enabled
+        if not enabled:
+            self._drop_journal()
+
+    def close_journal(self) -> None:
+        """Flush and close the journal, leaving its file (the window closes with unsaved work kept for recovery)."""
+        if self._journal is not None:
+            try:
+                self._journal.close()
+            except OSError as exc:
+                log.warning("edit journal: %s", exc)
+            self._journal = None
+
+    @staticmethod
+    def _file_base(path: str | Path) -> dict[str, str] | None:
+        from sialign.io.edit_journal import file_base
+
+        try:
+            return file_base(path)
+        except OSError:
+            return None
+
+    def _journal_project_replaced(self) -> None:
+        # The previous project's journal was discarded with its autosave, or
+        # stays for recovery; a project opened from its file journals from it.
+        self.close_journal()
+        project = self.session.project
+        self._journal_base = None
+        if project.path and not self.session.is_modified:
+            self._journal_base = self._file_base(project.path)
+
+    def _go_on_after_recovery(self, recovered: Any) -> None:
+        """After recovering: the journal goes on from what was recovered, or an autosave starts a new one now."""
+        from sialign.io.edit_journal import EditJournal
+        from sialign.io.project_file import journal_path
+
+        project = self.session.project
+        if recovered.base is None or not self.journal_enabled:
+            self.autosave()
+            return
+        try:
+            self._journal = EditJournal(journal_path(project.path, project.talk_id), recovered.base, project.talk_id,
+                                        lines=recovered.lines)  # fmt: skip
+        except OSError as exc:
+            log.warning("edit journal not resumed: %s", exc)
+            self._journal = None
+            self.autosave()
+
+    def _open_journal(self, base: dict[str, str]) -> bool:
+        from sialign.io.edit_journal import EditJournal
+        from sialign.io.project_file import journal_path
+
+        project = self.session.project
+        try:
+            self._journal = EditJournal(journal_path(project.path, project.talk_id), base, project.talk_id)
+        except OSError as exc:
+            self._journal_failed(exc)
+            return False
+        return True
+
+    def _journal_failed(self, exc: OSError) -> None:
+        """Say once that edits are no longer journalled (autosave still runs)."""
+        log.warning("edit journal: %s", exc)
+        self.notify(f"Edit journal stopped: {exc}. Autosave still runs; save often.", 10000)
+        self._journal = None
+        self._journal_base = None
+
+    def _journal_step(self, step: dict[str, Any]) -> None:
+        if not self.journal_enabled:
+            return
+        if self._journal is None and (self._journal_base is None or not self._open_journal(self._journal_base)):
+            return  # a talk never saved journals from its first autosave on
+        try:
+            self._journal.record(step["op"], step["label"], step["forward"], step["inverse"])
+        except OSError as exc:
+            self._journal_failed(exc)
+            return
+        if self._journal.needs_sync and not self._sync_timer.isActive():
+            self._sync_timer.start()
+
+    def _sync_journal(self) -> None:
+        if self._journal is not None:
+            try:
+                self._journal.sync()
+            except OSError as exc:
+                self._journal_failed(exc)
+
+    def _journal_checkpoint(self, mark: str) -> None:
+        """An autosave with ``mark`` starts: the journal notes it (or starts at it, for a talk never journalled)."""
+        from sialign.io.edit_journal import autosave_base
+        from sialign.io.project_file import journal_path
+
+        if not self.journal_enabled:
+            return
+        project = self.session.project
+        if self._journal is not None and self._journal.path != journal_path(project.path, project.talk_id):
+            self._drop_journal()  # the talk id of a project never saved changed: its autosave moves
+            self._journal_base = None
+        if self._journal is None:
+            if not self._open_journal(self._journal_base or autosave_base(mark)):
+                return
+        if self._journal.base != autosave_base(mark):
+            try:
+                self._journal.checkpoint(mark)
+            except OSError as exc:
+                self._journal_failed(exc)
+
+    def _autosave_written(self, mark: str) -> None:
+        if self._journal is not None:
+            try:
+                self._journal.rebase(mark)  # a mark of a journal since replaced is not known: nothing happens
+            except OSError as exc:
+                self._journal_failed(exc)
+        if self._autosave_again:
+            self._autosave_again = False
+            self.autosave()
+
+    def _autosave_now(self) -> None:
+        """A change the journal cannot hold: autosave it at once."""
+        QTimer.singleShot(0, self.autosave)
+
+    def _drop_journal(self) -> None:
+        self._sync_timer.stop()
+        if self._journal is not None:
+            try:
+                self._journal.remove()
+            except OSError as exc:
+                log.warning("edit journal not removed: %s", exc)
+            self._journal = None
 
     def open_corpus_dialog(self) -> None:
         folder = existing_folder(self.window, "Open corpus folder", kind="corpus", settings=self.settings)

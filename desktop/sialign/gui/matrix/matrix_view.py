@@ -299,6 +299,10 @@ class MatrixView(QWidget):
 
     def set_grid(self, grid: SimilarityGrid | None) -> None:
         """Colour the matrix with ``grid`` (computed after opening), keeping the zoom."""
+        if grid is not None and not grid.computed:
+            # A talk too large for a dense similarity matrix: beads only.
+            grid = None
+            self._note = "Too many segments to colour the matrix; the beads are drawn."
         self._grid = grid
         self._refresh_image()
         self.refresh_beads()
