@@ -57,8 +57,8 @@ def test_journal_waits_for_the_first_autosave_of_a_talk_never_saved(qtbot, windo
     assert [line.get("op") for line in _journal_lines(journal)] == [None, "do"]
 
 
-def test_project_properties_change_autosaves_at_once(qtbot, window, tmp_path, monkeypatch) -> None:
-    """The journal cannot replay Project properties…: the change is autosaved right away instead."""
+def test_project_properties_change_is_journalled(qtbot, window, tmp_path, monkeypatch) -> None:
+    """Project properties… is a core edit (SetTalkInfo): the journal records it like any other edit."""
     from sialign.gui.dialogs.project_properties import current_properties
 
     monkeypatch.setenv("SIALIGN_AUTOSAVE_DIR", str(tmp_path / "autosave"))
@@ -66,10 +66,10 @@ def test_project_properties_change_autosaves_at_once(qtbot, window, tmp_path, mo
     assert window.files.save_to(str(target))
     properties = dataclasses.replace(current_properties(window.session.project), interpreter="Someone else")
     window.files._apply_properties(properties, "Change project properties")
-    autosave = Path(str(target) + ".autosave")
-    qtbot.waitUntil(autosave.exists, timeout=3000)
-    window.files.wait_for_autosave()
-    assert "Someone else" in autosave.read_text(encoding="utf-8")
+    journal = tmp_path / "talk.sialign.journal"
+    qtbot.waitUntil(lambda: journal.exists() and len(_journal_lines(journal)) == 2, timeout=3000)
+    step = _journal_lines(journal)[1]
+    assert step["op"] == "do" and step["forward"]["type"] == "SetTalkInfo" and step["forward"]["interpreter"] == "Someone else"
 
 
 def test_no_journal_when_autosave_is_off(qtbot, window, tmp_path) -> None:

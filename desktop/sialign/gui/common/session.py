@@ -60,8 +60,6 @@ class ProjectSession(QObject):
         step_applied(object): an undo step's core edit ran — a dict ``op``
             (do, undo, redo), ``label``, ``forward``, ``inverse`` (the edits'
             ``to_dict()``), as the edit journal records it.
-        unjournaled_change: a change the journal cannot hold (Project
-            properties…) was made or undone; the project should be autosaved now.
     """
 
     project_replaced = Signal()
@@ -72,7 +70,6 @@ class ProjectSession(QObject):
     edit_failed = Signal(str)
     similarity_changed = Signal()
     step_applied = Signal(object)
-    unjournaled_change = Signal()
 
     def __init__(self, project: Project | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -277,10 +274,6 @@ class ProjectSession(QObject):
     def journal_step(self, op: str, label: str, forward: Any, inverse: Any) -> None:
         """Called by undo commands after a core edit ran: tells the edit journal (``step_applied``)."""
         self.step_applied.emit({"op": op, "label": label, "forward": forward.to_dict(), "inverse": inverse.to_dict()})
-
-    def note_unjournaled_change(self) -> None:
-        """Called by undo commands that are not core edits (``unjournaled_change``)."""
-        self.unjournaled_change.emit()
 
     def notify_edited(self, edit: Any, changes: Changes | None = None) -> None:
         """Called by undo commands after an edit or its inverse ran: emits what changed."""

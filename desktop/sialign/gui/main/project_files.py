@@ -86,7 +86,6 @@ class ProjectFilesController(QObject):
         self._sync_timer.setInterval(1000)
         self._sync_timer.timeout.connect(self._sync_journal)
         session.step_applied.connect(self._journal_step)
-        session.unjournaled_change.connect(self._autosave_now)
         session.project_replaced.connect(self._journal_project_replaced)
         self.autosave_written.connect(self._autosave_written, Qt.ConnectionType.QueuedConnection)
 
@@ -505,10 +504,6 @@ class ProjectFilesController(QObject):
         if self._autosave_again:
             self._autosave_again = False
             self.autosave()
-
-    def _autosave_now(self) -> None:
-        """A change the journal cannot hold: autosave it at once."""
-        QTimer.singleShot(0, self.autosave)
 
     def _drop_journal(self) -> None:
         self._sync_timer.stop()
