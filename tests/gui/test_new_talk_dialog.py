@@ -463,9 +463,9 @@ def test_new_talk_dialog_a_long_message_grows_its_field_after_the_click(qtbot, d
 def test_new_talk_dialog_message_forgets_a_problem_once_fixed(dialog, files) -> None:
     dialog.source.set_path(str(files["ted_42.en.srt"]))
     dialog.accept()  # nothing chosen for the interpretation yet
-    assert "Choose the interpretation transcript." in dialog.message.text()
+    assert "Choose the interpretation transcript" in dialog.message.text()
     dialog.target.set_path(str(files["ted_42.ja.srt"]))
-    assert "Choose the interpretation transcript." not in dialog.message.text()
+    assert "Choose the interpretation transcript" not in dialog.message.text()
     assert dialog.message.text() == ""
 
 
