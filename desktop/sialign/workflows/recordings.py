@@ -18,10 +18,12 @@ text, so such a talk aligns with :func:`recording_params`:
 - **no learned second pass**: its bead score was fitted on typed
   transcripts; on recognised text its features (similarity, margin) fall
   outside what it learned and it moved correct beads (span accuracy on the
-  example 0.66 without it against 0.43 with it, both sides recognised);
+  example 0.66 without it against 0.43 with it, both sides recognised, before
+  the other changes here);
 - **drop threshold 1.2**: recognition errors raise the text cost of a
   correct bead, so "no better than chance" (1.0) drops beads whose times
-  agree; 1.2–1.5 gave the same result on both renditions of the example.
+  agree (span accuracy 0.63 at 1.0 against 0.86 at 1.2, both sides
+  recognised); 1.3 gave the same figures as 1.2 on both renditions.
 
 The parameters are stored in the project like any others, so re-aligning
 reproduces the run.
