@@ -124,6 +124,9 @@ class WhisperTranscriber:
         segments, _ = self._whisper.transcribe(
             samples, language=self._code, initial_prompt=prompt or None, beam_size=self.beam_size,
             word_timestamps=True, vad_filter=True, condition_on_previous_text=True,
+            # No temperature fallback: a pass whose text looks repetitive is decoded up to six times
+            # more with sampling; in a stream the next pass hears it again anyway.
+            temperature=0.0,
         )  # fmt: skip
         words: list[Word] = []
         ends: list[float] = []
