@@ -13,19 +13,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
-    QDialog,
     QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
     QLabel,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QTreeWidget,
@@ -36,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from sialign.core.errors import SialignError
 from sialign.embed import models_registry as mr
-from sialign.gui.common.workers import TaskWorker, WorkerRunner
+from sialign.gui.dialogs.registry_dialog import RegistryDialog
 
 _SOURCE_TEXT = {
     mr.SOURCE_BUILTIN: "built in",
@@ -61,7 +58,7 @@ def intro_text() -> str:
     )
 
 
-class ModelSettingsDialog(QDialog):
+class ModelSettingsDialog(RegistryDialog):
     """Lists the models SI Aligner can use and stores the default choice.
 
     Args:
@@ -74,7 +71,6 @@ class ModelSettingsDialog(QDialog):
         models_changed(): a model was added or removed.
     """
 
-    default_changed = Signal(str)
     models_changed = Signal()
 
     def __init__(
@@ -84,15 +80,11 @@ class ModelSettingsDialog(QDialog):
         registry: mr.ModelRegistry | None = None,
         active: str | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent, registry)
         self.setWindowTitle("Embedding model")
         self.setObjectName("ModelSettingsDialog")
         self.resize(760, 380)
-        self.registry = registry if registry is not None else mr.ModelRegistry()
         self.active = active
-        self._runner = WorkerRunner(self)
-        self._runner.finished.connect(self._on_worker_finished)
-        self._on_success: Callable[[Any], None] | None = None
 
         intro = QLabel(intro_text())
         intro.setWordWrap(True)
@@ -149,29 +141,6 @@ class ModelSettingsDialog(QDialog):
         self.refresh()
 
     # -- state -----------------------------------------------------------------
-
-    @property
-    def busy(self) -> bool:
-        return self._runner.busy
-
-    def entries(self) -> list[mr.ModelEntry]:
-        return [item.data(0, Qt.ItemDataRole.UserRole) for item in self._items()]
-
-    def _items(self) -> list[QTreeWidgetItem]:
-        items = (self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount()))
-        return [item for item in items if item is not None]
-
-    def selected_entry(self) -> mr.ModelEntry | None:
-        items = self.tree.selectedItems()
-        return items[0].data(0, Qt.ItemDataRole.UserRole) if items else None
-
-    def select(self, name: str) -> bool:
-        """Select the row of model ``name``; False when it is not listed."""
-        for item in self._items():
-            if item.data(0, Qt.ItemDataRole.UserRole).name == name:
-                self.tree.setCurrentItem(item)
-                return True
-        return False
 
     def refresh(self) -> None:
         """Re-read the models from disk and redraw the list, keeping the selection."""
@@ -240,48 +209,12 @@ class ModelSettingsDialog(QDialog):
         self.remove_button.setEnabled(idle and entry is not None and entry.source == mr.SOURCE_USER)
         self.close_box.setEnabled(idle)
 
-    def show_message(self, text: str, *, error: bool = False) -> None:
-        self.message_label.setText(text)
-        self.message_label.setStyleSheet("color: #a00000;" if error else "")
-        self.message_label.setProperty("error", error)
+    def default_set_text(self, name: str) -> str:
+        return f"'{name}' is now the default model for new alignments."
 
-    # -- actions ---------------------------------------------------------------
-
-    def make_selected_default(self) -> None:
-        entry = self.selected_entry()
-        if entry is None or self.busy:
-            return
-        try:
-            self.registry.set_default(entry.name)
-        except SialignError as exc:
-            self.show_message(str(exc), error=True)
-            return
-        self.show_message(f"'{entry.name}' is now the default model for new alignments.")
-        self.refresh()
-        self.default_changed.emit(entry.name)
-
-    def remove_selected(self, *, confirm: bool = True) -> None:
-        entry = self.selected_entry()
-        if entry is None or entry.source != mr.SOURCE_USER or self.busy:
-            return
-        if confirm:
-            what = "the link (the folder itself is kept)" if entry.linked else f"its copy in {self.registry.model_dir}"
-            answer = QMessageBox.question(
-                self, "Remove model", f"Remove the model '{entry.name}'? This deletes {what}."
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                return
-        was_default = self.registry.default == entry.name
-        try:
-            self.registry.remove(entry.name)
-        except (SialignError, OSError) as exc:
-            self.show_message(f"Could not remove '{entry.name}': {exc}", error=True)
-            return
-        self.show_message(f"Removed '{entry.name}'.")
-        self.refresh()
+    def _removed(self, entry: mr.ModelEntry, was_default: bool) -> None:
         self.models_changed.emit()
-        if was_default:
-            self.default_changed.emit("")
+        super()._removed(entry, was_default)
 
     def _ask_and_add(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Choose a sentence-transformers model folder")
@@ -319,30 +252,6 @@ class ModelSettingsDialog(QDialog):
 
         self._start(task, f"Checking '{entry.name}'…", shown)
 
-    def _start(self, task: Callable[..., Any], message: str, on_success: Callable[[Any], None]) -> None:
-        if self.busy:
-            return
-        worker = TaskWorker(task, "Model check")
-        # Bound slots of this dialog (not lambdas): Qt then queues the calls
-        # onto the GUI thread instead of running them in the worker thread.
-        self._on_success = on_success
-        worker.succeeded.connect(self._on_worker_succeeded)
-        worker.failed.connect(self._on_worker_failed)
-        self.show_message(message)
-        self.busy_bar.setVisible(True)
-        QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
-        self._runner.start(worker)
-        self._update_buttons()
-
-    @Slot(object)
-    def _on_worker_succeeded(self, result: Any) -> None:
-        if self._on_success is not None:
-            self._on_success(result)
-
-    @Slot(str, str)
-    def _on_worker_failed(self, text: str, _details: str) -> None:
-        self.show_message(text, error=True)
-
     def _on_added(self, entry: Any) -> None:
         self.refresh()
         self.select(entry.name)
@@ -351,14 +260,3 @@ class ModelSettingsDialog(QDialog):
             "Choose “Use by default” to align with it."
         )
         self.models_changed.emit()
-
-    def _on_worker_finished(self) -> None:
-        self.busy_bar.setVisible(False)
-        QApplication.restoreOverrideCursor()
-        self._update_buttons()
-
-    def reject(self) -> None:
-        # Closing mid-check would delete the worker's thread under it.
-        if self.busy:
-            return
-        super().reject()

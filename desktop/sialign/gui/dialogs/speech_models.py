@@ -16,16 +16,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-    QMessageBox, QProgressBar, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+    QProgressBar, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )  # fmt: skip
 
 from sialign.core.errors import SialignError
 from sialign.embed import models_registry as mr
-from sialign.gui.common.workers import TaskWorker, WorkerRunner
+from sialign.gui.dialogs.registry_dialog import RegistryDialog
 
 COLUMNS = ["Model", "Recognises", "Where", "Folder"]
 _SOURCE_TEXT = {
@@ -35,7 +35,7 @@ _SOURCE_TEXT = {
 }
 
 
-class SpeechModelsDialog(QDialog):
+class SpeechModelsDialog(RegistryDialog):
     """Lists the Whisper models SI Aligner can use and stores the default one.
 
     Args:
@@ -46,17 +46,14 @@ class SpeechModelsDialog(QDialog):
         default_changed(str): the default speech model changed (its name; ``""`` when none is left).
     """
 
-    default_changed = Signal(str)
+    NOUN = "speech model"
+    CHECK_TITLE = "Speech model check"
 
     def __init__(self, parent: QWidget | None = None, *, registry: mr.ModelRegistry | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, registry)
         self.setWindowTitle("Speech models")
         self.setObjectName("SpeechModelsDialog")
         self.resize(820, 440)
-        self.registry = registry if registry is not None else mr.ModelRegistry()
-        self._runner = WorkerRunner(self)
-        self._runner.finished.connect(self._on_worker_finished)
-        self._on_success: Callable[[Any], None] | None = None
 
         intro = QLabel(
             "A speech model turns a recording into a transcript with word times: it is what Transcribe…, "
@@ -125,28 +122,9 @@ class SpeechModelsDialog(QDialog):
 
     # -- state -----------------------------------------------------------------
 
-    @property
-    def busy(self) -> bool:
-        return self._runner.busy
-
-    def _items(self) -> list[QTreeWidgetItem]:
-        items = (self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount()))
-        return [item for item in items if item is not None]
-
-    def entries(self) -> list[mr.ModelEntry]:
-        return [item.data(0, Qt.ItemDataRole.UserRole)[0] for item in self._items()]
-
-    def selected_entry(self) -> mr.ModelEntry | None:
-        items = self.tree.selectedItems()
-        return items[0].data(0, Qt.ItemDataRole.UserRole)[0] if items else None
-
-    def select(self, name: str) -> bool:
-        """Select the row of model ``name``; False when it is not listed."""
-        for item in self._items():
-            if item.data(0, Qt.ItemDataRole.UserRole)[0].name == name:
-                self.tree.setCurrentItem(item)
-                return True
-        return False
+    def entry_of(self, item: QTreeWidgetItem) -> mr.ModelEntry:
+        entry: mr.ModelEntry = item.data(0, Qt.ItemDataRole.UserRole)[0]
+        return entry
 
     def default_name(self) -> str | None:
         """The model the front ends use when none is named (the chosen default, else the only one)."""
@@ -222,43 +200,8 @@ class SpeechModelsDialog(QDialog):
         self.remove_button.setEnabled(idle and entry is not None and entry.source == mr.SOURCE_USER)
         self.close_box.setEnabled(idle)
 
-    def show_message(self, text: str, *, error: bool = False) -> None:
-        self.message_label.setText(text)
-        self.message_label.setStyleSheet("color: #a00000;" if error else "")
-        self.message_label.setProperty("error", error)
-
-    # -- actions ---------------------------------------------------------------
-
-    def make_selected_default(self) -> None:
-        entry = self.selected_entry()
-        if entry is None or self.busy:
-            return
-        try:
-            self.registry.set_default(entry.name)
-        except SialignError as exc:
-            self.show_message(str(exc), error=True)
-            return
-        self.show_message(f"'{entry.name}' is now the default speech model.")
-        self.refresh()
-        self.default_changed.emit(entry.name)
-
-    def remove_selected(self, *, confirm: bool = True) -> None:
-        entry = self.selected_entry()
-        if entry is None or entry.source != mr.SOURCE_USER or self.busy:
-            return
-        if confirm:
-            what = "the link (the folder itself is kept)" if entry.linked else f"its copy in {self.registry.model_dir}"
-            answer = QMessageBox.question(self, "Remove speech model", f"Remove the speech model '{entry.name}'? This deletes {what}.")
-            if answer != QMessageBox.StandardButton.Yes:
-                return
-        try:
-            self.registry.remove(entry.name)
-        except (SialignError, OSError) as exc:
-            self.show_message(f"Could not remove '{entry.name}': {exc}", error=True)
-            return
-        self.show_message(f"Removed '{entry.name}'.")
-        self.refresh()
-        self.default_changed.emit(self.default_name() or "")
+    def _removed(self, entry: mr.ModelEntry, was_default: bool) -> None:
+        self.default_changed.emit(self.default_name() or "")  # the only model left is the default
 
     def _ask_and_add(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Choose a Whisper model folder (config.json, model.bin, tokenizer.json)")
@@ -294,26 +237,6 @@ class SpeechModelsDialog(QDialog):
 
         self._start(task, f"Checking {folder} (loading the model once)…", self._on_added)
 
-    def _start(self, task: Callable[..., Any], message: str, on_success: Callable[[Any], None]) -> None:
-        worker = TaskWorker(task, "Speech model check")
-        self._on_success = on_success
-        worker.succeeded.connect(self._on_worker_succeeded)
-        worker.failed.connect(self._on_worker_failed)
-        self.show_message(message)
-        self.busy_bar.setVisible(True)
-        QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
-        self._runner.start(worker)
-        self._update_buttons()
-
-    @Slot(object)
-    def _on_worker_succeeded(self, result: Any) -> None:
-        if self._on_success is not None:
-            self._on_success(result)
-
-    @Slot(str, str)
-    def _on_worker_failed(self, text: str, _details: str) -> None:
-        self.show_message(text, error=True)
-
     def _on_added(self, entry: Any) -> None:
         self.refresh()
         self.select(entry.name)
@@ -321,17 +244,6 @@ class SpeechModelsDialog(QDialog):
         self.show_message(f"Added '{entry.name}'." + (" It is the default speech model." if default == entry.name
                                                        else " Choose “Use by default” to use it when none is named."))  # fmt: skip
         self.default_changed.emit(default or "")
-
-    def _on_worker_finished(self) -> None:
-        self.busy_bar.setVisible(False)
-        QApplication.restoreOverrideCursor()
-        self._update_buttons()
-
-    def reject(self) -> None:
-        # Closing mid-check would delete the worker's thread under it.
-        if self.busy:
-            return
-        super().reject()
 
 
 def open_speech_models(parent: QWidget | None) -> str | None:
