@@ -143,7 +143,8 @@ def with_option(parser: Any, words: str, option: str, values: list[str]) -> list
     """The shortest command line of ``words`` with ``option`` that parses when its value is in range."""
     low = NUMBER_RANGES[option][0]
     for positional in ([], ["a"], ["a", "b"], ["a", "1"], ["a", "--lang", "en"],
-                       ["--pairs", "a", "--src-lang", "en", "--tgt-lang", "fr"]):  # fmt: skip
+                       ["--pairs", "a", "--src-lang", "en", "--tgt-lang", "fr"],
+                       ["a", "--src-lang", "en", "--tgt-lang", "ja", "--input-file", "b", "-o", "x.sialign"]):  # fmt: skip
         head = [*words.split(), *positional, "-o", "x.tsv"] if words in ("align", "corpus align", "retime") else [*words.split(), *positional]
         if parses(parser, [*head, option, *[f"{low:g}"] * len(values)]) == 0:
             return [*head, option, *values]
