@@ -354,7 +354,7 @@ def test_readers_hundred_megabyte_file_fails_fast(tmp_path: Path) -> None:
     with open(path, "wb") as fh:
         fh.truncate(100 * 1024 * 1024)
     began = time.perf_counter()
-    with pytest.raises(FileTooLargeError, match="100.0 MB"):
+    with pytest.raises(FileTooLargeError, match="100.0 MiB"):
         read_transcript(path)
     assert time.perf_counter() - began < 0.5
 

@@ -78,8 +78,13 @@ def booth_talk_from_project(project: Project) -> BoothTalk:
         raise InputError(project.path, "the source transcript has no times, so the live view cannot follow the talk",
                          hint="time it with Align → Time from audio… first")  # fmt: skip
     folder = Path(project.path).parent if project.path else audio.parent
-    source = Document(language=project.source.language, segments=list(project.source.segments), path=project.source.path,
-                      audio_path=str(audio), format=project.source.format, encoding=project.source.encoding)  # fmt: skip
+    from sialign.core.paths import resolve_project_path
+
+    # The transcript's stored path is relative to the project's folder: the session's project may sit elsewhere.
+    transcript = resolve_project_path(project.source.path, project.path)
+    source = Document(language=project.source.language, segments=list(project.source.segments),
+                      path=str(transcript) if transcript is not None else None, audio_path=str(audio),
+                      format=project.source.format, encoding=project.source.encoding)  # fmt: skip
     return BoothTalk(project.talk_id, source, audio, project.source.language,
                      project.target.language if len(project.target) and project.target.language != "und" else None,
                      folder, f"project {name}", dict(project.metadata))  # fmt: skip

@@ -54,9 +54,13 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
     if p.suffix.lower() == ".sialign":
         from sialign.io.project_file import load_project
 
+        from sialign.core.paths import resolve_project_path
+
         project = load_project(p)
         source = project.source
-        audio = audio or source.audio_path
+        # Stored relative to the project's folder, never to the folder the command runs in.
+        stored = resolve_project_path(source.audio_path, project.path)
+        audio = audio or (str(stored) if stored is not None else None)
     elif is_recording(p):
         from sialign.workflows.recordings import transcribe_recording
 
