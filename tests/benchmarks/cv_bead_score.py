@@ -178,20 +178,7 @@ def item_examples(item: Item) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 def fit_logistic(X: np.ndarray, y: np.ndarray, start: np.ndarray | None, l2: float = 1.0) -> np.ndarray:
     """``train_bead_score.fit_logistic``'s optimum, by Newton's method from ``start`` (a fold starts from the full fit)."""
-    if start is None:
-        return T.fit_logistic(X, y, l2)
-    w = start.astype(np.float64).copy()
-    penalty = np.full(X.shape[1], l2)
-    penalty[0] = 1e-6
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-np.clip(X @ w, -30, 30)))
-        grad = X.T @ (p - y) + penalty * w
-        hess = (X * (p * (1 - p))[:, None]).T @ X + np.diag(penalty)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
+    return T.fit_logistic(X, y, l2, start=start)
 
 
 def fit_weights(train: list[Item], units: str, sentence_skips: dict[str, Any] | None = None,
