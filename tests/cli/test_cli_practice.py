@@ -9,16 +9,12 @@ import pytest
 import soundfile as sf
 
 from sialign.cli.main import EXIT_INPUT, EXIT_USAGE, main
-from sialign.embed import models_registry as mr
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 
-@pytest.fixture(autouse=True)
-def model_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "user-models"))
-    monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
-    return tmp_path / "user-models"
+# Every test here runs with a model registry of its own (tests/cli/conftest.py).
+pytestmark = pytest.mark.usefixtures("model_dir")
 
 
 @pytest.fixture(scope="module")

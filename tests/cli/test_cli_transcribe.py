@@ -8,16 +8,12 @@ import numpy as np
 import pytest
 
 from sialign.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, main
-from sialign.embed import models_registry as mr
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 
-@pytest.fixture(autouse=True)
-def model_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "user-models"))
-    monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
-    return tmp_path / "user-models"
+# Every test here runs with a model registry of its own (tests/cli/conftest.py).
+pytestmark = pytest.mark.usefixtures("model_dir")
 
 
 @pytest.mark.parametrize("suffix", [".srt", ".vtt", ".tsv", ".eaf"])
