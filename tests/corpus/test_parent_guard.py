@@ -83,7 +83,9 @@ def test_corpus_workers_end_when_the_run_is_killed(tmp_path: Path, how: list[str
     """kill -9 of `sialign corpus align --jobs 2` while both workers align: within 5 s no worker lives, no file changes."""
     if how[0] == "--dask":
         pytest.importorskip("distributed")
-    manifest = _slow_corpus(tmp_path, talks=4, lines=1200)
+    # Many more talks than workers, so the run outlasts the wait below on a fast machine too
+    # (a CI machine aligned four of these talks in under four seconds).
+    manifest = _slow_corpus(tmp_path, talks=40, lines=1200)
     out = tmp_path / "corpus"
     env = dict(os.environ, PYTHONPATH=str(DESKTOP), SIALIGN_ENCODER_THREADS="1")
     run = subprocess.Popen(
@@ -101,7 +103,7 @@ def test_corpus_workers_end_when_the_run_is_killed(tmp_path: Path, how: list[str
                 break
             time.sleep(0.1)
         assert run.poll() is None and len(workers) >= 2, "the run did not start its workers"
-        time.sleep(4.0)
+        time.sleep(2.0)
         workers |= _descendants(run.pid)
         assert run.poll() is None, "the run ended before it could be killed: make the talks longer"
         os.kill(run.pid, signal.SIGKILL)
