@@ -36,12 +36,13 @@ import numpy as np
 from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
-from sialign.align.result import AlignResult, SimilarityGrid
+from sialign.align.result import AlignResult
 from sialign.core.errors import SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
 from sialign.core.plurals import count_noun
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
+from sialign.core.similarity import SimilarityGrid
 from sialign.embed.base import Embedder, l2_normalise_rows
 from sialign.embed.models import EmbedderChoice, choose_embedder
 from sialign.align.signals import (

@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sialign.align.result import AlignResult, SimilarityGrid
+    from sialign.align.result import AlignResult
     from sialign.core.carry import CarryReport
     from sialign.core.changes import Changes
     from sialign.core.edits import Edit
     from sialign.core.model import Alignment, Project
     from sialign.core.params import AlignParams
     from sialign.core.progress import ProgressFn, StopFn
+    from sialign.core.similarity import SimilarityGrid
     from sialign.embed.models import EmbedderChoice
     from sialign.workflows.filtering import Filtered
 
