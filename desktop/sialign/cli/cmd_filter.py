@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sialign.cli.project_args import add_project_and_output
@@ -143,10 +142,9 @@ def run(args: argparse.Namespace) -> int:
     use_learned = bool(args.learned or args.learned_only or args.learned_from)
     others = []
     if args.learned_from:
-        from sialign.filters.learned import find_projects
+        from sialign.workflows.filtering import learning_projects
 
-        mine = Path(args.project).resolve()
-        others = [load_project(p) for p in find_projects(args.learned_from) if Path(p).resolve() != mine]
+        others = learning_projects(args.learned_from, besides=args.project)
     names = ([] if args.learned_only else list(FINE_FILTERS)) + (["learned"] if use_learned else [])
     done = apply_filters(project, names, params=params, embedder=args.embedder, others=others, progress=_progress)
     if sys.stderr.isatty():
@@ -168,10 +166,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{count_noun(len(beads), 'bead')}: {trimmed} trimmed, {newly} newly dropped, {restored} restored "
           f"(alpha by {', '.join(sorted({d.method for row in scores.alpha_details for d in row if d})) or 'nothing'}; "
           f"{'reference translation present' if scores.has_reference else 'no reference translation: gamma and eta not measured'})")
-    if scores.skipped:
-        from sialign.filters.languages import skipped_note
-
-        print(skipped_note(scores.skipped))
+    if done.skipped_note():
+        print(done.skipped_note())
     for name, count in sorted(failed.items()):
         print(f"  {name:<18} {count:>5} {'bead' if count == 1 else 'beads'} flagged")
     if use_learned:
