@@ -81,7 +81,8 @@ def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
     try:
         return dataclasses.replace(params, **changes)
     except ParamsError as exc:  # FilterParams validates; an option given out of range is a wrong argument
-        usage_error(f"--{exc.field.replace('_', '-')} {exc.problem}")
+        problem = exc.problem.replace(exc.other, f"--{exc.other.replace('_', '-')}") if exc.other else exc.problem
+        usage_error(f"--{exc.field.replace('_', '-')} {problem}")
 
 
 def _progress(fraction: float, message: str) -> None:
@@ -118,7 +119,6 @@ def _report_doubt(project: Project) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.cli.usage import usage_error
     from sialign.core.errors import SialignError
     from sialign.core.model import BeadStatus, bead_text
     from sialign.io.project_file import load_project
@@ -132,13 +132,6 @@ def run(args: argparse.Namespace) -> int:
     if project.alignment is None or not project.alignment.beads:
         raise SialignError(f"{args.project}: the project has no alignment yet — run 'sialign align' first")
     params = _params(args, project.filter_params)
-    for name in ("alpha_min", "eta_min", "rendered_min"):
-        if not 0.0 <= getattr(params, name) <= 1.0:
-            usage_error(f"--{name.replace('_', '-')} must be between 0 and 1, not {getattr(params, name)}")
-    if params.gamma_min > params.gamma_max:
-        usage_error(f"--gamma-min ({params.gamma_min}) is above --gamma-max ({params.gamma_max})")
-    if not 0.0 <= params.doubt_max <= 1.0:
-        usage_error(f"--doubt-max must be between 0 and 1, not {params.doubt_max}")
     use_learned = bool(args.learned or args.learned_only or args.learned_from)
     others = []
     if args.learned_from:

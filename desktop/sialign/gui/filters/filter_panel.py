@@ -338,7 +338,7 @@ class FilterPanel(QWidget):
 
         self.session.commit_pending()
         project = snapshot(self.session.project)
-        content_pos = self.params().content_pos
+        content_pos = self.session.project.filter_params.content_pos  # not set in the panel
 
         def task(progress: ProgressFn, should_stop: StopFn) -> Any:
             from sialign.workflows.filtering import compute_scores
@@ -368,9 +368,32 @@ class FilterPanel(QWidget):
         if top < bar.value() or top + self.count_label.height() + 60 > bar.value() + parent.viewport().height():
             bar.setValue(max(0, top - 8))
 
+    def params_problem(self) -> str:
+        """Why the thresholds as set cannot be applied (γ at least above γ at most), worded with the panel's
+        labels; "" when they can."""
+        from sialign.core.errors import ParamsError
+
+        try:
+            self.params()
+        except ParamsError as exc:
+            labels = {t.name: t.label for t in (*THRESHOLDS, DOUBT_THRESHOLD)}
+            name = labels.get(exc.field, exc.field)
+            if exc.other:
+                return f"“{name}” is above “{labels.get(exc.other, exc.other)}”: lower the one or raise the other."
+            return f"“{name}” {exc.problem}."
+        return ""
+
     def _update_preview(self, *_: Any) -> None:
         self.preview_list.clear()
         self.changed = []
+        alignment = self.session.project.alignment
+        problem = self.params_problem()
+        self.apply_button.setEnabled(bool(alignment is not None and alignment.beads) and not problem)
+        if problem:
+            self.flips = []
+            self.count_label.setText(problem)
+            self.flips_changed.emit(self.flips)
+            return
         if self.scores is None:
             self.flips = []
             if self.session.project.alignment is None:
@@ -425,7 +448,7 @@ class FilterPanel(QWidget):
     def apply(self) -> None:
         from sialign.gui.common.workers import TaskWorker, snapshot
 
-        if self.session.project.alignment is None:
+        if self.session.project.alignment is None or self.params_problem():
             return
         self.session.commit_pending()
         project = snapshot(self.session.project)
