@@ -328,7 +328,8 @@ def _embedder(project: Project, spec: str | None) -> object:
     """The embedder ``spec`` names, fitted on the talk's target-language texts when it learns from them (lexical)."""
     if not spec:
         return None
-    from sialign.embed.models import choose_embedder, make_embedder
+    from sialign.embed.choice import choose_embedder
+    from sialign.embed.models import make_embedder
 
     embedder = make_embedder(choose_embedder(spec, project.source.language, project.target.language).spec)
     if hasattr(embedder, "fit"):
