@@ -323,19 +323,19 @@ def test_learned_doubt_features_use_the_aligners_embedder_for_the_pair(monkeypat
     (It used to resolve "auto" as if the pair were en→en: use-multilingual for an en→fi talk the aligner
     reads with the lexical embedder, since the encoder does not cover Finnish.)
     """
-    from sialign.align import pipeline
     from sialign.core.model import Document, Project
     from sialign.core.params import AlignParams
+    from sialign.embed import models
     from sialign.filters.doubt_features import talk_context
 
     asked: list[str] = []
-    real = pipeline.get_embedder
+    real = models.load_embedder
 
     def recording(spec: str):
         asked.append(spec)
         return real(spec)
 
-    monkeypatch.setattr(pipeline, "get_embedder", recording)
+    monkeypatch.setattr(models, "load_embedder", recording)
     project = Project(
         source=Document.from_texts(["The weather is nice today.", "I lost my keys."], "en"),
         target=Document.from_texts(["Sää on tänään kaunis.", "Kadotin avaimeni."], "fi"),

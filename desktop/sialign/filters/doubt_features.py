@@ -128,7 +128,7 @@ def talk_context(
         AlignmentCancelled: when ``should_stop()`` says so.
     """
     from sialign.align.costs import BeadCostModel, Signal
-    from sialign.align.pipeline import cost_settings, encode_pair, get_embedder, resolve_target_units
+    from sialign.align.pipeline import cost_settings, encode_pair, resolve_target_units
     from sialign.core.model import joiner_for
     from sialign.core.params import AlignParams
     from sialign.embed.lexical import LexicalEmbedder
@@ -160,9 +160,10 @@ def talk_context(
 
     if embedder is None:
         # The embedder the talk was aligned with ("auto" resolved for its language pair).
-        from sialign.embed.models import talk_embedder_spec
+        from sialign.embed.choice import talk_embedder_spec
+        from sialign.embed.models import load_embedder
 
-        embedder = get_embedder(talk_embedder_spec(project, params.embedder))
+        embedder = load_embedder(talk_embedder_spec(project, params.embedder))
     main = private(embedder)
     src_texts, tgt_texts = texts(src_doc), texts(tgt_doc)
     use_pivot = bool(params.pivot and ref_doc is not None and len(ref_doc) == n and n > 0)
