@@ -11,9 +11,9 @@ lexical embedder); a bead is wrong when it is not a union of whole gold beads
 (``compute_doubt``'s ``own_doubt``) is trained on the talk's beads and their
 corruptions, as in the app before the first review.
 
-Every variant below is a logistic regression (``learned.fit_logistic``, L2 1)
-on the gold labels of the dev documents; *in-sample* fits it on all
-documents of both sets, *CV* fits it for each document on all the others
+Every variant below is a logistic regression (``learned.fit_combiner``: L2 1,
+classes balanced, then moved back to their shares) on the gold labels of
+the dev documents; *in-sample* fits it on all documents of both sets, *CV* fits it for each document on all the others
 (both sets: one model is shipped) and scores the held-out document with it.
 The AUC is pooled over a set's beads (``roc_auc``). Variants:
 
@@ -260,15 +260,15 @@ def pooled_auc(docs: list[Doc], scores: list[np.ndarray]) -> dict[str, float]:
 
 def fitted(docs: list[Doc], make: Callable[[Doc], np.ndarray]) -> tuple[dict[str, float], dict[str, float]]:
     """(in-sample, leave-one-document-out) pooled AUC of a logistic regression on ``make``'s features."""
-    from sialign.filters.learned import fit_logistic
+    from sialign.filters.learned import fit_combiner
 
     X = [make(d) for d in docs]
     y = [d.wrong.astype(np.float64) for d in docs]
-    full = fit_logistic(np.vstack(X), np.concatenate(y))
+    full = fit_combiner(np.vstack(X), np.concatenate(y))
     inside = pooled_auc(docs, [full.decision(x) for x in X])
     cv = []
     for k in range(len(docs)):
-        model = fit_logistic(np.vstack(X[:k] + X[k + 1 :]), np.concatenate(y[:k] + y[k + 1 :]))
+        model = fit_combiner(np.vstack(X[:k] + X[k + 1 :]), np.concatenate(y[:k] + y[k + 1 :]))
         cv.append(model.decision(X[k]))
     return inside, pooled_auc(docs, cv)
 

@@ -432,10 +432,20 @@ def combiner_to_dict(model: DoubtModel, **info: Any) -> dict[str, Any]:
 
 
 def fit_combiner(X: np.ndarray, y: np.ndarray, *, l2: float = 1.0) -> DoubtModel:
-    """The combination fitted on (k, len(COMBINED_FEATURES)) :func:`combined_features` and gold labels (1 = wrong)."""
+    """The combination fitted on (k, len(COMBINED_FEATURES)) :func:`combined_features` and gold labels (1 = wrong).
+
+    Fitted with the classes balanced, then moved back to their real shares
+    (the intercept plus the log of wrong over right beads): the doubt is a
+    probability at the dev data's share of wrong beads, so that a threshold
+    such as 0.8 means what it says.
+    """
     import dataclasses
 
-    return dataclasses.replace(fit_logistic(X, y, l2=l2), feature_names=COMBINED_FEATURES)
+    model = fit_logistic(X, y, l2=l2)
+    wrong = float(np.sum(y))
+    if 0 < wrong < len(y):
+        model.intercept += float(np.log(wrong / (len(y) - wrong)))
+    return dataclasses.replace(model, feature_names=COMBINED_FEATURES)
 
 
 @lru_cache(maxsize=1)
