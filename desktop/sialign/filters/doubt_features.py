@@ -351,21 +351,31 @@ def boundary_margins(model: Any, spans: Sequence[Span]) -> np.ndarray:
     if len(sp) < 2:
         return np.zeros(0)
     i0, a, j0, b = sp.T
-    own = _dp_costs(model, a, b, i0 + a, j0 + b)
-    base = own[:-1] + own[1:]
-    left_i0, left_j0 = i0[:-1], j0[:-1]
-    best = np.full(len(sp) - 1, np.inf)
-    for d_src, d_tgt in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+    k = len(sp) - 1
+    moves = ((0, 1), (0, -1), (1, 0), (-1, 0))
+    # Every bead to price, in one call (one cost table per bead shape): the beads
+    # as they are, then for each move the left and the right bead after it.
+    parts: list[tuple[np.ndarray, ...]] = [(a, b, i0 + a, j0 + b)]
+    fits = []
+    for d_src, d_tgt in moves:
         la, lb = a[:-1] + d_src, b[:-1] + d_tgt
         ra, rb = a[1:] - d_src, b[1:] - d_tgt
         ok = ((np.minimum.reduce([la, lb, ra, rb]) >= 0) & ((la > 0) | (lb > 0)) & ((ra > 0) | (rb > 0))
               & (np.maximum(la, ra) <= model.max_src) & (np.maximum(lb, rb) <= model.max_tgt))  # fmt: skip
         # Beads that do not fit are priced as a 1-1 bead at the start and ignored.
         la, lb, ra, rb = (np.where(ok, x, 1) for x in (la, lb, ra, rb))
-        li, lj = np.where(ok, left_i0 + la, 1), np.where(ok, left_j0 + lb, 1)
-        ri, rj = np.where(ok, li + ra, 1), np.where(ok, lj + rb, 1)
+        li, lj = np.where(ok, i0[:-1] + la, 1), np.where(ok, j0[:-1] + lb, 1)
+        parts += [(la, lb, li, lj), (ra, rb, np.where(ok, li + ra, 1), np.where(ok, lj + rb, 1))]
+        fits.append(ok)
+    costs = _dp_costs(model, *(np.concatenate(column) for column in zip(*parts)))
+    own = costs[: k + 1]
+    base = own[:-1] + own[1:]
+    best = np.full(k, np.inf)
+    for m, ok in enumerate(fits):
+        left = costs[k + 1 + 2 * m * k : k + 1 + (2 * m + 1) * k]
+        right = costs[k + 1 + (2 * m + 1) * k : k + 1 + (2 * m + 2) * k]
         with np.errstate(invalid="ignore"):
-            moved = _dp_costs(model, la, lb, li, lj) + _dp_costs(model, ra, rb, ri, rj) - base
+            moved = left + right - base
         best = np.fmin(best, np.where(ok, moved, np.inf))  # a move priced inf - inf (NaN) does not count
     return _clip_margin(best)
 
