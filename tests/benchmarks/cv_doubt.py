@@ -4,7 +4,7 @@
         [--write-model]
 
 Documents: each AHC-SI dev talk (in pivot mode through its reference, as
-``bench_learned.py``) and each EPTIC dev speech (with its timestamps). Each is
+``bench_learned.py``; ``--no-reference``: without it) and each EPTIC dev speech (with its timestamps). Each is
 aligned once with the default parameters (``--aligner lexical``: the built-in
 lexical embedder); a bead is wrong when it is not a union of whole gold beads
 (``bench_learned.wrong_beads``). Nothing is confirmed: the talk's own model
@@ -117,7 +117,7 @@ def _fold_key(set_name: str, name: str) -> str:
     return f"{set_name}/{name}"
 
 
-def prepare(aligner: str, bead_score: str) -> list[Doc]:
+def prepare(aligner: str, bead_score: str, reference: bool = True) -> list[Doc]:
     """Align every dev document (cached alignments) and compute what the variants read."""
     import bench_learned as B
 
@@ -130,7 +130,7 @@ def prepare(aligner: str, bead_score: str) -> list[Doc]:
     params = AlignParams(embedder="lexical") if aligner == "lexical" else AlignParams()
     folds = bead_score_folds() if bead_score == "cv" else {}
     shipped = learned_pass.shipped_weights
-    cache = CACHE / f"doubt-{aligner}-{bead_score}"
+    cache = CACHE / f"doubt-{aligner}-{bead_score}{'' if reference else '-noref'}"
     cache.mkdir(parents=True, exist_ok=True)
     talks = [("ahcsi", t) for t in B.ahcsi_talks(B.DATA / "ahcsi-dev" / "dev.true.tsv")]
     talks += [("eptic", t) for t in B.eptic_talks(B.DATA / "eptic-dev")]
@@ -153,6 +153,8 @@ def prepare(aligner: str, bead_score: str) -> list[Doc]:
                     return learned_pass.BeadScoreWeights.from_dict(raw, units)
 
                 learned_pass.shipped_weights = weights  # type: ignore[assignment]
+            if not reference:
+                talk.project.reference = None
             try:
                 talk.project.params = params
                 talk.project.alignment = align_project(talk.project, params).alignment
@@ -280,12 +282,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--aligner", choices=["default", "lexical"], default="default")
     parser.add_argument("--bead-score", choices=["shipped", "cv"], default="shipped",
                         help="align each document with the shipped bead score, or with one fitted without it")
+    parser.add_argument("--no-reference", action="store_true", help="align the AHC-SI talks without their reference translation")
     parser.add_argument("--write-model", action="store_true", help="write the shipped combination if it wins in CV")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": load(),
-                              "aligner": args.aligner, "bead score": args.bead_score}  # fmt: skip
-    docs = prepare(args.aligner, args.bead_score)
+                              "aligner": args.aligner, "bead score": args.bead_score,
+                              "AHC-SI reference": not args.no_reference}  # fmt: skip
+    docs = prepare(args.aligner, args.bead_score, not args.no_reference)
     report["documents"] = {label: sum(d.set == key for d in docs) for key, label in SETS.items()}
     report["beads / wrong"] = {label: [int(sum(len(d.wrong) for d in docs if d.set == key)),
                                        int(sum(d.wrong.sum() for d in docs if d.set == key))] for key, label in SETS.items()}  # fmt: skip
@@ -316,7 +320,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         X = np.vstack([d.combined for d in docs])
         y = np.concatenate([d.wrong for d in docs]).astype(np.float64)
         bead_score = "the shipped bead score" if args.bead_score == "shipped" else "a bead score fitted without the document"
-        info = {"fitted_on": (f"gold of AHC-SI dev ({report['documents']['AHC-SI dev']} talks, through the reference) and "
+        through = "through the reference" if not args.no_reference else "without the reference"
+        info = {"fitted_on": (f"gold of AHC-SI dev ({report['documents']['AHC-SI dev']} talks, {through}) and "
                               f"EPTIC dev ({report['documents']['EPTIC dev']} speeches, timed), each aligned with the "
                               f"{args.aligner} parameters and {bead_score}; no beads confirmed "
                               f"(tests/benchmarks/cv_doubt.py --aligner {args.aligner} --bead-score {args.bead_score})"),
@@ -329,6 +334,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report["total s"] = round(time.perf_counter() - started, 1)
     OUT.mkdir(exist_ok=True)
     suffix = "" if (args.aligner, args.bead_score) == ("default", "shipped") else f"-{args.aligner}-{args.bead_score}"
+    suffix += "-noref" if args.no_reference else ""
     (OUT / f"cv_doubt{suffix}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=1, ensure_ascii=False))
     return report
