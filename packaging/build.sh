@@ -129,7 +129,7 @@ if command -v strip >/dev/null 2>&1; then
     # 12 MB); the libraries auditwheel put in *.libs folders are left alone (see above). The smoke
     # test checks that they all still load: transcription, the PDF report, GiNZA.
     find "$DIST/_internal" -type f -name '*.cpython-*.so' -not -path '*.libs/*' -print0 \
-        | xargs -0 -r sh -c 'for f; do readelf -S "$f" 2>/dev/null | grep -q "\.debug_info" && printf "%s\0" "$f"; done' sh \
+        | xargs -0 -r sh -c 'for f; do if readelf -S "$f" 2>/dev/null | grep -q "\.debug_info"; then printf "%s\0" "$f"; fi; done' sh \
         | xargs -0 -r nice -n 10 strip --strip-debug
     echo "Stripped debug information: $((before - $(du -sm "$DIST" | cut -f1))) MB"
 fi
