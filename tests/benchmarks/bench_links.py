@@ -173,7 +173,7 @@ def main() -> int:
               f"   {'below' if aer < pub['fast_align'] else 'NOT below'} fast_align")
         if eflomal_available():
             start = time.perf_counter()
-            refined = eflomal_links(pairs, hyp)
+            refined = eflomal_links(pairs, hyp, src, tgt)
             elapsed_e = time.perf_counter() - start
             p, r, aer = scores(refined, gold)
             row[EFLOMAL_NAME] = {"P": round(p, 4), "R": round(r, 4), "AER": round(aer, 4), "s": round(elapsed_e, 2)}

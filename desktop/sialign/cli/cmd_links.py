@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     links = WordLinker().link(pairs, src_lang, tgt_lang)
     aligner = WordLinker.name
     if args.aligner == "eflomal" or (args.aligner == "auto" and eflomal_available() and len(pairs) >= args.min_corpus):
-        links = eflomal_links(pairs, links)
+        links = eflomal_links(pairs, links, src_lang, tgt_lang)
         aligner = EFLOMAL_NAME
     out = "".join(format_pharaoh(row) + "\n" for row in links)
     counted = f"{len(pairs)} pair{'' if len(pairs) == 1 else 's'}"
