@@ -113,3 +113,27 @@ def test_word_linker_uses_the_japanese_lexicon_only_when_asked() -> None:
     on = WordLinker(Flat()).link(pair, "ja", "en")[0]
     off = WordLinker(Flat(), LinkParams(japanese=False)).link(pair, "ja", "en")[0]
     assert (0, 4) in on and (0, 4) not in off
+
+
+def test_numbers_of_the_same_value_anchor_however_written() -> None:
+    sim = np.zeros((3, 3))
+    # 第 三 代 ... "the 3rd": the kanji numeral and the ordinal share the value 3.
+    assert (1, 2) in link_matrix(sim, ["第", "三", "代"], ["was", "the", "3rd"])
+    assert (1, 2) not in link_matrix(sim, ["第", "三", "代"], ["was", "the", "4th"])
+    assert (0, 0) in link_matrix(np.zeros((2, 2)), ["十二", "月"], ["12", "december"])
+
+
+def test_eflomal_links_attach_japanese_auxiliaries_after_training() -> None:
+    pytest.importorskip("eflomal")
+    from sialign.links import eflomal_links
+
+    nouns = [("寺", "temple"), ("家", "house"), ("橋", "bridge"), ("城", "castle")]
+    verbs = [("建て", "built"), ("壊し", "destroyed"), ("見", "saw")]
+    pairs = [([n, "を", v, "た"], ["they", ve, "the", ne]) for n, ne in nouns for v, ve in verbs] * 3
+    prior = [[(0, 3), (2, 1), (3, 1)] for _ in pairs]
+    links = eflomal_links(pairs, prior, "ja", "en")
+    # た (token 3) is linked wherever its verb (token 2) is, in every pair.
+    for row in links:
+        verb = {j for i, j in row if i == 2}
+        assert verb <= {j for i, j in row if i == 3}
+    assert sum((2, 1) in row for row in links) >= 0.8 * len(pairs)

@@ -15,7 +15,8 @@ Speed, with the encoder and GiNZA loaded: a 500-bead "talk" (the ja–en then zh
 running text: tokens joined, tokenised again with :func:`sialign.links.tokenize`, linked by a new
 linker) [≤ 10 s], and one bead on demand, tokenised and linked, by the linker that linked the talk
 and by a new one [≤ 0.1 s]. ``--previous`` also times the talk with each context window encoded as
-a text of its own (the method before ``encode_spans``, weights 0.5 / 0.3 / 0.2). The machine is
+a text of its own (the method before ``encode_spans``, weights 0.5 / 0.3 / 0.2); the talk is also timed
+without the Japanese lexicon (``LinkParams(japanese=False)``: no GiNZA facts, dictionary or romaji). The machine is
 shared: the load average is printed and recorded beside every timing. Writes
 ``tests/benchmarks/out/links.json``.
 
@@ -72,8 +73,11 @@ def scores(hyp: list[list[tuple[int, int]]], gold: list[tuple[set[tuple[int, int
     return a_p / max(1, a), a_s / max(1, s), 1 - (a_s + a_p) / max(1, a + s)
 
 
-def shared_aer(hyp: list[list[tuple[int, int]]], gold_path: Path, rows: range | None = None) -> float | None:
-    """AER by the independent checks' ``metrics.py`` (None when it is not there), over ``rows`` of the file or all."""
+def shared_aer(hyp: list[list[tuple[int, int]]], gold_path: Path | list[str], rows: range | None = None) -> float | None:
+    """AER by the independent checks' ``metrics.py`` (None when it is not there), over ``rows`` of the gold or all.
+
+    ``gold_path``: the gold file, or its lines.
+    """
     tools = DATA.parents[1] / "tools"
     if not (tools / "metrics.py").is_file():
         return None
@@ -83,7 +87,7 @@ def shared_aer(hyp: list[list[tuple[int, int]]], gold_path: Path, rows: range | 
 
     from sialign.links import format_pharaoh
 
-    gold = gold_path.read_text(encoding="utf-8").splitlines()
+    gold = gold_path if isinstance(gold_path, list) else gold_path.read_text(encoding="utf-8").splitlines()
     rows = rows if rows is not None else range(len(gold))
     return float(metrics.aer([format_pharaoh(hyp[k]) for k in rows], [gold[k] for k in rows]))
 
@@ -139,6 +143,31 @@ def ablation(encoder: Any, runs: int = 3) -> dict[str, Any]:
               f"(default 0.15 there: {out['all (default, dictionary 0.15)'][key][held]:.4f}; "
               f"before: {out['none (before)'][key][held]:.4f})")
     return out
+
+
+def reversed_jaen(encoder: Any, pairs: list[tuple[list[str], list[str]]]) -> dict[str, Any]:
+    """AER of the ja–en set linked the other way round (English source, Japanese target: the app's usual case)."""
+    import re
+    import tempfile
+
+    from sialign.links import WordLinker, eflomal_available, eflomal_links
+
+    flipped = [(t, s) for s, t in pairs]
+    text = (DATA / "jaen.gold").read_text(encoding="utf-8")
+    gold = [re.sub(r"(\d+)([-p])(\d+)", r"\3\2\1", line) for line in text.splitlines()]
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "enja.gold").write_text("\n".join(gold) + "\n", encoding="utf-8")
+        gold_sets = read_gold(Path(folder) / "enja.gold")
+    hyp = WordLinker(encoder).link(flipped, "en", "ja")
+    p, r, aer = scores(hyp, gold_sets)
+    row: dict[str, Any] = {"P": round(p, 4), "R": round(r, 4), "AER": round(_checked(aer, shared_aer(hyp, gold)), 4)}
+    print(f"en-ja  {p:6.3f} {r:6.3f} {row['AER']:6.3f}            (the ja-en set the other way round)")
+    if eflomal_available():
+        refined = eflomal_links(flipped, hyp, "en", "ja")
+        p, r, aer = scores(refined, gold_sets)
+        row["eflomal"] = {"P": round(p, 4), "R": round(r, 4), "AER": round(_checked(aer, shared_aer(refined, gold)), 4)}
+        print(f"{'':<6} {p:6.3f} {r:6.3f} {row['eflomal']['AER']:6.3f}")
+    return row
 
 
 def _checked(own: float, shared: float | None) -> float:
@@ -211,6 +240,9 @@ def speed(encoder: Any, all_pairs: list[tuple[str, str, str, list]], previous: b
     out["bead ms, new linker"] = {"ms": round(new * 1000, 1), "load before": load, "load after": _load()}
     src, tgt, s, t = beads[5]
     out["bead tokens"] = [len(tokenize(src, s)), len(tokenize(tgt, t))]
+    load = _load()
+    plain_s, _ = talk(WordLinker(encoder, LinkParams(japanese=False)))
+    out["talk s, without the Japanese lexicon"] = {"s": round(plain_s, 2), "load before": load, "load after": _load()}
     if previous:
         load = _load()
         old_s, _ = talk(WordLinker(_WindowsAsTexts(encoder), LinkParams(weights=(0.5, 0.3, 0.2))))
@@ -270,10 +302,15 @@ def main() -> int:
                   f"   {'below' if aer < pub['fast_align'] else 'NOT below'} fast_align,"
                   f" {'below' if aer < pub['eflomal'] else 'NOT below'} eflomal")
         report["aer"][name] = row
+        if name == "jaen":
+            report["aer"]["enja"] = reversed_jaen(encoder, pairs)
     report["speed"] = speed(encoder, all_pairs, args.previous)
     sp = report["speed"]
     print(f"500-bead talk: {sp['talk s']['s']:.2f} s [<= 10 s] (tokenising {sp['talk s']['tokenising s']:.2f} s; "
           f"load {sp['talk s']['load before']} -> {sp['talk s']['load after']})")
+    plain = sp["talk s, without the Japanese lexicon"]
+    print(f"  the same without the Japanese lexicon (romaji, dictionary, function words): {plain['s']:.2f} s "
+          f"(load {plain['load before']} -> {plain['load after']})")
     if "talk s, windows as texts" in sp:
         old = sp["talk s, windows as texts"]
         print(f"  the same with each window encoded as a text: {old['s']:.2f} s (load {old['load before']} -> {old['load after']})")
