@@ -15,6 +15,13 @@ alike alone (Japanese kana, function words). Then, per pair of texts:
 * **anchors**: numbers of the same value (*3rd* and 3, 三 and 3), identical
   Latin words and punctuation on both sides add ``anchor`` (names and
   figures are what a trainer checks first);
+* **Japanese** (``LinkParams.japanese``): a Japanese side is read by
+  GiNZA's tokenizer (:func:`~sialign.text.japanese.japanese_token_facts`)
+  and names spelled in romaji on the other side (足利 → *Ashikaga*) add
+  ``anchor``, words the Japanese-English dictionary glosses with the
+  English word (:mod:`sialign.text.edict`) add ``dictionary``
+  (:func:`lexical_bonus`); after extraction auxiliaries and conjunctive
+  particles take the links of their word (:func:`attach_function_words`);
 * links are the cells whose **two-way probability** — a softmax over the
   row times a softmax over the column, at ``temperature`` — exceeds
   ``threshold`` (the awesome-align extraction; with a low temperature this

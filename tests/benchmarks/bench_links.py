@@ -114,6 +114,7 @@ def ablation(encoder: Any, runs: int = 3) -> dict[str, Any]:
         ("dictionary alone", default, {"romaji_matches": none, "function_word_heads": heads}),
         ("function words attached alone", LinkParams(dictionary=0.0), {"romaji_matches": none}),
         ("romaji + dictionary", default, {"function_word_heads": heads}),
+        ("all but the dictionary", LinkParams(dictionary=0.0), {}),
         ("all (default, dictionary 0.15)", default, {}),
         ("all, dictionary 0.1", LinkParams(dictionary=0.1), {}),
         ("all, dictionary 0.2", LinkParams(dictionary=0.2), {}),
