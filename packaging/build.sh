@@ -6,7 +6,10 @@
 #   packaging/build.sh --gpu                allow a CUDA build of torch in the environment
 #   packaging/build.sh --archive            also pack packaging/dist/sialign-VERSION-linux-ARCH.tar.gz
 #   packaging/build.sh --lean               leave out torch and sentence-transformers (user models then
-#                                           need the full build; the built-in encoders work)
+#                                           need the full build; the built-in encoders work) and carry
+#                                           SudachiDict small instead of core
+#   packaging/build.sh --whisper-model DIR  also bundle a Whisper model folder (CTranslate2) under
+#                      [--whisper-name NAME] resources/models/NAME (default: the folder name)
 #   packaging/build.sh --check              only check the build machine and the environment, build nothing
 # Needs the development environment (packaging/dev.sh setup) plus PyInstaller
 # (pip install -e ".[packaging]"). SIALIGN_VENV selects another environment.
@@ -22,6 +25,8 @@ GPU=0
 ARCHIVE=0
 LEAN=0
 CHECK_ONLY=0
+WHISPER=""
+WHISPER_NAME=""
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -31,7 +36,9 @@ while [ $# -gt 0 ]; do
         --archive) ARCHIVE=1; shift ;;
         --lean) LEAN=1; shift ;;
         --check) CHECK_ONLY=1; shift ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        --whisper-model) WHISPER=$(cd "$2" && pwd); shift 2 ;;
+        --whisper-name) WHISPER_NAME=$2; shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -43,6 +50,11 @@ die() { echo "build.sh: $*" >&2; exit 1; }
     || die "PyInstaller is not installed in $VENV — run: $VENV/bin/pip install -e '.[packaging]'"
 
 [ "$LEAN" -eq 1 ] && [ -n "$MODEL" ] && die "--lean cannot bundle a model: loading one needs torch (leave out --model or --lean)"
+# The lean build carries SudachiDict small (its release that accepts GiNZA's SudachiPy: see pyproject.toml).
+if [ "$LEAN" -eq 1 ]; then
+    "$PY" -c 'import sudachidict_small' 2>/dev/null \
+        || die "SudachiDict small is not installed in $VENV — run: $VENV/bin/pip install -e '.[packaging]'"
+fi
 
 # PortAudio must be on the build machine: the bundle carries the system library.
 # The cache listing is read whole before it is searched: with pipefail,
@@ -82,6 +94,14 @@ if [ -n "$MODEL" ]; then
 else
     unset SIALIGN_BUNDLE_MODEL SIALIGN_BUNDLE_MODEL_NAME
 fi
+if [ -n "$WHISPER" ]; then
+    echo "Checking the Whisper model folder $WHISPER ..."
+    SIALIGN_MODEL_DIR=$(mktemp -d) "$VENV/bin/sialign" models check "$WHISPER"
+    export SIALIGN_BUNDLE_WHISPER="$WHISPER"
+    export SIALIGN_BUNDLE_WHISPER_NAME="${WHISPER_NAME:-$(basename "$WHISPER")}"
+else
+    unset SIALIGN_BUNDLE_WHISPER SIALIGN_BUNDLE_WHISPER_NAME
+fi
 export SIALIGN_BUNDLE_GPU=$GPU
 export SIALIGN_BUNDLE_LEAN=$LEAN
 
@@ -90,6 +110,10 @@ start=$(date +%s)
 nice -n 10 "$PY" -m PyInstaller --noconfirm --log-level WARN \
     --distpath packaging/dist --workpath packaging/build packaging/sialign.spec
 DIST=packaging/dist/sialign
+# Linux: one program (see launch.py); the command line is a link to it, resolved by the loader.
+if [ ! -e "$DIST/sialign" ] && [ -x "$DIST/sialign-gui" ]; then
+    ln -s sialign-gui "$DIST/sialign"
+fi
 
 # spaCy's and thinc's Cython modules (and libpython) come with debug
 # information: about 130 MB that nobody running the app needs. Only these are
@@ -101,6 +125,12 @@ if command -v strip >/dev/null 2>&1; then
         -o -path '*/srsly/*' -o -path '*/preshed/*' -o -path '*/cymem/*' -o -path '*/murmurhash/*' \) -print0 \
         | xargs -0 -r nice -n 10 strip --strip-debug
     find "$DIST/_internal" -maxdepth 1 -type f -name 'libpython3*.so*' -exec strip --strip-debug {} +
+    # Python extension modules with debug information (CTranslate2's alone carries 66 MB, fontTools'
+    # 12 MB); the libraries auditwheel put in *.libs folders are left alone (see above). The smoke
+    # test checks that they all still load: transcription, the PDF report, GiNZA.
+    find "$DIST/_internal" -type f -name '*.cpython-*.so' -not -path '*.libs/*' -print0 \
+        | xargs -0 -r sh -c 'for f; do readelf -S "$f" 2>/dev/null | grep -q "\.debug_info" && printf "%s\0" "$f"; done' sh \
+        | xargs -0 -r nice -n 10 strip --strip-debug
     echo "Stripped debug information: $((before - $(du -sm "$DIST" | cut -f1))) MB"
 fi
 
@@ -113,6 +143,9 @@ for icon in sialign.png sialign.svg; do
 done
 chmod +x "$DIST/install-desktop-entry.sh"
 
+# What the bundle carries and under which licences (from the build environment's metadata).
+"$PY" packaging/third_party.py "$DIST" ${SIALIGN_BUNDLE_WHISPER_NAME:+--whisper "$SIALIGN_BUNDLE_WHISPER_NAME"}
+
 echo
 # The smoke test and the installers read which variant this is.
 if [ "$LEAN" -eq 1 ]; then echo lean > "$DIST/BUILD_VARIANT"; else echo full > "$DIST/BUILD_VARIANT"; fi
@@ -121,6 +154,7 @@ echo "Built $DIST in $(( $(date +%s) - start )) s: $(du -sh "$DIST" | cut -f1)"
 echo "  $DIST/sialign-gui    desktop app"
 echo "  $DIST/sialign        command line"
 [ -n "$MODEL" ] && echo "  bundled model: resources/models/$SIALIGN_BUNDLE_MODEL_NAME"
+[ -n "$WHISPER" ] && echo "  bundled speech model: resources/models/$SIALIGN_BUNDLE_WHISPER_NAME"
 
 if [ "$ARCHIVE" -eq 1 ]; then
     version=$("$PY" -c 'import sialign; print(sialign.__version__)')

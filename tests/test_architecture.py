@@ -166,3 +166,14 @@ def test_architecture_parameters_change_only_through_edits() -> None:
                 if (isinstance(owner, ast.Name) and owner.id == "project") or (isinstance(owner, ast.Attribute) and owner.attr == "project"):
                     offenders.append(f"{rel}:{node.lineno}")
     assert not offenders, "change parameters with SetParams / SetFilterParams (sialign.core.edits): " + "; ".join(offenders)
+
+
+def test_architecture_one_door_contract_covers_the_engines() -> None:
+    """The forbidden contract names every front end and every engine behind workflows (none dropped unnoticed)."""
+    import tomllib
+
+    config = tomllib.loads((PKG.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == "one-door")
+    assert contract["type"] == "forbidden"
+    assert set(contract["source_modules"]) >= {"sialign.cli", "sialign.gui", "sialign.corpus"}
+    assert set(contract["forbidden_modules"]) >= {"sialign.align", "sialign.filters", "sialign.links"}

@@ -31,6 +31,14 @@ signal from the Universal Sentence Encoder Multilingual (package
 Also reported: the same before any review (positives = the talk's own
 beads), and with a model trained on the other talks of the dataset as well
 (leave-one-talk-out, ``--learned-from``).
+
+The doubt combines the talk's own model with each bead's boundary margins
+through a combination fitted on the dev gold (``filters/doubt_model.json``,
+fitted by ``cv_doubt.py``), so "AUC doubt" is in-sample for that fit; "CV"
+refits the combination for each talk on the no-review doubt of every other
+talk of both sets in this run's set-up and scores the talk with it
+(leave-one-document-out, DESIGN.md §5). "Own model alone" is the doubt as
+it was before the combination.
 """
 
 from __future__ import annotations
@@ -176,7 +184,7 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
     from sialign.align.pipeline import align_project, clear_memo
     from sialign.core.params import AlignParams
     from sialign.filters.doubt_decisions import roc_auc
-    from sialign.filters.learned import compute_doubt, training_set, TrainingSet
+    from sialign.filters.learned import TrainingSet, combined_features, compute_doubt, fit_combiner, training_set
     from sialign.filters.doubt_features import _reported_costs, bead_spans, span_features, talk_context
 
     # "default": the app's defaults (the built-in multilingual encoder for these pairs).
@@ -189,9 +197,11 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
     report: dict[str, Any] = {"load": " ".join(f"{x:.2f}" for x in os.getloadavg()), "seeds": seeds,
                               "confirmed share of the correct beads": confirm_share, "direct signal of the doubt": direct,
                               "aligner": aligner}
+    prepared_sets: dict[str, list[Any]] = {}
+    first_times: dict[str, list[float]] = {}
     for name, talks in datasets.items():
-        prepared = []
-        first_s: list[float] = []
+        prepared = prepared_sets[name] = []
+        first_s = first_times[name] = []
         for talk in talks:
             clear_memo()
             talk.project.params = params
@@ -208,7 +218,20 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
             if direct_embedder is not None:
                 ctx = talk_context(talk.project, params, embedder=direct_embedder)
             prepared.append((talk, spans, ctx, wrong_beads(spans, talk.gold), cost, wrong_beads(spans, talk.gold, gross=True)))
-        rows: dict[str, list] = {k: [] for k in ("doubt", "cost", "doubt_none", "doubt_cross", "wrong", "gross")}
+    # Leave one document out: the combination of the doubt refitted, for each talk, on the
+    # no-review doubt of every other talk of both sets (as cv_doubt.py fits the shipped one).
+    combination: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for name, prepared in prepared_sets.items():
+        for talk, spans, ctx, wrong, cost, gross in prepared:
+            own = compute_doubt(talk.project, context=ctx).model.decision(span_features(ctx, spans))
+            combination[f"{name}/{talk.name}"] = (combined_features(own, ctx, spans), wrong.astype(np.float64))
+    folds = {key: fit_combiner(np.vstack([x for k, (x, _) in combination.items() if k != key]),
+                               np.concatenate([y for k, (_, y) in combination.items() if k != key]))
+             for key in combination}  # fmt: skip
+    for name, prepared in prepared_sets.items():
+        first_s = first_times[name]
+        rows: dict[str, list] = {k: [] for k in ("doubt", "cost", "doubt_none", "doubt_cross", "wrong", "gross",
+                                                 "doubt_cv", "doubt_none_cv", "own", "own_none")}  # fmt: skip
         per_talk_auc: dict[str, list[float]] = {"doubt": [], "cost": []}
         tops = {k: [0, 0] for k in ("doubt", "cost", "doubt_none", "doubt_cross", "oracle", "interactive")}
         timings: list[float] = []
@@ -232,6 +255,9 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
                 result = compute_doubt(project, context=ctx, seed=seed)
                 timings.append(time.perf_counter() - started)
                 before = compute_doubt(talk.project, context=ctx, seed=seed)
+                fold = folds[f"{name}/{talk.name}"]
+                result_cv = compute_doubt(project, context=ctx, seed=seed, combiner=fold)
+                before_cv = compute_doubt(talk.project, context=ctx, seed=seed, combiner=fold)
                 others = TrainingSet.empty()
                 for u, data in enumerate(own_sets):
                     if u != t:
@@ -242,6 +268,10 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
                 rows["cost"].append(cost[rest])
                 rows["doubt_none"].append(before.doubt[rest])
                 rows["doubt_cross"].append(cross.doubt[rest])
+                rows["doubt_cv"].append(result_cv.doubt[rest])
+                rows["doubt_none_cv"].append(before_cv.doubt[rest])
+                rows["own"].append(result.own_doubt[rest])
+                rows["own_none"].append(before.own_doubt[rest])
                 rows["wrong"].append(wrong[rest])
                 rows["gross"].append(gross[rest])
                 if wrong[rest].any() and (~wrong[rest]).any():
@@ -263,8 +293,12 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
             "wrong beads": wrong_total,
             "wrong share": round(wrong_total / max(beads_total, 1), 3),
             "AUC doubt": round(roc_auc(pooled["doubt"], wrong), 3),
+            "AUC doubt, combination fitted without the talk (CV)": round(roc_auc(pooled["doubt_cv"], wrong), 3),
+            "AUC the talk's own model alone (the doubt before the combination)": round(roc_auc(pooled["own"], wrong), 3),
             "AUC cost alone": round(roc_auc(pooled["cost"], wrong), 3),
             "AUC doubt, no review (unreviewed beads as positives)": round(roc_auc(pooled["doubt_none"], wrong), 3),
+            "AUC doubt, no review, CV": round(roc_auc(pooled["doubt_none_cv"], wrong), 3),
+            "AUC own model alone, no review": round(roc_auc(pooled["own_none"], wrong), 3),
             "AUC doubt, + other talks' confirmed beads": round(roc_auc(pooled["doubt_cross"], wrong), 3),
             "grossly wrong beads (overlap with gold < 50%)": int(sum(int(p[5].sum()) for p in prepared)),
             "AUC doubt / cost, grossly wrong": [round(roc_auc(pooled["doubt"], pooled["gross"]), 3),

@@ -127,7 +127,8 @@ def encoder(data: Path) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ cache
 def cache(data: Path) -> dict[str, Any]:
-    from sialign.align.pipeline import align_project, clear_memo, get_embedder
+    from sialign.align.pipeline import align_project, clear_memo
+    from sialign.embed.models import load_embedder
     from sialign.core.edits import SplitSegment, apply_edit
     from sialign.core.model import Document, Project
     from sialign.evaluate import load_ahcsi
@@ -143,7 +144,7 @@ def cache(data: Path) -> dict[str, Any]:
     project = Project(
         talk_id="cache-bench", source=Document.from_texts(source, "en"), target=Document.from_texts(target, "ja")
     )
-    embedder = get_embedder("use-multilingual")
+    embedder = load_embedder("use-multilingual")
     counted: list[int] = []
     original = embedder.encode
 
@@ -341,7 +342,8 @@ def _old_window(project: Any) -> Any:
 
 # ------------------------------------------------------------------ book
 def book(data: Path) -> dict[str, Any]:
-    from sialign.align.pipeline import align_project, get_embedder
+    from sialign.align.pipeline import align_project
+    from sialign.embed.models import load_embedder
     from sialign.core.model import Document, Project
     from sialign.evaluate import load_textberg
 
@@ -351,7 +353,7 @@ def book(data: Path) -> dict[str, Any]:
     target = [f"{c + 1}. {t}" for c in range(copies) for t in doc.target]
     project = Project(talk_id="book", source=Document.from_texts(source, "de"), target=Document.from_texts(target, "fr"))
     out: dict[str, Any] = {"size": f"{len(source)} x {len(target)}", "load": load_average()}
-    _, load_s, _ = timed(lambda: get_embedder("use-multilingual"))
+    _, load_s, _ = timed(lambda: load_embedder("use-multilingual"))
     with empty_vector_cache():
         result, wall, cpu = timed(lambda: align_project(project))
         out["end to end, empty cache"] = {

@@ -46,10 +46,10 @@ def load() -> str:
 
 
 def _encoder() -> Any:
-    from sialign.align.pipeline import get_embedder
+    from sialign.embed.models import load_embedder
     from sialign.embed.cache import cached_encode, shared_cache
 
-    embedder = get_embedder("use-multilingual")
+    embedder = load_embedder("use-multilingual")
 
     def encode(texts: list[str]) -> Any:
         return cached_encode(embedder, texts, shared_cache())

@@ -145,13 +145,14 @@ def test_cli_doctor_unknown_qt_platform_is_an_error(
 def test_cli_doctor_full_reports_a_broken_ginza(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake_spacy = types.ModuleType("spacy")
+    from sialign.text import japanese
 
-    def load(name: str):
-        raise OSError(f"[E050] Can't find model '{name}'")
+    def broken() -> None:  # what ginza_nlp raises when spacy.load fails
+        raise japanese.LanguageToolUnavailable(
+            "the GiNZA model 'ja_ginza' does not load ([E050] Can't find model 'ja_ginza') — reinstall it"
+        )
 
-    fake_spacy.load = load  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "spacy", fake_spacy)
+    monkeypatch.setattr(japanese, "ginza_nlp", broken)
     monkeypatch.setattr(cmd_doctor, "_torch_section", lambda: cmd_doctor.Section("torch"))
     ginza = _report(capsys, "--full")["Japanese analysis (GiNZA)"]
     assert ginza["load check"]["status"] == "error"

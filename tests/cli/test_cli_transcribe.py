@@ -60,7 +60,7 @@ def test_transcribe_interrupted_writes_what_is_done(whisper_model: Path, talk_cl
         (["--threads", "0"], EXIT_USAGE, "--threads: must be between 1 and 256"),
         (["--model", "nothing-here"], EXIT_INPUT, "no Whisper model named 'nothing-here'"),
         (["-o", "/no/such/folder/x.srt"], EXIT_INPUT, "does not exist"),
-        (["-o", "x.docx"], EXIT_USAGE, "cannot tell the transcript format"),
+        (["-o", "x.docx"], EXIT_USAGE, "a transcript is written as .txt, .tsv, .srt, .vtt, .TextGrid or .eaf"),
     ],
 )
 def test_transcribe_bad_options(whisper_model: Path, talk_clip: Path, args: list[str], code: int, message: str,

@@ -47,3 +47,20 @@ def test_filter_params_refuse_an_unknown_eta_metric() -> None:
 
     with pytest.raises(ParamsError, match="eta_metric must be 'auto', 'cosine' or 'chrf', not 'bleu'"):
         FilterParams(eta_metric="bleu")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [({"alpha_min": 1.5}, "alpha_min", "must be between 0 and 1, not 1.5"),
+     ({"eta_min": -0.1}, "eta_min", "must be between 0 and 1, not -0.1"),
+     ({"gamma_min": -1.0}, "gamma_min", "must be at least 0, not -1.0"),
+     ({"gamma_min": 3.0, "gamma_max": 2.0}, "gamma_min", r"\(3.0\) is above gamma_max \(2.0\)")],
+)  # fmt: skip
+def test_filter_params_refuse_thresholds_the_filters_cannot_use(changes: dict, field: str, message: str) -> None:
+    """One place checks them, so the command line, the app and the Python API all refuse the same values."""
+    from sialign.core.params import FilterParams
+
+    with pytest.raises(ParamsError, match=message) as info:
+        FilterParams(**changes)
+    assert info.value.field == field
+    assert info.value.other == ("gamma_max" if "gamma_max" in changes else "")

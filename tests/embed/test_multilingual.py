@@ -7,7 +7,8 @@ import pytest
 
 from sialign.core.errors import AlignmentCancelled
 from sialign.embed import models_registry as mr
-from sialign.embed.models import choose_embedder, make_embedder
+from sialign.embed.choice import choose_embedder
+from sialign.embed.models import make_embedder
 from sialign.core.languages import language_code
 from sialign.embed.multilingual import LANGUAGES, MultilingualEncoder, covers
 

@@ -150,7 +150,7 @@ def test_filters_confirmed_beads_are_never_dropped(ginza: Any) -> None:
     project.alignment.beads[1].status = BeadStatus.CONFIRMED
     project.alignment.beads[0].status = BeadStatus.CONFIRMED
     project.alignment.beads[0].trimmed = ()
-    params = FilterParams(alpha_min=1.0, gamma_min=5.0)
+    params = FilterParams(alpha_min=1.0, gamma_min=5.0, gamma_max=10.0)
     beads = apply_filters(project, params)
     assert beads[1].status == BeadStatus.CONFIRMED
     assert any(f.failed for f in beads[1].flags)
@@ -314,7 +314,7 @@ def test_filters_scores_with_statuses_follow_review(scored: tuple[Project, Any])
     assert bool(refreshed.confirmed[1]) and bool(refreshed.filter_dropped[2])
     assert not scores.confirmed[1]  # the original is untouched
     assert 2 in preview_flips(refreshed, FilterParams())  # a filter drop that now passes comes back
-    assert 1 not in preview_flips(refreshed, FilterParams(gamma_min=5.0))  # confirmed: never dropped
+    assert 1 not in preview_flips(refreshed, FilterParams(gamma_min=5.0, gamma_max=10.0))  # confirmed: never dropped
     with pytest.raises(ValueError, match="scored"):
         scores.with_statuses(beads[:-1])
 

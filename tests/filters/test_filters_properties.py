@@ -42,15 +42,19 @@ def projects(draw: Any) -> Project:
     )
 
 
-thresholds = st.builds(
-    FilterParams,
-    intra=st.booleans(),
-    drop_contentless=st.booleans(),
-    alpha_min=st.floats(0, 1),
-    gamma_min=st.floats(0, 1.5),
-    gamma_max=st.floats(1.0, 4.0),
-    eta_min=st.floats(0, 1),
-    drop_failed=st.booleans(),
+# FilterParams refuses gamma_min above gamma_max: draw the pair in order.
+gammas = st.tuples(st.floats(0, 1.5), st.floats(1.0, 4.0)).filter(lambda pair: pair[0] <= pair[1])
+thresholds = gammas.flatmap(
+    lambda pair: st.builds(
+        FilterParams,
+        intra=st.booleans(),
+        drop_contentless=st.booleans(),
+        alpha_min=st.floats(0, 1),
+        gamma_min=st.just(pair[0]),
+        gamma_max=st.just(pair[1]),
+        eta_min=st.floats(0, 1),
+        drop_failed=st.booleans(),
+    )
 )
 
 

@@ -19,10 +19,14 @@ from sialign.filters.doubt_decisions import (
     preview_doubt_flips, roc_auc,
 )
 from sialign.filters.learned import (
-    DoubtResult, compute_doubt, fit_logistic, make_negatives, rejected_proposals, training_examples_from,
-    training_set,
+    COMBINED_FEATURES, COMBINER_FILE, DoubtResult, combined_features, combiner_from_dict, combiner_to_dict,
+    compute_doubt, fit_combiner, fit_logistic, make_negatives, rejected_proposals, shipped_combiner,
+    training_examples_from, training_set,
 )
-from sialign.filters.doubt_features import FEATURE_NAMES, bead_spans, char_f_score, span_features, talk_context
+from sialign.filters.doubt_features import (
+    COST_CLIP, FEATURE_NAMES, bead_spans, boundary_margins, char_f_score, context_features, span_features,
+    talk_context,
+)
 from sialign.io.project_file import load_project, save_project
 from lexical_talks import lexical_talk
 
@@ -136,6 +140,105 @@ def test_learned_compute_doubt_ranks_corrupted_beads_first(talk: Project) -> Non
     unreviewed = np.array([is_unreviewed(b) for b in project.alignment.beads])
     assert roc_auc(result.doubt[unreviewed], wrong[unreviewed]) > 0.85
     assert most_doubtful(project.alignment.beads, result.by_bead()) in wrong_ids
+
+
+def _moved_boundaries(talk: Project, beads: tuple[int, ...]) -> Project:
+    """A copy of the talk whose beads ``beads`` each hand their last chunk to the next bead."""
+    project = dataclasses.replace(talk, alignment=Alignment([b.copy() for b in talk.alignment.beads]), history=[])
+    for k in beads:
+        apply_edit(project, MoveSegment("tgt", project.alignment.beads[k].tgt[-1], +1))
+    return project
+
+
+def test_learned_boundary_margins_price_both_beads_of_each_move(talk: Project) -> None:
+    project = _moved_boundaries(talk, (16,))
+    ctx = talk_context(project)
+    spans = bead_spans(project)
+    model = ctx.combined
+    margins = boundary_margins(model, spans)
+    assert margins.shape == (len(spans) - 1,)
+
+    def cost(i0: int, a: int, j0: int, b: int) -> float:
+        if a > model.max_src or b > model.max_tgt or a < 0 or b < 0 or not (a or b):
+            return float("inf")
+        return float(model.bead_cost(a, b, np.array([i0 + a]), np.array([j0 + b]))[0])
+
+    # Brute force: every move of every boundary, both beads' DP costs summed.
+    for k in range(len(spans) - 1):
+        (i0, a, j0, b), (_, a1, _, b1) = spans[k], spans[k + 1]
+        base = cost(i0, a, j0, b) + cost(i0 + a, a1, j0 + b, b1)
+        moves = [cost(i0, a + ds, j0, b + dt) + cost(i0 + a + ds, a1 - ds, j0 + b + dt, b1 - dt) - base
+                 for ds, dt in ((0, 1), (0, -1), (1, 0), (-1, 0))]  # fmt: skip
+        expected = float(np.clip(np.nan_to_num(min(moves), posinf=COST_CLIP), -COST_CLIP, COST_CLIP))
+        assert margins[k] == pytest.approx(expected, abs=1e-9), k
+    # The moved chunk: giving it back is cheaper, so that boundary's margin is negative (the only one).
+    assert margins[16] < 0
+    assert np.sum(margins < 0) == 1
+    assert boundary_margins(model, spans[:1]).shape == (0,)
+
+
+def test_learned_context_features_are_relative_to_the_talk(talk: Project) -> None:
+    project = _moved_boundaries(talk, (16,))
+    ctx = talk_context(project)
+    spans = bead_spans(project)
+    X = context_features(ctx, spans)
+    assert X.shape == (len(spans), 2)
+    for col, model in enumerate((ctx.combined, ctx.direct)):
+        margins = boundary_margins(model, spans)
+        scale = float(np.median(margins[margins > 0]))
+        # Each bead's smaller margin over the talk's typical one; the talk's ends have one boundary.
+        assert X[0, col] == pytest.approx(min(margins[0], COST_CLIP) / scale)
+        assert X[-1, col] == pytest.approx(min(margins[-1], COST_CLIP) / scale)
+        assert X[17, col] == pytest.approx(min(margins[16], margins[17]) / scale)
+        assert np.all(np.abs(X[:, col]) <= COST_CLIP)
+    # The two beads around the moved chunk are the only ones below zero.
+    assert set(np.flatnonzero(X[:, 0] < 0)) == {16, 17}
+    # Halving every cost of the talk leaves the features as they were: they are relative.
+    scaled = dataclasses.replace(ctx, combined=_Scaled(ctx.combined, 0.5), direct=_Scaled(ctx.direct, 0.5))
+    assert np.allclose(context_features(scaled, spans), X)
+
+
+class _Scaled:
+    """A cost model whose costs are ``factor`` times another's."""
+
+    def __init__(self, model: object, factor: float) -> None:
+        self._model, self._factor = model, factor
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._model, name)
+
+    def bead_cost(self, *args: object) -> np.ndarray:
+        return self._factor * self._model.bead_cost(*args)  # type: ignore[attr-defined, no-any-return]
+
+
+def test_learned_shipped_combiner_matches_the_code_and_is_used(talk: Project) -> None:
+    shipped = shipped_combiner()
+    stored = json.loads(COMBINER_FILE.read_text(encoding="utf-8"))
+    assert tuple(stored["features"]) == COMBINED_FEATURES == shipped.feature_names
+    # The talk's own model counts for more doubt, a wide boundary margin for less.
+    weights = shipped.weights()
+    assert weights["self_log_odds"] > 0 and weights["boundary_margin_direct"] < 0
+    assert combiner_from_dict(combiner_to_dict(shipped, fitted_on="x")).weights() == weights
+    with pytest.raises(ValueError, match="the code computes"):
+        combiner_from_dict({**stored, "features": ["self_log_odds", "cost", "boundary_margin"]})
+    with pytest.raises(ValueError, match="3 numbers"):
+        combiner_from_dict({**stored, "coef": [1.0, 2.0]})
+    project = _moved_boundaries(talk, (16, 25))
+    ctx = talk_context(project)
+    spans = bead_spans(project)
+    result = compute_doubt(project, context=ctx)
+    expected = shipped.predict(combined_features(result.model.decision(span_features(ctx, spans)), ctx, spans))
+    assert np.allclose(result.doubt, expected)
+    assert result.own_doubt is not None and not np.allclose(result.doubt, result.own_doubt)
+    # Another combination changes the doubt: compute_doubt takes the one it is given.
+    flat = fit_combiner(np.array([[0.0, 0, 0], [1.0, 0, 0]]), np.array([0.0, 1.0]))
+    other = compute_doubt(project, context=ctx, combiner=flat)
+    assert not np.allclose(other.doubt, result.doubt)
+    # Without any review, the four beads around the moved chunks are the most doubtful.
+    wrong = np.zeros(len(spans), dtype=bool)
+    wrong[[16, 17, 25, 26]] = True
+    assert roc_auc(result.doubt, wrong) > roc_auc(result.own_doubt, wrong) - 1e-9
+    assert set(np.argsort(-result.doubt)[:4]) == {16, 17, 25, 26}
 
 
 def test_learned_training_set_uses_reviewer_drops_and_corrections(talk: Project) -> None:
@@ -323,19 +426,19 @@ def test_learned_doubt_features_use_the_aligners_embedder_for_the_pair(monkeypat
     (It used to resolve "auto" as if the pair were en→en: use-multilingual for an en→fi talk the aligner
     reads with the lexical embedder, since the encoder does not cover Finnish.)
     """
-    from sialign.align import pipeline
     from sialign.core.model import Document, Project
     from sialign.core.params import AlignParams
+    from sialign.embed import models
     from sialign.filters.doubt_features import talk_context
 
     asked: list[str] = []
-    real = pipeline.get_embedder
+    real = models.load_embedder
 
     def recording(spec: str):
         asked.append(spec)
         return real(spec)
 
-    monkeypatch.setattr(pipeline, "get_embedder", recording)
+    monkeypatch.setattr(models, "load_embedder", recording)
     project = Project(
         source=Document.from_texts(["The weather is nice today.", "I lost my keys."], "en"),
         target=Document.from_texts(["Sää on tänään kaunis.", "Kadotin avaimeni."], "fi"),

@@ -104,7 +104,7 @@ def make_project():
 
 @pytest.fixture
 def session(qapp, project):
-    from sialign.align.result import SimilarityGrid
+    from sialign.core.similarity import SimilarityGrid
     from sialign.gui.common.session import ProjectSession
 
     s = ProjectSession()

@@ -212,3 +212,18 @@ def test_filter_panel_brings_the_result_of_scoring_into_view(qtbot, window) -> N
     top = panel.count_label.mapTo(scroll.widget(), panel.count_label.rect().topLeft()).y()
     view = scroll.verticalScrollBar().value(), scroll.verticalScrollBar().value() + scroll.viewport().height()
     assert view[0] <= top and top + panel.count_label.height() <= view[1]
+
+
+def test_filter_panel_says_when_gamma_at_least_is_above_gamma_at_most(qtbot, window) -> None:
+    """FilterParams refuses the pair (as the command line does): the panel says why and offers no Apply, then recovers."""
+    panel = window.filter_panel
+    window.act.filters.trigger()
+    _score(qtbot, window)
+    panel.rows["gamma_max"].set_value(1.0)
+    panel.rows["gamma_min"].set_value(1.5)
+    assert "“γ — length ratio, at least” is above “γ — length ratio, at most”" in panel.count_label.text()
+    assert panel.flips == [] and not panel.apply_button.isEnabled()
+    panel.apply()  # refused, nothing starts
+    assert not window.runner.busy and window.session.undo_stack.count() == 0
+    panel.rows["gamma_min"].set_value(0.2)
+    assert panel.apply_button.isEnabled() and panel.flips == [2]

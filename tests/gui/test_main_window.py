@@ -446,7 +446,7 @@ def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None
     from sialign.core import edits
     from sialign.core.model import Alignment, Bead, Document, Project
     from sialign.gui.main.main_window import MainWindow
-    from sialign.align.result import SimilarityGrid
+    from sialign.core.similarity import SimilarityGrid
     from sialign.gui.common.session import ProjectSession
 
     n = 5000

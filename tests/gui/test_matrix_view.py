@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.gui.matrix.matrix_view import MatrixView, bead_at, bead_spans
-from sialign.align.result import SimilarityGrid
+from sialign.core.similarity import SimilarityGrid
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.

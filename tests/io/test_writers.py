@@ -429,7 +429,7 @@ def test_writers_untimed_tsv_has_empty_time_columns(tmp_path: Path) -> None:
 
 
 def test_writers_transcript_format_from_extension_required(tmp_path: Path) -> None:
-    with pytest.raises(ExportError, match="cannot tell the transcript format"):
+    with pytest.raises(ExportError, match="a transcript is written as .txt, .tsv, .srt, .vtt, .TextGrid or .eaf"):
         write_transcript(timed_doc(), tmp_path / "x.docx")
 
 

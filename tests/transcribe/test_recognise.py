@@ -109,7 +109,7 @@ def test_a_model_folder_of_the_wrong_kind_is_refused(tmp_path: Path, talk_clip: 
 
 @pytest.mark.parametrize("frozen", [False, True])
 def test_without_a_speech_recogniser_transcribe_fails_in_one_line_first(monkeypatch, tmp_path, capsys, frozen) -> None:
-    """No faster-whisper: pip's extra from a source install, the full build from the lean one — before the model is looked for."""
+    """No faster-whisper: pip's extra from a source install, a reinstall from an installer — before the model is looked for."""
     import sys
 
     from sialign.cli.main import main
@@ -121,7 +121,7 @@ def test_without_a_speech_recogniser_transcribe_fails_in_one_line_first(monkeypa
     err = capsys.readouterr().err
     assert code != 0 and "Traceback" not in err and len(err.strip().splitlines()) == 1
     if frozen:
-        assert "this is the lean build of SI Aligner, which has no speech recogniser: install the full build" in err
+        assert "the speech recogniser of this installation does not load" in err and "reinstall SI Aligner" in err
     else:
         assert "faster-whisper is not installed" in err and "sialign[transcribe]" in err
     assert "no-model" not in err

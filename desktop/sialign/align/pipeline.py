@@ -36,14 +36,16 @@ import numpy as np
 from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
-from sialign.align.result import AlignResult, SimilarityGrid
+from sialign.align.result import AlignResult
 from sialign.core.errors import SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
 from sialign.core.plurals import count_noun
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
+from sialign.core.similarity import SimilarityGrid
 from sialign.embed.base import Embedder, l2_normalise_rows
-from sialign.embed.models import EmbedderChoice, choose_embedder
+from sialign.embed.choice import EmbedderChoice, choose_embedder
+from sialign.embed.models import load_embedder
 from sialign.align.signals import (
     LAG_PULL_SHARE, MIX_LEXICAL_DIM, LagEstimate, is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
     word_skip_scale,
@@ -108,29 +110,8 @@ def cost_settings(params: AlignParams, units: str) -> CostSettings:
 
 
 # ------------------------------------------------------------------ embedding
-_EMBEDDERS: dict[str, Embedder] = {}
 _PAIR_MEMO: OrderedDict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]] = OrderedDict()
 _PAIR_MEMO_SIZE = 16
-
-
-def get_embedder(spec: str) -> Embedder:
-    """The embedder named by ``spec`` (``"lexical"``, ``"use-multilingual"``, a model path or name), loaded once per process.
-
-    Raises:
-        ValueError: ``spec`` is ``"auto"`` (or empty): it names no embedder until the languages are known.
-    """
-    from sialign.embed.models import AUTO_BUILTIN, AUTO_SPECS, make_embedder
-
-    key = spec.strip() or "default"
-    if key.lower() in AUTO_SPECS or key.lower() == AUTO_BUILTIN:
-        # "auto" depends on the language pair: resolved with choose_embedder first,
-        # never cached under its own name (it would stand for one pair for the process).
-        raise ValueError(f"get_embedder({spec!r}): resolve the embedder for the language pair first (choose_embedder)")
-    if key not in _EMBEDDERS:
-        started = time.perf_counter()
-        _EMBEDDERS[key] = make_embedder(key)
-        log.info("loaded embedder %s in %.2f s", _EMBEDDERS[key].name, time.perf_counter() - started)
-    return _EMBEDDERS[key]
 
 
 def _digest(*parts: object) -> str:
@@ -348,7 +329,7 @@ def build_signals(
                 names[-1] += f" with lexical {lexical_weight:g}"
         if pivot_weight > 0:
             assert project.reference is not None
-            pivot_embedder = main if params.pivot_embedder == "main" else get_embedder(params.pivot_embedder)
+            pivot_embedder = main if params.pivot_embedder == "main" else load_embedder(params.pivot_embedder)
             ref_texts = _texts(project.reference)
             x, y, xs, ys = encode_pair(
                 pivot_embedder, ref_texts, tgt_texts, candidates=params.candidates, max_side=params.max_src,
@@ -427,7 +408,7 @@ def align_project(
         choice = choose_embedder(params.embedder, src_doc.language, tgt_doc.language)
         if choice.note:
             log.info("%s", choice.note)
-        main = get_embedder(choice.spec)
+        main = load_embedder(choice.spec)
     built = build_signals(project, params, main, progress=embed_progress, should_stop=should_stop)
     signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
     tgt_texts = _texts(tgt_doc)
@@ -671,7 +652,7 @@ def similarity_grid(
     if not n or not m:
         return SimilarityGrid(np.zeros((n, m), dtype=np.float32), src_ids, tgt_ids)
     spec = embedder_spec or choose_embedder(params.embedder, src_doc.language, tgt_doc.language).spec
-    built = build_signals(project, params, get_embedder(spec), progress=progress, should_stop=should_stop)
+    built = build_signals(project, params, load_embedder(spec), progress=progress, should_stop=should_stop)
     if not built.signals:
         return SimilarityGrid(np.zeros((n, m), dtype=np.float32), src_ids, tgt_ids)
     settings = cost_settings(params, resolve_target_units(params, n, m))

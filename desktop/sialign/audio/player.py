@@ -2,7 +2,7 @@
 
 Everything costly happens before the stream starts: the spans are read by
 seeking, converted to the device's channel count, resampled to the device's
-rate (and playback speed) with ``scipy.signal.resample_poly`` and laid out in
+rate (and playback speed) with :func:`sialign.audio.resample.resample_poly` and laid out in
 one preallocated buffer. The audio callback then only copies the next frames
 into ``outdata`` — no allocation, no logging, no locks, no Qt — and raises
 ``CallbackStop`` at the end (the pattern of sounddevice's ``play_file``
@@ -164,7 +164,7 @@ def prepare_frames(frames: np.ndarray, src_rate: int, dst_rate: int, channels: i
         C-contiguous float32 array of shape (m, channels), with
         ``m = ceil(n * up / down)`` for ``(up, down) = resample_ratio(...)``.
     """
-    from scipy.signal import resample_poly
+    from sialign.audio.resample import resample_poly
 
     if frames.shape[1] != channels:
         mono = mixdown(frames)

@@ -287,11 +287,11 @@ class LiveAligner:
     def _prepare(self) -> None:
         """Load the encoder (and the recogniser's model) and encode the source."""
         if self._embedder is None:
-            from sialign.align.pipeline import get_embedder
-            from sialign.embed.models import choose_embedder
+            from sialign.embed.choice import choose_embedder
+            from sialign.embed.models import load_embedder
 
             choice = choose_embedder(self.params.embedder, self.source.language, self.tgt_lang)
-            self._embedder = get_embedder(choice.spec)
+            self._embedder = load_embedder(choice.spec)
             self.aligner.embedder = self._embedder
         load = getattr(self.recogniser.transcriber, "load", None)
         if callable(load):

@@ -188,7 +188,7 @@ class StreamResampler:
     def _resample(self, window: np.ndarray) -> np.ndarray:
         if (self.up, self.down) == (1, 1):
             return window.astype(np.float32, copy=True)
-        from scipy.signal import resample_poly
+        from sialign.audio.resample import resample_poly
 
         return resample_poly(window, self.up, self.down).astype(np.float32)
 

@@ -49,13 +49,13 @@ def run(args: argparse.Namespace) -> int:
     from sialign.core.atomic import atomic_write_text
     from sialign.io.project_file import load_project
     from sialign.review.compare import (
-        compare_format, compare_renditions, comparison_html, comparison_tsv, interpreter_lines, interpreter_table,
+        COMPARE_FILES, compare_renditions, comparison_html, comparison_tsv, interpreter_lines, interpreter_table,
         interpreters_html, interpreters_tsv,
     )  # fmt: skip
 
     from sialign.workflows.outputs import check_output_folder
 
-    fmt = compare_format(args.output) if args.output else None
+    fmt = COMPARE_FILES.format_of(args.output) if args.output else None
     if args.output:
         check_output_folder(args.output)
     paths = expand_projects(args.projects)

@@ -32,6 +32,7 @@ _DISTRIBUTIONS = [
     "ja_ginza",
     "sudachipy",
     "sudachidict_core",
+    "sudachidict_small",
     "PySide6-Essentials",
     "shiboken6",
     "pyqtgraph",
@@ -297,6 +298,7 @@ def _speech_section() -> Section:
 
 def _ginza_section(*, full: bool) -> Section:
     from sialign.text.edict import edict_path
+    from sialign.text.japanese import SUDACHI_DICTIONARIES, sudachi_dictionary
 
     s = Section("Japanese analysis (GiNZA)")
     dictionary = edict_path()
@@ -310,7 +312,10 @@ def _ginza_section(*, full: bool) -> Section:
             "word links of Japanese-English beads are drawn without it; install Debian's edict package "
             "or set SIALIGN_EDICT to an EDICT file",
         )
-    missing = [m for m in ("spacy", "ginza", "ja_ginza", "sudachipy", "sudachidict_core") if not _installed(m)]
+    missing = [m for m in ("spacy", "ginza", "ja_ginza", "sudachipy") if not _installed(m)]
+    dictionaries = [name for name in SUDACHI_DICTIONARIES if _installed(f"sudachidict_{name}")]
+    if not dictionaries:
+        missing.append("sudachidict_core (or small / full)")
     if missing:
         s.add(
             "installed",
@@ -319,15 +324,20 @@ def _ginza_section(*, full: bool) -> Section:
             "Japanese chunking and the content-word filter are unavailable; install ginza and ja_ginza",
         )
         return s
-    s.add("installed", "yes (spacy, ginza, ja_ginza, sudachipy, sudachidict_core)")
+    s.add("installed", f"yes (spacy, ginza, ja_ginza, sudachipy, sudachidict_{' / '.join(dictionaries)})")
+    try:
+        s.add("dictionary", f"SudachiDict {sudachi_dictionary()}")
+    except Exception as exc:  # SIALIGN_SUDACHI_DICT naming one that is not there
+        s.add("dictionary", str(exc), "error", "unset SIALIGN_SUDACHI_DICT or install the dictionary it names")
+        return s
     if not full:
         s.add("load check", "skipped (takes several seconds; run `sialign doctor --full`)")
         return s
     try:
         start = time.perf_counter()
-        import spacy
+        from sialign.text.japanese import ginza_nlp
 
-        nlp = spacy.load("ja_ginza")
+        nlp = ginza_nlp()
         loaded = time.perf_counter() - start
         doc = nlp("今日は政府の話をします。")
         s.add("load check", f"loaded in {loaded:.1f} s; {len(doc)} tokens in a test sentence")

@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
-    from sialign.io.export_formats import SUBTITLE_SUFFIXES, export_format, export_path, format_for_path
+    from sialign.io.export_formats import ALIGNMENT_FILES, SUBTITLE_SUFFIXES, export_format, export_path
     from sialign.io.writers import alignment_format_for
     from sialign.workflows.outputs import check_output_folder, check_output_name, export
 
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if fmt is None and args.output:
         if Path(args.output).suffix.lower() in SUBTITLE_SUFFIXES:
             alignment_format_for(args.output)  # raises: subtitles need their side chosen, never a TSV under that name
-        fmt = format_for_path(args.output)
+        fmt = ALIGNMENT_FILES.format_or_none(args.output)
     fmt = fmt or "tsv"
     if args.two_column and fmt == "tsv":
         fmt = "tsv2"

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sialign.cli.project_args import add_project_and_output
@@ -82,7 +81,8 @@ def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
     try:
         return dataclasses.replace(params, **changes)
     except ParamsError as exc:  # FilterParams validates; an option given out of range is a wrong argument
-        usage_error(f"--{exc.field.replace('_', '-')} {exc.problem}")
+        problem = exc.problem.replace(exc.other, f"--{exc.other.replace('_', '-')}") if exc.other else exc.problem
+        usage_error(f"--{exc.field.replace('_', '-')} {problem}")
 
 
 def _progress(fraction: float, message: str) -> None:
@@ -119,7 +119,6 @@ def _report_doubt(project: Project) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.cli.usage import usage_error
     from sialign.core.errors import SialignError
     from sialign.core.model import BeadStatus, bead_text
     from sialign.io.project_file import load_project
@@ -133,20 +132,12 @@ def run(args: argparse.Namespace) -> int:
     if project.alignment is None or not project.alignment.beads:
         raise SialignError(f"{args.project}: the project has no alignment yet — run 'sialign align' first")
     params = _params(args, project.filter_params)
-    for name in ("alpha_min", "eta_min", "rendered_min"):
-        if not 0.0 <= getattr(params, name) <= 1.0:
-            usage_error(f"--{name.replace('_', '-')} must be between 0 and 1, not {getattr(params, name)}")
-    if params.gamma_min > params.gamma_max:
-        usage_error(f"--gamma-min ({params.gamma_min}) is above --gamma-max ({params.gamma_max})")
-    if not 0.0 <= params.doubt_max <= 1.0:
-        usage_error(f"--doubt-max must be between 0 and 1, not {params.doubt_max}")
     use_learned = bool(args.learned or args.learned_only or args.learned_from)
     others = []
     if args.learned_from:
-        from sialign.filters.learned import find_projects
+        from sialign.workflows.filtering import learning_projects
 
-        mine = Path(args.project).resolve()
-        others = [load_project(p) for p in find_projects(args.learned_from) if Path(p).resolve() != mine]
+        others = learning_projects(args.learned_from, besides=args.project)
     names = ([] if args.learned_only else list(FINE_FILTERS)) + (["learned"] if use_learned else [])
     done = apply_filters(project, names, params=params, embedder=args.embedder, others=others, progress=_progress)
     if sys.stderr.isatty():
@@ -168,10 +159,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{count_noun(len(beads), 'bead')}: {trimmed} trimmed, {newly} newly dropped, {restored} restored "
           f"(alpha by {', '.join(sorted({d.method for row in scores.alpha_details for d in row if d})) or 'nothing'}; "
           f"{'reference translation present' if scores.has_reference else 'no reference translation: gamma and eta not measured'})")
-    if scores.skipped:
-        from sialign.filters.languages import skipped_note
-
-        print(skipped_note(scores.skipped))
+    if done.skipped_note():
+        print(done.skipped_note())
     for name, count in sorted(failed.items()):
         print(f"  {name:<18} {count:>5} {'bead' if count == 1 else 'beads'} flagged")
     if use_learned:

@@ -34,27 +34,21 @@ def run(args: argparse.Namespace) -> int:
 
     from sialign.core.atomic import atomic_write_text
     from sialign.core.languages import normalise_language
-    from sialign.links import EFLOMAL_NAME, WordLinker, eflomal_available, eflomal_links, format_pharaoh, read_pairs
     from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.word_links import link_pairs
 
     src_lang, tgt_lang = normalise_language(args.src_lang), normalise_language(args.tgt_lang)
     if args.output:
         check_output_folder(args.output)
     if args.pairs == "-":
-        pairs = read_pairs("<standard input>", sys.stdin.read())
+        done = link_pairs("<standard input>", src_lang, tgt_lang, text=sys.stdin.read(), aligner=args.aligner, min_corpus=args.min_corpus)
     else:
-        pairs = read_pairs(args.pairs)
-    links = WordLinker().link(pairs, src_lang, tgt_lang)
-    aligner = WordLinker.name
-    if args.aligner == "eflomal" or (args.aligner == "auto" and eflomal_available() and len(pairs) >= args.min_corpus):
-        links = eflomal_links(pairs, links, src_lang, tgt_lang)
-        aligner = EFLOMAL_NAME
-    out = "".join(format_pharaoh(row) + "\n" for row in links)
-    counted = f"{len(pairs)} pair{'' if len(pairs) == 1 else 's'}"
+        done = link_pairs(args.pairs, src_lang, tgt_lang, aligner=args.aligner, min_corpus=args.min_corpus)
+    counted = f"{done.pairs} pair{'' if done.pairs == 1 else 's'}"
     if args.output:
-        atomic_write_text(args.output, out)
-        print(f"links of {counted} written to {args.output} (aligner {aligner})", file=sys.stderr)
+        atomic_write_text(args.output, done.text)
+        print(f"links of {counted} written to {args.output} (aligner {done.aligner})", file=sys.stderr)
     else:
-        sys.stdout.write(out)
-        print(f"links of {counted} (aligner {aligner})", file=sys.stderr)
+        sys.stdout.write(done.text)
+        print(f"links of {counted} (aligner {done.aligner})", file=sys.stderr)
     return 0

@@ -29,10 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
-    from sialign.review.tags import project_tags, tags_format, write_projected_tags
+    from sialign.review.tags import TAG_FILES, project_tags, write_projected_tags
     from sialign.workflows.outputs import check_output_folder
 
-    tags_format(args.output)  # an unknown extension fails before anything is read
+    TAG_FILES.format_of(args.output)  # an unknown extension fails before anything is read
     check_output_folder(args.output)
     project = load_project(args.project)
     result = project_tags(project, args.tagged)

@@ -36,11 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
-    from sialign.review.report import report_format, write_report
+    from sialign.review.report import REPORT_FILES, write_report
     from sialign.workflows.outputs import check_output_folder
 
     output = args.output or str(Path(args.project).with_suffix(".html"))
-    report_format(output)  # an unknown extension fails before the project is read
+    REPORT_FILES.format_of(output)  # an unknown extension fails before the project is read
     check_output_folder(output)
     glossary = None
     if args.glossary:

@@ -29,27 +29,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.cli.cmd_align import console_progress
-    from sialign.core.errors import SialignError
+    from sialign.core.errors import AlignmentCancelled, SialignError
     from sialign.embed.models_registry import ModelRegistry
     from sialign.io.readers import read_transcript
     from sialign.io.writers import transcript_format_for, write_transcript
-    from sialign.transcribe import recognise, retime_document
     from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.retiming import retime_transcript
 
     fmt = transcript_format_for(args.output)
     check_output_folder(args.output)
     doc = read_transcript(args.transcript, language=args.language, tier=args.tier)
     model = ModelRegistry().whisper_folder(args.model)
-    language = args.language or (doc.language if doc.language not in ("", "und") else None)
-    progress = console_progress(args.quiet)
-    heard = recognise(args.audio, model, language=language, device=args.device, threads=args.threads, progress=progress)
-    if progress is not None:
-        print(file=sys.stderr)
-    if heard.interrupted:
-        raise KeyboardInterrupt
     if not doc.segments:
         raise SialignError(f"{args.transcript}: the transcript holds no text to time.")
-    timed, stats = retime_document(doc, heard.words)
+    progress = console_progress(args.quiet)
+    try:
+        timed, stats = retime_transcript(doc, args.audio, model, language=args.language, device=args.device,
+                                         threads=args.threads, progress=progress)  # fmt: skip
+    except AlignmentCancelled:
+        raise KeyboardInterrupt from None
+    finally:
+        if progress is not None:
+            print(file=sys.stderr)
     timed.audio_path = args.audio
     n = write_transcript(timed, args.output, format=fmt)
     print(f"Timed {n} segments ({stats.matched} of {stats.tokens} words found in the recording, "

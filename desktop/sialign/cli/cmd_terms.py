@@ -25,11 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
-    from sialign.review.terms import check_terms, read_glossary, terms_format, terms_tsv, write_terms
+    from sialign.review.terms import TERMS_FILES, check_terms, read_glossary, terms_tsv, write_terms
     from sialign.workflows.outputs import check_output_folder
 
     if args.output:
-        terms_format(args.output)  # an unknown extension fails before anything is read
+        TERMS_FILES.format_of(args.output)  # an unknown extension fails before anything is read
         check_output_folder(args.output)
     glossary = read_glossary(args.glossary)
     project = load_project(args.project)

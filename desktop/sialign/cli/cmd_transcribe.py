@@ -18,7 +18,7 @@ HELP = "transcribe a recording with a local Whisper model (offline; SRT/VTT/TSV/
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("audio", metavar="AUDIO", help="the recording (WAV, FLAC, OGG, MP3, M4A, a video...)")
+    parser.add_argument("audio", metavar="AUDIO", help="the recording (WAV, FLAC, OGG, MP3; M4A or a video where PyAV is installed, as in a pip install, not in the installers)")
     parser.add_argument("--language", metavar="LANG", help="spoken language, e.g. en or ja (default: detected by a multilingual model; English for an English-only one)")
     parser.add_argument("--model", metavar="NAME|DIR", help="Whisper model folder, or the name of one added with 'sialign models add' (default: the default Whisper model)")
     parser.add_argument("--role", choices=("source", "interpretation"), default="source",

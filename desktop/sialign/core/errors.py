@@ -143,11 +143,15 @@ class ParamsError(SialignError):
         field: the parameter's name (``max_src``); a front end names its own
             option or widget from it.
         problem: what is wrong, to follow the name (``must be at least 1, not 0``).
+        other: the parameter ``field`` is checked against, when two disagree
+            (``gamma_min`` above ``gamma_max``); ``problem`` names it as a
+            parameter, and a front end may word both as its own.
     """
 
-    def __init__(self, field: str, problem: str) -> None:
+    def __init__(self, field: str, problem: str, *, other: str = "") -> None:
         self.field = field
         self.problem = problem
+        self.other = other
         super().__init__(f"{field} {problem}")
 
 

@@ -227,10 +227,14 @@ class FilterParams:
             ParamsError: naming the parameter and the problem.
         """
         _check_choices(self, {"eta_metric": EtaMetric})
-        if not 0.0 <= self.doubt_max <= 1.0:
-            raise ParamsError("doubt_max", f"must be between 0 and 1, not {self.doubt_max}")
-        if not 0.0 <= self.rendered_min <= 1.0:
-            raise ParamsError("rendered_min", f"must be between 0 and 1, not {self.rendered_min}")
+        for name in ("alpha_min", "eta_min", "doubt_max", "rendered_min"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ParamsError(name, f"must be between 0 and 1, not {value}")
+        if self.gamma_min < 0.0:
+            raise ParamsError("gamma_min", f"must be at least 0, not {self.gamma_min}")
+        if self.gamma_min > self.gamma_max:
+            raise ParamsError("gamma_min", f"({self.gamma_min}) is above gamma_max ({self.gamma_max})", other="gamma_max")
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

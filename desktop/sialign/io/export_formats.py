@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from sialign.io.output_formats import OutputFormats
+
 
 @dataclass(frozen=True)
 class ExportFormat:
@@ -71,6 +73,9 @@ SUBTITLE_SUFFIXES = frozenset({".srt", ".vtt"})
 ALIGNMENT_FORMATS: tuple[str, ...] = tuple(f.key for f in EXPORT_FORMATS)
 # Lower-case extension -> format key.
 ALIGNMENT_EXTENSIONS: dict[str, str] = {f.suffix.lower(): f.key for f in EXPORT_FORMATS if f.by_suffix}
+# The format an export's name says (``.srt``/``.vtt`` say none: the side has to be chosen).
+ALIGNMENT_FILES = OutputFormats("an alignment export", {f.suffix: f.key for f in EXPORT_FORMATS if f.by_suffix},
+                                choose="or choose a format")  # fmt: skip
 
 
 def export_format(key: str) -> ExportFormat:
@@ -97,15 +102,10 @@ def export_path(path: str | Path, fmt: ExportFormat) -> Path:
     return p.with_name(stem + fmt.name_tag + fmt.suffix)
 
 
-def format_for_path(path: str | Path) -> str | None:
-    """The format key a file name stands for, or None."""
-    return ALIGNMENT_EXTENSIONS.get(Path(path).suffix.lower())
-
-
 def suffix_list() -> str:
     """``.tsv, .jsonl, ... or .eaf`` for messages."""
     suffixes = list(dict.fromkeys(f.suffix for f in EXPORT_FORMATS))
     return ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
 
 
-__all__ = ["ALIGNMENT_EXTENSIONS", "ALIGNMENT_FORMATS", "EXPORT_FORMATS", "SUBTITLE_SUFFIXES", "ExportFormat", "export_format", "export_path", "format_for_path", "suffix_list"]
+__all__ = ["ALIGNMENT_EXTENSIONS", "ALIGNMENT_FILES", "ALIGNMENT_FORMATS", "EXPORT_FORMATS", "SUBTITLE_SUFFIXES", "ExportFormat", "export_format", "export_path", "suffix_list"]

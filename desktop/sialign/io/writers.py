@@ -65,12 +65,15 @@ from sialign.core.errors import ExportError, OutputNameError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.atomic import atomic_open
 from sialign.core.paths import linked_media
-from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, ALIGNMENT_FORMATS, SUBTITLE_SUFFIXES, export_format
+from sialign.io.export_formats import ALIGNMENT_FILES, ALIGNMENT_FORMATS, SUBTITLE_SUFFIXES, export_format
+from sialign.io.output_formats import OutputFormats
 from sialign.io.escaping import escape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
 from sialign.io.tier_files import Interval, eaf_text, textgrid_text, xml_attr, xml_text
 
-TRANSCRIPT_EXTENSIONS = {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".textgrid": "textgrid", ".eaf": "eaf"}
+# A transcript's format from its extension (``sialign convert``, ``transcribe``, ``retime``).
+TRANSCRIPT_FILES = OutputFormats("a transcript", {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".TextGrid": "textgrid",
+                                                  ".eaf": "eaf"}, choose="or choose a format")  # fmt: skip
 
 # The eleven columns written before trimmed chunks had a column of their own,
 # and the twelve written before the review fields had theirs (both still read);
@@ -556,14 +559,10 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
         if key not in ALIGNMENT_FORMATS:
             raise ExportError(f"unknown export format {format!r} — use one of {', '.join(ALIGNMENT_FORMATS)}")
     else:
-        key = ALIGNMENT_EXTENSIONS.get(Path(path).suffix.lower(), "")
-        if not key and Path(path).suffix.lower() in SUBTITLE_SUFFIXES:
+        if Path(path).suffix.lower() in SUBTITLE_SUFFIXES:
             kind = Path(path).suffix.lower().lstrip(".")
             raise OutputNameError(f"{Path(path).name!r}: say which side the subtitles show — format {kind}-source or {kind}-target")
-        if not key:
-            raise OutputNameError(
-                f"cannot tell the export format from {Path(path).name!r} — name it .tsv, .jsonl, .tmx, .align, .TextGrid or .eaf, or choose a format"
-            )
+        key = ALIGNMENT_FILES.format_of(path)
     if key == "tsv" and two_column:
         key = "tsv2"
     return key
@@ -644,10 +643,7 @@ def transcript_format_for(path: str | Path, format: str | None = None) -> str:
 
     if format:
         return normalise_format(format)
-    key = TRANSCRIPT_EXTENSIONS.get(Path(path).suffix.lower())
-    if key is None:
-        raise OutputNameError(f"cannot tell the transcript format from {Path(path).name!r} — use .txt .tsv .srt .vtt .TextGrid .eaf or choose a format")
-    return key
+    return TRANSCRIPT_FILES.format_of(path)
 
 
 def write_transcript(doc: Document, path: str | Path, *, format: str | None = None, tier_name: str | None = None) -> int:

@@ -21,10 +21,11 @@ from typing import Sequence
 
 import numpy as np
 
-from sialign.core.errors import OutputNameError, SialignError
+from sialign.core.errors import SialignError
 from sialign.core.model import Project, bead_text
 from sialign.review.figures import RenditionFigures, evs_offset_warning, format_clock, format_compression, rendition_figures
 from sialign.core.plurals import count_noun
+from sialign.io.output_formats import OutputFormats
 
 COMPARE_FORMATS = ("html", "tsv")
 # Lags of one sentence, each measured from its interpreter's median, further
@@ -439,11 +440,5 @@ def interpreters_tsv(rows: Sequence[InterpreterRow]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compare_format(path: str | Path) -> str:
-    """``"html"`` or ``"tsv"`` from the extension; anything else is a one-line error."""
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix in ("html", "htm"):
-        return "html"
-    if suffix in ("tsv", "tab"):
-        return "tsv"
-    raise OutputNameError(f"{path}: a comparison is written as .html or .tsv — name the output file compare.html or compare.tsv")
+# A comparison is HTML or TSV, told from its extension (COMPARE_FILES.format_of(path)).
+COMPARE_FILES = OutputFormats("a comparison", {".html": "html", ".htm": "html", ".tsv": "tsv", ".tab": "tsv"}, example="compare")

@@ -15,11 +15,12 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from sialign.core.errors import OutputNameError, SialignError
+from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.review.charts import Chart, chart_svg, coverage_chart, evs_chart
 from sialign.review.figures import Figure, RenditionFigures, bead_row, format_clock, rendition_figures
 from sialign.core.plurals import count_noun
+from sialign.io.output_formats import OutputFormats
 
 if TYPE_CHECKING:
     from sialign.review.terms import TermCheck
@@ -252,18 +253,8 @@ def _simple_table(rows: list[dict[str, Any]], text_key: str, heading: str, time_
     return "".join(out)
 
 
-def report_format(path: str | Path) -> str:
-    """``"html"`` or ``"pdf"`` from the file extension.
-
-    Raises:
-        SialignError: any other extension (one line saying which are known).
-    """
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix in ("html", "htm"):
-        return "html"
-    if suffix == "pdf":
-        return "pdf"
-    raise OutputNameError(f"{path}: a report is written as .html or .pdf — name the output file report.html or report.pdf")
+# A report is HTML or PDF, told from its extension (REPORT_FILES.format_of(path)).
+REPORT_FILES = OutputFormats("a report", {".html": "html", ".htm": "html", ".pdf": "pdf"}, example="report")
 
 
 def write_report(project: Project, path: str | Path, *, today: _dt.date | None = None, terms: TermCheck | None = None) -> Report:
@@ -272,7 +263,7 @@ def write_report(project: Project, path: str | Path, *, today: _dt.date | None =
     Raises:
         SialignError: no alignment, an unknown extension, or no CJK font for a PDF.
     """
-    fmt = report_format(path)
+    fmt = REPORT_FILES.format_of(path)
     report = build_report(project, today=today, terms=terms)
     if fmt == "html":
         from sialign.core.atomic import atomic_write_text

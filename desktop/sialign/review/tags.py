@@ -29,13 +29,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sialign.core.errors import ExportError, OutputNameError, SialignError
+from sialign.core.errors import ExportError, SialignError
 from sialign.core.model import Document, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop
+from sialign.io.output_formats import OutputFormats
 from sialign.review.bead_words import BeadWords, Piece, bead_words, running_text
 from sialign.text.inline_tags import InlineTag, insert_inline_tags, strip_inline_tags
 
 TAG_FORMATS = ("srt", "vtt", "jsonl", "eaf")
+# Projected tags are written in one of these, told from the extension (TAG_FILES.format_of(path)).
+TAG_FILES = OutputFormats("projected tags", {f".{fmt}": fmt for fmt in TAG_FORMATS}, plural=True)
 
 
 @dataclass(frozen=True)
@@ -371,18 +374,6 @@ def tag_tiers(project: Project, result: TagProjection) -> list[tuple[str, list[t
     return tiers
 
 
-def tags_format(path: str | Path) -> str:
-    """``srt``, ``vtt``, ``jsonl`` or ``eaf`` from the file extension.
-
-    Raises:
-        SialignError: any other extension.
-    """
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix in TAG_FORMATS:
-        return suffix
-    raise OutputNameError(f"{path}: projected tags are written as .srt, .vtt, .jsonl or .eaf — name the output file accordingly")
-
-
 def tagged_subtitles(project: Project, result: TagProjection, fmt: str) -> str:
     """The interpretation as SRT or WebVTT, one cue per chunk, projected tags inserted.
 
@@ -447,7 +438,7 @@ def write_projected_tags(project: Project, result: TagProjection, path: str | Pa
     """Write the projection to ``path`` (format from the extension), atomically; returns cues or records written."""
     from sialign.core.atomic import atomic_write_text
 
-    fmt = tags_format(path)
+    fmt = TAG_FILES.format_of(path)
     if fmt == "eaf":
         from sialign.core.paths import linked_media
         from sialign.io.tier_files import eaf_text  # the EAF writer of the alignment exports

@@ -30,9 +30,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from sialign.core.errors import InputError, OutputNameError, SialignError
+from sialign.core.errors import InputError, SialignError
 from sialign.core.model import BeadStatus, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
+from sialign.io.output_formats import OutputFormats
 from sialign.review.bead_words import BeadWords, Word, bead_words, words_of
 from sialign.text.lemmas import ENGLISH_LEMMA_METHOD
 
@@ -376,22 +377,12 @@ def terms_json(check: TermCheck) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
-def terms_format(path: str | Path) -> str:
-    """``"tsv"`` or ``"json"`` from the file extension.
-
-    Raises:
-        SialignError: any other extension.
-    """
-    suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix in ("tsv", "txt"):
-        return "tsv"
-    if suffix == "json":
-        return "json"
-    raise OutputNameError(f"{path}: the term check is written as .tsv or .json — name the output file terms.tsv or terms.json")
+# The term check is TSV or JSON, told from its extension (TERMS_FILES.format_of(path)).
+TERMS_FILES = OutputFormats("the term check", {".tsv": "tsv", ".txt": "tsv", ".json": "json"}, example="terms")
 
 
 def write_terms(check: TermCheck, path: str | Path) -> None:
     """Write the check to ``path`` (TSV or JSON from the extension), atomically."""
     from sialign.core.atomic import atomic_write_text
 
-    atomic_write_text(path, terms_json(check) if terms_format(path) == "json" else terms_tsv(check))
+    atomic_write_text(path, terms_json(check) if TERMS_FILES.format_of(path) == "json" else terms_tsv(check))

@@ -40,14 +40,14 @@ def require_recogniser() -> None:
 def whisper_missing(exc: Exception) -> ModelLoadError:
     """The one-line error when faster-whisper cannot be imported.
 
-    A frozen program without it is the lean build (``packaging/build.sh
-    --lean`` leaves the speech recogniser out with torch): the user needs the
-    full build, not a pip command.
+    Both installers carry the recogniser, so in a frozen program its failing
+    to import means a damaged installation: the user needs to reinstall, not a
+    pip command.
     """
     if getattr(sys, "frozen", False):
         return ModelLoadError(
-            "this is the lean build of SI Aligner, which has no speech recogniser: install the full build "
-            "to transcribe recordings, or open transcripts made elsewhere."
+            f"the speech recogniser of this installation does not load ({_first_line(exc)}): "
+            "reinstall SI Aligner, or open transcripts made elsewhere."
         )
     return ModelLoadError(f"faster-whisper is not installed ({exc}); {INSTALL_HINT}.")
 
@@ -132,12 +132,12 @@ def decode_with_soundfile(path: Path) -> np.ndarray | None:
 
     The recogniser needs no PyAV for the formats every build reads anyway:
     channels are averaged and the rate converted with a polyphase filter
-    (``scipy.signal.resample_poly``).
+    (:func:`sialign.audio.resample.resample_poly`, SciPy's method).
     """
     import math
 
     import soundfile as sf
-    from scipy.signal import resample_poly
+    from sialign.audio.resample import resample_poly
 
     try:
         data, rate = sf.read(str(path), dtype="float32", always_2d=True)
@@ -187,6 +187,9 @@ def _decode_with_pyav(p: Path) -> np.ndarray:
                          hint="convert it to WAV, FLAC, OGG or MP3") from exc  # fmt: skip
     try:
         samples = np.asarray(decode_audio(str(p), sampling_rate=SAMPLE_RATE), dtype=np.float32)
+    except ImportError as exc:  # the installers carry a placeholder for PyAV (packaging/rthook_no_pyav.py)
+        raise InputError(p, f"not a format this build can decode without PyAV ({_first_line(exc)})",
+                         hint="convert it to WAV, FLAC, OGG or MP3") from exc  # fmt: skip
     except Exception as exc:  # PyAV raises its own error classes for every kind of bad file
         # A container without an audio stream fails inside faster-whisper with an IndexError.
         detail = "no audio stream" if isinstance(exc, (IndexError, StopIteration)) else f"{type(exc).__name__}: {_first_line(exc)}"

@@ -9,11 +9,15 @@ or widgets into calls of these functions and show what they return:
   beads) and install the result with its parameters as one undoable edit;
 - :mod:`~sialign.workflows.filtering`: run some or all filters (``intra``, ``inter``,
   ``learned``), each kind as one undoable edit with its thresholds;
+- :mod:`~sialign.workflows.doubt`: the learned filter's doubt while a reviewer works;
+- :mod:`~sialign.workflows.word_links`: keep a project's word links up to date, link token pairs;
 - :mod:`~sialign.workflows.outputs`: write a project or an export, summarise a result.
 
 They are the one door that changes a project: the command line, the desktop
-app, corpus mode and the Python API go through them, never through the
-aligner (:mod:`sialign.align.pipeline`) or ``apply_edit`` themselves.
+app, corpus mode and the Python API go through them, never through
+``apply_edit`` themselves; the front ends and corpus mode import nothing of
+the aligner, the filters or the word aligner (:mod:`sialign.align`,
+:mod:`sialign.filters`, :mod:`sialign.links`) but through them.
 
 Modules are imported on use: ``import sialign.workflows`` stays cheap.
 """

@@ -20,14 +20,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sialign.align.result import AlignResult, SimilarityGrid
+    from sialign.align.result import AlignResult
     from sialign.core.carry import CarryReport
     from sialign.core.changes import Changes
     from sialign.core.edits import Edit
     from sialign.core.model import Alignment, Project
     from sialign.core.params import AlignParams
     from sialign.core.progress import ProgressFn, StopFn
-    from sialign.embed.models import EmbedderChoice
+    from sialign.core.similarity import SimilarityGrid
+    from sialign.embed.choice import EmbedderChoice
     from sialign.workflows.filtering import Filtered
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ def embedder_choice(project: Project, params: AlignParams | None = None) -> Embe
     the built-in multilingual encoder when it covers both languages, else the
     lexical embedder.
     """
-    from sialign.embed.models import choose_embedder
+    from sialign.embed.choice import choose_embedder
 
     spec = (params or align_params(project)).embedder
     return choose_embedder(spec, project.source.language, project.target.language)
@@ -67,7 +68,7 @@ def embedder_choice(project: Project, params: AlignParams | None = None) -> Embe
 
 def talk_embedder(project: Project) -> str:
     """The embedder the talk's alignment was made with (what its matrix and doubt compare with); for an unaligned talk, the one it would use."""
-    from sialign.embed.models import talk_embedder_spec
+    from sialign.embed.choice import talk_embedder_spec
 
     return talk_embedder_spec(project, align_params(project).embedder)
 

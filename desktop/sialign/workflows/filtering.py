@@ -19,6 +19,7 @@ import dataclasses
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from sialign.core.params import FilterParams
     from sialign.core.progress import ProgressFn, StopFn
     from sialign.filters.learned import DoubtResult
+    from sialign.filters.preview import PreviewChange
     from sialign.filters.scores import BeadScores
 
 log = logging.getLogger(__name__)
@@ -105,6 +107,14 @@ class Filtered:
     before_learned: list[BeadStatus] = field(default_factory=list)
     learned: list[Bead] | None = None
     doubt: DoubtResult | None = None
+
+    def skipped_note(self) -> str:
+        """One line naming the filters not applied for the talk's target language ("" when all were)."""
+        if self.scores is None or not self.scores.skipped:
+            return ""
+        from sialign.filters.languages import skipped_note
+
+        return skipped_note(self.scores.skipped)
 
 
 def apply_filters(
@@ -222,6 +232,89 @@ def compute_doubt(project: Project, result: DoubtResult, threshold: float, *, dr
     return apply_doubt(project, result, threshold, drop=drop)
 
 
+def skipped_filters(project: Project) -> dict[str, str]:
+    """The filters that do not apply to the talk's target language: name → the reason, for the user."""
+    from sialign.filters.languages import skipped_filters as skipped
+
+    return skipped(project)
+
+
+def learning_projects(paths: Iterable[str], *, besides: str | Path | None = None) -> list[Project]:
+    """The projects named by ``paths`` (``.sialign`` files, corpus folders searched recursively) for the learned
+    filter to train on too, leaving out the project file ``besides`` (the one being filtered).
+
+    Raises:
+        InputError: a path does not exist or names no project; a project file cannot be read.
+    """
+    from sialign.filters.learned import find_projects
+    from sialign.io.project_file import load_project
+
+    mine = Path(besides).resolve() if besides is not None else None
+    return [load_project(p) for p in find_projects(paths) if Path(p).resolve() != mine]
+
+
+@dataclass
+class FilterPreview:
+    """What the fine-grained filters would change at some thresholds, without changing anything.
+
+    Attributes:
+        flips: beads whose status would change (dropped or given back).
+        changes: every bead that would change, with its reasons.
+        counts: how many of ``changes`` are each kind (``drop``, ``restore``, ``flag``, ``trim``).
+    """
+
+    flips: list[int]
+    changes: list[PreviewChange]
+    counts: dict[str, int]
+
+    @property
+    def changed(self) -> list[int]:
+        """The indices of the beads that would change, in order."""
+        return sorted({change.index for change in self.changes})
+
+
+def preview_filters(project: Project, scores: BeadScores, params: FilterParams) -> FilterPreview:
+    """What applying ``params`` on ``scores`` (from :func:`compute_scores`) would change; quick enough for a slider.
+
+    Raises:
+        ValueError: the thresholds cannot be applied to these scores (the message says why).
+    """
+    from sialign.core.word_links import rendered_share
+    from sialign.filters import preview_flips
+    from sialign.filters.preview import count_changes, preview_changes
+
+    beads = project.alignment.beads if project.alignment is not None else []
+    flips = preview_flips(scores, params)
+    rendered = [rendered_share(project, b) for b in beads] if params.rendered_min > 0 else None
+    changes = preview_changes(beads, project.target, scores, params, rendered)
+    return FilterPreview(flips, changes, count_changes(changes))
+
+
+def load_filters() -> None:
+    """Import the filters' modules now (a front end does it before its window shows, not mid-task)."""
+    import sialign.filters  # noqa: F401
+
+
+def warm_up_scoring(project: Project) -> bool:
+    """Start loading the Japanese analyser in the scoring process when scoring this aligned talk will need it.
+
+    Returns at once (the load runs in the background); True when a load was started or already under way.
+    """
+    from sialign.filters.remote import needs_japanese, warm_up_japanese
+
+    if project.alignment is None or not project.alignment.beads or not needs_japanese(project):
+        return False
+    warm_up_japanese()
+    return True
+
+
+def stop_scoring() -> None:
+    """Stop the scoring process and free its memory (when the application quits; safe to call twice)."""
+    from sialign.filters.remote import shutdown
+
+    shutdown()
+
+
 def _apply(project: Project, edit: Edit, done: Filtered) -> None:
     from sialign.core.edits import apply_edit_changes
 
@@ -235,7 +328,8 @@ def _embedder(project: Project, spec: str | None) -> object:
     """The embedder ``spec`` names, fitted on the talk's target-language texts when it learns from them (lexical)."""
     if not spec:
         return None
-    from sialign.embed.models import choose_embedder, make_embedder
+    from sialign.embed.choice import choose_embedder
+    from sialign.embed.models import make_embedder
 
     embedder = make_embedder(choose_embedder(spec, project.source.language, project.target.language).spec)
     if hasattr(embedder, "fit"):
@@ -250,6 +344,7 @@ __all__ = [
     "FILTER_NAMES",
     "FINE_FILTERS",
     "LEARNED_LABEL",
+    "FilterPreview",
     "Filtered",
     "apply_filters",
     "check_filter_names",
@@ -258,4 +353,10 @@ __all__ = [
     "compute_scores",
     "filter_params_for",
     "filters_edit",
+    "learning_projects",
+    "load_filters",
+    "preview_filters",
+    "skipped_filters",
+    "stop_scoring",
+    "warm_up_scoring",
 ]

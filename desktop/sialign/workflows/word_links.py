@@ -12,6 +12,8 @@ filter run with a rendered-share threshold (:func:`update_word_links`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from sialign.core.model import Project
@@ -72,15 +74,87 @@ def update_word_links(
         ModelLoadError: the built-in encoder cannot be loaded.
         LanguageToolUnavailable: a Japanese side and GiNZA not installed.
     """
-    from sialign import links
-
-    aligner = str((linker or links.WordLinker).name)
+    aligner = linker_name(linker)
     if project.word_links is not None and project.word_links.aligner != aligner:
         project.word_links = None  # another aligner's links are all drawn again
     pairs = stale_pairs(project)
     new = compute_links(project, pairs, linker=linker, progress=progress, should_stop=should_stop) if pairs else {}
     store_links(project, new, aligner)
     return len(new)
+
+
+def default_linker() -> Any:
+    """The word aligner links are drawn with when none is given: the built-in multilingual encoder's."""
+    from sialign import links
+
+    return links.WordLinker()
+
+
+def linker_name(linker: Any = None) -> str:
+    """The name stored links carry for ``linker`` (None: the default aligner), to tell whose links they are."""
+    from sialign import links
+
+    return str((linker or links.WordLinker).name)
+
+
+def scoring_tokenizer(should_stop: StopFn | None = None) -> Callable[[list[str], str], Any]:
+    """A ``tokenizer`` for :func:`compute_links` that leaves a window's process light.
+
+    Japanese words come from GiNZA in the application's scoring process
+    (:func:`sialign.workflows.filtering.compute_scores` loads it there too),
+    loaded once per session; other languages are split here.
+    """
+
+    def tokenize(texts: list[str], language: str) -> Any:
+        from sialign.links import tokenize_texts, tokenize_texts_job
+
+        if language.split("-")[0].lower() != "ja":
+            return tokenize_texts(texts, language)
+        from sialign.filters.remote import load_japanese, scoring_process
+
+        process = scoring_process()
+        process.call(load_japanese, should_stop=should_stop, terminate_on_cancel=False)
+        return process.call(tokenize_texts_job, texts, language, should_stop=should_stop)
+
+    return tokenize
+
+
+@dataclass
+class PairLinks:
+    """Word links of pre-tokenised sentence pairs (:func:`link_pairs`).
+
+    Attributes:
+        text: one line of 0-based ``i-j`` links per pair (the Pharaoh format).
+        pairs: how many pairs were linked.
+        aligner: the name of the aligner that drew them.
+    """
+
+    text: str
+    pairs: int
+    aligner: str
+
+
+def link_pairs(path: str, src_lang: str, tgt_lang: str, *, text: str | None = None, aligner: str = "auto",
+               min_corpus: int = 100) -> PairLinks:  # fmt: skip
+    """Link the ``source ||| target`` lines of ``path`` (or of ``text``, read as that file), tokens as given.
+
+    Args:
+        aligner: ``encoder`` (the built-in encoder's links), ``eflomal`` (those
+            links as priors of eflomal trained on the pairs) or ``auto``
+            (eflomal when installed and there are at least ``min_corpus`` pairs).
+
+    Raises:
+        InputError: a line is not a pair (the message names the file and line).
+    """
+    from sialign.links import EFLOMAL_NAME, WordLinker, eflomal_available, eflomal_links, format_pharaoh, read_pairs
+
+    pairs = read_pairs(path, text)
+    links = WordLinker().link(pairs, src_lang, tgt_lang)
+    name = WordLinker.name
+    if aligner == "eflomal" or (aligner == "auto" and eflomal_available() and len(pairs) >= min_corpus):
+        links = eflomal_links(pairs, links, src_lang, tgt_lang)
+        name = EFLOMAL_NAME
+    return PairLinks("".join(format_pharaoh(row) + "\n" for row in links), len(pairs), str(name))
 
 
 def store_links(project: Project, new: dict[str, BeadLinks], aligner: str) -> bool:
@@ -98,4 +172,15 @@ def store_links(project: Project, new: dict[str, BeadLinks], aligner: str) -> bo
     return True
 
 
-__all__ = ["compute_links", "merged_links", "stale_pairs", "store_links", "update_word_links"]
+__all__ = [
+    "PairLinks",
+    "compute_links",
+    "default_linker",
+    "link_pairs",
+    "linker_name",
+    "merged_links",
+    "scoring_tokenizer",
+    "stale_pairs",
+    "store_links",
+    "update_word_links",
+]

@@ -28,31 +28,13 @@ log = logging.getLogger(__name__)
 DELAY_MS = 400
 
 
-def _tokenizer(should_stop: Callable[[], bool]) -> Callable[[list[str], str], Any]:
-    """Words of texts; Japanese in the application's scoring process, where GiNZA loads once per
-    session without freezing the window (:mod:`sialign.filters.remote`)."""
-
-    def tokenize(texts: list[str], language: str) -> Any:
-        from sialign.links import tokenize_texts, tokenize_texts_job
-
-        if language.split("-")[0].lower() != "ja":
-            return tokenize_texts(texts, language)
-        from sialign.filters.remote import load_japanese, scoring_process
-
-        process = scoring_process()
-        process.call(load_japanese, should_stop=should_stop, terminate_on_cancel=False)
-        return process.call(tokenize_texts_job, texts, language, should_stop=should_stop)
-
-    return tokenize
-
-
 class LinksService(QObject):
     """Keeps ``session.project.word_links`` up to date.
 
     Args:
         session: the open project.
         linker_factory: makes the word aligner (called once, in the worker
-            thread); None: :class:`sialign.links.WordLinker` with the built-in
+            thread); None: :func:`sialign.workflows.word_links.default_linker`, the built-in
             encoder.
 
     Signals:
@@ -104,9 +86,9 @@ class LinksService(QObject):
             if self._linker_factory is not None:
                 self._linker = self._linker_factory()
             else:
-                from sialign.links import WordLinker
+                from sialign.workflows.word_links import default_linker
 
-                self._linker = WordLinker()
+                self._linker = default_linker()
         return self._linker
 
     def update_now(self) -> None:
@@ -126,9 +108,9 @@ class LinksService(QObject):
         copy = snapshot(project)
 
         def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.workflows.word_links import compute_links
+            from sialign.workflows.word_links import compute_links, scoring_tokenizer
 
-            return compute_links(copy, pairs, linker=self._make_linker(), tokenizer=_tokenizer(should_stop),
+            return compute_links(copy, pairs, linker=self._make_linker(), tokenizer=scoring_tokenizer(should_stop),
                                  progress=progress, should_stop=should_stop)  # fmt: skip
 
         worker = TaskWorker(task, "Drawing word links")
@@ -140,9 +122,9 @@ class LinksService(QObject):
         self.runner.start(worker)
 
     def _aligner(self) -> str:
-        from sialign import links
+        from sialign.workflows.word_links import linker_name
 
-        return str((self._linker or links.WordLinker).name)
+        return linker_name(self._linker)
 
     def _store(self, project: Any, new: dict) -> None:
         from sialign.workflows.word_links import store_links

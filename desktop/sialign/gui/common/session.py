@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QUndoStack
 from sialign.core.changes import Changes
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
-from sialign.align.result import SimilarityGrid
+from sialign.core.similarity import SimilarityGrid
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Doubt in the app: retrain the bead-quality model as the reviewer works, and filter by it.
 
-:class:`DoubtService` retrains :func:`sialign.filters.learned.compute_doubt`
+:class:`DoubtService` retrains :func:`sialign.workflows.doubt.retrain_doubt`
 a moment after every confirm, drop or edit (once for a burst of edits), on a
 plain background thread over a snapshot of the project, so the GUI thread
 never waits for it; the talk's vectors and cost models are kept between
@@ -123,7 +123,7 @@ class DoubtService(QObject):
 
     def _work(self, project: Any, generation: int) -> None:
         """Runs on the background thread; reports through a queued signal only."""
-        from sialign.filters.learned import compute_doubt, talk_context
+        from sialign.workflows.doubt import doubt_context, retrain_doubt
 
         def should_stop() -> bool:
             return generation != self._generation
@@ -131,9 +131,9 @@ class DoubtService(QObject):
         try:
             key = _context_key(project)
             if key != self._context_key:
-                self._context = talk_context(project, should_stop=should_stop)
+                self._context = doubt_context(project, should_stop=should_stop)
                 self._context_key = key
-            result: Any = compute_doubt(project, context=self._context, should_stop=should_stop)
+            result: Any = retrain_doubt(project, self._context, should_stop=should_stop)
         except Exception as exc:
             result = exc
         try:
@@ -226,7 +226,7 @@ class DoubtFilterBox(QWidget):
         self.update_preview()
 
     def update_preview(self, *_: Any) -> None:
-        from sialign.filters.doubt_decisions import preview_doubt_flips
+        from sialign.workflows.doubt import preview_doubt
 
         alignment = self.session.project.alignment
         self.flips = []
@@ -236,7 +236,7 @@ class DoubtFilterBox(QWidget):
             self.count_label.setText("Computing the doubt of every bead…")
         else:
             threshold = self.threshold.value()
-            self.flips = preview_doubt_flips(self.service.result, alignment.beads, threshold, self.drop_box.isChecked())
+            self.flips = preview_doubt(self.service.result, alignment.beads, threshold, self.drop_box.isChecked())
             above = int((self.service.result.doubt > threshold).sum())
             good, wrong = self.service.result.counts
             self.count_label.setText(

@@ -2,17 +2,17 @@
 
 Scoring a talk (GiNZA for Japanese, the reference translation, chrF) takes
 seconds, so it runs once, in the scoring process of
-:mod:`sialign.filters.remote` (a worker thread waits for it and relays its
+:func:`sialign.workflows.filtering.compute_scores` (a worker thread waits for it and relays its
 progress): loading GiNZA holds the interpreter lock for up to a second at a
 time, which in the GUI process would freeze the window. The process loads
 GiNZA once per session, and starts loading it in the background while
 this panel shows an aligned Japanese talk, so the first "Score beads"
 rarely waits for it. After
 scoring, every threshold change only calls
-:func:`sialign.filters.preview_flips` on the stored scores (vectorised, well
+:func:`sialign.workflows.filtering.preview_filters` on the stored scores (vectorised, well
 under a millisecond per change). "Apply" builds the new beads with
-:func:`sialign.filters.apply_filters` in a worker too and installs them as
-one undoable edit.
+:func:`sialign.workflows.filtering.compute_filters` in a worker too and installs them as
+one undoable edit (:func:`~sialign.workflows.filtering.filters_edit`).
 """
 
 from __future__ import annotations
@@ -278,7 +278,7 @@ class FilterPanel(QWidget):
 
     def _show_skipped(self) -> None:
         """Disable, with the reason, the filters not built for this talk's target language."""
-        from sialign.filters.languages import skipped_filters
+        from sialign.workflows.filtering import skipped_filters
 
         project = self.session.project
         # No talk open: nothing is skipped for a language nobody chose yet.
@@ -313,12 +313,9 @@ class FilterPanel(QWidget):
         """
         if not self.isVisible():
             return
-        from sialign.filters.remote import needs_japanese, warm_up_japanese
+        from sialign.workflows.filtering import warm_up_scoring
 
-        project = self.session.project
-        if project.alignment is None or not project.alignment.beads or not needs_japanese(project):
-            return
-        warm_up_japanese()
+        warm_up_scoring(self.session.project)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -341,7 +338,7 @@ class FilterPanel(QWidget):
 
         self.session.commit_pending()
         project = snapshot(self.session.project)
-        content_pos = self.params().content_pos
+        content_pos = self.session.project.filter_params.content_pos  # not set in the panel
 
         def task(progress: ProgressFn, should_stop: StopFn) -> Any:
             from sialign.workflows.filtering import compute_scores
@@ -371,9 +368,32 @@ class FilterPanel(QWidget):
         if top < bar.value() or top + self.count_label.height() + 60 > bar.value() + parent.viewport().height():
             bar.setValue(max(0, top - 8))
 
+    def params_problem(self) -> str:
+        """Why the thresholds as set cannot be applied (γ at least above γ at most), worded with the panel's
+        labels; "" when they can."""
+        from sialign.core.errors import ParamsError
+
+        try:
+            self.params()
+        except ParamsError as exc:
+            labels = {t.name: t.label for t in (*THRESHOLDS, DOUBT_THRESHOLD)}
+            name = labels.get(exc.field, exc.field)
+            if exc.other:
+                return f"“{name}” is above “{labels.get(exc.other, exc.other)}”: lower the one or raise the other."
+            return f"“{name}” {exc.problem}."
+        return ""
+
     def _update_preview(self, *_: Any) -> None:
         self.preview_list.clear()
         self.changed = []
+        alignment = self.session.project.alignment
+        problem = self.params_problem()
+        self.apply_button.setEnabled(bool(alignment is not None and alignment.beads) and not problem)
+        if problem:
+            self.flips = []
+            self.count_label.setText(problem)
+            self.flips_changed.emit(self.flips)
+            return
         if self.scores is None:
             self.flips = []
             if self.session.project.alignment is None:
@@ -382,18 +402,12 @@ class FilterPanel(QWidget):
                 self.count_label.setText("Score the beads to see how many each threshold would change.")
             self.flips_changed.emit(self.flips)
             return
-        from sialign.filters import preview_flips
-        from sialign.filters.preview import count_changes, preview_changes
+        from sialign.workflows.filtering import preview_filters
 
         project = self.session.project
         beads = project.alignment.beads if project.alignment else []
         try:
-            self.flips = preview_flips(self.scores, self.params())
-            from sialign.core.word_links import rendered_share
-
-            params = self.params()
-            rendered = [rendered_share(project, b) for b in beads] if params.rendered_min > 0 else None
-            changes = preview_changes(beads, project.target, self.scores, params, rendered)
+            preview = preview_filters(project, self.scores, self.params())
         except ValueError as exc:
             self.flips = []
             self.count_label.setText(str(exc))
@@ -401,10 +415,10 @@ class FilterPanel(QWidget):
             return
         from sialign.core.model import BeadStatus
 
+        self.flips, changes, counts = preview.flips, preview.changes, preview.counts
         dropping = sum(1 for i in self.flips if i < len(beads) and beads[i].status is not BeadStatus.DROPPED)
         restoring = len(self.flips) - dropping
-        counts = count_changes(changes)
-        self.changed = sorted({change.index for change in changes})
+        self.changed = preview.changed
         n = len(self.changed)
         text = (
             f"<b>{n}</b> bead{'s' if n != 1 else ''} would change: {dropping} dropped, {restoring} restored; "
@@ -434,7 +448,7 @@ class FilterPanel(QWidget):
     def apply(self) -> None:
         from sialign.gui.common.workers import TaskWorker, snapshot
 
-        if self.session.project.alignment is None:
+        if self.session.project.alignment is None or self.params_problem():
             return
         self.session.commit_pending()
         project = snapshot(self.session.project)

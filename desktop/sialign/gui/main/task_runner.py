@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMessageBox, QProgressBar, QPushButton, QWidget
 from sialign.core.errors import SialignError
 from sialign.core.params import AlignParams
 from sialign.core.paths import error_log_path
-from sialign.align.result import SimilarityGrid
+from sialign.core.similarity import SimilarityGrid
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import AlignWorker, TaskWorker, WorkerRunner
 

@@ -18,8 +18,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPen
 from PySide6.QtWidgets import QGraphicsRectItem, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from sialign.align.result import SimilarityGrid
 from sialign.core.model import Bead, BeadStatus, Project
+from sialign.core.similarity import SimilarityGrid
 
 # Outline colours of beads on the heat map (viridis runs dark blue → yellow,
 # so the outlines use colours that stay visible on both ends).

@@ -409,7 +409,7 @@ class TablePanel(QWidget):
         construction and would always come first.
         """
         from sialign.core.model import BeadStatus
-        from sialign.filters.doubt_decisions import most_doubtful
+        from sialign.workflows.doubt import most_doubtful
 
         alignment = self.session.project.alignment
         if alignment is None:

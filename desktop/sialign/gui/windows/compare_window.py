@@ -529,10 +529,10 @@ class CompareWindow(QMainWindow):
     def save(self, path: str) -> None:
         """Write the comparison as HTML or TSV (from the extension)."""
         from sialign.core.atomic import atomic_write_text
-        from sialign.review.compare import compare_format, comparison_html, comparison_tsv
+        from sialign.review.compare import COMPARE_FILES, comparison_html, comparison_tsv
 
         try:
-            fmt = compare_format(path)
+            fmt = COMPARE_FILES.format_of(path)
             atomic_write_text(path, comparison_html(self.comparison) if fmt == "html" else comparison_tsv(self.comparison))
         except (SialignError, OSError) as exc:
             self._show_error(str(exc))

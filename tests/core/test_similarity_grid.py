@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sialign.align.result import SimilarityGrid, _gather
+from sialign.core.similarity import SimilarityGrid, _gather
 
 
 @pytest.mark.parametrize("seed", range(40))
