@@ -64,6 +64,7 @@ def test_romaji_matches_link_names_and_runs_of_tokens(facts) -> None:
     # Particles spell two letters: never matched inside a longer word.
     assert not any(i in (2, 5) for i, _ in found)
     assert romaji_matches(ja, facts(ja), ["the", "minister"]) == set()
+    assert {(3, 0), (4, 0)} <= romaji_matches(ja, facts(ja), ["Daijō-daijin"])  # long vowels marked
 
 
 def test_dictionary_matches_glossed_words_by_lemma(facts, small_edict) -> None:

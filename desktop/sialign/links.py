@@ -51,6 +51,7 @@ vectors (tests/benchmarks/RESULTS.md).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -476,7 +477,7 @@ def romaji_matches(ja_tokens: Sequence[str], facts: Sequence[Any], latin_tokens:
     keys = _romaji_keys(ja_tokens, facts)
     out: set[Link] = set()
     for j, word in enumerate(latin_tokens):
-        target = romaji_key(word) if word.isascii() else ""
+        target = romaji_key(word) if all(ch.isascii() or "LATIN" in unicodedata.name(ch, "") for ch in word) else ""
         if len(target) < 3:
             continue
         for i in range(len(keys)):
