@@ -138,3 +138,25 @@ def test_eflomal_links_attach_japanese_auxiliaries_after_training() -> None:
         verb = {j for i, j in row if i == 2}
         assert verb <= {j for i, j in row if i == 3}
     assert sum((2, 1) in row for row in links) >= 0.8 * len(pairs)
+
+
+def test_link_bead_texts_reads_japanese_through_the_given_reader() -> None:
+    from sialign.links import link_bead_texts
+    from sialign.text.japanese import japanese_token_facts
+
+    class Flat:
+        def encode(self, texts, progress=None, should_stop=None):
+            return np.ones((len(texts), 2), dtype=np.float32) / np.sqrt(2)
+
+    asked: list[list[list[str]]] = []
+
+    def reader(token_lists):
+        asked.append([list(tokens) for tokens in token_lists])
+        return japanese_token_facts(token_lists)
+
+    (bead,) = link_bead_texts([("They met in Muromachi.", "彼らは室町で会った。")], "en", "ja", WordLinker(Flat()),
+                              japanese_reader=reader)  # fmt: skip
+    assert len(asked) == 1 and "室町" in asked[0][0] and "Muromachi" not in asked[0][0]  # the target side only
+    src = [t for t, _, _ in bead.src_tokens]
+    tgt = [t for t, _, _ in bead.tgt_tokens]
+    assert (src.index("Muromachi"), tgt.index("室町")) in bead.links

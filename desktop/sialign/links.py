@@ -312,6 +312,7 @@ class WordLinker:
         tgt_lang: str | None,
         content: Sequence[Iterable[int]] | None = None,
         *,
+        facts: Sequence[FactsPair] | None = None,
         progress: ProgressFn | None = None,
         should_stop: StopFn | None = None,
     ) -> list[tuple[list[Link], list[int]]]:
@@ -320,6 +321,9 @@ class WordLinker:
         Args:
             content: per pair, the source content words to look for
                 paraphrases of (:func:`paraphrase_matches`); None: none.
+            facts: per pair, :func:`japanese_facts` of its sides, read
+                elsewhere (the app reads them where GiNZA is loaded); None:
+                read here when a side is Japanese.
 
         Every distinct word is encoded alone once (and kept for later calls);
         with an encoder that has ``encode_spans`` the context windows of all
@@ -352,7 +356,12 @@ class WordLinker:
             for row, found in zip(views, encode(sides, context, stage(0.2, 0.95), should_stop)):
                 for k, vectors in zip(context, found):
                     row[k] = vectors
-        japanese = japanese_facts([pairs[k] for k in keep], src_lang, tgt_lang) if self.params.japanese else None
+        if not self.params.japanese:
+            japanese = None
+        elif facts is not None:
+            japanese = [facts[k] for k in keep]
+        else:
+            japanese = japanese_facts([pairs[k] for k in keep], src_lang, tgt_lang)
         japanese = japanese or [(None, None)] * len(keep)
         out: list[tuple[list[Link], list[int]]] = [([], []) for _ in pairs]
         with one_blas_thread():  # products of a few dozen rows: threads would only wait for each other
@@ -497,23 +506,19 @@ def dictionary_matches(ja_tokens: Sequence[str], facts: Sequence[Any], en_tokens
     """(Japanese, English) token pairs where the dictionary glosses the Japanese word with the English one.
 
     A Japanese token is looked up as written, and as its GiNZA word's
-    lemma and surface form; an English token (not a stopword) matches
-    through :func:`~sialign.text.lemmas.english_lemma`.
+    lemma and surface form (``TokenFacts.english``); an English token (not
+    a stopword) matches through :func:`~sialign.text.lemmas.english_lemma`.
     """
-    from sialign.text.edict import edict_available, english_keys
     from sialign.text.english import STOPWORDS
     from sialign.text.lemmas import english_lemma
 
-    if not edict_available():
-        return set()
     english = [
         english_lemma(w.lower()) if w.isascii() and w.isalpha() and w.lower() not in STOPWORDS else "" for w in en_tokens
     ]
     out: set[Link] = set()
-    for i, (tok, f) in enumerate(zip(ja_tokens, facts)):
-        glossed = english_keys(tok) | english_keys(f.lemma) | english_keys(f.word_text)
-        if glossed:
-            out.update((i, j) for j, key in enumerate(english) if key and key in glossed)
+    for i, f in enumerate(facts):
+        if f.english:
+            out.update((i, j) for j, key in enumerate(english) if key and key in f.english)
     return out
 
 
@@ -834,6 +839,16 @@ def tokenize_texts_job(
 Tokenizer = Any  # (texts, language) -> what tokenize_texts returns
 
 
+def japanese_token_facts_job(
+    token_lists: Sequence[Sequence[str]], *, progress: ProgressFn | None = None, should_stop: StopFn | None = None
+) -> list[Any]:
+    """:func:`~sialign.text.japanese.japanese_token_facts` with the job signature of ``sialign.filters.remote``."""
+    from sialign.text.japanese import japanese_token_facts
+
+    check_stop(should_stop)
+    return japanese_token_facts(token_lists)
+
+
 def link_bead_texts(
     pairs: Sequence[tuple[str, str]],
     src_lang: str | None,
@@ -841,6 +856,7 @@ def link_bead_texts(
     linker: WordLinker | None = None,
     *,
     tokenizer: Tokenizer = None,
+    japanese_reader: Any = None,
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
 ) -> list[Any]:
@@ -851,6 +867,10 @@ def link_bead_texts(
             the desktop app passes one that runs Japanese in its scoring
             process (GiNZA in a thread would freeze the window). Default:
             :func:`tokenize_texts` here.
+        japanese_reader: ``(token lists)`` →
+            :func:`~sialign.text.japanese.japanese_token_facts`'s result, for
+            the Japanese side(s) (the app's runs in its scoring process too).
+            Default: that function here.
 
     Returns:
         One :class:`sialign.core.word_links.BeadLinks` per pair.
@@ -874,7 +894,12 @@ def link_bead_texts(
     linker = linker or WordLinker()
     tokens = [([t for t, _, _ in s[0]], [t for t, _, _ in t[0]]) for s, t in zip(src, tgt)]
     if hasattr(linker, "link_with_paraphrase"):
-        drawn = linker.link_with_paraphrase(tokens, src_lang, tgt_lang, [s[1] for s in src],
+        facts = None
+        if getattr(getattr(linker, "params", None), "japanese", False) and japanese_reader is not None:
+            read = [japanese_reader([pair[side] for pair in tokens]) if _lang(lang) == "ja" else [None] * len(tokens)
+                    for side, lang in ((0, src_lang), (1, tgt_lang))]  # fmt: skip
+            facts = list(zip(read[0], read[1]))
+        drawn = linker.link_with_paraphrase(tokens, src_lang, tgt_lang, [s[1] for s in src], facts=facts,
                                             progress=progress, should_stop=should_stop)  # fmt: skip
     else:  # an aligner of links alone (a statistical one): every unlinked content word is "not found"
         drawn = [(row, []) for row in linker.link(tokens, src_lang, tgt_lang, progress=progress, should_stop=should_stop)]

@@ -11,6 +11,7 @@ Attribution-ShareAlike (the EDRDG's General Dictionary Licence).
 
 A line reads ``漢字;かんじ [よみ] /(n) gloss one/gloss two/EntL123/``: every
 written form and every reading becomes a key; its glosses are kept as text
+(up to 200 MB in memory, held by the process that reads Japanese)
 and turned into English matching keys (:func:`sialign.text.lemmas.english_lemma`
 of each content word) the first time a key is looked up.
 """
@@ -30,7 +31,7 @@ DEBIAN_PATH = Path("/usr/share/edict/edict")
 _TAGS = re.compile(r"\([^)]*\)|\{[^}]*\}")
 _EN_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _LOCK = threading.Lock()
-_GLOSSES: dict[str, list[str]] | None = None
+_GLOSSES: dict[str, str] | None = None
 _LOADED_FROM: Path | None = None
 
 
@@ -42,13 +43,14 @@ def edict_path() -> Path | None:
     return DEBIAN_PATH if DEBIAN_PATH.is_file() else None
 
 
-def _read(path: Path) -> dict[str, list[str]]:
+def _read(path: Path) -> dict[str, str]:
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("euc-jp", errors="replace")
-    glosses: dict[str, list[str]] = {}
+    # One string per form (entries joined by "/"): a list per form would cost a third more memory.
+    glosses: dict[str, str] = {}
     for line in text.splitlines():
         head, sep, rest = line.partition(" /")
         if not sep:
@@ -58,11 +60,11 @@ def _read(path: Path) -> dict[str, list[str]]:
         for form in forms:
             key = form.split("(")[0].strip()
             if key:
-                glosses.setdefault(key, []).append(rest)
+                glosses[key] = f"{glosses[key]}/{rest}" if key in glosses else rest
     return glosses
 
 
-def _glosses() -> dict[str, list[str]]:
+def _glosses() -> dict[str, str]:
     """Gloss text per Japanese form, read once per process (an empty dict without a dictionary)."""
     global _GLOSSES, _LOADED_FROM
     path = edict_path()
@@ -91,11 +93,11 @@ def english_keys(form: str) -> frozenset[str]:
     幕府 → {``shogunate``, ``bakufu``}, 建てる → {``build``, ``construct``, ...}.
     """
     keys: set[str] = set()
-    for entry in (_GLOSSES if _GLOSSES is not None else _glosses()).get(form, ()):
-        for gloss in entry.split("/"):
-            if gloss.startswith("EntL"):
-                continue
-            for word in _EN_WORD.findall(_TAGS.sub(" ", gloss).lower()):
-                if len(word) > 1 and word not in STOPWORDS:
-                    keys.add(english_lemma(word))
+    entries = (_GLOSSES if _GLOSSES is not None else _glosses()).get(form, "")
+    for gloss in entries.split("/"):
+        if gloss.startswith("EntL"):
+            continue
+        for word in _EN_WORD.findall(_TAGS.sub(" ", gloss).lower()):
+            if len(word) > 1 and word not in STOPWORDS:
+                keys.add(english_lemma(word))
     return frozenset(keys)

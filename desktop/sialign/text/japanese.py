@@ -294,6 +294,9 @@ class TokenFacts:
         reading: the token's reading in katakana ("" when unknown).
         word: index of that word in the text: tokens cut out of one GiNZA
             word (``あ`` ``る`` of ある) share it.
+        english: English matching keys of the token, its word's lemma and its
+            word in the Japanese-English dictionary (:mod:`sialign.text.edict`;
+            empty without the dictionary).
     """
 
     pos: str
@@ -301,6 +304,7 @@ class TokenFacts:
     word_text: str
     reading: str
     word: int
+    english: frozenset[str] = frozenset()
 
 
 def japanese_token_facts(token_lists: Sequence[Sequence[str]]) -> list[list[TokenFacts]]:
@@ -311,13 +315,17 @@ def japanese_token_facts(token_lists: Sequence[Sequence[str]]) -> list[list[Toke
     it starts in, and a reading of its own: the words it spans, itself when
     it is kana, else its own tokenisation's reading. For tokens that are
     GiNZA's words (the app's own tokenisation) this is simply each word.
+    The dictionary is looked up here too, so that it is held, like GiNZA,
+    in the process that reads Japanese (the app's scoring process).
 
     Raises:
         LanguageToolUnavailable: GiNZA cannot be loaded.
     """
+    from sialign.text.edict import edict_available, english_keys
     from sialign.text.romaji import is_kana, to_katakana
 
     nlp = ginza_nlp()
+    dictionary = edict_available()
     out: list[list[TokenFacts]] = []
     with _PARSE_LOCK:
         for tokens in token_lists:
@@ -341,7 +349,8 @@ def japanese_token_facts(token_lists: Sequence[Sequence[str]]) -> list[list[Toke
                 else:
                     reading = "".join((t.morph.get("Reading") or [""])[0] for t in nlp.tokenizer(token))
                 _, _, pos, lemma, surface, _ = words[w] if words else (0, 0, "X", token, token, "")
-                facts.append(TokenFacts(pos, lemma, surface, reading, w))
+                english = english_keys(token) | english_keys(lemma) | english_keys(surface) if dictionary else frozenset()
+                facts.append(TokenFacts(pos, lemma, surface, reading, w, english))
                 at = end
             out.append(facts)
     return out
