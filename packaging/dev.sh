@@ -12,7 +12,8 @@ ROOT=$(pwd)
 VENV=${SIALIGN_VENV:-$ROOT/.venv}
 PY=${PYTHON:-python3}
 
-APT_PACKAGES=(libportaudio2 fonts-noto-cjk xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libegl1 libgl1 libxkbcommon-x11-0 espeak-ng desktop-file-utils strace poppler-utils)
+# edict: the EDRDG Japanese-English dictionary (CC BY-SA), read by the word links of Japanese-English beads.
+APT_PACKAGES=(libportaudio2 fonts-noto-cjk xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libegl1 libgl1 libxkbcommon-x11-0 espeak-ng desktop-file-utils strace poppler-utils edict)
 
 apt_setup() {
     command -v dpkg >/dev/null 2>&1 || return 0

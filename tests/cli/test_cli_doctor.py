@@ -199,3 +199,15 @@ def test_cli_doctor_japanese_font_check(
     assert (check["status"], check["value"]) == (status, value)
     if status == "warn":
         assert "fonts-noto-cjk" in check["hint"]
+
+
+def test_cli_doctor_says_where_the_japanese_english_dictionary_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SIALIGN_EDICT", str(tmp_path / "absent"))
+    check = _report(capsys)["Japanese analysis (GiNZA)"]["Japanese-English dictionary"]
+    assert check["status"] == "warn" and "absent" in check["value"] and "SIALIGN_EDICT" in check["hint"]
+    (tmp_path / "edict").write_text("寺 [てら] /(n) temple/\n", encoding="utf-8")
+    monkeypatch.setenv("SIALIGN_EDICT", str(tmp_path / "edict"))
+    check = _report(capsys)["Japanese analysis (GiNZA)"]["Japanese-English dictionary"]
+    assert check["status"] == "ok" and str(tmp_path / "edict") in check["value"]

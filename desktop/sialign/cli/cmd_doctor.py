@@ -297,9 +297,21 @@ def _speech_section() -> Section:
 
 
 def _ginza_section(*, full: bool) -> Section:
-    s = Section("Japanese analysis (GiNZA)")
+    from sialign.text.edict import edict_path
     from sialign.text.japanese import SUDACHI_DICTIONARIES, sudachi_dictionary
 
+    s = Section("Japanese analysis (GiNZA)")
+    dictionary = edict_path()
+    if dictionary is not None and dictionary.is_file():
+        s.add("Japanese-English dictionary", f"EDICT at {dictionary}")
+    else:
+        s.add(
+            "Japanese-English dictionary",
+            f"not found ({dictionary})" if dictionary is not None else "not found",
+            "warn",
+            "word links of Japanese-English beads are drawn without it; install Debian's edict package "
+            "or set SIALIGN_EDICT to an EDICT file",
+        )
     missing = [m for m in ("spacy", "ginza", "ja_ginza", "sudachipy") if not _installed(m)]
     dictionaries = [name for name in SUDACHI_DICTIONARIES if _installed(f"sudachidict_{name}")]
     if not dictionaries:

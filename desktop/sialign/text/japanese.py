@@ -281,3 +281,76 @@ def analyze_japanese(
         Analysis(text, tuple(tokens[i]), tuple(sorted(set(starts[i]) | ({0} if text else set()))))
         for i, text in enumerate(texts)
     ]
+
+
+@dataclass(frozen=True)
+class TokenFacts:
+    """What GiNZA's tokenizer says about one token of a given tokenisation.
+
+    Attributes:
+        pos: UD part of speech of the GiNZA word the token starts in.
+        lemma: that word's dictionary form.
+        word_text: that word's surface form.
+        reading: the token's reading in katakana ("" when unknown).
+        word: index of that word in the text: tokens cut out of one GiNZA
+            word (``あ`` ``る`` of ある) share it.
+        english: English matching keys of the token, its word's lemma and its
+            word in the Japanese-English dictionary (:mod:`sialign.text.edict`;
+            empty without the dictionary).
+    """
+
+    pos: str
+    lemma: str
+    word_text: str
+    reading: str
+    word: int
+    english: frozenset[str] = frozenset()
+
+
+def japanese_token_facts(token_lists: Sequence[Sequence[str]]) -> list[list[TokenFacts]]:
+    """Part of speech, lemma and reading of each token of texts tokenised by someone else.
+
+    The tokens of a text are joined without spaces and read by GiNZA's
+    tokenizer alone (no parse); each token gets the facts of the GiNZA word
+    it starts in, and a reading of its own: the words it spans, itself when
+    it is kana, else its own tokenisation's reading. For tokens that are
+    GiNZA's words (the app's own tokenisation) this is simply each word.
+    The dictionary is looked up here too, so that it is held, like GiNZA,
+    in the process that reads Japanese (the app's scoring process).
+
+    Raises:
+        LanguageToolUnavailable: GiNZA cannot be loaded.
+    """
+    from sialign.text.edict import edict_available, english_keys
+    from sialign.text.romaji import is_kana, to_katakana
+
+    nlp = ginza_nlp()
+    dictionary = edict_available()
+    out: list[list[TokenFacts]] = []
+    with _PARSE_LOCK:
+        for tokens in token_lists:
+            text = "".join(tokens)
+            words: list[tuple[int, int, str, str, str, str]] = []
+            for a, b in _windows(text, MAX_PARSE_CHARS):
+                for t in nlp.tokenizer(text[a:b]):
+                    reading = (t.morph.get("Reading") or [""])[0]
+                    words.append((a + t.idx, a + t.idx + len(t.text), t.pos_, t.lemma_, t.text, reading))
+            facts: list[TokenFacts] = []
+            at, w = 0, 0
+            for token in tokens:
+                end = at + len(token)
+                while w + 1 < len(words) and words[w][1] <= at:
+                    w += 1
+                inside = [x for x in words[w:] if x[0] >= at and x[1] <= end]
+                if inside and inside[0][0] == at and inside[-1][1] == end:
+                    reading = "".join(x[5] for x in inside)
+                elif is_kana(token):
+                    reading = to_katakana(token)
+                else:
+                    reading = "".join((t.morph.get("Reading") or [""])[0] for t in nlp.tokenizer(token))
+                _, _, pos, lemma, surface, _ = words[w] if words else (0, 0, "X", token, token, "")
+                english = english_keys(token) | english_keys(lemma) | english_keys(surface) if dictionary else frozenset()
+                facts.append(TokenFacts(pos, lemma, surface, reading, w, english))
+                at = end
+            out.append(facts)
+    return out

@@ -39,17 +39,18 @@ def stale_pairs(project: Project) -> dict[str, tuple[str, str]]:
 
 def compute_links(
     project: Project, pairs: dict[str, tuple[str, str]], *, linker: Any = None, tokenizer: Any = None,
-    progress: ProgressFn | None = None, should_stop: StopFn | None = None,
+    japanese_reader: Any = None, progress: ProgressFn | None = None, should_stop: StopFn | None = None,
 ) -> dict[str, BeadLinks]:
     """Links of ``pairs`` (from :func:`stale_pairs`) in the project's languages; the project is not changed.
 
-    ``tokenizer``: see :func:`sialign.links.link_bead_texts`.
+    ``tokenizer``, ``japanese_reader``: see :func:`sialign.links.link_bead_texts`.
     """
     from sialign.links import link_bead_texts
 
     keys = list(pairs)
     drawn = link_bead_texts([pairs[k] for k in keys], project.source.language, project.target.language, linker,
-                            tokenizer=tokenizer, progress=progress, should_stop=should_stop)  # fmt: skip
+                            tokenizer=tokenizer, japanese_reader=japanese_reader, progress=progress,
+                            should_stop=should_stop)  # fmt: skip
     return dict(zip(keys, drawn))
 
 
@@ -119,6 +120,25 @@ def scoring_tokenizer(should_stop: StopFn | None = None) -> Callable[[list[str],
     return tokenize
 
 
+def scoring_japanese_reader(should_stop: StopFn | None = None) -> Callable[[list[list[str]]], Any]:
+    """A ``japanese_reader`` for :func:`compute_links` that reads Japanese tokens in the scoring process.
+
+    The word links of Japanese beads use GiNZA's reading of each token
+    (:func:`sialign.text.japanese.japanese_token_facts`); like
+    :func:`scoring_tokenizer`, this keeps GiNZA out of the window's process.
+    """
+
+    def read(token_lists: list[list[str]]) -> Any:
+        from sialign.filters.remote import load_japanese, scoring_process
+        from sialign.links import japanese_token_facts_job
+
+        process = scoring_process()
+        process.call(load_japanese, should_stop=should_stop, terminate_on_cancel=False)
+        return process.call(japanese_token_facts_job, token_lists, should_stop=should_stop)
+
+    return read
+
+
 @dataclass
 class PairLinks:
     """Word links of pre-tokenised sentence pairs (:func:`link_pairs`).
@@ -152,7 +172,7 @@ def link_pairs(path: str, src_lang: str, tgt_lang: str, *, text: str | None = No
     links = WordLinker().link(pairs, src_lang, tgt_lang)
     name = WordLinker.name
     if aligner == "eflomal" or (aligner == "auto" and eflomal_available() and len(pairs) >= min_corpus):
-        links = eflomal_links(pairs, links)
+        links = eflomal_links(pairs, links, src_lang, tgt_lang)
         name = EFLOMAL_NAME
     return PairLinks("".join(format_pharaoh(row) + "\n" for row in links), len(pairs), str(name))
 
@@ -179,6 +199,7 @@ __all__ = [
     "link_pairs",
     "linker_name",
     "merged_links",
+    "scoring_japanese_reader",
     "scoring_tokenizer",
     "stale_pairs",
     "store_links",

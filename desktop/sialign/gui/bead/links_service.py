@@ -4,7 +4,7 @@ After a project opens, an alignment run or any edit, the beads whose texts
 have no stored links (:func:`sialign.workflows.word_links.stale_pairs`) are
 linked in a worker thread of their own, so reviewing never waits: a whole
 talk takes some seconds to half a minute the first time, one edited bead a
-fraction of a second. Japanese words come from GiNZA in the application's
+fraction of a second. Japanese words and their readings come from GiNZA in the application's
 scoring process (as for the filters: loading it in a thread would freeze
 the window). The links go into the project
 (:attr:`~sialign.core.model.Project.word_links`) and are saved with its next
@@ -108,10 +108,11 @@ class LinksService(QObject):
         copy = snapshot(project)
 
         def task(progress: Any, should_stop: Any) -> Any:
-            from sialign.workflows.word_links import compute_links, scoring_tokenizer
+            from sialign.workflows.word_links import compute_links, scoring_japanese_reader, scoring_tokenizer
 
             return compute_links(copy, pairs, linker=self._make_linker(), tokenizer=scoring_tokenizer(should_stop),
-                                 progress=progress, should_stop=should_stop)  # fmt: skip
+                                 japanese_reader=scoring_japanese_reader(should_stop), progress=progress,
+                                 should_stop=should_stop)  # fmt: skip
 
         worker = TaskWorker(task, "Drawing word links")
         queued = Qt.ConnectionType.QueuedConnection
