@@ -86,22 +86,20 @@ if [ "$CHECK_ONLY" -eq 1 ]; then
     exit 0
 fi
 
-if [ -n "$MODEL" ]; then
-    echo "Checking the model folder $MODEL ..."
-    SIALIGN_MODEL_DIR=$(mktemp -d) "$VENV/bin/sialign" models check "$MODEL"
-    export SIALIGN_BUNDLE_MODEL="$MODEL"
-    export SIALIGN_BUNDLE_MODEL_NAME="${MODEL_NAME:-$(basename "$MODEL")}"
-else
-    unset SIALIGN_BUNDLE_MODEL SIALIGN_BUNDLE_MODEL_NAME
-fi
-if [ -n "$WHISPER" ]; then
-    echo "Checking the Whisper model folder $WHISPER ..."
-    SIALIGN_MODEL_DIR=$(mktemp -d) "$VENV/bin/sialign" models check "$WHISPER"
-    export SIALIGN_BUNDLE_WHISPER="$WHISPER"
-    export SIALIGN_BUNDLE_WHISPER_NAME="${WHISPER_NAME:-$(basename "$WHISPER")}"
-else
-    unset SIALIGN_BUNDLE_WHISPER SIALIGN_BUNDLE_WHISPER_NAME
-fi
+# bundle_model KIND DIR NAME: check a model folder (a sentence model or a Whisper model: `models check`
+# tells them apart) and hand it to the spec as SIALIGN_BUNDLE_KIND and SIALIGN_BUNDLE_KIND_NAME.
+bundle_model() {
+    local kind=$1 dir=$2 name=$3
+    if [ -n "$dir" ]; then
+        echo "Checking the model folder $dir ..."
+        SIALIGN_MODEL_DIR=$(mktemp -d) "$VENV/bin/sialign" models check "$dir"
+        export "SIALIGN_BUNDLE_$kind=$dir" "SIALIGN_BUNDLE_${kind}_NAME=${name:-$(basename "$dir")}"
+    else
+        unset "SIALIGN_BUNDLE_$kind" "SIALIGN_BUNDLE_${kind}_NAME"
+    fi
+}
+bundle_model MODEL "$MODEL" "$MODEL_NAME"
+bundle_model WHISPER "$WHISPER" "$WHISPER_NAME"
 export SIALIGN_BUNDLE_GPU=$GPU
 export SIALIGN_BUNDLE_LEAN=$LEAN
 
