@@ -121,3 +121,21 @@ def test_a_backlog_is_read_one_buffer_at_a_time() -> None:
     result = live.finish()
     assert result.processed_s == pytest.approx(80.0)
     assert max(spans) <= live.recogniser.max_buffer_s + 0.11
+
+
+def test_the_chunker_is_prepared_before_the_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sialign.booth.incremental import LiveChunker
+
+    order: list[str] = []
+    monkeypatch.setattr(LiveChunker, "prepare", lambda self: order.append("chunker"))
+
+    class Listening:
+        def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+            order.append("pass")
+            return Heard([])
+
+    live = LiveAligner(talk(2), tgt_lang="ja", model=None, transcriber=Listening(), embedder=TopicEmbedder(), speed=0)
+    live.start()
+    _feed(live, 2.0)
+    live.finish()
+    assert order[0] == "chunker" and "pass" in order

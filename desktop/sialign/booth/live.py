@@ -297,6 +297,7 @@ class LiveAligner:
         if callable(load):
             load()
         self.aligner.prepare()
+        self.chunker.prepare()
 
     def _update(self, *, final: bool) -> None:
         started = time.perf_counter()
