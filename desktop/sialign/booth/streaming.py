@@ -400,9 +400,32 @@ class StreamingRecogniser:
         if block.size:
             self._buffer = np.concatenate((self._buffer, block))
 
+    @property
+    def unread_s(self) -> float:
+        """Seconds of the buffer no pass has read yet."""
+        return (self._buffer.size - self._processed_samples) / SAMPLE_RATE
+
     def ready(self) -> bool:
         """Whether enough new audio arrived for another pass."""
-        return (self._buffer.size - self._processed_samples) / SAMPLE_RATE >= self.min_chunk_s
+        return self.unread_s >= self.min_chunk_s
+
+    def make_room(self) -> bool:
+        """Cut a full buffer that holds little unread audio, as after a pass, so that the next pass reads a buffer's worth of new audio.
+
+        A backlog is read one full buffer at a time; when the passes do not
+        agree, a full buffer may hold only a second that no pass has read, and
+        a pass over it would advance by that second. Its words older than
+        :attr:`trim_s` before the end are committed as the last pass heard them
+        (as :meth:`process` does with a full buffer).
+
+        Returns:
+            whether the buffer was cut.
+        """
+        if self.buffer_s < self.max_buffer_s or self.unread_s >= self.max_buffer_s - self.trim_s:
+            return False
+        before = self.buffer_s
+        self._force_trim(min(self.audio_end_s - self.trim_s, self.processed_until_s))  # never audio no pass has read
+        return self.buffer_s < before
 
     # ---------------------------------------------------------------- passes
     def prompt(self) -> str:
@@ -467,9 +490,13 @@ class StreamingRecogniser:
         if inside and self._offset is not None and inside[-1].start > self._offset:
             self._cut_at(inside[-1].start)
 
-    def _force_trim(self) -> None:
-        """The buffer has grown past :attr:`max_buffer_s` without an agreed segment end: commit its older words as heard."""
-        until = self.audio_end_s - self.trim_s
+    def _force_trim(self, until: float | None = None) -> None:
+        """The buffer has grown to :attr:`max_buffer_s` without agreement: commit its words before ``until`` as heard and cut there.
+
+        ``until`` defaults to :attr:`trim_s` before the end of the buffer.
+        """
+        if until is None:
+            until = self.audio_end_s - self.trim_s
         take = [w for w in self.hypothesis.uncommitted() if w.end <= until]
         if take:
             log.debug("buffer of %.1f s without agreement: committing %d words as heard", self.buffer_s, len(take))
