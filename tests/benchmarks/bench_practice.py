@@ -145,7 +145,8 @@ def _pass_summary(passes: list[dict[str, Any]], words: list[Any]) -> dict[str, A
     return out
 
 
-def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False) -> dict[str, Any]:
+def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False,
+        commit_after: float | None = None) -> dict[str, Any]:  # fmt: skip
     import soundfile as sf
 
     from sialign.booth.live import LiveAligner
@@ -164,6 +165,9 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     updates = []
     live = LiveAligner(source, tgt_lang="ja", model=model, speed=speed, threads=threads, beam_size=beam,
                        on_update=lambda u: updates.append(time.perf_counter()))  # fmt: skip
+    if commit_after is not None:
+        live.recogniser.commit_after_s = commit_after if commit_after > 0 else None
+    report["commit_after_s"] = live.recogniser.__dict__.get("commit_after_s")
     passes = _trace_passes(live)
     cpu0, wall0 = _cpu(), time.perf_counter()
     live.start()
@@ -268,6 +272,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=REPO / "tests" / "benchmarks" / "out" / "practice.json")
     parser.add_argument("--report", type=Path, help="write a Markdown report here")
     parser.add_argument("--live-only", action="store_true", help="skip the full pass at Stop and the manual alignment")
+    parser.add_argument("--commit-after", type=float, help="seconds after which an unagreed word is committed (0: never)")
     parser.add_argument("--code", type=Path, help="import sialign from this folder instead (another version's desktop/, to compare)")
     args = parser.parse_args()
     if args.code:
@@ -280,7 +285,8 @@ def main() -> int:
             from whisper_models import multilingual_whisper_folder
 
             model = multilingual_whisper_folder()
-        report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only)
+        report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only,
+                     commit_after=args.commit_after)  # fmt: skip
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     report["uptime"] = uptime
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ from sialign.booth.streaming import (
     StreamingRecogniser,
     WhisperTranscriber,
     _short_window_model,
+    before_repetition,
     fit_encoder_window,
 )
 from sialign.transcribe.recognise import Word
@@ -251,23 +252,75 @@ def test_the_short_window_model_hands_the_encoder_the_cut_features() -> None:
     assert seen == [(80, 300)]
 
 
-def test_whisper_transcriber_leaves_out_a_window_stuck_in_a_loop_and_caps_the_tokens() -> None:
+def test_whisper_transcriber_keeps_what_a_looping_window_heard_before_the_loop_and_caps_the_tokens() -> None:
     calls: list[dict] = []
 
-    def seg(text: str, start: float, end: float, ratio: float) -> SimpleNamespace:
-        words = [SimpleNamespace(word=text, start=start, end=end, probability=0.9)]
-        return SimpleNamespace(text=text, start=start, end=end, words=words, compression_ratio=ratio, no_speech_prob=0.0)
+    def seg(texts: list[str], start: float, ratio: float) -> SimpleNamespace:
+        words = [SimpleNamespace(word=t, start=start + k * 0.5, end=start + k * 0.5 + 0.4, probability=0.9) for k, t in enumerate(texts)]
+        return SimpleNamespace(text="".join(texts), start=start, end=start + len(texts) * 0.5, words=words,
+                               compression_ratio=ratio, no_speech_prob=0.0)  # fmt: skip
 
     class FakeWhisper:
         def transcribe(self, samples: np.ndarray, **options: object) -> tuple[object, None]:
             calls.append(options)
-            return iter([seg("はい", 0.0, 0.5, 1.2), seg("おはようございます" * 20, 0.5, 5.0, 9.5), seg("後", 5.0, 5.5, 1.1)]), None
+            looping = ["みなさん", "、", "おはよう", "ございます", "。"] + ["おはよう", "ございます", "。"] * 12
+            return iter([seg(["はい", "。"], 0.0, 1.2), seg(looping, 1.0, 9.5), seg(["後"], 30.0, 1.1)]), None
 
     transcriber = WhisperTranscriber(Path("unused"), "ja")
     transcriber._whisper = FakeWhisper()
     transcriber._code = "ja"
     heard = transcriber.transcribe(np.zeros(RATE * 6, dtype=np.float32), "prompt")
-    assert [x.text for x in heard.words] == ["はい"] and heard.looped
+    assert "".join(x.text for x in heard.words) == "はい。みなさん、おはようございます。" and heard.looped
     assert calls[0]["max_new_tokens"] == 16 * 6 + 16 and calls[0]["initial_prompt"] == "prompt"
     transcriber.transcribe(np.zeros(RATE * 60, dtype=np.float32), "")
     assert calls[1]["max_new_tokens"] == 220  # never more than the model's positions leave after a prompt
+
+
+def test_the_words_before_a_repetition_are_kept_and_the_first_occurrence_too() -> None:
+    def texts(words: list[Word]) -> list[str]:
+        return [x.text for x in words]
+
+    said = [w(t, k, k + 0.5) for k, t in enumerate(["a", "b", "c", "d", "c", "d", "c", "d", "c", "d"])]
+    assert texts(before_repetition(said)) == ["a", "b", "c", "d"]
+    stutter = [w(t, k, k + 0.5) for k, t in enumerate(["x", "つ", "つ", "つ", "つ"])]
+    assert texts(before_repetition(stutter)) == ["x", "つ"]
+    twice = [w(t, k, k + 0.5) for k, t in enumerate(["a", "b", "a", "b", "c"])]  # said twice is speech, not a loop
+    assert texts(before_repetition(twice)) == ["a", "b", "a", "b", "c"]
+
+
+def test_words_the_passes_never_agree_on_are_committed_as_last_heard_once_old_enough() -> None:
+    flaky = _Flaky()  # a different word in every pass: LocalAgreement alone never commits
+    rec = StreamingRecogniser(flaky, trim_s=6.0, max_buffer_s=15.0, commit_after_s=5.0)
+    for k in range(12):
+        rec.add_audio(timed_audio(1.0, float(k)), float(k))
+        rec.process()
+        assert all(w.end <= rec.audio_end_s - 5.0 for w in rec.committed)
+    assert rec.committed and rec.committed[-1].end >= 12.0 - 5.0 - 1.0  # no word ended 6 s before waits
+    assert rec.buffer_s < 15.0  # cut at the committed words: never full
+    silent = StreamingRecogniser(_Flaky(), trim_s=6.0, max_buffer_s=15.0, commit_after_s=None)
+    for k in range(12):
+        silent.add_audio(timed_audio(1.0, float(k)), float(k))
+        silent.process()
+    assert silent.committed == []
+
+
+def test_a_full_buffer_whose_last_pass_went_wrong_commits_what_the_pass_before_heard() -> None:
+    class Lapse:
+        """Hears a word a second, except one pass that hears a single word at the end (a hallucination)."""
+
+        def __init__(self) -> None:
+            self.n = 0
+
+        def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+            self.n += 1
+            start, end = buffer_span(samples)
+            if self.n == 15:
+                return Heard([w("と思います", end - start - 1.0, end - start - 0.2)])
+            return Heard([w(f"x{self.n}-{k}", k + 0.1, k + 0.6) for k in range(int(end - start))])
+
+    rec = StreamingRecogniser(Lapse(), trim_s=6.0, max_buffer_s=15.0, commit_after_s=None)
+    for k in range(15):
+        rec.add_audio(timed_audio(1.0, float(k)), float(k))
+        rec.process()
+    # The 15th pass filled the buffer and heard only its last second: the words of 0-9 s come from the 14th.
+    assert [x.text for x in rec.committed] == [f"x14-{k}" for k in range(9)]

@@ -49,6 +49,10 @@ TRIM_AT = "word"
 # A buffer this long with nothing to cut at is cut anyway: its words up to
 # TRIM_S before its end are committed as they stand.
 MAX_BUFFER_S = 15.0
+# A word the passes have not agreed on is committed as the last pass heard it once it ended this
+# many seconds before the end of the audio read (Whisper's passes over synthetic or noisy speech
+# can disagree early in the buffer for many passes, holding back every word after).
+COMMIT_AFTER_S = 5.0
 # Log-Mel frames (10 ms each) of padding the encoder reads after the buffer's audio (see fit_encoder_window).
 ENCODER_MARGIN_FRAMES = 200
 # Whisper's own test of a decoding stuck in a loop ("おはようございます" forty times): the
@@ -190,8 +194,11 @@ class WhisperTranscriber:
         ends: list[float] = []
         for seg in segments:
             if getattr(seg, "compression_ratio", 0.0) > LOOP_COMPRESSION_RATIO:
-                # A loop: its window's words, and any after, are not heard (the next pass reads them again).
+                # A loop: what its window heard before the repetition began is kept, the rest (and any
+                # later window) is not heard; the next pass reads it again.
                 log.debug("pass in a loop (compression ratio %.1f): %s", seg.compression_ratio, seg.text[:60])
+                heard = [Word(str(w.word), float(w.start), float(w.end), float(w.probability)) for w in seg.words or []]
+                words.extend(before_repetition(heard))
                 return Heard(words, ends, looped=True)
             if getattr(seg, "no_speech_prob", 0.0) > 0.9:
                 continue  # Whisper's own verdict that the stretch is not speech (as Whisper-Streaming skips it)
@@ -199,6 +206,24 @@ class WhisperTranscriber:
                 words.append(Word(str(w.word), float(w.start), float(w.end), float(w.probability)))
             ends.append(float(seg.end))
         return Heard(words, ends)
+
+
+def before_repetition(words: Sequence[Word], *, longest: int = 8, times: int = 3) -> list[Word]:
+    """The words before a decoding loop: up to the first of ``times`` back-to-back repeats of a phrase of 1..``longest`` words.
+
+    The first occurrence of the phrase is kept (it was probably said); the
+    repeats are dropped, and so is everything after them. Words with no
+    such repeat are returned whole.
+    """
+    texts = ["".join(_norm(w.text).split()) for w in words]
+    for i in range(len(texts)):
+        for n in range(1, longest + 1):
+            if i + times * n > len(texts):
+                break
+            phrase = texts[i : i + n]
+            if any(phrase) and all(texts[i + k * n : i + (k + 1) * n] == phrase for k in range(1, times)):
+                return list(words[: i + n])
+    return list(words)
 
 
 def _short_window_model(base: type) -> type:
@@ -256,6 +281,7 @@ class HypothesisBuffer:
     def __init__(self) -> None:
         self.committed_in_buffer: list[Word] = []
         self.previous: list[Word] = []
+        self.older: list[Word] = []  # the hypothesis before ``previous`` (what the pass before last heard)
         self.new: list[Word] = []
         self.last_committed_time = 0.0
 
@@ -287,10 +313,33 @@ class HypothesisBuffer:
         del self.new[:agreed]
         if commit:
             self.last_committed_time = commit[-1].end
+        self.older = [w for w in self.previous[agreed:] if w.start > self.last_committed_time - 0.1]
         self.previous = self.new
         self.new = []
         self.committed_in_buffer.extend(commit)
         return commit
+
+    def commit_until(self, until: float, *, fallback_to_older: bool = False) -> list[Word]:
+        """Commit the last pass's leading words that end by ``until``, agreed or not.
+
+        With ``fallback_to_older``, the pass before last is used instead when it
+        heard more words there (a pass that went wrong must not lose them).
+        """
+        take = []
+        for word in self.previous:
+            if word.end > until:
+                break
+            take.append(word)
+        if fallback_to_older:
+            older = [w for w in self.older if w.end <= until and w.start > self.last_committed_time - 0.1]
+            if len(older) > len(take):
+                take = older
+        if take:
+            self.previous = [w for w in self.previous if w.start >= take[-1].end - 0.1 and w not in take]
+            self.older = []
+            self.last_committed_time = take[-1].end
+            self.committed_in_buffer.extend(take)
+        return take
 
     def pop_committed(self, until: float) -> None:
         """Forget committed words ending by ``until`` (the buffer was cut there)."""
@@ -329,17 +378,20 @@ class StreamingRecogniser:
         max_buffer_s: the buffer is cut even without a place to cut at once this long.
         prompt_chars: characters of committed text before the buffer given as the prompt.
         joiner: what separates words of the prompt ("" when Whisper's words carry their spaces).
+        commit_after_s: a word not agreed on is committed as last heard once it ended this long
+            before the end of the audio read (None: only agreement, and a full buffer, commit).
     """
 
     def __init__(self, transcriber: Transcriber, *, min_chunk_s: float = MIN_CHUNK_S, trim_s: float = TRIM_S,
                  trim_at: str = TRIM_AT, max_buffer_s: float = MAX_BUFFER_S, prompt_chars: int = PROMPT_CHARS,
-                 joiner: str = "") -> None:  # fmt: skip
+                 joiner: str = "", commit_after_s: float | None = COMMIT_AFTER_S) -> None:  # fmt: skip
         if trim_at not in ("word", "segment"):
             raise ValueError(f"trim_at must be 'word' or 'segment', not {trim_at!r}")
         self.transcriber = transcriber
         self.min_chunk_s = min_chunk_s
         self.trim_s = trim_s
         self.trim_at = trim_at
+        self.commit_after_s = commit_after_s
         self.max_buffer_s = max(max_buffer_s, trim_s + 1.0)
         self.prompt_chars = prompt_chars
         self.joiner = joiner
@@ -460,6 +512,8 @@ class StreamingRecogniser:
         if heard.words or not heard.looped:  # nothing heard but a loop: the last hypothesis stands
             self.hypothesis.insert(heard.words, offset)
             new = self.hypothesis.flush()
+            if self.commit_after_s is not None:
+                new += self.hypothesis.commit_until(self.audio_end_s - self.commit_after_s)
             self.committed.extend(new)
         if self.buffer_s > self.trim_s:
             if self.trim_at == "word":
@@ -497,13 +551,10 @@ class StreamingRecogniser:
         """
         if until is None:
             until = self.audio_end_s - self.trim_s
-        take = [w for w in self.hypothesis.uncommitted() if w.end <= until]
+        take = self.hypothesis.commit_until(until, fallback_to_older=True)
         if take:
             log.debug("buffer of %.1f s without agreement: committing %d words as heard", self.buffer_s, len(take))
             self.committed.extend(take)
-            self.hypothesis.previous = [w for w in self.hypothesis.previous if w.end > until]
-            self.hypothesis.last_committed_time = take[-1].end
-            self.hypothesis.committed_in_buffer.extend(take)
         self._cut_at(max(until, self.committed[-1].end if self.committed else until))
 
     def _cut_at(self, when: float) -> None:
