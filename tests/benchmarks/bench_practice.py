@@ -230,7 +230,13 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
 
 def write_report(report: dict[str, Any], path: Path, uptime: str) -> None:
     live = report["live"]
-    lat, every = live["latency_final_beads"], live["latency_every_showing"]
+    lat, every, first = live["latency_final_beads"], live["latency_every_showing"], live["latency_first_final_showing"]
+    ps = live["pass_summary"]
+    delay = ps["commit_delay_s"]
+
+    def step(key: str) -> Any:
+        return ps.get(key, {}).get("mean", "?")
+
     lines = [
         "# Practice booth: live alignment at real time (tests/benchmarks/bench_practice.py)",
         "",
@@ -247,7 +253,12 @@ def write_report(report: dict[str, Any], path: Path, uptime: str) -> None:
         f"| bead latency, 90th percentile | {lat['p90']} s | ≤ 10 s |",
         f"| latency over every showing (n = {every['n']}): median / p90 | {every['median']} / {every['p90']} s | |",
         f"| audio fed / read / dropped | {live['received_s']} / {live['read_s']} / {live['dropped_s']} s | none dropped |",
+        f"| latency when each final bead was first shown as it ended: median / p90 | {first['median']} / {first['p90']} s | |",
         f"| recogniser passes; mean / longest pass | {live['passes']}; {live['mean_pass_s']} / {live['longest_pass_s']} s | |",
+        f"| a pass, mean: voice filter / encoder / decoder / word timestamps | {step('vad')} / {step('encode')} / {step('decode')} / {step('words')} s | |",
+        f"| buffer read by a pass, mean / longest | {ps['buffer_s']['mean']} / {ps['buffer_s']['max']} s | |",
+        f"| audio waiting when a pass began, mean / most | {ps['backlog_s']['mean']} / {ps['backlog_s']['max']} s | |",
+        f"| a word's end to its commit (n = {delay['n']}): median / p90 | {delay['median']} / {delay['p90']} s | |",
         f"| chunking, embedding and aligning after the passes | {live['alignment_s']} s in all | |",
         f"| CPU of the process (live run) | {live['cpu_s']} s over {live['wall_s']} s wall = {live['cpu_cores']} cores | |",
         f"| after the feed ended, until the live result | {live['finish_wall_s']} s | |",

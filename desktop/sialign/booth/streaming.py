@@ -16,7 +16,10 @@ the student. So here the buffer is cut at the last committed *word* once it
 is longer than a few seconds (the committed text before it stays the
 prompt), and the encoder reads only the buffer's length of audio plus a
 margin instead of 30 padded seconds (:func:`fit_encoder_window`); a pass then
-takes about a second on two cores (docs/practice.md has the figures).
+takes about a second on two cores. Passes agree on text, not on Whisper's
+token split, and a word still in dispute once it ended :data:`COMMIT_AFTER_S`
+before the end of the audio is committed as last heard
+(tests/benchmarks/RESULTS_practice.md has the figures).
 
 :class:`StreamingRecogniser` is that policy over any :class:`Transcriber`:
 :class:`WhisperTranscriber` runs faster-whisper on a local model folder; the
