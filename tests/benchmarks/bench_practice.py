@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import statistics
@@ -68,7 +69,84 @@ def _stats(values: list[float]) -> dict[str, float | int | None]:
             "max": round(max(values), 2)}  # fmt: skip
 
 
-def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False) -> dict[str, Any]:
+def _trace_passes(live: Any) -> list[dict[str, Any]]:
+    """Record every recognition pass of ``live``: when it ran (wall and recording clock), what it read, what it took.
+
+    faster-whisper's steps are timed by wrapping its methods in this process
+    (voice-activity filter, log-Mel features, encoder, decoder, word timestamps).
+    """
+    import faster_whisper.transcribe as fw
+
+    steps: dict[str, float] = {}
+
+    def timed(owner: Any, name: str, key: str) -> None:
+        original = getattr(owner, name)
+        if getattr(original, "_traced", False):
+            return
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                steps[key] = steps.get(key, 0.0) + time.perf_counter() - t0
+                steps[key + "_calls"] = steps.get(key + "_calls", 0) + 1
+
+        wrapper._traced = True  # type: ignore[attr-defined]
+        setattr(owner, name, wrapper)
+
+    timed(fw, "get_speech_timestamps", "vad")
+    timed(fw.WhisperModel, "encode", "encode")
+    timed(fw.WhisperModel, "generate_with_fallback", "decode")
+    timed(fw.WhisperModel, "add_word_timestamps", "words")
+    passes: list[dict[str, Any]] = []
+    rec = live.recogniser
+    transcriber = rec.transcriber
+    original = transcriber.transcribe
+    t0 = time.perf_counter()
+
+    def transcribe(samples: Any, prompt: str) -> Any:
+        steps.clear()
+        began, arrived = time.perf_counter(), live.recording_now()
+        if passes:  # what the previous pass committed, once its update was shown
+            passes[-1]["committed"] = len(rec.committed)
+        heard = original(samples, prompt)
+        ended = time.perf_counter()
+        passes.append({
+            "wall_start": round(began - t0, 2), "pass_s": round(ended - began, 2),
+            "arrived_s": round(arrived, 2), "buffer_from_s": round(rec.audio_end_s - rec.buffer_s, 2),
+            "buffer_to_s": round(rec.audio_end_s, 2), "buffer_s": round(rec.buffer_s, 2),
+            "backlog_s": round(arrived - rec.audio_end_s, 2), "heard": len(heard.words),
+            "committed_before": len(rec.committed), "done_at_s": round(live.recording_now(), 2),
+            **{k: round(v, 3) for k, v in steps.items()},
+        })  # fmt: skip
+        return heard
+
+    transcriber.transcribe = transcribe
+    return passes
+
+
+def _pass_summary(passes: list[dict[str, Any]], words: list[Any]) -> dict[str, Any]:
+    """Means and maxima of the traced passes, and how long after its end each word was committed.
+
+    A word's commit delay is the recording-clock time at the end of the pass
+    that committed it minus the word's end (the recogniser's share of a bead's latency).
+    """
+    out: dict[str, Any] = {"n": len(passes)}
+    for key in ("pass_s", "buffer_s", "backlog_s", "vad", "encode", "decode", "words", "encode_calls"):
+        values = [float(p.get(key, 0.0)) for p in passes]
+        if values:
+            out[key] = {"mean": round(statistics.mean(values), 2), "max": round(max(values), 2)}
+    delays = []
+    for p in passes:
+        for word in words[p["committed_before"] : p.get("committed", p["committed_before"])]:
+            delays.append(p["done_at_s"] - word.end)
+    out["commit_delay_s"] = _stats(delays)
+    return out
+
+
+def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False,
+        commit_after: float | None = None) -> dict[str, Any]:  # fmt: skip
     import soundfile as sf
 
     from sialign.booth.live import LiveAligner
@@ -87,6 +165,10 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     updates = []
     live = LiveAligner(source, tgt_lang="ja", model=model, speed=speed, threads=threads, beam_size=beam,
                        on_update=lambda u: updates.append(time.perf_counter()))  # fmt: skip
+    if commit_after is not None:
+        live.recogniser.commit_after_s = commit_after if commit_after > 0 else None
+    report["commit_after_s"] = live.recogniser.__dict__.get("commit_after_s")
+    passes = _trace_passes(live)
     cpu0, wall0 = _cpu(), time.perf_counter()
     live.start()
     fed = feed_file(rendition, live.feed, speed=speed)
@@ -96,6 +178,14 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     cpu = _cpu() - cpu0
     report["load_after_live"] = _load()
     final = result.latencies()
+    # When each final bead was first shown as it ended (same sentences and chunks): the rest of its
+    # latency is the live alignment revising it meanwhile (to something else and back).
+    first_final = []
+    for bead in result.beads:
+        if bead.tgt and not math.isnan(bead.latency_s):
+            shown = [e["latency_s"] for e in result.events
+                     if e["src"] == list(bead.src) and e["tgt"] == list(bead.tgt) and e["latency_s"] is not None]  # fmt: skip
+            first_final.append(min(shown) if shown else bead.latency_s)
     every = [e["latency_s"] for e in result.events if e["tgt"] and e["latency_s"] is not None]
     report["live"] = {
         "audio_fed_s": round(fed, 2), "feed_wall_s": round(fed_wall, 2), "received_s": result.received_s,
@@ -107,7 +197,11 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
         "rendered": sum(1 for b in result.beads if b.src and b.tgt), "unrendered": sum(1 for b in result.beads if b.state == "unrendered"),
         "unrendered_sentences": [b.src[0] for b in result.beads if b.state == "unrendered"],
         "latency_final_beads": _stats(final), "latency_every_showing": _stats(every),
+        "latency_first_final_showing": _stats(first_final),
+        "pass_summary": _pass_summary(passes, result.words),
     }  # fmt: skip
+    report["passes"] = passes
+    report["events"] = result.events
     live_path = work / "live.sialign"
     export(live_project(source, result, recording=rendition, src_audio=Path(src_audio or "")), live_path)
     report["span_accuracy_live"] = _spanacc(live_path)
@@ -136,7 +230,13 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
 
 def write_report(report: dict[str, Any], path: Path, uptime: str) -> None:
     live = report["live"]
-    lat, every = live["latency_final_beads"], live["latency_every_showing"]
+    lat, every, first = live["latency_final_beads"], live["latency_every_showing"], live["latency_first_final_showing"]
+    ps = live["pass_summary"]
+    delay = ps["commit_delay_s"]
+
+    def step(key: str) -> Any:
+        return ps.get(key, {}).get("mean", "?")
+
     lines = [
         "# Practice booth: live alignment at real time (tests/benchmarks/bench_practice.py)",
         "",
@@ -153,7 +253,12 @@ def write_report(report: dict[str, Any], path: Path, uptime: str) -> None:
         f"| bead latency, 90th percentile | {lat['p90']} s | ≤ 10 s |",
         f"| latency over every showing (n = {every['n']}): median / p90 | {every['median']} / {every['p90']} s | |",
         f"| audio fed / read / dropped | {live['received_s']} / {live['read_s']} / {live['dropped_s']} s | none dropped |",
+        f"| latency when each final bead was first shown as it ended: median / p90 | {first['median']} / {first['p90']} s | |",
         f"| recogniser passes; mean / longest pass | {live['passes']}; {live['mean_pass_s']} / {live['longest_pass_s']} s | |",
+        f"| a pass, mean: voice filter / encoder / decoder / word timestamps | {step('vad')} / {step('encode')} / {step('decode')} / {step('words')} s | |",
+        f"| buffer read by a pass, mean / longest | {ps['buffer_s']['mean']} / {ps['buffer_s']['max']} s | |",
+        f"| audio waiting when a pass began, mean / most | {ps['backlog_s']['mean']} / {ps['backlog_s']['max']} s | |",
+        f"| a word's end to its commit (n = {delay['n']}): median / p90 | {delay['median']} / {delay['p90']} s | |",
         f"| chunking, embedding and aligning after the passes | {live['alignment_s']} s in all | |",
         f"| CPU of the process (live run) | {live['cpu_s']} s over {live['wall_s']} s wall = {live['cpu_cores']} cores | |",
         f"| after the feed ended, until the live result | {live['finish_wall_s']} s | |",
@@ -178,7 +283,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=REPO / "tests" / "benchmarks" / "out" / "practice.json")
     parser.add_argument("--report", type=Path, help="write a Markdown report here")
     parser.add_argument("--live-only", action="store_true", help="skip the full pass at Stop and the manual alignment")
+    parser.add_argument("--commit-after", type=float, help="seconds after which an unagreed word is committed (0: never)")
+    parser.add_argument("--code", type=Path, help="import sialign from this folder instead (another version's desktop/, to compare)")
     args = parser.parse_args()
+    if args.code:
+        sys.path.insert(0, str(args.code.resolve()))
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     with tempfile.TemporaryDirectory(prefix="bench-practice-") as tmp:
         work = Path(tmp)
@@ -187,12 +296,13 @@ def main() -> int:
             from whisper_models import multilingual_whisper_folder
 
             model = multilingual_whisper_folder()
-        report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only)
+        report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only,
+                     commit_after=args.commit_after)  # fmt: skip
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     report["uptime"] = uptime
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
-    print(json.dumps({k: v for k, v in report.items() if k != "words"}, ensure_ascii=False, indent=1))
+    print(json.dumps({k: v for k, v in report.items() if k not in ("words", "passes", "events")}, ensure_ascii=False, indent=1))
     if args.report and not args.live_only:
         write_report(report, args.report, uptime)
     return 0

@@ -111,3 +111,20 @@ def test_at_stop_every_unmatched_sentence_spoken_by_then_is_unrendered(stop_at: 
 def test_source_without_times_is_refused_in_one_line() -> None:
     with pytest.raises(SialignError, match="no times"):
         IncrementalAligner(Document.from_texts(["a.", "b."], "en"), TopicEmbedder())
+
+
+def test_the_chunker_loads_ginza_before_the_session_for_japanese_only(real_chunker_prepare, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sialign.text.japanese as japanese
+
+    loaded: list[str] = []
+    monkeypatch.setattr(japanese, "ginza_nlp", lambda: loaded.append("ginza"))
+    real_chunker_prepare(LiveChunker("en"))
+    assert loaded == []
+    real_chunker_prepare(LiveChunker("ja"))
+    assert loaded == ["ginza"]
+
+    def missing() -> None:
+        raise japanese.LanguageToolUnavailable("Japanese text needs GiNZA, which is not installed")
+
+    monkeypatch.setattr(japanese, "ginza_nlp", missing)
+    real_chunker_prepare(LiveChunker("ja"))  # no GiNZA: the chunker raises it when a chunk needs it, not before

@@ -121,3 +121,51 @@ def test_a_backlog_is_read_one_buffer_at_a_time() -> None:
     result = live.finish()
     assert result.processed_s == pytest.approx(80.0)
     assert max(spans) <= live.recogniser.max_buffer_s + 0.11
+
+
+def test_the_chunker_is_prepared_before_the_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sialign.booth.incremental import LiveChunker
+
+    order: list[str] = []
+    monkeypatch.setattr(LiveChunker, "prepare", lambda self: order.append("chunker"))
+
+    class Listening:
+        def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+            order.append("pass")
+            return Heard([])
+
+    live = LiveAligner(talk(2), tgt_lang="ja", model=None, transcriber=Listening(), embedder=TopicEmbedder(), speed=0)
+    live.start()
+    _feed(live, 2.0)
+    live.finish()
+    assert order[0] == "chunker" and "pass" in order
+
+
+def test_each_pass_over_a_backlog_reads_most_of_a_buffer_of_new_audio_even_when_passes_barely_agree() -> None:
+    from live_fakes import buffer_span
+    from sialign.transcribe.recognise import Word
+
+    gate = threading.Event()
+    spans: list[tuple[float, float]] = []
+
+    class Stubborn:
+        """Agrees with the last pass on the buffer's first second only: the buffer is cut there, and stays full."""
+
+        def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+            gate.wait(5.0)
+            start, end = buffer_span(samples)
+            spans.append((start, end))
+            words = [Word(f"a{start:.1f}。", 0.1, 0.9)]  # punctuated: short chunks
+            words += [Word(f"b{len(spans)}-{k}。", k + 0.1, k + 0.9) for k in range(1, int(end - start))]
+            return Heard(words)
+
+    live = LiveAligner(talk(2), tgt_lang="ja", model=None, transcriber=Stubborn(), embedder=TopicEmbedder(), speed=1.0)
+    live.start()
+    _feed(live, 90.0)  # a backlog of 90 s while the first pass waits
+    gate.set()
+    result = live.finish()
+    assert result.processed_s == pytest.approx(90.0)  # nothing skipped
+    rec = live.recogniser
+    advances = [b[1] - a[1] for a, b in zip(spans, spans[1:])]
+    assert min(advances[:-1]) >= rec.max_buffer_s - rec.trim_s - rec.min_chunk_s  # not a second per pass
+    assert max(b - a for a, b in spans) <= rec.max_buffer_s + 0.11

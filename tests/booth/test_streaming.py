@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 from live_fakes import RATE, ScriptedSpeech, buffer_span, timed_audio
-from sialign.booth.streaming import Heard, HypothesisBuffer, StreamingRecogniser
+from sialign.booth.streaming import (
+    Heard,
+    HypothesisBuffer,
+    StreamingRecogniser,
+    WhisperTranscriber,
+    _short_window_model,
+    before_repetition,
+    fit_encoder_window,
+)
 from sialign.transcribe.recognise import Word
 
 
@@ -119,3 +130,197 @@ def test_a_silent_buffer_is_kept_short() -> None:
         rec.add_audio(np.zeros(RATE, dtype=np.float32), float(k))
         rec.process()
     assert rec.buffer_s <= 3.0 and rec.audio_end_s == pytest.approx(30.0)
+
+
+def test_passes_agree_on_the_text_even_when_they_split_it_into_different_words() -> None:
+    # Whisper's Japanese "words" are its tokens: two passes hearing the same text may split it differently.
+    buf = HypothesisBuffer()
+    buf.insert([w("おは", 0.0, 0.3), w("よう", 0.3, 0.6), w("ござ", 0.6, 0.9), w("い", 0.9, 1.0)], 0.0)
+    buf.flush()
+    buf.insert([w("お", 0.0, 0.2), w("はよう", 0.2, 0.6), w("ござい", 0.6, 1.0), w("ます", 1.0, 1.3)], 0.0)
+    # Agreed text "おはようござい"; both passes end a word after "おはよう" and after "おはようござい".
+    assert [x.text for x in buf.flush()] == ["お", "はよう", "ござい"]
+    assert [x.text for x in buf.uncommitted()] == ["ます"]
+
+
+def test_a_word_is_not_committed_when_the_other_pass_runs_on_past_its_end() -> None:
+    buf = HypothesisBuffer()
+    buf.insert([w(" cat", 0.0, 0.5), w(" sat", 0.6, 1.0)], 0.0)
+    buf.flush()
+    buf.insert([w(" catalog", 0.0, 0.7), w(" sat", 0.8, 1.0)], 0.0)
+    assert buf.flush() == []  # "cat" is a prefix of "catalog", but the first pass does not end a word there
+
+
+class _Flaky:
+    """Hears a different word in every pass (passes never agree), or a loop (nothing) when told."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.loop = False
+        self.prompts: list[str] = []
+        self.sizes: list[float] = []
+
+    def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+        self.n += 1
+        self.prompts.append(prompt)
+        self.sizes.append(samples.size / RATE)
+        if self.loop:
+            return Heard([], looped=True)
+        seconds = samples.size / RATE
+        return Heard([w(f"x{self.n}-{k}", k + 0.1, k + 0.6) for k in range(int(seconds))], [seconds])
+
+
+def test_a_full_buffer_is_cut_after_its_pass_so_a_backlog_advances_a_buffer_at_a_time() -> None:
+    flaky = _Flaky()
+    rec = StreamingRecogniser(flaky, trim_s=6.0, max_buffer_s=15.0)
+    audio = timed_audio(60.0)
+    for first in range(0, audio.size, RATE // 10):  # a backlog read as the live engine reads it
+        rec.add_audio(audio[first : first + RATE // 10], first / RATE)
+        if rec.ready() and rec.buffer_s >= rec.max_buffer_s:
+            rec.process()
+    # Each full pass commits what it heard up to trim_s before the end and keeps trim_s: 9 s per pass.
+    assert flaky.n <= 60 / 9 + 1
+    assert max(flaky.sizes) <= 15.0 + 0.11
+
+
+def test_the_buffer_is_cut_at_the_last_committed_word_and_stays_short() -> None:
+    said = [w(f"w{k}", 0.8 * k + 0.1, 0.8 * k + 0.6) for k in range(70)]
+    speech = ScriptedSpeech(said)
+    rec = _stream(speech, 57.0, trim_s=6.0, joiner=" ")
+    rec.finish()
+    assert max(end - start for start, end in speech.spans) <= 6.0 + 2.0  # never much more than trim_s
+    assert [x.text for x in rec.committed] == [x.text for x in said]  # the word kept at the cut is not committed twice
+
+
+def test_a_pass_in_a_loop_keeps_the_hypothesis_and_the_buffer_and_the_next_goes_without_prompt() -> None:
+    flaky = _Flaky()
+    rec = StreamingRecogniser(flaky, trim_s=6.0, max_buffer_s=15.0, joiner=" ")
+    rec.committed.append(w("said", 0.0, 0.5))  # committed before the buffer: the prompt
+    for k in range(1, 5):
+        rec.add_audio(timed_audio(1.0, float(k)), float(k))
+        rec.process()
+    assert flaky.prompts == ["said"] * 4
+    before = rec.hypothesis.uncommitted()
+    assert before
+    flaky.loop = True
+    rec.add_audio(timed_audio(1.0, 5.0), 5.0)
+    rec.process()
+    assert rec.hypothesis.uncommitted() == before  # a loop heard nothing, which is not silence either
+    assert rec.buffer_s == pytest.approx(5.0)  # not cut as a silent buffer would be
+    flaky.loop = False
+    for k in (6, 7):
+        rec.add_audio(timed_audio(1.0, float(k)), float(k))
+        rec.process()
+    assert flaky.prompts[-2:] == ["", "said"]  # the pass after a loop has no prompt, the next has it again
+
+
+def test_a_buffer_of_nothing_but_loops_is_still_cut_at_its_longest() -> None:
+    flaky = _Flaky()
+    flaky.loop = True
+    rec = StreamingRecogniser(flaky, trim_s=6.0, max_buffer_s=15.0)
+    for k in range(40):
+        rec.add_audio(timed_audio(1.0, float(k)), float(k))
+        rec.process()
+    assert max(flaky.sizes) <= 15.0 + 1e-6 and rec.received_s == pytest.approx(40.0)
+
+
+def test_the_encoder_reads_the_audio_and_a_margin_not_thirty_padded_seconds() -> None:
+    features = np.zeros((80, 3000), dtype=np.float32)
+    features[:, :734] = 0.5  # 7.34 s of audio, then faster-whisper's zero padding
+    cut = fit_encoder_window(features, margin_frames=200)
+    assert cut.shape == (80, 1000)  # 734 + 200, rounded up to whole seconds
+    assert cut.flags["C_CONTIGUOUS"] and np.array_equal(cut[:, :734], features[:, :734])
+    batch = fit_encoder_window(features[None], margin_frames=200)
+    assert batch.shape == (1, 80, 1000)
+    features[:, :2950] = 0.5
+    assert fit_encoder_window(features, margin_frames=200) is features  # nearly full: read as it is
+    assert fit_encoder_window(np.zeros((80, 3000), dtype=np.float32)).shape == (80, 200)
+
+
+def test_the_short_window_model_hands_the_encoder_the_cut_features() -> None:
+    seen: list[tuple[int, ...]] = []
+
+    class Base:
+        def encode(self, features: np.ndarray) -> object:
+            seen.append(features.shape)
+            return features
+
+    model = _short_window_model(Base)()
+    features = np.zeros((80, 3000), dtype=np.float32)
+    features[:, :100] = 1.0
+    model.encode(features)
+    assert seen == [(80, 300)]
+
+
+def test_whisper_transcriber_keeps_what_a_looping_window_heard_before_the_loop_and_caps_the_tokens() -> None:
+    calls: list[dict] = []
+
+    def seg(texts: list[str], start: float, ratio: float) -> SimpleNamespace:
+        words = [SimpleNamespace(word=t, start=start + k * 0.5, end=start + k * 0.5 + 0.4, probability=0.9) for k, t in enumerate(texts)]
+        return SimpleNamespace(text="".join(texts), start=start, end=start + len(texts) * 0.5, words=words,
+                               compression_ratio=ratio, no_speech_prob=0.0)  # fmt: skip
+
+    class FakeWhisper:
+        def transcribe(self, samples: np.ndarray, **options: object) -> tuple[object, None]:
+            calls.append(options)
+            looping = ["みなさん", "、", "おはよう", "ございます", "。"] + ["おはよう", "ございます", "。"] * 12
+            return iter([seg(["はい", "。"], 0.0, 1.2), seg(looping, 1.0, 9.5), seg(["後"], 30.0, 1.1)]), None
+
+    transcriber = WhisperTranscriber(Path("unused"), "ja")
+    transcriber._whisper = FakeWhisper()
+    transcriber._code = "ja"
+    heard = transcriber.transcribe(np.zeros(RATE * 6, dtype=np.float32), "prompt")
+    assert "".join(x.text for x in heard.words) == "はい。みなさん、おはようございます。" and heard.looped
+    assert calls[0]["max_new_tokens"] == 16 * 6 + 16 and calls[0]["initial_prompt"] == "prompt"
+    transcriber.transcribe(np.zeros(RATE * 60, dtype=np.float32), "")
+    assert calls[1]["max_new_tokens"] == 220  # never more than the model's positions leave after a prompt
+
+
+def test_the_words_before_a_repetition_are_kept_and_the_first_occurrence_too() -> None:
+    def texts(words: list[Word]) -> list[str]:
+        return [x.text for x in words]
+
+    said = [w(t, k, k + 0.5) for k, t in enumerate(["a", "b", "c", "d", "c", "d", "c", "d", "c", "d"])]
+    assert texts(before_repetition(said)) == ["a", "b", "c", "d"]
+    stutter = [w(t, k, k + 0.5) for k, t in enumerate(["x", "つ", "つ", "つ", "つ"])]
+    assert texts(before_repetition(stutter)) == ["x", "つ"]
+    twice = [w(t, k, k + 0.5) for k, t in enumerate(["a", "b", "a", "b", "c"])]  # said twice is speech, not a loop
+    assert texts(before_repetition(twice)) == ["a", "b", "a", "b", "c"]
+
+
+def test_words_the_passes_never_agree_on_are_committed_as_last_heard_once_old_enough() -> None:
+    flaky = _Flaky()  # a different word in every pass: LocalAgreement alone never commits
+    rec = StreamingRecogniser(flaky, trim_s=6.0, max_buffer_s=15.0, commit_after_s=5.0)
+    for k in range(12):
+        rec.add_audio(timed_audio(1.0, float(k)), float(k))
+        rec.process()
+        assert all(w.end <= rec.audio_end_s - 5.0 for w in rec.committed)
+    assert rec.committed and rec.committed[-1].end >= 12.0 - 5.0 - 1.0  # no word ended 6 s before waits
+    assert rec.buffer_s < 15.0  # cut at the committed words: never full
+    silent = StreamingRecogniser(_Flaky(), trim_s=6.0, max_buffer_s=15.0, commit_after_s=None)
+    for k in range(12):
+        silent.add_audio(timed_audio(1.0, float(k)), float(k))
+        silent.process()
+    assert silent.committed == []
+
+
+def test_a_full_buffer_whose_last_pass_went_wrong_commits_what_the_pass_before_heard() -> None:
+    class Lapse:
+        """Hears a word a second, except one pass that hears a single word at the end (a hallucination)."""
+
+        def __init__(self) -> None:
+            self.n = 0
+
+        def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
+            self.n += 1
+            start, end = buffer_span(samples)
+            if self.n == 15:
+                return Heard([w("と思います", end - start - 1.0, end - start - 0.2)])
+            return Heard([w(f"x{self.n}-{k}", k + 0.1, k + 0.6) for k in range(int(end - start))])
+
+    rec = StreamingRecogniser(Lapse(), trim_s=6.0, max_buffer_s=15.0, commit_after_s=None)
+    for k in range(15):
+        rec.add_audio(timed_audio(1.0, float(k)), float(k))
+        rec.process()
+    # The 15th pass filled the buffer and heard only its last second: the words of 0-9 s come from the 14th.
+    assert [x.text for x in rec.committed] == [f"x14-{k}" for k in range(9)]

@@ -90,6 +90,23 @@ class LiveChunker:
         self.frozen_words = 0
         self._last_count = 0
 
+    def prepare(self) -> None:
+        """Load what cutting needs now (GiNZA for Japanese), not at the first long chunk.
+
+        Loading GiNZA takes seconds (about ten on a busy machine), which the first
+        long chunk would otherwise add to the latency of every bead waiting behind it.
+        Without GiNZA the live chunks still come while none is too long for punctuation
+        and pauses alone; the first that is raises GiNZA's error.
+        """
+        if self.language.split("-")[0].lower() != "ja":
+            return
+        from sialign.text.japanese import LanguageToolUnavailable, ginza_nlp
+
+        try:
+            ginza_nlp()
+        except LanguageToolUnavailable as exc:
+            log.warning("%s", exc)
+
     def _cut(self, words: Sequence[Word], max_chars: int) -> list[Segment]:
         if not any(w.text.strip() for w in words):
             return []

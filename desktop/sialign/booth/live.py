@@ -268,9 +268,12 @@ class LiveAligner:
                     # Fed faster than real time, the passes step through the audio as they would have
                     # heard it live. At real time a slow pass reads all that arrived meanwhile at once,
                     # but never more than one buffer's worth: a pass over a longer buffer would be
-                    # slower still (Whisper reads 30-second windows) and the delay would run away.
+                    # slower still and the delay would run away. A full buffer with little unread
+                    # audio is cut first, so that each pass over a backlog advances most of a buffer.
                     rec = self.recogniser
-                    if (self.speed == 0 and rec.ready()) or (rec.ready() and rec.buffer_s >= rec.max_buffer_s):
+                    if self.speed == 0 and rec.ready():
+                        self._pass()
+                    elif rec.buffer_s >= rec.max_buffer_s and not rec.make_room() and rec.ready():
                         self._pass()
                 if not finishing and self.recogniser.ready():
                     self._pass()
@@ -297,6 +300,7 @@ class LiveAligner:
         if callable(load):
             load()
         self.aligner.prepare()
+        self.chunker.prepare()
 
     def _update(self, *, final: bool) -> None:
         started = time.perf_counter()

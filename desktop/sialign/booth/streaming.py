@@ -9,6 +9,18 @@ longest common prefix of the last two hypotheses, "LocalAgreement-2"), and
 the buffer is cut at the end of a recognised segment whose words are all
 committed, so it stays around 15 seconds.
 
+On a CPU a pass over such a buffer costs seconds (Whisper's encoder reads a
+30-second window, the decoder re-reads every word of the buffer), and two
+passes must agree before a word shows: the live view then lags far behind
+the student. So here the buffer is cut at the last committed *word* once it
+is longer than a few seconds (the committed text before it stays the
+prompt), and the encoder reads only the buffer's length of audio plus a
+margin instead of 30 padded seconds (:func:`fit_encoder_window`); a pass then
+takes about a second on two cores. Passes agree on text, not on Whisper's
+token split, and a word still in dispute once it ended :data:`COMMIT_AFTER_S`
+before the end of the audio is committed as last heard
+(tests/benchmarks/RESULTS_practice.md has the figures).
+
 :class:`StreamingRecogniser` is that policy over any :class:`Transcriber`:
 :class:`WhisperTranscriber` runs faster-whisper on a local model folder; the
 tests script a fake one. Times are on the recording's clock throughout: each
@@ -32,11 +44,27 @@ log = logging.getLogger(__name__)
 
 # Seconds of new audio between two passes (Whisper-Streaming's --min-chunk-size).
 MIN_CHUNK_S = 1.0
-# Above this many seconds the buffer is cut at a committed segment end.
-TRIM_S = 15.0
+# Above this many seconds the buffer is cut at the start of the last committed word
+# (TRIM_AT "word"), or at the end of a segment whose words are all committed ("segment",
+# Whisper-Streaming's rule, which kept buffers of 15-25 s and passes of several seconds on a CPU).
+TRIM_S = 6.0
+TRIM_AT = "word"
 # A buffer this long with nothing to cut at is cut anyway: its words up to
 # TRIM_S before its end are committed as they stand.
-MAX_BUFFER_S = 25.0
+MAX_BUFFER_S = 15.0
+# A word the passes have not agreed on is committed as the last pass heard it once it ended this
+# many seconds before the end of the audio read (Whisper's passes over synthetic or noisy speech
+# can disagree early in the buffer for many passes, holding back every word after).
+COMMIT_AFTER_S = 5.0
+# Log-Mel frames (10 ms each) of padding the encoder reads after the buffer's audio (see fit_encoder_window).
+ENCODER_MARGIN_FRAMES = 200
+# Whisper's own test of a decoding stuck in a loop ("おはようございます" forty times): the
+# text's length over its zlib-compressed length. A window above it is not taken as heard.
+LOOP_COMPRESSION_RATIO = 2.4
+# Tokens a pass may decode per second of buffer (speech is under ten), plus a few: a loop stops there.
+TOKENS_PER_S = 16
+# faster-whisper keeps at most half of Whisper's 448 positions for the prompt; the rest is for new tokens.
+MAX_NEW_TOKENS = 220
 # Characters of committed text given to Whisper as the prompt.
 PROMPT_CHARS = 200
 # A buffer whose passes hear no word keeps only its last seconds (speech may be starting there).
@@ -50,10 +78,13 @@ class Heard:
     Attributes:
         words: with times in seconds from the start of the buffer.
         segment_ends: end times of Whisper's segments, same clock.
+        looped: the decoding fell into a loop and what it heard from there on was left out
+            (so no words does not mean silence).
     """
 
     words: list[Word]
     segment_ends: list[float] = field(default_factory=list)
+    looped: bool = False
 
 
 class Transcriber(Protocol):
@@ -62,6 +93,32 @@ class Transcriber(Protocol):
     def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
         """Recognise ``samples`` (mono float32 at 16 kHz, shape (n,)) with ``prompt`` as the preceding text."""
         ...
+
+
+def fit_encoder_window(features: np.ndarray, margin_frames: int = ENCODER_MARGIN_FRAMES) -> np.ndarray:
+    """The log-Mel features of one Whisper window cut to the audio they hold plus ``margin_frames`` of padding.
+
+    faster-whisper pads every window to 3000 frames (30 s) with zeros, and the
+    encoder's cost grows with its input: a 6-second buffer padded to 30 s costs
+    the encoder five times what it needs. CTranslate2's Whisper encoder takes
+    a shorter input; the decoder and the word-timestamp alignment only look at
+    the frames of the audio. The cut is rounded up to whole seconds (100 frames).
+
+    Args:
+        features: (n_mels, frames) or (1, n_mels, frames); the padding is the trailing all-zero frames.
+        margin_frames: padding frames kept after the last frame with audio.
+
+    Returns:
+        The same array when nothing would be cut, else a contiguous copy of the first frames.
+    """
+    frames = features.shape[-1]
+    flat = features.reshape(-1, features.shape[-2], frames)[0]
+    filled = np.flatnonzero(np.any(flat != 0, axis=0))
+    used = int(filled[-1]) + 1 if filled.size else 0
+    keep = min(frames, -(-(used + margin_frames) // 100) * 100)
+    if keep >= frames:
+        return features
+    return np.ascontiguousarray(features[..., :keep])
 
 
 class WhisperTranscriber:
@@ -76,14 +133,18 @@ class WhisperTranscriber:
         threads: CPU threads for CTranslate2.
         beam_size: 1 decodes greedily (fastest); 5 is Whisper's own default.
         device: ``auto``, ``cpu`` or ``cuda`` (as :func:`~sialign.transcribe.recognise.recognise`).
+        short_window: the encoder reads the buffer's audio plus a margin, not a padded 30-second
+            window (:func:`fit_encoder_window`); False reads the whole window as offline transcription does.
     """
 
-    def __init__(self, model: Path, language: str | None, *, threads: int = 2, beam_size: int = 1, device: str = "cpu") -> None:
+    def __init__(self, model: Path, language: str | None, *, threads: int = 2, beam_size: int = 1, device: str = "cpu",
+                 short_window: bool = True) -> None:  # fmt: skip
         self.model_path = Path(model)
         self.language = language
         self.threads = threads
         self.beam_size = beam_size
         self.device = device
+        self.short_window = short_window
         self._whisper = None
         self._code: str | None = None
 
@@ -107,8 +168,9 @@ class WhisperTranscriber:
         from faster_whisper import WhisperModel
 
         dev, compute_type = pick_device(self.device)
+        model_class = _short_window_model(WhisperModel) if self.short_window else WhisperModel
         try:
-            whisper = WhisperModel(str(self.model_path), device=dev, compute_type=compute_type,
+            whisper = model_class(str(self.model_path), device=dev, compute_type=compute_type,
                                    cpu_threads=self.threads, local_files_only=True)  # fmt: skip
         except Exception as exc:  # a loader failure is a broken folder to the user
             raise ModelLoadError(
@@ -121,16 +183,26 @@ class WhisperTranscriber:
     def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
         self.load()
         assert self._whisper is not None
+        seconds = samples.shape[0] / SAMPLE_RATE
         segments, _ = self._whisper.transcribe(
             samples, language=self._code, initial_prompt=prompt or None, beam_size=self.beam_size,
             word_timestamps=True, vad_filter=True, condition_on_previous_text=True,
             # No temperature fallback: a pass whose text looks repetitive is decoded up to six times
             # more with sampling; in a stream the next pass hears it again anyway.
             temperature=0.0,
+            # A decoding stuck in a loop runs to Whisper's 448 tokens over a few seconds of speech.
+            max_new_tokens=min(MAX_NEW_TOKENS, int(TOKENS_PER_S * seconds) + 16),
         )  # fmt: skip
         words: list[Word] = []
         ends: list[float] = []
         for seg in segments:
+            if getattr(seg, "compression_ratio", 0.0) > LOOP_COMPRESSION_RATIO:
+                # A loop: what its window heard before the repetition began is kept, the rest (and any
+                # later window) is not heard; the next pass reads it again.
+                log.debug("pass in a loop (compression ratio %.1f): %s", seg.compression_ratio, seg.text[:60])
+                heard = [Word(str(w.word), float(w.start), float(w.end), float(w.probability)) for w in seg.words or []]
+                words.extend(before_repetition(heard))
+                return Heard(words, ends, looped=True)
             if getattr(seg, "no_speech_prob", 0.0) > 0.9:
                 continue  # Whisper's own verdict that the stretch is not speech (as Whisper-Streaming skips it)
             for w in seg.words or []:
@@ -139,13 +211,64 @@ class WhisperTranscriber:
         return Heard(words, ends)
 
 
-def _same(a: Word, b: Word) -> bool:
-    """Two hypotheses say the same word (case, width and surrounding spaces aside)."""
-    return _norm(a.text) == _norm(b.text)
+def before_repetition(words: Sequence[Word], *, longest: int = 8, times: int = 3) -> list[Word]:
+    """The words before a decoding loop: up to the first of ``times`` back-to-back repeats of a phrase of 1..``longest`` words.
+
+    The first occurrence of the phrase is kept (it was probably said); the
+    repeats are dropped, and so is everything after them. Words with no
+    such repeat are returned whole.
+    """
+    texts = ["".join(_norm(w.text).split()) for w in words]
+    for i in range(len(texts)):
+        for n in range(1, longest + 1):
+            if i + times * n > len(texts):
+                break
+            phrase = texts[i : i + n]
+            if any(phrase) and all(texts[i + k * n : i + (k + 1) * n] == phrase for k in range(1, times)):
+                return list(words[: i + n])
+    return list(words)
+
+
+def _short_window_model(base: type) -> type:
+    """``base`` (faster-whisper's WhisperModel) whose encoder reads only the audio of a window plus a margin."""
+
+    class ShortWindowWhisper(base):  # type: ignore[valid-type,misc]
+        def encode(self, features: np.ndarray) -> object:
+            if isinstance(features, np.ndarray):
+                features = fit_encoder_window(features)
+            return super().encode(features)
+
+    return ShortWindowWhisper
 
 
 def _norm(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+def _agreed_words(new: Sequence[Word], previous: Sequence[Word]) -> int:
+    """How many of ``new``'s words lie within the text both passes agree on, ending where ``previous`` ends a word too."""
+    texts_new = ["".join(_norm(w.text).split()) for w in new]
+    texts_old = ["".join(_norm(w.text).split()) for w in previous]
+    a, b = "".join(texts_new), "".join(texts_old)
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    ends_old = set()
+    total = 0
+    for text in texts_old:
+        total += len(text)
+        ends_old.add(total)
+    agreed = 0
+    total = 0
+    for k, text in enumerate(texts_new):
+        total += len(text)
+        if total > common:
+            break
+        if text and total in ends_old:
+            agreed = k + 1
+    return agreed
 
 
 class HypothesisBuffer:
@@ -161,6 +284,7 @@ class HypothesisBuffer:
     def __init__(self) -> None:
         self.committed_in_buffer: list[Word] = []
         self.previous: list[Word] = []
+        self.older: list[Word] = []  # the hypothesis before ``previous`` (what the pass before last heard)
         self.new: list[Word] = []
         self.last_committed_time = 0.0
 
@@ -178,17 +302,47 @@ class HypothesisBuffer:
                     break
 
     def flush(self) -> list[Word]:
-        """Commit the words this pass and the previous one agree on, in order from the start."""
-        commit: list[Word] = []
-        while self.new and self.previous and _same(self.new[0], self.previous[0]):
-            word = self.new.pop(0)
-            self.previous.pop(0)
-            commit.append(word)
-            self.last_committed_time = word.end
+        """Commit the words this pass and the previous one agree on, in order from the start.
+
+        The two passes agree up to the longest common prefix of their texts
+        (normalised, without spaces) cut at a place both passes end a word:
+        Whisper's words in Japanese or Chinese are its tokens, and two passes
+        that hear the same text often split it into different tokens. With
+        the same words in both that is the longest common prefix of words.
+        The committed words are this pass's, with its times.
+        """
+        agreed = _agreed_words(self.new, self.previous)
+        commit = self.new[:agreed]
+        del self.new[:agreed]
+        if commit:
+            self.last_committed_time = commit[-1].end
+        self.older = [w for w in self.previous[agreed:] if w.start > self.last_committed_time - 0.1]
         self.previous = self.new
         self.new = []
         self.committed_in_buffer.extend(commit)
         return commit
+
+    def commit_until(self, until: float, *, fallback_to_older: bool = False) -> list[Word]:
+        """Commit the last pass's leading words that end by ``until``, agreed or not.
+
+        With ``fallback_to_older``, the pass before last is used instead when it
+        heard more words there (a pass that went wrong must not lose them).
+        """
+        take = []
+        for word in self.previous:
+            if word.end > until:
+                break
+            take.append(word)
+        if fallback_to_older:
+            older = [w for w in self.older if w.end <= until and w.start > self.last_committed_time - 0.1]
+            if len(older) > len(take):
+                take = older
+        if take:
+            self.previous = [w for w in self.previous if w.start >= take[-1].end - 0.1 and w not in take]
+            self.older = []
+            self.last_committed_time = take[-1].end
+            self.committed_in_buffer.extend(take)
+        return take
 
     def pop_committed(self, until: float) -> None:
         """Forget committed words ending by ``until`` (the buffer was cut there)."""
@@ -220,17 +374,27 @@ class StreamingRecogniser:
     Args:
         transcriber: runs one pass over the buffer.
         min_chunk_s: seconds of new audio between passes.
-        trim_s: the buffer is cut at a committed segment end once longer than this.
-        max_buffer_s: the buffer is cut even without one beyond this.
+        trim_s: the buffer is cut once longer than this, where ``trim_at`` says.
+        trim_at: ``word``: at the start of the last committed word (the pass after hears that word
+            again and drops it); ``segment``: at the end of the last recognised segment whose words
+            are all committed (Whisper-Streaming's rule; longer buffers, slower passes).
+        max_buffer_s: the buffer is cut even without a place to cut at once this long.
         prompt_chars: characters of committed text before the buffer given as the prompt.
         joiner: what separates words of the prompt ("" when Whisper's words carry their spaces).
+        commit_after_s: a word not agreed on is committed as last heard once it ended this long
+            before the end of the audio read (None: only agreement, and a full buffer, commit).
     """
 
     def __init__(self, transcriber: Transcriber, *, min_chunk_s: float = MIN_CHUNK_S, trim_s: float = TRIM_S,
-                 max_buffer_s: float = MAX_BUFFER_S, prompt_chars: int = PROMPT_CHARS, joiner: str = "") -> None:  # fmt: skip
+                 trim_at: str = TRIM_AT, max_buffer_s: float = MAX_BUFFER_S, prompt_chars: int = PROMPT_CHARS,
+                 joiner: str = "", commit_after_s: float | None = COMMIT_AFTER_S) -> None:  # fmt: skip
+        if trim_at not in ("word", "segment"):
+            raise ValueError(f"trim_at must be 'word' or 'segment', not {trim_at!r}")
         self.transcriber = transcriber
         self.min_chunk_s = min_chunk_s
         self.trim_s = trim_s
+        self.trim_at = trim_at
+        self.commit_after_s = commit_after_s
         self.max_buffer_s = max(max_buffer_s, trim_s + 1.0)
         self.prompt_chars = prompt_chars
         self.joiner = joiner
@@ -243,6 +407,7 @@ class StreamingRecogniser:
         self.received_s = 0.0  # audio received, seconds
         self.gap_s = 0.0  # silence inserted where the blocks' times left a gap
         self.overlap_s = 0.0  # audio received twice for the same times (dropped)
+        self._looped = False  # the last pass fell into a loop
 
     # ----------------------------------------------------------------- audio
     @property
@@ -290,9 +455,32 @@ class StreamingRecogniser:
         if block.size:
             self._buffer = np.concatenate((self._buffer, block))
 
+    @property
+    def unread_s(self) -> float:
+        """Seconds of the buffer no pass has read yet."""
+        return (self._buffer.size - self._processed_samples) / SAMPLE_RATE
+
     def ready(self) -> bool:
         """Whether enough new audio arrived for another pass."""
-        return (self._buffer.size - self._processed_samples) / SAMPLE_RATE >= self.min_chunk_s
+        return self.unread_s >= self.min_chunk_s
+
+    def make_room(self) -> bool:
+        """Cut a full buffer that holds little unread audio, as after a pass, so that the next pass reads a buffer's worth of new audio.
+
+        A backlog is read one full buffer at a time; when the passes do not
+        agree, a full buffer may hold only a second that no pass has read, and
+        a pass over it would advance by that second. Its words older than
+        :attr:`trim_s` before the end are committed as the last pass heard them
+        (as :meth:`process` does with a full buffer).
+
+        Returns:
+            whether the buffer was cut.
+        """
+        if self.buffer_s < self.max_buffer_s or self.unread_s >= self.max_buffer_s - self.trim_s:
+            return False
+        before = self.buffer_s
+        self._force_trim(min(self.audio_end_s - self.trim_s, self.processed_until_s))  # never audio no pass has read
+        return self.buffer_s < before
 
     # ---------------------------------------------------------------- passes
     def prompt(self) -> str:
@@ -312,7 +500,10 @@ class StreamingRecogniser:
         if self._offset is None or not self._buffer.size:
             return []
         started = time.perf_counter()
-        heard = self.transcriber.transcribe(self._buffer, self.prompt())
+        # After a pass that fell into a loop the next goes without the prompt (as Whisper resets its
+        # prompt when it falls back): a prompt that repeats itself is what sends Whisper into loops.
+        heard = self.transcriber.transcribe(self._buffer, "" if self._looped else self.prompt())
+        self._looped = heard.looped
         spent = time.perf_counter() - started
         self.stats.passes += 1
         self.stats.seconds += spent
@@ -320,14 +511,23 @@ class StreamingRecogniser:
         self.stats.audio_s += self.buffer_s
         self._processed_samples = self._buffer.size
         offset = self._offset
-        self.hypothesis.insert(heard.words, offset)
-        new = self.hypothesis.flush()
-        self.committed.extend(new)
+        new: list[Word] = []
+        if heard.words or not heard.looped:  # nothing heard but a loop: the last hypothesis stands
+            self.hypothesis.insert(heard.words, offset)
+            new = self.hypothesis.flush()
+            if self.commit_after_s is not None:
+                new += self.hypothesis.commit_until(self.audio_end_s - self.commit_after_s)
+            self.committed.extend(new)
         if self.buffer_s > self.trim_s:
-            self._trim_at_segment(heard, offset)
-        if self.buffer_s > self.max_buffer_s:
+            if self.trim_at == "word":
+                self._trim_at_word()
+            else:
+                self._trim_at_segment(heard, offset)
+        if self.buffer_s >= self.max_buffer_s:
+            # Also when the buffer is exactly full: a backlog is read a full buffer at a time, and a
+            # buffer left full would be read again for every second that arrives.
             self._force_trim()
-        if not heard.words and self.buffer_s > SILENT_KEEP_S:
+        if not heard.words and not heard.looped and self.buffer_s > SILENT_KEEP_S:
             self._cut_at(self.audio_end_s - SILENT_KEEP_S)
         return new
 
@@ -341,16 +541,23 @@ class StreamingRecogniser:
         if cuts:
             self._cut_at(cuts[-1])
 
-    def _force_trim(self) -> None:
-        """The buffer has grown past :attr:`max_buffer_s` without an agreed segment end: commit its older words as heard."""
-        until = self.audio_end_s - self.trim_s
-        take = [w for w in self.hypothesis.uncommitted() if w.end <= until]
+    def _trim_at_word(self) -> None:
+        """Cut the buffer at the start of the last committed word: the buffer keeps only what is in doubt, and that word."""
+        inside = self.hypothesis.committed_in_buffer
+        if inside and self._offset is not None and inside[-1].start > self._offset:
+            self._cut_at(inside[-1].start)
+
+    def _force_trim(self, until: float | None = None) -> None:
+        """The buffer has grown to :attr:`max_buffer_s` without agreement: commit its words before ``until`` as heard and cut there.
+
+        ``until`` defaults to :attr:`trim_s` before the end of the buffer.
+        """
+        if until is None:
+            until = self.audio_end_s - self.trim_s
+        take = self.hypothesis.commit_until(until, fallback_to_older=True)
         if take:
             log.debug("buffer of %.1f s without agreement: committing %d words as heard", self.buffer_s, len(take))
             self.committed.extend(take)
-            self.hypothesis.previous = [w for w in self.hypothesis.previous if w.end > until]
-            self.hypothesis.last_committed_time = take[-1].end
-            self.hypothesis.committed_in_buffer.extend(take)
         self._cut_at(max(until, self.committed[-1].end if self.committed else until))
 
     def _cut_at(self, when: float) -> None:
