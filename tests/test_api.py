@@ -89,7 +89,7 @@ def test_api_namespace_is_the_api() -> None:
 @pytest.mark.parametrize(
     ("filters", "error", "message"),
     [
-        (["foo"], ValueError, "unknown filter(s) 'foo': choose from intra, inter, learned"),
+        (["foo"], ValueError, "unknown filter(s) 'foo': choose from intra, inter, learned or a comma-separated list"),
         ("intra,bogus", ValueError, "'bogus'"),
         (3, TypeError, "filters must be"),
     ],

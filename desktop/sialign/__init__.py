@@ -127,10 +127,10 @@ def align(
 
     from sialign.core.params import AlignParams
     from sialign.workflows.aligning import align_talk
-    from sialign.workflows.filtering import FILTER_NAMES
+    from sialign.workflows.filtering import parse_filter_names
     from sialign.workflows.talks import talk_from_documents
 
-    names = _filter_names(filters, FILTER_NAMES)
+    names = list(parse_filter_names(filters))
     src_doc = _document(source, src_lang, "source")
     tgt_doc = _document(target, tgt_lang, "target")
     ref_doc = _document(reference, tgt_lang or tgt_doc.language, "reference") if reference is not None else None
@@ -146,21 +146,6 @@ def align(
     )
     align_talk(project, aligned, filters=names)
     return project
-
-
-def _filter_names(filters: str | Sequence[str], choices: Sequence[str]) -> list[str]:
-    """The filter names of ``filters`` (a name, ``"intra,inter"`` or a list), checked against ``choices``."""
-    if isinstance(filters, str):
-        items = filters.split(",")
-    elif isinstance(filters, (list, tuple, set, frozenset)):
-        items = [str(f) for f in filters]
-    else:
-        raise TypeError(f"filters must be a name such as 'intra' or a list of names, not {type(filters).__name__}")
-    names = [name.strip().lower() for name in items if name.strip()]
-    unknown = sorted(set(names) - set(choices))
-    if unknown:
-        raise ValueError(f"unknown filter(s) {', '.join(map(repr, unknown))}: choose from {', '.join(choices)}")
-    return sorted(set(names), key=list(choices).index)
 
 
 def export(
@@ -225,9 +210,9 @@ def align_corpus(manifest: str | Path, out_dir: str | Path, *, jobs: int = 1, da
     from sialign.core.params import AlignParams
     from sialign.corpus.runner import align_corpus as run
 
-    from sialign.workflows.filtering import FILTER_NAMES
+    from sialign.workflows.filtering import parse_filter_names
 
-    names = _filter_names(filters, FILTER_NAMES)
+    names = list(parse_filter_names(filters))
     embedder = params.pop("model", None) or "auto-builtin"
     unknown = set(params) - {f.name for f in dataclasses.fields(AlignParams)}
     if unknown:

@@ -138,7 +138,7 @@ def test_cli_align_without_reference_uses_the_direct_signal(talk: Path, capsys: 
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--filters", "intra,magic"], "unknown filter"),
+        (["--filters", "intra,magic"], "--filters: unknown filter(s) 'magic': choose from intra, inter, learned"),
         (["--max-src", "0"], "argument --max-src: must be between 1 and 64, not 0"),
         (["--evs", "5", "1"], "MIN < MAX"),
     ],

@@ -63,3 +63,28 @@ def test_link_pairs_reads_text_as_the_named_file_and_names_the_aligner() -> None
 
     with pytest.raises(InputError, match="<standard input>"):
         link_pairs("<standard input>", "en", "en", text="no separator here\n", aligner="encoder")
+
+
+@pytest.mark.parametrize(("given", "names"), [
+    ("intra", ("intra",)), ("Inter, intra", ("intra", "inter")), (" learned ,intra,intra", ("intra", "learned")),
+    (["inter", "LEARNED"], ("inter", "learned")), ({"intra"}, ("intra",)), ("", ()), ([], ()),
+])  # fmt: skip
+def test_filter_names_are_read_one_way(given: object, names: tuple[str, ...]) -> None:
+    """The command line, corpus mode, the Python API and align_talk all read filter names with this one function."""
+    from sialign.workflows.filtering import check_filter_names, parse_filter_names
+
+    assert parse_filter_names(given) == names  # type: ignore[arg-type]
+    assert check_filter_names(given) == frozenset(names)  # type: ignore[arg-type]
+
+
+def test_an_unknown_filter_name_is_a_value_error_naming_it_and_the_choices() -> None:
+    from sialign.core.errors import FilterNameError, SialignError
+    from sialign.workflows.filtering import parse_filter_names
+
+    with pytest.raises(FilterNameError) as err:
+        parse_filter_names("intra,magic,Bogus")
+    assert isinstance(err.value, ValueError) and isinstance(err.value, SialignError)
+    assert str(err.value) == ("unknown filter(s) 'bogus', 'magic': choose from intra, inter, learned "
+                              "or a comma-separated list such as intra,inter")  # fmt: skip
+    with pytest.raises(TypeError, match="filters must be a name"):
+        parse_filter_names(3)  # type: ignore[arg-type]

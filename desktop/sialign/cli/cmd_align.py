@@ -127,18 +127,17 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
 
 
 def parse_filters(text: str | None) -> set[str]:
-    """The filter names of ``--filters`` (empty when not given)."""
+    """The filter names of ``--filters`` (empty when not given), read by ``workflows.filtering.parse_filter_names``."""
     if not text:
         return set()
     from sialign.cli.usage import usage_error
+    from sialign.core.errors import FilterNameError
+    from sialign.workflows.filtering import parse_filter_names
 
-    names = {part.strip().lower() for part in text.split(",") if part.strip()}
-    from sialign.workflows.filtering import FILTER_NAMES
-
-    unknown = names - set(FILTER_NAMES)
-    if unknown:
-        usage_error(f"--filters: unknown filter(s) {', '.join(sorted(unknown))} — use {', '.join(FILTER_NAMES)} or a comma-separated list such as intra,inter")
-    return names
+    try:
+        return set(parse_filter_names(text))
+    except FilterNameError as exc:
+        usage_error(f"--filters: {exc}")
 
 
 def console_progress(quiet: bool):  # type: ignore[no-untyped-def]

@@ -155,6 +155,10 @@ class ParamsError(SialignError):
         super().__init__(f"{field} {problem}")
 
 
+class FilterNameError(SialignError, ValueError):
+    """A filter name that is not one of ``workflows.filtering.FILTER_NAMES`` (a ValueError for the Python API)."""
+
+
 class AlignmentTooLargeError(SialignError):
     """An alignment would need more memory than allowed (its sizes are checked before anything is allocated)."""
 

@@ -42,19 +42,42 @@ LEARNED_LABEL = "Apply the learned filter"
 DOUBT_LABEL = "Apply the doubt filter"
 
 
-def check_filter_names(names: Iterable[str]) -> frozenset[str]:
-    """``names`` as a set, refusing a name that is not one of :data:`FILTER_NAMES`.
+def parse_filter_names(filters: str | Iterable[str]) -> tuple[str, ...]:
+    """The filter names of ``filters`` — a name, a comma-separated list (``"intra,inter"``) or a list of names.
+
+    Case and spaces do not matter. This is the one reading of filter names
+    for the command line, corpus mode, the Python API and the app.
+
+    Returns:
+        The names, each once, in the order of :data:`FILTER_NAMES`.
 
     Raises:
-        SialignError: naming the unknown filters and the choices.
+        FilterNameError: naming the unknown filters and the choices (a ValueError too).
+        TypeError: ``filters`` is neither text nor a collection of names.
     """
-    from sialign.core.errors import SialignError
+    from sialign.core.errors import FilterNameError
 
-    chosen = frozenset(names)
-    unknown = chosen - set(FILTER_NAMES)
+    if isinstance(filters, str):
+        items: list[str] = filters.split(",")
+    elif isinstance(filters, Iterable):
+        items = [str(f) for f in filters]
+    else:
+        raise TypeError(f"filters must be a name such as 'intra' or a list of names, not {type(filters).__name__}")
+    chosen = {item.strip().lower() for item in items if item.strip()}
+    unknown = sorted(chosen - set(FILTER_NAMES))
     if unknown:
-        raise SialignError(f"unknown filter(s) {', '.join(sorted(unknown))} — use {', '.join(FILTER_NAMES)} or a comma-separated list")
-    return chosen
+        raise FilterNameError(f"unknown filter(s) {', '.join(map(repr, unknown))}: choose from {', '.join(FILTER_NAMES)} "
+                              "or a comma-separated list such as intra,inter")  # fmt: skip
+    return tuple(name for name in FILTER_NAMES if name in chosen)
+
+
+def check_filter_names(names: str | Iterable[str]) -> frozenset[str]:
+    """:func:`parse_filter_names` as a set.
+
+    Raises:
+        FilterNameError, TypeError: as :func:`parse_filter_names`.
+    """
+    return frozenset(parse_filter_names(names))
 
 
 def filter_params_for(params: FilterParams, names: Iterable[str]) -> FilterParams:
@@ -348,6 +371,7 @@ __all__ = [
     "Filtered",
     "apply_filters",
     "check_filter_names",
+    "parse_filter_names",
     "compute_doubt",
     "compute_filters",
     "compute_scores",
