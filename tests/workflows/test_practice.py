@@ -92,3 +92,34 @@ def test_live_project_keeps_what_was_shown_and_drops_the_rest_with_reasons() -> 
     assert "stopped before" in project.alignment.beads[-1].reason
     assert project.metadata["target_transcript"] == MACHINE_TRANSCRIPT
     assert project.metadata["practice"]["live"]["rendered"] == 2
+
+
+def test_a_project_is_read_as_a_talk_the_same_way_by_the_command_and_the_booth(tmp_path: Path) -> None:
+    """Stored relative paths resolve against the project's folder and come back absolute (a session's project is saved
+    elsewhere); --src-audio replaces the project's recording."""
+    import shutil
+
+    from sialign.io.project_file import load_project
+    from sialign.workflows.booth import booth_talk_from_project
+    from sialign.workflows.outputs import export
+    from sialign.workflows.talks import talk_from_documents
+
+    talk = tmp_path / "talks" / "one"
+    talk.mkdir(parents=True)
+    for name in ("talk.en.srt", "talk.ja.srt", "talk.en.ogg"):
+        shutil.copy(EXAMPLES / name, talk / name)
+    source = read_transcript(talk / "talk.en.srt")
+    project = talk_from_documents(source, read_transcript(talk / "talk.ja.srt"), source_audio=str(talk / "talk.en.ogg"))
+    export(project, talk / "talk.sialign")
+    saved = load_project(talk / "talk.sialign")
+    assert not Path(saved.source.path).is_absolute()  # stored relative to the project's folder
+    cli_source, cli_audio = practice_source(talk / "talk.sialign")
+    booth = booth_talk_from_project(saved)
+    for doc in (cli_source, booth.source):
+        assert Path(doc.path).is_absolute() and Path(doc.path) == (talk / "talk.en.srt").resolve()
+        assert Path(doc.audio_path) == (talk / "talk.en.ogg").resolve()
+    assert Path(cli_audio) == booth.src_audio == (talk / "talk.en.ogg").resolve()
+    other = tmp_path / "other.ogg"
+    shutil.copy(EXAMPLES / "talk.en.ogg", other)
+    _, replaced = practice_source(talk / "talk.sialign", src_audio=other)
+    assert Path(replaced) == other.resolve()

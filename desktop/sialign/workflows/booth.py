@@ -55,19 +55,37 @@ class BoothTalk:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
+def project_source(project: Project, src_audio: str | Path | None = None) -> tuple[Document, Path | None]:
+    """A project's source transcript as a session reads it, with its recording (``src_audio`` replaces the project's).
+
+    The stored paths are relative to the project's folder; the copy returned
+    names both files absolutely, so a session's project saved in another
+    folder still finds them. Nothing is checked here (see the callers).
+    """
+    from sialign.core.paths import resolve_project_path
+
+    audio = Path(src_audio).expanduser().resolve() if src_audio else resolve_project_path(project.source.audio_path, project.path)
+    transcript = resolve_project_path(project.source.path, project.path)
+    source = Document(language=project.source.language, segments=list(project.source.segments),
+                      path=str(transcript) if transcript is not None else None,
+                      audio_path=str(audio) if audio is not None else None,
+                      format=project.source.format, encoding=project.source.encoding)  # fmt: skip
+    return source, audio
+
+
 def booth_talk_from_project(project: Project) -> BoothTalk:
     """The talk of an open or loaded project: its source transcript and recording.
 
     Raises:
         InputError: the project has no source transcript, no source recording, or no times on its source.
     """
-    from sialign.audio.decode import audio_file_problem, resolve_audio_path
+    from sialign.audio.decode import audio_file_problem
 
     name = Path(project.path).name if project.path else project.talk_id
     if not len(project.source):
         raise InputError(project.path, "the project has no source transcript to practise with",
                          hint="open a talk first, or pick a source recording")  # fmt: skip
-    audio = resolve_audio_path(project.source.audio_path, project.path)
+    source, audio = project_source(project)
     if audio is None:
         raise InputError(project.path, "the project has no source recording to play",
                          hint="set it with File → Project properties… (Source audio), or pick the recording itself")  # fmt: skip
@@ -78,13 +96,6 @@ def booth_talk_from_project(project: Project) -> BoothTalk:
         raise InputError(project.path, "the source transcript has no times, so the live view cannot follow the talk",
                          hint="time it with Align → Time from audio… first")  # fmt: skip
     folder = Path(project.path).parent if project.path else audio.parent
-    from sialign.core.paths import resolve_project_path
-
-    # The transcript's stored path is relative to the project's folder: the session's project may sit elsewhere.
-    transcript = resolve_project_path(project.source.path, project.path)
-    source = Document(language=project.source.language, segments=list(project.source.segments),
-                      path=str(transcript) if transcript is not None else None, audio_path=str(audio),
-                      format=project.source.format, encoding=project.source.encoding)  # fmt: skip
     return BoothTalk(project.talk_id, source, audio, project.source.language,
                      project.target.language if len(project.target) and project.target.language != "und" else None,
                      folder, f"project {name}", dict(project.metadata))  # fmt: skip

@@ -53,14 +53,11 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
     audio = str(src_audio) if src_audio else None
     if p.suffix.lower() == ".sialign":
         from sialign.io.project_file import load_project
+        from sialign.workflows.booth import project_source
 
-        from sialign.core.paths import resolve_project_path
-
-        project = load_project(p)
-        source = project.source
-        # Stored relative to the project's folder, never to the folder the command runs in.
-        stored = resolve_project_path(source.audio_path, project.path)
-        audio = audio or (str(stored) if stored is not None else None)
+        # As the app's booth reads a project: its stored paths against the project's folder, named absolutely.
+        source, recording = project_source(load_project(p), src_audio)
+        audio = str(recording) if recording is not None else None
     elif is_recording(p):
         from sialign.workflows.recordings import transcribe_recording
 
