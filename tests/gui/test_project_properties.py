@@ -209,17 +209,19 @@ def test_project_properties_change_the_project_undoably(bare_window: MainWindow,
     assert project.talk_id == "water_2024"
 
 
+def _rename_to_river(dialog: ProjectPropertiesDialog) -> int:
+    """Stands in for the dialog's exec: the user types the talk name "river" and presses OK."""
+    dialog.talk_id.setText("river")
+    dialog.accept()
+    return int(dialog.result())
+
+
 def test_project_properties_title_follows_the_talk_id(bare_window: MainWindow, make_project: Any,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     bare_window.session.set_project(make_project(), modified=True)
     assert bare_window.windowTitle().startswith("water (not saved)")
 
-    def rename(dialog: ProjectPropertiesDialog) -> int:
-        dialog.talk_id.setText("river")
-        dialog.accept()
-        return int(dialog.result())
-
-    monkeypatch.setattr(ProjectPropertiesDialog, "exec", rename)
+    monkeypatch.setattr(ProjectPropertiesDialog, "exec", _rename_to_river)
     bare_window.files.project_properties()
     assert bare_window.windowTitle().startswith("river (not saved)")
 
@@ -260,12 +262,7 @@ def test_a_properties_change_is_a_core_edit_and_keeps_the_undo_history(bare_wind
     session = bare_window.session
     assert session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
 
-    def rename(dialog: ProjectPropertiesDialog) -> int:
-        dialog.talk_id.setText("river")
-        dialog.accept()
-        return int(dialog.result())
-
-    monkeypatch.setattr(ProjectPropertiesDialog, "exec", rename)
+    monkeypatch.setattr(ProjectPropertiesDialog, "exec", _rename_to_river)
     bare_window.files.project_properties()
     steps = session.undo_steps()
     assert [s["forward"]["type"] for s in steps] == ["SetStatus", "SetTalkInfo"]
