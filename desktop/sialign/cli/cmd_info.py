@@ -52,12 +52,15 @@ def _clock(seconds: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     from sialign.io.readers import FORMAT_NAMES, list_tiers
 
-    doc = read_as_asked(args.file, args, args.format)
-    warnings = list(doc.warnings)
+    doubts: list[str] = []
     if args.encoding is None:
         from sialign.workflows.talks import transcript_encoding_doubts
 
+        # Before the document is read, so that the two readings of a big file are never in memory together.
         doubts = transcript_encoding_doubts(args.file)
+    doc = read_as_asked(args.file, args, args.format)
+    warnings = list(doc.warnings)
+    if args.encoding is None:
         # The reader's own note of the same doubt is said once, by the line that also says what to do.
         warnings = [w for w in warnings if not any(w.split(": ", 1)[-1] in d for d in doubts)] + doubts
     timed = sum(1 for s in doc.segments if s.has_time)

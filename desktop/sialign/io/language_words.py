@@ -62,13 +62,16 @@ def guess_from_words(texts: list[str]) -> str | None:
     """
     hits: Counter[str] = Counter()
     seen = 0
+    # Word by word, never a lowered copy or a word list of a whole text: one
+    # line can be a whole 10 MB transcript.
     for text in texts:
-        words = _WORD.findall(text.lower())
-        for word in words[: MAX_WORDS - seen]:
-            lang = WORD_LANGUAGE.get(word)
+        for match in _WORD.finditer(text):
+            lang = WORD_LANGUAGE.get(match.group().lower())
             if lang is not None:
                 hits[lang] += 1
-        seen += len(words)
+            seen += 1
+            if seen >= MAX_WORDS:
+                break
         if seen >= MAX_WORDS:
             break
     ranked = hits.most_common(2)

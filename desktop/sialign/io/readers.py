@@ -128,6 +128,11 @@ def detect_format(path: str | Path, text: str) -> str:
 CHINESE_MIN_HAN = 4
 
 
+# The script count looks at this many characters at most: plenty to tell
+# scripts apart, and a one-line 10 MB transcript is not walked character by character.
+GUESS_CHARACTERS = 200_000
+
+
 def guess_language(texts: list[str], default: str = "en") -> str:
     """The language of ``texts`` guessed from their script and, in Latin script, their words.
 
@@ -142,7 +147,12 @@ def guess_language(texts: list[str], default: str = "en") -> str:
     the language, this only fills it in when nobody did.
     """
     kana = han = latin = hangul = cyrillic = ukrainian = 0
-    for text in texts:
+    budget = GUESS_CHARACTERS
+    for whole in texts:
+        if budget <= 0:
+            break
+        text = whole[:budget]
+        budget -= len(text)
         for ch in text:
             cp = ord(ch)
             if 0x3040 <= cp <= 0x30FF or 0xFF66 <= cp <= 0xFF9F:

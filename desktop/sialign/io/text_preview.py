@@ -7,7 +7,9 @@ garbled text before building a talk and pick another encoding. Qt-free.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from sialign.io.encoding import DecodedText, decode_bytes, read_limited_bytes
@@ -133,6 +135,15 @@ def _decodes(data: bytes, encoding: str) -> bool:
     return True
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time (``splitlines`` would copy a whole 10 MB file at once)."""
+    for match in _LINE.finditer(text):
+        yield match.group(1)
+
+
+_LINE = re.compile(r"([^\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]*)(?:\r\n|[\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]|\Z)")
+
+
 def preview_transcript(path: str | Path, encoding: str | None = None, *, max_lines: int = PREVIEW_LINES) -> TextPreview:
     """Decode ``path`` (detecting the encoding when ``encoding`` is None) and return its first lines.
 
@@ -142,7 +153,7 @@ def preview_transcript(path: str | Path, encoding: str | None = None, *, max_lin
     """
     data = read_limited_bytes(path)
     decoded = decode_bytes(data, path, encoding=encoding)
-    lines = [line for line in decoded.text.splitlines() if line.strip()][:max_lines]
+    lines = list(islice((line for line in _lines(decoded.text) if line.strip()), max_lines))
     return TextPreview(lines, decoded.encoding, encoding is None, decoding_doubts(data, decoded, detected=encoding is None))
 
 
