@@ -417,7 +417,7 @@ class ReplaceTranscript(Edit):
     metadata: dict[str, Any] | None = None
     label: str = ""
 
-    preserves_text: ClassVar[bool] = False  # type: ignore[misc]
+    preserves_text: ClassVar[bool] = False
     _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {
         "document": Document.from_dict,
         "alignment": lambda v: Alignment.from_dict(v) if v is not None else None,

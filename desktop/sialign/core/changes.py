@@ -12,6 +12,7 @@ itself is taken to have changed everything.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 SIDES = ("src", "tgt", "ref")
 
@@ -19,7 +20,7 @@ SIDES = ("src", "tgt", "ref")
 ALL_SEGMENTS = "all"
 
 
-def _merge(a: tuple, b: tuple) -> tuple:  # type: ignore[type-arg]
+def _merge(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
     return a + tuple(x for x in b if x not in a)
 
 

@@ -7,7 +7,10 @@ import os
 
 def usable_cores() -> int:
     """Cores this process may run on (its CPU affinity where the platform tells it)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux only
+    if affinity is not None:
+        try:
+            return max(1, len(affinity(0)))
+        except OSError:
+            pass
+    return max(1, os.cpu_count() or 1)

@@ -42,13 +42,20 @@ ENV_MODEL_DIR = "SIALIGN_MODEL_DIR"
 
 def _platform_dirs() -> PlatformDirsABC:
     """The platformdirs implementation for ``sys.platform`` (read at each call, so tests can set it)."""
+    dirs: type[PlatformDirsABC]
     if sys.platform == "win32":
-        from platformdirs.windows import Windows as Dirs
+        from platformdirs.windows import Windows
+
+        dirs = Windows
     elif sys.platform == "darwin":
-        from platformdirs.macos import MacOS as Dirs  # type: ignore[assignment]
+        from platformdirs.macos import MacOS
+
+        dirs = MacOS
     else:
-        from platformdirs.unix import Unix as Dirs  # type: ignore[assignment]
-    return Dirs(appname=APP_NAME, appauthor=False)
+        from platformdirs.unix import Unix
+
+        dirs = Unix
+    return dirs(appname=APP_NAME, appauthor=False)
 
 
 def _override(name: str) -> Path | None:
