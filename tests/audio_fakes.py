@@ -1,6 +1,6 @@
 """A fake audio output for playback tests: no sound device, the test drives the stream's callback.
 
-Used by ``tests/audio/test_player.py`` and ``tests/gui/test_audio_panel.py``.
+Used by ``tests/audio/test_player.py`` and ``tests/gui/audio/test_audio_panel.py``.
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ def _isolated_settings(tmp_path, monkeypatch):
 def _desktop_screen(monkeypatch):
     """Windows open as on a 1920 × 1080 desktop (the offscreen platform's screen is 800 pixels wide).
 
-    ``tests/gui/test_window_size.py`` puts them on a laptop screen instead.
+    ``tests/gui/main/test_window_size.py`` puts them on a laptop screen instead.
     """
     try:
         from PySide6.QtCore import QRect

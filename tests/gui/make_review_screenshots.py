@@ -66,7 +66,7 @@ def main() -> int:
 
     app = make_application(sys.argv[:1])
     from sialign.gui.windows.compare_window import FIXED_COLUMNS, CompareWindow
-    from sialign.gui.windows.report_dialog import ReportDialog
+    from sialign.gui.dialogs.report_dialog import ReportDialog
     from sialign.io.project_file import load_project
     from sialign.review.report import write_report
 

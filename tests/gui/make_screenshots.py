@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     window.matrix_dock.raise_()
 
     # Help → Keyboard shortcuts… (the list every command's key is changed in).
-    from sialign.gui.main.shortcuts import ShortcutsDialog
+    from sialign.gui.dialogs.shortcuts_dialog import ShortcutsDialog
 
     shortcuts = ShortcutsDialog(window.shortcuts, window)
     shortcuts.resize(560, 520)

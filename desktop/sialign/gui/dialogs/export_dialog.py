@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
-from sialign.gui.main.dialogs import dialog_layout, grow_to_fit
+from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
 from sialign.gui.common.file_dialogs import remember_folder
 from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
 from sialign.core.plurals import count_noun

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.errors import SialignError
-from sialign.gui.main.dialogs import dialog_layout
+from sialign.gui.common.form_layout import dialog_layout
 from sialign.gui.common.file_dialogs import existing_folder
 from sialign.gui.common.form_layout import error_message, growing_form
 

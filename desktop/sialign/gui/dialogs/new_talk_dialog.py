@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
-from sialign.gui.main.dialogs import dialog_layout, grow_to_fit
+from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
 from sialign.gui.common.file_dialogs import open_file_name
 from sialign.gui.common.form_layout import ERROR_COLOUR, error_message, growing_form
 from sialign.gui.common.screen_fit import ContentScroll

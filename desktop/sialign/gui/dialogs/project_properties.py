@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
 from sialign.core.param_edits import SetTalkInfo
-from sialign.gui.main.dialogs import dialog_layout, grow_to_fit
+from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
 from sialign.gui.common.file_dialogs import open_file_name
 from sialign.gui.common.form_layout import error_message, growing_form
 from sialign.gui.dialogs.new_talk_dialog import AUDIO_FILTER, LANGUAGES, RANKS, TRANSCRIPT_FILTER

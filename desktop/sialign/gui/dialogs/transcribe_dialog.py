@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.gui.common.workers import TaskWorker, WorkerRunner
-from sialign.gui.main.dialogs import grow_to_fit
+from sialign.gui.common.form_layout import grow_to_fit
 
 LANGUAGES = ["en", "ja", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "nl"]
 

@@ -27,7 +27,8 @@ from sialign.core.params import AlignParams
 from sialign.gui.audio.audio_panel import AudioPanel
 from sialign.gui.bead.bead_inspector import BeadInspector
 from sialign.gui.booth.practice import PracticeController
-from sialign.gui.main.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
+from sialign.gui.dialogs.preferences import Preferences, PreferencesDialog
+from sialign.gui.dialogs.split_bead import SplitBeadDialog
 from sialign.gui.filters.doubt import DoubtService
 from sialign.gui.dialogs.explain_dialog import ExplainController
 from sialign.gui.bead.links_service import LinksService
@@ -38,7 +39,7 @@ from sialign.gui.matrix.matrix_view import MatrixView
 from sialign.gui.resources import app_icon
 from sialign.gui.main.project_files import ProjectFilesController
 from sialign.gui.main.review_actions import ReviewActions
-from sialign.gui.main.review_dialogs import ReviewQuestions
+from sialign.gui.dialogs.review_questions import ReviewQuestions
 from sialign.gui.table.table_panel import TablePanel
 from sialign.gui.main.task_runner import AlignmentController, TaskRunner
 from sialign.gui.main.window_layout import MainActions, WindowLayout
@@ -262,7 +263,7 @@ class MainWindow(QMainWindow):
         self.inspector.post_edit.selectAll()
 
     def show_shortcuts(self) -> None:
-        from sialign.gui.main.shortcuts import ShortcutsDialog
+        from sialign.gui.dialogs.shortcuts_dialog import ShortcutsDialog
 
         ShortcutsDialog(self.shortcuts, self).exec()
 

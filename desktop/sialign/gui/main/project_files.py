@@ -566,7 +566,7 @@ class ProjectFilesController(QObject):
             self.window.activateWindow()
 
     def report_dialog(self) -> None:
-        from sialign.gui.windows.report_dialog import ReportDialog
+        from sialign.gui.dialogs.report_dialog import ReportDialog
 
         self.session.commit_pending()
         if self.session.project.alignment is not None:

@@ -4,7 +4,7 @@ The controller turns a reviewer's command into one core edit applied through
 the session; the core refuses what breaks its rules. It sees the window only
 through callables: the selected beads, the segment under the bead panel's
 text cursor, a question for the split counts, a notice for the status bar,
-and :class:`~sialign.gui.main.review_dialogs.ReviewQuestions` for a segment's
+and :class:`~sialign.gui.dialogs.review_questions.ReviewQuestions` for a segment's
 text or times, a time shift and a find/replace.
 """
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from sialign.core.model import BeadStatus
 
-from sialign.gui.main.review_dialogs import ReviewQuestions
+from sialign.gui.dialogs.review_questions import ReviewQuestions
 
 if TYPE_CHECKING:
     from sialign.gui.bead.bead_inspector import SegmentCursor
@@ -266,7 +266,7 @@ class ReviewActions:
     def edit_segment_times(self) -> None:
         """Type the start and end of the segment under the cursor (0 ≤ start < end; undoable)."""
         from sialign.core.edits import SetSegmentTimes
-        from sialign.gui.main.review_dialogs import times_problem
+        from sialign.gui.dialogs.review_questions import times_problem
 
         found = self._cursor_segment()
         if found is None:
@@ -309,7 +309,7 @@ class ReviewActions:
     def _post_edit_count(self, find: str, replace: str, regex: bool) -> int | str:
         import re
 
-        from sialign.gui.main.review_dialogs import post_edit_replacements
+        from sialign.gui.dialogs.review_questions import post_edit_replacements
 
         alignment = self._session.project.alignment
         try:
@@ -322,7 +322,7 @@ class ReviewActions:
         import re
 
         from sialign.core.edits import Batch, SetPostEdit
-        from sialign.gui.main.review_dialogs import post_edit_replacements
+        from sialign.gui.dialogs.review_questions import post_edit_replacements
 
         alignment = self._session.project.alignment
         if alignment is None:

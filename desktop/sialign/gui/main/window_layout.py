@@ -134,7 +134,7 @@ class MainActions:
 
     def _build_review_extras(self, free: QRect | None) -> None:
         """Confirm-and-advance, confirm up to here, segment text and times, time shifts, post-edit find/replace, compact rows."""
-        from sialign.gui.main.review_dialogs import set_compact_rows
+        from sialign.gui.table.table_panel import set_compact_rows
 
         w = self._window
         A, review, settings, panel = self._action, w.review, w.settings, w.table_panel
@@ -167,7 +167,7 @@ class MainActions:
         w.table.doubleClicked.connect(double_clicked)
 
     def _compact_rows_toggled(self) -> None:
-        from sialign.gui.main.review_dialogs import set_compact_rows
+        from sialign.gui.table.table_panel import set_compact_rows
 
         set_compact_rows(self._window.table, self.compact_rows.isChecked())
         self._remember_option("view/compact_rows", self.compact_rows)

@@ -38,6 +38,13 @@ STATUS_CHOICES: list[tuple[str, set[BeadStatus] | None]] = [
 _CTRL_MOVES = (Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
 
 
+
+def set_compact_rows(table: QTableView, compact: bool) -> None:
+    """One text line per table row (many more rows on screen) or the usual two."""
+    lines = 1 if compact else 2
+    table.setWordWrap(not compact)
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().lineSpacing() * lines + (4 if compact else 8))
+
 class WholeLinesDelegate(QStyledItemDelegate):
     """Draws a cell's wrapped text as whole lines only: no sliver of a third line under an elided second one."""
 

@@ -10,7 +10,7 @@ import pytest
 from sialign.corpus.manifest import read_manifest
 
 pytestmark = [pytest.mark.gui, pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 
 
 @pytest.fixture

@@ -14,11 +14,11 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QRect, QSettings
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "review"))
 from example_renditions import example_rendition
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 
 # 1280 × 800 and 1366 × 768 screens less a 30-pixel panel.
 SCREENS = {"1280x800": QRect(0, 30, 1280, 770), "1366x768": QRect(0, 30, 1366, 738)}
@@ -107,7 +107,7 @@ def _properties(qtbot: Any, tmp_path: Path) -> QWidget:
 
 
 def _report(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.windows.report_dialog import ReportDialog
+    from sialign.gui.dialogs.report_dialog import ReportDialog
 
     dialog = ReportDialog(example_rendition(1))
     qtbot.waitUntil(lambda: dialog.report is not None and not dialog.runner.busy, timeout=20000)
@@ -115,7 +115,7 @@ def _report(qtbot: Any, tmp_path: Path) -> QWidget:
 
 
 def _split(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.main.dialogs import SplitBeadDialog
+    from sialign.gui.dialogs.split_bead import SplitBeadDialog
 
     project = example_rendition(1)
     assert project.alignment is not None
@@ -124,7 +124,7 @@ def _split(qtbot: Any, tmp_path: Path) -> QWidget:
 
 
 def _preferences(qtbot: Any, tmp_path: Path) -> QWidget:
-    from sialign.gui.main.dialogs import Preferences, PreferencesDialog
+    from sialign.gui.dialogs.preferences import Preferences, PreferencesDialog
 
     return PreferencesDialog(Preferences())
 
@@ -167,7 +167,7 @@ def test_every_window_and_dialog_fits_the_screen(qtbot, screen, tmp_path, monkey
 
 def test_the_main_window_and_its_shortcuts_fit_the_screen(qtbot, screen, session, monkeypatch) -> None:
     from sialign.gui.main.main_window import MainWindow
-    from sialign.gui.main.shortcuts import ShortcutsDialog
+    from sialign.gui.dialogs.shortcuts_dialog import ShortcutsDialog
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     window = MainWindow(session)

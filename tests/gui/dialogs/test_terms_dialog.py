@@ -91,7 +91,7 @@ def test_terms_dialog_needs_an_alignment(qtbot, window, monkeypatch: pytest.Monk
 def test_terms_dialog_result_goes_into_the_report_until_the_project_changes(qtbot, window, glossary: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sialign.core.edits import SetStatus
     from sialign.core.model import BeadStatus
-    from sialign.gui.windows import report_dialog
+    from sialign.gui.dialogs import report_dialog
 
     _checked(qtbot, window, glossary)
     check = window.terms.current_check()

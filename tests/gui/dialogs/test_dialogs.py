@@ -7,7 +7,8 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialogButtonBox
 
-from sialign.gui.main.dialogs import Preferences, PreferencesDialog, SplitBeadDialog
+from sialign.gui.dialogs.preferences import Preferences, PreferencesDialog
+from sialign.gui.dialogs.split_bead import SplitBeadDialog
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.

@@ -13,7 +13,7 @@ from sialign.corpus import align_corpus
 from sialign.io.project_file import load_project, save_project
 
 pytestmark = pytest.mark.gui
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from sialign.embed import models_registry as mr
 
 pytestmark = pytest.mark.gui
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 
 
 @pytest.fixture

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "review"))
 from example_renditions import example_rendition
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
 
 def test_report_dialog_previews_and_saves(qtbot: Any, tmp_path: Path) -> None:
-    from sialign.gui.windows.report_dialog import ReportDialog
+    from sialign.gui.dialogs.report_dialog import ReportDialog
 
     project = example_rendition(1)
     dialog = ReportDialog(project)
@@ -36,7 +36,7 @@ def test_compare_window_lines_up_renditions_and_plays(qtbot: Any, tmp_path: Path
     from sialign.gui.windows.compare_window import FIXED_COLUMNS, CompareWindow
     from sialign.io.project_file import save_project
 
-    from test_audio_panel import FakeOutput
+    from audio_fakes import FakeOutput
 
     save_project(example_rendition(2), tmp_path / "b.sialign")
     output = FakeOutput()
@@ -87,7 +87,7 @@ def test_compare_window_reports_a_different_source(qtbot: Any, tmp_path: Path, m
 
 
 def test_main_window_file_menu_opens_both(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sialign.gui.windows import report_dialog
+    from sialign.gui.dialogs import report_dialog
 
     shown: list[Any] = []
     monkeypatch.setattr(report_dialog.ReportDialog, "exec", lambda self: shown.append(self) or 0)

@@ -93,7 +93,7 @@ def test_shortcuts_still_fire_outside_text_fields(qtbot, window) -> None:
 
 
 def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None:
-    from sialign.gui.main.shortcuts import ShortcutsDialog
+    from sialign.gui.dialogs.shortcuts_dialog import ShortcutsDialog
 
     dialog = ShortcutsDialog(window.shortcuts, window)
     qtbot.addWidget(dialog)
@@ -118,7 +118,7 @@ def test_shortcuts_change_is_applied_remembered_and_conflicts_refused(qtbot, win
 
     from sialign.gui.main.main_window import MainWindow
     from sialign.gui.common.session import ProjectSession
-    from sialign.gui.main.shortcuts import ShortcutsDialog
+    from sialign.gui.dialogs.shortcuts_dialog import ShortcutsDialog
 
     dialog = ShortcutsDialog(window.shortcuts, window)
     qtbot.addWidget(dialog)

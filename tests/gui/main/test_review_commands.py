@@ -104,7 +104,7 @@ def test_edit_segment_times_validates(window, monkeypatch, answer, refusal) -> N
 
 
 def test_edit_segment_times_applies_and_undoes(window, monkeypatch) -> None:
-    from sialign.gui.main.review_dialogs import TimesDialog
+    from sialign.gui.dialogs.review_questions import TimesDialog
 
     window.session.select_bead(1)
     _cursor_in(window, "src", 0)  # source segment 2: 2.0–3.8 s
@@ -154,7 +154,7 @@ def test_post_edit_is_prefilled_with_the_interpretation_and_saved_only_when_chan
 
 def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeypatch) -> None:
     from sialign.core.edits import SetPostEdit
-    from sialign.gui.main.review_dialogs import FindReplaceDialog
+    from sialign.gui.dialogs.review_questions import FindReplaceDialog
 
     for i, text in ((0, "皆さん、おはよう。"), (2, "水は、貴重な資源です。"), (3, "しかし無駄にしています。")):
         window.session.apply(SetPostEdit(i, text))
@@ -222,7 +222,7 @@ def test_double_clicking_a_table_text_cell_edits_that_segment(qtbot, window, mon
 def test_edit_text_dialog_wraps_a_long_sentence_and_shows_its_title_whole(qtbot) -> None:
     from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
-    from sialign.gui.main.review_dialogs import TextDialog, TimesDialog
+    from sialign.gui.dialogs.review_questions import TextDialog, TimesDialog
 
     title = "Edit the text of target segment 123 (interpretation)"
     dialog = TextDialog(title, "これは長い文です。" * 12)

@@ -1,4 +1,4 @@
-"""The questions review commands ask (a segment's text or times, a time shift, a find/replace), and the compact table.
+"""The questions review commands ask (a segment's text or times, a time shift, a find/replace).
 
 :class:`ReviewQuestions` opens one small dialog per question and returns the
 answer, or None when the reviewer cancels; the review controller
@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel,
-    QLineEdit, QPlainTextEdit, QTableView, QVBoxLayout, QWidget,
+    QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget,
 )
 
 from sialign.core.model import Bead
@@ -43,13 +43,6 @@ def post_edit_replacements(
         if new != bead.post_edit:
             result.append((i, new))
     return result
-
-
-def set_compact_rows(table: QTableView, compact: bool) -> None:
-    """One text line per table row (many more rows on screen) or the usual two."""
-    lines = 1 if compact else 2
-    table.setWordWrap(not compact)
-    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().lineSpacing() * lines + (4 if compact else 8))
 
 
 def _seconds_box(value: float | None) -> QDoubleSpinBox:
@@ -241,5 +234,5 @@ class ReviewQuestions:
 
 __all__ = [
     "FindReplaceDialog", "ReviewQuestions", "ShiftDialog", "TimesDialog", "post_edit_replacements",
-    "set_compact_rows", "times_problem",
+    "times_problem",
 ]
