@@ -45,9 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     e = sub.add_parser("export", help="all talks' beads in one file, with the talk id on each row", formatter_class=fmt)
     e.add_argument("folder", metavar="CORPUS_DIR", help="the corpus folder: what 'sialign corpus align -o' wrote (corpus.json and one <talk>.sialign per talk)")
-    from sialign.corpus.outputs import CORPUS_FORMATS
+    from sialign.io.export_formats import POOLED_FORMATS
 
-    e.add_argument("-f", "--format", choices=list(CORPUS_FORMATS), default="tsv", help="output format")
+    e.add_argument("-f", "--format", choices=list(POOLED_FORMATS), default="tsv", help="output format")
     e.add_argument("-o", "--output", metavar="FILE", required=True, help="the file to write")
     e.add_argument("--split", metavar="NAME", help="only talks of this split (train, dev, test...): run 'sialign corpus split' first, or give the manifest a 'split' column")
     e.add_argument("--only-confirmed", action="store_true", help="only beads a reviewer confirmed")

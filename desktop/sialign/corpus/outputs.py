@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,9 +12,6 @@ from sialign.core.errors import InputError, SialignError
 from sialign.corpus.runner import CorpusState
 from sialign.core.plurals import count_noun
 
-# The export formats (sialign.io.export_formats) whose files pool many talks: the
-# others hold one talk (vecalign's positions, TextGrid/EAF tiers, subtitles).
-CORPUS_FORMATS = ("tsv", "tsv2", "jsonl", "tmx")
 SPLITS_FILE = "splits.json"
 
 
@@ -49,20 +45,11 @@ def export_corpus(
     Returns:
         (talks, rows) written.
     """
-    from sialign.core.atomic import atomic_write_text
-    from sialign.io.writers import (
-        PARALLEL_TSV_COLUMNS,
-        json_line,
-        alignment_records,
-        alignment_rows,
-        format_tsv_row,
-        raw_tsv_field,
-        select_beads,
-        write_tmx,
-    )
+    from sialign.io.export_formats import POOLED_FORMATS
+    from sialign.workflows.outputs import export_many
 
-    if fmt not in CORPUS_FORMATS:
-        raise SialignError(f"-f {fmt}: corpus exports are {', '.join(CORPUS_FORMATS)}")
+    if fmt not in POOLED_FORMATS:
+        raise SialignError(f"-f {fmt}: corpus exports are {', '.join(POOLED_FORMATS)}")
     state = CorpusState(folder)
     talks = _done_talks(state, split)
     if not talks:
@@ -70,40 +57,8 @@ def export_corpus(
             raise SialignError(f"{folder}: no talk is assigned to a split yet — run 'sialign corpus split {folder}' "
                                f"first (or give the manifest a 'split' column), then export --split {split}")  # fmt: skip
         raise SialignError(f"{folder}: no aligned talk{f' in split {split!r}' if split else ''} to export")
-    parts: list[str] = []
-    rows = 0
-    if fmt == "tsv":
-        parts.append("\t".join(PARALLEL_TSV_COLUMNS) + "\n")
-    tmx_units: list[str] = []
-    tmx_head = ""
-    for talk in talks:
-        project = _load(state, talk)
-        if fmt in ("tsv", "tsv2"):
-            for row in alignment_rows(project, only_confirmed=only_confirmed):
-                if fmt == "tsv":
-                    parts.append(format_tsv_row(row) + "\n")
-                else:
-                    parts.append(f"{raw_tsv_field(row.source)}\t{raw_tsv_field(row.target)}\n")
-                rows += 1
-        elif fmt == "jsonl":
-            for record in alignment_records(project, only_confirmed=only_confirmed):
-                parts.append(json_line(record) + "\n")
-                rows += 1
-        else:
-            import tempfile
-
-            with tempfile.TemporaryDirectory() as tmp:
-                one = Path(tmp) / "talk.tmx"
-                rows += write_tmx(project, one, select_beads(project, only_confirmed=only_confirmed))
-                text = one.read_text(encoding="utf-8")
-            if not tmx_head:
-                tmx_head = text[: text.index("<body>") + len("<body>")]
-            tmx_units.extend(re.findall(r"<tu\b.*?</tu>", text, flags=re.S))
-    if fmt == "tmx":
-        body = "\n".join(tmx_units)
-        parts = [tmx_head + "\n" + body + "\n</body>\n</tmx>\n"]
-    atomic_write_text(output, "".join(parts))
-    return len(talks), rows
+    # One talk in memory at a time: the projects are read as the writer asks for them.
+    return export_many((_load(state, talk) for talk in talks), output, fmt, only_confirmed=only_confirmed)
 
 
 def load_splits(folder: str | Path) -> dict[str, str]:

@@ -23,12 +23,16 @@ class ExportFormat:
         label: what the export dialog shows.
         by_suffix: whether a file with ``suffix`` means this format (``tsv2``
             shares ``.tsv`` with ``tsv``, which wins).
+        pools: whether one file can hold many talks (a corpus export,
+            :func:`sialign.io.writers.write_pooled`); the others describe one
+            talk (vecalign's positions, TextGrid/EAF tiers, subtitles).
     """
 
     key: str
     suffix: str
     label: str
     by_suffix: bool = True
+    pools: bool = False
 
     @property
     def two_column(self) -> bool:
@@ -55,10 +59,10 @@ class ExportFormat:
 
 
 EXPORT_FORMATS: tuple[ExportFormat, ...] = (
-    ExportFormat("tsv", ".tsv", "TSV — all fields (ids, times, cost, status, texts, confidence, labels, note)"),
-    ExportFormat("tsv2", ".tsv", "Two-column TSV — source<TAB>target, for MT toolkits", by_suffix=False),
-    ExportFormat("jsonl", ".jsonl", "JSONL — one bead per line, every field"),
-    ExportFormat("tmx", ".tmx", "TMX 1.4 — for translation memories"),
+    ExportFormat("tsv", ".tsv", "TSV — all fields (ids, times, cost, status, texts, confidence, labels, note)", pools=True),
+    ExportFormat("tsv2", ".tsv", "Two-column TSV — source<TAB>target, for MT toolkits", by_suffix=False, pools=True),
+    ExportFormat("jsonl", ".jsonl", "JSONL — one bead per line, every field", pools=True),
+    ExportFormat("tmx", ".tmx", "TMX 1.4 — for translation memories", pools=True),
     ExportFormat("align", ".align", "vecalign .align — 0-based line positions of every bead, dropped ones included"),
     ExportFormat("textgrid", ".TextGrid", "Praat TextGrid — aligned source, target and bead tiers"),
     ExportFormat("eaf", ".eaf", "ELAN EAF — aligned source, target and bead tiers"),
@@ -71,6 +75,8 @@ EXPORT_FORMATS: tuple[ExportFormat, ...] = (
 SUBTITLE_SUFFIXES = frozenset({".srt", ".vtt"})
 
 ALIGNMENT_FORMATS: tuple[str, ...] = tuple(f.key for f in EXPORT_FORMATS)
+# The formats one file of which can hold many talks (corpus exports).
+POOLED_FORMATS: tuple[str, ...] = tuple(f.key for f in EXPORT_FORMATS if f.pools)
 # Lower-case extension -> format key.
 ALIGNMENT_EXTENSIONS: dict[str, str] = {f.suffix.lower(): f.key for f in EXPORT_FORMATS if f.by_suffix}
 # The format an export's name says (``.srt``/``.vtt`` say none: the side has to be chosen).
@@ -108,4 +114,4 @@ def suffix_list() -> str:
     return ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
 
 
-__all__ = ["ALIGNMENT_EXTENSIONS", "ALIGNMENT_FILES", "ALIGNMENT_FORMATS", "EXPORT_FORMATS", "SUBTITLE_SUFFIXES", "ExportFormat", "export_format", "export_path", "suffix_list"]
+__all__ = ["ALIGNMENT_EXTENSIONS", "ALIGNMENT_FILES", "ALIGNMENT_FORMATS", "EXPORT_FORMATS", "POOLED_FORMATS", "SUBTITLE_SUFFIXES", "ExportFormat", "export_format", "export_path", "suffix_list"]

@@ -58,6 +58,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sialign._version import __version__
@@ -65,7 +66,7 @@ from sialign.core.errors import ExportError, OutputNameError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.atomic import atomic_open
 from sialign.core.paths import linked_media
-from sialign.io.export_formats import ALIGNMENT_FILES, ALIGNMENT_FORMATS, SUBTITLE_SUFFIXES, export_format
+from sialign.io.export_formats import ALIGNMENT_FILES, ALIGNMENT_FORMATS, POOLED_FORMATS, SUBTITLE_SUFFIXES, export_format
 from sialign.io.output_formats import OutputFormats
 from sialign.io.escaping import escape_tsv_field
 from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
@@ -371,56 +372,114 @@ def write_jsonl(records: list[dict[str, Any]], path: str | Path) -> int:
 # TMX 1.4
 
 
-def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]]) -> int:
-    """TMX 1.4: one ``<tu>`` per bead with text on both sides; returns units written."""
-    src_lang = project.source.language or "und"
-    tgt_lang = project.target.language or "und"
+def tmx_head(src_lang: str, talk_id: str | None = None) -> str:
+    """A TMX 1.4 document up to its ``<body>``; the header names the talk when it holds one talk."""
     created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     header = (
         '<header creationtool="SI Aligner" creationtoolversion={version} datatype="plaintext" '
         'segtype="sentence" adminlang="en" srclang={src} o-tmf="sialign" creationdate="{created}">'
     ).format(version=xml_attr(__version__), src=xml_attr(src_lang), created=created)
+    talk = f'    <prop type="x-talk">{xml_text(talk_id)}</prop>\n' if talk_id is not None else ""
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n  {header}\n{talk}  </header>\n  <body>\n'
+
+
+TMX_TAIL = "  </body>\n</tmx>\n"
+
+
+def tmx_units(project: Project, beads: list[tuple[int, Bead]], *, talk: bool = False) -> Iterator[str]:
+    """One ``<tu>`` element (with its line break) per bead with text on both sides.
+
+    ``talk``: each unit carries the talk's id (``x-talk``), for a file that
+    pools many talks (:func:`write_pooled`).
+    """
+    src_lang = project.source.language or "und"
+    tgt_lang = project.target.language or "und"
+    for index, bead in beads:
+        source = bead_text(bead, project.source, "src")
+        target = bead_text(bead, project.target, "tgt")
+        if not source.strip() or not target.strip():
+            continue
+        lines = [f"    <tu tuid={xml_attr(str(index + 1))} srclang={xml_attr(src_lang)}>\n"]
+        if bead.note:
+            lines.append(f"      <note>{xml_text(bead.note)}</note>\n")
+        kept, trimmed = kept_and_trimmed(bead)
+        props = [("x-talk", project.talk_id)] if talk else []
+        props += [
+            ("x-status", bead.status.value),
+            ("x-src-ids", ",".join(map(str, bead.src))),
+            ("x-tgt-ids", ",".join(map(str, kept))),
+        ]
+        if trimmed:
+            props.append(("x-trimmed-tgt-ids", ",".join(map(str, trimmed))))
+        cost = _round(bead.cost, COST_DECIMALS)
+        if cost is not None:
+            props.append(("x-cost", _format_number(cost, COST_DECIMALS)))
+        if bead.reason:
+            props.append(("x-reason", bead.reason))
+        for ptype, value in props:
+            lines.append(f"      <prop type={xml_attr(ptype)}>{xml_text(value)}</prop>\n")
+        for lang, text, doc, side in ((src_lang, source, project.source, "src"), (tgt_lang, target, project.target, "tgt")):
+            start, end = bead_times(bead, doc, side)
+            lines.append(f"      <tuv xml:lang={xml_attr(lang)}>\n")
+            if start is not None and end is not None:
+                lines.append(f'        <prop type="x-start">{format_seconds(start)}</prop>\n')
+                lines.append(f'        <prop type="x-end">{format_seconds(end)}</prop>\n')
+            lines.append(f"        <seg>{xml_text(text)}</seg>\n      </tuv>\n")
+        lines.append("    </tu>\n")
+        yield "".join(lines)
+
+
+def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]]) -> int:
+    """TMX 1.4: one ``<tu>`` per bead with text on both sides; returns units written."""
     written = 0
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-        fh.write('<tmx version="1.4">\n')
-        fh.write(f"  {header}\n")
-        fh.write(f'    <prop type="x-talk">{xml_text(project.talk_id)}</prop>\n')
-        fh.write("  </header>\n  <body>\n")
-        for index, bead in beads:
-            source = bead_text(bead, project.source, "src")
-            target = bead_text(bead, project.target, "tgt")
-            if not source.strip() or not target.strip():
-                continue
-            fh.write(f"    <tu tuid={xml_attr(str(index + 1))} srclang={xml_attr(src_lang)}>\n")
-            if bead.note:
-                fh.write(f"      <note>{xml_text(bead.note)}</note>\n")
-            kept, trimmed = kept_and_trimmed(bead)
-            props = [
-                ("x-status", bead.status.value),
-                ("x-src-ids", ",".join(map(str, bead.src))),
-                ("x-tgt-ids", ",".join(map(str, kept))),
-            ]
-            if trimmed:
-                props.append(("x-trimmed-tgt-ids", ",".join(map(str, trimmed))))
-            cost = _round(bead.cost, COST_DECIMALS)
-            if cost is not None:
-                props.append(("x-cost", _format_number(cost, COST_DECIMALS)))
-            if bead.reason:
-                props.append(("x-reason", bead.reason))
-            for ptype, value in props:
-                fh.write(f"      <prop type={xml_attr(ptype)}>{xml_text(value)}</prop>\n")
-            for lang, text, doc, side in ((src_lang, source, project.source, "src"), (tgt_lang, target, project.target, "tgt")):
-                start, end = bead_times(bead, doc, side)
-                fh.write(f"      <tuv xml:lang={xml_attr(lang)}>\n")
-                if start is not None and end is not None:
-                    fh.write(f'        <prop type="x-start">{format_seconds(start)}</prop>\n')
-                    fh.write(f'        <prop type="x-end">{format_seconds(end)}</prop>\n')
-                fh.write(f"        <seg>{xml_text(text)}</seg>\n      </tuv>\n")
-            fh.write("    </tu>\n")
+        fh.write(tmx_head(project.source.language or "und", project.talk_id))
+        for unit in tmx_units(project, beads):
+            fh.write(unit)
             written += 1
-        fh.write("  </body>\n</tmx>\n")
+        fh.write(TMX_TAIL)
     return written
+
+
+def write_pooled(projects: Iterable[Project], path: str | Path, fmt: str, *, only_confirmed: bool = False) -> tuple[int, int]:
+    """Write many talks' beads into one file of a pooling format, one talk at a time; returns (talks, rows).
+
+    ``fmt`` is a key of :data:`~sialign.io.export_formats.POOLED_FORMATS`:
+    ``tsv`` (the header once, the talk's id on each row), ``tsv2``, ``jsonl``
+    (the talk's id in each record) or ``tmx`` (one header, the talk's id on
+    each unit). Only one talk is held at a time; the file is replaced
+    atomically when every talk is written.
+
+    Raises:
+        ExportError: ``fmt`` holds one talk per file.
+    """
+    if fmt not in POOLED_FORMATS:
+        raise ExportError(f"a {fmt} file holds one talk — pooled exports are {', '.join(POOLED_FORMATS)}")
+    talks = rows = 0
+    with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
+        if fmt == "tsv":
+            fh.write("\t".join(PARALLEL_TSV_COLUMNS) + "\n")
+        for project in projects:
+            if fmt == "tmx" and talks == 0:
+                fh.write(tmx_head(project.source.language or "und"))
+            talks += 1
+            if fmt in ("tsv", "tsv2"):
+                for row in alignment_rows(project, only_confirmed=only_confirmed):
+                    fh.write((format_tsv_row(row) if fmt == "tsv" else f"{raw_tsv_field(row.source)}\t{raw_tsv_field(row.target)}") + "\n")
+                    rows += 1
+            elif fmt == "jsonl":
+                for record in alignment_records(project, only_confirmed=only_confirmed):
+                    fh.write(json_line(record) + "\n")
+                    rows += 1
+            else:
+                for unit in tmx_units(project, select_beads(project, only_confirmed=only_confirmed), talk=True):
+                    fh.write(unit)
+                    rows += 1
+        if fmt == "tmx":
+            if talks == 0:
+                fh.write(tmx_head("und"))
+            fh.write(TMX_TAIL)
+    return talks, rows
 
 
 # ---------------------------------------------------------------------------

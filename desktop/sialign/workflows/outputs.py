@@ -198,6 +198,27 @@ def export(
     return Written(str(output), rows, why)
 
 
+def export_many(projects: Iterable[Project], output: str | Path, format: str, *, only_confirmed: bool = False,
+                option: str = "-o") -> tuple[int, int]:  # fmt: skip
+    """Write many talks into one export file (a corpus), one talk at a time; returns (talks, rows) written.
+
+    The pooled twin of :func:`export`, on the same format registry: ``format``
+    is one of :data:`sialign.io.export_formats.POOLED_FORMATS` (``tsv``,
+    ``tsv2``, ``jsonl``, ``tmx``), every row or unit carries its talk's id,
+    and the file is replaced atomically once every talk is in.
+
+    Raises:
+        OutputError: the folder of ``output`` does not exist.
+        ExportError: ``format`` holds one talk per file.
+    """
+    from sialign.io.writers import write_pooled
+
+    check_output_folder(str(output), option)
+    talks, rows = write_pooled(projects, output, format, only_confirmed=only_confirmed)
+    log.info("wrote %d rows of %d talks to %s", rows, talks, output)
+    return talks, rows
+
+
 def empty_export_reason(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> str:
     """Why an export of ``project`` with these options holds no bead, in one line ("" when it holds some)."""
     from sialign.core.model import BeadStatus
