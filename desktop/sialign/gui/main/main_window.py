@@ -139,7 +139,7 @@ class MainWindow(QMainWindow):
         self.practice = PracticeController(self, self.session, self.files, self.settings,
                                            notify=lambda message, ms: self.statusBar().showMessage(message, ms),
                                            speech_models=lambda: self.speech_models())  # fmt: skip
-        self.panels = WindowLayout(self)
+        self.panels: WindowLayout = WindowLayout(self, self)
         self.act = act = MainActions(self, self.panels.free_area())
         for action, short in ((act.merge_next_segment, "Merge with next"),
                               (act.merge_prev_segment, "Merge with previous"),

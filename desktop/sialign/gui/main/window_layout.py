@@ -1,26 +1,33 @@
 """The main window's parts: its commands (:class:`MainActions`) and its layout (:class:`WindowLayout`).
 
-Both receive the typed :class:`~sialign.gui.main.main_window.MainWindow`: the
-actions call its controllers and views, and the layout places its widgets in
-docks, menus, the toolbar and the status bar, then hands back the parts the
-window updates (:class:`WindowParts`). The layout also fits the window to
+The actions receive the typed :class:`~sialign.gui.main.main_window.MainWindow`
+(they are its commands: they call its controllers and views). The layout
+receives a ``QMainWindow`` and the small :class:`LayoutViews` protocol, and
+places those views in docks, menus, the toolbar and the status bar, then
+hands back the parts the window updates (:class:`WindowParts`). The layout also fits the window to
 the screen and saves and restores where the panels are.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from PySide6.QtCore import QByteArray, QModelIndex, QObject, QRect, Qt, QTimer
+from PySide6.QtCore import QByteArray, QModelIndex, QObject, QRect, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMenu, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMainWindow, QMenu, QScrollArea, QWidget
 
 from sialign.gui.common.screen_fit import FRAME_MARGIN, available_area
 from sialign.gui.table.table_model import Column, is_flagged, is_low_confidence, is_unconfirmed
 
 if TYPE_CHECKING:
+    from sialign.gui.audio.audio_panel import AudioPanel
+    from sialign.gui.bead.bead_inspector import BeadInspector
+    from sialign.gui.filters.filter_panel import FilterPanel
     from sialign.gui.main.main_window import MainWindow
+    from sialign.gui.main.task_runner import TaskRunner
+    from sialign.gui.matrix.matrix_view import MatrixView
+    from sialign.gui.table.table_panel import TablePanel
 
 
 # Bump when docks are added or renamed, so an old saved layout is not
@@ -216,15 +223,41 @@ class WindowParts:
     saved_label: QLabel
 
 
+class LayoutViews(Protocol):
+    """What :class:`WindowLayout` places and keeps: the views, the task runner's progress, the actions, the settings.
+
+    The main window provides them; the layout sees nothing else of it.
+    """
+
+    @property
+    def table_panel(self) -> TablePanel: ...
+    @property
+    def matrix(self) -> MatrixView: ...
+    @property
+    def inspector(self) -> BeadInspector: ...
+    @property
+    def filter_panel(self) -> FilterPanel: ...
+    @property
+    def audio_panel(self) -> AudioPanel: ...
+    @property
+    def tasks(self) -> TaskRunner: ...
+    @property
+    def act(self) -> MainActions: ...
+    @property
+    def settings(self) -> QSettings: ...
+
+
 class WindowLayout(QObject):
     """Where the main window's panels are (``window.panels``): docks, menus, toolbar and status bar; screen fitting; saved layouts.
 
     A child of the window, so its delayed resizing ends with the window.
     """
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QMainWindow, views: LayoutViews) -> None:
+        """``window`` takes the docks, menus, toolbar and status bar; ``views`` are what goes in them."""
         super().__init__(window)
         self._window = window
+        self._views = views
         self._default_state = QByteArray()
         self._size_docks_on_show = False
         self._parts: WindowParts | None = None
@@ -268,30 +301,30 @@ class WindowLayout(QObject):
         """The matrix, bead, filter, audio and lag docks, in that order."""
         w = self._window
         # The table is the central review surface; everything else can move.
-        w.setCentralWidget(w.table_panel)
-        matrix_dock = self._dock("Alignment matrix", "matrix_dock", w.matrix, Qt.DockWidgetArea.LeftDockWidgetArea)
-        inspector_dock = self._dock("Bead", "inspector_dock", self._scrollable(w.inspector),
+        w.setCentralWidget(self._views.table_panel)
+        matrix_dock = self._dock("Alignment matrix", "matrix_dock", self._views.matrix, Qt.DockWidgetArea.LeftDockWidgetArea)
+        inspector_dock = self._dock("Bead", "inspector_dock", self._scrollable(self._views.inspector),
                                     Qt.DockWidgetArea.BottomDockWidgetArea)  # fmt: skip
         # A tab beside the matrix, not a column beside the table: on a laptop
         # screen a third column left the table's text two characters wide.
-        filter_dock = self._dock("Filters", "filter_dock", self._scrollable(w.filter_panel),
+        filter_dock = self._dock("Filters", "filter_dock", self._scrollable(self._views.filter_panel),
                                  Qt.DockWidgetArea.LeftDockWidgetArea)  # fmt: skip
-        audio_dock = self._dock("Audio", "audio_dock", w.audio_panel, Qt.DockWidgetArea.TopDockWidgetArea)
+        audio_dock = self._dock("Audio", "audio_dock", self._views.audio_panel, Qt.DockWidgetArea.TopDockWidgetArea)
         # The lag plot needs height more than width: a tab beside the matrix
         # gives it the matrix's area instead of a sliver of the audio strip.
-        evs_dock = self._dock("Interpreter lag", "evs_dock", w.audio_panel.evs_view, Qt.DockWidgetArea.LeftDockWidgetArea)
+        evs_dock = self._dock("Interpreter lag", "evs_dock", self._views.audio_panel.evs_view, Qt.DockWidgetArea.LeftDockWidgetArea)
         w.tabifyDockWidget(matrix_dock, evs_dock)
         w.tabifyDockWidget(matrix_dock, filter_dock)
         filter_dock.hide()
         matrix_dock.raise_()
         # Behind the matrix tab the plot stays "visible" to Qt: tell it, so edits skip its redraw.
-        evs_dock.visibilityChanged.connect(w.audio_panel.evs_view.set_on_screen)
+        evs_dock.visibilityChanged.connect(self._views.audio_panel.evs_view.set_on_screen)
         self._default_state = w.saveState(LAYOUT_VERSION)
         return matrix_dock, inspector_dock, filter_dock, audio_dock, evs_dock
 
     def _build_menus(self, recent_menu: QMenu, docks: tuple[QDockWidget, ...]) -> QMenu:
         """The menu bar; returns the View menu."""
-        w, act = self._window, self._window.act
+        w, act = self._window, self._views.act
         bar = w.menuBar()
         file_menu = bar.addMenu("&File")
         for action in (act.new, act.open):
@@ -345,7 +378,7 @@ class WindowLayout(QObject):
         view_menu.addAction(act.reset_layout)
 
         play_menu = bar.addMenu("&Play")
-        for action in w.audio_panel.actions_for_menu():
+        for action in self._views.audio_panel.actions_for_menu():
             play_menu.addAction(action)
 
         settings_menu = bar.addMenu("&Settings")
@@ -358,12 +391,12 @@ class WindowLayout(QObject):
         return view_menu
 
     def _build_toolbar(self) -> None:
-        w, act = self._window, self._window.act
+        w, act = self._window, self._views.act
         toolbar = w.addToolBar("Main")
         toolbar.setObjectName("main_toolbar")
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         toolbar.setMovable(True)
-        play_source, play_target = w.audio_panel.play_source_action, w.audio_panel.play_target_action
+        play_source, play_target = self._views.audio_panel.play_source_action, self._views.audio_panel.play_target_action
         for action in (act.new, act.open, act.save, None, act.align, act.cancel, None,
                        act.undo, act.redo, None, play_source, play_target, None, act.filters,
                        act.export):  # fmt: skip
@@ -381,8 +414,8 @@ class WindowLayout(QObject):
         for label in labels:
             label.setContentsMargins(12, 0, 0, 0)
         # The task runner's progress bar and Cancel button.
-        bar.addPermanentWidget(w.tasks.progress)
-        bar.addPermanentWidget(w.tasks.cancel_button)
+        bar.addPermanentWidget(self._views.tasks.progress)
+        bar.addPermanentWidget(self._views.tasks.cancel_button)
         for label in labels:
             bar.addPermanentWidget(label)
         return labels
@@ -443,8 +476,8 @@ class WindowLayout(QObject):
     def restore_layout(self) -> None:
         """The geometry and docks saved last time, cut to this screen; the default size without them."""
         w = self._window
-        geometry = w.settings.value("window/geometry")
-        state = w.settings.value("window/state")
+        geometry = self._views.settings.value("window/geometry")
+        state = self._views.settings.value("window/state")
         if isinstance(geometry, QByteArray) and not geometry.isEmpty() and w.restoreGeometry(geometry):
             self._clamp_to_screen()
         else:
@@ -464,8 +497,8 @@ class WindowLayout(QObject):
     def save_layout(self) -> None:
         """Remember the window's geometry and docks (on close)."""
         w = self._window
-        w.settings.setValue("window/geometry", w.saveGeometry())
-        w.settings.setValue("window/state", w.saveState(LAYOUT_VERSION))
+        self._views.settings.setValue("window/geometry", w.saveGeometry())
+        self._views.settings.setValue("window/state", w.saveState(LAYOUT_VERSION))
 
 
 def _add_all(menu: QMenu, actions: tuple[QAction | None, ...]) -> None:
