@@ -1,4 +1,4 @@
-"""The status bar, ``sialign align``'s summary and corpus mode's figures read one bead summary."""
+"""The status bar, ``sialign align``'s summary, corpus mode's figures and the report agree: one bead summary."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ def _mixed(make_project) -> Project:
 
 def test_status_bar_cli_summary_and_corpus_figures_agree(open_window, make_project) -> None:
     from sialign.corpus.runner import summary_figures
+    from sialign.review.report import build_report
     from sialign.workflows.outputs import summary_lines
 
     project = _mixed(make_project)
@@ -38,6 +39,9 @@ def test_status_bar_cli_summary_and_corpus_figures_agree(open_window, make_proje
     lines = summary_lines(project, {"embedding": 0.0, "aligning": 0.0, "total": 0.0})
     assert any(line.startswith("beads: 6 (4 auto, 1 confirmed, 1 dropped, 2 flagged, 2 low confidence)") for line in lines)
     assert any(line.startswith("ear-voice span: median 0.60 s") and "5 beads" in line for line in lines)
+
+    report = build_report(project)
+    assert len(report.flagged) == summary.flagged and report.figures.evs_median == summary.median_evs
 
     figures = summary_figures(project)
     assert {k: figures[k] for k in ("beads", "confirmed", "dropped", "flagged", "low_confidence", "omissions")} == {
