@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from sialign.core.errors import InputError, SialignError
 from sialign.core.params import AlignParams
 from sialign.core.plurals import count_noun
+from sialign.core.progress import StopFn
 from sialign.corpus.manifest import TalkSpec, read_manifest
 
 if TYPE_CHECKING:
@@ -427,7 +428,7 @@ def align_corpus(
     dask: str | None = None,
     force: bool = False,
     progress: ProgressHook | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: StopFn | None = None,
 ) -> CorpusReport:
     """Align every talk of ``manifest`` into ``out_dir`` (see the module docstring).
 

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from sialign.audio.decode import AudioTrack, load_audio, resolve_audio_path
 from sialign.audio.envelope import EnvelopePyramid, load_envelopes
 from sialign.audio.player import SPEEDS, Player, PlayItem, bead_play_items, segment_play_item
+from sialign.core.changes import Changes
 from sialign.core.errors import AlignmentCancelled, AudioUnavailable, SialignError
 from sialign.core.model import bead_times
 from sialign.gui.audio.evs_view import EvsView
@@ -460,9 +461,9 @@ class AudioPanel(QWidget):
         project = self.session.project
         return tuple(project.document(side).audio_path for side in self.views)
 
-    def _on_edited(self, edit: Any) -> None:
+    def _on_edited(self, edit: Changes) -> None:
         # A recording named anew (Project properties, Locate…, or the undo of either) is opened again.
-        if getattr(edit, "recordings", ()) and self._stored_paths() != self._loaded_paths:
+        if edit.recordings and self._stored_paths() != self._loaded_paths:
             self.reload()
             return
         # Each view patches what the edit changed; the highlight and the link

@@ -21,7 +21,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
 from sialign.core.bead_summary import bead_summary
+from sialign.core.changes import Changes
 from sialign.core.params import AlignParams
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.audio.audio_panel import AudioPanel
 from sialign.gui.bead.bead_inspector import BeadInspector
 from sialign.gui.booth.practice import PracticeController
@@ -42,6 +44,7 @@ from sialign.gui.table.table_panel import TablePanel
 from sialign.gui.main.task_runner import AlignmentController, TaskRunner
 from sialign.gui.main.window_layout import MainActions, WindowLayout
 from sialign.gui.common.session import ProjectSession, touched_segments
+from sialign.gui.common.workers import TaskWorker
 from sialign.gui.main.shortcuts import ShortcutManager, install_typing_guard
 from sialign.core.plurals import count_noun
 
@@ -299,10 +302,10 @@ class MainWindow(QMainWindow):
         self._update_counts()
         self._update_enabled()
 
-    def _edited(self, edit: Any) -> None:
+    def _edited(self, edit: Changes) -> None:
         self.table_model.sync(touched_segments(edit))
         self.matrix.refresh_documents()
-        if getattr(edit, "talk", False):  # the talk id or the languages: the title names them
+        if edit.talk:  # the talk id or the languages: the title names them
             self._update_title()
         self._update_counts()
         self._update_enabled()
@@ -396,7 +399,7 @@ class MainWindow(QMainWindow):
         self.act.redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
 
     # -- long work (delegated) ------------------------------------------------------
-    def run_task(self, worker: Any, on_success: Callable[[Any], None]) -> bool:
+    def run_task(self, worker: TaskWorker, on_success: Callable[[Any], None]) -> bool:
         """Run ``worker`` (one at a time); ``on_success`` gets its result on the GUI thread."""
         return self.tasks.run_task(worker, on_success)
 
@@ -405,9 +408,9 @@ class MainWindow(QMainWindow):
 
     def time_from_audio(self) -> None:
         """Align → Time from audio…: time the source or the interpretation from its recording (one undoable step)."""
-        from sialign.gui.common.workers import TaskWorker, snapshot
+        from sialign.gui.common.workers import snapshot
         from sialign.gui.dialogs.time_from_audio import TimeFromAudioDialog
-        from sialign.workflows.retiming import SIDE_NAMES, retime_side
+        from sialign.workflows.retiming import SIDE_NAMES, RetimeResult, retime_side
 
         dialog = TimeFromAudioDialog(self.session.project, self)
         if not dialog.exec() or dialog.model is None:
@@ -416,10 +419,10 @@ class MainWindow(QMainWindow):
         name = SIDE_NAMES[side].capitalize()
         project = snapshot(self.session.project)
 
-        def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
+        def task(progress: ProgressFn, should_stop: StopFn) -> RetimeResult:
             return retime_side(project, side, model, progress=progress, should_stop=should_stop)
 
-        def apply(result: Any) -> None:
+        def apply(result: RetimeResult) -> None:
             if self.session.apply(result.edit):
                 stats = result.stats
                 self.statusBar().showMessage(
