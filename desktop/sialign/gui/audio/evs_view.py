@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from sialign.evaluate.evs import EvsRecord, EvsStats, EvsTable
@@ -277,7 +277,7 @@ class EvsView(QWidget):
             self.flush()
         # else: set_on_screen or showEvent does it, once, when the view is shown.
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._pending and not self._timer.isActive():
             self._timer.start()
@@ -322,7 +322,7 @@ class EvsView(QWidget):
         self.stats_label.setToolTip(full if compact else "")
 
     # -- layout for the room there is ---------------------------------------------
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_to_size()
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from sialign.audio.envelope import EnvelopePyramid
@@ -449,7 +449,7 @@ class WaveformView(pg.PlotWidget):
             # Refused: put the region back where the document says it is.
             self.highlight(self._highlight_ids, force=True)
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if not getattr(self, "_ready", False):  # PlotWidget resizes itself inside its __init__
             return

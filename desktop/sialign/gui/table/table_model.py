@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Sequence
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
@@ -203,7 +204,7 @@ class SegmentTableModel(QAbstractTableModel):
             model follows project replacement without holding a stale one.
     """
 
-    def __init__(self, project_getter: Callable[[], Project], parent: Any = None) -> None:
+    def __init__(self, project_getter: Callable[[], Project], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._project_getter = project_getter
         # Rendered lazily: a row is rendered when first painted, sorted or
@@ -426,7 +427,7 @@ class SegmentTableModel(QAbstractTableModel):
 class SegmentFilterProxy(QSortFilterProxyModel):
     """Sort by any column and filter beads by status, flag, cost and text search."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
         self.setDynamicSortFilter(True)

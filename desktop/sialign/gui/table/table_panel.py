@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate, QStyleOptionViewItem, QTableView, QToolButton, QVBoxLayout, QWidget,
 )
 
+from sialign.core.changes import Changes
 from sialign.core.model import BeadStatus
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.table.table_model import Column, SegmentFilterProxy, SegmentTableModel, find_next
@@ -305,7 +306,7 @@ class TablePanel(QWidget):
         finally:
             self._syncing = False
 
-    def _reselect_later(self, changes: Any = None) -> None:
+    def _reselect_later(self, changes: Changes | None = None) -> None:
         # Only when beads were merged, split or replaced: rows inserted inside a
         # selection widen it. A status or label change keeps a group selected.
         if changes is not None and not (changes.beads or changes.alignment):
