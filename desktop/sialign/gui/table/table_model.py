@@ -155,6 +155,9 @@ class ColumnSpec:
         text: the cell's text.
         sort: the sort key (None: the text).
         numeric: right-aligned.
+        width: the column's starting width in digits of the table font (None: it stretches, as the texts do).
+        beside_cost: where the view shows it after the cost (1: right after it; 0: where the model has it):
+            the figures that say how much of the bead to trust stand together.
     """
 
     column: Column
@@ -162,22 +165,27 @@ class ColumnSpec:
     text: Callable[[BeadRow, float | None], str]
     sort: Callable[[BeadRow, float | None], Any] | None = None
     numeric: bool = False
+    width: int | None = None
+    beside_cost: int = 0
 
 
 # The table's columns, in model order (adding a column: a Column member and one entry here).
 COLUMNS: tuple[ColumnSpec, ...] = (
     ColumnSpec(Column.SOURCE, "Source", lambda row, doubt: row.source),
     ColumnSpec(Column.TARGET, "Target", lambda row, doubt: row.target),
-    ColumnSpec(Column.COST, "Cost", lambda row, doubt: _number(row.cost, "–"), lambda row, doubt: _or(row.cost, -1.0), numeric=True),
-    ColumnSpec(Column.STATUS, "Status", lambda row, doubt: _status_text(row)),
+    ColumnSpec(Column.COST, "Cost", lambda row, doubt: _number(row.cost, "–"), lambda row, doubt: _or(row.cost, -1.0), numeric=True,
+               width=5),
+    ColumnSpec(Column.STATUS, "Status", lambda row, doubt: _status_text(row), width=10),
     ColumnSpec(Column.FLAGS, "Flags / reasons", lambda row, doubt: flags_text(row),
-               lambda row, doubt: (len(flag_names(row)), flags_text(row))),
-    ColumnSpec(Column.TIMES, "Times · EVS", lambda row, doubt: times_text(row), lambda row, doubt: _or(row.start_lag, float("inf"))),
-    ColumnSpec(Column.DOUBT, "Doubt", lambda row, doubt: _number(doubt), lambda row, doubt: _or(doubt, -1.0), numeric=True),
+               lambda row, doubt: (len(flag_names(row)), flags_text(row)), width=13),
+    ColumnSpec(Column.TIMES, "Times · EVS", lambda row, doubt: times_text(row), lambda row, doubt: _or(row.start_lag, float("inf")),
+               width=16),
+    ColumnSpec(Column.DOUBT, "Doubt", lambda row, doubt: _number(doubt), lambda row, doubt: _or(doubt, -1.0), numeric=True,
+               width=5, beside_cost=2),
     ColumnSpec(Column.CONFIDENCE, "Conf.", lambda row, doubt: _number(row.confidence), lambda row, doubt: _or(row.confidence, -1.0),
-               numeric=True),
+               numeric=True, width=5, beside_cost=1),
     ColumnSpec(Column.RENDERED, "Rendered", lambda row, doubt: "" if row.rendered is None else f"{100 * row.rendered:.0f}%",
-               lambda row, doubt: _or(row.rendered, 2.0), numeric=True),
+               lambda row, doubt: _or(row.rendered, 2.0), numeric=True, width=8, beside_cost=3),
 )  # fmt: skip
 HEADERS = {spec.column: spec.header for spec in COLUMNS}
 
