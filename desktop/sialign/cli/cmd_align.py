@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import AlignParams
+    from sialign.core.progress import ProgressFn
 
 HELP = "align a source transcript with an interpretation (or translation) and write TSV, JSONL, TMX, .align or a project"
 
@@ -140,7 +141,7 @@ def parse_filters(text: str | None) -> set[str]:
         usage_error(f"--filters: {exc}")
 
 
-def console_progress(quiet: bool):  # type: ignore[no-untyped-def]
+def console_progress(quiet: bool) -> ProgressFn | None:
     """A progress callback drawing one line on a terminal's stderr (silent otherwise)."""
     if quiet or not sys.stderr.isatty():
         return None
@@ -191,7 +192,7 @@ def build_project(args: argparse.Namespace) -> Project:
     return project
 
 
-def build_project_from_recordings(args: argparse.Namespace, progress: Any) -> Project:
+def build_project_from_recordings(args: argparse.Namespace, progress: ProgressFn | None) -> Project:
     """Transcribe the recordings among SRC and TGT (a transcript side is read as usual) into a new project."""
     import time
 

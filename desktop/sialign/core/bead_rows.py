@@ -1,8 +1,15 @@
-"""A project's beads as rows a notebook reads: texts, times, cost, status and flags.
+"""A project's beads as rows: texts, times, cost, status, flags, review labels and word links.
 
-What ``for bead in project``, :meth:`Project.to_dataframe` and the notebook
-table (``_repr_html_``) show. Numbers count from 1, as the desktop app does;
-segment ids are the project's own (the export formats say how they count).
+:class:`BeadRow` is the one row of a bead: what ``for bead in project``,
+:meth:`Project.to_dataframe` and the notebook table (``_repr_html_``) show,
+what the writers (:mod:`sialign.io.writers`) write and what the desktop app's
+review table displays (its colours and formatted cells are derived from the
+row there). Numbers count from 1, as the desktop app does; segment ids are the
+project's own (the export formats say how they count).
+
+Below :mod:`sialign.core.model`: a project is read through the :class:`Talk`
+protocol (the fields a row needs of it), so the model can offer its rows
+without an import circle.
 """
 
 from __future__ import annotations
@@ -10,15 +17,27 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator, Protocol
 
+from sialign.core.documents import Alignment, Bead, Document, alignment_summary, bead_text, bead_times, join_segments
 from sialign.core.plurals import count_noun
-
-if TYPE_CHECKING:
-    from sialign.core.model import Alignment, Bead, Project
+from sialign.core.word_links import LinkedTalk, links_of
 
 # Rows the notebook table shows before it elides the middle (as pandas does).
 HTML_ROWS = 20
+
+
+class Talk(LinkedTalk, Protocol):
+    """What a row and the project's summary line read of a project (:class:`~sialign.core.model.Project` has it)."""
+
+    @property
+    def talk_id(self) -> str: ...
+
+    @property
+    def reference(self) -> Document | None: ...
+
+    @property
+    def alignment(self) -> Alignment | None: ...
 
 
 @dataclass(frozen=True)
@@ -29,7 +48,9 @@ class BeadRow:
         number: the bead's position, from 1 (as in the desktop app).
         source, target: the bead's running text on each side (the target
             honours a post-edit and leaves out trimmed chunks, as exports do).
-        src_ids, tgt_ids: the project's segment ids.
+        src_ids: the project's segment ids of the source side.
+        tgt_ids: every target chunk of the bead, trimmed ones included
+            (:attr:`kept_tgt_ids`: those the ``target`` text holds).
         kind: ``"2-1"``: source and target segment counts.
         src_start, src_end, tgt_start, tgt_end: times in seconds, None when unknown.
         cost: the aligner's cost (lower is better), None when unknown.
@@ -42,6 +63,13 @@ class BeadRow:
         confidence: the aligner's probability that the bead is right (the table's Conf.), None when not scored.
         doubt: the learned filter's probability that the bead is wrong (Doubt), None until it ran.
         rendered: share of the source's content words rendered (Rendered), None without stored word links.
+        trimmed_tgt_ids: the target chunks the intra filter trimmed (left out of ``target``).
+        target_original: what the interpreter said: every chunk, no post-edit.
+        trimmed_text: the trimmed chunks' text as the review shows it (line breaks kept).
+        flag_reasons: the reason of each failed check, in the order of ``flags``.
+        unrendered, paraphrased: the source content words not found / rendered by paraphrase
+            (empty without stored word links).
+        links: the stored word links as Pharaoh ``i-j`` pairs, None when none are stored for the bead's texts.
     """
 
     number: int
@@ -65,6 +93,31 @@ class BeadRow:
     confidence: float | None = None
     doubt: float | None = None
     rendered: float | None = None
+    trimmed_tgt_ids: tuple[int, ...] = ()
+    target_original: str = ""
+    trimmed_text: str = ""
+    flag_reasons: tuple[str, ...] = ()
+    unrendered: tuple[str, ...] = ()
+    paraphrased: tuple[str, ...] = ()
+    links: str | None = None
+
+    @property
+    def kept_tgt_ids(self) -> tuple[int, ...]:
+        """The target chunks the ``target`` text holds (trimmed ones left out), in bead order."""
+        trimmed = set(self.trimmed_tgt_ids)
+        return tuple(i for i in self.tgt_ids if i not in trimmed)
+
+    @property
+    def flagged(self) -> bool:
+        """A check failed on the bead (:attr:`sialign.core.model.Bead.flagged`)."""
+        return bool(self.flags)
+
+    @property
+    def start_lag(self) -> float | None:
+        """The bead's ear-voice span: interpretation start − source start in seconds, None where a time is missing."""
+        if self.src_start is None or self.tgt_start is None:
+            return None
+        return self.tgt_start - self.src_start
 
     def __repr__(self) -> str:
         flags = f" [{', '.join(self.flags)}]" if self.flags else ""
@@ -75,11 +128,10 @@ class BeadRow:
 COLUMNS = tuple(f.name for f in fields(BeadRow))
 
 
-def bead_row(project: Project, index: int, bead: Bead) -> BeadRow:
+def bead_row(project: Talk, index: int, bead: Bead) -> BeadRow:
     """The row of ``bead``, the ``index``-th (0-based) bead of ``project``'s alignment."""
-    from sialign.core.model import bead_text, bead_times
-    from sialign.core.word_links import rendered_share
-
+    stored = links_of(project, bead)
+    trimmed = set(bead.trimmed)
     src_start, src_end = bead_times(bead, project.source, "src")
     tgt_start, tgt_end = bead_times(bead, project.target, "tgt")
     return BeadRow(
@@ -103,7 +155,14 @@ def bead_row(project: Project, index: int, bead: Bead) -> BeadRow:
         post_edited=bead.post_edit is not None,
         confidence=_finite(bead.confidence),
         doubt=next((_finite(f.score) for f in bead.flags if f.name == "doubt"), None),
-        rendered=rendered_share(project, bead),
+        rendered=None if stored is None else stored.rendered_share,
+        trimmed_tgt_ids=tuple(i for i in bead.tgt if i in trimmed),
+        target_original=bead_text(bead, project.target, "tgt", use_post_edit=False, include_trimmed=True),
+        trimmed_text=join_segments(project.target, bead.trimmed, collapse=False) if bead.trimmed else "",
+        flag_reasons=tuple(f.reason for f in bead.failed_flags),
+        unrendered=() if stored is None else tuple(stored.unrendered()),
+        paraphrased=() if stored is None else tuple(stored.paraphrased_words()),
+        links=None if stored is None else stored.pharaoh(),
     )
 
 
@@ -111,7 +170,7 @@ def _finite(value: float | None) -> float | None:
     return float(value) if value is not None and math.isfinite(value) else None
 
 
-def bead_rows(project: Project) -> Iterator[BeadRow]:
+def bead_rows(project: Talk) -> Iterator[BeadRow]:
     """Every bead of the project's alignment as a :class:`BeadRow` (nothing before the first alignment)."""
     if project.alignment is None:
         return
@@ -119,7 +178,7 @@ def bead_rows(project: Project) -> Iterator[BeadRow]:
         yield bead_row(project, index, bead)
 
 
-def to_dataframe(project: Project) -> Any:
+def to_dataframe(project: Talk) -> Any:
     """A pandas DataFrame with one row per bead and the columns of :class:`BeadRow`, indexed by ``number``.
 
     Raises:
@@ -143,22 +202,11 @@ def _short(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _languages(project: Project) -> str:
+def _languages(project: Talk) -> str:
     return f"{project.source.language}→{project.target.language}"
 
 
-def alignment_summary(alignment: Alignment) -> str:
-    """``"35 beads (30 auto, 3 confirmed, 2 dropped; 4 flagged), embedder use-multilingual"``."""
-    counts = alignment.counts()
-    parts = [f"{counts[name]} {name}" for name in ("auto", "confirmed", "dropped") if counts[name]]
-    detail = ", ".join(parts)
-    if counts["flagged"]:
-        detail += f"; {counts['flagged']} flagged"
-    text = count_noun(counts["total"], "bead") + (f" ({detail})" if detail else "")
-    return text + (f", embedder {alignment.embedder}" if alignment.embedder else "")
-
-
-def project_repr(project: Project) -> str:
+def project_repr(project: Talk) -> str:
     """``<Project 'talk' en→ja: 35 source / 80 target segments, 35 beads (...), embedder ...>``."""
     sides = f"{len(project.source)} source / {count_noun(len(project.target), 'target segment')}"
     if project.reference is not None:
@@ -167,7 +215,7 @@ def project_repr(project: Project) -> str:
     return f"<Project {project.talk_id!r} {_languages(project)}: {sides}; {aligned}>"
 
 
-def project_html(project: Project, max_rows: int = HTML_ROWS) -> str:
+def project_html(project: Talk, max_rows: int = HTML_ROWS) -> str:
     """The notebook view of a project: its summary line and a table of its beads (the middle elided when long)."""
     esc = html.escape
     head = f"<p>{esc(project_repr(project))}</p>"
@@ -195,4 +243,4 @@ def project_html(project: Project, max_rows: int = HTML_ROWS) -> str:
     return f"<div>{head}{table}</div>"
 
 
-__all__ = ["BeadRow", "COLUMNS", "alignment_summary", "bead_row", "bead_rows", "project_html", "project_repr", "to_dataframe"]
+__all__ = ["BeadRow", "COLUMNS", "Talk", "alignment_summary", "bead_row", "bead_rows", "project_html", "project_repr", "to_dataframe"]

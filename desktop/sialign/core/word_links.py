@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from sialign.core.model import Bead, Project
+from sialign.core.documents import Bead, Document, bead_text
 
 Link = tuple[int, int]
 
@@ -143,24 +142,35 @@ class WordLinks:
         return cls(aligner=str(d.get("aligner", "")), beads={str(k): BeadLinks.from_dict(v) for k, v in d.get("beads", {}).items()})
 
 
-def link_texts(project: Project, bead: Bead) -> tuple[str, str]:
-    """The two running texts a bead's links are drawn on: the source, and the target as reviewed."""
-    from sialign.core.model import bead_text
+class LinkedTalk(Protocol):
+    """What the links of a bead are read from: a project's two documents and its stored links."""
 
+    @property
+    def source(self) -> Document: ...
+
+    @property
+    def target(self) -> Document: ...
+
+    @property
+    def word_links(self) -> WordLinks | None: ...
+
+
+def link_texts(project: LinkedTalk, bead: Bead) -> tuple[str, str]:
+    """The two running texts a bead's links are drawn on: the source, and the target as reviewed."""
     return bead_text(bead, project.source, "src"), bead_text(bead, project.target, "tgt")
 
 
-def links_of(project: Project, bead: Bead) -> BeadLinks | None:
+def links_of(project: LinkedTalk, bead: Bead) -> BeadLinks | None:
     """The stored links of ``bead``; None when none are stored for its current texts."""
     if project.word_links is None or not bead.src or not bead.tgt:
         return None
     return project.word_links.get(bead_link_key(*link_texts(project, bead)))
 
 
-def rendered_share(project: Project, bead: Bead) -> float | None:
+def rendered_share(project: LinkedTalk, bead: Bead) -> float | None:
     """The bead's rendered share (:attr:`BeadLinks.rendered_share`); None when not linked or not measurable."""
     links = links_of(project, bead)
     return None if links is None else links.rendered_share
 
 
-__all__ = ["BeadLinks", "WordLinks", "bead_link_key", "link_texts", "links_of", "rendered_share"]
+__all__ = ["BeadLinks", "LinkedTalk", "WordLinks", "bead_link_key", "link_texts", "links_of", "rendered_share"]

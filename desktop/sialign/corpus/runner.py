@@ -32,12 +32,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import InputError, SialignError
 from sialign.core.params import AlignParams
 from sialign.core.plurals import count_noun
+from sialign.core.progress import StopFn
 from sialign.corpus.manifest import TalkSpec, read_manifest
+
+if TYPE_CHECKING:
+    from sialign.core.model import Project
 
 log = logging.getLogger(__name__)
 
@@ -180,22 +184,26 @@ def _read_talk(spec: TalkSpec) -> Any:
     )
 
 
-def summary_figures(project: Any) -> dict[str, Any]:
-    """Beads, confirmed, dropped, flagged, omissions and median ear-voice span of a project."""
-    from sialign.evaluate.evs import compute_evs, evs_stats
+def summary_figures(project: Project) -> dict[str, Any]:
+    """Beads, confirmed, dropped, flagged, low confidence, omissions and median ear-voice span of a project.
+
+    The figures of :func:`sialign.core.bead_summary.bead_summary`, as the status bar and ``sialign align`` show them.
+    """
+    from sialign.core.bead_summary import bead_summary
 
     alignment = project.alignment
     if alignment is None:
         return {}
-    counts = alignment.counts()
-    stats = evs_stats(compute_evs(project))
+    summary = bead_summary(project)
+    median = summary.median_evs
     return {
-        "beads": counts["total"],
-        "confirmed": counts["confirmed"],
-        "dropped": counts["dropped"],
-        "flagged": counts["flagged"],
-        "omissions": sum(1 for b in alignment.beads if b.src and not b.tgt),
-        "median_evs": round(stats.median, 3) if stats is not None else None,
+        "beads": summary.beads,
+        "confirmed": summary.confirmed,
+        "dropped": summary.dropped,
+        "flagged": summary.flagged,
+        "low_confidence": summary.low_confidence,
+        "omissions": summary.omissions,
+        "median_evs": round(median, 3) if median is not None else None,
         "source_segments": len(project.source),
         "target_segments": len(project.target),
         "embedder": alignment.embedder,
@@ -420,7 +428,7 @@ def align_corpus(
     dask: str | None = None,
     force: bool = False,
     progress: ProgressHook | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: StopFn | None = None,
 ) -> CorpusReport:
     """Align every talk of ``manifest`` into ``out_dir`` (see the module docstring).
 

@@ -63,7 +63,9 @@ from typing import Any
 
 from sialign._version import __version__
 from sialign.core.errors import ExportError, OutputNameError
+from sialign.core.bead_rows import BeadRow, bead_row
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
+from sialign.core.word_links import links_of
 from sialign.core.atomic import atomic_open
 from sialign.core.paths import linked_media
 from sialign.io.export_formats import ALIGNMENT_FILES, ALIGNMENT_FORMATS, POOLED_FORMATS, SUBTITLE_SUFFIXES, export_format
@@ -138,7 +140,11 @@ def _round(value: float | None, digits: int) -> float | None:
 
 @dataclass
 class AlignmentRow:
-    """One row of the parallel TSV (times rounded to ms, cost to 4 decimals)."""
+    """One line of the parallel TSV (times rounded to ms, cost to 4 decimals): what a TSV file holds.
+
+    Written from a bead's :class:`~sialign.core.bead_rows.BeadRow` (:func:`tsv_row`)
+    and what :func:`sialign.io.read_exports.read_parallel_tsv` reads back.
+    """
 
     talk: str = ""
     src_ids: tuple[int, ...] = ()
@@ -160,44 +166,41 @@ class AlignmentRow:
     links: str | None = None
 
 
+def select_rows(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False) -> list[tuple[BeadRow, Bead]]:
+    """(row, bead) of each bead to export, in order (:func:`select_beads`; the row is :class:`~sialign.core.bead_rows.BeadRow`)."""
+    chosen = select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped)
+    return [(bead_row(project, index, bead), bead) for index, bead in chosen]
+
+
+def tsv_row(talk: str, row: BeadRow, *, links: bool = False) -> AlignmentRow:
+    """The parallel TSV's line of a bead's row: the target's chunks, times rounded to ms, cost and confidence to 4 decimals."""
+    return AlignmentRow(
+        talk=talk,
+        src_ids=row.src_ids,
+        tgt_ids=row.kept_tgt_ids,
+        trimmed_tgt_ids=row.trimmed_tgt_ids,
+        src_start=_round(row.src_start, TIME_DECIMALS),
+        src_end=_round(row.src_end, TIME_DECIMALS),
+        tgt_start=_round(row.tgt_start, TIME_DECIMALS),
+        tgt_end=_round(row.tgt_end, TIME_DECIMALS),
+        cost=_round(row.cost, COST_DECIMALS),
+        status=row.status,
+        source=row.source,
+        target=row.target,
+        target_original=row.target_original,
+        confidence=_round(row.confidence, COST_DECIMALS),
+        good_align=row.good_align,
+        good_mt=row.good_mt,
+        note=row.note,
+        links=(row.links or "") if links else None,
+    )
+
+
 def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False,
                    links: bool = False) -> list[AlignmentRow]:  # fmt: skip
     """The rows the parallel TSV holds for ``project`` (with ``links``: the stored word links of each, "" when none)."""
-    rows = []
-    for _, bead in select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
-        s0, s1 = bead_times(bead, project.source, "src")
-        t0, t1 = bead_times(bead, project.target, "tgt")
-        kept, trimmed = kept_and_trimmed(bead)
-        rows.append(
-            AlignmentRow(
-                talk=project.talk_id,
-                src_ids=tuple(bead.src),
-                tgt_ids=kept,
-                trimmed_tgt_ids=trimmed,
-                src_start=_round(s0, TIME_DECIMALS),
-                src_end=_round(s1, TIME_DECIMALS),
-                tgt_start=_round(t0, TIME_DECIMALS),
-                tgt_end=_round(t1, TIME_DECIMALS),
-                cost=_round(bead.cost, COST_DECIMALS),
-                status=bead.status.value,
-                source=bead_text(bead, project.source, "src"),
-                target=bead_text(bead, project.target, "tgt"),
-                target_original=bead_text(bead, project.target, "tgt", use_post_edit=False, include_trimmed=True),
-                confidence=_round(bead.confidence, COST_DECIMALS),
-                good_align=bead.good_align,
-                good_mt=bead.good_mt,
-                note=bead.note,
-                links=_pharaoh_of(project, bead) if links else None,
-            )
-        )
-    return rows
-
-
-def _pharaoh_of(project: Project, bead: Bead) -> str:
-    from sialign.core.word_links import links_of
-
-    stored = links_of(project, bead)
-    return "" if stored is None else stored.pharaoh()
+    chosen = select_rows(project, only_confirmed=only_confirmed, include_dropped=include_dropped)
+    return [tsv_row(project.talk_id, row, links=links) for row, _ in chosen]
 
 
 def _format_number(value: float | None, digits: int) -> str:
@@ -296,44 +299,40 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
     pairs into those token lists, the Pharaoh format; None for a bead with
     no stored links) and links_aligner (the word aligner's name).
     """
-    from sialign.core.word_links import links_of
-
     src, tgt = project.source, project.target
     records = []
-    for index, bead in select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
-        s0, s1 = bead_times(bead, src, "src")
-        t0, t1 = bead_times(bead, tgt, "tgt")
-        kept, trimmed = kept_and_trimmed(bead)
+    for row, bead in select_rows(project, only_confirmed=only_confirmed, include_dropped=include_dropped):
+        kept = row.kept_tgt_ids
         records.append(
             {
                 "talk": project.talk_id,
-                "index": index,
-                "bead": index + 1,
-                "src_ids": list(bead.src),
+                "index": row.number - 1,
+                "bead": row.number,
+                "src_ids": list(row.src_ids),
                 "tgt_ids": list(kept),
-                "trimmed_tgt_ids": list(trimmed),
-                "src_positions": [src.index_of(i) for i in bead.src],
+                "trimmed_tgt_ids": list(row.trimmed_tgt_ids),
+                "src_positions": [src.index_of(i) for i in row.src_ids],
                 "tgt_positions": [tgt.index_of(i) for i in kept],
-                "src_start": _finite(s0),
-                "src_end": _finite(s1),
-                "tgt_start": _finite(t0),
-                "tgt_end": _finite(t1),
-                "cost": _finite(bead.cost),
-                "confidence": _finite(bead.confidence),
-                "status": bead.status.value,
-                "reason": bead.reason,
-                "good_align": bead.good_align,
-                "good_mt": bead.good_mt,
-                "note": bead.note,
+                "src_start": _finite(row.src_start),
+                "src_end": _finite(row.src_end),
+                "tgt_start": _finite(row.tgt_start),
+                "tgt_end": _finite(row.tgt_end),
+                "cost": _finite(row.cost),
+                "confidence": row.confidence,
+                "status": row.status,
+                "reason": row.reason,
+                "good_align": row.good_align,
+                "good_mt": row.good_mt,
+                "note": row.note,
                 "post_edit": bead.post_edit,
-                "trimmed": list(trimmed),
+                "trimmed": list(row.trimmed_tgt_ids),
                 "flags": [{k: (_finite(v) if k in ("score", "threshold") else v) for k, v in f.to_dict().items()} for f in bead.flags],
-                "doubt": next((_finite(f.score) for f in bead.flags if f.name == "doubt"), None),
-                "source": bead_text(bead, src, "src"),
-                "target": bead_text(bead, tgt, "tgt"),
-                "target_original": bead_text(bead, tgt, "tgt", use_post_edit=False, include_trimmed=True),
-                "trimmed_text": join_segments(tgt, trimmed),
-                "src_texts": [src.get(i).text for i in bead.src],
+                "doubt": row.doubt,
+                "source": row.source,
+                "target": row.target,
+                "target_original": row.target_original,
+                "trimmed_text": join_segments(tgt, row.trimmed_tgt_ids),
+                "src_texts": [src.get(i).text for i in row.src_ids],
                 "tgt_texts": [tgt.get(i).text for i in kept],
             }
         )
@@ -342,7 +341,7 @@ def alignment_records(project: Project, *, only_confirmed: bool = False, include
             records[-1].update(
                 src_tokens=[t for t, _, _ in stored.src_tokens] if stored else [],
                 tgt_tokens=[t for t, _, _ in stored.tgt_tokens] if stored else [],
-                links=stored.pharaoh() if stored else None,
+                links=row.links,
                 links_aligner=project.word_links.aligner if stored and project.word_links else None,
             )
     return records

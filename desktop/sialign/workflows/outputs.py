@@ -257,12 +257,12 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     ``filters``: the fine-grained filters that ran (``intra``, ``inter``); those
     the target language does not suit get one line saying they were not applied.
     """
-    from sialign.evaluate.evs import compute_evs, evs_stats
+    from sialign.core.bead_summary import bead_summary
     from sialign.core.model import BeadStatus, bead_text
 
     alignment = project.alignment
     assert alignment is not None
-    counts = alignment.counts()
+    summary = bead_summary(project)
     kinds: dict[str, int] = {}
     for bead in alignment.beads:
         kinds[bead.kind] = kinds.get(bead.kind, 0) + 1
@@ -277,8 +277,8 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
         + (f", reference of {len(project.reference)} lines" if project.reference is not None else ""),
         f"embedder: {alignment.embedder}"
         + (f" ({alignment.info['embedder_note'].split(' — ', 1)[1]})" if " — " in alignment.info.get("embedder_note", "") else ""),
-        f"beads: {counts['total']} ({counts['auto']} auto, {counts['confirmed']} confirmed, {counts['dropped']} dropped, "
-        f"{counts['flagged']} flagged); shapes {common}",
+        f"beads: {summary.beads} ({summary.auto} auto, {summary.confirmed} confirmed, {summary.dropped} dropped, "
+        f"{summary.flagged} flagged, {summary.low_confidence} low confidence); shapes {common}",
     ]
     dropped = [b for b in alignment.beads if b.status is BeadStatus.DROPPED]
     reasons: dict[str, int] = {}
@@ -287,12 +287,8 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
         reasons[key] = reasons.get(key, 0) + 1
     if reasons:
         lines.append("dropped: " + "; ".join(f"{v} × {k}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
-    flag_counts: dict[str, int] = {}
-    for bead in alignment.beads:
-        for flag in bead.failed_flags:
-            flag_counts[flag.name] = flag_counts.get(flag.name, 0) + 1
-    if flag_counts:
-        lines.append("flags: " + ", ".join(f"{k} {v}" for k, v in sorted(flag_counts.items())))
+    if summary.flags:
+        lines.append("flags: " + ", ".join(f"{k} {v}" for k, v in summary.flags))
     ran = set(filters)
     if ran:
         from sialign.filters.languages import skipped_filters, skipped_note
@@ -310,7 +306,7 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
         f"settings: {info.get('target_units', '?')} preset, time prior {'on' if info.get('time_prior') else 'off'}, "
         f"{'pivot through the reference' if any(s['name'] == 'pivot' for s in info.get('signals', [])) else 'direct'}"
     )
-    stats = evs_stats(compute_evs(project))
+    stats = summary.evs
     if stats is not None:
         lines.append(f"ear-voice span: median {stats.median:.2f} s (IQR {stats.q1:.2f}–{stats.q3:.2f} s, {count_noun(stats.n, 'bead')})")
     t = timings

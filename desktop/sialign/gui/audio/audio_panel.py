@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QKeySequence, QPaintEvent, QPainter, QPainterPath, QPen, QPolygonF, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from sialign.audio.decode import AudioTrack, load_audio, resolve_audio_path
 from sialign.audio.envelope import EnvelopePyramid, load_envelopes
 from sialign.audio.player import SPEEDS, Player, PlayItem, bead_play_items, segment_play_item
+from sialign.core.changes import Changes
 from sialign.core.errors import AlignmentCancelled, AudioUnavailable, SialignError
 from sialign.core.model import bead_times
 from sialign.gui.audio.evs_view import EvsView
@@ -76,7 +77,7 @@ class LinkStrip(QWidget):
         global_point = view.mapToGlobal(QPointF(x, 0.0))
         return float(self.mapFromGlobal(global_point).x())
 
-    def paintEvent(self, event: Any) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor("#17181a"))
         if self.src_span is None or self.tgt_span is None:
@@ -139,7 +140,7 @@ class _StatusLine(QLabel):
         line = " ".join(self.text().split())
         return self.fontMetrics().elidedText(line, Qt.TextElideMode.ElideRight, self.contentsRect().width())
 
-    def paintEvent(self, event: Any) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
                          self.displayed_text())  # fmt: skip
@@ -163,7 +164,7 @@ class _WavesBox(QWidget):
         self.wave_layout.addWidget(link)
         self.wave_layout.addWidget(target_view, 1)
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         axis = int(self.target_view.getPlotItem().getAxis("bottom").height())
         free = max(2, self.height() - self.link.height())
         # Stretch in proportion to the height each view needs for an equal plot area.
@@ -460,9 +461,9 @@ class AudioPanel(QWidget):
         project = self.session.project
         return tuple(project.document(side).audio_path for side in self.views)
 
-    def _on_edited(self, edit: Any) -> None:
+    def _on_edited(self, edit: Changes) -> None:
         # A recording named anew (Project properties, Locate…, or the undo of either) is opened again.
-        if getattr(edit, "recordings", ()) and self._stored_paths() != self._loaded_paths:
+        if edit.recordings and self._stored_paths() != self._loaded_paths:
             self.reload()
             return
         # Each view patches what the edit changed; the highlight and the link
@@ -601,7 +602,7 @@ class AudioPanel(QWidget):
         self._generation += 1
         self.stop()
 
-    def closeEvent(self, event: Any) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown()
         super().closeEvent(event)
 

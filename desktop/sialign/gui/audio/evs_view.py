@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from sialign.evaluate.evs import EvsRecord, EvsStats, EvsTable
 from sialign.review.figures import lag_summary
 
 if TYPE_CHECKING:
+    from sialign.core.changes import Changes
+    from sialign.core.edit_base import Edit
     from sialign.gui.common.session import ProjectSession
 
 POINT_BRUSH = (246, 178, 107, 200)
@@ -50,7 +52,7 @@ LONG_Y_LABEL, SHORT_Y_LABEL = "ear-voice span", "EVS"
 REDRAW_DELAY_MS = 25
 
 
-def evs_affected(edit: Any) -> bool:
+def evs_affected(edit: Edit | Changes) -> bool:
     """Whether an edit (or its :class:`~sialign.core.changes.Changes` record) can change the ear-voice span.
 
     Labels, notes, post-edits, trimming and text edits leave times, beads and
@@ -253,7 +255,7 @@ class EvsView(QWidget):
         if not self._timer.isActive():  # a steady stream of edits must not postpone it forever
             self._timer.start()
 
-    def _on_edited(self, edit: Any) -> None:
+    def _on_edited(self, edit: Changes) -> None:
         if evs_affected(edit):
             # Keep the user's zoom: an edit changes a few points, not the talk.
             self.schedule_refresh(reset_range=False)
@@ -275,7 +277,7 @@ class EvsView(QWidget):
             self.flush()
         # else: set_on_screen or showEvent does it, once, when the view is shown.
 
-    def showEvent(self, event: Any) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._pending and not self._timer.isActive():
             self._timer.start()
@@ -320,7 +322,7 @@ class EvsView(QWidget):
         self.stats_label.setToolTip(full if compact else "")
 
     # -- layout for the room there is ---------------------------------------------
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_to_size()
 

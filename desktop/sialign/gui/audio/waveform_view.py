@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from sialign.audio.envelope import EnvelopePyramid
@@ -32,6 +32,8 @@ from sialign.core.changes import ALL_SEGMENTS
 from sialign.core.model import Document, Segment
 
 if TYPE_CHECKING:
+    from sialign.core.changes import Changes
+    from sialign.core.edit_base import Edit
     from sialign.gui.common.session import ProjectSession
 
 SIDE_NAMES = {"src": "source", "tgt": "interpretation"}
@@ -51,7 +53,7 @@ PLAYHEAD_COLOR = "#ff5c5c"
 MIN_SEGMENT = 0.02
 # Two boundaries this close (s) are the same boundary: dragging one moves both.
 SHARED_BOUNDARY = 1e-3
-def changed_segments(edit: Any, side: str) -> set[int] | str:
+def changed_segments(edit: Edit | Changes, side: str) -> set[int] | str:
     """Ids of ``side``'s segments whose times an edit (or its :class:`Changes` record) changed.
 
     :data:`ALL_SEGMENTS` when segments were added or removed there (splits,
@@ -261,7 +263,7 @@ class WaveformView(pg.PlotWidget):
         self._update_duration()
         self.highlight(self._highlight_ids)
 
-    def apply_edit(self, edit: Any) -> None:
+    def apply_edit(self, edit: Edit | Changes) -> None:
         """Follow a core edit: patch the times it changed, or re-read the segments soon if it split or merged."""
         changed = changed_segments(edit, self.side)
         if not changed:
@@ -447,7 +449,7 @@ class WaveformView(pg.PlotWidget):
             # Refused: put the region back where the document says it is.
             self.highlight(self._highlight_ids, force=True)
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if not getattr(self, "_ready", False):  # PlotWidget resizes itself inside its __init__
             return

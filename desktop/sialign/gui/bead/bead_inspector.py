@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sialign.core.edit_base import Edit
 from sialign.core.model import Bead, Document, Project, bead_text
 from sialign.core.word_links import link_texts, links_of
 from sialign.gui.common.session import ProjectSession
@@ -483,7 +484,7 @@ class BeadInspector(QWidget):
         if new != bead.post_edit:
             self._apply("post_edit", SetPostEdit(self._index, new))
 
-    def _apply(self, field: str, edit: object) -> None:
+    def _apply(self, field: str, edit: Edit) -> None:
         self._applying = field
         try:
             self.session.apply(edit)

@@ -19,6 +19,9 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from sialign.core.model import Project
+from sialign.core.progress import ProgressFn, StopFn
+from sialign.core.word_links import BeadLinks
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
 
@@ -57,7 +60,7 @@ class LinksService(QObject):
         self._linker_factory = linker_factory
         self._linker: Any = None
         self._pending = False
-        self._target: Any = None
+        self._target: Project | None = None
         self.message = ""
         self.enabled = True
         self._timer = QTimer(self)
@@ -107,7 +110,7 @@ class LinksService(QObject):
             return
         copy = snapshot(project)
 
-        def task(progress: Any, should_stop: Any) -> Any:
+        def task(progress: ProgressFn, should_stop: StopFn) -> dict[str, BeadLinks]:
             from sialign.workflows.word_links import compute_links, scoring_japanese_reader, scoring_tokenizer
 
             return compute_links(copy, pairs, linker=self._make_linker(), tokenizer=scoring_tokenizer(should_stop),
@@ -127,13 +130,13 @@ class LinksService(QObject):
 
         return linker_name(self._linker)
 
-    def _store(self, project: Any, new: dict) -> None:
+    def _store(self, project: Project, new: dict[str, BeadLinks]) -> None:
         from sialign.workflows.word_links import store_links
 
         if store_links(project, new, self._aligner()):
             self.links_changed.emit()
 
-    def _succeeded(self, new: dict) -> None:
+    def _succeeded(self, new: dict[str, BeadLinks]) -> None:
         # Results for another project are of no use; those of beads edited meanwhile are kept
         # (their key is their text) and dropped by the next merge if no bead has that text any more.
         if self.session.project is self._target:

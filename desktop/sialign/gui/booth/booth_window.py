@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from sialign.booth.recorder import SILENCE_DBFS, BoothDevices, RecordingResult, list_devices
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.booth.live_table import COL_LATENCY, COL_NUMBER, COL_SOURCE, COL_STATE, COL_TARGET, COL_TIME, LiveTableModel
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
 from sialign.workflows.booth import BoothTalk
@@ -483,7 +484,7 @@ class BoothWindow(QWidget):
         inp, out = self.input_device.currentData(), self.output_device.currentData()
         bridge = self.bridge
 
-        def prepare(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> BoothSession:
+        def prepare(progress: ProgressFn, should_stop: StopFn) -> BoothSession:
             from sialign.workflows.booth import (
                 booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording, session_files,
             )  # fmt: skip
@@ -604,7 +605,7 @@ class BoothWindow(QWidget):
         self._set_state("finishing")
         self.status.setText("Finishing the recording and the live alignment…")
 
-        def finish(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> tuple[RecordingResult, Any]:
+        def finish(progress: ProgressFn, should_stop: StopFn) -> tuple[RecordingResult, Any]:
             result = session.recorder.stop()
             progress(0.5, "Recognising the last words…")
             return result, session.live.finish()
@@ -627,7 +628,7 @@ class BoothWindow(QWidget):
         self.host.set_locked("the full pass over the recording is running; edit when it has finished")
         talk, result = session.talk, session.result
 
-        def full_pass(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Project:
+        def full_pass(progress: ProgressFn, should_stop: StopFn) -> Project:
             return self._practice_fn(talk.source, result.path, tgt_lang=session.tgt_lang, model=session.model, live=live,
                                      src_audio=talk.src_audio, progress=progress, should_stop=should_stop)  # fmt: skip
 

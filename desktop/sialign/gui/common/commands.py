@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoCommand
 
+from sialign.core.edit_base import Edit
+
 if TYPE_CHECKING:
     from sialign.gui.common.session import ProjectSession
 
@@ -23,17 +25,17 @@ class EditCommand(QUndoCommand):
     forward edit, so ids created by a split come back the same on redo.
     """
 
-    def __init__(self, session: ProjectSession, edit: Any, text: str | None = None) -> None:
+    def __init__(self, session: ProjectSession, edit: Edit, text: str | None = None) -> None:
         super().__init__(text or edit.describe())
         self._session = session
         self._forward = edit
-        self._inverse: Any = None
+        self._inverse: Edit | None = None
         self._skip_first_redo = False
         # Undo puts the selection back where it was before the edit.
         self._selected_before = session.selected_bead
 
     @classmethod
-    def applied(cls, session: ProjectSession, edit: Any, text: str | None = None) -> EditCommand:
+    def applied(cls, session: ProjectSession, edit: Edit, text: str | None = None) -> EditCommand:
         """Apply ``edit`` now (raising on refusal) and return a command for the stack.
 
         Applying before pushing lets a refused edit surface as an exception
@@ -50,7 +52,7 @@ class EditCommand(QUndoCommand):
         return command
 
     @classmethod
-    def restored(cls, session: ProjectSession, forward: Any, inverse: Any, text: str) -> EditCommand:
+    def restored(cls, session: ProjectSession, forward: Edit, inverse: Edit, text: str) -> EditCommand:
         """A step saved with the project (already applied): pushing it does not apply it again."""
         command = cls(session, forward, text)
         command._inverse = inverse
@@ -60,7 +62,13 @@ class EditCommand(QUndoCommand):
 
     def saved_step(self) -> dict[str, Any]:
         """This step as the project file keeps it (see :attr:`sialign.core.model.Project.undo`)."""
-        return {"label": self.text(), "forward": self._forward.to_dict(), "inverse": self._inverse.to_dict()}
+        return {"label": self.text(), "forward": self._forward.to_dict(), "inverse": self._applied_inverse().to_dict()}
+
+    def _applied_inverse(self) -> Edit:
+        """The inverse of the forward edit, known once it was applied (a command is pushed applied or restored)."""
+        if self._inverse is None:
+            raise RuntimeError(f"undo step {self.text()!r} was never applied")
+        return self._inverse
 
     def redo(self) -> None:
         from sialign.core.edits import apply_edit_changes
@@ -75,8 +83,9 @@ class EditCommand(QUndoCommand):
     def undo(self) -> None:
         from sialign.core.edits import apply_edit_changes
 
-        self._forward, changes = apply_edit_changes(self._session.project, self._inverse)
-        self._session.journal_step("undo", self.text(), self._forward, self._inverse)
-        self._session.notify_edited(self._inverse, changes)
+        inverse = self._applied_inverse()
+        self._forward, changes = apply_edit_changes(self._session.project, inverse)
+        self._session.journal_step("undo", self.text(), self._forward, inverse)
+        self._session.notify_edited(inverse, changes)
         if self._selected_before >= 0:
             self._session.select_bead(self._selected_before)

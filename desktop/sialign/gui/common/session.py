@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QUndoStack
 
 from sialign.core.changes import Changes
+from sialign.core.edit_base import Edit
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.core.similarity import SimilarityGrid
@@ -27,14 +28,14 @@ log = logging.getLogger(__name__)
 SAVED_UNDO_STEPS = 100
 
 
-def changes_of(edit_or_changes: Any) -> Changes:
+def changes_of(edit_or_changes: Edit | Changes) -> Changes:
     """The :class:`Changes` record of an edit (or the record itself, as ``edited`` emits it)."""
     if isinstance(edit_or_changes, Changes):
         return edit_or_changes
     return edit_or_changes.changes()
 
 
-def touched_segments(edit_or_changes: Any) -> list[tuple[str, int]]:
+def touched_segments(edit_or_changes: Edit | Changes) -> list[tuple[str, int]]:
     """(side, seg_id) of segments whose text or times changed in place (see :meth:`Changes.touched_segments`).
 
     Other changes show up in the beads themselves (the table diffs them).
@@ -251,7 +252,7 @@ class ProjectSession(QObject):
         return action
 
     # -- edits -------------------------------------------------------------
-    def apply(self, edit: Any) -> bool:
+    def apply(self, edit: Edit) -> bool:
         """Apply a core edit as one undoable step; False (and ``edit_failed``) if refused.
 
         Input a view holds unapplied is applied first, as its own step, so an
@@ -271,11 +272,11 @@ class ProjectSession(QObject):
         self.undo_stack.push(command)
         return True
 
-    def journal_step(self, op: str, label: str, forward: Any, inverse: Any) -> None:
+    def journal_step(self, op: str, label: str, forward: Edit, inverse: Edit) -> None:
         """Called by undo commands after a core edit ran: tells the edit journal (``step_applied``)."""
         self.step_applied.emit({"op": op, "label": label, "forward": forward.to_dict(), "inverse": inverse.to_dict()})
 
-    def notify_edited(self, edit: Any, changes: Changes | None = None) -> None:
+    def notify_edited(self, edit: Edit, changes: Changes | None = None) -> None:
         """Called by undo commands after an edit or its inverse ran: emits what changed."""
         changes = changes if changes is not None else changes_of(edit)
         if changes.alignment:

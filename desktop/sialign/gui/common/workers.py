@@ -24,13 +24,14 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Document, Project
 from sialign.core.params import AlignParams
+from sialign.core.progress import ProgressFn, StopFn
 
 # Smallest change of the progress fraction worth a repaint (one per mille) and
 # the least time between two such repaints.
 PROGRESS_STEP = 0.001
 PROGRESS_MIN_INTERVAL_S = 0.04
 
-TaskFn = Callable[[Callable[[float, str], None], Callable[[], bool]], Any]
+TaskFn = Callable[[ProgressFn, StopFn], Any]
 
 
 class TaskWorker(QObject):
@@ -169,7 +170,7 @@ class AlignWorker(TaskWorker):
         self.keep_confirmed = keep_confirmed
         super().__init__(self._align, "Re-alignment" if keep_confirmed and project.alignment else "Alignment")
 
-    def _align(self, progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
+    def _align(self, progress: ProgressFn, should_stop: StopFn) -> Any:
         from sialign.workflows.aligning import compute_alignment
 
         return compute_alignment(

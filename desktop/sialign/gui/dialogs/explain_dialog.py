@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.session import ProjectSession
+
+if TYPE_CHECKING:
+    from sialign.gui.common.workers import TaskWorker
 
 
 class ExplainDialog(QDialog):
@@ -52,7 +56,7 @@ class ExplainController:
         parent: the dialog's parent.
     """
 
-    def __init__(self, session: ProjectSession, run_task: Callable[[Any, Callable[[Any], None]], bool],
+    def __init__(self, session: ProjectSession, run_task: Callable[[TaskWorker, Callable[[Any], None]], bool],
                  show_error: Callable[[str, str], None], parent: QWidget) -> None:  # fmt: skip
         self.session = session
         self._run_task = run_task
@@ -71,7 +75,7 @@ class ExplainController:
         self.session.commit_pending()
         project = snapshot(self.session.project)
 
-        def task(progress: Any, should_stop: Any) -> Any:
+        def task(progress: ProgressFn, should_stop: StopFn) -> Any:
             from sialign.workflows.explaining import explain_beads
 
             return explain_beads(project, [index])[0]

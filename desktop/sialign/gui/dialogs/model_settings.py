@@ -11,7 +11,7 @@ is shown in the dialog.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.errors import SialignError
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.embed import models_registry as mr
 from sialign.gui.dialogs.registry_dialog import RegistryDialog
 
@@ -229,7 +230,7 @@ class ModelSettingsDialog(RegistryDialog):
     def add_folder(self, folder: Path, *, name: str | None = None, link: bool = False) -> None:
         """Check ``folder`` in a worker thread and add it; the outcome is shown in the dialog."""
 
-        def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> mr.ModelEntry:
+        def task(progress: ProgressFn, should_stop: StopFn) -> mr.ModelEntry:
             progress(0.0, f"Loading {folder} …")
             return self.registry.add(folder, name=name, link=link)
 
@@ -241,7 +242,7 @@ class ModelSettingsDialog(RegistryDialog):
             return
         path = entry.path
 
-        def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> mr.ModelCheck:
+        def task(progress: ProgressFn, should_stop: StopFn) -> mr.ModelCheck:
             return mr.check_model_folder(path)
 
         def shown(result: Any) -> None:

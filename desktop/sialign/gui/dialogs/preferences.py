@@ -8,7 +8,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialog, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
 from sialign.gui.common.form_layout import dialog_layout
-from sialign.gui.table.table_model import DEFAULT_LOW_CONFIDENCE
+from sialign.core.bead_summary import DEFAULT_LOW_CONFIDENCE
 
 
 @dataclass

@@ -14,7 +14,7 @@ from its own files.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )  # fmt: skip
 
 from sialign.core.errors import SialignError
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.embed import models_registry as mr
 from sialign.gui.dialogs.registry_dialog import RegistryDialog
 
@@ -226,7 +227,7 @@ class SpeechModelsDialog(RegistryDialog):
         make_default = self.default_name() is None
         model_name = name or mr.name_from_folder(folder)
 
-        def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> mr.ModelEntry:
+        def task(progress: ProgressFn, should_stop: StopFn) -> mr.ModelEntry:
             try:
                 return self.registry.add(folder, name=model_name, link=link, make_default=make_default)
             except SialignError as exc:

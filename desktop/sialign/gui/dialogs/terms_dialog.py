@@ -9,7 +9,7 @@ row selects the bead in every view. Nothing here changes the project.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
@@ -18,7 +18,13 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )  # fmt: skip
 
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.session import ProjectSession
+
+if TYPE_CHECKING:
+    from sialign.core.model import Project
+    from sialign.gui.common.workers import TaskWorker
+    from sialign.review.terms import TermCheck
 
 COLUMNS = ("Bead", "Time", "Term", "Verdict", "What was said", "Accepted")
 # The report's colours: green as expected, orange otherwise, grey not rendered.
@@ -41,7 +47,7 @@ class TermsDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Check terms")
-        self.check: Any = None
+        self.check: TermCheck | None = None
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.method = QLabel()
@@ -84,7 +90,7 @@ class TermsDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(860, 540)
 
-    def show_check(self, check: Any) -> None:
+    def show_check(self, check: TermCheck) -> None:
         """Show a :class:`~sialign.review.terms.TermCheck`."""
         self.check = check
         self.setWindowTitle(f"Check terms — {Path(check.glossary).name}")
@@ -142,7 +148,7 @@ class TermsController:
         settings: where the glossary's folder is remembered.
     """
 
-    def __init__(self, session: ProjectSession, run_task: Callable[[Any, Callable[[Any], None]], bool],
+    def __init__(self, session: ProjectSession, run_task: Callable[[TaskWorker, Callable[[Any], None]], bool],
                  show_error: Callable[[str, str], None], parent: QWidget, settings: QSettings | None = None) -> None:  # fmt: skip
         self.session = session
         self._run_task = run_task
@@ -152,7 +158,7 @@ class TermsController:
         self.dialog: TermsDialog | None = None
         self.glossary_path = ""
         # The last check and the state of the project it was made on (the project object and its undo index).
-        self._last: tuple[Any, Any, int] | None = None
+        self._last: tuple[TermCheck, Project, int] | None = None
         # Replaced by tests: asks for the glossary file ("" when cancelled).
         self.ask_glossary: Callable[[], str] = self._ask_glossary
 
@@ -187,23 +193,23 @@ class TermsController:
         project = snapshot(self.session.project)
         stamp = (self.session.project, self.session.undo_stack.index())
 
-        def task(progress: Any, should_stop: Any) -> Any:
+        def task(progress: ProgressFn, should_stop: StopFn) -> TermCheck:
             return check_terms(project, glossary, progress=progress, should_stop=should_stop)
 
-        def show(check: Any) -> None:
+        def show(check: TermCheck) -> None:
             self._last = (check, *stamp)
             self._show(check)
 
         return self._run_task(TaskWorker(task, "Checking terms"), show)
 
-    def current_check(self) -> Any:
+    def current_check(self) -> TermCheck | None:
         """The last :class:`~sialign.review.terms.TermCheck` if the project has not changed since; else None."""
         if self._last is None:
             return None
         check, project, index = self._last
         return check if project is self.session.project and index == self.session.undo_stack.index() else None
 
-    def _show(self, check: Any) -> None:
+    def _show(self, check: TermCheck) -> None:
         if self.dialog is None:
             self.dialog = TermsDialog(self._parent)
             self.dialog.bead_chosen.connect(self._select)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtWidgets import (
@@ -235,7 +235,7 @@ class TranscribeDialog(QDialog):
         """Run the transcriptions in a worker thread, one recording after the other."""
         if self.busy or self.model.currentIndex() < 0:
             return
-        from sialign.core.progress import stage
+        from sialign.core.progress import ProgressFn, StopFn, stage
         from sialign.io.writers import write_transcript
         from sialign.transcribe import transcribe_file
 
@@ -245,7 +245,7 @@ class TranscribeDialog(QDialog):
         recordings = list(self.recordings)
         self.model_name = self.model.currentText()
 
-        def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
+        def task(progress: ProgressFn, should_stop: StopFn) -> Any:
             done = []
             for k, rec in enumerate(recordings):
                 part = stage(progress, k / len(recordings), (k + 1) / len(recordings))

@@ -15,15 +15,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
-import numpy as np
-
 import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
 from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
-from sialign.core.model import BeadStatus
+from sialign.core.bead_summary import bead_summary
+from sialign.core.changes import Changes
 from sialign.core.params import AlignParams
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.audio.audio_panel import AudioPanel
 from sialign.gui.bead.bead_inspector import BeadInspector
 from sialign.gui.booth.practice import PracticeController
@@ -44,6 +44,7 @@ from sialign.gui.table.table_panel import TablePanel
 from sialign.gui.main.task_runner import AlignmentController, TaskRunner
 from sialign.gui.main.window_layout import MainActions, WindowLayout
 from sialign.gui.common.session import ProjectSession, touched_segments
+from sialign.gui.common.workers import TaskWorker
 from sialign.gui.main.shortcuts import ShortcutManager, install_typing_guard
 from sialign.core.plurals import count_noun
 
@@ -301,10 +302,10 @@ class MainWindow(QMainWindow):
         self._update_counts()
         self._update_enabled()
 
-    def _edited(self, edit: Any) -> None:
+    def _edited(self, edit: Changes) -> None:
         self.table_model.sync(touched_segments(edit))
         self.matrix.refresh_documents()
-        if getattr(edit, "talk", False):  # the talk id or the languages: the title names them
+        if edit.talk:  # the talk id or the languages: the title names them
             self._update_title()
         self._update_counts()
         self._update_enabled()
@@ -344,6 +345,7 @@ class MainWindow(QMainWindow):
             choice = embedder_choice(project, self.align_params())
             self.embedder_label.setText(f"embedder: {choice.spec}")
             self.embedder_label.setToolTip(choice.note)
+            self.counts_label.setToolTip("")
             if not len(project.source) and not len(project.target):
                 self.embedder_label.setText("")  # chosen per language pair once a talk is open
                 self.counts_label.setText("no talk open")
@@ -357,33 +359,16 @@ class MainWindow(QMainWindow):
         metrics = self.embedder_label.fontMetrics()
         self.embedder_label.setText(metrics.elidedText(full, Qt.TextElideMode.ElideRight, EMBEDDER_LABEL_WIDTH))
         self.embedder_label.setToolTip("\n".join(part for part in (full, note) if part))
-        c = alignment.counts()
-        text = (
-            f"{c['total']} beads · {c['confirmed']} confirmed · {c['flagged']} flagged · {c['dropped']} dropped"
-        )
-        evs = self._lags(alignment)
-        if evs.size:
-            text += f" · median EVS {float(np.median(evs)):.1f} s"
+        summary = bead_summary(project, self.prefs.low_confidence)
+        text = f"{summary.beads} beads · {summary.confirmed} confirmed · {summary.flagged} flagged · {summary.dropped} dropped"
+        if summary.median_evs is not None:
+            text += f" · median EVS {summary.median_evs:.1f} s"
         self.counts_label.setText(text)
-
-    def _lags(self, alignment: Any) -> np.ndarray:
-        """Start lag (interpretation start − source start, s) of every kept bead with times on both sides.
-
-        Vectorised over the matrix view's bead spans: it runs after every
-        edit, and 5,000 beads of per-segment look-ups took ~80 ms.
-        """
-        project = self.session.project
-        spans = self.matrix.spans
-        if len(spans) != len(alignment.beads) or not len(spans):
-            return np.empty(0)
-        src_starts = np.array([np.nan if s.start is None else s.start for s in project.source.segments] + [np.nan])
-        tgt_starts = np.array([np.nan if s.start is None else s.start for s in project.target.segments] + [np.nan])
-        # An empty side has lo == hi; index the NaN sentinel at the end instead.
-        src_first = np.where(spans[:, 1] > spans[:, 0], spans[:, 0], len(src_starts) - 1)
-        tgt_first = np.where(spans[:, 3] > spans[:, 2], spans[:, 2], len(tgt_starts) - 1)
-        kept = np.fromiter((b.status is not BeadStatus.DROPPED for b in alignment.beads), dtype=bool, count=len(spans))
-        lags = tgt_starts[tgt_first] - src_starts[src_first]
-        return lags[kept & np.isfinite(lags)]
+        self.counts_label.setToolTip(
+            f"{summary.auto} unreviewed, {summary.low_confidence} of them low confidence; "
+            f"{count_noun(summary.omissions, 'omission')}"
+            + ("" if summary.evs is None else f"; ear-voice span over {count_noun(summary.evs.n, 'bead')} with times")
+        )
 
     def _update_enabled(self) -> None:
         busy = self.runner.busy
@@ -414,7 +399,7 @@ class MainWindow(QMainWindow):
         self.act.redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
 
     # -- long work (delegated) ------------------------------------------------------
-    def run_task(self, worker: Any, on_success: Callable[[Any], None]) -> bool:
+    def run_task(self, worker: TaskWorker, on_success: Callable[[Any], None]) -> bool:
         """Run ``worker`` (one at a time); ``on_success`` gets its result on the GUI thread."""
         return self.tasks.run_task(worker, on_success)
 
@@ -423,9 +408,9 @@ class MainWindow(QMainWindow):
 
     def time_from_audio(self) -> None:
         """Align → Time from audio…: time the source or the interpretation from its recording (one undoable step)."""
-        from sialign.gui.common.workers import TaskWorker, snapshot
+        from sialign.gui.common.workers import snapshot
         from sialign.gui.dialogs.time_from_audio import TimeFromAudioDialog
-        from sialign.workflows.retiming import SIDE_NAMES, retime_side
+        from sialign.workflows.retiming import SIDE_NAMES, RetimeResult, retime_side
 
         dialog = TimeFromAudioDialog(self.session.project, self)
         if not dialog.exec() or dialog.model is None:
@@ -434,10 +419,10 @@ class MainWindow(QMainWindow):
         name = SIDE_NAMES[side].capitalize()
         project = snapshot(self.session.project)
 
-        def task(progress: Callable[[float, str], None], should_stop: Callable[[], bool]) -> Any:
+        def task(progress: ProgressFn, should_stop: StopFn) -> RetimeResult:
             return retime_side(project, side, model, progress=progress, should_stop=should_stop)
 
-        def apply(result: Any) -> None:
+        def apply(result: RetimeResult) -> None:
             if self.session.apply(result.edit):
                 stats = result.stats
                 self.statusBar().showMessage(

@@ -10,13 +10,15 @@ text or times, a time shift and a find/replace.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
+from sialign.core.edit_base import Edit
 from sialign.core.model import BeadStatus
 
 from sialign.gui.dialogs.review_questions import ReviewQuestions
 
 if TYPE_CHECKING:
+    from sialign.core.bead_edits import MergeBeads
     from sialign.gui.bead.bead_inspector import SegmentCursor
     from sialign.gui.common.session import ProjectSession
 
@@ -52,7 +54,7 @@ class ReviewActions:
         self.confirm_advances = False
         self.next_unconfirmed: Callable[[], None] = lambda: None
 
-    def _apply(self, edit: Any) -> bool:
+    def _apply(self, edit: Edit) -> bool:
         return self._session.apply(edit)
 
     def _refuse(self, message: str) -> None:
@@ -116,7 +118,7 @@ class ReviewActions:
         elif index == 0:
             self._refuse("the first bead has no previous bead to merge with")
 
-    def _merge(self, edit: Any) -> bool:
+    def _merge(self, edit: MergeBeads) -> bool:
         """Merge two beads; says so when their different statuses made the merged bead auto."""
         notice = edit.status_notice(self._session.project)
         done = self._apply(edit)

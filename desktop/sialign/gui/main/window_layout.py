@@ -18,7 +18,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMainWindow, QMenu, QScrollArea, QWidget
 
 from sialign.gui.common.screen_fit import FRAME_MARGIN, available_area
-from sialign.gui.table.table_model import Column, is_flagged, is_low_confidence, is_unconfirmed
+from sialign.core.bead_summary import is_low_confidence
+from sialign.gui.table.table_model import Column, is_flagged, is_unconfirmed
 
 if TYPE_CHECKING:
     from sialign.gui.audio.audio_panel import AudioPanel

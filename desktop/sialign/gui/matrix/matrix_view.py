@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPen
+from PySide6.QtGui import QBrush, QColor, QPen, QResizeEvent
 from PySide6.QtWidgets import QGraphicsRectItem, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from sialign.core.model import Bead, BeadStatus, Project
@@ -358,7 +358,7 @@ class MatrixView(QWidget):
         x = (area.width() - self.empty_label.width()) // 2
         self.empty_label.move(x, max(0, (area.height() - self.empty_label.height()) // 2))
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         height = self.height()
         self._show_titles(FULL_TITLES if height >= TITLES_MIN_HEIGHT else SHORT_TITLES

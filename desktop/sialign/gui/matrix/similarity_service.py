@@ -17,11 +17,13 @@ without re-aligning.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
 from sialign.core.changes import Changes
+from sialign.core.model import Project
+from sialign.core.progress import ProgressFn, StopFn
+from sialign.core.similarity import SimilarityGrid
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
 
@@ -43,9 +45,9 @@ class SimilarityService(QObject):
         self.session = session
         self.runner = WorkerRunner(self)
         self.runner.finished.connect(self._runner_finished)
-        self._target: Any = None
+        self._target: Project | None = None
         # The similarity a refresh after an edit replaces (None for a first colouring).
-        self._replacing: Any = None
+        self._replacing: SimilarityGrid | None = None
         self._pending = False
         self._pending_refresh = False
         self.message = ""
@@ -86,13 +88,13 @@ class SimilarityService(QObject):
             return
         self._start(replacing=None)
 
-    def _start(self, replacing: Any) -> None:
+    def _start(self, replacing: SimilarityGrid | None) -> None:
         project = self.session.project
         if project.alignment is None or not len(project.source) or not len(project.target):
             return
         copy = snapshot(project)
 
-        def task(progress: Any, should_stop: Any) -> Any:
+        def task(progress: ProgressFn, should_stop: StopFn) -> SimilarityGrid:
             from sialign.workflows.aligning import similarity_grid
 
             return similarity_grid(copy, progress=progress, should_stop=should_stop)
@@ -116,7 +118,7 @@ class SimilarityService(QObject):
         self.cancel()
         self.runner.wait(15000)
 
-    def _succeeded(self, grid: Any) -> None:
+    def _succeeded(self, grid: SimilarityGrid) -> None:
         # Another project, or a new alignment run brought its own similarity.
         if self.session.project is not self._target or self.session.similarity is not self._replacing:
             return

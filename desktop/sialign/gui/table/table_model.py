@@ -1,8 +1,10 @@
 """The segment table: one row per bead, adapting the session's alignment.
 
 :class:`SegmentTableModel` does not own the alignment; it keeps a cache of
-rendered rows (text, times, flags) so that painting 5,000 beads never re-joins
-segment texts, and after each edit it diffs cheap per-bead fingerprints to
+the beads' rows (:class:`sialign.core.bead_rows.BeadRow`, the row the exports
+write too) so that painting 5,000 beads never re-joins segment texts; what a
+cell shows (formatted text, sort key, colour) is derived from the row, and
+each column is one entry of :data:`COLUMNS`. After each edit it diffs cheap per-bead fingerprints to
 emit the precise ``rowsRemoved`` / ``rowsInserted`` / ``dataChanged`` signals
 for the range that changed. :class:`SegmentFilterProxy` sorts and filters the
 rows (status, flags, cost, plain or regex search over both sides).
@@ -10,6 +12,7 @@ rows (status, flags, cost, plain or regex search over both sides).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import IntEnum
@@ -18,30 +21,18 @@ from typing import Any, Callable, Iterable, Sequence
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
 from PySide6.QtGui import QBrush, QColor
 
-from sialign.core.model import Alignment, Bead, BeadStatus, Project, bead_text, bead_times, join_segments
-from sialign.core.word_links import links_of
-from sialign.evaluate.evs import bead_lags
-
-# A bead with a cost above this is "low confidence" unless the user changes it
-# in the preferences: costs are 1 - cosine-like similarities, so 0.6 means the
-# two sides share well under half their meaning.
-DEFAULT_LOW_CONFIDENCE = 0.6
-# A bead the learned score judged is "low confidence" below this probability of
-# being right (its Conf. column); the cost threshold applies to the others.
-LOW_PROBABILITY = 0.5
-
-
-def low_confidence_of(cost: float | None, confidence: float | None, threshold: float) -> bool:
-    """Whether a bead with this cost and confidence counts as low-confidence (``threshold``: the cost one)."""
-    if confidence is not None:
-        return confidence < LOW_PROBABILITY
-    return cost is not None and cost > threshold
+from sialign.core.bead_rows import BeadRow, bead_row
+from sialign.core.bead_summary import DEFAULT_LOW_CONFIDENCE, LOW_PROBABILITY, low_confidence_of
+# The table's "next low-confidence" rule is the summary's (the status bar counts the same beads).
+from sialign.core.bead_summary import is_low_confidence as is_low_confidence
+from sialign.core.model import Alignment, Bead, BeadStatus, Project
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 BEAD_INDEX_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -65,18 +56,6 @@ class Column(IntEnum):
     RENDERED = 8
 
 
-HEADERS = {
-    Column.SOURCE: "Source",
-    Column.TARGET: "Target",
-    Column.COST: "Cost",
-    Column.STATUS: "Status",
-    Column.FLAGS: "Flags / reasons",
-    Column.TIMES: "Times · EVS",
-    Column.DOUBT: "Doubt",
-    Column.CONFIDENCE: "Conf.",
-    Column.RENDERED: "Rendered",
-}
-
 STATUS_COLOURS = {
     BeadStatus.AUTO: None,
     BeadStatus.CONFIRMED: QColor(214, 240, 214),
@@ -93,30 +72,6 @@ def _fmt_time(t: float | None, decimals: int = 2) -> str:
     minutes, seconds = divmod(t, 60.0)
     width = 3 + decimals if decimals else 2
     return f"{int(minutes)}:{seconds:0{width}.{decimals}f}"
-
-
-@dataclass(frozen=True)
-class Row:
-    """What the table shows for one bead (rendered once, reused for painting)."""
-
-    source: str
-    target: str
-    trimmed_text: str
-    cost: float | None
-    status: BeadStatus
-    flags: str
-    flag_names: frozenset[str]
-    flagged: bool
-    times: str
-    spans: str
-    evs: float | None
-    kind: str
-    labels: str
-    note: str = ""
-    confidence: float | None = None
-    rendered: float | None = None
-    unrendered: tuple[str, ...] = ()
-    paraphrased: tuple[str, ...] = ()
 
 
 def bead_fingerprint(bead: Bead) -> tuple[Any, ...]:
@@ -137,55 +92,102 @@ def bead_fingerprint(bead: Bead) -> tuple[Any, ...]:
     )
 
 
-def render_row(bead: Bead, project: Project) -> Row:
-    """Render one bead of ``project`` into a :class:`Row`."""
-    src = bead_text(bead, project.source, "src")
-    tgt = bead_text(bead, project.target, "tgt")
-    trimmed = ""
-    if bead.trimmed:
-        trimmed = join_segments(project.target, bead.trimmed, collapse=False)
-    reasons = [f"{f.name}: {f.reason}" if f.reason else f.name for f in bead.failed_flags]
-    if bead.trimmed:
-        reasons.append(f"trimmed: {trimmed}")
-    if bead.status is BeadStatus.DROPPED and bead.reason:
-        reasons.insert(0, bead.reason)
-    s_start, s_end = bead_times(bead, project.source, "src")
-    t_start, t_end = bead_times(bead, project.target, "tgt")
-    evs, _ = bead_lags(bead, project.source, project.target)
-    # The cell shows where each side starts and the lag; the full spans are in the tooltip.
-    times = ""
-    spans = ""
-    if s_start is not None or t_start is not None:
-        times = f"{_fmt_time(s_start, 1)} → {_fmt_time(t_start, 1)}"
-        if evs is not None:
-            times += f" · EVS {evs:+.1f} s"
-        spans = f"source {_fmt_time(s_start)}–{_fmt_time(s_end)}, interpretation {_fmt_time(t_start)}–{_fmt_time(t_end)}"
-    links = links_of(project, bead)
+def _labels(row: BeadRow) -> str:
     labels = []
-    if bead.good_align is not None:
-        labels.append("align ✓" if bead.good_align else "align ✗")
-    if bead.good_mt is not None:
-        labels.append("MT ✓" if bead.good_mt else "MT ✗")
-    return Row(
-        source=src,
-        target=tgt,
-        trimmed_text=trimmed,
-        cost=bead.cost,
-        status=bead.status,
-        flags="; ".join(reasons),
-        flag_names=frozenset(f.name for f in bead.failed_flags) | ({"trimmed"} if bead.trimmed else frozenset()),
-        flagged=bead.flagged,
-        times=times,
-        spans=spans,
-        evs=evs,
-        kind=bead.kind,
-        labels=", ".join(labels),
-        note=bead.note,
-        confidence=bead.confidence,
-        rendered=None if links is None else links.rendered_share,
-        unrendered=() if links is None else tuple(links.unrendered()),
-        paraphrased=() if links is None else tuple(links.paraphrased_words()),
-    )
+    if row.good_align is not None:
+        labels.append("align ✓" if row.good_align else "align ✗")
+    if row.good_mt is not None:
+        labels.append("MT ✓" if row.good_mt else "MT ✗")
+    return ", ".join(labels)
+
+
+@functools.lru_cache(maxsize=8192)
+def flags_text(row: BeadRow) -> str:
+    """The Flags / reasons cell: the drop reason, each failed check with its reason, the trimmed chunks."""
+    reasons = [f"{name}: {reason}" if reason else name for name, reason in zip(row.flags, row.flag_reasons)]
+    if row.trimmed_tgt_ids:
+        reasons.append(f"trimmed: {row.trimmed_text}")
+    if row.status == BeadStatus.DROPPED.value and row.reason:
+        reasons.insert(0, row.reason)
+    return "; ".join(reasons)
+
+
+def flag_names(row: BeadRow) -> frozenset[str]:
+    """The failed checks' names, and ``trimmed`` for a bead with trimmed chunks (the filter bar's choices)."""
+    return frozenset(row.flags) | ({"trimmed"} if row.trimmed_tgt_ids else frozenset())
+
+
+def times_text(row: BeadRow) -> str:
+    """The Times · EVS cell: where each side starts and the lag."""
+    if row.src_start is None and row.tgt_start is None:
+        return ""
+    text = f"{_fmt_time(row.src_start, 1)} → {_fmt_time(row.tgt_start, 1)}"
+    return text if row.start_lag is None else text + f" · EVS {row.start_lag:+.1f} s"
+
+
+def _spans(row: BeadRow) -> str:
+    if row.src_start is None and row.tgt_start is None:
+        return ""
+    return (f"source {_fmt_time(row.src_start)}–{_fmt_time(row.src_end)}, "
+            f"interpretation {_fmt_time(row.tgt_start)}–{_fmt_time(row.tgt_end)}")  # fmt: skip
+
+
+def _status_text(row: BeadRow) -> str:
+    # A note shows as a mark here and whole in the tooltip (the search finds it too).
+    return " · ".join(part for part in (row.status, _labels(row), "✎ note" if row.note else "") if part)
+
+
+def _number(value: float | None, empty: str = "") -> str:
+    return empty if value is None else f"{value:.2f}"
+
+
+def _or(value: float | None, missing: float) -> float:
+    return missing if value is None else value
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    """One column of the table: its header, its cell text and its sort key, from the bead's row and its doubt.
+
+    Attributes:
+        column: which column.
+        header: the header's text.
+        text: the cell's text.
+        sort: the sort key (None: the text).
+        numeric: right-aligned.
+        width: the column's starting width in digits of the table font (None: it stretches, as the texts do).
+        beside_cost: where the view shows it after the cost (1: right after it; 0: where the model has it):
+            the figures that say how much of the bead to trust stand together.
+    """
+
+    column: Column
+    header: str
+    text: Callable[[BeadRow, float | None], str]
+    sort: Callable[[BeadRow, float | None], Any] | None = None
+    numeric: bool = False
+    width: int | None = None
+    beside_cost: int = 0
+
+
+# The table's columns, in model order (adding a column: a Column member and one entry here).
+COLUMNS: tuple[ColumnSpec, ...] = (
+    ColumnSpec(Column.SOURCE, "Source", lambda row, doubt: row.source),
+    ColumnSpec(Column.TARGET, "Target", lambda row, doubt: row.target),
+    ColumnSpec(Column.COST, "Cost", lambda row, doubt: _number(row.cost, "–"), lambda row, doubt: _or(row.cost, -1.0), numeric=True,
+               width=5),
+    ColumnSpec(Column.STATUS, "Status", lambda row, doubt: _status_text(row), width=10),
+    ColumnSpec(Column.FLAGS, "Flags / reasons", lambda row, doubt: flags_text(row),
+               lambda row, doubt: (len(flag_names(row)), flags_text(row)), width=13),
+    ColumnSpec(Column.TIMES, "Times · EVS", lambda row, doubt: times_text(row), lambda row, doubt: _or(row.start_lag, float("inf")),
+               width=16),
+    ColumnSpec(Column.DOUBT, "Doubt", lambda row, doubt: _number(doubt), lambda row, doubt: _or(doubt, -1.0), numeric=True,
+               width=5, beside_cost=2),
+    ColumnSpec(Column.CONFIDENCE, "Conf.", lambda row, doubt: _number(row.confidence), lambda row, doubt: _or(row.confidence, -1.0),
+               numeric=True, width=5, beside_cost=1),
+    ColumnSpec(Column.RENDERED, "Rendered", lambda row, doubt: "" if row.rendered is None else f"{100 * row.rendered:.0f}%",
+               lambda row, doubt: _or(row.rendered, 2.0), numeric=True, width=8, beside_cost=3),
+)  # fmt: skip
+HEADERS = {spec.column: spec.header for spec in COLUMNS}
 
 
 def _common_range(old: Sequence[Any], new: Sequence[Any]) -> tuple[int, int, int]:
@@ -210,13 +212,13 @@ class SegmentTableModel(QAbstractTableModel):
             model follows project replacement without holding a stale one.
     """
 
-    def __init__(self, project_getter: Callable[[], Project], parent: Any = None) -> None:
+    def __init__(self, project_getter: Callable[[], Project], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._project_getter = project_getter
         # Rendered lazily: a row is rendered when first painted, sorted or
         # filtered, so opening or re-aligning a 5,000-bead talk only
         # fingerprints the beads.
-        self._rows: list[Row | None] = []
+        self._rows: list[BeadRow | None] = []
         # The bead object behind each row, updated in step with the row
         # signals, so a row rendered while an edit's signals are being
         # emitted shows the bead the view believes is there.
@@ -328,15 +330,15 @@ class SegmentTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(Column) - 1))
 
     # -- row access ---------------------------------------------------------
-    def row(self, index: int) -> Row:
-        """The rendered row of bead ``index`` (rendered now if it never was)."""
+    def row(self, index: int) -> BeadRow:
+        """The row of bead ``index`` (made now if it never was)."""
         row = self._rows[index]
         if row is None:
-            row = render_row(self._bead_refs[index], self.project)
+            row = bead_row(self.project, index, self._bead_refs[index])
             self._rows[index] = row
         return row
 
-    def is_low_confidence(self, row: Row) -> bool:
+    def is_low_confidence(self, row: BeadRow) -> bool:
         return low_confidence_of(row.cost, row.confidence, self.low_confidence)
 
     # -- QAbstractTableModel -----------------------------------------------
@@ -373,65 +375,36 @@ class SegmentTableModel(QAbstractTableModel):
             colour = self._background(row)
             return QBrush(colour) if colour is not None else None
         if role == Qt.ItemDataRole.ForegroundRole:
-            if row.status is BeadStatus.DROPPED:
+            if row.status == BeadStatus.DROPPED.value:
                 return QBrush(DROPPED_TEXT_COLOUR)
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(r, row)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (Column.COST, Column.DOUBT, Column.CONFIDENCE, Column.RENDERED):
+        if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[col].numeric:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         return None
 
-    def _display(self, r: int, row: Row, col: Column) -> str:
-        if col is Column.SOURCE:
-            return row.source
-        if col is Column.TARGET:
-            return row.target
-        if col is Column.COST:
-            return "–" if row.cost is None else f"{row.cost:.2f}"
-        if col is Column.STATUS:
-            # A note shows as a mark here and whole in the tooltip (the search finds it too).
-            return " · ".join(part for part in (row.status.value, row.labels, "✎ note" if row.note else "") if part)
-        if col is Column.FLAGS:
-            return row.flags
-        if col is Column.DOUBT:
-            doubt = self.doubt(r)
-            return "" if doubt is None else f"{doubt:.2f}"
-        if col is Column.CONFIDENCE:
-            return "" if row.confidence is None else f"{row.confidence:.2f}"
-        if col is Column.RENDERED:
-            return "" if row.rendered is None else f"{100 * row.rendered:.0f}%"
-        return row.times
+    def _display(self, r: int, row: BeadRow, col: Column) -> str:
+        return COLUMNS[col].text(row, self.doubt(r) if col is Column.DOUBT else None)
 
-    def _sort_key(self, r: int, row: Row, col: Column) -> Any:
-        if col is Column.COST:
-            return -1.0 if row.cost is None else row.cost
-        if col is Column.DOUBT:
-            doubt = self.doubt(r)
-            return -1.0 if doubt is None else doubt
-        if col is Column.CONFIDENCE:
-            return -1.0 if row.confidence is None else row.confidence
-        if col is Column.RENDERED:
-            return 2.0 if row.rendered is None else row.rendered
-        if col is Column.TIMES:
-            return row.evs if row.evs is not None else float("inf")
-        if col is Column.FLAGS:
-            return (len(row.flag_names), row.flags)
-        return self._display(r, row, col)
+    def _sort_key(self, r: int, row: BeadRow, col: Column) -> Any:
+        spec = COLUMNS[col]
+        doubt = self.doubt(r) if col is Column.DOUBT else None
+        return (spec.sort or spec.text)(row, doubt)
 
-    def _background(self, row: Row) -> QColor | None:
-        if row.status is not BeadStatus.AUTO:
-            return STATUS_COLOURS[row.status]
+    def _background(self, row: BeadRow) -> QColor | None:
+        if row.status != BeadStatus.AUTO.value:
+            return STATUS_COLOURS[BeadStatus(row.status)]
         if row.flagged:
             return FLAGGED_COLOUR
         if self.is_low_confidence(row):
             return LOW_CONFIDENCE_COLOUR
         return None
 
-    def _tooltip(self, r: int, row: Row) -> str:
-        lines = [f"Bead {r + 1} ({row.kind}), {row.status.value}"]
+    def _tooltip(self, r: int, row: BeadRow) -> str:
+        lines = [f"Bead {r + 1} ({row.kind}), {row.status}"]
         if row.cost is not None:
             lines[0] += f", cost {row.cost:.3f}"
         else:
@@ -451,12 +424,9 @@ class SegmentTableModel(QAbstractTableModel):
             if row.paraphrased:
                 line += "; by paraphrase: " + ", ".join(row.paraphrased[:12])
             lines.append(line + ("; not found: " + ", ".join(row.unrendered[:12]) if row.unrendered else ""))
-        if row.flags:
-            lines.append(row.flags)
-        if row.labels:
-            lines.append(row.labels)
-        if row.spans:
-            lines.append(row.spans)
+        for line in (flags_text(row), _labels(row), _spans(row)):
+            if line:
+                lines.append(line)
         if row.note:
             lines.append(f"Note: {row.note}")
         return "\n".join(lines)
@@ -465,7 +435,7 @@ class SegmentTableModel(QAbstractTableModel):
 class SegmentFilterProxy(QSortFilterProxyModel):
     """Sort by any column and filter beads by status, flag, cost and text search."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
         self.setDynamicSortFilter(True)
@@ -529,12 +499,12 @@ class SegmentFilterProxy(QSortFilterProxyModel):
             return True  # without a filter, rows need not even be rendered
         model = self._model()
         row = model.row(source_row)
-        if self._statuses is not None and row.status not in self._statuses:
+        if self._statuses is not None and BeadStatus(row.status) not in self._statuses:
             return False
         # "Any flag" counts what the status bar calls flagged: a failed filter; trimming is its own entry.
-        if self._flag == "any" and not row.flag_names - {"trimmed"}:
+        if self._flag == "any" and not row.flags:
             return False
-        if self._flag not in (None, "any") and self._flag not in row.flag_names:
+        if self._flag not in (None, "any") and self._flag not in flag_names(row):
             return False
         if self._cost_min is not None and (row.cost is None or row.cost < self._cost_min):
             return False
@@ -564,10 +534,6 @@ def is_unconfirmed(bead: Bead, low_confidence: float) -> bool:
 
 def is_flagged(bead: Bead, low_confidence: float) -> bool:
     return bead.status is not BeadStatus.DROPPED and bool(bead.failed_flags or bead.trimmed)
-
-
-def is_low_confidence(bead: Bead, low_confidence: float) -> bool:
-    return bead.status is BeadStatus.AUTO and low_confidence_of(bead.cost, bead.confidence, low_confidence)
 
 
 def find_next(

@@ -19,9 +19,10 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate, QStyleOptionViewItem, QTableView, QToolButton, QVBoxLayout, QWidget,
 )
 
+from sialign.core.changes import Changes
 from sialign.core.model import BeadStatus
 from sialign.gui.common.session import ProjectSession
-from sialign.gui.table.table_model import Column, SegmentFilterProxy, SegmentTableModel, find_next
+from sialign.gui.table.table_model import COLUMNS, Column, SegmentFilterProxy, SegmentTableModel, find_next
 from sialign.core.plurals import count_noun
 
 # The status filter's choices, in menu order.
@@ -149,17 +150,20 @@ class SegmentTableView(QTableView):
 
     def configure_columns(self) -> None:
         header = self.horizontalHeader()
-        header.setSectionResizeMode(Column.SOURCE, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(Column.TARGET, QHeaderView.ResizeMode.Stretch)
+        for spec in COLUMNS:
+            if spec.width is None:
+                header.setSectionResizeMode(spec.column, QHeaderView.ResizeMode.Stretch)
         # Widths in digits of the table font: the average character width of a
         # font with a CJK fallback is that of a full-width character.
         digit = self.fontMetrics().horizontalAdvance("0")
-        for column, chars in ((Column.COST, 5), (Column.CONFIDENCE, 5), (Column.DOUBT, 5), (Column.RENDERED, 8), (Column.STATUS, 10), (Column.FLAGS, 13), (Column.TIMES, 16)):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            self.setColumnWidth(column, digit * chars + 12)
+        for spec in COLUMNS:
+            if spec.width is not None:
+                header.setSectionResizeMode(spec.column, QHeaderView.ResizeMode.Interactive)
+                self.setColumnWidth(spec.column, digit * spec.width + 12)
         # The aligner's confidence, the doubt and the rendered share read best beside the cost:
         # all say how much of the bead to trust.
-        for offset, column in enumerate((Column.CONFIDENCE, Column.DOUBT, Column.RENDERED), start=1):
+        beside = sorted((spec for spec in COLUMNS if spec.beside_cost), key=lambda spec: spec.beside_cost)
+        for offset, column in enumerate((spec.column for spec in beside), start=1):
             if header.visualIndex(column) != header.visualIndex(Column.COST) + offset:
                 header.moveSection(header.visualIndex(column), header.visualIndex(Column.COST) + offset)
         # Which figure columns show: as the reviewer left them; at first, on a screen too
@@ -305,7 +309,7 @@ class TablePanel(QWidget):
         finally:
             self._syncing = False
 
-    def _reselect_later(self, changes: Any = None) -> None:
+    def _reselect_later(self, changes: Changes | None = None) -> None:
         # Only when beads were merged, split or replaced: rows inserted inside a
         # selection widen it. A status or label change keeps a group selected.
         if changes is not None and not (changes.beads or changes.alignment):

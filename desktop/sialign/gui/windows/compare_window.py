@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
+from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QMessageBox, QPushButton,
     QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from sialign.core.errors import AudioUnavailable, SialignError
 from sialign.core.model import Project
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
 
 DISAGREEMENT_COLOURS = {2: QColor("#ffe0e0"), 1: QColor("#fff3d6")}
@@ -315,7 +316,7 @@ class CompareWindow(QMainWindow):
             return
         projects, paths = list(self._projects), list(self._paths)
 
-        def task(_progress: Any, _stop: Any) -> tuple[list[Project], list[str], Any]:
+        def task(_progress: ProgressFn, _stop: StopFn) -> tuple[list[Project], list[str], Any]:
             from sialign.io.project_file import load_project
             from sialign.review.compare import compare_renditions
 
@@ -539,7 +540,7 @@ class CompareWindow(QMainWindow):
             return
         self.status.setText(f"Saved the comparison to {path}")
 
-    def closeEvent(self, event: Any) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.stop_audio()
         self.runner.wait(10000)
         super().closeEvent(event)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QEvent, QObject, QSortFilterProxyModel, Qt, QThread, Signal, Slot
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtGui import QCloseEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -308,7 +308,7 @@ class CorpusWindow(QMainWindow):
             self.refresh()
         super().changeEvent(event)
 
-    def closeEvent(self, event: Any) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         if self._task is not None:
             self._task.cancel()
         if self._thread is not None:

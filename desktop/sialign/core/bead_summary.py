@@ -1,0 +1,102 @@
+"""The one summary of a project's beads: counts and the median ear-voice span.
+
+The status bar of the desktop app, ``sialign align``'s summary lines, corpus
+mode's per-talk figures and the notebook's summary line all read
+:func:`bead_summary`, so "flagged" or "median EVS" never means two things:
+
+- flagged: a check failed on the bead (:attr:`sialign.core.model.Bead.flagged`),
+  whatever its status;
+- low confidence: an unreviewed (``auto``) bead the aligner doubts: below
+  :data:`LOW_PROBABILITY` where the learned bead score judged it (its Conf.),
+  else costing more than the threshold (:data:`DEFAULT_LOW_CONFIDENCE` unless
+  the reviewer set another in the app's preferences);
+- ear-voice span: start lag of every bead not dropped with times on both sides
+  (:func:`sialign.core.lags.evs_table`), its median and quartiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sialign.core.lags import EvsStats, evs_stats, evs_table
+from sialign.core.model import Bead, BeadStatus, Project
+
+# A bead with a cost above this is "low confidence" unless the user changes it
+# in the preferences: costs are 1 - cosine-like similarities, so 0.6 means the
+# two sides share well under half their meaning.
+DEFAULT_LOW_CONFIDENCE = 0.6
+# A bead the learned score judged is "low confidence" below this probability of
+# being right (its Conf. column); the cost threshold applies to the others.
+LOW_PROBABILITY = 0.5
+
+
+def low_confidence_of(cost: float | None, confidence: float | None, threshold: float) -> bool:
+    """Whether a bead with this cost and confidence counts as low-confidence (``threshold``: the cost one)."""
+    if confidence is not None:
+        return confidence < LOW_PROBABILITY
+    return cost is not None and cost > threshold
+
+
+def is_low_confidence(bead: Bead, threshold: float = DEFAULT_LOW_CONFIDENCE) -> bool:
+    """An unreviewed bead the aligner doubts (see the module docstring)."""
+    return bead.status is BeadStatus.AUTO and low_confidence_of(bead.cost, bead.confidence, threshold)
+
+
+@dataclass(frozen=True)
+class BeadSummary:
+    """Bead counts and the ear-voice span of one project.
+
+    Attributes:
+        beads: all beads (0 before the first alignment).
+        auto, confirmed, dropped: beads by status.
+        flagged: beads a check failed on, whatever their status.
+        low_confidence: unreviewed beads the aligner doubts.
+        omissions: beads with source sentences and no target (1-0).
+        flags: (check name, beads it failed on), by name.
+        evs: statistics of the start lag over the beads not dropped with times on both sides; None without times.
+    """
+
+    beads: int = 0
+    auto: int = 0
+    confirmed: int = 0
+    dropped: int = 0
+    flagged: int = 0
+    low_confidence: int = 0
+    omissions: int = 0
+    flags: tuple[tuple[str, int], ...] = ()
+    evs: EvsStats | None = None
+
+    @property
+    def median_evs(self) -> float | None:
+        """The median ear-voice span in seconds, None without times."""
+        return None if self.evs is None else self.evs.median
+
+
+def bead_summary(project: Project, low_confidence: float = DEFAULT_LOW_CONFIDENCE) -> BeadSummary:
+    """The counts and ear-voice span of ``project``'s beads (all zero before the first alignment).
+
+    Args:
+        low_confidence: the cost above which an unscored bead counts as low-confidence.
+    """
+    alignment = project.alignment
+    if alignment is None:
+        return BeadSummary()
+    counts = alignment.counts()
+    flags: dict[str, int] = {}
+    for bead in alignment.beads:
+        for flag in bead.failed_flags:
+            flags[flag.name] = flags.get(flag.name, 0) + 1
+    return BeadSummary(
+        beads=counts["total"],
+        auto=counts[BeadStatus.AUTO.value],
+        confirmed=counts[BeadStatus.CONFIRMED.value],
+        dropped=counts[BeadStatus.DROPPED.value],
+        flagged=counts["flagged"],
+        low_confidence=sum(1 for b in alignment.beads if is_low_confidence(b, low_confidence)),
+        omissions=sum(1 for b in alignment.beads if b.src and not b.tgt),
+        flags=tuple(sorted(flags.items())),
+        evs=evs_stats(evs_table(project)),
+    )
+
+
+__all__ = ["DEFAULT_LOW_CONFIDENCE", "LOW_PROBABILITY", "BeadSummary", "bead_summary", "is_low_confidence", "low_confidence_of"]
