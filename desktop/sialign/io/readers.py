@@ -21,6 +21,7 @@ from sialign.core.languages import normalise_language
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.language_words import UKRAINIAN_LETTERS, cyrillic_language, guess_from_words
+from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, PROJECT_SUFFIX
 from sialign.io.timecodes import format_vtt_time
 from sialign.io.transcript_items import MAX_LINES, MAX_SEGMENTS, TIME_ARROW, RawItem, describe_item, split_lines, too_many_error
 from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
@@ -325,13 +326,11 @@ def tier_choices(path: str | Path, *, encoding: str | None = None) -> list[tuple
 
 def _is_project_file(path: Path, text: str) -> bool:
     """A project (or its autosave) given where a transcript is expected: by its name or its first bytes."""
-    from sialign.io.project_file import PROJECT_SUFFIX
-
     name = path.name.lower()
-    if name.endswith(PROJECT_SUFFIX) or name.endswith(PROJECT_SUFFIX + ".autosave"):
+    if name.endswith(PROJECT_SUFFIX) or name.endswith(PROJECT_SUFFIX + AUTOSAVE_SUFFIX):
         return True
     head = text.lstrip()[:200]
-    return head.startswith("{") and '"sialign-project"' in head
+    return head.startswith("{") and f'"{FORMAT_NAME}"' in head
 
 
 def read_transcript(path: str | Path, *, format: str | None = None, language: str | None = None,

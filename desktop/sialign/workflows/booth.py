@@ -24,6 +24,7 @@ from sialign.core.edits import Batch, Edit, ReplaceTranscript, SetParams
 from sialign.core.errors import InputError
 from sialign.core.model import Document, Project
 from sialign.core.progress import ProgressFn, StopFn
+from sialign.workflows.practice import live_project, practice_source, project_source
 
 # The undo label of the full pass; session files are named TALK.practice-YYYYmmdd-HHMMSS.*.
 PRACTICE_LABEL = "Full pass over the recording"
@@ -53,24 +54,6 @@ class BoothTalk:
     folder: Path
     origin: str
     metadata: dict[str, Any] = field(default_factory=dict)
-
-
-def project_source(project: Project, src_audio: str | Path | None = None) -> tuple[Document, Path | None]:
-    """A project's source transcript as a session reads it, with its recording (``src_audio`` replaces the project's).
-
-    The stored paths are relative to the project's folder; the copy returned
-    names both files absolutely, so a session's project saved in another
-    folder still finds them. Nothing is checked here (see the callers).
-    """
-    from sialign.core.paths import resolve_project_path
-
-    audio = Path(src_audio).expanduser().resolve() if src_audio else resolve_project_path(project.source.audio_path, project.path)
-    transcript = resolve_project_path(project.source.path, project.path)
-    source = Document(language=project.source.language, segments=list(project.source.segments),
-                      path=str(transcript) if transcript is not None else None,
-                      audio_path=str(audio) if audio is not None else None,
-                      format=project.source.format, encoding=project.source.encoding)  # fmt: skip
-    return source, audio
 
 
 def booth_talk_from_project(project: Project) -> BoothTalk:
@@ -124,7 +107,6 @@ def booth_talk_from_recording(audio: str | Path, transcript: str | Path | None =
     """
     from sialign.audio.decode import load_audio
     from sialign.transcribe.models import whisper_model_for
-    from sialign.workflows.practice import practice_source
     from sialign.workflows.talks import talk_id_from_path
 
     path = Path(load_audio(audio).path)
@@ -174,8 +156,6 @@ def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, t
     Args:
         live: the live aligner's ``LiveResult``.
     """
-    from sialign.workflows.practice import live_project
-
     project = live_project(talk.source, live, recording=Path(recording.path), src_audio=talk.src_audio, talk_id=talk.talk_id)
     project.target.language = tgt_lang
     project.path = str(project_path) if project_path else None

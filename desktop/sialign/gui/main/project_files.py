@@ -605,12 +605,13 @@ class ProjectFilesController(QObject):
         self.notify(f"Exported {dialog.rows_written} rows to {dialog.options().path}", 8000)
 
     def open_example(self) -> None:
-        from sialign.gui.app import load_example_project
+        from sialign.workflows.talks import example_folder, load_example
 
         if self.runner.busy or not self.maybe_save():
             return
         try:
-            project = load_example_project()
+            # The bundled example as an unaligned project, as `sialign demo` reads it; it has no file, so Save asks where.
+            project = load_example(example_folder(None))
         except SialignError as exc:
             self.show_error("Cannot open the example", str(exc))
             return
