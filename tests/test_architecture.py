@@ -254,3 +254,67 @@ def test_no_import_circle() -> None:
     gone = KNOWN_CIRCLES - set(circles)
     assert not gone, f"these circles are broken now: remove them from KNOWN_CIRCLES: {sorted(sorted(g) for g in gone)}"
 
+
+# The layers below the front ends speak in their own terms: no menu path ("File → Project properties…") and no
+# command-line option ("--max-tgt") in their messages; an error names what to change in SialignError.settings and
+# each front end says where (cli/error_words.py, gui/common/error_words.py). Docstrings may mention both.
+BELOW_THE_FRONT_ENDS = ("core", "io", "align", "filters", "workflows", "embed", "text", "audio", "booth", "review",
+                        "transcribe", "evaluate", "corpus", "links.py")  # fmt: skip
+MENU_PATH = r"[A-Z][\w&]*(?: [\w&]+)* → [A-Z]"
+OPTION = r"(?<![\w-])--[a-z][a-z0-9_-]*"
+# Options of other programs, in the command a message tells the user to run.
+OTHER_PROGRAMS_OPTIONS = {
+    ("embed/models_registry.py", "--model"): "ct2-transformers-converter, which converts a Whisper model",
+    ("embed/models_registry.py", "--output_dir"): "ct2-transformers-converter",
+    ("embed/models_registry.py", "--quantization"): "ct2-transformers-converter",
+    ("text/japanese.py", "--force-reinstall"): "pip, which reinstalls the GiNZA model",
+}
+
+
+def _message_literals(path: Path) -> list[tuple[int, str]]:
+    """Every string literal of a file but its docstrings (f-string parts included), with its line."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                docstrings.add(id(first.value))
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]  # fmt: skip
+
+
+def test_qt_free_layers_name_no_menu_and_no_option() -> None:
+    import re
+
+    offenders = []
+    for name in BELOW_THE_FRONT_ENDS:
+        for path in [PKG / name] if name.endswith(".py") else sorted((PKG / name).rglob("*.py")):
+            rel = path.relative_to(PKG).as_posix()
+            for line, text in _message_literals(path):
+                menus = re.findall(MENU_PATH, text)
+                options = [o for o in re.findall(OPTION, text) if (rel, o.split("=")[0]) not in OTHER_PROGRAMS_OPTIONS]
+                offenders += [f"{rel}:{line}: {found!r}" for found in menus + options]
+    assert not offenders, (
+        "say it in the layer's terms and name the setting in SialignError.settings; the front ends word it: " + "; ".join(offenders)
+    )
+
+
+def test_every_setting_an_error_names_is_worded_by_both_front_ends() -> None:
+    """Each name of core.errors.SETTINGS is known to the app's wording; each one a message names is a known one."""
+    from sialign.core.errors import SETTINGS
+    from sialign.cli.error_words import COMMAND_OPTION_NAMES, COMMANDS, OPTION_NAMES
+
+    gui_words = PKG / "gui" / "common" / "error_words.py"
+    tree = ast.parse(gui_words.read_text(encoding="utf-8"))
+    app = next(n.value for n in ast.walk(tree) if isinstance(n, ast.AnnAssign) and getattr(n.target, "id", "") == "WHERE_IN_THE_APP")
+    assert isinstance(app, ast.Dict)
+    app_names = {k.value for k in app.keys if isinstance(k, ast.Constant)}
+    assert app_names == set(SETTINGS), f"gui/common/error_words.py words {sorted(app_names ^ set(SETTINGS))} differently from SETTINGS"
+    assert set(OPTION_NAMES) | set(COMMANDS) | {s for _, s in COMMAND_OPTION_NAMES} <= set(SETTINGS)
+    named = set()
+    for path in PKG.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg == "settings" and isinstance(node.value, ast.Tuple):
+                named |= {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+    assert named and named <= set(SETTINGS), f"settings named but not in core.errors.SETTINGS: {sorted(named - set(SETTINGS))}"

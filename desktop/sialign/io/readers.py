@@ -210,7 +210,8 @@ def _check_times(raws: list[RawItem], path: str | Path, *, strict: bool, kind: s
                     f"{describe_item(previous, kind)} ends at {format_vtt_time(prev_end)}",
                     line=raw.line,
                     hint="correct the times so that each caption starts after the one before it ends, or let "
-                    "overlapping captions through (the command line's --allow-overlaps)",
+                    "overlapping captions through",
+                    settings=("allow_overlaps",),
                 )
         if raw.start is not None:
             previous = raw
@@ -369,8 +370,8 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
         raise FormatError(
             path,
             "this is an SI Aligner project, not a transcript",
-            hint="open it in the app (sialign-gui FILE) or give it to a command that reads a project: "
-            "sialign export, report, filter, realign, terms, evs",
+            hint="open it as a project (it is one) instead of reading it as a transcript",
+            settings=("project_file",),
         )
     fmt = normalise_format(format) if format else detect_format(path, text)
     if not text.strip():

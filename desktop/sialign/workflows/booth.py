@@ -71,13 +71,13 @@ def booth_talk_from_project(project: Project) -> BoothTalk:
     source, audio = project_source(project)
     if audio is None:
         raise InputError(project.path, "the project has no source recording to play",
-                         hint="set it with File → Project properties… (Source audio), or pick the recording itself")  # fmt: skip
+                         hint="set the project's source recording, or pick the recording itself", settings=("src_audio",))  # fmt: skip
     problem = audio_file_problem(audio)
     if problem:
-        raise InputError(audio, problem, hint="locate it with File → Project properties…")
+        raise InputError(audio, problem, hint="locate it and set it as the project's source recording", settings=("src_audio",))
     if not project.source.has_times:
         raise InputError(project.path, "the source transcript has no times, so the live view cannot follow the talk",
-                         hint="time it with Align → Time from audio… first")  # fmt: skip
+                         hint="time it from its recording first", settings=("source_times",))  # fmt: skip
     folder = Path(project.path).parent if project.path else audio.parent
     return BoothTalk(project.talk_id, source, audio, project.source.language,
                      project.target.language if len(project.target) and project.target.language != "und" else None,

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )  # fmt: skip
 
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.session import ProjectSession
 
 COLUMNS = ("Bead", "Time", "Term", "Verdict", "What was said", "Accepted")
@@ -180,7 +181,7 @@ class TermsController:
         try:
             glossary = read_glossary(path)  # a malformed line is said at once, with its number
         except SialignError as exc:
-            self._show_error("Check terms", str(exc))
+            self._show_error("Check terms", error_text(exc))
             return False
         self.glossary_path = path
         self.session.commit_pending()
