@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "project_file": "sialign export, report, filter, realign, terms and evs read a project; sialign-gui FILE opens it",
     "split_corpus": "sialign corpus split FOLDER",
     "source_times": "sialign retime",
+    "align": "sialign align SOURCE TARGET -o TALK.sialign",
     "project_files": "in sialign-gui: File → Project properties…",
 }
 
@@ -74,8 +75,13 @@ def cli_ways(exc: SialignError, parser: argparse.ArgumentParser, command: str) -
 
 def error_line(exc: SialignError, parser: argparse.ArgumentParser, command: str) -> str:
     """``exc`` on one line, followed by the command line's ways to change what it names: ``... (--max-src, --max-tgt)``."""
-    ways = cli_ways(exc, parser, command)
-    return printable(exc) + (f" ({'; '.join(ways) if any(' ' in w for w in ways) else ', '.join(ways)})" if ways else "")
+    text, ways = printable(exc), cli_ways(exc, parser, command)
+    if not ways:
+        return text
+    # Inside a closing full stop: "... choose another name (--name)."
+    stop = "." if text.endswith(".") and not text.endswith("..") else ""
+    joined = "; ".join(ways) if any(" " in w for w in ways) else ", ".join(ways)
+    return f"{text.removesuffix(stop)} ({joined}){stop}"
 
 
 __all__ = ["COMMANDS", "COMMAND_OPTION_NAMES", "OPTION_NAMES", "cli_ways", "error_line"]

@@ -67,6 +67,7 @@ SETTINGS: dict[str, str] = {
     "project_file": "opening a project file as a project",
     "split_corpus": "assigning a corpus's talks to splits",
     "remove_model": "removing an added model",
+    "align": "aligning the talk",
 }
 
 

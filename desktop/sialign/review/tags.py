@@ -267,7 +267,7 @@ def project_tags(
     alignment = project.alignment
     if alignment is None or not alignment.beads:
         where = f"{project.path}: " if project.path else ""
-        raise SialignError(f"{where}the project has no alignment yet — align it first (sialign align … -o talk.sialign, or Align in the app)")
+        raise SialignError(f"{where}the project has no alignment yet — align it first", settings=("align",))
     from sialign.core.paths import stored_file
 
     path = tagged_path or stored_file(project.source.path, project.path, "source.path")

@@ -15,6 +15,8 @@ def test_error_words_say_where_the_app_changes_a_setting() -> None:
     )
     speech = ModelNotFoundError("no speech model is set — add a Whisper model folder as the default speech model", settings=("speech_model",))
     assert error_text(speech).endswith("(Settings → Speech models…)")
+    said = ModelNotFoundError("no speech model is set — add one (docs/transcription.md says where to get one).", settings=("speech_model",))
+    assert error_text(said).endswith("where to get one) (Settings → Speech models…).")  # inside the full stop
 
 
 def test_error_words_add_nothing_the_app_does_not_offer() -> None:

@@ -46,6 +46,7 @@ WHERE_IN_THE_APP: dict[str, str] = {
     "project_file": "File → Open…",
     "split_corpus": "",
     "remove_model": "the Remove button",
+    "align": "Align → Align",
 }
 
 
@@ -61,8 +62,12 @@ def app_ways(exc: BaseException) -> list[str]:
 
 def error_text(exc: BaseException) -> str:
     """``str(exc)`` with where the app changes what it names: ``... — set the project's source recording (File → ...)``."""
-    ways = app_ways(exc)
-    return str(exc) + (f" ({'; '.join(ways)})" if ways else "")
+    text, ways = str(exc), app_ways(exc)
+    if not ways:
+        return text
+    # Inside a closing full stop: "... where to get one (Settings → Speech models…)."
+    stop = "." if text.endswith(".") and not text.endswith("..") else ""
+    return f"{text.removesuffix(stop)} ({'; '.join(ways)}){stop}"
 
 
 __all__ = ["WHERE_IN_THE_APP", "app_ways", "error_text"]
