@@ -177,3 +177,141 @@ def test_architecture_one_door_contract_covers_the_engines() -> None:
     assert contract["type"] == "forbidden"
     assert set(contract["source_modules"]) >= {"sialign.cli", "sialign.gui", "sialign.corpus"}
     assert set(contract["forbidden_modules"]) >= {"sialign.align", "sialign.filters", "sialign.links"}
+
+
+# Import circles inside sialign that are known and accepted: none. Each entry would be one strongly
+# connected group of modules; the test fails on any other group and on an entry that is no circle.
+KNOWN_CIRCLES: set[frozenset[str]] = set()
+
+
+def _import_circles(graph: object) -> list[frozenset[str]]:
+    """The strongly connected groups (two modules or more) of the graph of direct imports (Tarjan, iterative)."""
+    modules = sorted(graph.modules)  # type: ignore[attr-defined]
+    imports = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in modules}  # type: ignore[attr-defined]
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[frozenset[str]] = []
+    for root in modules:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(imports[root]))]
+        while work:
+            module, pending = work[-1]
+            for imported in pending:
+                if imported not in index:
+                    index[imported] = low[imported] = len(index)
+                    stack.append(imported)
+                    on_stack.add(imported)
+                    work.append((imported, iter(imports[imported])))
+                    break
+                if imported in on_stack:
+                    low[module] = min(low[module], index[imported])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    group = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.add(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        circles.append(frozenset(group))
+    return circles
+
+
+def test_no_import_circle() -> None:
+    """No two modules of sialign import each other, directly or round a longer loop (lazy imports count, types do not).
+
+    A circle is broken by moving the piece both sides need down to a module both can import (or up to the caller),
+    not by hiding one import inside a function: grimp sees those too.
+    """
+    import pytest
+
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("sialign", include_external_packages=False, exclude_type_checking_imports=True)
+    circles = _import_circles(graph)
+    found = []
+    for group in sorted(set(circles) - KNOWN_CIRCLES, key=sorted):
+        steps = []
+        for importer in sorted(group):
+            for imported in sorted(group & graph.find_modules_directly_imported_by(importer)):
+                lines = ", ".join(str(d["line_number"]) for d in graph.get_import_details(importer=importer, imported=imported))
+                steps.append(f"{importer} → {imported} (line {lines})")
+        found.append("{" + ", ".join(sorted(group)) + "}: " + "; ".join(steps))
+    assert not found, "import circles: " + " | ".join(found)
+    gone = KNOWN_CIRCLES - set(circles)
+    assert not gone, f"these circles are broken now: remove them from KNOWN_CIRCLES: {sorted(sorted(g) for g in gone)}"
+
+
+# The layers below the front ends speak in their own terms: no menu path ("File → Project properties…") and no
+# command-line option ("--max-tgt") in their messages; an error names what to change in SialignError.settings and
+# each front end says where (cli/error_words.py, gui/common/error_words.py). Docstrings may mention both.
+BELOW_THE_FRONT_ENDS = ("core", "io", "align", "filters", "workflows", "embed", "text", "audio", "booth", "review",
+                        "transcribe", "evaluate", "corpus", "links.py")  # fmt: skip
+MENU_PATH = r"[A-Z][\w&]*(?: [\w&]+)* → [A-Z]"
+OPTION = r"(?<![\w-])--[a-z][a-z0-9_-]*"
+# Options of other programs, in the command a message tells the user to run.
+OTHER_PROGRAMS_OPTIONS = {
+    ("embed/models_registry.py", "--model"): "ct2-transformers-converter, which converts a Whisper model",
+    ("embed/models_registry.py", "--output_dir"): "ct2-transformers-converter",
+    ("embed/models_registry.py", "--quantization"): "ct2-transformers-converter",
+    ("text/japanese.py", "--force-reinstall"): "pip, which reinstalls the GiNZA model",
+}
+
+
+def _message_literals(path: Path) -> list[tuple[int, str]]:
+    """Every string literal of a file but its docstrings (f-string parts included), with its line."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                docstrings.add(id(first.value))
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]  # fmt: skip
+
+
+def test_qt_free_layers_name_no_menu_and_no_option() -> None:
+    import re
+
+    offenders = []
+    for name in BELOW_THE_FRONT_ENDS:
+        for path in [PKG / name] if name.endswith(".py") else sorted((PKG / name).rglob("*.py")):
+            rel = path.relative_to(PKG).as_posix()
+            for line, text in _message_literals(path):
+                menus = re.findall(MENU_PATH, text)
+                options = [o for o in re.findall(OPTION, text) if (rel, o.split("=")[0]) not in OTHER_PROGRAMS_OPTIONS]
+                offenders += [f"{rel}:{line}: {found!r}" for found in menus + options]
+    assert not offenders, (
+        "say it in the layer's terms and name the setting in SialignError.settings; the front ends word it: " + "; ".join(offenders)
+    )
+
+
+def test_every_setting_an_error_names_is_worded_by_both_front_ends() -> None:
+    """Each name of core.errors.SETTINGS is known to the app's wording; each one a message names is a known one."""
+    from sialign.core.errors import SETTINGS
+    from sialign.cli.error_words import COMMAND_OPTION_NAMES, COMMANDS, OPTION_NAMES
+
+    gui_words = PKG / "gui" / "common" / "error_words.py"
+    tree = ast.parse(gui_words.read_text(encoding="utf-8"))
+    app = next(n.value for n in ast.walk(tree) if isinstance(n, ast.AnnAssign) and getattr(n.target, "id", "") == "WHERE_IN_THE_APP")
+    assert isinstance(app, ast.Dict)
+    app_names = {k.value for k in app.keys if isinstance(k, ast.Constant)}
+    assert app_names == set(SETTINGS), f"gui/common/error_words.py words {sorted(app_names ^ set(SETTINGS))} differently from SETTINGS"
+    assert set(OPTION_NAMES) | set(COMMANDS) | {s for _, s in COMMAND_OPTION_NAMES} <= set(SETTINGS)
+    named = set()
+    for path in PKG.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg == "settings" and isinstance(node.value, ast.Tuple):
+                named |= {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+    assert named and named <= set(SETTINGS), f"settings named but not in core.errors.SETTINGS: {sorted(named - set(SETTINGS))}"

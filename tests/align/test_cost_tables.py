@@ -92,5 +92,6 @@ def test_segment_mode_refuses_a_table_beyond_the_limit_before_allocating() -> No
     rng = np.random.default_rng(0)
     src = unit(rng.normal(size=(30_000, 4)))
     tgt = unit(rng.normal(size=(30_000, 4)))
-    with pytest.raises(AlignmentTooLargeError, match=r"segment mode over 30000 source sentences and 30000 target units would need about 26.8 GiB .*\(--method beads\)"):
+    with pytest.raises(AlignmentTooLargeError, match=r"segment mode over 30000 source sentences and 30000 target units would need about 26.8 GiB .*\(method 'beads'\)") as caught:
         constrained_segmentation([Signal(src, tgt)], max_span=4)
+    assert caught.value.settings == ("method",)

@@ -212,6 +212,7 @@ def test_dp_refuses_tables_beyond_the_memory_limit_before_allocating() -> None:
     check_dp_memory(5001, 600, 1 + 4 * 12, 64)  # a long talk with the default beads fits
     with pytest.raises(AlignmentTooLargeError, match="GiB"):
         check_dp_memory(200_001, 200_001, 1 + 4 * 12, 64)
-    with pytest.raises(AlignmentTooLargeError, match="--max-tgt"):
+    with pytest.raises(AlignmentTooLargeError, match="max_tgt") as caught:
         check_dp_memory(3, 1000, 1 + 64 * 10**6, 3)
+    assert caught.value.settings == ("max_src", "max_tgt")
     assert DP_MEMORY_LIMIT <= 16 * 2**30

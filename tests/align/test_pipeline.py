@@ -10,7 +10,9 @@ from typing import Sequence
 import numpy as np
 import pytest
 
-from sialign.align.pipeline import align_project, clear_memo, resolve_target_units
+from sialign.align.costs import resolve_target_units
+from sialign.align.pipeline import align_project
+from sialign.embed.pairs import clear_memo
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Alignment, BeadStatus, Document, Project
 from sialign.core.params import AlignParams

@@ -35,6 +35,6 @@ def test_load_audio_refuses_a_named_pipe_at_once(tmp_path: Path) -> None:
 
 
 def test_load_audio_missing_file_says_what_to_do(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="Project properties") as info:
+    with pytest.raises(InputError, match="locate the recording and set it in the project") as info:
         load_audio(tmp_path / "moved.wav")
-    assert "audio settings" not in str(info.value)
+    assert "audio settings" not in str(info.value) and info.value.settings == ("project_files",)

@@ -98,7 +98,8 @@ def minilm_embedder() -> Any:
 # ---------------------------------------------------------------- Text+Berg
 def textberg(data: Path, with_model: bool) -> dict[str, Any]:
     from sialign.align import Signal, align_project, align_signals
-    from sialign.align.pipeline import clear_memo, cost_settings, encode_pair
+    from sialign.align.costs import cost_settings
+    from sialign.embed.pairs import clear_memo, encode_pair
     from sialign.core.params import AlignParams
     from sialign.embed.lexical import LexicalEmbedder
     from sialign.evaluate import alignment_positions, bead_f1, load_textberg
@@ -141,7 +142,7 @@ def textberg(data: Path, with_model: bool) -> dict[str, Any]:
 # ---------------------------------------------------------------- AHC-SI
 def ahcsi(data: Path) -> dict[str, Any]:
     from sialign.align import align_project
-    from sialign.align.pipeline import clear_memo
+    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
     from sialign.evaluate import automatic_targets, lcs_accuracy, load_ahcsi
     from sialign.evaluate.lcs import lcs_score
@@ -264,7 +265,7 @@ def example_scores(params: Any) -> dict[str, Any]:
 
 
 def omission(data: Path) -> dict[str, Any]:
-    from sialign.align.pipeline import clear_memo
+    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
     from sialign.evaluate import load_ahcsi
 
@@ -290,7 +291,7 @@ def omission(data: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------- 238 x 640 talk
 def talk_speed(data: Path) -> dict[str, Any]:
     from sialign.align import align_project
-    from sialign.align.pipeline import clear_memo
+    from sialign.embed.pairs import clear_memo
     from sialign.core.model import Document, Project
     from sialign.core.params import AlignParams
     from sialign.evaluate import load_ahcsi
@@ -333,7 +334,7 @@ def talk_speed(data: Path) -> dict[str, Any]:
 def large_child() -> dict[str, Any]:
     """Runs in a fresh process: align the synthetic pair, report time and memory."""
     from sialign.align import Signal, align_signals
-    from sialign.align.pipeline import cost_settings
+    from sialign.align.costs import cost_settings
     from sialign.core.params import AlignParams
 
     rng = np.random.default_rng(0)
@@ -384,7 +385,7 @@ def large() -> dict[str, Any]:
 # ---------------------------------------------------------------- fast vs exact
 def fast_exact(data: Path) -> dict[str, Any]:
     from sialign.align import align_project
-    from sialign.align.pipeline import clear_memo
+    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
     from sialign.embed.candidates import overlap_texts
     from sialign.evaluate import alignment_positions, bead_f1, load_textberg

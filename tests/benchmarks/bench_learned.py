@@ -181,7 +181,8 @@ class Usem3Direct:
 
 
 def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", aligner: str = "lexical") -> dict[str, Any]:
-    from sialign.align.pipeline import align_project, clear_memo
+    from sialign.align.pipeline import align_project
+    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
     from sialign.filters.doubt_decisions import roc_auc
     from sialign.filters.learned import TrainingSet, combined_features, compute_doubt, fit_combiner, training_set

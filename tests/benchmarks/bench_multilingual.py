@@ -69,7 +69,7 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
 @contextlib.contextmanager
 def empty_vector_cache() -> Iterator[None]:
     """The alignments run inside start from nothing cached, on disk (a new folder) or in memory."""
-    from sialign.align.pipeline import clear_memo
+    from sialign.embed.pairs import clear_memo
     from sialign.embed.cache import close_shared_caches
 
     with tempfile.TemporaryDirectory() as folder:
@@ -127,7 +127,8 @@ def encoder(data: Path) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ cache
 def cache(data: Path) -> dict[str, Any]:
-    from sialign.align.pipeline import align_project, clear_memo
+    from sialign.align.pipeline import align_project
+    from sialign.embed.pairs import clear_memo
     from sialign.embed.models import load_embedder
     from sialign.core.edits import SplitSegment, apply_edit
     from sialign.core.model import Document, Project

@@ -66,7 +66,8 @@ CHUNK_ADDITION_OFFSET = 3.0
 def capture(project: Any, units: str = "sentences") -> dict[str, Any]:
     """Run the aligner once and keep what its second pass receives."""
     from sialign.align import learned_pass
-    from sialign.align.pipeline import align_project, clear_memo
+    from sialign.align.pipeline import align_project
+    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
 
     seen: dict[str, Any] = {}
@@ -266,7 +267,8 @@ def calibrate(docs: list[tuple[Any, list[Any]]], weights: dict[str, Any], units:
     """
     from sialign.align import learned_pass
     from sialign.align.explain import bead_spans, explain_spans
-    from sialign.align.pipeline import align_project, clear_memo
+    from sialign.align.pipeline import align_project
+    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
     from sialign.evaluate import alignment_positions
 

@@ -75,7 +75,7 @@ def test_transcribe_bad_options(whisper_model: Path, talk_clip: Path, args: list
 def test_transcribe_without_any_model_says_how_to_get_one(talk_clip: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["transcribe", str(talk_clip)]) == EXIT_INPUT
     err = capsys.readouterr().err
-    assert "no speech model is set" in err and "Settings → Speech models" in err and len(err.strip().splitlines()) == 1
+    assert "no speech model is set" in err and "sialign models add FOLDER --default" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("kind", ["zero-bytes", "text", "silent"])

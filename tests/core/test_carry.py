@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sialign.align.pipeline import clear_memo
+from sialign.embed.pairs import clear_memo
 from sialign.core.carry import carry_review, review_items
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Flag, Project
 from sialign.core.params import AlignParams

@@ -200,7 +200,8 @@ def test_corpus_export_of_a_split_before_splitting_says_what_to_run(small_corpus
     align_corpus(small_corpus, tmp_path / "out")
     code = main(["corpus", "export", str(tmp_path / "out"), "--split", "train", "-o", str(tmp_path / "train.tsv")])
     err = capsys.readouterr().err
-    assert code != 0 and f"run 'sialign corpus split {tmp_path / 'out'}' first" in err
+    assert code != 0 and f"{tmp_path / 'out'}: no talk is assigned to a split yet — split the corpus first" in err
+    assert err.rstrip().endswith("(sialign corpus split FOLDER)")  # the command line's way to split it
     assert main(["corpus", "split", str(tmp_path / "out"), "--dev", "1"]) == 0
     assert main(["corpus", "export", str(tmp_path / "out"), "--split", "train", "-o", str(tmp_path / "train.tsv")]) == 0
 

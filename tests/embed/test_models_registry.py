@@ -207,8 +207,6 @@ def test_models_registry_bundled_and_hf_cache_are_listed_not_removable(
 def test_models_registry_lists_models_of_pip_packages(
     tiny_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sialign.embed import models as embed_models
-
     (tmp_path / "pkgs").mkdir()
     (tmp_path / "pkgs" / "carries_tiny_model.py").write_text(
         f"def get_model_path():\n    return {str(tiny_model)!r}\n", encoding="utf-8"
@@ -218,7 +216,7 @@ def test_models_registry_lists_models_of_pip_packages(
     )
     monkeypatch.syspath_prepend(str(tmp_path / "pkgs"))
     monkeypatch.setattr(
-        embed_models,
+        mr,
         "PACKAGED_MODELS",
         {
             "carries_tiny_model": (("tiny-packaged",), "get_model_path"),

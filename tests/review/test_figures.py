@@ -162,5 +162,5 @@ def test_figures_before_the_filters_ran_say_so() -> None:
     assert not fig.filtered and fig.fillers_per_minute is None
     texts = {f.key: f for f in fig.summary()}
     assert texts["fillers"].text == texts["under"].text == "— (filters not run)"
-    assert "--filters intra,inter" in texts["over"].explanation
+    assert "intra- and inter-sentence filters" in texts["over"].explanation
     assert rendition_figures(_hand_project()).filtered

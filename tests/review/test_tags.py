@@ -106,8 +106,9 @@ def test_tags_refuse_an_untagged_source_and_a_wrong_extension(tmp_path: Path) ->
     with pytest.raises(SialignError, match="no inline tag"):
         project_tags(project, _srt(tmp_path / "plain.srt", SRC), linker=PairLinker(LINKS))
     project.source.path = None
-    with pytest.raises(SialignError, match="--tagged FILE"):
+    with pytest.raises(SialignError, match="name the tagged source transcript") as caught:
         project_tags(project, linker=PairLinker(LINKS))
+    assert caught.value.settings == ("tagged",)
     _project, result = _projected(tmp_path, ["Mary <i>did</i> not slap the green witch.", "She ran away."])
     with pytest.raises(SialignError, match=r"\.srt, \.vtt, \.jsonl or \.eaf"):
         write_projected_tags(project, result, tmp_path / "out.txt")

@@ -61,9 +61,9 @@ def test_a_recording_without_a_speech_model_is_a_one_line_error(tmp_path: Path, 
     from sialign.embed import models_registry as mr
 
     monkeypatch.setattr(mr, "bundled_model_dir", lambda: tmp_path / "bundled")
-    with pytest.raises(ModelNotFoundError, match="Settings → Speech models") as caught:
+    with pytest.raises(ModelNotFoundError, match="no speech model is set") as caught:
         talk_from_recordings(tmp_path / "talk.en.ogg", doc(["こんにちは。"], "ja"), src_lang="en", tgt_lang="ja")
-    assert "\n" not in str(caught.value)
+    assert "\n" not in str(caught.value) and caught.value.settings == ("speech_model",)
 
 
 def test_aligning_on_the_clock_needs_times_on_both_sides() -> None:

@@ -88,7 +88,7 @@ def constrained_segmentation(
     # float32 product they come from), the float64 table and int32 back-pointers.
     check_table_memory(
         f"segment mode over {K} source sentences and {N} target units", (K + 1) * (N + 1), 12 + 20 * len(signals),
-        "align with the bead aligner (--method beads), or split the talk into parts",
+        "align with the bead aligner (method 'beads'), or split the talk into parts", ("method",),
     )
     tables = []
     for s in signals:

@@ -72,7 +72,7 @@ def similarity_matrix(src: np.ndarray, tgt: np.ndarray) -> np.ndarray:
 TABLE_MEMORY_LIMIT = 8 * 2**30
 
 
-def check_table_memory(what: str, cells: int, bytes_per_cell: float, hint: str) -> None:
+def check_table_memory(what: str, cells: int, bytes_per_cell: float, hint: str, settings: tuple[str, ...] = ()) -> None:
     """Refuse a table of ``cells`` cells at ``bytes_per_cell`` bytes each that would exceed :data:`TABLE_MEMORY_LIMIT`.
 
     Args:
@@ -81,6 +81,7 @@ def check_table_memory(what: str, cells: int, bytes_per_cell: float, hint: str) 
         cells: its cells.
         bytes_per_cell: memory per cell, temporaries included.
         hint: what the user can do instead.
+        settings: the settings ``hint`` names (:attr:`~sialign.core.errors.SialignError.settings`).
 
     Raises:
         AlignmentTooLargeError: one line naming the sizes, the memory and the hint.
@@ -88,7 +89,8 @@ def check_table_memory(what: str, cells: int, bytes_per_cell: float, hint: str) 
     need = cells * bytes_per_cell
     if need > TABLE_MEMORY_LIMIT:
         raise AlignmentTooLargeError(
-            f"{what} would need about {need / 2**30:.1f} GiB (the limit is {TABLE_MEMORY_LIMIT / 2**30:.0f} GiB) — {hint}"
+            f"{what} would need about {need / 2**30:.1f} GiB (the limit is {TABLE_MEMORY_LIMIT / 2**30:.0f} GiB) — {hint}",
+            settings=settings,
         )
 
 

@@ -146,7 +146,8 @@ def check_dp_memory(rows: int, width: int, n_types: int, block_rows: int) -> Non
         raise AlignmentTooLargeError(
             f"aligning {rows - 1} source segments against {width} target columns with {n_types} bead shapes "
             f"would need about {need / 2**30:.0f} GiB (the limit is {DP_MEMORY_LIMIT / 2**30:.0f} GiB) — "
-            "lower --max-src/--max-tgt or split the talk into parts"
+            "lower the largest bead (max_src, max_tgt) or split the talk into parts",
+            settings=("max_src", "max_tgt"),
         )
 
 

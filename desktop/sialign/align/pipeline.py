@@ -15,26 +15,25 @@ i..i+a-1 carries over to source segments i..i+a-1 unchanged. With
 ``pivot_weight`` below 1 the source ↔ target costs are mixed in as a second
 signal.
 
-Vectors are memoised in the process: re-aligning a talk whose texts did not
-change re-uses them (the GUI re-aligns after every change of parameters),
-and a neural model is loaded once per process.
+Vectors are memoised in the process (:func:`sialign.embed.pairs.encode_pair`):
+re-aligning a talk whose texts did not change re-uses them (the GUI re-aligns
+after every change of parameters), and a neural model is loaded once per
+process. The cost presets and :func:`~sialign.align.costs.cost_settings` live
+with the bead costs in :mod:`sialign.align.costs`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import inspect
 import logging
 import time
-from collections import OrderedDict
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
-from sialign.align.costs import BeadCostModel, CostSettings, Signal
+from sialign.align.costs import BeadCostModel, Signal, cost_settings, resolve_target_units
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
 from sialign.align.result import AlignResult
 from sialign.core.errors import SialignError
@@ -46,6 +45,7 @@ from sialign.core.similarity import SimilarityGrid
 from sialign.embed.base import Embedder, l2_normalise_rows
 from sialign.embed.choice import EmbedderChoice, choose_embedder
 from sialign.embed.models import load_embedder
+from sialign.embed.pairs import encode_pair
 from sialign.align.signals import (
     LAG_PULL_SHARE, MIX_LEXICAL_DIM, LagEstimate, is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
     word_skip_scale,
@@ -56,151 +56,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Cost presets per kind of target unit, tuned on the dev sets (see
-# tests/benchmarks/RESULTS.md): chunks on AHC-SI dev (pivot, LCS accuracy),
-# sentences on Text+Berg dev (bead F1).
-#
-# Chunks: a chunk left over (0-1) costs 2, an unrendered sentence (1-0, an
-# omission) 1, the cost of pairing it with unrelated text. With 2 for both,
-# an omitted sentence always took a neighbour's chunk or joined its bead
-# (the example talk's two omissions); at 1 the synthetic omission benchmark
-# finds half of them at precision 0.7 and the unmodified dev talks get no
-# 1-0 bead at all. Lower (0.9) finds more but invents omissions there.
-PRESETS: dict[str, dict[str, float]] = {
-    "chunks": {
-        "skip_penalty": 2.0, "omission_skip": 1.0, "src_size_penalty": 2.0, "tgt_size_penalty": 0.3,
-        "length_weight": 0.1,
-    },
-    "sentences": {
-        "skip_penalty": 1.0, "omission_skip": 1.0, "src_size_penalty": 0.75, "tgt_size_penalty": 0.75,
-        "length_weight": 0.4,
-    },
-}  # fmt: skip
-# A target with this many times the source's segments is taken to be chunks.
-CHUNK_RATIO = 1.5
-
-
-def resolve_target_units(params: AlignParams, n_src: int, n_tgt: int) -> str:
-    """``"chunks"`` or ``"sentences"``: the preset ``params.target_units`` selects for these sizes."""
-    # AlignParams allows only "auto" besides the presets.
-    if params.target_units in PRESETS:
-        return params.target_units
-    return "chunks" if n_tgt >= CHUNK_RATIO * max(n_src, 1) else "sentences"
-
-
-def cost_settings(params: AlignParams, units: str) -> CostSettings:
-    """The DP's cost knobs: explicit parameters, else the preset of ``units``."""
-    preset = PRESETS[units]
-
-    def pick(name: str) -> float:
-        value = getattr(params, name)
-        return float(preset[name] if value is None else value)
-
-    return CostSettings(
-        skip=pick("skip_penalty"),
-        omission_skip=pick("omission_skip"),
-        src_size_penalty=pick("src_size_penalty"),
-        tgt_size_penalty=pick("tgt_size_penalty"),
-        length_weight=pick("length_weight"),
-        time_weight=float(params.time_weight) if params.time_prior else 0.0,
-        time_far_weight=float(params.time_far_weight) if params.time_prior else 0.0,
-        evs_min=float(params.evs_min),
-        evs_max=float(params.evs_max),
-    )
-
-
-# ------------------------------------------------------------------ embedding
-_PAIR_MEMO: OrderedDict[str, tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]] = OrderedDict()
-_PAIR_MEMO_SIZE = 16
-
-
-def _digest(*parts: object) -> str:
-    h = hashlib.sha1()
-    for part in parts:
-        if isinstance(part, (list, tuple)):
-            for item in part:
-                h.update(str(item).encode("utf-8"))
-                h.update(b"\x00")
-        else:
-            h.update(str(part).encode("utf-8"))
-        h.update(b"\x01")
-    return h.hexdigest()
-
-
-def encode_pair(
-    embedder: Embedder,
-    side: Sequence[str],
-    other: Sequence[str],
-    *,
-    candidates: str = "fast",
-    max_side: int = 1,
-    max_other: int = 1,
-    side_joiner: str = " ",
-    other_joiner: str = " ",
-    same_language: bool = False,
-    progress: ProgressFn | None = None,
-    should_stop: StopFn | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """Vectors of two documents to compare, memoised per process.
-
-    The lexical embedder is first fitted on both documents (its statistics
-    are per talk); for a same-language pair (pivot) its cross-lingual
-    positional feature weighting is turned off, as the embedder documents. In exact mode the concatenations of up to ``max_side`` /
-    ``max_other`` consecutive segments are encoded too.
-
-    Returns:
-        ``(side_vectors (n, dim), other_vectors (m, dim), side_spans, other_spans)``;
-        the spans are (max_side, n, dim) / (max_other, m, dim) in exact mode, else None.
-    """
-    from sialign.embed.cache import cached_encode, shared_cache
-    from sialign.embed.candidates import candidate_vectors
-
-    lexical = is_lexical(embedder)
-    identity = repr(getattr(embedder, "settings", "")) if lexical else embedder.cache_id or f"id{id(embedder)}"
-    # Fast mode vectors do not depend on the bead sizes; exact ones do.
-    sizes = (max_side, max_other) if candidates == "exact" else ()
-    key = _digest(type(embedder).__name__, identity, candidates, sizes, same_language, list(side), "|", list(other))
-    hit = _PAIR_MEMO.get(key)
-    if hit is not None:
-        log.debug("vectors of %d × %d texts from this process's memo (%s)", len(side), len(other), embedder.name)
-        _PAIR_MEMO.move_to_end(key)
-        if progress is not None:
-            progress(1.0, f"Embedding with {embedder.name} (cached)")
-        return hit
-    if lexical:
-        options = {}
-        if same_language and "positional" in inspect.signature(embedder.fit).parameters:
-            options["positional"] = False
-        embedder.fit(side, other=other, **options)  # type: ignore[call-arg]
-    # Vectors of neural embedders go through the on-disk cache: re-aligning
-    # after an edit, or the same file in another run, encodes only new texts.
-    cache = None if lexical else shared_cache()
-    half_a, half_b = stage(progress, 0.0, 0.5), stage(progress, 0.5, 1.0)
-    x = cached_encode(embedder, list(side), cache, progress=half_a, should_stop=should_stop)
-    y = cached_encode(embedder, list(other), cache, progress=half_b, should_stop=should_stop)
-    x_spans = y_spans = None
-    if candidates == "exact":
-        x_spans = candidate_vectors(
-            x, max_side, "exact", list(side), embedder, joiner=side_joiner, cache=cache, should_stop=should_stop
-        )
-        y_spans = candidate_vectors(
-            y, max_other, "exact", list(other), embedder, joiner=other_joiner, cache=cache, should_stop=should_stop
-        )
-    elif candidates != "fast":
-        raise SialignError(f"candidates must be 'fast' or 'exact', not {candidates!r}")
-    result = (x, y, x_spans, y_spans)
-    _PAIR_MEMO[key] = result
-    while len(_PAIR_MEMO) > _PAIR_MEMO_SIZE:
-        _PAIR_MEMO.popitem(last=False)
-    return result
-
-
-def clear_memo() -> None:
-    """Forget memoised vectors (tests; after changing a model in place)."""
-    _PAIR_MEMO.clear()
-
-
 # ------------------------------------------------------------------ anchors
+
+
 def _anchor_gaps(
     project: Project, keep_confirmed: bool
 ) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, Bead]]]:
@@ -487,7 +345,8 @@ def align_project(
             except SegmentationInfeasible as exc:
                 raise SialignError(
                     f"segment mode: {exc} (source {s0 + 1}–{s1}, target {t0 + 1}–{t1}); raise the maximum "
-                    "target span (--max-tgt) or use the bead aligner"
+                    "target span (max_tgt) or use the bead aligner (method 'beads')",
+                    settings=("max_tgt", "method"),
                 ) from exc
             for k, (a0, a1) in enumerate(spans):
                 beads.append(_make_bead(project, s0 + k, 1, t0 + a0, a1 - a0, model, params.drop_threshold))

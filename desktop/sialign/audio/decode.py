@@ -109,13 +109,13 @@ def load_audio(path: str | Path) -> AudioTrack:
     p = Path(path).expanduser()
     problem = audio_file_problem(p)
     if problem:
-        raise InputError(p, problem, hint="choose the recording with File → Project properties… (Locate…)")
+        raise InputError(p, problem, hint="locate the recording and set it in the project", settings=("project_files",))
     try:
         p = p.resolve()
         st = p.stat()
     except OSError as exc:
         raise InputError(path, f"the audio file cannot be opened ({exc.strerror or exc})",
-                         hint="choose the recording with File → Project properties… (Locate…)") from exc
+                         hint="locate the recording and set it in the project", settings=("project_files",)) from exc
     try:
         info = sf.info(str(p))
     except RuntimeError as exc:  # soundfile.LibsndfileError derives from RuntimeError

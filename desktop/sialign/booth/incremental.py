@@ -318,8 +318,7 @@ class IncrementalAligner:
 
     def _cost_model(self, target: Document, j_f: int) -> _WindowModel:
         """The bead costs of the whole source against the target from a little before ``j_f`` on."""
-        from sialign.align.costs import BeadCostModel, Signal
-        from sialign.align.pipeline import cost_settings
+        from sialign.align.costs import BeadCostModel, Signal, cost_settings
         from sialign.align.signals import MIX_LEXICAL_DIM, mixes_lexical
 
         self.prepare()
@@ -354,7 +353,7 @@ class IncrementalAligner:
 
     def _units(self, m: int, language: str) -> str:
         """The cost preset: chunks for a Japanese rendition (the chunker cuts chunks from the first word on), else by counts as offline."""
-        from sialign.align.pipeline import resolve_target_units
+        from sialign.align.costs import resolve_target_units
 
         if self.params.target_units != "auto":
             return self.params.target_units

@@ -187,8 +187,8 @@ def build_project(args: argparse.Namespace) -> Project:
         target_audio=audio_argument(args, "tgt"),
     )
     project = read_talk(files)
-    for line in [] if getattr(args, "quiet", False) else encoding_doubts(files):
-        print(f"sialign align: warning: {line}", file=sys.stderr)
+    for setting, line in [] if getattr(args, "quiet", False) else encoding_doubts(files):
+        print(f"sialign align: warning: {line} (--{setting.replace('_', '-')})", file=sys.stderr)
     return project
 
 

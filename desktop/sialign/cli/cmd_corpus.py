@@ -181,7 +181,7 @@ def _align(args: argparse.Namespace) -> int:
         print(f"  failed: {talk}: {why}")
     for talk, why in report.skipped:
         if why != "unchanged":
-            print(f"  kept: {talk}: {why}")
+            print(f"  kept: {talk}: {why} (--force re-aligns it, keeping review data)")
     if report.interrupted:
         print("stopped: run the same command again to resume", file=sys.stderr)
         return 130

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         from sialign.workflows.talks import transcript_encoding_doubts
 
         # Before the document is read, so that the two readings of a big file are never in memory together.
-        doubts = transcript_encoding_doubts(args.file)
+        doubts = [f"{line} (--encoding)" for line in transcript_encoding_doubts(args.file)]
     doc = read_as_asked(args.file, args, args.format)
     warnings = list(doc.warnings)
     if args.encoding is None:

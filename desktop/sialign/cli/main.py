@@ -28,6 +28,7 @@ import sys
 from types import ModuleType
 
 import sialign
+from sialign.cli.error_words import error_line
 from sialign.cli.usage import UsageError, check_number_ranges
 from sialign.core.errors import OutputIsInputError, OutputNameError, SialignError, UnknownLanguageError, printable
 
@@ -260,10 +261,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sialign {args.command}: error: {printable(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except (UsageError, UnknownLanguageError) as exc:  # an option's value the command cannot use: as argparse's own errors
-        print(f"sialign {args.command}: error: {printable(exc)}\nrun 'sialign {args.command} -h' for the options", file=sys.stderr)
+        print(f"sialign {args.command}: error: {error_line(exc, parser, args.command)}\nrun 'sialign {args.command} -h' for the options",
+              file=sys.stderr)  # fmt: skip
         return EXIT_USAGE
-    except SialignError as exc:
-        print(f"sialign {args.command}: error: {printable(exc)}", file=sys.stderr)
+    except SialignError as exc:  # the settings it names are worded as this command's options
+        print(f"sialign {args.command}: error: {error_line(exc, parser, args.command)}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print(f"sialign {args.command}: interrupted", file=sys.stderr)

@@ -456,13 +456,6 @@ class ReplaceTranscript(Edit):
         return ReplaceTranscript(self.side, old, old_alignment, old_metadata, label=f"Undo: {self.describe()}")
 
 
-def _decode_edit(d: Any) -> Edit:
-    """An edit of any type from its ``to_dict()`` (the registry lives in :mod:`sialign.core.edits`)."""
-    import sialign.core.edits as registry
-
-    return registry.edit_from_dict(d)
-
-
 @dataclass(frozen=True)
 class Batch(Edit):
     """Several edits applied as one undoable step. Inverse: the inverses in reverse order."""
@@ -470,7 +463,8 @@ class Batch(Edit):
     edits: tuple[Edit, ...]
     label: str = ""
 
-    _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {"edits": lambda v: tuple(_decode_edit(e) for e in v)}
+    # The edits may be of any type: sialign.core.edits.edit_from_dict decodes them through its registry.
+    _edit_fields: ClassVar[frozenset[str]] = frozenset({"edits"})
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "edits", tuple(self.edits))

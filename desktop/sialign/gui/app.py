@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 import sialign
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 
@@ -87,7 +88,7 @@ def install_error_dialog(window: object) -> None:
             return
         window._log_error("".join(traceback.format_exception(exc_type, exc, tb)))
         if isinstance(exc, SialignError):
-            message = str(exc)
+            message = error_text(exc)
         else:
             message = (
                 f"Something unexpected went wrong: {exc_type.__name__}: {exc}\n\n"

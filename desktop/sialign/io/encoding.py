@@ -93,7 +93,7 @@ _BOMS = (
 _NOT_TEXT_CODECS = {"punycode", "idna", "undefined", "raw_unicode_escape", "unicode_escape", "mbcs", "oem"}
 
 _ENCODING_HINT = (
-    "save it as UTF-8, or name its encoding (--encoding cp932, euc_jp, utf-16, cp1252...)"
+    "save it as UTF-8, or name its encoding (cp932, euc_jp, utf-16, cp1252...)"
 )
 
 
@@ -343,6 +343,7 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
                     f"the file starts with a {reported.upper()} byte-order mark but is not valid {reported.upper()}",
                     line=_first_bad_line(body, exc.start) if reported == "utf-8" else None,
                     hint=_ENCODING_HINT,
+                    settings=("encoding",),
                 ) from None
 
     utf16 = _looks_like_bomless_utf16(data)
@@ -403,6 +404,7 @@ def decode_bytes(data: bytes, path: str | Path | None = None, *, encoding: str |
         f"(first invalid UTF-8 byte 0x{data[utf8_error.start]:02X})",
         line=_first_bad_line(data, utf8_error.start),
         hint=_ENCODING_HINT,
+        settings=("encoding",),
     )
 
 

@@ -45,15 +45,12 @@ from sialign.core.errors import EditError, FormatError, InputError, InvariantErr
 from sialign.core.model import BeadStatus, Project
 from sialign.core import paths
 from sialign.core.atomic import atomic_open
-from sialign.io.project_schema import SchemaError, has_surrogate
+from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, PROJECT_SUFFIX, SchemaError, has_surrogate
 from sialign.io.project_schema import payload as check_payload
 
 log = logging.getLogger(__name__)
 
-FORMAT_NAME = "sialign-project"
 SCHEMA_VERSION = 1
-PROJECT_SUFFIX = ".sialign"
-AUTOSAVE_SUFFIX = ".autosave"
 
 # Containers this deep or deeper are written on one line (segments, beads,
 # history entries); shallower ones get one item per line.

@@ -125,7 +125,8 @@ def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
                     path,
                     "the header names no text column",
                     line=first_no,
-                    hint="name it 'text' or choose the text column (--tier, or the column box in New talk); header: " + ", ".join(fields),
+                    hint="name it 'text' or choose the text column (the tier to read); header: " + ", ".join(fields),
+                    settings=("tier",),
                 )
         name = lowered[text_col]
         prefix = {"source": "src_", "src": "src_", "target": "tgt_", "tgt": "tgt_"}.get(name, "")

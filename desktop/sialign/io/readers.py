@@ -21,6 +21,7 @@ from sialign.core.languages import normalise_language
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.language_words import UKRAINIAN_LETTERS, cyrillic_language, guess_from_words
+from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, PROJECT_SUFFIX
 from sialign.io.timecodes import format_vtt_time
 from sialign.io.transcript_items import MAX_LINES, MAX_SEGMENTS, TIME_ARROW, RawItem, describe_item, split_lines, too_many_error
 from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
@@ -209,7 +210,8 @@ def _check_times(raws: list[RawItem], path: str | Path, *, strict: bool, kind: s
                     f"{describe_item(previous, kind)} ends at {format_vtt_time(prev_end)}",
                     line=raw.line,
                     hint="correct the times so that each caption starts after the one before it ends, or let "
-                    "overlapping captions through (the command line's --allow-overlaps)",
+                    "overlapping captions through",
+                    settings=("allow_overlaps",),
                 )
         if raw.start is not None:
             previous = raw
@@ -325,13 +327,11 @@ def tier_choices(path: str | Path, *, encoding: str | None = None) -> list[tuple
 
 def _is_project_file(path: Path, text: str) -> bool:
     """A project (or its autosave) given where a transcript is expected: by its name or its first bytes."""
-    from sialign.io.project_file import PROJECT_SUFFIX
-
     name = path.name.lower()
-    if name.endswith(PROJECT_SUFFIX) or name.endswith(PROJECT_SUFFIX + ".autosave"):
+    if name.endswith(PROJECT_SUFFIX) or name.endswith(PROJECT_SUFFIX + AUTOSAVE_SUFFIX):
         return True
     head = text.lstrip()[:200]
-    return head.startswith("{") and '"sialign-project"' in head
+    return head.startswith("{") and f'"{FORMAT_NAME}"' in head
 
 
 def read_transcript(path: str | Path, *, format: str | None = None, language: str | None = None,
@@ -370,8 +370,8 @@ def read_transcript(path: str | Path, *, format: str | None = None, language: st
         raise FormatError(
             path,
             "this is an SI Aligner project, not a transcript",
-            hint="open it in the app (sialign-gui FILE) or give it to a command that reads a project: "
-            "sialign export, report, filter, realign, terms, evs",
+            hint="open it as a project (it is one) instead of reading it as a transcript",
+            settings=("project_file",),
         )
     fmt = normalise_format(format) if format else detect_format(path, text)
     if not text.strip():

@@ -163,7 +163,8 @@ def check_same_source(projects: Sequence[Project], paths: Sequence[str]) -> None
         detail = (f"{count_noun(len(other), 'source sentence')} instead of {len(first)}" if at >= min(len(first), len(other))
                   else f"source sentence {at + 1} differs ({other[at][:40]!r} vs {first[at][:40]!r})")
         raise SialignError(f"{path}: its source transcript is not the one of {paths[0]} ({detail}) — "
-                           "compare only renditions of the same source, or use --pooled for the per-interpreter table")
+                           "compare only renditions of the same source, or ask for the per-interpreter table alone",
+                           settings=("pooled",))  # fmt: skip
 
 
 def rendition_names(projects: Sequence[Project], paths: Sequence[str]) -> list[str]:

@@ -195,7 +195,7 @@ class RenditionFigures:
         n = self.n_sentences
         cov = self.coverage
         unfiltered = "— (filters not run)"
-        needs_filters = " Needs the filters (Filters panel, or --filters intra,inter)."
+        needs_filters = " Needs the intra- and inter-sentence filters to have run."
         figures = [
             Figure("coverage", "Coverage", cov,
                    "—" if cov is None else f"{100 * cov:.0f}% ({int(self.rendered.sum())} of {n})",

@@ -66,7 +66,7 @@ def build_report(project: Project, *, today: _dt.date | None = None, terms: Term
     """
     if project.alignment is None or not project.alignment.beads:
         where = f"{project.path}: " if project.path else ""
-        raise SialignError(f"{where}the project has no alignment yet — align it first (sialign align … -o talk.sialign, or Align in the app)")
+        raise SialignError(f"{where}the project has no alignment yet — align it first", settings=("align",))
     fig = rendition_figures(project)
     beads = project.alignment.beads
     omission_starts = [project.source.get(beads[k].src[0]).start for k in fig.omissions]

@@ -267,15 +267,16 @@ def project_tags(
     alignment = project.alignment
     if alignment is None or not alignment.beads:
         where = f"{project.path}: " if project.path else ""
-        raise SialignError(f"{where}the project has no alignment yet — align it first (sialign align … -o talk.sialign, or Align in the app)")
+        raise SialignError(f"{where}the project has no alignment yet — align it first", settings=("align",))
     from sialign.core.paths import stored_file
 
     path = tagged_path or stored_file(project.source.path, project.path, "source.path")
     if not path:
-        raise SialignError("the project's source was not read from a file — name the tagged source transcript (--tagged FILE)")
+        raise SialignError("the project's source was not read from a file — name the tagged source transcript", settings=("tagged",))
     segments = read_tagged_source(path, project.source.language)
     if not any(tags for _plain, tags in segments):
-        raise SialignError(f"{path}: no inline tag (<i>, <b>, <term>…) in this transcript — name a tagged source with --tagged FILE")
+        raise SialignError(f"{path}: no inline tag (<i>, <b>, <term>…) in this transcript — name a tagged source transcript",
+                           settings=("tagged",))  # fmt: skip
     check_stop(should_stop)
     placed, lost = place_source_tags(project, segments)
     beads = sorted({t.bead for t in placed})

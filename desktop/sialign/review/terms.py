@@ -287,7 +287,7 @@ def check_terms(
     alignment = project.alignment
     if alignment is None or not alignment.beads:
         where = f"{project.path}: " if project.path else ""
-        raise SialignError(f"{where}the project has no alignment yet — align it first (sialign align … -o talk.sialign, or Align in the app)")
+        raise SialignError(f"{where}the project has no alignment yet — align it first", settings=("align",))
     src_lang, tgt_lang = project.source.language, project.target.language
     report = progress or (lambda _f, _m: None)
     report(0.0, "Reading the glossary's terms")

@@ -300,7 +300,7 @@ def recognise(
         result.done_until = duration
     if not result.words and not result.interrupted:
         raise InputError(path, f"no speech was found in {duration:.1f} s of sound",
-                         hint="check that the recording holds speech and that --language is right")  # fmt: skip
+                         hint="check that the recording holds speech and that its language is right", settings=("language",))  # fmt: skip
     return result
 
 

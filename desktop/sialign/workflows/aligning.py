@@ -41,10 +41,10 @@ def align_params(project: Project) -> AlignParams:
     """The project's alignment parameters; for a new talk the defaults with the default embedder.
 
     A new talk with a machine transcript (made from a recording) starts from
-    the recording settings (:func:`sialign.workflows.recordings.recording_params`).
+    the recording settings (:func:`sialign.workflows.recording_params.recording_params`).
     """
     from sialign.core.params import AlignParams
-    from sialign.workflows.recordings import params_for
+    from sialign.workflows.recording_params import params_for
     from sialign.workflows.talks import default_embedder
 
     if project.params is not None:

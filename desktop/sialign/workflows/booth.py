@@ -24,6 +24,7 @@ from sialign.core.edits import Batch, Edit, ReplaceTranscript, SetParams
 from sialign.core.errors import InputError
 from sialign.core.model import Document, Project
 from sialign.core.progress import ProgressFn, StopFn
+from sialign.workflows.practice import live_project, practice_source, project_source
 
 # The undo label of the full pass; session files are named TALK.practice-YYYYmmdd-HHMMSS.*.
 PRACTICE_LABEL = "Full pass over the recording"
@@ -55,24 +56,6 @@ class BoothTalk:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-def project_source(project: Project, src_audio: str | Path | None = None) -> tuple[Document, Path | None]:
-    """A project's source transcript as a session reads it, with its recording (``src_audio`` replaces the project's).
-
-    The stored paths are relative to the project's folder; the copy returned
-    names both files absolutely, so a session's project saved in another
-    folder still finds them. Nothing is checked here (see the callers).
-    """
-    from sialign.core.paths import resolve_project_path
-
-    audio = Path(src_audio).expanduser().resolve() if src_audio else resolve_project_path(project.source.audio_path, project.path)
-    transcript = resolve_project_path(project.source.path, project.path)
-    source = Document(language=project.source.language, segments=list(project.source.segments),
-                      path=str(transcript) if transcript is not None else None,
-                      audio_path=str(audio) if audio is not None else None,
-                      format=project.source.format, encoding=project.source.encoding)  # fmt: skip
-    return source, audio
-
-
 def booth_talk_from_project(project: Project) -> BoothTalk:
     """The talk of an open or loaded project: its source transcript and recording.
 
@@ -88,13 +71,13 @@ def booth_talk_from_project(project: Project) -> BoothTalk:
     source, audio = project_source(project)
     if audio is None:
         raise InputError(project.path, "the project has no source recording to play",
-                         hint="set it with File → Project properties… (Source audio), or pick the recording itself")  # fmt: skip
+                         hint="set the project's source recording, or pick the recording itself", settings=("src_audio",))  # fmt: skip
     problem = audio_file_problem(audio)
     if problem:
-        raise InputError(audio, problem, hint="locate it with File → Project properties…")
+        raise InputError(audio, problem, hint="locate it and set it as the project's source recording", settings=("src_audio",))
     if not project.source.has_times:
         raise InputError(project.path, "the source transcript has no times, so the live view cannot follow the talk",
-                         hint="time it with Align → Time from audio… first")  # fmt: skip
+                         hint="time it from its recording first", settings=("source_times",))  # fmt: skip
     folder = Path(project.path).parent if project.path else audio.parent
     return BoothTalk(project.talk_id, source, audio, project.source.language,
                      project.target.language if len(project.target) and project.target.language != "und" else None,
@@ -124,7 +107,6 @@ def booth_talk_from_recording(audio: str | Path, transcript: str | Path | None =
     """
     from sialign.audio.decode import load_audio
     from sialign.transcribe.models import whisper_model_for
-    from sialign.workflows.practice import practice_source
     from sialign.workflows.talks import talk_id_from_path
 
     path = Path(load_audio(audio).path)
@@ -174,8 +156,6 @@ def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, t
     Args:
         live: the live aligner's ``LiveResult``.
     """
-    from sialign.workflows.practice import live_project
-
     project = live_project(talk.source, live, recording=Path(recording.path), src_audio=talk.src_audio, talk_id=talk.talk_id)
     project.target.language = tgt_lang
     project.path = str(project_path) if project_path else None

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import SialignError
+from sialign.core.model import Document
 
 if TYPE_CHECKING:
     from sialign.booth.live import LiveResult
-    from sialign.core.model import Document, Project
+    from sialign.core.model import Project
     from sialign.core.params import AlignParams
     from sialign.core.progress import ProgressFn, StopFn
 
@@ -53,7 +54,6 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
     audio = str(src_audio) if src_audio else None
     if p.suffix.lower() == ".sialign":
         from sialign.io.project_file import load_project
-        from sialign.workflows.booth import project_source
 
         # As the app's booth reads a project: its stored paths against the project's folder, named absolutely.
         source, recording = project_source(load_project(p), src_audio)
@@ -79,6 +79,24 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
         )
     if audio:
         source.audio_path = str(audio)
+    return source, audio
+
+
+def project_source(project: Project, src_audio: str | Path | None = None) -> tuple[Document, Path | None]:
+    """A project's source transcript as a session reads it, with its recording (``src_audio`` replaces the project's).
+
+    The stored paths are relative to the project's folder; the copy returned
+    names both files absolutely, so a session's project saved in another
+    folder still finds them. Nothing is checked here (see the callers).
+    """
+    from sialign.core.paths import resolve_project_path
+
+    audio = Path(src_audio).expanduser().resolve() if src_audio else resolve_project_path(project.source.audio_path, project.path)
+    transcript = resolve_project_path(project.source.path, project.path)
+    source = Document(language=project.source.language, segments=list(project.source.segments),
+                      path=str(transcript) if transcript is not None else None,
+                      audio_path=str(audio) if audio is not None else None,
+                      format=project.source.format, encoding=project.source.encoding)  # fmt: skip
     return source, audio
 
 
@@ -219,4 +237,7 @@ def _round(x: float) -> float:
     return round(float(x), 3)
 
 
-__all__ = ["MACHINE_TRANSCRIPT", "is_recording", "live_project", "live_summary", "percentile", "practice_project", "practice_source"]
+__all__ = [
+    "MACHINE_TRANSCRIPT", "is_recording", "live_project", "live_summary", "percentile", "practice_project", "practice_source",
+    "project_source",
+]

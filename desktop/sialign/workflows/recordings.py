@@ -6,7 +6,8 @@ side without a transcript is recognised with a local Whisper model
 (:func:`sialign.transcribe.transcribe_file`): the source is cut into
 sentences, the interpretation with the chunker. Both transcripts then carry
 word-level times on the recordings' clock, and a machine transcript is noisy
-text, so such a talk aligns with :func:`recording_params`:
+text, so such a talk aligns with :func:`recording_params`
+(:mod:`sialign.workflows.recording_params`):
 
 - **the lag window fitted to the talk** (``lag_window="fit"``): a text-only
   pass dates the interpreter's lag and the window becomes that lag's range,
@@ -31,13 +32,16 @@ reproduces the run.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import AlignmentCancelled, SialignError
+from sialign.workflows.aligning import align_params, align_talk
+from sialign.workflows.recording_params import (
+    RECORDING_DROP_THRESHOLD, RECORDING_TIME_WEIGHT, SIDES, machine_sides, params_for, recording_params,
+)
 
 if TYPE_CHECKING:
     from sialign.core.model import Document, Project
@@ -48,10 +52,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SIDES = {"src": "source", "tgt": "interpretation"}
-# What the parameters of a talk from recordings change (see the module docstring).
-RECORDING_TIME_WEIGHT = 0.3
-RECORDING_DROP_THRESHOLD = 1.2
 # Written into the project's metadata for a side whose transcript a speech model made.
 MACHINE_NOTE = "machine transcript (Whisper {model}), not corrected"
 AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3", ".m4a", ".aac", ".opus", ".wma", ".mp4", ".mkv", ".webm", ".mov")
@@ -60,37 +60,6 @@ AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3", ".m4a", ".aac", ".opus", ".wm
 def is_recording(path: str | Path) -> bool:
     """Whether ``path`` names a recording (by its extension) rather than a transcript."""
     return Path(str(path)).suffix.lower() in AUDIO_SUFFIXES
-
-
-def machine_sides(project: Project) -> set[str]:
-    """The sides (``src``/``tgt``) whose transcript a speech model made and nobody has said was corrected."""
-    from sialign.transcribe.transcribing import MACHINE_FORMAT
-
-    found = set()
-    for side, name in SIDES.items():
-        doc = project.document(side)
-        note = str(project.metadata.get(f"{name}_transcript", ""))
-        if (doc is not None and doc.format == MACHINE_FORMAT) or note.startswith("machine transcript"):
-            found.add(side)
-    return found
-
-
-def recording_params(base: AlignParams) -> AlignParams:
-    """``base`` with the settings for transcripts made from recordings on one clock (module docstring)."""
-    return dataclasses.replace(
-        base,
-        time_prior=True,
-        time_weight=RECORDING_TIME_WEIGHT,
-        time_far_weight=RECORDING_TIME_WEIGHT,
-        lag_window="fit",
-        learned_score=False,
-        drop_threshold=RECORDING_DROP_THRESHOLD,
-    )
-
-
-def params_for(project: Project, base: AlignParams) -> AlignParams:
-    """The parameters a new talk aligns with: :func:`recording_params` when a side is a machine transcript."""
-    return recording_params(base) if machine_sides(project) else base
 
 
 @dataclass
@@ -243,8 +212,6 @@ def align_recorded_talk(
     Raises:
         SialignError: a side has no times (the recordings' clock is what this aligns on).
     """
-    from sialign.workflows.aligning import align_params, align_talk
-
     for side, name in SIDES.items():
         doc = project.document(side)
         if doc is None or not doc.has_times:

@@ -42,9 +42,9 @@ def side_audio(project: Project, side: str) -> Path:
     name = SIDE_NAMES.get(side, side)
     path = resolve_audio_path(doc.audio_path if doc is not None else None, project.path)
     if path is None:
-        raise SialignError(f"the {name} has no recording — choose it with File → Project properties… first.")
+        raise SialignError(f"the {name} has no recording — set the project's {name} recording first.", settings=(f"{side}_audio",))
     if problem := audio_file_problem(path):
-        raise SialignError(f"{path}: {problem} — choose the {name} recording with File → Project properties….")
+        raise SialignError(f"{path}: {problem} — set the project's {name} recording.", settings=(f"{side}_audio",))
     return path
 
 

@@ -174,30 +174,32 @@ def read_talk(files: TalkFiles) -> Project:
     )
 
 
-def encoding_doubts(files: TalkFiles) -> list[str]:
-    """One line per transcript whose detected encoding may be wrong (none for an encoding the user gave).
+def encoding_doubts(files: TalkFiles) -> list[tuple[str, str]]:
+    """``(setting, line)`` per transcript whose detected encoding may be wrong (none for an encoding the user gave).
 
-    Each line names the file, the reason and the option or choice that fixes
-    it; the CLI prints them as warnings, as *New talk* shows its preview.
+    Each line names the file, the reason and that naming its encoding fixes
+    it; ``setting`` (``src_encoding``, ``tgt_encoding``, ``ref_encoding``) says
+    which encoding, for the front end to word (the CLI prints the lines as
+    warnings with its option, as *New talk* shows its preview).
     """
     lines = []
-    for path, encoding, option in ((files.source, files.source_encoding, "--src-encoding"),
-                                   (files.target, files.target_encoding, "--tgt-encoding"),
-                                   (files.reference, files.reference_encoding, "--ref-encoding")):  # fmt: skip
+    for path, encoding, setting in ((files.source, files.source_encoding, "src_encoding"),
+                                    (files.target, files.target_encoding, "tgt_encoding"),
+                                    (files.reference, files.reference_encoding, "ref_encoding")):  # fmt: skip
         if path and not encoding:
-            lines += transcript_encoding_doubts(path, option)
+            lines += [(setting, line) for line in transcript_encoding_doubts(path)]
     return lines
 
 
-def transcript_encoding_doubts(path: str | Path, option: str = "--encoding") -> list[str]:
-    """One line per reason the detected encoding of the transcript at ``path`` may be wrong, naming ``option``."""
+def transcript_encoding_doubts(path: str | Path) -> list[str]:
+    """One line per reason the detected encoding of the transcript at ``path`` may be wrong, saying to name it."""
     from sialign.io.text_preview import preview_transcript
 
     try:
         preview = preview_transcript(path)
     except SialignError:
         return []  # reading it reports the problem itself
-    return [f"{path}: the encoding may be wrong ({doubt}); if the text looks garbled, give {option}" for doubt in preview.doubts]
+    return [f"{path}: the encoding may be wrong ({doubt}); if the text looks garbled, name its encoding" for doubt in preview.doubts]
 
 
 def talk_from_documents(

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sialign.gui.common.error_words import error_text
 from sialign.audio.decode import AudioTrack, load_audio, resolve_audio_path
 from sialign.audio.envelope import EnvelopePyramid, load_envelopes
 from sialign.audio.player import SPEEDS, Player, PlayItem, bead_play_items, segment_play_item
@@ -335,7 +336,7 @@ class AudioPanel(QWidget):
             self.player.open()
             self.audio_error = ""
         except AudioUnavailable as exc:
-            self.audio_error = str(exc)
+            self.audio_error = error_text(exc)
         self._generation += 1
         generation = self._generation
         self._loaded_paths = self._stored_paths()
@@ -365,7 +366,7 @@ class AudioPanel(QWidget):
         try:
             track = load_audio(path)
         except SialignError as exc:
-            signals.unreadable.emit(side, generation, str(exc))
+            signals.unreadable.emit(side, generation, error_text(exc))
             return
         except Exception as exc:
             signals.unreadable.emit(side, generation, f"{path}: {type(exc).__name__}: {exc}")
@@ -403,7 +404,7 @@ class AudioPanel(QWidget):
         except AlignmentCancelled:
             return
         except (SialignError, OSError, RuntimeError) as exc:
-            signals.failed.emit(side, generation, str(exc))
+            signals.failed.emit(side, generation, error_text(exc))
             return
         signals.loaded.emit(side, generation, pyramid)
 
@@ -515,11 +516,11 @@ class AudioPanel(QWidget):
         try:
             self.player.play(items, loop=self.loop_action.isChecked(), speed=self.speed)
         except AudioUnavailable as exc:
-            self.audio_error = str(exc)
+            self.audio_error = error_text(exc)
             self.status_label.setText(self.audio_error)
             return False
         except (SialignError, ValueError) as exc:
-            self.status_label.setText(str(exc))
+            self.status_label.setText(error_text(exc))
             return False
         self.status_label.setText(f"Playing {what}")
         self.playhead_timer.start()

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget,
 )  # fmt: skip
 
+from sialign.gui.common.error_words import error_text
 from sialign.booth.recorder import SILENCE_DBFS, BoothDevices, RecordingResult, list_devices
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
@@ -398,7 +399,7 @@ class BoothWindow(QWidget):
             found, default = self._models_fn()
         except SialignError as exc:
             found, default = [], None
-            self.status.setText(str(exc))
+            self.status.setText(error_text(exc))
         self.model.clear()
         for name, folder in found:
             self.model.addItem(name, str(folder))
@@ -527,7 +528,7 @@ class BoothWindow(QWidget):
             session.recorder.start()
         except Exception as exc:  # the devices refused, the folder is read-only...: said, never a stuck window
             self._abandon(session)
-            reason = str(exc) if isinstance(exc, SialignError) else f"{type(exc).__name__}: {exc}"
+            reason = error_text(exc) if isinstance(exc, SialignError) else f"{type(exc).__name__}: {exc}"
             self.status.setText(f"Not started: {reason}")
             self._set_state("idle")
             return

@@ -15,6 +15,7 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QUndoStack
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.changes import Changes
 from sialign.core.edit_base import Edit
 from sialign.core.errors import SialignError
@@ -267,7 +268,7 @@ class ProjectSession(QObject):
         try:
             command = EditCommand.applied(self, edit)
         except SialignError as exc:
-            self.edit_failed.emit(str(exc))
+            self.edit_failed.emit(error_text(exc))
             return False
         self.undo_stack.push(command)
         return True

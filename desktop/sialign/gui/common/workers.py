@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Document, Project
 from sialign.core.params import AlignParams
@@ -92,7 +93,7 @@ class TaskWorker(QObject):
         except SialignError as exc:
             # The user's own problem, fully described by the message.
             self.error = exc
-            self.failed.emit(str(exc), "")
+            self.failed.emit(error_text(exc), "")
         except MemoryError as exc:
             self.error = exc
             self.failed.emit(

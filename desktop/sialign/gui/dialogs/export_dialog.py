@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QMessageBox, QPushButton, QWidget,
 )
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
@@ -233,7 +234,7 @@ class ExportDialog(QDialog):
         try:
             check_not_an_input(path, project_inputs(self.project), "The export")
         except SialignError as exc:
-            self.show_error(str(exc))
+            self.show_error(error_text(exc))
             return
         if path.exists():
             if not self._ask("Replace the file?", f"{path.name} already exists in {path.parent}.\nReplace it?", default_yes=False):

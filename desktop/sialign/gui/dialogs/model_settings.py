@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.embed import models_registry as mr
@@ -154,7 +155,7 @@ class ModelSettingsDialog(RegistryDialog):
             entries = self.registry.list_models()
         except SialignError as exc:
             entries = [mr.ModelEntry(name=mr.LEXICAL, source=mr.SOURCE_BUILTIN, path=None)]
-            self.show_message(str(exc), error=True)
+            self.show_message(error_text(exc), error=True)
         self.tree.clear()
         for entry in entries:
             name = entry.name

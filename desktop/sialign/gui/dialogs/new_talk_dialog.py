@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QSizePolicy, QVBoxLayout, QWidget,
 )
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
 from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
@@ -455,7 +456,7 @@ class NewTalkDialog(QDialog):
             if not listed:
                 field.set_tiers([])
             # The command line's wording, said as in this dialog.
-            field.show_error(_name_only(str(exc), path).replace("leave it out to detect it", "choose Auto to detect it"))
+            field.show_error(_name_only(error_text(exc), path).replace("leave it out to detect it", "choose Auto to detect it"))
             self._update_talk_id()
             self._fit_height()
             return

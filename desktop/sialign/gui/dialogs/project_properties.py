@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget,
 )
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
 from sialign.core.param_edits import SetTalkInfo
@@ -216,7 +217,7 @@ class ProjectPropertiesDialog(QDialog):
             document = read_transcript(path, language=self.target_language.currentText().strip() or None)
         except (SialignError, OSError) as exc:
             self._reference = None
-            self.reference.set_status(str(exc), error=True)
+            self.reference.set_status(error_text(exc), error=True)
             return False
         if len(document) != len(self.project.source):
             self._reference = None

@@ -13,6 +13,7 @@ from typing import Any, Callable
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QProgressBar, QTreeWidget, QTreeWidgetItem, QWidget
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.embed import models_registry as mr
 from sialign.gui.common.workers import TaskWorker, WorkerRunner
@@ -106,7 +107,7 @@ class RegistryDialog(QDialog):
         try:
             self.registry.set_default(entry.name)
         except SialignError as exc:
-            self.show_message(str(exc), error=True)
+            self.show_message(error_text(exc), error=True)
             return
         self.show_message(self.default_set_text(entry.name))
         self.refresh()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QProgressBar, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )  # fmt: skip
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.embed import models_registry as mr
@@ -144,7 +145,7 @@ class SpeechModelsDialog(RegistryDialog):
             entries = self.registry.list_models(kind=mr.KIND_WHISPER, include_hf_cache=False)
         except SialignError as exc:
             entries = []
-            self.show_message(str(exc), error=True)
+            self.show_message(error_text(exc), error=True)
         default = self.default_name()
         self.tree.clear()
         for entry in entries:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )  # fmt: skip
 
 from sialign.core.progress import ProgressFn, StopFn
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.session import ProjectSession
 
 if TYPE_CHECKING:
@@ -186,7 +187,7 @@ class TermsController:
         try:
             glossary = read_glossary(path)  # a malformed line is said at once, with its number
         except SialignError as exc:
-            self._show_error("Check terms", str(exc))
+            self._show_error("Check terms", error_text(exc))
             return False
         self.glossary_path = path
         self.session.commit_pending()

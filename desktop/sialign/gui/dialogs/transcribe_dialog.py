@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QPushButton, QVBoxLayout, QWidget,
 )
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.gui.common.workers import TaskWorker, WorkerRunner
 from sialign.gui.common.form_layout import grow_to_fit
@@ -151,7 +152,7 @@ class TranscribeDialog(QDialog):
             entries = [e for e in registry.list_models(kind=mr.KIND_WHISPER, include_hf_cache=False) if e.usable]
             default = registry.default_whisper
         except SialignError as exc:
-            self._show(str(exc), error=True)
+            self._show(error_text(exc), error=True)
             entries, default = [], None
         for e in entries:
             self.model.addItem(e.name, str(e.path))
@@ -187,7 +188,7 @@ class TranscribeDialog(QDialog):
             try:
                 info = whisper_model_info(str(folder), name=self.model.currentText())
             except SialignError as exc:
-                self.model_info.setText(str(exc))
+                self.model_info.setText(error_text(exc))
                 self.model_info.setStyleSheet("color: #b00020;")
                 ok = False
             else:

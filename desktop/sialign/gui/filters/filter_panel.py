@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.changes import Changes
 from sialign.core.params import EtaMetric, FilterParams
 from sialign.core.progress import ProgressFn, StopFn
@@ -410,7 +411,7 @@ class FilterPanel(QWidget):
             preview = preview_filters(project, self.scores, self.params())
         except ValueError as exc:
             self.flips = []
-            self.count_label.setText(str(exc))
+            self.count_label.setText(error_text(exc))
             self.flips_changed.emit(self.flips)
             return
         from sialign.core.model import BeadStatus

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.gui.common.file_dialogs import existing_folder, last_folder, open_file_name, remember_folder, save_file_name
@@ -95,7 +96,7 @@ class ProjectFilesController(QObject):
         try:
             return True, operation()
         except SialignError as exc:
-            self.show_error(title, str(exc))
+            self.show_error(title, error_text(exc))
         except OSError as exc:
             self.show_error(title, f"{path}: {exc.strerror or exc}{hint}")
         return False, None
@@ -172,7 +173,7 @@ class ProjectFilesController(QObject):
                     project.path = str(path)
                     modified = True
                 except SialignError as exc:
-                    self.show_error("Cannot recover", str(exc))
+                    self.show_error("Cannot recover", error_text(exc))
                 else:
                     if recovered.problem:
                         self.show_error("Recovered in part", recovered.problem)
@@ -279,7 +280,7 @@ class ProjectFilesController(QObject):
         try:
             recovered = load_unsaved_work(work, None)
         except SialignError as exc:
-            self.show_error("Cannot recover", str(exc))
+            self.show_error("Cannot recover", error_text(exc))
             return False
         project = recovered.project
         project.path = None
@@ -552,7 +553,7 @@ class ProjectFilesController(QObject):
         try:
             window = CorpusWindow(folder, open_talk=self._review_corpus_talk, parent=self.window)
         except SialignError as exc:
-            self.show_error("Corpus not opened", str(exc))
+            self.show_error("Corpus not opened", error_text(exc))
             return None
         window.setWindowFlag(Qt.WindowType.Window, True)
         self.corpus_window = window
@@ -605,14 +606,15 @@ class ProjectFilesController(QObject):
         self.notify(f"Exported {dialog.rows_written} rows to {dialog.options().path}", 8000)
 
     def open_example(self) -> None:
-        from sialign.gui.app import load_example_project
+        from sialign.workflows.talks import example_folder, load_example
 
         if self.runner.busy or not self.maybe_save():
             return
         try:
-            project = load_example_project()
+            # The bundled example as an unaligned project, as `sialign demo` reads it; it has no file, so Save asks where.
+            project = load_example(example_folder(None))
         except SialignError as exc:
-            self.show_error("Cannot open the example", str(exc))
+            self.show_error("Cannot open the example", error_text(exc))
             return
         self.discard_current_autosave()
         self.session.set_project(project, modified=True)

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressBar, QPushButton, QWidget
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.params import AlignParams
 from sialign.core.paths import error_log_path
@@ -114,7 +115,7 @@ class TaskRunner(QObject):
             try:
                 callback(result)
             except SialignError as exc:
-                self._show_error("Could not use the result", str(exc))
+                self._show_error("Could not use the result", error_text(exc))
 
     def _failed(self, message: str, details: str) -> None:
         from sialign.core.errors import ModelNotFoundError
@@ -123,7 +124,7 @@ class TaskRunner(QObject):
         self._on_success = None
         self.session.locked_reason = ""
         worker = self.runner.worker
-        if worker is not None and isinstance(worker.error, ModelNotFoundError) and "Speech models" not in message:
+        if worker is not None and isinstance(worker.error, ModelNotFoundError) and "speech_model" not in worker.error.settings:
             message += "\n\nIn SI Aligner: Settings → Embedding model… to add or choose a model (lexical always works)."
         if details:
             log_error(details)

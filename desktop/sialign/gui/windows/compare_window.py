@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
 )  # fmt: skip
 
+from sialign.gui.common.error_words import error_text
 from sialign.core.errors import AudioUnavailable, SialignError
 from sialign.core.model import Project
 from sialign.core.progress import ProgressFn, StopFn
@@ -452,7 +453,7 @@ class CompareWindow(QMainWindow):
             try:
                 self._tracks[path] = load_audio(path)
             except SialignError as exc:
-                self.status.setText(str(exc))
+                self.status.setText(error_text(exc))
                 self._tracks[path] = None
         return self._tracks[path]
 
@@ -536,7 +537,7 @@ class CompareWindow(QMainWindow):
             fmt = COMPARE_FILES.format_of(path)
             atomic_write_text(path, comparison_html(self.comparison) if fmt == "html" else comparison_tsv(self.comparison))
         except (SialignError, OSError) as exc:
-            self._show_error(str(exc))
+            self._show_error(error_text(exc))
             return
         self.status.setText(f"Saved the comparison to {path}")
 

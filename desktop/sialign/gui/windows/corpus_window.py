@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sialign.gui.common.error_words import error_text
+
 COLUMNS = ("Talk", "Status", "Beads", "Confirmed", "Dropped", "Flagged", "Omissions", "Median EVS", "Reviewed", "Note")
 FILTERS = ("All talks", "Not reviewed", "Reviewed", "Failed", "With flagged beads")
 
@@ -103,7 +105,7 @@ class _CorpusTask(QObject):
                 should_stop=self._stop.is_set,
             )
         except SialignError as exc:
-            self.finished.emit(None, str(exc))
+            self.finished.emit(None, error_text(exc))
         except Exception as exc:
             self.finished.emit(None, f"the corpus alignment failed unexpectedly: {type(exc).__name__}: {exc}")
         else:
