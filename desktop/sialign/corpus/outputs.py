@@ -49,7 +49,7 @@ def export_corpus(
     from sialign.workflows.outputs import export_many
 
     if fmt not in POOLED_FORMATS:
-        raise SialignError(f"-f {fmt}: corpus exports are {', '.join(POOLED_FORMATS)}")
+        raise SialignError(f"format {fmt!r}: corpus exports are {', '.join(POOLED_FORMATS)}")
     state = CorpusState(folder)
     talks = _done_talks(state, split)
     if not talks:
