@@ -253,7 +253,7 @@ def test_cli_demo_bundled_example_with_filters(tmp_path: Path, repo_root: Path, 
         pytest.skip("the example talk is not in this checkout")
     assert main(["demo", "-o", str(tmp_path / "demo")]) == 0
     printed = capsys.readouterr().out
-    assert "beads: 34" in printed and "agreement with talk.gold.align" in printed
+    assert "beads: 35" in printed and "agreement with talk.gold.align" in printed
     assert (tmp_path / "demo" / "talk.sialign").is_file()
 
 

@@ -82,7 +82,7 @@ def test_corpus_align_isolates_failures_and_resumes(corpus: Path, tmp_path: Path
     assert [t for t, _ in report.failed] == ["missing", "broken"] or sorted(t for t, _ in report.failed) == ["broken", "missing"]
     assert any("nope.srt" in why for _, why in report.failed)
     state = json.loads((out / "corpus.json").read_text(encoding="utf-8"))
-    assert state["talks"]["example"]["status"] == "done" and state["talks"]["example"]["summary"]["beads"] == 34
+    assert state["talks"]["example"]["status"] == "done" and state["talks"]["example"]["summary"]["beads"] == 35
     assert state["talks"]["broken"]["status"] == "failed" and "broken.srt" in state["talks"]["broken"]["message"]
     before = _beads(out, "example")
     again = align_corpus(corpus, out)
@@ -174,12 +174,12 @@ def test_corpus_cli_align_status_export_split_eval(corpus: Path, tmp_path: Path,
 
 def test_api_align_export_load(tmp_path: Path) -> None:
     project = sialign.align(EXAMPLES / "talk.en.srt", EXAMPLES / "talk.ja.srt", reference=EXAMPLES / "talk.ref.ja.txt")
-    assert project.alignment is not None and len(project.alignment.beads) == 34
+    assert project.alignment is not None and len(project.alignment.beads) == 35
     assert project.alignment.embedder.startswith("use-multilingual")
-    assert sialign.export(project, tmp_path / "talk.tsv") == "33 beads to " + str(tmp_path / "talk.tsv")
+    assert sialign.export(project, tmp_path / "talk.tsv") == "34 beads to " + str(tmp_path / "talk.tsv")
     sialign.export(project, tmp_path / "talk.sialign")
     again = sialign.load(tmp_path / "talk.sialign")
-    assert again.alignment is not None and len(again.alignment.beads) == 34
+    assert again.alignment is not None and len(again.alignment.beads) == 35
     lists = sialign.align(["The weather is nice.", "I lost my keys."], ["鍵をなくしました。", "いい天気です。"], max_src=2)
     assert lists.source.language == "en" and lists.target.language == "ja"
     with pytest.raises(TypeError, match="unknown parameter"):

@@ -50,7 +50,15 @@ MARGIN = 5  # rows/columns searched around the first path
 FAR_LAG_LOGODDS = 1.0  # per second beyond the time prior's near zone (see LearnedCosts._far_lag)
 KEPT_OMISSION_LOGODDS = 10.0  # with first_pass_omissions: keep the first pass's 1-0 beads, make no other
 WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
-BERTALIGN_SKIP = 0.1  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
+BERTALIGN_SKIP = 0.1
+# With a reference translation, how much cheaper (log-odds) the second pass makes each bead of the
+# first pass's path, at full trust and agreement (LearnedCosts.keep_first), by kind of target unit.
+# Chosen by leave-one-talk-out on AHC-SI dev (tests/benchmarks/cv_priors.py); not measured on
+# sentence targets, so not applied there.
+REFERENCE_KEEP_LOGODDS = {"chunks": 2.0}
+# Agreement of the pivot with the direct signal on a bead: 1 where the pivot's normalised cost is
+# this much below the direct signal's, 0.5 where they are equal, 0 where it is this much above.
+REFERENCE_AGREEMENT_SPAN = 0.5  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
 
 # Most segments a side whose concatenation is encoded, per kind of target unit:
 # a written translation or a transcript in sentences pairs few sentences with
@@ -263,6 +271,20 @@ def _nanmean0(stack: np.ndarray) -> np.ndarray:
     return np.where(count > 0, total / np.maximum(count, 1), 0.0)
 
 
+def pivot_trust(model: Any) -> np.ndarray | None:
+    """Per source row trust of the reference translation (the pivot signal's), when the model mixes it with a direct signal.
+
+    None without a reference, when the pivot decides alone, or when the pivot has no trust values.
+    """
+    signals = getattr(model, "signals", None) or []
+    if len(signals) < 2 or not any(signal.name != "pivot" for signal in signals):
+        return None
+    for signal in signals:
+        if signal.name == "pivot" and signal.src_trust is not None:
+            return np.clip(np.asarray(signal.src_trust, dtype=np.float64), 0.0, 1.0)
+    return None
+
+
 def bertalign_score(features: np.ndarray) -> np.ndarray:
     """Bertalign's unlearned bead score from :meth:`BeadFeatures.match`'s features: margin times length agreement."""
     return features[BASE_MATCH_FEATURES.index("margin")] * features[BASE_MATCH_FEATURES.index("length")]
@@ -294,6 +316,7 @@ class LearnedCosts:
         top = max(float(addition_cost.max(initial=0.0)), 1e-6)
         self.settings = _Skip(top)
         self.tgt_skip_scale = np.clip(addition_cost / top, 0.0, 1.0)
+        self._keep: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
 
     def _far_lag(self, features: np.ndarray) -> np.ndarray | float:
         """``FAR_LAG_LOGODDS`` per second a bead is rendered beyond ``time_near`` seconds outside the
@@ -307,6 +330,63 @@ class LearnedCosts:
         far_seconds = np.maximum(lag - settings.time_weight * settings.time_near, 0.0) / settings.time_far_weight
         return FAR_LAG_LOGODDS * far_seconds
 
+    def keep_first(self, path: list[tuple[int, int, int, int]], bonus: float) -> None:
+        """Make the beads of the first pass's ``path`` cheaper where the reference translation vouches for them.
+
+        With a reference the first pass compares the reference with the
+        target (same language, the pivot) beside the direct signal; the
+        learned score reads the direct concatenations only, so on its own it
+        throws away what the reference adds. Each first-pass bead gets
+        ``bonus`` log-odds times two factors in [0, 1]:
+
+        - its reference lines' mean trust (:func:`~sialign.align.signals.reference_trust`:
+          a line matching its own source line clearly above chance and no
+          neighbouring line better; 0 when blank, shifted or unrelated);
+        - how well the pivot agrees with the direct signal on the bead:
+          ``0.5 + (direct cost - pivot cost) / (2 * REFERENCE_AGREEMENT_SPAN)``,
+          clipped (normalised text costs, 1 = unrelated): a bead the first pass
+          took because the reference matches it better than the source does
+          is kept, one the reference sees worse is left to the learned score.
+
+        No effect without both a direct and a pivot signal.
+
+        Args:
+            path: the first pass's beads (src_start, n_src, tgt_start, n_tgt), window coordinates.
+            bonus: log-odds at full trust and agreement.
+        """
+        from sialign.align.costs import BeadCostModel
+
+        window = self.f.first
+        model = window.model
+        trust = pivot_trust(model)
+        self._keep = {}
+        if trust is None or bonus <= 0:
+            return
+        pivot = [signal for signal in model.signals if signal.name == "pivot"]
+        direct = [signal for signal in model.signals if signal.name != "pivot"]
+        # (The cost tables are cached per signal: these reuse the first pass's.)
+        pivot_model = BeadCostModel(pivot, model.max_src, model.max_tgt, model.settings)
+        direct_model = BeadCostModel(direct, model.max_src, model.max_tgt, model.settings)
+        cums = np.concatenate(([0.0], np.cumsum(trust)))
+        for i0, a, j0, b in path:
+            if not (a and b):
+                continue
+            i, j = np.array([i0 + a + window.src_start]), np.array([j0 + b + window.tgt_start])
+            gap = float(direct_model.text_cost(a, b, i, j)[0] - pivot_model.text_cost(a, b, i, j)[0])
+            agreement = float(np.clip(0.5 + gap / (2 * REFERENCE_AGREEMENT_SPAN), 0.0, 1.0)) if np.isfinite(gap) else 0.0
+            mean_trust = float(cums[i[0]] - cums[i[0] - a]) / a
+            self._keep.setdefault((a, b), {})[(i0 + a, j0 + b)] = bonus * mean_trust * agreement
+
+    def _kept(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray | float:
+        """The :meth:`keep_first` bonus of (a, b) beads ending at (i, j): 0 off the first path."""
+        ends = self._keep.get((a, b))
+        if not ends:
+            return 0.0
+        out = np.zeros(np.shape(j))
+        for (ki, kj), value in ends.items():
+            out[(i == ki) & (j == kj)] = value
+        return out
+
     def band_costs(self, types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
         first = self.f.first.band_costs(types, rows, j_grid)
         out = np.empty((len(types), len(rows), j_grid.shape[1]))
@@ -319,7 +399,7 @@ class LearnedCosts:
                 learned = -log_odds(self.w.match, features)
                 if self.on_base:
                     learned = self.w.learned_weight * learned - bertalign_score(features)
-                cost = learned + b * self.per_target + self._far_lag(features)
+                cost = learned + b * self.per_target + self._far_lag(features) - self._kept(a, b, i, j_grid)
             bad = (i < a) | (j_grid < b) | (j_grid > self.n_tgt) | ~np.isfinite(first[k])
             out[k] = np.where(bad, np.inf, cost)
         return out
@@ -384,6 +464,7 @@ def second_pass(
     features = features if features is not None else BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
     check_stop(should_stop)
     costs = LearnedCosts(features, weights, band, max_src, max_tgt)
+    costs.keep_first(path, REFERENCE_KEEP_LOGODDS.get(weights.units, 0.0))
     check_stop(should_stop)
     if weights.first_pass_omissions:
         omitted = np.zeros(n, dtype=bool)
