@@ -50,7 +50,7 @@ MARGIN = 5  # rows/columns searched around the first path
 FAR_LAG_LOGODDS = 1.0  # per second beyond the time prior's near zone (see LearnedCosts._far_lag)
 KEPT_OMISSION_LOGODDS = 10.0  # with first_pass_omissions: keep the first pass's 1-0 beads, make no other
 WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
-BERTALIGN_SKIP = 0.1
+BERTALIGN_SKIP = 0.1  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
 # With a reference translation, how much cheaper (log-odds) the second pass makes each bead of the
 # first pass's path, at full trust and agreement (LearnedCosts.keep_first), by kind of target unit.
 # Chosen by leave-one-talk-out on AHC-SI dev (tests/benchmarks/cv_priors.py); not measured on
@@ -58,7 +58,7 @@ BERTALIGN_SKIP = 0.1
 REFERENCE_KEEP_LOGODDS = {"chunks": 2.0}
 # Agreement of the pivot with the direct signal on a bead: 1 where the pivot's normalised cost is
 # this much below the direct signal's, 0.5 where they are equal, 0 where it is this much above.
-REFERENCE_AGREEMENT_SPAN = 0.5  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
+REFERENCE_AGREEMENT_SPAN = 0.5
 
 # Most segments a side whose concatenation is encoded, per kind of target unit:
 # a written translation or a transcript in sentences pairs few sentences with
