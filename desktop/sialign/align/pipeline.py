@@ -458,6 +458,12 @@ def align_project(
     # blind to the pair and the pivot decides alone.
     direct = any(sg.name == "source" for sg in signals)
     run_vectors = _learned_pass_spans(params, units, main, src_doc, tgt_texts, model if direct else None, should_stop)
+    typical: float | None = None
+    if run_vectors is not None:
+        from sialign.align.learned_pass import typical_cosine
+
+        # Read by the second pass over the whole talk and by the confidences: computed once.
+        typical = typical_cosine(run_vectors[0][0], run_vectors[1][0])
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []
     levels: list[list[int]] = []
@@ -496,7 +502,9 @@ def align_project(
             levels.extend([list(level) for level in result.levels])
             shapes = result.beads
             if run_vectors is not None:
-                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units, should_stop)
+                whole = (s0, s1, t0, t1) == (0, n, 0, m)
+                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units, should_stop,
+                                 typical if whole else None)  # fmt: skip
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
             beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes)
@@ -512,7 +520,7 @@ def align_project(
     if run_vectors is not None and model is not None:
         from sialign.align.learned_pass import LearnedInputs
 
-        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units)
+        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units, typical)
         _set_confidences(project, ordered, scoring, {id(bead) for _, bead in anchors}, should_stop)
     similarity = model.similarity() if model is not None else np.broadcast_to(np.float32(np.nan), (n, m))
     finished = time.perf_counter()
@@ -566,8 +574,20 @@ def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs
             bead.confidence = None if p is None else round(p, 4)
 
 
-# Documents longer than this (both sides together) keep the first pass's path.
-LEARNED_PASS_MAX_SEGMENTS = 4000
+# The second pass holds every run's vector twice (the process's memo and the unit
+# copy it reads): when those would take more than this many megabytes, the
+# document keeps the first pass's path (and the log says so). Sentences take
+# 32 KB a segment (4 runs a side), so this is about 30,000 segments; a
+# 5,000 × 6,300 book takes 360 MB.
+LEARNED_PASS_MAX_MB = 1024.0
+
+
+def learned_pass_megabytes(n_src: int, n_tgt: int, units: str, dim: int) -> float:
+    """The megabytes of run vectors the second pass holds for ``n_src`` × ``n_tgt`` segments (see LEARNED_PASS_MAX_MB)."""
+    from sialign.align.learned_pass import RUNS
+
+    src_runs, tgt_runs = RUNS[units]
+    return 2 * (src_runs * n_src + tgt_runs * n_tgt) * dim * 4 / 2**20
 
 
 def _learned_pass_spans(
@@ -585,11 +605,11 @@ def _learned_pass_spans(
     if (model is None or not params.learned_score or params.method != "beads" or units not in RUNS
             or is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
         return None
-    if len(src_doc) + len(tgt_texts) > LEARNED_PASS_MAX_SEGMENTS:
-        # Encoding every run of up to RUNS[units] segments would take several times the
-        # first pass's embedding time on a book; talks are far below this.
-        log.info("learned second pass skipped: %d segments (more than %d); the first pass's path is kept",
-                 len(src_doc) + len(tgt_texts), LEARNED_PASS_MAX_SEGMENTS)  # fmt: skip
+    megabytes = learned_pass_megabytes(len(src_doc), len(tgt_texts), units, main.dim)
+    if megabytes > LEARNED_PASS_MAX_MB:
+        log.info("learned second pass skipped: the vectors of its runs would take %.0f MB for %d × %d segments "
+                 "(more than %.0f MB); the first pass's path is kept",
+                 megabytes, len(src_doc), len(tgt_texts), LEARNED_PASS_MAX_MB)  # fmt: skip
         return None
     src_runs, tgt_runs = RUNS[units]
     _, _, src_spans, tgt_spans = encode_pair(
@@ -607,7 +627,7 @@ def _learned_pass_spans(
 def _refine(
     model: BeadCostModel | None, spans: tuple[np.ndarray, np.ndarray], lengths: tuple[np.ndarray, np.ndarray],
     s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams, units: str,
-    should_stop: StopFn | None = None,
+    should_stop: StopFn | None = None, typical: float | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """The learned second pass over one gap (whole-document bead positions in and out)."""
     from sialign.align.dp import WindowCosts
@@ -617,7 +637,7 @@ def _refine(
     window = [(i0 - s0, a, j0 - t0, b) for i0, a, j0, b in shapes]
     refined = refine(
         WindowCosts(model, s0, s1, t0, t1), spans[0][:, s0:s1], spans[1][:, t0:t1],
-        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, units, should_stop,
+        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, units, should_stop, typical,
     )
     return [(i0 + s0, a, j0 + t0, b) for i0, a, j0, b in refined]
 

@@ -7,6 +7,9 @@ a vector for each such run. Two ways (docs/algorithms.md: Embeddings):
   it is what makes interactive re-alignment possible.
 * ``exact``: encode the concatenated texts, as vecalign and Bertalign do;
   max_len times more text to embed (fed through the cache when one is given).
+  An encoder with ``encode_runs`` (the built-in multilingual one) gives the
+  same vectors from one pass over the document instead
+  (:meth:`sialign.embed.multilingual.MultilingualEncoder.encode_runs`).
 
 Layout (the one :class:`sialign.align.costs.Signal` reads): ``out[k-1, p]``
 is the vector of the run of ``k`` segments starting at position ``p``
@@ -92,6 +95,13 @@ def candidate_vectors(
         raise ValueError("exact mode needs the segment texts and an embedder")
     if len(texts) != n:
         raise ValueError(f"{len(texts)} texts but {n} vectors")
+    compose = getattr(embedder, "encode_runs", None)
+    if callable(compose):
+        # The encoder puts every run together from one pass over the document (no cache needed).
+        runs_out: np.ndarray = compose(
+            list(texts), max_len, joiner=joiner, singles=doc_vectors, progress=progress, should_stop=should_stop
+        )
+        return runs_out
     runs = overlap_texts(texts, max_len, joiner)
     out[0] = doc_vectors
     longer = [t for k_runs in runs[1:] for t in k_runs]
