@@ -298,4 +298,4 @@ def test_exact_candidates_of_the_multilingual_encoder_are_its_runs(monkeypatch: 
     exact = candidate_vectors(singles, 3, "exact", RUN_TEXTS, encoder)
     assert np.array_equal(exact[0], singles)
     assert np.abs(exact - expected).max() < 1e-5
-    assert len(whole) < 15 and " ".join(RUN_TEXTS[:3]) not in whole
+    assert len(whole) < 25 and " ".join(RUN_TEXTS[:3]) not in whole

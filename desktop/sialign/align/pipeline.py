@@ -153,7 +153,7 @@ def encode_pair(
         the spans are (max_side, n, dim) / (max_other, m, dim) in exact mode, else None.
     """
     from sialign.embed.cache import cached_encode, shared_cache
-    from sialign.embed.candidates import candidate_vectors
+    from sialign.embed.candidates import RunEncoder, candidate_vectors
 
     lexical = is_lexical(embedder)
     identity = repr(getattr(embedder, "settings", "")) if lexical else embedder.cache_id or f"id{id(embedder)}"
@@ -175,19 +175,26 @@ def encode_pair(
     # Vectors of neural embedders go through the on-disk cache: re-aligning
     # after an edit, or the same file in another run, encodes only new texts.
     cache = None if lexical else shared_cache()
+    if candidates not in ("fast", "exact"):
+        raise SialignError(f"candidates must be 'fast' or 'exact', not {candidates!r}")
+    side_encoder: Embedder = embedder
+    other_encoder: Embedder = embedder
+    if candidates == "exact" and callable(getattr(embedder, "encode_runs", None)):
+        # One pass over each document gives its segments' vectors and its runs' together
+        # (both stored in the cache: the first pass then reads the segments' from there).
+        side_encoder = RunEncoder(embedder, list(side), max_side, side_joiner)
+        other_encoder = RunEncoder(embedder, list(other), max_other, other_joiner)
     half_a, half_b = stage(progress, 0.0, 0.5), stage(progress, 0.5, 1.0)
-    x = cached_encode(embedder, list(side), cache, progress=half_a, should_stop=should_stop)
-    y = cached_encode(embedder, list(other), cache, progress=half_b, should_stop=should_stop)
+    x = cached_encode(side_encoder, list(side), cache, progress=half_a, should_stop=should_stop)
+    y = cached_encode(other_encoder, list(other), cache, progress=half_b, should_stop=should_stop)
     x_spans = y_spans = None
     if candidates == "exact":
         x_spans = candidate_vectors(
-            x, max_side, "exact", list(side), embedder, joiner=side_joiner, cache=cache, should_stop=should_stop
+            x, max_side, "exact", list(side), side_encoder, joiner=side_joiner, cache=cache, should_stop=should_stop
         )
         y_spans = candidate_vectors(
-            y, max_other, "exact", list(other), embedder, joiner=other_joiner, cache=cache, should_stop=should_stop
+            y, max_other, "exact", list(other), other_encoder, joiner=other_joiner, cache=cache, should_stop=should_stop
         )
-    elif candidates != "fast":
-        raise SialignError(f"candidates must be 'fast' or 'exact', not {candidates!r}")
     result = (x, y, x_spans, y_spans)
     _PAIR_MEMO[key] = result
     while len(_PAIR_MEMO) > _PAIR_MEMO_SIZE:
@@ -409,9 +416,15 @@ def align_project(
         if choice.note:
             log.info("%s", choice.note)
         main = load_embedder(choice.spec)
-    built = build_signals(project, params, main, progress=embed_progress, should_stop=should_stop)
-    signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
     tgt_texts = _texts(tgt_doc)
+    # The second pass's runs first: the same pass over each document gives the segments'
+    # vectors, which the first pass then reads from the vector cache.
+    run_vectors = _learned_pass_spans(
+        params, units, main, project, tgt_texts, progress=stage(embed_progress, 0.0, 0.6), should_stop=should_stop
+    )
+    built = build_signals(project, params, main, should_stop=should_stop,
+                          progress=embed_progress if run_vectors is None else stage(embed_progress, 0.6, 1.0))  # fmt: skip
+    signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
     embedded = time.perf_counter()
     check_stop(should_stop)
 
@@ -457,7 +470,8 @@ def align_project(
     # The second pass compares source and target with the main encoder: not when it is
     # blind to the pair and the pivot decides alone.
     direct = any(sg.name == "source" for sg in signals)
-    run_vectors = _learned_pass_spans(params, units, main, src_doc, tgt_texts, model if direct else None, should_stop)
+    if model is None or not direct:
+        run_vectors = None
     typical: float | None = None
     if run_vectors is not None:
         from sialign.align.learned_pass import typical_cosine
@@ -591,19 +605,22 @@ def learned_pass_megabytes(n_src: int, n_tgt: int, units: str, dim: int) -> floa
 
 
 def _learned_pass_spans(
-    params: AlignParams, units: str, main: Embedder, src_doc: Document, tgt_texts: list[str],
-    model: BeadCostModel | None, should_stop: StopFn | None,
+    params: AlignParams, units: str, main: Embedder, project: Project, tgt_texts: list[str],
+    progress: ProgressFn | None = None, should_stop: StopFn | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Unit vectors of concatenated runs for the learned second pass, or None where it does not run.
 
     It runs with a neural encoder, on sentence targets (a written translation,
     or an interpretation transcribed in sentences) and on chunks, each with
-    its own fitted weights.
+    its own fitted weights; not where the pivot alone decides (it compares
+    source and target with the main encoder).
     """
     from sialign.align.learned_pass import RUNS, shipped_weights
 
-    if (model is None or not params.learned_score or params.method != "beads" or units not in RUNS
-            or is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
+    src_doc = project.source
+    pivot_alone = params.pivot and project.reference is not None and float(params.pivot_weight) >= 1.0
+    if (not len(src_doc) or not tgt_texts or pivot_alone or not params.learned_score or params.method != "beads"
+            or units not in RUNS or is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
         return None
     megabytes = learned_pass_megabytes(len(src_doc), len(tgt_texts), units, main.dim)
     if megabytes > LEARNED_PASS_MAX_MB:
@@ -613,7 +630,8 @@ def _learned_pass_spans(
         return None
     src_runs, tgt_runs = RUNS[units]
     _, _, src_spans, tgt_spans = encode_pair(
-        main, _texts(src_doc), tgt_texts, candidates="exact", max_side=src_runs, max_other=tgt_runs, should_stop=should_stop,
+        main, _texts(src_doc), tgt_texts, candidates="exact", max_side=src_runs, max_other=tgt_runs,
+        progress=progress, should_stop=should_stop,
     )
     assert src_spans is not None and tgt_spans is not None
 
