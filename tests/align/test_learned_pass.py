@@ -319,3 +319,24 @@ def test_learned_pass_cosine_tables_give_the_dot_products(monkeypatch) -> None:
     assert np.allclose(with_tables[1], without[1], atol=1e-5, equal_nan=True)
     best = np.max(src_spans[0] @ tgt_spans[0].T, axis=1)
     assert learned_pass.typical_cosine(src_spans[0], tgt_spans[0], block=7) == pytest.approx(float(np.median(best)), abs=1e-6)
+
+
+def test_learned_pass_and_first_pass_share_one_encoder_pass(monkeypatch) -> None:
+    """From an empty vector cache, the pass over each document that gives the second pass its runs also
+    gives the first pass its sentences' vectors (through the cache): no sentence is encoded on its own."""
+    from sialign.align.pipeline import clear_memo
+    from sialign.embed.multilingual import MultilingualEncoder
+
+    clear_memo()
+    seen: list[str] = []
+    original = MultilingualEncoder.encode
+
+    def counting(self, texts, **kw):  # type: ignore[no-untyped-def]
+        seen.extend(texts)
+        return original(self, texts, **kw)
+
+    monkeypatch.setattr(MultilingualEncoder, "encode", counting)
+    project = Project(source=Document.from_texts(SOURCE, "en"), target=Document.from_texts(TARGET, "fr"))
+    beads = align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences")).alignment.beads
+    assert all(b.confidence is not None for b in beads)
+    assert not (set(SOURCE) | set(TARGET)) & set(seen)

@@ -590,9 +590,9 @@ def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs
 
 # The second pass holds every run's vector twice (the process's memo and the unit
 # copy it reads): when those would take more than this many megabytes, the
-# document keeps the first pass's path (and the log says so). Sentences take
-# 32 KB a segment (4 runs a side), so this is about 30,000 segments; a
-# 5,000 × 6,300 book takes 360 MB.
+# document keeps the first pass's path (and the log says so). Sentence targets
+# take 16 KB a segment (4 runs of 512 floats, twice), so this is about 65,000
+# segments; a 5,000 × 6,300 book takes 180 MB.
 LEARNED_PASS_MAX_MB = 1024.0
 
 
