@@ -436,7 +436,7 @@ class MultilingualEncoder:
                     hi = np.clip(hi, u0, u1) - u0
                     return prefix[np.searchsorted(cuts, hi)] - prefix[np.searchsorted(cuts, lo)]  # type: ignore[no-any-return]
 
-                a, b = starts[s0:s1], starts[s0 + 1 : s1 + 1]
+                text_start, text_end = starts[s0:s1], starts[s0 + 1 : s1 + 1]
                 count = s1 - s0
                 head_rows = offsets[pieces : pieces + 2 * count : 2]
                 tail_ends = offsets[pieces + 2 : pieces + 2 * count + 2 : 2]
@@ -446,7 +446,8 @@ class MultilingualEncoder:
                 read_head = feats[np.minimum(head_rows[:, None] + np.arange(REACH + 1), last)].sum(axis=1, dtype=np.float64)
                 read_tail = feats[np.maximum(tail_ends[:, None] - np.arange(1, REACH + 2), 0)].sum(axis=1, dtype=np.float64)
                 sums = np.concatenate([
-                    span(a, b), read_head - span(a, a + REACH), read_tail - span(b - REACH, b),
+                    span(text_start, text_end), read_head - span(text_start, text_start + REACH),
+                    read_tail - span(text_end - REACH, text_end),
                 ]).astype(np.float32)  # fmt: skip
                 projected = sums @ cnn_w
                 inner[s0:s1], head[s0:s1], tail[s0:s1] = projected[:count], projected[count : 2 * count], projected[2 * count :]
