@@ -185,16 +185,20 @@ def encode_pair(
         side_encoder = RunEncoder(embedder, list(side), max_side, side_joiner)
         other_encoder = RunEncoder(embedder, list(other), max_other, other_joiner)
     half_a, half_b = stage(progress, 0.0, 0.5), stage(progress, 0.5, 1.0)
-    x = cached_encode(side_encoder, list(side), cache, progress=half_a, should_stop=should_stop)
-    y = cached_encode(other_encoder, list(other), cache, progress=half_b, should_stop=should_stop)
     x_spans = y_spans = None
+    # One side after the other: a RunEncoder holds its document's runs until its spans are taken.
+    x = cached_encode(side_encoder, list(side), cache, progress=half_a, should_stop=should_stop)
     if candidates == "exact":
         x_spans = candidate_vectors(
             x, max_side, "exact", list(side), side_encoder, joiner=side_joiner, cache=cache, should_stop=should_stop
         )
+    del side_encoder
+    y = cached_encode(other_encoder, list(other), cache, progress=half_b, should_stop=should_stop)
+    if candidates == "exact":
         y_spans = candidate_vectors(
             y, max_other, "exact", list(other), other_encoder, joiner=other_joiner, cache=cache, should_stop=should_stop
         )
+    del other_encoder
     result = (x, y, x_spans, y_spans)
     _PAIR_MEMO[key] = result
     while len(_PAIR_MEMO) > _PAIR_MEMO_SIZE:
