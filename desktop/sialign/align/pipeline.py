@@ -592,11 +592,11 @@ def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs
             bead.confidence = None if p is None else round(p, 4)
 
 
-# The second pass holds every run's vector twice (the process's memo and the unit
-# copy it reads): when those would take more than this many megabytes, the
-# document keeps the first pass's path (and the log says so). Sentence targets
-# take 16 KB a segment (4 runs of 512 floats, twice), so this is about 65,000
-# segments; a 5,000 × 6,300 book takes 180 MB.
+# The second pass holds every run's vector in the process's memo, and while it
+# puts them together a copy more (counted twice here): when those would take
+# more than this many megabytes, the document keeps the first pass's path (and
+# the log says so). Sentence targets count 16 KB a segment (4 runs of 512
+# floats, twice), so this is about 65,000 segments; a 5,000 × 6,300 book 180 MB.
 LEARNED_PASS_MAX_MB = 1024.0
 
 
@@ -640,7 +640,15 @@ def _learned_pass_spans(
     assert src_spans is not None and tgt_spans is not None
 
     def unit(v: np.ndarray) -> np.ndarray:
-        # A copy: the memoised vectors are shared with other callers.
+        rows = v.reshape(-1, v.shape[-1])
+        norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+        if v.dtype == np.float32 and bool(np.all((norms == 0) | (np.abs(norms - 1.0) < 1e-4))):
+            # Unit rows already (an encoder's; zero for empty texts): the memoised vectors
+            # themselves, read only, not a copy (90 MB on a 5,000 × 6,000 book).
+            view = v.view()
+            view.flags.writeable = False
+            return view
+        # A normalised copy: the memoised vectors are shared with other callers.
         return l2_normalise_rows(v.astype(np.float32, copy=True).reshape(-1, v.shape[-1])).reshape(v.shape)
 
     return unit(src_spans), unit(tgt_spans)
