@@ -340,3 +340,18 @@ def test_learned_pass_and_first_pass_share_one_encoder_pass(monkeypatch) -> None
     beads = align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences")).alignment.beads
     assert all(b.confidence is not None for b in beads)
     assert not (set(SOURCE) | set(TARGET)) & set(seen)
+
+
+def test_learned_pass_runs_are_read_in_the_embedding_stage_with_progress() -> None:
+    """The second pass's encoder pass reports its progress inside the embedding stage, in order."""
+    from sialign.align.pipeline import clear_memo
+
+    clear_memo()
+    seen: list[tuple[float, str]] = []
+    project = Project(source=Document.from_texts(SOURCE * 3, "en"), target=Document.from_texts(TARGET * 3, "fr"))
+    align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences"),
+                  progress=lambda f, m: seen.append((f, m)))  # fmt: skip
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    runs = [f for f, m in seen if m.startswith("Embedding runs")]
+    assert runs and max(runs) <= 0.5
