@@ -355,3 +355,36 @@ def test_learned_pass_runs_are_read_in_the_embedding_stage_with_progress() -> No
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     runs = [f for f, m in seen if m.startswith("Embedding runs")]
     assert runs and max(runs) <= 0.5
+
+
+def test_learned_pass_reads_a_document_once_and_after_an_edit_only_what_changed(monkeypatch) -> None:
+    """A first alignment puts each document's runs together in one pass (encode_runs); re-aligning after one
+    sentence changed encodes only the runs that hold it, whole, without reading the documents again."""
+    from sialign.align.pipeline import clear_memo
+    from sialign.embed.multilingual import MultilingualEncoder
+
+    clear_memo()
+    calls: list[str] = []
+    whole: list[str] = []
+    encode, encode_runs = MultilingualEncoder.encode, MultilingualEncoder.encode_runs
+
+    def counting_encode(self, texts, **kw):  # type: ignore[no-untyped-def]
+        whole.extend(texts)
+        return encode(self, texts, **kw)
+
+    def counting_runs(self, texts, *args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(texts[0])
+        return encode_runs(self, texts, *args, **kw)
+
+    monkeypatch.setattr(MultilingualEncoder, "encode", counting_encode)
+    monkeypatch.setattr(MultilingualEncoder, "encode_runs", counting_runs)
+    source = SOURCE * 30
+    params = AlignParams(embedder="use-multilingual", target_units="sentences")
+    align_project(Project(source=Document.from_texts(source, "en"), target=Document.from_texts(TARGET * 30, "fr")), params)
+    assert len(calls) == 2
+    calls.clear()
+    whole.clear()
+    edited = [*source[:10], "The farmers asked the committee for help with the drought.", *source[11:]]
+    align_project(Project(source=Document.from_texts(edited, "en"), target=Document.from_texts(TARGET * 30, "fr")), params)
+    assert not calls
+    assert whole and all("help with the drought" in text for text in whole) and len(whole) <= 10

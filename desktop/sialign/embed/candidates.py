@@ -109,12 +109,19 @@ def candidate_vectors(
     return out
 
 
+# Texts holding less than this share of a document's characters are encoded
+# whole rather than by reading the whole document (which costs about 1.6 passes).
+WHOLE_SHARE = 0.25
+
+
 class RunEncoder:
     """An encoder of one document's runs of 1..max_len segments, for an encoder that puts runs together.
 
     :func:`~sialign.embed.cache.cached_encode` asks it for the texts the cache
     lacks; the first such call has the encoder's ``encode_runs`` read the
-    whole document once, and every later one is answered from that. Its vectors
+    whole document once, and every later one is answered from that, unless
+    the texts asked for hold less than ``WHOLE_SHARE`` of the document's
+    characters (the runs an edit touched): those are encoded as they are. Its vectors
     share the encoder's cache key: they are the vectors encoding each joined
     text gives (up to float rounding).
 
@@ -131,6 +138,7 @@ class RunEncoder:
         self.texts, self.max_len, self.joiner = list(texts), max_len, joiner
         self._runs: np.ndarray | None = None
         self._where: dict[str, tuple[int, int]] = {}
+        self._chars = sum(map(len, self.texts))
 
     @property
     def cache_id(self) -> str:
@@ -145,6 +153,10 @@ class RunEncoder:
         Raises:
             KeyError: a text that is neither.
         """
+        if self._runs is None and sum(map(len, texts)) < WHOLE_SHARE * self._chars:
+            # A few texts (the runs an edit touched): encoding them costs less than reading the document.
+            encoded: np.ndarray = self.embedder.encode(texts, progress=progress, should_stop=should_stop)
+            return encoded
         if self._runs is None:
             self._runs = self.embedder.encode_runs(
                 self.texts, self.max_len, joiner=self.joiner, progress=progress, should_stop=should_stop
