@@ -89,7 +89,6 @@ def child(data: Path, copies: int, learned: bool, lift_limit: bool = False) -> d
 
     ``lift_limit``: no size limit on the second pass (to measure a version of the code that had one).
     """
-    os.environ["SIALIGN_CACHE_DIR"] = tempfile.mkdtemp(prefix="sialign-scale-")
     from sialign.align import learned_pass, pipeline
     from sialign.core.params import AlignParams
     from sialign.embed.models import load_embedder
@@ -154,7 +153,9 @@ def sizes(data: Path, copies: tuple[int, ...], lift_limit: bool = False) -> dict
         for learned in (False, True):
             command = [sys.executable, str(Path(__file__).resolve()), "--child", f"{count},{int(learned)},{int(lift_limit)}",
                        "--data", str(data)]  # fmt: skip
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            with tempfile.TemporaryDirectory(prefix="sialign-scale-") as cache:  # an empty vector cache, removed after
+                done = subprocess.run(command, capture_output=True, text=True, check=False,
+                                      env={**os.environ, "SIALIGN_CACHE_DIR": cache})  # fmt: skip
             if done.returncode != 0:
                 raise SystemExit(f"{count} copies, second pass {learned}: {done.stderr[-2000:]}")
             row["with second pass" if learned else "first pass alone"] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -259,7 +260,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(f"unknown part(s): {', '.join(sorted(unknown))}")
     if not args.data.is_dir():
         parser.error(f"{args.data}: the shared data folder is not there")
-    os.environ.setdefault("SIALIGN_CACHE_DIR", tempfile.mkdtemp(prefix="sialign-bench-cache-"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = json.loads(args.out.read_text()) if args.out.exists() else {}
     for part in parts:
@@ -267,7 +267,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if part == "sizes":
             report[part] = sizes(args.data, tuple(int(c) for c in args.copies.split(",")), args.lift_limit)
         else:
-            report[part] = dev(args.data)
+            with tempfile.TemporaryDirectory(prefix="sialign-scale-") as cache:
+                os.environ["SIALIGN_CACHE_DIR"] = cache  # the dev sets from an empty vector cache
+                report[part] = dev(args.data)
+                from sialign.embed.cache import close_shared_caches
+
+                close_shared_caches()
         print(json.dumps(report[part], indent=2, ensure_ascii=False), flush=True)
         args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False))
         args.out.with_suffix(".md").write_text(markdown(report))
