@@ -201,3 +201,190 @@ def test_bertalign_base_with_no_learned_weight_ignores_the_learned_models(monkey
     assert original(first, src, tgt, sc, tc, path, replace(scrambled, learned_weight=1.0), *args) != on_base
     assert BeadScoreWeights.from_dict(base.to_dict(), "sentences").to_dict() == base.to_dict()
 
+
+
+class _IndexEmbedder:
+    """Vectors that know the translation: a text of words ``w12 w13`` gets the normalised sum of
+    base vectors 12 and 13, and source and target segment k are both ``wk``."""
+
+    name = "index-vectors"
+    dim = 32
+    cache_id = ""
+    cacheable = False
+
+    def __init__(self, count: int) -> None:
+        rng = np.random.default_rng(0)
+        base = rng.normal(size=(count, self.dim)).astype(np.float32)
+        self.base = base / np.linalg.norm(base, axis=1, keepdims=True)
+
+    def fit(self, texts, **_) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    def encode(self, texts, *, progress=None, should_stop=None) -> np.ndarray:  # type: ignore[no-untyped-def]
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.split():
+                out[row] += self.base[int(word[1:])]
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(norms > 0, norms, 1.0)
+
+
+def _numbered_book(count: int) -> Project:
+    texts = [f"w{k}" for k in range(count)]
+    return Project(source=Document.from_texts(texts, "de"), target=Document.from_texts(texts, "fr"))
+
+
+def test_learned_pass_runs_on_books_above_the_old_4000_segment_limit() -> None:
+    """A 2,100 × 2,100 book (4,200 segments) gets the second pass: every bead carries its confidence."""
+    count = 2100
+    project = _numbered_book(count)
+    result = align_project(project, AlignParams(target_units="sentences"), embedder=_IndexEmbedder(count), keep_scoring=True)
+    beads = result.alignment.beads
+    assert result.scoring is not None and result.scoring.src_spans.shape[:2] == (4, count)
+    assert [(b.src, b.tgt) for b in beads] == [((k,), (k,)) for k in range(count)]
+    assert all(b.confidence is not None for b in beads)
+
+
+def test_learned_pass_safety_limit_names_the_memory_it_would_take(monkeypatch, caplog) -> None:
+    """Above LEARNED_PASS_MAX_MB the first pass's path is kept and the log says why, in megabytes."""
+    import logging
+
+    from sialign.align import pipeline
+
+    count = 300
+    megabytes = pipeline.learned_pass_megabytes(count, count, "sentences", _IndexEmbedder.dim)
+    assert megabytes == pytest.approx(2 * 8 * count * 32 * 4 / 2**20)
+    monkeypatch.setattr(pipeline, "LEARNED_PASS_MAX_MB", megabytes * 0.99)
+    with caplog.at_level(logging.INFO, logger="sialign.align.pipeline"):
+        result = align_project(_numbered_book(count), AlignParams(target_units="sentences"),
+                               embedder=_IndexEmbedder(count), keep_scoring=True)  # fmt: skip
+    assert result.scoring is None and all(b.confidence is None for b in result.alignment.beads)
+    assert any("second pass skipped" in r.getMessage() and f"{megabytes:.0f} MB" in r.getMessage() for r in caplog.records)
+    monkeypatch.setattr(pipeline, "LEARNED_PASS_MAX_MB", megabytes * 1.01)
+    result = align_project(_numbered_book(count), AlignParams(target_units="sentences"),
+                           embedder=_IndexEmbedder(count), keep_scoring=True)  # fmt: skip
+    assert result.scoring is not None
+
+
+def _window(n: int, m: int, seed: int):  # type: ignore[no-untyped-def]
+    """Run vectors, lengths and first-pass costs of a random n × m pair whose target follows the source."""
+    from sialign.align.costs import BeadCostModel, CostSettings, Signal
+    from sialign.align.dp import WindowCosts
+    from sialign.embed.candidates import candidate_vectors
+
+    rng = np.random.default_rng(seed)
+    src = rng.normal(size=(n, 24)).astype(np.float32)
+    tgt = src[np.minimum((np.arange(m) * n) // m, n - 1)] + 0.8 * rng.normal(size=(m, 24)).astype(np.float32)
+    src /= np.linalg.norm(src, axis=1, keepdims=True)
+    tgt /= np.linalg.norm(tgt, axis=1, keepdims=True)
+    src_spans, tgt_spans = candidate_vectors(src, 4), candidate_vectors(tgt, 4)
+    chars = rng.integers(20, 120, size=n).astype(np.float64), rng.integers(20, 120, size=m).astype(np.float64)
+    model = BeadCostModel([Signal(src, tgt, 1.0, src_spans, tgt_spans)], 4, 4, CostSettings(), None, None, *chars)
+    return src_spans, tgt_spans, chars, WindowCosts(model, 0, n, 0, m)
+
+
+def test_learned_pass_cosine_tables_give_the_dot_products(monkeypatch) -> None:
+    """The cosines the DP reads from one matrix product per block equal one dot product per pair,
+    and so does the second pass's path; the typical cosine, taken in blocks, equals the whole matrix's."""
+    from sialign.align.dp import align_window
+
+    src_spans, tgt_spans, chars, first = _window(400, 470, 5)
+    path = align_window(first.model, 0, 400, 0, 470).beads
+    weights = shipped_weights("sentences")
+    assert weights is not None
+
+    def run() -> tuple[list, np.ndarray]:
+        features = learned_pass.BeadFeatures(src_spans, tgt_spans, *chars, first)
+        i = np.arange(100, 164)[:, None] + np.zeros((1, 30), dtype=np.int64)
+        j = np.clip(i * 470 // 400 - 15 + np.arange(30)[None, :], 0, 470)
+        values = np.stack([features.match(a, b, i, j, np.zeros(i.shape)) for a in (1, 2, 4) for b in (1, 3)])
+        path2 = learned_pass.second_pass(first, src_spans, tgt_spans, *chars, path, weights, 4, 4, features=features)
+        return path2, values
+
+    tables: list[tuple[int, int]] = []
+    lookup = learned_pass.BeadFeatures._table_lookup
+
+    def spy(self, a, b, si, tj):  # type: ignore[no-untyped-def]
+        out = lookup(self, a, b, si, tj)
+        if out is not None:
+            tables.append((a, b))
+        return out
+
+    monkeypatch.setattr(learned_pass.BeadFeatures, "_table_lookup", spy)
+    with_tables = run()
+    assert tables
+    monkeypatch.setattr(learned_pass, "TABLE_MIN_CELLS", 10**9)
+    without = run()
+    assert with_tables[0] == without[0]
+    assert np.allclose(with_tables[1], without[1], atol=1e-5, equal_nan=True)
+    best = np.max(src_spans[0] @ tgt_spans[0].T, axis=1)
+    assert learned_pass.typical_cosine(src_spans[0], tgt_spans[0], block=7) == pytest.approx(float(np.median(best)), abs=1e-6)
+
+
+def test_learned_pass_and_first_pass_share_one_encoder_pass(monkeypatch) -> None:
+    """From an empty vector cache, the pass over each document that gives the second pass its runs also
+    gives the first pass its sentences' vectors (through the cache): no sentence is encoded on its own."""
+    from sialign.embed.pairs import clear_memo
+    from sialign.embed.multilingual import MultilingualEncoder
+
+    clear_memo()
+    seen: list[str] = []
+    original = MultilingualEncoder.encode
+
+    def counting(self, texts, **kw):  # type: ignore[no-untyped-def]
+        seen.extend(texts)
+        return original(self, texts, **kw)
+
+    monkeypatch.setattr(MultilingualEncoder, "encode", counting)
+    project = Project(source=Document.from_texts(SOURCE, "en"), target=Document.from_texts(TARGET, "fr"))
+    beads = align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences")).alignment.beads
+    assert all(b.confidence is not None for b in beads)
+    assert not (set(SOURCE) | set(TARGET)) & set(seen)
+
+
+def test_learned_pass_runs_are_read_in_the_embedding_stage_with_progress() -> None:
+    """The second pass's encoder pass reports its progress inside the embedding stage, in order."""
+    from sialign.embed.pairs import clear_memo
+
+    clear_memo()
+    seen: list[tuple[float, str]] = []
+    project = Project(source=Document.from_texts(SOURCE * 3, "en"), target=Document.from_texts(TARGET * 3, "fr"))
+    align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences"),
+                  progress=lambda f, m: seen.append((f, m)))  # fmt: skip
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    runs = [f for f, m in seen if m.startswith("Embedding runs")]
+    assert runs and max(runs) <= 0.5
+
+
+def test_learned_pass_reads_a_document_once_and_after_an_edit_only_what_changed(monkeypatch) -> None:
+    """A first alignment puts each document's runs together in one pass (encode_runs); re-aligning after one
+    sentence changed encodes only the runs that hold it, whole, without reading the documents again."""
+    from sialign.embed.pairs import clear_memo
+    from sialign.embed.multilingual import MultilingualEncoder
+
+    clear_memo()
+    calls: list[str] = []
+    whole: list[str] = []
+    encode, encode_runs = MultilingualEncoder.encode, MultilingualEncoder.encode_runs
+
+    def counting_encode(self, texts, **kw):  # type: ignore[no-untyped-def]
+        whole.extend(texts)
+        return encode(self, texts, **kw)
+
+    def counting_runs(self, texts, *args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(texts[0])
+        return encode_runs(self, texts, *args, **kw)
+
+    monkeypatch.setattr(MultilingualEncoder, "encode", counting_encode)
+    monkeypatch.setattr(MultilingualEncoder, "encode_runs", counting_runs)
+    source = SOURCE * 30
+    params = AlignParams(embedder="use-multilingual", target_units="sentences")
+    align_project(Project(source=Document.from_texts(source, "en"), target=Document.from_texts(TARGET * 30, "fr")), params)
+    assert len(calls) == 2
+    calls.clear()
+    whole.clear()
+    edited = [*source[:10], "The farmers asked the committee for help with the drought.", *source[11:]]
+    align_project(Project(source=Document.from_texts(edited, "en"), target=Document.from_texts(TARGET * 30, "fr")), params)
+    assert not calls
+    assert whole and all("help with the drought" in text for text in whole) and len(whole) <= 10

@@ -27,7 +27,9 @@ Parts:
   −30, +60, +300 s: strict F1 timed vs. text only, and the lag found.
 * ``book``: 5,148 × 6,094 sentences (Text+Berg dev eleven times, each copy
   numbered so no text repeats) end to end from an empty cache: embedding,
-  DP, total; then the DP again with the tables cached.
+  DP, total; then the DP again with the tables cached. Since the learned
+  second pass runs on books its run vectors are part of the embedding and
+  its DP of the aligning time (``bench_scale.py`` measures with and without it).
 """
 
 from __future__ import annotations

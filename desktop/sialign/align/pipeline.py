@@ -267,9 +267,15 @@ def align_project(
         if choice.note:
             log.info("%s", choice.note)
         main = load_embedder(choice.spec)
-    built = build_signals(project, params, main, progress=embed_progress, should_stop=should_stop)
-    signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
     tgt_texts = _texts(tgt_doc)
+    # The second pass's runs first: the same pass over each document gives the segments'
+    # vectors, which the first pass then reads from the vector cache.
+    run_vectors = _learned_pass_spans(
+        params, units, main, project, tgt_texts, progress=stage(embed_progress, 0.0, 0.6), should_stop=should_stop
+    )
+    built = build_signals(project, params, main, should_stop=should_stop,
+                          progress=embed_progress if run_vectors is None else stage(embed_progress, 0.6, 1.0))  # fmt: skip
+    signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
     embedded = time.perf_counter()
     check_stop(should_stop)
 
@@ -315,7 +321,14 @@ def align_project(
     # The second pass compares source and target with the main encoder: not when it is
     # blind to the pair and the pivot decides alone.
     direct = any(sg.name == "source" for sg in signals)
-    run_vectors = _learned_pass_spans(params, units, main, src_doc, tgt_texts, model if direct else None, should_stop)
+    if model is None or not direct:
+        run_vectors = None
+    typical: float | None = None
+    if run_vectors is not None:
+        from sialign.align.learned_pass import typical_cosine
+
+        # Read by the second pass over the whole talk and by the confidences: computed once.
+        typical = typical_cosine(run_vectors[0][0], run_vectors[1][0])
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []
     levels: list[list[int]] = []
@@ -355,7 +368,9 @@ def align_project(
             levels.extend([list(level) for level in result.levels])
             shapes = result.beads
             if run_vectors is not None:
-                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units, should_stop)
+                whole = (s0, s1, t0, t1) == (0, n, 0, m)
+                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units, should_stop,
+                                 typical if whole else None)  # fmt: skip
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
             beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes)
@@ -371,7 +386,7 @@ def align_project(
     if run_vectors is not None and model is not None:
         from sialign.align.learned_pass import LearnedInputs
 
-        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units)
+        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units, typical)
         _set_confidences(project, ordered, scoring, {id(bead) for _, bead in anchors}, should_stop)
     similarity = model.similarity() if model is not None else np.broadcast_to(np.float32(np.nan), (n, m))
     finished = time.perf_counter()
@@ -425,39 +440,63 @@ def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs
             bead.confidence = None if p is None else round(p, 4)
 
 
-# Documents longer than this (both sides together) keep the first pass's path.
-LEARNED_PASS_MAX_SEGMENTS = 4000
+# The second pass holds every run's vector in the process's memo, and while it
+# puts them together a copy more (counted twice here): when those would take
+# more than this many megabytes, the document keeps the first pass's path (and
+# the log says so). Sentence targets count 16 KB a segment (4 runs of 512
+# floats, twice), so this is about 65,000 segments; a 5,000 × 6,300 book 180 MB.
+LEARNED_PASS_MAX_MB = 1024.0
+
+
+def learned_pass_megabytes(n_src: int, n_tgt: int, units: str, dim: int) -> float:
+    """The megabytes of run vectors the second pass holds for ``n_src`` × ``n_tgt`` segments (see LEARNED_PASS_MAX_MB)."""
+    from sialign.align.learned_pass import RUNS
+
+    src_runs, tgt_runs = RUNS[units]
+    return 2 * (src_runs * n_src + tgt_runs * n_tgt) * dim * 4 / 2**20
 
 
 def _learned_pass_spans(
-    params: AlignParams, units: str, main: Embedder, src_doc: Document, tgt_texts: list[str],
-    model: BeadCostModel | None, should_stop: StopFn | None,
+    params: AlignParams, units: str, main: Embedder, project: Project, tgt_texts: list[str],
+    progress: ProgressFn | None = None, should_stop: StopFn | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Unit vectors of concatenated runs for the learned second pass, or None where it does not run.
 
     It runs with a neural encoder, on sentence targets (a written translation,
     or an interpretation transcribed in sentences) and on chunks, each with
-    its own fitted weights.
+    its own fitted weights; not where the pivot alone decides (it compares
+    source and target with the main encoder).
     """
     from sialign.align.learned_pass import RUNS, shipped_weights
 
-    if (model is None or not params.learned_score or params.method != "beads" or units not in RUNS
-            or is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
+    src_doc = project.source
+    pivot_alone = params.pivot and project.reference is not None and float(params.pivot_weight) >= 1.0
+    if (not len(src_doc) or not tgt_texts or pivot_alone or not params.learned_score or params.method != "beads"
+            or units not in RUNS or is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
         return None
-    if len(src_doc) + len(tgt_texts) > LEARNED_PASS_MAX_SEGMENTS:
-        # Encoding every run of up to RUNS[units] segments would take several times the
-        # first pass's embedding time on a book; talks are far below this.
-        log.info("learned second pass skipped: %d segments (more than %d); the first pass's path is kept",
-                 len(src_doc) + len(tgt_texts), LEARNED_PASS_MAX_SEGMENTS)  # fmt: skip
+    megabytes = learned_pass_megabytes(len(src_doc), len(tgt_texts), units, main.dim)
+    if megabytes > LEARNED_PASS_MAX_MB:
+        log.info("learned second pass skipped: the vectors of its runs would take %.0f MB for %d × %d segments "
+                 "(more than %.0f MB); the first pass's path is kept",
+                 megabytes, len(src_doc), len(tgt_texts), LEARNED_PASS_MAX_MB)  # fmt: skip
         return None
     src_runs, tgt_runs = RUNS[units]
     _, _, src_spans, tgt_spans = encode_pair(
-        main, _texts(src_doc), tgt_texts, candidates="exact", max_side=src_runs, max_other=tgt_runs, should_stop=should_stop,
+        main, _texts(src_doc), tgt_texts, candidates="exact", max_side=src_runs, max_other=tgt_runs,
+        progress=progress, should_stop=should_stop,
     )
     assert src_spans is not None and tgt_spans is not None
 
     def unit(v: np.ndarray) -> np.ndarray:
-        # A copy: the memoised vectors are shared with other callers.
+        rows = v.reshape(-1, v.shape[-1])
+        norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+        if v.dtype == np.float32 and bool(np.all((norms == 0) | (np.abs(norms - 1.0) < 1e-4))):
+            # Unit rows already (an encoder's; zero for empty texts): the memoised vectors
+            # themselves, read only, not a copy (90 MB on a 5,000 × 6,000 book).
+            view = v.view()
+            view.flags.writeable = False
+            return view
+        # A normalised copy: the memoised vectors are shared with other callers.
         return l2_normalise_rows(v.astype(np.float32, copy=True).reshape(-1, v.shape[-1])).reshape(v.shape)
 
     return unit(src_spans), unit(tgt_spans)
@@ -466,7 +505,7 @@ def _learned_pass_spans(
 def _refine(
     model: BeadCostModel | None, spans: tuple[np.ndarray, np.ndarray], lengths: tuple[np.ndarray, np.ndarray],
     s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams, units: str,
-    should_stop: StopFn | None = None,
+    should_stop: StopFn | None = None, typical: float | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """The learned second pass over one gap (whole-document bead positions in and out)."""
     from sialign.align.dp import WindowCosts
@@ -476,7 +515,7 @@ def _refine(
     window = [(i0 - s0, a, j0 - t0, b) for i0, a, j0, b in shapes]
     refined = refine(
         WindowCosts(model, s0, s1, t0, t1), spans[0][:, s0:s1], spans[1][:, t0:t1],
-        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, units, should_stop,
+        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, units, should_stop, typical,
     )
     return [(i0 + s0, a, j0 + t0, b) for i0, a, j0, b in refined]
 

@@ -7,6 +7,9 @@ a vector for each such run. Two ways (docs/algorithms.md: Embeddings):
   it is what makes interactive re-alignment possible.
 * ``exact``: encode the concatenated texts, as vecalign and Bertalign do;
   max_len times more text to embed (fed through the cache when one is given).
+  An encoder with ``encode_runs`` (the built-in multilingual one) gives the
+  same vectors from about 1.6 passes over the document instead of max_len²/2
+  (:class:`RunEncoder`, :meth:`sialign.embed.multilingual.MultilingualEncoder.encode_runs`).
 
 Layout (the one :class:`sialign.align.costs.Signal` reads): ``out[k-1, p]``
 is the vector of the run of ``k`` segments starting at position ``p``
@@ -16,7 +19,7 @@ zero rows.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -92,6 +95,8 @@ def candidate_vectors(
         raise ValueError("exact mode needs the segment texts and an embedder")
     if len(texts) != n:
         raise ValueError(f"{len(texts)} texts but {n} vectors")
+    if not isinstance(embedder, RunEncoder) and callable(getattr(embedder, "encode_runs", None)):
+        embedder = RunEncoder(embedder, texts, max_len, joiner)
     runs = overlap_texts(texts, max_len, joiner)
     out[0] = doc_vectors
     longer = [t for k_runs in runs[1:] for t in k_runs]
@@ -102,3 +107,65 @@ def candidate_vectors(
         out[k - 1, :count] = vectors[offset : offset + count]
         offset += count
     return out
+
+
+# Texts holding less than this share of a document's characters are encoded
+# whole rather than by reading the whole document (which costs about 1.6 passes).
+WHOLE_SHARE = 0.25
+
+
+class RunEncoder:
+    """An encoder of one document's runs of 1..max_len segments, for an encoder that puts runs together.
+
+    :func:`~sialign.embed.cache.cached_encode` asks it for the texts the cache
+    lacks; the first such call has the encoder's ``encode_runs`` read the
+    whole document once, and every later one is answered from that, unless
+    the texts asked for hold less than ``WHOLE_SHARE`` of the document's
+    characters (the runs an edit touched): those are encoded as they are. Its vectors
+    share the encoder's cache key: they are the vectors encoding each joined
+    text gives (up to float rounding).
+
+    Args:
+        embedder: has ``encode_runs(texts, max_len, joiner=..., progress=..., should_stop=...)``.
+        texts: the document's segments; max_len, joiner: as for :func:`overlap_texts`.
+    """
+
+    def __init__(self, embedder: Any, texts: Sequence[str], max_len: int, joiner: str = " ") -> None:
+        self.embedder = embedder
+        self.name: str = embedder.name
+        self.dim: int = embedder.dim
+        self.cacheable = bool(getattr(embedder, "cacheable", True))
+        self.texts, self.max_len, self.joiner = list(texts), max_len, joiner
+        self._runs: np.ndarray | None = None
+        self._where: dict[str, tuple[int, int]] = {}
+        self._chars = sum(map(len, self.texts))
+
+    @property
+    def cache_id(self) -> str:
+        return str(self.embedder.cache_id)
+
+    def fit(self, texts: Sequence[str], **_: Any) -> None:
+        """Nothing to fit: the encoder is trained."""
+
+    def encode(self, texts: Sequence[str], *, progress: ProgressFn | None = None, should_stop: StopFn | None = None) -> np.ndarray:
+        """Vectors of ``texts``, each a segment or a run of the document joined by ``joiner``.
+
+        Raises:
+            KeyError: a text that is neither.
+        """
+        if self._runs is None and sum(map(len, texts)) < WHOLE_SHARE * self._chars:
+            # A few texts (the runs an edit touched): encoding them costs less than reading the document.
+            encoded: np.ndarray = self.embedder.encode(texts, progress=progress, should_stop=should_stop)
+            return encoded
+        if self._runs is None:
+            self._runs = self.embedder.encode_runs(
+                self.texts, self.max_len, joiner=self.joiner, progress=progress, should_stop=should_stop
+            )
+            for k, k_runs in enumerate(overlap_texts(self.texts, self.max_len, self.joiner)):
+                for p, text in enumerate(k_runs):
+                    self._where.setdefault(text, (k, p))
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            k, p = self._where[text]
+            out[row] = self._runs[k, p]
+        return out

@@ -69,7 +69,7 @@ def encode_pair(
         the spans are (max_side, n, dim) / (max_other, m, dim) in exact mode, else None.
     """
     from sialign.embed.cache import cached_encode, shared_cache
-    from sialign.embed.candidates import candidate_vectors
+    from sialign.embed.candidates import RunEncoder, candidate_vectors
 
     lexical = isinstance(embedder, LexicalEmbedder)
     identity = repr(getattr(embedder, "settings", "")) if lexical else embedder.cache_id or f"id{id(embedder)}"
@@ -91,19 +91,30 @@ def encode_pair(
     # Vectors of neural embedders go through the on-disk cache: re-aligning
     # after an edit, or the same file in another run, encodes only new texts.
     cache = None if lexical else shared_cache()
+    if candidates not in ("fast", "exact"):
+        raise SialignError(f"candidates must be 'fast' or 'exact', not {candidates!r}")
+    side_encoder: Embedder = embedder
+    other_encoder: Embedder = embedder
+    if candidates == "exact" and callable(getattr(embedder, "encode_runs", None)):
+        # One pass over each document gives its segments' vectors and its runs' together
+        # (both stored in the cache: the first pass then reads the segments' from there).
+        side_encoder = RunEncoder(embedder, list(side), max_side, side_joiner)
+        other_encoder = RunEncoder(embedder, list(other), max_other, other_joiner)
     half_a, half_b = stage(progress, 0.0, 0.5), stage(progress, 0.5, 1.0)
-    x = cached_encode(embedder, list(side), cache, progress=half_a, should_stop=should_stop)
-    y = cached_encode(embedder, list(other), cache, progress=half_b, should_stop=should_stop)
     x_spans = y_spans = None
+    # One side after the other: a RunEncoder holds its document's runs until its spans are taken.
+    x = cached_encode(side_encoder, list(side), cache, progress=half_a, should_stop=should_stop)
     if candidates == "exact":
         x_spans = candidate_vectors(
-            x, max_side, "exact", list(side), embedder, joiner=side_joiner, cache=cache, should_stop=should_stop
+            x, max_side, "exact", list(side), side_encoder, joiner=side_joiner, cache=cache, should_stop=should_stop
         )
+    del side_encoder
+    y = cached_encode(other_encoder, list(other), cache, progress=half_b, should_stop=should_stop)
+    if candidates == "exact":
         y_spans = candidate_vectors(
-            y, max_other, "exact", list(other), embedder, joiner=other_joiner, cache=cache, should_stop=should_stop
+            y, max_other, "exact", list(other), other_encoder, joiner=other_joiner, cache=cache, should_stop=should_stop
         )
-    elif candidates != "fast":
-        raise SialignError(f"candidates must be 'fast' or 'exact', not {candidates!r}")
+    del other_encoder
     result = (x, y, x_spans, y_spans)
     _PAIR_MEMO[key] = result
     while len(_PAIR_MEMO) > _PAIR_MEMO_SIZE:
