@@ -33,7 +33,7 @@ NATIVE = [
     ("Silero VAD model", "MIT", "faster_whisper/assets, the voice-activity filter"),
 ]
 WHISPER = ("OpenAI Whisper base, CTranslate2 conversion (Systran/faster-whisper-base)", "MIT",
-           "resources/models/{name}: the speech model")  # fmt: skip
+           "resources/models/{name}: the speech model")
 
 
 def licence_of(dist: metadata.Distribution) -> str:

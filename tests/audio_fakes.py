@@ -5,7 +5,7 @@ Used by ``tests/audio/test_player.py`` and ``tests/gui/audio/test_audio_panel.py
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -147,7 +147,7 @@ class FakeDuplexFactory:
     """The ``stream_factory`` of a :class:`BoothRecorder` under test; keeps the streams it made."""
 
     def __init__(self, latency: tuple[float, float] = (0.01, 0.02),
-                 microphone: Callable[[int, int], np.ndarray] | None = None) -> None:  # fmt: skip
+                 microphone: Callable[[int, int], np.ndarray] | None = None) -> None:
         self.latency = latency
         self.microphone = microphone or tone
         self.streams: list[FakeDuplexStream] = []

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,7 @@ class FakeLiveAligner:
     """Records what it is fed; ``push`` delivers an update from a thread of its own."""
 
     def __init__(self, source: Document, *, tgt_lang: str, model: Path, src_lang: str | None = None,
-                 on_update: Callable[[LiveUpdate], None] | None = None) -> None:  # fmt: skip
+                 on_update: Callable[[LiveUpdate], None] | None = None) -> None:
         self.source = source
         self.tgt_lang = tgt_lang
         self.model = model
@@ -69,7 +70,7 @@ class FakeLiveFactory:
 
 
 def scripted_updates(source: Document, chunks: Sequence[tuple[str, float, float]], layout: Sequence[tuple[Sequence[int], Sequence[int]]],
-                     *, lag_s: float = 3.0, unrendered: Sequence[int] = ()) -> list[LiveUpdate]:  # fmt: skip
+                     *, lag_s: float = 3.0, unrendered: Sequence[int] = ()) -> list[LiveUpdate]:
     """The updates a live aligner would send while the rendition of ``layout`` grows, one bead at a time.
 
     Args:
@@ -83,7 +84,7 @@ def scripted_updates(source: Document, chunks: Sequence[tuple[str, float, float]
         shown_chunks = sorted({j for _, tgt in layout[:k] for j in tgt})
         target = Document(language="ja", segments=[
             Segment(id=j, text=chunks[j][0], start=chunks[j][1], end=chunks[j][2], gap="" if n == 0 else "\n")
-            for n, j in enumerate(shown_chunks)])  # fmt: skip
+            for n, j in enumerate(shown_chunks)])
         beads = []
         for i, (src, tgt) in enumerate(layout):
             src_t = tuple(src_ids[p] for p in src)
@@ -100,21 +101,21 @@ def scripted_updates(source: Document, chunks: Sequence[tuple[str, float, float]
 
 
 def fake_practice(chunks: Sequence[tuple[str, float, float]], layout: Sequence[tuple[Sequence[int], Sequence[int]]],
-                  *, seconds: float = 0.0) -> Callable[..., Project]:  # fmt: skip
+                  *, seconds: float = 0.0) -> Callable[..., Project]:
     """A full pass returning ``chunks`` aligned as ``layout`` (what the offline pass would find) after ``seconds`` of work."""
 
     def practice_project(source: Document, recording: Path, *, tgt_lang: str, model: Path, live: Any,
-                         src_audio: Path | None, progress: Any = None, should_stop: Any = None) -> Project:  # fmt: skip
+                         src_audio: Path | None, progress: Any = None, should_stop: Any = None) -> Project:
         if progress is not None:
             progress(0.5, "Transcribing the recording")
         time.sleep(seconds)
         target = Document(language=tgt_lang, audio_path=str(recording), format="whisper", segments=[
-            Segment(id=j, text=text, start=a, end=b, gap="" if j == 0 else "\n") for j, (text, a, b) in enumerate(chunks)])  # fmt: skip
+            Segment(id=j, text=text, start=a, end=b, gap="" if j == 0 else "\n") for j, (text, a, b) in enumerate(chunks)])
         ids = source.ids()
         beads = [Bead(tuple(ids[p] for p in src), tuple(tgt)) for src, tgt in layout]
         return Project(talk_id="session", source=source, target=target, alignment=Alignment(beads=beads, embedder="lexical"),
                        metadata={"target_transcript": "machine transcript, not corrected", "speech_model": str(model),
-                                 "practice": {"recording": str(recording), "live": {"beads": len(live.beads)}}})  # fmt: skip
+                                 "practice": {"recording": str(recording), "live": {"beads": len(live.beads)}}})
 
     return practice_project
 

@@ -13,7 +13,7 @@ from sialign.core.model import Alignment, Bead, Document, Project
 SOURCE = ["The river floods every spring.", "Farmers plant rice in May.", "The harvest comes in autumn.", "Then they celebrate."]
 TARGET = ["Der Fluss tritt jeden Frühling über die Ufer.", "Bauern pflanzen im Mai Reis.", "Ernte.", "Dann feiern sie."]
 REFERENCE = ["Der Fluss tritt jedes Frühjahr über die Ufer.", "Die Bauern pflanzen im Mai Reis.",
-             "Die Ernte kommt im Herbst, wenn die Felder golden sind.", "Dann feiern sie."]  # fmt: skip
+             "Die Ernte kommt im Herbst, wenn die Felder golden sind.", "Dann feiern sie."]
 
 
 def river_project(sentences: int = len(SOURCE), **fields: Any) -> Project:

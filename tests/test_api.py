@@ -26,7 +26,7 @@ def _project() -> Project:
     beads[1].flags = [Flag("alpha", 0.2, 0.5, "low similarity", True), Flag("eta", 0.9, 0.5, "fine", False)]
     beads[3].post_edit, beads[3].note = "Merci beaucoup.", "checked"
     return Project(talk_id="river", source=source, target=target,
-                   alignment=Alignment(beads=beads, embedder="lexical"))  # fmt: skip
+                   alignment=Alignment(beads=beads, embedder="lexical"))
 
 
 def test_api_reprs_are_short_and_say_what_the_project_is() -> None:
@@ -40,7 +40,7 @@ def test_api_reprs_are_short_and_say_what_the_project_is() -> None:
     assert repr(Project(talk_id="t", source=Document.from_texts(["a"], "en"))).endswith("1 source / 0 target segments; not aligned yet>")
     big = Project(talk_id="big", source=Document.from_texts([f"s{i}" for i in range(500)], "en"),
                   target=Document.from_texts([f"t{i}" for i in range(500)], "fr"),
-                  alignment=Alignment(beads=[Bead((i,), (i,), cost=0.5) for i in range(500)]))  # fmt: skip
+                  alignment=Alignment(beads=[Bead((i,), (i,), cost=0.5) for i in range(500)]))
     assert len(repr(big)) < 150 and len(repr(big.alignment)) < 100
 
 
@@ -75,7 +75,7 @@ def test_api_html_table_for_notebooks_escapes_and_elides() -> None:
     assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in html and "<table>" in html and html.count("<tr>") == 5
     long = Project(talk_id="long", source=Document.from_texts([f"s{i}" for i in range(100)], "en"),
                    target=Document.from_texts([f"t{i}" for i in range(100)], "fr"),
-                   alignment=Alignment(beads=[Bead((i,), (i,)) for i in range(100)]))  # fmt: skip
+                   alignment=Alignment(beads=[Bead((i,), (i,)) for i in range(100)]))
     html = long._repr_html_()
     assert "… 80 more beads …" in html and ">s0<" in html and ">s99<" in html and ">s50<" not in html
 
@@ -139,9 +139,10 @@ def test_api_export_follows_the_cli_rules(tmp_path: Path) -> None:
 
 def test_api_to_dataframe_has_the_tables_confidence_doubt_and_rendered_columns() -> None:
     pytest.importorskip("pandas")
+    from tests.word_link_fakes import SpellingLinker, en_fr_project
+
     from sialign.core.model import Flag
     from sialign.workflows.word_links import update_word_links
-    from tests.word_link_fakes import SpellingLinker, en_fr_project
 
     project = en_fr_project()
     beads = project.alignment.beads

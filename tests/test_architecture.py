@@ -145,7 +145,7 @@ def test_architecture_front_ends_apply_no_edit_themselves() -> None:
         allowed = {"apply_edit_changes"} if rel.as_posix() == "gui/common/commands.py" else set()
         # Attributes are left out: a view's own apply_edit method redraws, it changes no project.
         offenders += [f"{rel}:{line} uses {name}" for name, line in _names_in(path, attributes=False)
-                      if name in ("apply_edit", "apply_edit_changes") and name not in allowed]  # fmt: skip
+                      if name in ("apply_edit", "apply_edit_changes") and name not in allowed]
     assert not offenders, "apply edits through sialign.workflows or the session's undo stack: " + "; ".join(offenders)
 
 
@@ -256,7 +256,7 @@ def test_no_import_circle() -> None:
 # command-line option ("--max-tgt") in their messages; an error names what to change in SialignError.settings and
 # each front end says where (cli/error_words.py, gui/common/error_words.py). Docstrings may mention both.
 BELOW_THE_FRONT_ENDS = ("core", "io", "align", "filters", "workflows", "embed", "text", "audio", "booth", "review",
-                        "transcribe", "evaluate", "corpus", "links.py")  # fmt: skip
+                        "transcribe", "evaluate", "corpus", "links.py")
 MENU_PATH = r"[A-Z][\w&]*(?: [\w&]+)* → [A-Z]"
 OPTION = r"(?<![\w-])--[a-z][a-z0-9_-]*"
 # Options of other programs, in the command a message tells the user to run.
@@ -278,7 +278,7 @@ def _message_literals(path: Path) -> list[tuple[int, str]]:
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
                 docstrings.add(id(first.value))
     return [(node.lineno, node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]  # fmt: skip
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
 
 
 def test_qt_free_layers_name_no_menu_and_no_option() -> None:
@@ -299,8 +299,8 @@ def test_qt_free_layers_name_no_menu_and_no_option() -> None:
 
 def test_every_setting_an_error_names_is_worded_by_both_front_ends() -> None:
     """Each name of core.errors.SETTINGS is known to the app's wording; each one a message names is a known one."""
-    from sialign.core.errors import SETTINGS
     from sialign.cli.error_words import COMMAND_OPTION_NAMES, COMMANDS, OPTION_NAMES
+    from sialign.core.errors import SETTINGS
 
     gui_words = PKG / "gui" / "common" / "error_words.py"
     tree = ast.parse(gui_words.read_text(encoding="utf-8"))

@@ -41,3 +41,11 @@ def test_mypy_is_strict_where_the_model_the_use_cases_and_the_formats_live() -> 
     strict = [o for o in settings.get("overrides", []) if o.get("disallow_untyped_defs") and o.get("warn_unused_ignores")]
     covered = {m for o in strict for m in o["module"]}
     assert {"sialign.core.*", "sialign.workflows.*", "sialign.io.*"} <= covered, covered
+
+
+def test_ruff_sorts_imports_and_keeps_the_current_spelling() -> None:
+    """Import sorting (I), the Python 3.11 spelling (UP) and no relative imports (TID) stay selected."""
+    import tomllib
+
+    lint = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]["lint"]
+    assert {"I", "UP", "TID"} <= set(lint["select"]) | set(lint.get("extend-select", []))

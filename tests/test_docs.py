@@ -23,7 +23,7 @@ def test_docs_build_strict_with_the_api_reference(tmp_path: Path) -> None:
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)],
         capture_output=True, text=True, timeout=180, cwd=ROOT,
         env=dict(os.environ, PYTHONPATH=str(ROOT / "desktop")),
-    )  # fmt: skip
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     reference = (site / "reference" / "index.html").read_text(encoding="utf-8")
     # Generated from the docstrings, not written by hand in the page.
@@ -46,7 +46,7 @@ def test_docs_build_fails_on_a_broken_link(tmp_path: Path) -> None:
     run = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml"), "-d", str(tmp_path / "site")],
         capture_output=True, text=True, timeout=180, cwd=ROOT,
-    )  # fmt: skip
+    )
     assert run.returncode != 0
     assert "gone.md" in run.stderr and "no-such-heading" in run.stderr
 

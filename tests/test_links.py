@@ -7,15 +7,7 @@ import pytest
 
 from sialign.cli.main import main
 from sialign.core.errors import InputError
-from sialign.links import (
-    LinkParams,
-    WordLinker,
-    context_texts,
-    format_pharaoh,
-    link_matrix,
-    read_pairs,
-    tokenize,
-)
+from sialign.links import LinkParams, WordLinker, context_texts, format_pharaoh, link_matrix, read_pairs, tokenize
 
 
 class LookupEncoder:

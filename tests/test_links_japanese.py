@@ -155,7 +155,7 @@ def test_link_bead_texts_reads_japanese_through_the_given_reader() -> None:
         return japanese_token_facts(token_lists)
 
     (bead,) = link_bead_texts([("They met in Muromachi.", "彼らは室町で会った。")], "en", "ja", WordLinker(Flat()),
-                              japanese_reader=reader)  # fmt: skip
+                              japanese_reader=reader)
     assert len(asked) == 1 and "室町" in asked[0][0] and "Muromachi" not in asked[0][0]  # the target side only
     src = [t for t, _, _ in bead.src_tokens]
     tgt = [t for t, _, _ in bead.tgt_tokens]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sialign.core.model import Alignment, Bead, Document, Project
 
@@ -20,7 +21,7 @@ class SpellingLinker:
         self.pairs_linked: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
 
     def link(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], src_lang: Any, tgt_lang: Any,
-             *, progress: Any = None, should_stop: Any = None) -> list[list[tuple[int, int]]]:  # fmt: skip
+             *, progress: Any = None, should_stop: Any = None) -> list[list[tuple[int, int]]]:
         out = []
         for src, tgt in pairs:
             self.pairs_linked.append((tuple(src), tuple(tgt)))

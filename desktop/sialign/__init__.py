@@ -177,7 +177,7 @@ def export(
     from sialign.workflows.outputs import export as write
 
     written = write(project, path, format=format, only_confirmed=only_confirmed, include_dropped=include_dropped,
-                    two_column=two_column, option="export()")  # fmt: skip
+                    two_column=two_column, option="export()")
     return str(written)
 
 
@@ -189,7 +189,7 @@ def load(path: str | Path) -> Project:
 
 
 def align_corpus(manifest: str | Path, out_dir: str | Path, *, jobs: int = 1, dask: str | None = None,
-                 force: bool = False, filters: str | Sequence[str] = (), **params: Any) -> CorpusReport:  # fmt: skip
+                 force: bool = False, filters: str | Sequence[str] = (), **params: Any) -> CorpusReport:
     """Align every talk of a manifest into a corpus folder (see :mod:`sialign.corpus`).
 
     Args:
@@ -209,7 +209,6 @@ def align_corpus(manifest: str | Path, out_dir: str | Path, *, jobs: int = 1, da
 
     from sialign.core.params import AlignParams
     from sialign.corpus.runner import align_corpus as run
-
     from sialign.workflows.filtering import parse_filter_names
 
     names = list(parse_filter_names(filters))

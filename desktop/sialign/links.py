@@ -52,9 +52,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -374,7 +375,7 @@ class WordLinker:
                 links = link_matrix(sim, pairs[k][0], pairs[k][1], self.params, bonus)
                 links = attach_function_words(links, function_word_heads(src_facts), function_word_heads(tgt_facts))
                 para = (paraphrase_matches(views[n], views[n + len(keep)], links, content[k], self.params)
-                        if content is not None else [])  # fmt: skip
+                        if content is not None else [])
                 out[k] = (links, para)
         if progress is not None:
             progress(1.0, "Links drawn")
@@ -897,10 +898,10 @@ def link_bead_texts(
         facts = None
         if getattr(getattr(linker, "params", None), "japanese", False) and japanese_reader is not None:
             read = [japanese_reader([pair[side] for pair in tokens]) if _lang(lang) == "ja" else [None] * len(tokens)
-                    for side, lang in ((0, src_lang), (1, tgt_lang))]  # fmt: skip
+                    for side, lang in ((0, src_lang), (1, tgt_lang))]
             facts = list(zip(read[0], read[1]))
         drawn = linker.link_with_paraphrase(tokens, src_lang, tgt_lang, [s[1] for s in src], facts=facts,
-                                            progress=progress, should_stop=should_stop)  # fmt: skip
+                                            progress=progress, should_stop=should_stop)
     else:  # an aligner of links alone (a statistical one): every unlinked content word is "not found"
         drawn = [(row, []) for row in linker.link(tokens, src_lang, tgt_lang, progress=progress, should_stop=should_stop)]
     return [

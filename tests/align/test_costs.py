@@ -158,7 +158,7 @@ def test_costs_lag_pull_prefers_the_usual_lag_inside_the_window() -> None:
     starts = dict(src_starts=np.array([10.0]), tgt_starts=np.array([11.0, 13.0]))
     flat = BeadCostModel([Signal(x, y)], 1, 1, CostSettings(time_weight=0.3, evs_min=0.5, evs_max=5.0), **starts)
     pulled = BeadCostModel([Signal(x, y)], 1, 1, CostSettings(time_weight=0.3, evs_min=0.5, evs_max=5.0,
-                                                                 lag_centre=3.0, lag_pull=0.1), **starts)  # fmt: skip
+                                                                 lag_centre=3.0, lag_pull=0.1), **starts)
     near_one, near_three = (flat.time_cost(1, 1, np.array([1]), np.array([j]))[0] for j in (1, 2))
     assert near_one == near_three == 0.0
     lag1, lag3 = (pulled.time_cost(1, 1, np.array([1]), np.array([j]))[0] for j in (1, 2))

@@ -10,15 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
-from sialign.align.dp import (
-    Band,
-    align_signals,
-    band_around_path,
-    band_from_times,
-    banded_dp,
-    bead_types,
-    downsample,
-)
+from sialign.align.dp import Band, align_signals, band_around_path, band_from_times, banded_dp, bead_types, downsample
 from sialign.core.errors import AlignmentCancelled
 
 

@@ -257,12 +257,12 @@ def test_learned_pass_safety_limit_names_the_memory_it_would_take(monkeypatch, c
     monkeypatch.setattr(pipeline, "LEARNED_PASS_MAX_MB", megabytes * 0.99)
     with caplog.at_level(logging.INFO, logger="sialign.align.pipeline"):
         result = align_project(_numbered_book(count), AlignParams(target_units="sentences"),
-                               embedder=_IndexEmbedder(count), keep_scoring=True)  # fmt: skip
+                               embedder=_IndexEmbedder(count), keep_scoring=True)
     assert result.scoring is None and all(b.confidence is None for b in result.alignment.beads)
     assert any("second pass skipped" in r.getMessage() and f"{megabytes:.0f} MB" in r.getMessage() for r in caplog.records)
     monkeypatch.setattr(pipeline, "LEARNED_PASS_MAX_MB", megabytes * 1.01)
     result = align_project(_numbered_book(count), AlignParams(target_units="sentences"),
-                           embedder=_IndexEmbedder(count), keep_scoring=True)  # fmt: skip
+                           embedder=_IndexEmbedder(count), keep_scoring=True)
     assert result.scoring is not None
 
 
@@ -324,8 +324,8 @@ def test_learned_pass_cosine_tables_give_the_dot_products(monkeypatch) -> None:
 def test_learned_pass_and_first_pass_share_one_encoder_pass(monkeypatch) -> None:
     """From an empty vector cache, the pass over each document that gives the second pass its runs also
     gives the first pass its sentences' vectors (through the cache): no sentence is encoded on its own."""
-    from sialign.embed.pairs import clear_memo
     from sialign.embed.multilingual import MultilingualEncoder
+    from sialign.embed.pairs import clear_memo
 
     clear_memo()
     seen: list[str] = []
@@ -350,7 +350,7 @@ def test_learned_pass_runs_are_read_in_the_embedding_stage_with_progress() -> No
     seen: list[tuple[float, str]] = []
     project = Project(source=Document.from_texts(SOURCE * 3, "en"), target=Document.from_texts(TARGET * 3, "fr"))
     align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences"),
-                  progress=lambda f, m: seen.append((f, m)))  # fmt: skip
+                  progress=lambda f, m: seen.append((f, m)))
     fractions = [f for f, _ in seen]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     runs = [f for f, m in seen if m.startswith("Embedding runs")]
@@ -360,8 +360,8 @@ def test_learned_pass_runs_are_read_in_the_embedding_stage_with_progress() -> No
 def test_learned_pass_reads_a_document_once_and_after_an_edit_only_what_changed(monkeypatch) -> None:
     """A first alignment puts each document's runs together in one pass (encode_runs); re-aligning after one
     sentence changed encodes only the runs that hold it, whole, without reading the documents again."""
-    from sialign.embed.pairs import clear_memo
     from sialign.embed.multilingual import MultilingualEncoder
+    from sialign.embed.pairs import clear_memo
 
     clear_memo()
     calls: list[str] = []

@@ -5,17 +5,17 @@ from __future__ import annotations
 import re
 import time
 import zlib
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
 from sialign.align.costs import resolve_target_units
 from sialign.align.pipeline import align_project
-from sialign.embed.pairs import clear_memo
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Alignment, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
+from sialign.embed.pairs import clear_memo
 
 SYLLABLES = ["ka", "to", "mi", "ren", "sal", "vo", "tur", "ne", "pa", "li", "dor", "qu", "fen", "bi", "sto", "gra"]
 KANA = list("あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわ")

@@ -111,7 +111,7 @@ def test_a_trusted_reference_keeps_the_first_path_in_the_second_pass(monkeypatch
         model, src, tgt, _ = _talk(trust)
         window = WindowCosts(model, 0, N_SRC, 0, N_TGT)
         return second_pass(window, _spans(src, 2), _spans(tgt, 10), np.full(N_SRC, 60.0), np.full(N_TGT, 20.0),
-                           shifted, weights, 2, 10)  # fmt: skip
+                           shifted, weights, 2, 10)
 
     monkeypatch.setattr(learned_pass, "REFERENCE_KEEP_LOGODDS", {"chunks": 0.0})
     free = run(np.ones(N_SRC))

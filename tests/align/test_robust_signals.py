@@ -9,9 +9,9 @@ import pytest
 
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
 from sialign.align.pipeline import align_project, peel_unrendered, reference_trust, word_skip_scale
-from sialign.embed.pairs import clear_memo
 from sialign.core.model import Document, Project
 from sialign.core.params import AlignParams
+from sialign.embed.pairs import clear_memo
 from sialign.evaluate import alignment_positions, bead_f1, read_beads
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"

@@ -13,12 +13,7 @@ from hypothesis import strategies as st
 
 from sialign.audio import envelope as envelope_mod
 from sialign.audio.decode import load_audio
-from sialign.audio.envelope import (
-    EnvelopePyramid,
-    cache_key,
-    compute_envelopes,
-    load_envelopes,
-)
+from sialign.audio.envelope import EnvelopePyramid, cache_key, compute_envelopes, load_envelopes
 from sialign.core.errors import AlignmentCancelled
 
 

@@ -11,6 +11,7 @@ import soundfile as sf
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from audio_fakes import FakeOutput, FakeStream
 from sialign.audio.decode import AudioTrack, load_audio
 from sialign.audio.player import (
     PlaybackEngine,
@@ -23,8 +24,6 @@ from sialign.audio.player import (
 )
 from sialign.core.errors import AudioUnavailable
 from sialign.core.model import Alignment, Bead, Document, Project
-
-from audio_fakes import FakeOutput, FakeStream
 
 
 def _ramp_track(path: Path, frames: int, rate: int = 8000, channels: int = 1) -> AudioTrack:

@@ -49,8 +49,9 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -99,9 +100,9 @@ def minilm_embedder() -> Any:
 def textberg(data: Path, with_model: bool) -> dict[str, Any]:
     from sialign.align import Signal, align_project, align_signals
     from sialign.align.costs import cost_settings
-    from sialign.embed.pairs import clear_memo, encode_pair
     from sialign.core.params import AlignParams
     from sialign.embed.lexical import LexicalEmbedder
+    from sialign.embed.pairs import clear_memo, encode_pair
     from sialign.evaluate import alignment_positions, bead_f1, load_textberg
 
     doc = load_textberg(data / "textberg-dev")
@@ -142,8 +143,8 @@ def textberg(data: Path, with_model: bool) -> dict[str, Any]:
 # ---------------------------------------------------------------- AHC-SI
 def ahcsi(data: Path) -> dict[str, Any]:
     from sialign.align import align_project
-    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
+    from sialign.embed.pairs import clear_memo
     from sialign.evaluate import automatic_targets, lcs_accuracy, load_ahcsi
     from sialign.evaluate.lcs import lcs_score
 
@@ -245,8 +246,8 @@ def omission_scores(cases: list[tuple[Any, Any, set[int]]], params: Any) -> dict
 def example_scores(params: Any) -> dict[str, Any]:
     """The bundled example talk (pivot, time prior) against its gold beads."""
     from sialign.align import align_project
-    from sialign.workflows.talks import load_example
     from sialign.evaluate import alignment_positions, bead_f1, read_beads
+    from sialign.workflows.talks import load_example
 
     folder = REPO / "resources" / "examples"
     project = load_example(folder)
@@ -265,8 +266,8 @@ def example_scores(params: Any) -> dict[str, Any]:
 
 
 def omission(data: Path) -> dict[str, Any]:
-    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
+    from sialign.embed.pairs import clear_memo
     from sialign.evaluate import load_ahcsi
 
     clear_memo()
@@ -291,9 +292,9 @@ def omission(data: Path) -> dict[str, Any]:
 # ---------------------------------------------------------------- 238 x 640 talk
 def talk_speed(data: Path) -> dict[str, Any]:
     from sialign.align import align_project
-    from sialign.embed.pairs import clear_memo
     from sialign.core.model import Document, Project
     from sialign.core.params import AlignParams
+    from sialign.embed.pairs import clear_memo
     from sialign.evaluate import load_ahcsi
 
     talks = load_ahcsi(data / "ahcsi-dev" / "dev.true.tsv")
@@ -375,7 +376,7 @@ def large_child() -> dict[str, Any]:
 
 
 def large() -> dict[str, Any]:
-    code = "import json, sys; sys.path.insert(0, %r); import bench_align; print(json.dumps(bench_align.large_child()))" % str(Path(__file__).parent)
+    code = f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import bench_align; print(json.dumps(bench_align.large_child()))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     if proc.returncode != 0:
         return {"error": proc.stderr[-2000:]}
@@ -385,9 +386,9 @@ def large() -> dict[str, Any]:
 # ---------------------------------------------------------------- fast vs exact
 def fast_exact(data: Path) -> dict[str, Any]:
     from sialign.align import align_project
-    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
     from sialign.embed.candidates import overlap_texts
+    from sialign.embed.pairs import clear_memo
     from sialign.evaluate import alignment_positions, bead_f1, load_textberg
 
     doc = load_textberg(data / "textberg-dev")

@@ -33,8 +33,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "tests" / "benchmarks" / "out" / "gui_report.json"
@@ -44,11 +45,11 @@ def big_timed_project(n: int) -> Any:
     from sialign.core.model import Alignment, Bead, Document, Project
 
     source = Document.from_texts([f"Sentence number {i} about topic {i % 17}." for i in range(n)], "en",
-                                 [(2.0 * i, 2.0 * i + 1.5) for i in range(n)])  # fmt: skip
+                                 [(2.0 * i, 2.0 * i + 1.5) for i in range(n)])
     target = Document.from_texts([f"文 {i} 番、話題 {i % 17}。" for i in range(n)], "ja",
-                                 [(2.0 * i + 1.0 + 0.2 * (i % 8), 2.0 * i + 2.5) for i in range(n)])  # fmt: skip
+                                 [(2.0 * i + 1.0 + 0.2 * (i % 8), 2.0 * i + 2.5) for i in range(n)])
     return Project(talk_id="big", source=source, target=target,
-                   alignment=Alignment([Bead((i,), (i,), cost=(i % 100) / 100) for i in range(n)]))  # fmt: skip
+                   alignment=Alignment([Bead((i,), (i,), cost=(i % 100) / 100) for i in range(n)]))
 
 
 def edit_script(n: int) -> list[tuple[str, Any]]:
@@ -156,7 +157,7 @@ def measure(app: Any, make_view: Callable[[Any], Any], n: int, repeat: int) -> d
         # The first opening encodes every sentence; later ones of the same texts read the vector cache.
         **({"matrix_colours_after_open_s": {"first": round(colouring[0], 2),
                                             "again_median": round(statistics.median(colouring[1:] or colouring), 2)}}
-           if colouring else {}),  # fmt: skip
+           if colouring else {}),
         "open_longest_freeze_ms": round(1000 * statistics.median(open_gaps), 1),
         "edit_cpu_ms": edits_ms,
         "edit_cpu_ms_max": max(v for k, v in edits_ms.items() if k != "undo all"),
@@ -194,7 +195,7 @@ def measure_zoom(app: Any, n: int, notches: int = 4) -> dict[str, Any]:
             delta = 120 if k < notches else -120
             event = QWheelEvent(centre, QPointF(viewport.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, delta),
                                 Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
-                                False)  # fmt: skip
+                                False)
             t0 = time.perf_counter()
             app.sendEvent(viewport, event)
             app.processEvents()
@@ -237,10 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         "beads": args.beads,
         "repeat": args.repeat,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "load_1min": round(os.getloadavg()[0], 2)},  # fmt: skip
+                    "load_1min": round(os.getloadavg()[0], 2)},
     }
     report["audio_panel"] = measure(app, lambda s: AudioPanel(s, player=Player(output_factory=no_device)),
-                                    args.beads, args.repeat)  # fmt: skip
+                                    args.beads, args.repeat)
     print("audio panel:", json.dumps(report["audio_panel"]), flush=True)
     if not args.no_window:
         from sialign.gui.main.main_window import MainWindow

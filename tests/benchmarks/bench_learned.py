@@ -182,11 +182,11 @@ class Usem3Direct:
 
 def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", aligner: str = "lexical") -> dict[str, Any]:
     from sialign.align.pipeline import align_project
-    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
+    from sialign.embed.pairs import clear_memo
     from sialign.filters.doubt_decisions import roc_auc
-    from sialign.filters.learned import TrainingSet, combined_features, compute_doubt, fit_combiner, training_set
     from sialign.filters.doubt_features import _reported_costs, bead_spans, span_features, talk_context
+    from sialign.filters.learned import TrainingSet, combined_features, compute_doubt, fit_combiner, training_set
 
     # "default": the app's defaults (the built-in multilingual encoder for these pairs).
     params = AlignParams(embedder="lexical") if aligner == "lexical" else AlignParams()
@@ -228,11 +228,11 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
             combination[f"{name}/{talk.name}"] = (combined_features(own, ctx, spans), wrong.astype(np.float64))
     folds = {key: fit_combiner(np.vstack([x for k, (x, _) in combination.items() if k != key]),
                                np.concatenate([y for k, (_, y) in combination.items() if k != key]))
-             for key in combination}  # fmt: skip
+             for key in combination}
     for name, prepared in prepared_sets.items():
         first_s = first_times[name]
         rows: dict[str, list] = {k: [] for k in ("doubt", "cost", "doubt_none", "doubt_cross", "wrong", "gross",
-                                                 "doubt_cv", "doubt_none_cv", "own", "own_none")}  # fmt: skip
+                                                 "doubt_cv", "doubt_none_cv", "own", "own_none")}
         per_talk_auc: dict[str, list[float]] = {"doubt": [], "cost": []}
         tops = {k: [0, 0] for k in ("doubt", "cost", "doubt_none", "doubt_cross", "oracle", "interactive")}
         timings: list[float] = []
@@ -279,7 +279,7 @@ def run(seeds: list[int], confirm_share: float = 0.2, direct: str = "lexical", a
                     per_talk_auc["doubt"].append(roc_auc(result.doubt[rest], wrong[rest]))
                     per_talk_auc["cost"].append(roc_auc(cost[rest], wrong[rest]))
                 for key, scores in (("doubt", result.doubt), ("cost", cost), ("doubt_none", before.doubt),
-                                    ("doubt_cross", cross.doubt), ("oracle", wrong.astype(float))):  # fmt: skip
+                                    ("doubt_cross", cross.doubt), ("oracle", wrong.astype(float))):
                     found, total = top_share(scores[rest], wrong[rest])
                     tops[key][0] += found
                     tops[key][1] += total
@@ -364,7 +364,7 @@ def _with_confirmed(project: Any, chosen: set[int]) -> Any:
     from sialign.core.model import BeadStatus
 
     beads = [dataclasses.replace(b, status=BeadStatus.CONFIRMED, reason="") if k in chosen else b
-             for k, b in enumerate(project.alignment.beads)]  # fmt: skip
+             for k, b in enumerate(project.alignment.beads)]
     return dataclasses.replace(project, alignment=dataclasses.replace(project.alignment, beads=beads), history=[])
 
 

@@ -194,7 +194,7 @@ class _WindowsAsTexts:
 
 def speed(encoder: Any, all_pairs: list[tuple[str, str, str, list]], previous: bool) -> dict[str, Any]:
     """Seconds for a 500-bead talk and for one bead on demand, each with the load average."""
-    from sialign.links import LinkParams, UNSPACED, WordLinker, tokenize
+    from sialign.links import UNSPACED, LinkParams, WordLinker, tokenize
     from sialign.text.japanese import ginza_nlp
 
     start = time.perf_counter()

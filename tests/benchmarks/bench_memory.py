@@ -84,7 +84,7 @@ def run_case(argv: list[str], cap_bytes: int, cwd: Path) -> dict[str, object]:
         # The child reports its own VmHWM: getrusage of a child counts the
         # parent's resident memory at fork (the generated inputs) as well.
         child = subprocess.run([sys.executable, "-c", _PEAK_OF_CLI, *argv], cwd=cwd, env=env, preexec_fn=limit,
-                               stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+                               stdout=out, stderr=subprocess.STDOUT)
     seconds = time.perf_counter() - started
     lines = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
     peaks = [line for line in lines if line.startswith("PEAK_KB ")]
@@ -94,7 +94,7 @@ def run_case(argv: list[str], cap_bytes: int, cwd: Path) -> dict[str, object]:
         "argv": " ".join(argv), "exit": int(exits[-1].split()[1]) if exits else child.returncode,
         "seconds": round(seconds, 1), "peak_rss_mb": round(int(peaks[-1].split()[1]) / 1024, 1) if peaks else None,
         "last_line": lines[-1] if lines else "",
-    }  # fmt: skip
+    }
 
 
 _PEAK_OF_CLI = """
@@ -138,7 +138,7 @@ def main() -> int:
                                                  "-o", str(folder / "o95.tsv")], paths["big"].stat().st_size / 1e6),
             ("align 100k x 100k lines, lexical", ["align", str(paths["big"]), str(paths["big2"]), "--model", "lexical",
                                                    "-o", str(folder / "o100k.tsv")], 2 * paths["big"].stat().st_size / 1e6),
-        ]  # fmt: skip
+        ]
     load = os.getloadavg()
     results = []
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; cap {args.cap_gb:g} GB per run")
@@ -149,12 +149,12 @@ def main() -> int:
         results.append(result)
         ratio = float(result["peak_rss_mb"]) / max(size_mb, 1e-9)  # type: ignore[arg-type]
         print(f"| {name} | {size_mb:.1f} | {result['peak_rss_mb']} | {ratio:.1f} | {result['seconds']} | {result['exit']} | "
-              f"{str(result['last_line'])[:160]} |", flush=True)  # fmt: skip
+              f"{str(result['last_line'])[:160]} |", flush=True)
     end = os.getloadavg()
     print(f"load average at end: {end[0]:.2f} {end[1]:.2f} {end[2]:.2f}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"load_start": load, "load_end": end, "cap_gb": args.cap_gb, "results": results},
-                                   indent=1) + "\n", encoding="utf-8")  # fmt: skip
+                                   indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
     return 0
 

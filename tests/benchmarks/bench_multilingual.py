@@ -43,8 +43,9 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -71,8 +72,8 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
 @contextlib.contextmanager
 def empty_vector_cache() -> Iterator[None]:
     """The alignments run inside start from nothing cached, on disk (a new folder) or in memory."""
-    from sialign.embed.pairs import clear_memo
     from sialign.embed.cache import close_shared_caches
+    from sialign.embed.pairs import clear_memo
 
     with tempfile.TemporaryDirectory() as folder:
         os.environ["SIALIGN_CACHE_DIR"] = folder
@@ -130,12 +131,11 @@ def encoder(data: Path) -> dict[str, Any]:
 # ------------------------------------------------------------------ cache
 def cache(data: Path) -> dict[str, Any]:
     from sialign.align.pipeline import align_project
-    from sialign.embed.pairs import clear_memo
-    from sialign.embed.models import load_embedder
     from sialign.core.edits import SplitSegment, apply_edit
     from sialign.core.model import Document, Project
+    from sialign.embed.models import load_embedder
+    from sialign.embed.pairs import clear_memo
     from sialign.evaluate import load_ahcsi
-
     from sialign.evaluate.datasets import load_eptic
 
     # 300 x 800: the AHC-SI dev talks (238 sentences, 640 chunks) topped up
@@ -299,8 +299,8 @@ def textberg(data: Path) -> dict[str, Any]:
 # ------------------------------------------------------------------ offsets
 def offsets(data: Path) -> dict[str, Any]:
     from sialign.align.pipeline import align_project
-    from sialign.workflows.talks import load_example
     from sialign.evaluate import alignment_positions, bead_f1, read_beads
+    from sialign.workflows.talks import load_example
 
     folder = REPO / "resources" / "examples"
     gold = read_beads(folder / "talk.gold.align")
@@ -346,8 +346,8 @@ def _old_window(project: Any) -> Any:
 # ------------------------------------------------------------------ book
 def book(data: Path) -> dict[str, Any]:
     from sialign.align.pipeline import align_project
-    from sialign.embed.models import load_embedder
     from sialign.core.model import Document, Project
+    from sialign.embed.models import load_embedder
     from sialign.evaluate import load_textberg
 
     doc = load_textberg(data / "textberg-dev")

@@ -46,8 +46,8 @@ def load() -> str:
 
 
 def _encoder() -> Any:
-    from sialign.embed.models import load_embedder
     from sialign.embed.cache import cached_encode, shared_cache
+    from sialign.embed.models import load_embedder
 
     embedder = load_embedder("use-multilingual")
 

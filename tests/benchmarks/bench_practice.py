@@ -66,7 +66,7 @@ def _stats(values: list[float]) -> dict[str, float | int | None]:
     if not values:
         return {"n": 0, "median": None, "p90": None, "max": None}
     return {"n": len(values), "median": round(statistics.median(values), 2), "p90": round(percentile(values, 90), 2),
-            "max": round(max(values), 2)}  # fmt: skip
+            "max": round(max(values), 2)}
 
 
 def _trace_passes(live: Any) -> list[dict[str, Any]]:
@@ -119,7 +119,7 @@ def _trace_passes(live: Any) -> list[dict[str, Any]]:
             "backlog_s": round(arrived - rec.audio_end_s, 2), "heard": len(heard.words),
             "committed_before": len(rec.committed), "done_at_s": round(live.recording_now(), 2),
             **{k: round(v, 3) for k, v in steps.items()},
-        })  # fmt: skip
+        })
         return heard
 
     transcriber.transcribe = transcribe
@@ -146,7 +146,7 @@ def _pass_summary(passes: list[dict[str, Any]], words: list[Any]) -> dict[str, A
 
 
 def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False,
-        commit_after: float | None = None) -> dict[str, Any]:  # fmt: skip
+        commit_after: float | None = None) -> dict[str, Any]:
     import soundfile as sf
 
     from sialign.booth.live import LiveAligner
@@ -161,10 +161,10 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
         sf.write(str(rendition), data[: int(seconds * rate)], rate)
     source, src_audio = practice_source(EXAMPLES / "talk.en.srt", src_lang="en", src_audio=EXAMPLES / "talk.en.ogg")
     report: dict[str, Any] = {"model": str(model), "speed": speed, "threads": threads, "beam_size": beam,
-                              "cores": os.cpu_count(), "load_before": _load()}  # fmt: skip
+                              "cores": os.cpu_count(), "load_before": _load()}
     updates = []
     live = LiveAligner(source, tgt_lang="ja", model=model, speed=speed, threads=threads, beam_size=beam,
-                       on_update=lambda u: updates.append(time.perf_counter()))  # fmt: skip
+                       on_update=lambda u: updates.append(time.perf_counter()))
     if commit_after is not None:
         live.recogniser.commit_after_s = commit_after if commit_after > 0 else None
     report["commit_after_s"] = live.recogniser.__dict__.get("commit_after_s")
@@ -184,7 +184,7 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     for bead in result.beads:
         if bead.tgt and not math.isnan(bead.latency_s):
             shown = [e["latency_s"] for e in result.events
-                     if e["src"] == list(bead.src) and e["tgt"] == list(bead.tgt) and e["latency_s"] is not None]  # fmt: skip
+                     if e["src"] == list(bead.src) and e["tgt"] == list(bead.tgt) and e["latency_s"] is not None]
             first_final.append(min(shown) if shown else bead.latency_s)
     every = [e["latency_s"] for e in result.events if e["tgt"] and e["latency_s"] is not None]
     report["live"] = {
@@ -199,7 +199,7 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
         "latency_final_beads": _stats(final), "latency_every_showing": _stats(every),
         "latency_first_final_showing": _stats(first_final),
         "pass_summary": _pass_summary(passes, result.words),
-    }  # fmt: skip
+    }
     report["passes"] = passes
     report["events"] = result.events
     live_path = work / "live.sialign"
@@ -211,7 +211,7 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
         return report
     started = time.perf_counter()
     stop_project = practice_project(source, rendition, tgt_lang="ja", model=model, live=result,
-                                    src_audio=Path(src_audio or ""), threads=threads)  # fmt: skip
+                                    src_audio=Path(src_audio or ""), threads=threads)
     report["full_pass_s"] = round(time.perf_counter() - started, 1)
     stop_path = work / "stop.sialign"
     export(stop_project, stop_path)
@@ -297,7 +297,7 @@ def main() -> int:
 
             model = multilingual_whisper_folder()
         report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only,
-                     commit_after=args.commit_after)  # fmt: skip
+                     commit_after=args.commit_after)
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     report["uptime"] = uptime
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -81,7 +81,7 @@ def _transcribe(audio: Path, role: str, language: str, model: Path, threads: int
     if cached is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
         cached.write_text(json.dumps([[w.text, w.start, w.end, w.probability] for w in result.recognition.words]),
-                          encoding="utf-8")  # fmt: skip
+                          encoding="utf-8")
     return result.document, seconds
 
 
@@ -92,7 +92,7 @@ def _span_accuracy(project: Any, gold: Path, scratch: Path, name: str) -> tuple[
     export(project, str(out))
     env = dict(os.environ, PYTHONPATH=str(REPO / "desktop"))
     text = subprocess.run([sys.executable, str(SPANACC), str(gold), str(out)], capture_output=True, text=True,
-                          env=env, check=True).stdout  # fmt: skip
+                          env=env, check=True).stdout
     match = re.search(r"span acc@0.5 ([0-9.]+) .*misses \[([0-9, ]*)\]", text)
     assert match, text
     return float(match.group(1)), [int(x) for x in match.group(2).split(",") if x.strip()]
@@ -108,7 +108,7 @@ def run(model: Path, threads: int, cache: Path | None) -> dict[str, Any]:
     load_before = _load()
     src_audio = EXAMPLES / "talk.en.ogg"
     renditions = {1: (EXAMPLES / "talk.ja.ogg", EXAMPLES / "talk.ja.srt"),
-                  2: (EXAMPLES / "rendition2" / "talk.ja2.ogg", EXAMPLES / "rendition2" / "talk.ja2.srt")}  # fmt: skip
+                  2: (EXAMPLES / "rendition2" / "talk.ja2.ogg", EXAMPLES / "rendition2" / "talk.ja2.srt")}
     timings: dict[str, float] = {}
     heard_src, timings["transcribe talk.en.ogg"] = _transcribe(src_audio, "source", "en", model, threads, cache)
     heard_tgt = {}
@@ -123,11 +123,11 @@ def run(model: Path, threads: int, cache: Path | None) -> dict[str, Any]:
             manual_tgt = read_transcript(manual_path)
             for inputs, src, tgt in (("both recognised", heard_src, heard_tgt[r]),
                                      ("manual source + recognised interpretation", manual_src, heard_tgt[r]),
-                                     ("both manual", manual_src, manual_tgt)):  # fmt: skip
+                                     ("both manual", manual_src, manual_tgt)):
                 for setting in ("new talk", "typed-transcript defaults"):
                     project = talk_from_documents(dataclasses.replace(src), dataclasses.replace(tgt),
                                                   source_path=str(src_audio), target_path=str(audio),
-                                                  source_language="en", target_language="ja")  # fmt: skip
+                                                  source_language="en", target_language="ja")
                     if setting == "new talk" and not machine_sides(project):
                         continue  # the same as the defaults
                     params = align_params(project) if setting == "new talk" else AlignParams(embedder="auto")
@@ -139,9 +139,9 @@ def run(model: Path, threads: int, cache: Path | None) -> dict[str, Any]:
                     rows.append({"rendition": r, "inputs": inputs, "settings": setting if machine_sides(project) else "defaults",
                                  "span_accuracy": accuracy, "misses": misses, "omission_29_found": OMITTED not in misses,
                                  "source_segments": len(project.source), "target_segments": len(project.target),
-                                 "align_seconds": round(seconds, 2), "lag": lag})  # fmt: skip
+                                 "align_seconds": round(seconds, 2), "lag": lag})
     return {"model": model.name, "threads": threads, "load_before": load_before, "load_after": _load(),
-            "timings": {k: round(v, 1) for k, v in timings.items()}, "rows": rows}  # fmt: skip
+            "timings": {k: round(v, 1) for k, v in timings.items()}, "rows": rows}
 
 
 def report(results: dict[str, Any]) -> str:
@@ -160,9 +160,9 @@ def report(results: dict[str, Any]) -> str:
     for row in results["rows"]:
         found = "—" if row["rendition"] == 2 else ("found" if row["omission_29_found"] else "missed")
         lines.append(f"| {row['rendition']} | {row['inputs']} | {row['settings']} | **{row['span_accuracy']:.3f}** | {found} | "
-                     f"{', '.join(map(str, row['misses']))} | {row['source_segments']}/{row['target_segments']} |")  # fmt: skip
+                     f"{', '.join(map(str, row['misses']))} | {row['source_segments']}/{row['target_segments']} |")
     lines += ["", "Recognition times: " + "; ".join(f"{k} {v} s" for k, v in results["timings"].items() if v)
-              + " (0 s: read from --words-cache).", ""]  # fmt: skip
+              + " (0 s: read from --words-cache).", ""]
     return "\n".join(lines)
 
 

@@ -71,8 +71,8 @@ def _states(linker: Any, pairs: list[tuple[list[str], list[str]]], lang: str, tg
 
 def dev_sets(encoder: Any) -> dict[str, Any]:
     import numpy as np
-
     from bench_links import DATA, PAIRS, read_gold
+
     from sialign.links import WordLinker, read_pairs
 
     report: dict[str, Any] = {}
@@ -103,7 +103,7 @@ def dev_sets(encoder: Any) -> dict[str, Any]:
                 omitted.append({i for i, _ in g} - left)
             states = _states(WordLinker(encoder), cut_pairs, s, t)
             rows = [(i in left, state) for st, left, gone in zip(states, cut_gold, omitted) for i, state in st.items()
-                    if i in left or i in gone]  # fmt: skip
+                    if i in left or i in gone]
             report[f"{s}-{t} with a third of the target cut"] = _count(rows)
     return report
 

@@ -39,8 +39,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -152,10 +153,10 @@ def sizes(data: Path, copies: tuple[int, ...], lift_limit: bool = False) -> dict
         row: dict[str, Any] = {}
         for learned in (False, True):
             command = [sys.executable, str(Path(__file__).resolve()), "--child", f"{count},{int(learned)},{int(lift_limit)}",
-                       "--data", str(data)]  # fmt: skip
+                       "--data", str(data)]
             with tempfile.TemporaryDirectory(prefix="sialign-scale-") as cache:  # an empty vector cache, removed after
                 done = subprocess.run(command, capture_output=True, text=True, check=False,
-                                      env={**os.environ, "SIALIGN_CACHE_DIR": cache})  # fmt: skip
+                                      env={**os.environ, "SIALIGN_CACHE_DIR": cache})
             if done.returncode != 0:
                 raise SystemExit(f"{count} copies, second pass {learned}: {done.stderr[-2000:]}")
             row["with second pass" if learned else "first pass alone"] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -204,7 +205,7 @@ def dev(data: Path) -> dict[str, Any]:
     hyp, seconds = timed(lambda: positions(book.project()))
     gold = [(tuple(s), tuple(t)) for s, t in book.gold]
     out["Text+Berg dev, strict F1"] = {"value": round(metrics.bead_scores([hyp], [gold])["strict_f1"], 4),
-                                       "beads": digest(hyp), "seconds": seconds}  # fmt: skip
+                                       "beads": digest(hyp), "seconds": seconds}
     speeches = load_eptic(data / "eptic-dev")
     golds = [[(tuple(s), tuple(t)) for s, t in sp.gold] for sp in speeches]
     for label, times in (("text only", False), ("timestamps", True)):

@@ -78,7 +78,7 @@ def chunk_boundaries(tsv: Path, column: str, max_chars: int) -> dict[str, Any]:
     recall = hits / gold if gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"lines": len(rows), "max_chars": max_chars, "cuts_made": predicted, "punctuation_cuts": gold,
-            "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}  # fmt: skip
+            "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
 
 
 def measure(data: Path) -> dict[str, Any]:
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in DICTIONARIES:
         env = dict(os.environ, SIALIGN_SUDACHI_DICT=name, PYTHONPATH=str(REPO / "desktop"))
         run = subprocess.run([sys.executable, __file__, "--one", "--data", str(args.data)], env=env,
-                             capture_output=True, text=True, check=True)  # fmt: skip
+                             capture_output=True, text=True, check=True)
         report[name] = json.loads(run.stdout.strip().splitlines()[-1])
         print(name, json.dumps(report[name], ensure_ascii=False, indent=1), flush=True)
     report["load_after"] = os.getloadavg()

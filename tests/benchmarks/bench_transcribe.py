@@ -69,13 +69,13 @@ def run(model: Path, threads: int) -> dict[str, Any]:
     result = transcribe_file(audio, model, language="en", threads=threads)
     heard = result.recognition
     report["idle"] = {"load_before": load_before, "load_after": _load(), "seconds": round(heard.seconds, 2),
-                      "audio_seconds": round(heard.duration, 1), "rtf": round(heard.real_time_factor, 3)}  # fmt: skip
+                      "audio_seconds": round(heard.duration, 1), "rtf": round(heard.real_time_factor, 3)}
     ref_text = _norm(reference.full_text())
     hyp_text = _norm(result.document.full_text())
     measures = jiwer.process_words(ref_text, hyp_text)
     report["wer"] = round(measures.wer, 4)
     report["wer_detail"] = {"reference_words": len(ref_text.split()), "substitutions": measures.substitutions,
-                            "deletions": measures.deletions, "insertions": measures.insertions}  # fmt: skip
+                            "deletions": measures.deletions, "insertions": measures.insertions}
     report["segments"] = {"transcribed": len(result.document), "reference": len(reference)}
 
     bare = replace(reference, segments=[replace(s, start=None, end=None) for s in reference.segments])
@@ -87,7 +87,7 @@ def run(model: Path, threads: int) -> dict[str, Any]:
         "start_median": round(statistics.median(start_err), 3), "start_mean": round(statistics.mean(start_err), 3),
         "start_p90": round(sorted(start_err)[int(0.9 * (len(start_err) - 1))], 3), "start_max": round(max(start_err), 3),
         "end_median": round(statistics.median(end_err), 3), "end_max": round(max(end_err), 3),
-    }  # fmt: skip
+    }
 
     # The same recognition with one busy process per thread competing for the cores.
     stop_at = time.time() + 120
@@ -99,7 +99,7 @@ def run(model: Path, threads: int) -> dict[str, Any]:
         load_before = _load()
         busy = transcribe_file(audio, model, language="en", threads=threads).recognition
         report["loaded"] = {"competing_processes": threads, "load_before": load_before, "load_after": _load(),
-                            "seconds": round(busy.seconds, 2), "rtf": round(busy.real_time_factor, 3)}  # fmt: skip
+                            "seconds": round(busy.seconds, 2), "rtf": round(busy.real_time_factor, 3)}
     finally:
         for p in burners:
             p.terminate()
@@ -122,7 +122,7 @@ def markdown(r: dict[str, Any]) -> str:
          f"{rt['start_p90']}, max {rt['start_max']}; ends: median {rt['end_median']}, max {rt['end_max']}; "
          f"{rt['words_matched']} words matched)", "yes" if rt["start_median"] <= 0.3 else "no"),
         ("model load / peak RSS", f"{r['load_seconds']} s / {r['peak_rss_mb']} MB", ""),
-    ]  # fmt: skip
+    ]
     lines = ["| target | measured | met |", "|---|---|---|"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     return "\n".join(lines)

@@ -34,9 +34,10 @@ import os
 import pickle
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -157,7 +158,7 @@ def items_for(sets: list[str], pieces: int) -> tuple[list[Item], dict[str, Any]]
                     return p
 
                 item = Item(f"ahcsi/{talk.name}", "ahcsi reference" if reference else "ahcsi", "chunks", key, gold, gold,
-                            talk=talk, reference=reference)  # fmt: skip
+                            talk=talk, reference=reference)
                 seen_of(item, project)
                 items.append(item)
     return items, sources
@@ -182,7 +183,7 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, start: np.ndarray | None, l2: flo
 
 
 def fit_weights(train: list[Item], units: str, sentence_skips: dict[str, Any] | None = None,
-                start: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+                start: dict[str, Any] | None = None) -> dict[str, Any]:
     """The bead score fitted on ``train`` as ``train_bead_score`` fits it (quietly)."""
     from sialign.align import learned_pass
 
@@ -265,7 +266,7 @@ def aligned(item: Item, weights: Any) -> Gold:
             if item.key not in _FEATURES:
                 _FEATURES[item.key] = _memo_features(seen)
             path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
-                               seen["path"], weights, *seen["limits"], features=_FEATURES[item.key])  # fmt: skip
+                               seen["path"], weights, *seen["limits"], features=_FEATURES[item.key])
         _ALIGNED[(item.key, tag)] = path_beads(path)
     return _ALIGNED[(item.key, tag)]
 
@@ -305,6 +306,7 @@ def bertalign_peer(item: Item, sources: dict[str, Any], encode: Any) -> Gold:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     from bench_peers import _encoder, _metrics
+
     from sialign.align.learned_pass import BeadScoreWeights, shipped_weights
     from sialign.evaluate.folds import leave_one_out
 
@@ -340,7 +342,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     # hyps[column][k]: the beads of item k
     hyps: dict[str, list[Gold]] = {c: [[] for _ in items] for c in ["first", "shipped", "learned in-sample", "learned CV",
-                                                                   "Bertalign peer"]}  # fmt: skip
+                                                                   "Bertalign peer"]}
     for w in grid:
         hyps[f"base + {w} learned, in-sample"] = [[] for _ in items]
         hyps[f"base + {w} learned, CV"] = [[] for _ in items]
@@ -364,7 +366,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for name, train, test in leave_one_out([it.doc for it in group]):
             units = group[0].units
             raw = fit_weights([group[i] for i in train], units, sentence_skips if units == "chunks" else None,
-                              start=full[units])  # fmt: skip
+                              start=full[units])
             fold_weights[name] = raw
             print(f"fold {name}: {time.perf_counter() - t0:.0f} s, load {load()}", file=sys.stderr, flush=True)
             for i in (i for i in test if group[i].scored):

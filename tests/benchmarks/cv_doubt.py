@@ -47,9 +47,10 @@ import os
 import pickle
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -105,7 +106,7 @@ def bead_score_folds() -> dict[str, dict[str, Any]]:
         for name, train, _ in leave_one_out([it.doc for it in group]):
             if not name.startswith("textberg"):
                 out[name] = {"units": units, "weights": CV.fit_weights([group[i] for i in train], units,
-                                                                      full if units == "chunks" else None, start=start)}  # fmt: skip
+                                                                      full if units == "chunks" else None, start=start)}
                 print(f"bead score without {name}: load {load()}", file=sys.stderr, flush=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
@@ -180,7 +181,7 @@ def prepare(aligner: str, bead_score: str, reference: bool = True) -> list[Doc]:
             confidence=np.array([np.nan if x.confidence is None else x.confidence for x in project.alignment.beads]),
             lag=np.where(both, ctx.tgt_start[first_tgt] - ctx.src_start[first_src], np.nan),
             log_ratio=np.where(both, ratio, np.nan),
-        ))  # fmt: skip
+        ))
     return docs
 
 
@@ -288,11 +289,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": load(),
                               "aligner": args.aligner, "bead score": args.bead_score,
-                              "AHC-SI reference": not args.no_reference}  # fmt: skip
+                              "AHC-SI reference": not args.no_reference}
     docs = prepare(args.aligner, args.bead_score, not args.no_reference)
     report["documents"] = {label: sum(d.set == key for d in docs) for key, label in SETS.items()}
     report["beads / wrong"] = {label: [int(sum(len(d.wrong) for d in docs if d.set == key)),
-                                       int(sum(d.wrong.sum() for d in docs if d.set == key))] for key, label in SETS.items()}  # fmt: skip
+                                       int(sum(d.wrong.sum() for d in docs if d.set == key))] for key, label in SETS.items()}
     report["prepared s"] = round(time.perf_counter() - started, 1)
     table: dict[str, dict[str, Any]] = {}
     for name, scores in (("cost", [d.cost for d in docs]), ("own model (the doubt before)", [d.own_log_odds for d in docs])):
@@ -326,7 +327,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                               f"{args.aligner} parameters and {bead_score}; no beads confirmed "
                               f"(tests/benchmarks/cv_doubt.py --aligner {args.aligner} --bead-score {args.bead_score})"),
                 "auc": {"in-sample": table[SHIPPED]["in-sample"], "leave-one-document-out": table[SHIPPED]["CV"],
-                        "own model alone": before}}  # fmt: skip
+                        "own model alone": before}}
         text = json.dumps(combiner_to_dict(fit_combiner(X, y), **info), indent=1, ensure_ascii=False)
         MODEL_FILE.write_text(text + "\n", encoding="utf-8")
         report["written"] = str(MODEL_FILE.relative_to(REPO))

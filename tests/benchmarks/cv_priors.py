@@ -57,7 +57,7 @@ def _second_pass(item: C.Item, raw: dict[str, Any]) -> C.Gold:
         C._FEATURES[item.key] = C._memo_features(seen)
     weights = BeadScoreWeights.from_dict(raw, item.units)
     path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
-                       seen["path"], weights, *seen["limits"], features=C._FEATURES[item.key])  # fmt: skip
+                       seen["path"], weights, *seen["limits"], features=C._FEATURES[item.key])
     return C.path_beads(path)
 
 
@@ -66,7 +66,7 @@ def _folds(items: list[C.Item], units: str, skips: dict[str, Any] | None) -> tup
 
     full = C.fit_weights(items, units, skips)
     folds = {name: C.fit_weights([items[i] for i in train], units, skips, start=full)
-             for name, train, _ in leave_one_out([it.doc for it in items])}  # fmt: skip
+             for name, train, _ in leave_one_out([it.doc for it in items])}
     return full, folds
 
 
@@ -107,7 +107,7 @@ def eptic(metrics: Any, offsets: list[float]) -> dict[str, Any]:
     timed = [it for it in items if it.key.endswith("/timed")]
     out: dict[str, Any] = {
         "first pass": {"text": f1(text, {it.key: C.path_beads(C.seen_of(it)["path"]) for it in items}),
-                       "timed": f1(timed, {it.key: C.path_beads(C.seen_of(it)["path"]) for it in items})},  # fmt: skip
+                       "timed": f1(timed, {it.key: C.path_beads(C.seen_of(it)["path"]) for it in items})},
         "CV": {"text": f1(text, hyps), "timed": f1(timed, hyps)},
         "in-sample": {"text": f1(text, in_sample), "timed": f1(timed, in_sample)},
         "by direction, CV": {},
@@ -115,7 +115,7 @@ def eptic(metrics: Any, offsets: list[float]) -> dict[str, Any]:
     for direction in sorted({it.doc.split("/")[1] for it in items}):
         pick = [it for it in text if it.doc.split("/")[1] == direction], [it for it in timed if it.doc.split("/")[1] == direction]
         out["by direction, CV"][direction] = {"text": f1(pick[0], hyps), "timed": f1(pick[1], hyps),
-                                              "speeches": len(pick[0])}  # fmt: skip
+                                              "speeches": len(pick[0])}
     errors, inside, off = [], [], 0
     for it in timed:
         model = C.seen_of(it)["first"].model
@@ -125,7 +125,7 @@ def eptic(metrics: Any, offsets: list[float]) -> dict[str, Any]:
         lags = np.array([model.tgt_starts[t[0]] - model.src_starts[s[0]] for s, t in it.gold if s and t])
         # The talk's lag as the aligner dates it from the text alone, against the gold beads' median lag.
         text_only = BeadCostModel(model.signals, model.max_src, model.max_tgt, dataclasses.replace(model.settings, time_weight=0.0),
-                                  None, None, model.src_lengths, model.tgt_lengths)  # fmt: skip
+                                  None, None, model.src_lengths, model.tgt_lengths)
         dated = estimate_lag(text_only, model.src_starts, model.tgt_starts, model.settings).median
         errors.append(abs(float(dated) - float(np.median(lags))) if dated is not None else float("nan"))
         window = (model.settings.evs_min, model.settings.evs_max)

@@ -67,8 +67,8 @@ def capture(project: Any, units: str = "sentences") -> dict[str, Any]:
     """Run the aligner once and keep what its second pass receives."""
     from sialign.align import learned_pass
     from sialign.align.pipeline import align_project
-    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
+    from sialign.embed.pairs import clear_memo
 
     seen: dict[str, Any] = {}
     original = learned_pass.refine
@@ -168,7 +168,7 @@ def textberg_pieces(doc: Any) -> list[tuple[Any, list[tuple[tuple[int, ...], tup
 
 
 def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1.0, iterations: int = 50,
-                 start: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+                 start: np.ndarray | None = None) -> np.ndarray:
     """Weights of P(y=1) = sigmoid(X w) by Newton's method with an L2 penalty (the bias column unpenalised).
 
     ``start``: the weights to start from (zeros when None); the optimum is the same, reached in fewer steps.
@@ -239,7 +239,7 @@ def ahcsi_gold(talk: Any) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
 
 
 def fit(parts: dict[str, list[tuple[np.ndarray, np.ndarray]]], units: str, offsets: tuple[float, float],
-        fitted_on: str) -> dict[str, Any]:  # fmt: skip
+        fitted_on: str) -> dict[str, Any]:
     from sialign.align import learned_pass
 
     weights: dict[str, Any] = {}
@@ -268,8 +268,8 @@ def calibrate(docs: list[tuple[Any, list[Any]]], weights: dict[str, Any], units:
     from sialign.align import learned_pass
     from sialign.align.explain import bead_spans, explain_spans
     from sialign.align.pipeline import align_project
-    from sialign.embed.pairs import clear_memo
     from sialign.core.params import AlignParams
+    from sialign.embed.pairs import clear_memo
     from sialign.evaluate import alignment_positions
 
     fitted = learned_pass.BeadScoreWeights.from_dict(weights, units)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from live_fakes import TopicEmbedder, rendition_words, talk
+
 from sialign.booth.incremental import PENDING, RENDERED, UNRENDERED, IncrementalAligner, LiveChunker
 from sialign.core.errors import SialignError
 from sialign.core.model import Document

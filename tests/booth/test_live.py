@@ -8,8 +8,8 @@ import threading
 
 import numpy as np
 import pytest
-
 from live_fakes import RATE, ScriptedSpeech, TopicEmbedder, rendition_words, talk, timed_audio
+
 from sialign.booth.live import LiveAligner, LiveUpdate
 from sialign.booth.streaming import Heard
 
@@ -25,7 +25,7 @@ def test_a_rendition_fed_as_fast_as_possible_is_aligned_live_and_every_bead_is_a
     words = rendition_words(8, omit=[3])
     updates: list[LiveUpdate] = []
     live = LiveAligner(talk(8), tgt_lang="ja", model=None, transcriber=ScriptedSpeech(words), embedder=TopicEmbedder(),
-                       speed=0, on_update=updates.append, lag_window_s=6.0, revise_window_s=8.0)  # fmt: skip
+                       speed=0, on_update=updates.append, lag_window_s=6.0, revise_window_s=8.0)
     live.start()
     _feed(live, 36.0)
     result = live.finish()
@@ -56,7 +56,7 @@ def test_a_rendition_fed_as_fast_as_possible_is_aligned_live_and_every_bead_is_a
 def test_recording_clock_maps_wall_time_at_the_feeds_speed() -> None:
     now = [100.0]
     live = LiveAligner(talk(2), tgt_lang="ja", model=None, transcriber=ScriptedSpeech([]), embedder=TopicEmbedder(),
-                       clock=lambda: now[0], speed=2.0)  # fmt: skip
+                       clock=lambda: now[0], speed=2.0)
     assert live.recording_now() == 0.0
     live.feed(np.zeros(RATE // 10, dtype=np.float32), 4.9)  # block 4.9-5.0 s arrives at wall 100
     now[0] = 101.5
@@ -143,6 +143,7 @@ def test_the_chunker_is_prepared_before_the_first_pass(monkeypatch: pytest.Monke
 
 def test_each_pass_over_a_backlog_reads_most_of_a_buffer_of_new_audio_even_when_passes_barely_agree() -> None:
     from live_fakes import buffer_span
+
     from sialign.transcribe.recognise import Word
 
     gate = threading.Event()

@@ -21,8 +21,15 @@ import soundfile as sf
 
 from audio_fakes import FakeDuplexFactory, tone
 from sialign.booth.recorder import (
-    LIVE_RATE, NO_INPUT_MESSAGE, BoothRecorder, StreamResampler, feed_file, list_devices, read_mono, sidecar_path,
-)  # fmt: skip
+    LIVE_RATE,
+    NO_INPUT_MESSAGE,
+    BoothRecorder,
+    StreamResampler,
+    feed_file,
+    list_devices,
+    read_mono,
+    sidecar_path,
+)
 from sialign.core.errors import InputError
 
 RATE = 48000
@@ -132,7 +139,7 @@ def test_live_blocks_are_16_khz_mono_on_the_source_clock(tmp_path: Path) -> None
 
 def test_a_writer_that_falls_behind_drops_blocks_counted_and_keeps_the_timeline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     import sialign.booth.recorder as recorder
 
     monkeypatch.setattr(recorder, "QUEUE_SECONDS", 0.0)  # the smallest queue: 64 blocks
@@ -229,13 +236,13 @@ def test_feed_file_delivers_a_recording_as_the_microphone_would(tmp_path: Path) 
 def test_device_list_says_when_there_is_no_microphone() -> None:
     apis = [{"name": "ALSA"}]
     out_only = [{"name": "Speakers", "hostapi": 0, "max_input_channels": 0, "max_output_channels": 2,
-                 "default_samplerate": 44100.0, "default_low_output_latency": 0.0087, "default_high_output_latency": 0.034}]  # fmt: skip
+                 "default_samplerate": 44100.0, "default_low_output_latency": 0.0087, "default_high_output_latency": 0.034}]
     devices = list_devices(lambda: (out_only, apis, (-1, 0)))
     assert devices.problem == NO_INPUT_MESSAGE and not devices.inputs
     assert devices.outputs[0].label() == "Speakers (ALSA, default) · 9 ms"
 
     headset = out_only + [{"name": "Headset mic", "hostapi": 0, "max_input_channels": 1, "max_output_channels": 0,
-                           "default_samplerate": 48000.0, "default_low_input_latency": 0.005, "default_high_input_latency": 0.02}]  # fmt: skip
+                           "default_samplerate": 48000.0, "default_low_input_latency": 0.005, "default_high_input_latency": 0.02}]
     devices = list_devices(lambda: (headset, apis, (1, 0)))
     assert devices.problem == "" and devices.inputs[0].name == "Headset mic" and devices.inputs[0].low_latency_s == 0.005
 

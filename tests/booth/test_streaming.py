@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-
 from live_fakes import RATE, ScriptedSpeech, buffer_span, timed_audio
+
 from sialign.booth.streaming import (
     Heard,
     HypothesisBuffer,
@@ -258,7 +258,7 @@ def test_whisper_transcriber_keeps_what_a_looping_window_heard_before_the_loop_a
     def seg(texts: list[str], start: float, ratio: float) -> SimpleNamespace:
         words = [SimpleNamespace(word=t, start=start + k * 0.5, end=start + k * 0.5 + 0.4, probability=0.9) for k, t in enumerate(texts)]
         return SimpleNamespace(text="".join(texts), start=start, end=start + len(texts) * 0.5, words=words,
-                               compression_ratio=ratio, no_speech_prob=0.0)  # fmt: skip
+                               compression_ratio=ratio, no_speech_prob=0.0)
 
     class FakeWhisper:
         def transcribe(self, samples: np.ndarray, **options: object) -> tuple[object, None]:

@@ -283,7 +283,7 @@ def test_align_warns_about_a_doubtful_encoding_and_takes_the_right_one(tmp_path:
     err = capsys.readouterr().err
     assert "warning" in err and "talk.zh.txt" in err and "--tgt-encoding" in err
     assert main(["align", str(src), str(tgt), "-o", str(out), "--model", "lexical", "--tgt-encoding", "gbk",
-                 "--tgt-lang", "zh", "--rows", "0"]) == 0  # fmt: skip
+                 "--tgt-lang", "zh", "--rows", "0"]) == 0
     err = capsys.readouterr().err
     assert "warning" not in err
     rows = out.read_text(encoding="utf-8")
@@ -295,7 +295,7 @@ def test_cli_align_refuses_an_unknown_language_before_reading(talk: Path, capsys
     assert main(align_args(talk, out, "--src-lang", "xx")) == 64  # a wrong argument
     err = capsys.readouterr().err
     assert err == ("sialign align: error: unknown language 'xx' — use a two-letter code such as en, ja, fr, de, zh\n"
-                   "run 'sialign align -h' for the options\n")  # fmt: skip
+                   "run 'sialign align -h' for the options\n")
     assert not out.exists()
 
 

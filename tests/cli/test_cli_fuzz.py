@@ -144,7 +144,7 @@ def with_option(parser: Any, words: str, option: str, values: list[str]) -> list
     low = NUMBER_RANGES[option][0]
     for positional in ([], ["a"], ["a", "b"], ["a", "1"], ["a", "--lang", "en"],
                        ["--pairs", "a", "--src-lang", "en", "--tgt-lang", "fr"],
-                       ["a", "--src-lang", "en", "--tgt-lang", "ja", "--input-file", "b", "-o", "x.sialign"]):  # fmt: skip
+                       ["a", "--src-lang", "en", "--tgt-lang", "ja", "--input-file", "b", "-o", "x.sialign"]):
         head = [*words.split(), *positional, "-o", "x.tsv"] if words in ("align", "corpus align", "retime") else [*words.split(), *positional]
         if parses(parser, [*head, option, *[f"{low:g}"] * len(values)]) == 0:
             return [*head, option, *values]

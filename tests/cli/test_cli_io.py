@@ -11,8 +11,8 @@ import pytest
 
 from sialign.cli.main import main
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project, Segment
-from sialign.io.readers import read_transcript
 from sialign.io.read_exports import read_jsonl, read_parallel_tsv
+from sialign.io.readers import read_transcript
 
 SRT = "1\n00:00:01,000 --> 00:00:02,500\nGood morning.\n\n2\n00:00:03,000 --> 00:00:04,000\nLet us begin.\n"
 

@@ -19,7 +19,7 @@ def model_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_speech_models_listed_with_languages_and_defaulted(model_dir: Path, whisper_model: Path, whisper_multilingual: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["models", "list", "--speech"]) == 0
     assert "No speech model" in capsys.readouterr().out
     assert main(["models", "add", str(whisper_model), "--name", "tiny-en", "--link"]) == 0

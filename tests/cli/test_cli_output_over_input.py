@@ -24,7 +24,7 @@ def talk(tmp_path: Path) -> dict[str, Path]:
         shutil.copy(EXAMPLES / name, tmp_path / name)
     project = tmp_path / "v.sialign"
     assert main(["align", str(tmp_path / "talk.en.srt"), str(tmp_path / "talk.ja.srt"), "--model", "lexical", "-q",
-                 "-o", str(project)]) == 0  # fmt: skip
+                 "-o", str(project)]) == 0
     return {"src": tmp_path / "talk.en.srt", "tgt": tmp_path / "talk.ja.srt", "project": project}
 
 

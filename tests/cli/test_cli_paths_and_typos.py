@@ -22,7 +22,7 @@ def test_align_attaches_audio_relative_to_the_project(tmp_path: Path, monkeypatc
     (tmp_path / "out").mkdir()
     monkeypatch.chdir(tmp_path)
     code = main(["align", "talks/talk.en.srt", "talks/talk.ja.srt", "-o", "out/talk.sialign", "--model", "lexical",
-                 "--src-audio", "talks/talk.en.ogg", "--tgt-audio", "talks/talk.ja.ogg", "-q"])  # fmt: skip
+                 "--src-audio", "talks/talk.en.ogg", "--tgt-audio", "talks/talk.ja.ogg", "-q"])
     assert code == 0
     project = load_project(tmp_path / "out" / "talk.sialign")
     assert project.source.audio_path == str(Path("..") / "talks" / "talk.en.ogg")
@@ -31,7 +31,7 @@ def test_align_attaches_audio_relative_to_the_project(tmp_path: Path, monkeypatc
 
 def test_align_refuses_missing_audio_before_aligning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["align", str(EXAMPLES / "talk.en.srt"), str(EXAMPLES / "talk.ja.srt"), "-o", str(tmp_path / "t.sialign"),
-                 "--model", "lexical", "--src-audio", str(tmp_path / "nope.ogg")])  # fmt: skip
+                 "--model", "lexical", "--src-audio", str(tmp_path / "nope.ogg")])
     err = capsys.readouterr().err
     assert code == 64 and "--src-audio" in err and "no such file" in err.splitlines()[0]
     assert not (tmp_path / "t.sialign").exists()

@@ -27,14 +27,14 @@ def rendition_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_practice_aligns_live_writes_events_and_saves_the_full_pass(whisper_multilingual: Path, rendition_clip: Path, tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     import sialign
 
     events = tmp_path / "events.jsonl"
     session = tmp_path / "session.sialign"
     code = main(["practice", str(EXAMPLES / "talk.en.srt"), "--src-audio", str(EXAMPLES / "talk.en.ogg"), "--src-lang", "en",
                  "--tgt-lang", "ja", "--input-file", str(rendition_clip), "--speed", "0", "--whisper-model", str(whisper_multilingual),
-                 "--events", str(events), "-o", str(session)])  # fmt: skip
+                 "--events", str(events), "-o", str(session)])
     err = capsys.readouterr().err
     assert code == 0, err
     assert "live: 1 of 35 sentences rendered" in err or "live: 2 of 35 sentences rendered" in err, err
@@ -57,13 +57,13 @@ def test_practice_aligns_live_writes_events_and_saves_the_full_pass(whisper_mult
     (lambda a, d: a.__setitem__(a.index("--speed") + 1, "-1"), "--speed"),
     (lambda a, d: a.__setitem__(1, str(d / "untimed.txt")), "no times"),
     (lambda a, d: a.__setitem__(a.index("--whisper-model") + 1, str(d)), "Whisper"),
-])  # fmt: skip
+])
 def test_bad_input_is_one_line_naming_what_to_fix(change, message: str, tmp_path: Path, rendition_clip: Path,  # type: ignore[no-untyped-def]
-                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("faster_whisper")
     (tmp_path / "untimed.txt").write_text("Good morning.\nThank you.\n", encoding="utf-8")
     args = ["practice", str(EXAMPLES / "talk.en.srt"), "--src-lang", "en", "--tgt-lang", "ja", "--input-file", str(rendition_clip),
-            "--speed", "0", "--whisper-model", str(tmp_path), "-o", str(tmp_path / "session.sialign")]  # fmt: skip
+            "--speed", "0", "--whisper-model", str(tmp_path), "-o", str(tmp_path / "session.sialign")]
     if message != "Whisper":
         args[args.index("--whisper-model") + 1] = str(tmp_path / "not-used")
     change(args, tmp_path)

@@ -45,7 +45,7 @@ def test_cli_realign_refuses_to_leave_review_data_behind(reviewed: Path, capsys:
     assert project.alignment is not None
     beads = project.alignment.beads
     merged = dataclasses.replace(beads[5], src=beads[5].src + beads[6].src, tgt=beads[5].tgt + beads[6].tgt,
-                                 note="odd grouping")  # fmt: skip
+                                 note="odd grouping")
     beads[5:7] = [merged]
     save_project(project, reviewed)
     before = reviewed.read_bytes()

@@ -39,7 +39,7 @@ def test_a_project_given_for_a_transcript_is_named_a_project(project: Path, caps
 
 
 def test_a_data_folder_that_is_a_file_does_not_stop_a_named_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("x", encoding="utf-8")
     monkeypatch.setenv("SIALIGN_DATA_DIR", str(blocker))
@@ -65,7 +65,7 @@ def test_a_data_folder_that_is_a_file_does_not_stop_a_named_save(tmp_path: Path,
     ids=lambda a: f"{a[0]} {a[-1].rsplit('.', 1)[-1]}",
 )
 def test_an_output_name_that_says_no_format_is_a_usage_error(argv: list[str], project: Path, tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
     filled = [a.format(src=EXAMPLES / "talk.en.srt", tgt=EXAMPLES / "talk.ja.srt", p=project, out=tmp_path) for a in argv]
     assert main(filled) == EXIT_USAGE
     assert not list(tmp_path.glob("*.docx")) + list(tmp_path.glob("*.md")) + list(tmp_path.glob("*.xlsx"))

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("model_dir")
 
 @pytest.mark.parametrize("suffix", [".srt", ".vtt", ".tsv", ".eaf"])
 def test_transcribe_writes_a_timed_transcript(whisper_model: Path, talk_clip: Path, tmp_path: Path, suffix: str,
-                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                             capsys: pytest.CaptureFixture[str]) -> None:
     from sialign.io.readers import read_transcript
 
     out = tmp_path / f"clip{suffix}"
@@ -31,7 +31,7 @@ def test_transcribe_writes_a_timed_transcript(whisper_model: Path, talk_clip: Pa
 
 
 def test_transcribe_to_standard_output_with_the_default_model(whisper_model: Path, talk_clip: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["models", "add", str(whisper_model), "--name", "tiny.en", "--link", "--default"]) == 0
     out = capsys.readouterr().out
     assert "Added Whisper model 'tiny.en'" in out and "default Whisper model" in out
@@ -45,7 +45,7 @@ def test_transcribe_to_standard_output_with_the_default_model(whisper_model: Pat
 
 def test_transcribe_interrupted_writes_what_is_done(whisper_model: Path, talk_clip: Path, tmp_path: Path,
                                                    whisper_interrupted_after_one_segment: None,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "part.srt"
     code = main(["transcribe", str(talk_clip), "--model", str(whisper_model), "--threads", "2", "-o", str(out)])
     err = capsys.readouterr().err
@@ -64,7 +64,7 @@ def test_transcribe_interrupted_writes_what_is_done(whisper_model: Path, talk_cl
     ],
 )
 def test_transcribe_bad_options(whisper_model: Path, talk_clip: Path, args: list[str], code: int, message: str,
-                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                capsys: pytest.CaptureFixture[str]) -> None:
     if "--model" not in args:
         args = [*args, "--model", str(whisper_model)]
     assert main(["transcribe", str(talk_clip), *args]) == code
@@ -95,7 +95,7 @@ def test_transcribe_bad_audio_is_one_line(whisper_model: Path, tmp_path: Path, k
 
 
 def test_retime_times_an_untimed_transcript(whisper_model: Path, talk_clip: Path, tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                            capsys: pytest.CaptureFixture[str]) -> None:
     from sialign.io.readers import read_transcript
 
     text = tmp_path / "talk.txt"

@@ -40,7 +40,7 @@ def test_the_model_its_rows_and_its_word_links_import_no_circle() -> None:
     grimp = pytest.importorskip("grimp")
     graph = grimp.build_graph("sialign", cache_dir=None)  # type-checking imports count
     modules = ["sialign.core.model", "sialign.core.documents", "sialign.core.bead_rows", "sialign.core.word_links",
-               "sialign.core.bead_summary", "sialign.core.lags"]  # fmt: skip
+               "sialign.core.bead_summary", "sialign.core.lags"]
     for a in modules:
         for b in modules:
             if a < b:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from sialign.embed.pairs import clear_memo
 from sialign.core.carry import carry_review, review_items
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Flag, Project
 from sialign.core.params import AlignParams
+from sialign.embed.pairs import clear_memo
 from sialign.workflows.aligning import align_talk
 
 

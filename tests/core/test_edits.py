@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from sialign.core.param_edits import SetTalkInfo
 from sialign.core.edits import (
     EDIT_TYPES,
     Batch,
@@ -22,16 +21,16 @@ from sialign.core.edits import (
     ReplaceAlignment,
     ReplaceBeads,
     ReplaceTranscript,
+    RestoreTrimmedChunk,
     SetFilterParams,
     SetLabels,
     SetParams,
     SetPostEdit,
     SetSegmentTimes,
-    SetTimes,
-    ShiftTimes,
     SetStatus,
+    SetTimes,
     SetTrimmed,
-    RestoreTrimmedChunk,
+    ShiftTimes,
     SplitBead,
     SplitSegment,
     UnmergeSegments,
@@ -41,6 +40,7 @@ from sialign.core.edits import (
 )
 from sialign.core.errors import EditError, InvariantError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Flag, Project, Segment
+from sialign.core.param_edits import SetTalkInfo
 from sialign.core.params import AlignParams, FilterParams
 
 
@@ -515,7 +515,7 @@ ALL_EDITS: list[Edit] = [
     ReplaceAlignment(Alignment([Bead((0,), (0,))], embedder="lexical", info={"k": 1}), label="Align"),
     ReplaceAlignment(None),
     ReplaceTranscript("tgt", Document.from_texts(["川の話"], "ja", [(1.0, 2.0)]), Alignment([Bead((0, 1, 2, 3), (0,))]),
-                      {"transcript": "machine"}, label="Full pass over the recording"),  # fmt: skip
+                      {"transcript": "machine"}, label="Full pass over the recording"),
     SetParams(AlignParams(embedder="lexical", max_tgt=8), label="Align"),
     SetParams(None),
     SetFilterParams(FilterParams(gamma_min=0.5, content_pos=("NOUN",))),

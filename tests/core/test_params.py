@@ -55,7 +55,7 @@ def test_filter_params_refuse_an_unknown_eta_metric() -> None:
      ({"eta_min": -0.1}, "eta_min", "must be between 0 and 1, not -0.1"),
      ({"gamma_min": -1.0}, "gamma_min", "must be at least 0, not -1.0"),
      ({"gamma_min": 3.0, "gamma_max": 2.0}, "gamma_min", r"\(3.0\) is above gamma_max \(2.0\)")],
-)  # fmt: skip
+)
 def test_filter_params_refuse_thresholds_the_filters_cannot_use(changes: dict, field: str, message: str) -> None:
     """One place checks them, so the command line, the app and the Python API all refuse the same values."""
     from sialign.core.params import FilterParams

@@ -20,7 +20,7 @@ def test_set_talk_info_applies_and_its_inverse_restores_everything() -> None:
     project = _project()
     reference = Document.from_texts(["Bonjour.", "Au revoir."], "fr")
     edit = SetTalkInfo("river", "de", "fr", interpreter="", rank="B", source_audio="a.wav", target_audio=None,
-                       reference=reference, label="Change project properties")  # fmt: skip
+                       reference=reference, label="Change project properties")
     inverse = apply_edit(project, edit)
     assert (project.talk_id, project.source.language, project.target.language) == ("river", "de", "fr")
     assert project.metadata == {"rank": "B"} and project.source.audio_path == "a.wav"

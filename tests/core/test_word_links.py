@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 from sialign.core.edits import EditText, SetPostEdit, apply_edit
 from sialign.core.word_links import BeadLinks, WordLinks, bead_link_key, links_of, rendered_share
 from sialign.io.project_file import load_project, save_project
 from sialign.links import is_content_token, tokenize_texts
 from sialign.workflows.word_links import stale_pairs, update_word_links
-from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 
 def test_word_links_content_words_leave_out_punctuation_and_function_words() -> None:

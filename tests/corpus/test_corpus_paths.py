@@ -172,7 +172,7 @@ def test_corpus_on_a_real_scheduler_with_a_worker_in_another_folder(small_corpus
             [str(dask_cli), "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--nworkers", "1",
              "--no-dashboard", "--host", "127.0.0.1", "--local-directory", str(worker_dir / "dask")],
             cwd=worker_dir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
         monkeypatch.chdir(client_dir)
         report = align_corpus(Path("talks") / "manifest.tsv", "out", dask=f"tcp://127.0.0.1:{port}")
         assert sorted(report.done) == ["first", "second"], report.failed

@@ -92,7 +92,7 @@ def test_corpus_workers_end_when_the_run_is_killed(tmp_path: Path, how: list[str
         [sys.executable, "-m", "sialign", "corpus", "align", str(manifest), "-o", str(out), *how,
          "--model", "lexical", "-q"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
+    )
     workers: set[int] = set()
     try:
         # Both workers started, loaded and are aligning their first talk.

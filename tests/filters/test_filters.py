@@ -31,7 +31,7 @@ def _project(with_reference: bool = True) -> Project:
         ["じゃあ、", "今日はですね、", "政府の話をします。", "えー、", "それで", "政府は、", "諦めていないのです。",
          "千九百五十年には東京に三百万人がいました。", "えー、", "そして、", "では、"],
         "ja",
-    )  # fmt: skip
+    )
     ref = Document.from_texts(
         ["今日は政府についてお話しします。", "彼らは政府を諦めていないのです。", "1950年には東京に300万人がいました。", "（笑）", "信頼こそが音楽の鍵なのです。"],
         "ja",
@@ -241,7 +241,7 @@ def test_filters_decide_refuses_scores_for_other_content_pos() -> None:
 
     scores = BeadScores([], ("NOUN",), [], np.zeros(0, bool), *(np.zeros((2, 0)),) * 4, [[], []], np.zeros((2, 0)),
                         np.zeros((2, 0)), "words", [], np.zeros(0, bool), np.zeros(0, bool), np.zeros(0, np.int32),
-                        np.zeros(0, np.int32))  # fmt: skip
+                        np.zeros(0, np.int32))
     with pytest.raises(ValueError, match="compute them again"):
         preview_flips(scores, FilterParams())
 

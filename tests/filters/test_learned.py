@@ -10,25 +10,48 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lexical_talks import lexical_talk
 from sialign.cli.main import main
 from sialign.core.edits import MoveSegment, ReplaceAlignment, SetStatus, apply_edit
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
 from sialign.filters.doubt_decisions import (
-    DOUBT_FLAG, DOUBT_REASON_PREFIX, REVIEWER_DROP_REASON, apply_doubt, is_unreviewed, most_doubtful,
-    preview_doubt_flips, roc_auc,
-)
-from sialign.filters.learned import (
-    COMBINED_FEATURES, COMBINER_FILE, DoubtResult, combined_features, combiner_from_dict, combiner_to_dict,
-    compute_doubt, fit_combiner, fit_logistic, make_negatives, rejected_proposals, shipped_combiner,
-    training_examples_from, training_set,
+    DOUBT_FLAG,
+    DOUBT_REASON_PREFIX,
+    REVIEWER_DROP_REASON,
+    apply_doubt,
+    is_unreviewed,
+    most_doubtful,
+    preview_doubt_flips,
+    roc_auc,
 )
 from sialign.filters.doubt_features import (
-    COST_CLIP, FEATURE_NAMES, bead_spans, boundary_margins, char_f_score, context_features, span_features,
+    COST_CLIP,
+    FEATURE_NAMES,
+    bead_spans,
+    boundary_margins,
+    char_f_score,
+    context_features,
+    span_features,
     talk_context,
 )
+from sialign.filters.learned import (
+    COMBINED_FEATURES,
+    COMBINER_FILE,
+    DoubtResult,
+    combined_features,
+    combiner_from_dict,
+    combiner_to_dict,
+    compute_doubt,
+    fit_combiner,
+    fit_logistic,
+    make_negatives,
+    rejected_proposals,
+    shipped_combiner,
+    training_examples_from,
+    training_set,
+)
 from sialign.io.project_file import load_project, save_project
-from lexical_talks import lexical_talk
 
 WORDS = """river mountain engine budget harbour violin station teacher garden protein satellite copper
 festival ladder parliament orchard vaccine tunnel compass glacier pepper archive lantern meadow
@@ -51,7 +74,7 @@ def test_learned_make_negatives_are_corruptions_of_positives() -> None:
     negatives = make_negatives(spans, [0, 1, 2], 6, 7, per_positive=100)
     kinds = {kind for _, kind, _ in negatives}
     assert {"swap_next", "swap_prev", "tgt_add_next", "tgt_add_prev", "tgt_drop_first", "tgt_drop_last",
-            "src_add_next", "src_add_prev", "src_drop_first", "src_drop_last"} <= kinds  # fmt: skip
+            "src_add_next", "src_add_prev", "src_drop_first", "src_drop_last"} <= kinds
     seen = [s for s, _, _ in negatives]
     assert len(seen) == len(set(seen))  # no duplicates
     assert not set(seen) & set(spans)  # never one of the talk's own beads
@@ -168,7 +191,7 @@ def test_learned_boundary_margins_price_both_beads_of_each_move(talk: Project) -
         (i0, a, j0, b), (_, a1, _, b1) = spans[k], spans[k + 1]
         base = cost(i0, a, j0, b) + cost(i0 + a, a1, j0 + b, b1)
         moves = [cost(i0, a + ds, j0, b + dt) + cost(i0 + a + ds, a1 - ds, j0 + b + dt, b1 - dt) - base
-                 for ds, dt in ((0, 1), (0, -1), (1, 0), (-1, 0))]  # fmt: skip
+                 for ds, dt in ((0, 1), (0, -1), (1, 0), (-1, 0))]
         expected = float(np.clip(np.nan_to_num(min(moves), posinf=COST_CLIP), -COST_CLIP, COST_CLIP))
         assert margins[k] == pytest.approx(expected, abs=1e-9), k
     # The moved chunk: giving it back is cheaper, so that boundary's margin is negative (the only one).
@@ -306,7 +329,7 @@ def test_learned_apply_doubt_flags_drops_and_restores() -> None:
     assert preview_doubt_flips(result, beads, 0.5, True) == [0, 2]
     out = apply_doubt(project, result, 0.5)
     assert [b.status for b in out] == [BeadStatus.DROPPED, BeadStatus.CONFIRMED, BeadStatus.AUTO,
-                                       BeadStatus.DROPPED, BeadStatus.DROPPED]  # fmt: skip
+                                       BeadStatus.DROPPED, BeadStatus.DROPPED]
     assert out[0].reason.startswith(DOUBT_REASON_PREFIX)
     assert out[3].reason == REVIEWER_DROP_REASON and out[4].reason == "filter: gamma"
     flags = [next(f for f in b.flags if f.name == DOUBT_FLAG) for b in out]
@@ -350,7 +373,7 @@ def test_cmd_filter_learned_from_other_projects(tmp_path: Path, capsys: pytest.C
     assert main(["filter", str(path), "--learned-only", "--learned-from", str(corpus), "--flag-only"]) == 0
     assert "+ other talks" in capsys.readouterr().out
     assert all(b.status is not BeadStatus.DROPPED or not b.reason.startswith(DOUBT_REASON_PREFIX)
-               for b in load_project(path).alignment.beads)  # fmt: skip
+               for b in load_project(path).alignment.beads)
 
 
 @pytest.mark.parametrize(
@@ -358,7 +381,7 @@ def test_cmd_filter_learned_from_other_projects(tmp_path: Path, capsys: pytest.C
     [(["--doubt-max", "1.5"], "between 0 and 1"), (["--learned-from", "/nonexistent/corpus"], "no such file")],
 )
 def test_cmd_filter_learned_refuses_bad_arguments(tmp_path: Path, args: list[str], message: str,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "talk.sialign"
     save_project(make_talk(10, seed=11), path)
     assert main(["filter", str(path), "--learned-only", *args]) != 0
@@ -371,7 +394,7 @@ def test_cmd_filter_learned_after_the_other_filters(tmp_path: Path, ginza: objec
     tgt = Document.from_texts(["じゃあ、", "政府は、", "諦めていないのです。", "三百万人。", "ありがとう。"], "ja")
     ref = Document.from_texts(["彼らは政府を諦めていないのです。", "1950年には300万人がいました。", "ありがとう。"], "ja")
     project = Project(talk_id="t1", source=src, target=tgt, reference=ref,
-                      alignment=Alignment([Bead((0,), (0, 1, 2)), Bead((1,), (3,)), Bead((2,), (4,))]))  # fmt: skip
+                      alignment=Alignment([Bead((0,), (0, 1, 2)), Bead((1,), (3,)), Bead((2,), (4,))]))
     project.params = AlignParams(embedder="lexical")
     path = tmp_path / "talk.sialign"
     save_project(project, path)

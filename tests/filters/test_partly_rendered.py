@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 import sialign.links
 from sialign.cli.main import main
@@ -12,7 +13,6 @@ from sialign.core.params import FilterParams
 from sialign.filters.apply import partly_rendered_flag
 from sialign.io.project_file import load_project, save_project
 from sialign.workflows.word_links import update_word_links
-from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 
 def test_partly_rendered_flag_fails_below_the_threshold_and_names_the_missing_words() -> None:

@@ -15,13 +15,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from river_talk import river_project
 from sialign.core.errors import AlignmentCancelled, InputError, SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
-from sialign.filters import score_beads
-from sialign.filters import remote
+from sialign.filters import remote, score_beads
 from sialign.filters.remote import RemoteTraceback, ScoringProcess, ScoringProcessDied, score_beads_in_process
-
-from river_talk import river_project
 
 
 # -- jobs the child runs -------------------------------------------------------
@@ -78,7 +76,7 @@ def _german_project() -> Project:
 
 def _assert_same_scores(a: Any, b: Any) -> None:
     for name in ("alpha", "gamma", "eta_chrf", "eta_cos", "target_units", "reference_units", "contentless",
-                 "filter_dropped", "confirmed", "src_count", "tgt_count"):  # fmt: skip
+                 "filter_dropped", "confirmed", "src_count", "tgt_count"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
     for name in ("signature", "content_pos", "trims", "alpha_details", "length_unit", "status", "has_reference"):
         assert getattr(a, name) == getattr(b, name), name

@@ -23,7 +23,7 @@ def test_intra_filter_keeps_a_short_answer_and_drops_a_filler() -> None:
         ("Bien sûr que non !", "No !"),                              # a whole short answer: a rendition
         ("Bien sûr que non !", "Um, uh…"),                           # hesitation only: nothing rendered
         ("Le boulanger a fermé sa boutique hier soir.", "Well, no."),  # a sentence with content: the rule applies
-    ])  # fmt: skip
+    ])
     scores = score_beads(project)
     assert scores.contentless.tolist() == [False, False, True, True]
     beads = apply_filters(project, FilterParams(drop_contentless=True), scores)

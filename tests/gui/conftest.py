@@ -169,8 +169,8 @@ def open_window(qtbot, monkeypatch):
     """A function opening a main window on a project; question dialogs answer Discard, warnings fail the test."""
     from PySide6.QtWidgets import QMessageBox
 
-    from sialign.gui.main.main_window import MainWindow
     from sialign.gui.common.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
 
     def open_on(project: Project, *, warnings_fail: bool = True) -> MainWindow:
         monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

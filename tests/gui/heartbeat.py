@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def heartbeat_gaps(during: Callable[[], None], work_done: list[float], interval_ms: int = 10) -> list[float]:

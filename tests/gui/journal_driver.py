@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
         record: dict[str, object] = {
             "recovered": bool(recovered), "fingerprint": fingerprint(session.project),
             "undo": [stack.text(i) for i in range(stack.index())], "modified": session.is_modified,
-        }  # fmt: skip
+        }
         if "--save" in argv:
             target = project_file if not untitled else project_file.with_name("saved.sialign")
             record["saved"] = files.save_to(str(target))
@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
         step += 1
         stack = session.undo_stack
         write_status(status, {"edit": step, "time": time.time(), "fingerprint": fingerprint(session.project),
-                              "undo": [stack.text(i) for i in range(stack.index())]})  # fmt: skip
+                              "undo": [stack.text(i) for i in range(stack.index())]})
         QTimer.singleShot(150, next_edit)
 
     QTimer.singleShot(0, next_edit)

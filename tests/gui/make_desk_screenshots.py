@@ -33,7 +33,7 @@ def _talk_folder(folder: Path) -> Path:
     folder.mkdir(parents=True)
     for talk in ("ted_0412", "ted_0977", "eptic_en_017", "eptic_en_018", "water"):
         for name, suffix in (("talk.en.srt", "en.srt"), ("talk.ja.srt", "ja.srt"), ("talk.en.ogg", "en.ogg"),
-                             ("talk.ja.ogg", "ja.ogg")):  # fmt: skip
+                             ("talk.ja.ogg", "ja.ogg")):
             shutil.copy(EXAMPLES / name, folder / f"{talk}.{suffix}")
     shutil.copy(EXAMPLES / "talk.ref.ja.txt", folder / "water.ref.ja.txt")
     speech = folder / "speech_03"
@@ -52,9 +52,9 @@ def main() -> int:
     app = make_application(sys.argv[:1])
     from example_renditions import example_rendition
 
-    from sialign.gui.windows.compare_window import CompareWindow
     from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
     from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
+    from sialign.gui.windows.compare_window import CompareWindow
 
     screen = app.primaryScreen()  # type: ignore[attr-defined]
     size = screen.geometry()
@@ -65,7 +65,7 @@ def main() -> int:
     dialog.show()
     for field, name in ((dialog.source, "talk.en.srt"), (dialog.target, "talk.ja.srt"),
                         (dialog.reference, "talk.ref.ja.txt"), (dialog.source_audio, "talk.en.ogg"),
-                        (dialog.target_audio, "talk.ja.ogg")):  # fmt: skip
+                        (dialog.target_audio, "talk.ja.ogg")):
         field.set_path(str(EXAMPLES / name))
     _settle(app)
     _save(screen.grabWindow(0), out, "new_talk.png")

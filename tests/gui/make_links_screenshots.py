@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     beads = project.alignment.beads
     shares = [(k, links_of(project, b)) for k, b in enumerate(beads)]
     partly = [(k, bl) for k, bl in shares if bl is not None and bl.rendered_share is not None and 0.3 <= bl.rendered_share < 0.9
-              and 8 <= len(bl.src_tokens) <= 20]  # fmt: skip
+              and 8 <= len(bl.src_tokens) <= 20]
     chosen, links = partly[len(partly) // 2] if partly else next((k, bl) for k, bl in shares if bl is not None)
     window.session.select_bead(chosen)
     window.table.scrollTo(window.proxy.index(window.proxy.proxy_row_of(chosen), 0))
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     _save(window.grab(), args.out, f"bead-links-{screen.width()}x{screen.height()}.png")
     word = window.inspector.links_view.current()
     print(f"bead {chosen + 1}: rendered {links.rendered_share:.0%}, word {word}, "
-          f"{len(links.links)} links; window {window.width()}×{window.height()}")  # fmt: skip
+          f"{len(links.links)} links; window {window.width()}×{window.height()}")
     window.session.mark_saved()
     window.close()
     return 0

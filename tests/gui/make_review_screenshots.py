@@ -31,12 +31,12 @@ from make_screenshots import _save, _settle, _wait  # noqa: E402
 
 def aligned_renditions(folder: Path) -> list[Path]:
     """Align, filter and review both renditions; save them as projects in ``folder``."""
-    from sialign.workflows.aligning import align_talk
-    from sialign.workflows.talks import load_example
     from sialign.core.model import BeadStatus
     from sialign.core.params import AlignParams
     from sialign.io.project_file import save_project
     from sialign.io.readers import read_transcript
+    from sialign.workflows.aligning import align_talk
+    from sialign.workflows.talks import load_example
 
     examples = REPO / "resources" / "examples"
     paths = []
@@ -65,8 +65,8 @@ def main() -> int:
     from sialign.gui.app import make_application
 
     app = make_application(sys.argv[:1])
-    from sialign.gui.windows.compare_window import FIXED_COLUMNS, CompareWindow
     from sialign.gui.dialogs.report_dialog import ReportDialog
+    from sialign.gui.windows.compare_window import FIXED_COLUMNS, CompareWindow
     from sialign.io.project_file import load_project
     from sialign.review.report import write_report
 
@@ -77,7 +77,7 @@ def main() -> int:
     if shutil.which("pdftoppm"):
         for page in (1, 2):
             subprocess.run(["pdftoppm", "-r", "80", "-f", str(page), "-l", str(page), "-png", "-singlefile", str(pdf),
-                            str(OUT / f"report_pdf_page{page}")], check=True)  # fmt: skip
+                            str(OUT / f"report_pdf_page{page}")], check=True)
             print(OUT / f"report_pdf_page{page}.png")
     else:
         print("pdftoppm (poppler-utils) is not installed: no PNG of the PDF page", file=sys.stderr)

@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", default=None,
                         help="window size WxH (default: as the app opens it on this screen — its default size, "
-                             "or maximised on a smaller screen)")  # fmt: skip
+                             "or maximised on a smaller screen)")
     parser.add_argument("--out", type=Path, default=OUT, help="folder for the PNG files")
     args = parser.parse_args(argv)
     out = args.out

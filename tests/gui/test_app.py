@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import BeadStatus
-from sialign.gui.app import build_parser, load_example_project, preload_engine
 from sialign.core.params import AlignParams
+from sialign.gui.app import build_parser, load_example_project, preload_engine
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -251,9 +251,9 @@ def test_app_gui_thread_never_stalls_during_align(qtbot, window, make_project) -
     # A talk big enough to keep the worker busy for a second or so; its vectors are not cached yet.
     n = 1200
     source = Document.from_texts([f"Sentence {i} speaks about topic {i % 23} and item {i % 7}." for i in range(n)],
-                                 language="en", times=[(2.0 * i, 2.0 * i + 1.8) for i in range(n)])  # fmt: skip
+                                 language="en", times=[(2.0 * i, 2.0 * i + 1.8) for i in range(n)])
     target = Document.from_texts([f"Satz {i} spricht über Thema {i % 23} und Ding {i % 7}." for i in range(n)],
-                                 language="de", times=[(2.0 * i + 0.8, 2.0 * i + 2.5) for i in range(n)])  # fmt: skip
+                                 language="de", times=[(2.0 * i + 0.8, 2.0 * i + 2.5) for i in range(n)])
     window.session.set_project(Project(talk_id="big", source=source, target=target), modified=True)
     qtbot.wait(200)
 
@@ -306,7 +306,7 @@ def test_app_cancel_real_alignment_within_a_second(qtbot, window) -> None:
 
 def test_app_smoke_test_command_exits_zero(tmp_path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SIALIGN_AUTOSAVE_DIR=str(tmp_path / "autosave"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
     done = subprocess.run(
         [sys.executable, "-m", "sialign.gui.app", "--smoke-test"], capture_output=True, text=True, env=env, timeout=600
     )
@@ -320,7 +320,7 @@ def test_smoke_check_reports_a_talk_without_audio(window) -> None:
     from sialign.gui.app import _smoke_audio_and_reopen
 
     window.session.set_project(Project(source=Document.from_texts(["Hello."], "en"),
-                                       target=Document.from_texts(["Bonjour."], "fr")))  # fmt: skip
+                                       target=Document.from_texts(["Bonjour."], "fr")))
     problems = _smoke_audio_and_reopen(window)
     assert "the example's source has no audio" in problems
     assert "the example's interpretation has no audio" in problems
@@ -329,11 +329,11 @@ def test_smoke_check_reports_a_talk_without_audio(window) -> None:
 @pytest.mark.slow
 def test_app_smoke_test_with_filters_scores_in_the_scoring_process(tmp_path) -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SIALIGN_AUTOSAVE_DIR=str(tmp_path / "autosave"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"))  # fmt: skip
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
     done = subprocess.run(
         [sys.executable, "-m", "sialign.gui.app", "--smoke-test", "--with-filters"],
         capture_output=True, text=True, env=env, timeout=600,
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stderr
     assert "beads in the scoring process" in done.stdout
     assert "smoke test: passed" in done.stdout
@@ -447,7 +447,7 @@ def test_a_file_handed_over_by_the_system_opens_in_the_window(qtbot, window, tmp
 
     path = tmp_path / "handed.sialign"
     save_project(Project(talk_id="handed", source=Document.from_texts(["Hello."], "en"),
-                         target=Document.from_texts(["Bonjour."], "fr")), path)  # fmt: skip
+                         target=Document.from_texts(["Bonjour."], "fr")), path)
     handler = install_file_open_handler(QApplication.instance(), window)
     try:
         QCoreApplication.sendEvent(QApplication.instance(), QFileOpenEvent(str(path)))

@@ -41,7 +41,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
         "PYTHONPATH": str(REPO / "desktop"), "QT_QPA_PLATFORM": "offscreen",
         "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path / "home"),
         "SIALIGN_AUTOSAVE_DIR": str(tmp_path / "autosave"), "SIALIGN_ENCODER_THREADS": "1",
-    })  # fmt: skip
+    })
     return env
 
 
@@ -56,7 +56,7 @@ def _edit_then_kill(tmp_path: Path, project: Path, *extra: str) -> list[dict]:
     """Run the driver's edits, kill -9 it 1.2 s after the last one; the status records it wrote."""
     status = tmp_path / "edit-status.jsonl"
     app = subprocess.Popen([sys.executable, str(DRIVER), "edit", str(project), str(status), *extra],
-                           env=_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+                           env=_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and app.poll() is None and not any("done" in r for r in _records(status)):
@@ -79,7 +79,7 @@ def _edit_then_kill(tmp_path: Path, project: Path, *extra: str) -> list[dict]:
 def _recover(tmp_path: Path, project: Path, *extra: str) -> dict:
     status = tmp_path / "recover-status.jsonl"
     done = subprocess.run([sys.executable, str(DRIVER), "recover", str(project), str(status), *extra],
-                          env=_env(tmp_path), capture_output=True, timeout=180)  # fmt: skip
+                          env=_env(tmp_path), capture_output=True, timeout=180)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     (record,) = [r for r in _records(status) if "fingerprint" in r]
     assert not any("warning" in r for r in _records(status)), _records(status)

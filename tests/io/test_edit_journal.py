@@ -7,16 +7,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.io.test_project_file import make_project
 
 from sialign.core.edits import SetLabels, SetStatus, apply_edit
 from sialign.core.model import BeadStatus, Project
 from sialign.io import edit_journal
 from sialign.io.edit_journal import EditJournal, autosave_base, edits_after, file_base, read_journal, replay_journal
 from sialign.io.project_file import (
-    find_unsaved_work, journal_path, load_project, load_unsaved_work, save_autosave, save_project,
+    find_unsaved_work,
+    journal_path,
+    load_project,
+    load_unsaved_work,
+    save_autosave,
+    save_project,
 )
-
-from tests.io.test_project_file import make_project
 
 
 class Live:
@@ -139,7 +143,7 @@ def test_edit_journal_replay_stops_at_an_edit_that_does_not_apply(tmp_path: Path
     good = SetStatus((0,), BeadStatus.CONFIRMED).to_dict()
     bad = SetStatus((99,), BeadStatus.CONFIRMED).to_dict()
     lines = [{"op": "do", "label": "ok", "forward": good, "inverse": good},
-             {"op": "do", "label": "Confirm bead 100", "forward": bad, "inverse": bad}]  # fmt: skip
+             {"op": "do", "label": "Confirm bead 100", "forward": bad, "inverse": bad}]
     replayed = replay_journal(project, lines)
     assert replayed.applied == 1 and "journal edit 2 (Confirm bead 100)" in replayed.problem
     assert project.alignment is not None and project.alignment.beads[0].status is BeadStatus.CONFIRMED

@@ -112,7 +112,7 @@ def test_encoding_latin1_and_guesses_are_read_not_refused(tmp_path: Path) -> Non
     path.write_bytes(b"Caf\xe9 cr\xe8me\nna\xefve\n")
     decoded = read_text(path)
     assert (decoded.text, decoded.encoding, decoded.doubt) == ("Café crème\nnaïve\n", "cp1252", "")
-    guessed = decode_bytes("Good\n".encode() + b"\x80\x80\x80 \x81\n", "x.txt")
+    guessed = decode_bytes(b"Good\n" + b"\x80\x80\x80 \x81\n", "x.txt")
     assert guessed.doubt and guessed.doubt_line == 2
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 import sialign.links
 from sialign.cli.main import main
@@ -14,7 +15,6 @@ from sialign.io.read_exports import read_parallel_tsv
 from sialign.io.writers import LINKS_TSV_COLUMNS, PARALLEL_TSV_COLUMNS, write_alignment
 from sialign.links import tokenize
 from sialign.workflows.word_links import update_word_links
-from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 
 def test_export_links_tsv_column_refers_to_the_tokens_of_the_texts(tmp_path: Path) -> None:

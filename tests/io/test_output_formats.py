@@ -18,7 +18,7 @@ from sialign.review.terms import TERMS_FILES
     [(REPORT_FILES, "r.HTM", "html"), (REPORT_FILES, "r.pdf", "pdf"), (COMPARE_FILES, "c.tab", "tsv"),
      (TERMS_FILES, "t.txt", "tsv"), (TERMS_FILES, "t.JSON", "json"), (TAG_FILES, "t.eaf", "eaf"),
      (TRANSCRIPT_FILES, "talk.textgrid", "textgrid"), (ALIGNMENT_FILES, "a.TextGrid", "textgrid"), (ALIGNMENT_FILES, "a.jsonl", "jsonl")],
-)  # fmt: skip
+)
 def test_output_formats_read_the_extension_without_case(kind, name: str, expected: str) -> None:
     assert kind.format_of(name) == expected
 

@@ -9,14 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_writers import make_project
 
 from sialign.core.errors import ExportError
 from sialign.core.model import Project
 from sialign.io.export_formats import POOLED_FORMATS
 from sialign.io.writers import write_alignment, write_pooled
 from sialign.workflows.outputs import export_many
-
-from test_writers import make_project
 
 
 def _talks() -> list[Project]:

@@ -19,7 +19,14 @@ from sialign.core.errors import (
     TierNotFoundError,
     TimestampError,
 )
-from sialign.io.readers import detect_format, guess_language, list_tiers, normalise_format, read_transcript, sniff_format
+from sialign.io.readers import (
+    detect_format,
+    guess_language,
+    list_tiers,
+    normalise_format,
+    read_transcript,
+    sniff_format,
+)
 from sialign.io.timecodes import format_srt_time, parse_clock, parse_time
 
 SRT = """1

@@ -41,11 +41,11 @@ def make_project() -> Project:
     src = _numbered_from(10, Document.from_texts(
         ["Good morning.", "Tabs\tand\nnewlines \\ here.", "This one is omitted.", "Dropped sentence.", "Last one."],
         "en", times=[(0.0, 1.5), (1.7, 3.0), (3.2, 4.0), (4.1, 5.0), (5.2, 6.25)],
-    ))  # fmt: skip
+    ))
     tgt = _numbered_from(20, Document.from_texts(
         ["おはようございます。", "えー、", "タブと、", "改行です。", "あの、", "落ちた文。", "最後です。"],
         "ja", times=[(2.0, 3.5), (3.6, 4.0), (4.0, 5.0), (5.0, 6.0), (6.1, 6.5), (6.6, 7.5), (7.6, 8.8)],
-    ))  # fmt: skip
+    ))
     beads = [
         Bead((10,), (20,), cost=0.12345678, status=BeadStatus.CONFIRMED, good_align=True, good_mt=False, note="fine"),
         Bead((11,), (21, 22, 23), cost=0.3, trimmed=(21,), flags=[Flag("alpha", 0.4, 0.5, "low coverage", True), Flag("gamma", None, None, "", False)]),

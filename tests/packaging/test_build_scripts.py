@@ -13,7 +13,8 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGING = REPO / "packaging"
 sys.path.insert(0, str(PACKAGING))
 
-from tsv_header import HeaderNotFound, main as tsv_header_main, parallel_tsv_columns  # noqa: E402
+from tsv_header import HeaderNotFound, parallel_tsv_columns  # noqa: E402
+from tsv_header import main as tsv_header_main  # noqa: E402
 
 
 def fake_build_env(tmp_path: Path, ldconfig_lines: list[str]) -> dict[str, str]:

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from tests.packaging.test_deb import stand_in_bundle
 
 REPO = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ def _launch():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(("argv0", "cli"), [
     ("/opt/sialign/sialign", True), ("/usr/bin/sialign", True), ("sialign", True), (r"C:\SI\sialign.exe", True),
     ("/opt/sialign/sialign-gui", False), ("./sialign-gui", False), ("/tmp/.mount_SI_Aligner/AppRun", False), ("", False),
-])  # fmt: skip
+])
 def test_the_name_decides(argv0: str, cli: bool) -> None:
     path = argv0.replace("\\", "/") if argv0.startswith("C:") else argv0
     assert _launch().runs_command_line(path) is cli

@@ -15,9 +15,9 @@ def example_rendition(which: int = 1) -> Project:
     Costs are 0.3 everywhere (alignment confidence 70%); interpreters are
     ``"I1"`` (rank 1) and ``"I2"`` (rank 2); both have their audio.
     """
-    from sialign.workflows.talks import load_example
     from sialign.evaluate import read_beads
     from sialign.io.readers import read_transcript
+    from sialign.workflows.talks import load_example
 
     project = load_example(EXAMPLES)
     folder = EXAMPLES if which == 1 else EXAMPLES / "rendition2"

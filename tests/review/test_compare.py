@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from example_renditions import example_rendition
 
 from sialign.core.errors import SialignError
 from sialign.review.compare import compare_renditions, comparison_html, comparison_tsv, interpreter_table
-
-from example_renditions import example_rendition
 
 
 def test_compare_finds_where_one_omits_and_another_renders() -> None:
@@ -130,7 +129,7 @@ def test_compare_second_rendition_aligned_shows_its_omission() -> None:
     project = example_rendition(2)
     project.alignment = align_project(project, AlignParams()).alignment
     omitted = [project.source.index_of(i) + 1 for bead in project.alignment.beads if bead.src and not bead.tgt
-               for i in bead.src]  # fmt: skip
+               for i in bead.src]
     assert 7 in omitted
     (row,) = interpreter_table([project])
     assert row.coverage is not None and row.coverage < 1.0

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from example_renditions import example_rendition
 
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Flag, Project
 from sialign.review.figures import format_clock, rendition_figures
-
-from example_renditions import example_rendition
 
 
 def _hand_project() -> Project:

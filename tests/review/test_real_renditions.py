@@ -57,7 +57,7 @@ def test_real_pair_report_and_compare(shared_data: Path, tmp_path: Path, capsys:
 
 
 def test_real_timed_interpretation_against_its_written_translation(shared_data: Path, tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """EPTIC: a European Parliament speech, its interpretation with real times and the official translation."""
     from sialign.cli.main import main
 
@@ -66,7 +66,7 @@ def test_real_timed_interpretation_against_its_written_translation(shared_data: 
         pytest.skip("the EPTIC en-it speech 0006-57-1856 is not in the shared data")
     written = tmp_path / "written.txt"
     written.write_text("".join(line + "\n" for line in (speech / "ref.txt").read_text(encoding="utf-8").splitlines()
-                               if line.strip() not in ("", "-")), encoding="utf-8")  # fmt: skip
+                               if line.strip() not in ("", "-")), encoding="utf-8")
     si, tr = tmp_path / "interpreter-104.sialign", tmp_path / "translation.sialign"
     common = ["--src-lang", "en", "--tgt-lang", "it", "--talk-id", speech.name, "-q"]
     assert main(["align", str(speech / "src.tsv"), str(speech / "tgt.tsv"), "--ref", str(speech / "ref.txt"), "-o", str(si), *common]) == 0

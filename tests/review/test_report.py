@@ -9,11 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from example_renditions import example_rendition
 
 from sialign.core.model import BeadStatus, Flag
 from sialign.review.report import build_report, report_html, write_report
-
-from example_renditions import example_rendition
 
 
 def _reviewed_example():  # type: ignore[no-untyped-def]

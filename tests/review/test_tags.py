@@ -6,17 +6,22 @@ import json
 from pathlib import Path
 
 import pytest
+from tiny_links import PairLinker, tiny_project
 
 from sialign.core.errors import SialignError
-from sialign.review.tags import place_source_tags, project_tags, read_tagged_source, tagged_subtitles, write_projected_tags
-
-from tiny_links import PairLinker, tiny_project
+from sialign.review.tags import (
+    place_source_tags,
+    project_tags,
+    read_tagged_source,
+    tagged_subtitles,
+    write_projected_tags,
+)
 
 # The seed paper's example (Koehn's lecture): Mary did not slap the green witch.
 SRC = ["Mary did not slap the green witch.", "She ran away."]
 TGT = ["Maria no daba una bofetada a la bruja verde.", "Ella huyó."]
 LINKS = {("mary", "maria"), ("not", "no"), ("slap", "daba"), ("slap", "una"), ("slap", "bofetada"),
-         ("the", "la"), ("green", "verde"), ("witch", "bruja"), ("she", "ella"), ("ran", "huyó"), ("away", "huyó")}  # fmt: skip
+         ("the", "la"), ("green", "verde"), ("witch", "bruja"), ("she", "ella"), ("ran", "huyó"), ("away", "huyó")}
 
 
 def _srt(path: Path, captions: list[str]) -> Path:
@@ -56,7 +61,7 @@ def test_tags_other_caption_layout_and_a_tag_across_two_beads(tmp_path: Path) ->
     _project, result = _projected(tmp_path, captions)
     assert [(p.source.bead, text) for p, text in zip(result.tags, _target_texts(result))] == [
         (0, ("witch.", "bruja")), (1, ("She", "Ella")),
-    ]  # fmt: skip
+    ]
 
 
 def test_tags_unlinked_words_and_edited_text(tmp_path: Path) -> None:
@@ -79,7 +84,7 @@ def test_tags_outputs_srt_vtt_and_jsonl(tmp_path: Path) -> None:
     assert first["target_tagged"] == 'Maria no <font color="red">daba una bofetada</font> a la <term>bruja</term> verde.'
     assert first["tags"][0] == {"tag": "font", "attrs": ' color="red"', "source_span": [13, 17], "source_text": "slap",
                                 "target_span": [9, 26], "target_text": "daba una bofetada",
-                                "linked_words": ["daba", "una", "bofetada"]}  # fmt: skip
+                                "linked_words": ["daba", "una", "bofetada"]}
 
 
 def test_tags_elan_tiers_per_tag_name_timed_inside_their_segments(tmp_path: Path) -> None:

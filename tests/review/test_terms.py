@@ -6,15 +6,21 @@ import json
 from pathlib import Path
 
 import pytest
+from tiny_links import PairLinker, tiny_project
 
 from sialign.core.errors import InputError, SialignError
 from sialign.core.model import BeadStatus
 from sialign.review.report import build_report, report_html
 from sialign.review.terms import (
-    EXPECTED, NOT_RENDERED, OTHERWISE, check_terms, parse_glossary, read_glossary, terms_json, terms_tsv,
-)  # fmt: skip
-
-from tiny_links import PairLinker, tiny_project
+    EXPECTED,
+    NOT_RENDERED,
+    OTHERWISE,
+    check_terms,
+    parse_glossary,
+    read_glossary,
+    terms_json,
+    terms_tsv,
+)
 
 
 def test_terms_glossary_comments_blank_lines_and_several_renderings(tmp_path: Path) -> None:
@@ -23,7 +29,7 @@ def test_terms_glossary_comments_blank_lines_and_several_renderings(tmp_path: Pa
     glossary = read_glossary(path)
     assert [(e.term, e.renderings, e.line) for e in glossary.entries] == [
         ("sourdough starter", ("masa madre", "fermento"), 3), ("loaf", ("pan",), 4),
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize(
@@ -80,7 +86,7 @@ def test_terms_one_rendering_is_not_counted_for_two_occurrences() -> None:
     check = check_terms(project, parse_glossary("bread\tpan\n", "g"), linker=PairLinker({("bread", "pan")}))
     assert [(h.verdict, h.said, h.note) for h in check.hits] == [
         (EXPECTED, "Pan", ""), (NOT_RENDERED, "", "its linked words (Pan) render an earlier occurrence"),
-    ]  # fmt: skip
+    ]
 
 
 def test_terms_a_rendering_away_from_the_links_still_counts_and_says_so() -> None:

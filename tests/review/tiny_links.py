@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sialign.core.model import Alignment, Bead, Document, Project
 
@@ -25,7 +26,7 @@ class PairLinker:
 
 
 def tiny_project(src: list[str], tgt: list[str], beads: list[tuple[tuple[int, ...], tuple[int, ...]]],
-                 src_lang: str = "en", tgt_lang: str = "es") -> Project:  # fmt: skip
+                 src_lang: str = "en", tgt_lang: str = "es") -> Project:
     """A project whose segments are timed one second each, aligned as ``beads`` (segment ids)."""
     return Project(
         source=Document.from_texts(src, src_lang, [(float(k), k + 0.9) for k in range(len(src))]),

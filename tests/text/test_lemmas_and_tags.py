@@ -43,7 +43,7 @@ def test_inline_tags_nested_unclosed_and_stray_tags() -> None:
     assert tagged.plain == "a friend gave me a jar x"
     assert [(t.name, t.attrs, tagged.plain[t.start : t.end]) for t in tagged.tags] == [
         ("i", "", "friend gave me"), ("term", ' id="2"', "me"), ("b", "", "x"),
-    ]  # fmt: skip
+    ]
     assert insert_inline_tags(tagged.plain, tagged.tags) == 'a <i>friend gave <term id="2">me</term></i> a jar <b>x</b>'
 
 

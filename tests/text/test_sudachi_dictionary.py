@@ -36,7 +36,7 @@ def test_small_when_core_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(("value", "message"), [
     ("tiny", "'tiny' is not a Sudachi dictionary — use one of core, small, full"),
     ("full", "SudachiDict full is not installed — install it with: pip install sudachidict_full"),
-])  # fmt: skip
+])
 def test_a_bad_choice_is_one_line(monkeypatch: pytest.MonkeyPatch, value: str, message: str) -> None:
     if value == "full" and find_spec("sudachidict_full") is not None:
         pytest.skip("SudachiDict full is installed here")

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+
 @pytest.fixture(scope="session")
 def silent_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import soundfile as sf

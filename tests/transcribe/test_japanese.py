@@ -66,7 +66,7 @@ def test_japanese_transcript_gets_the_times_of_its_recording(ja_transcription) -
 
 
 def test_retime_command_in_japanese_with_the_default_speech_model(whisper_multilingual: Path, ja_clip: Path, tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                                                 monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("SIALIGN_MODEL_DIR", str(tmp_path / "models"))
     assert main(["models", "add", str(whisper_multilingual), "--name", "base", "--link", "--default"]) == 0
     gold = read_transcript(EXAMPLES / "talk.ja.srt").segments[:GOLD_CHUNKS]
@@ -83,12 +83,12 @@ def test_retime_command_in_japanese_with_the_default_speech_model(whisper_multil
 
 
 def test_align_two_recordings_alone(whisper_multilingual: Path, en_clip: Path, ja_clip: Path, tmp_path: Path,
-                                    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+                                    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import sialign
 
     out = tmp_path / "talk.sialign"
     code = main(["align", str(en_clip), str(ja_clip), "--src-lang", "en", "--tgt-lang", "ja",
-                 "--whisper-model", str(whisper_multilingual), "-o", str(out), "-q"])  # fmt: skip
+                 "--whisper-model", str(whisper_multilingual), "-o", str(out), "-q"])
     assert code == 0, capsys.readouterr().err
     project = sialign.load(out)
     assert project.source.language == "en" and project.target.language == "ja"
@@ -107,7 +107,7 @@ def test_align_two_recordings_alone(whisper_multilingual: Path, en_clip: Path, j
         assert want is not None
         g0, g1 = read_transcript(EXAMPLES / "talk.en.srt").segments[i].start, read_transcript(EXAMPLES / "talk.en.srt").segments[i].end
         spans = [(tgt[b.tgt[0]].start, tgt[b.tgt[-1]].end) for b in kept
-                 if min(g1, src[b.src[-1]].end) - max(g0, src[b.src[0]].start) > 0.5 * min(g1 - g0, src[b.src[-1]].end - src[b.src[0]].start)]  # fmt: skip
+                 if min(g1, src[b.src[-1]].end) - max(g0, src[b.src[0]].start) > 0.5 * min(g1 - g0, src[b.src[-1]].end - src[b.src[0]].start)]
         if spans:
             h0, h1 = min(a for a, _ in spans), max(b for _, b in spans)
             iou = max(0.0, min(h1, want[1]) - max(h0, want[0])) / (max(h1, want[1]) - min(h0, want[0]))

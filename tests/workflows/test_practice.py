@@ -35,7 +35,7 @@ def test_full_pass_equals_sialign_align_of_the_same_files(whisper_multilingual: 
     # The same files, offline: sialign align SOURCE RECORDING.
     offline = tmp_path / "offline.sialign"
     assert main(["align", str(EXAMPLES / "talk.en.srt"), str(rendition_clip), "--src-lang", "en", "--tgt-lang", "ja",
-                 "--whisper-model", str(whisper_multilingual), "-q", "-o", str(offline)]) == 0  # fmt: skip
+                 "--whisper-model", str(whisper_multilingual), "-q", "-o", str(offline)]) == 0
     import sialign
 
     other = sialign.load(offline)
@@ -82,13 +82,13 @@ def test_live_project_keeps_what_was_shown_and_drops_the_rest_with_reasons() -> 
     source = Document.from_texts(["One.", "Two.", "Three.", "Four."], "en", [(0, 2), (3, 5), (6, 8), (9, 11)])
     target = Document.from_texts(["一、", "一。", "三。", "えー"], "ja", [(2, 3), (3, 4), (8, 9), (9, 10)])
     beads = [LiveBead(0, (0,), (0, 1), 5.0, 1.0, "rendered"), LiveBead(1, (1,), (), 9.0, float("nan"), "unrendered"),
-             LiveBead(2, (2,), (2,), 10.0, 1.0, "rendered"), LiveBead(3, (), (3,), 11.0, 1.0, "rendered")]  # fmt: skip
+             LiveBead(2, (2,), (2,), 10.0, 1.0, "rendered"), LiveBead(3, (), (3,), 11.0, 1.0, "rendered")]
     live = LiveResult(words=[], target=target, beads=beads, events=[], received_s=12.0, processed_s=12.0, model="m")
     project = live_project(source, live)
     assert project.alignment is not None
     got = [(b.src, b.tgt, b.status) for b in project.alignment.beads]
     assert got == [((0,), (0, 1), BeadStatus.AUTO), ((1,), (), BeadStatus.DROPPED), ((2,), (2,), BeadStatus.AUTO),
-                   ((), (3,), BeadStatus.DROPPED), ((3,), (), BeadStatus.DROPPED)]  # fmt: skip
+                   ((), (3,), BeadStatus.DROPPED), ((3,), (), BeadStatus.DROPPED)]
     assert "stopped before" in project.alignment.beads[-1].reason
     assert project.metadata["target_transcript"] == MACHINE_TRANSCRIPT
     assert project.metadata["practice"]["live"]["rendered"] == 2

@@ -11,14 +11,19 @@ from sialign.core.model import Document, Segment
 from sialign.core.params import AlignParams
 from sialign.workflows.aligning import align_params
 from sialign.workflows.recordings import (
-    RECORDING_DROP_THRESHOLD, align_recorded_talk, is_recording, machine_sides, recording_params, talk_from_recordings,
-)  # fmt: skip
+    RECORDING_DROP_THRESHOLD,
+    align_recorded_talk,
+    is_recording,
+    machine_sides,
+    recording_params,
+    talk_from_recordings,
+)
 from sialign.workflows.talks import talk_from_documents
 
 
 def doc(texts: list[str], language: str, *, timed: bool = True, fmt: str | None = None) -> Document:
     segments = [Segment(id=i, text=t, start=2.0 * i if timed else None, end=2.0 * i + 1.5 if timed else None, line=i + 1,
-                        gap="" if i == 0 else "\n") for i, t in enumerate(texts)]  # fmt: skip
+                        gap="" if i == 0 else "\n") for i, t in enumerate(texts)]
     return Document(language=language, segments=segments, format=fmt)
 
 
@@ -36,7 +41,7 @@ def test_a_machine_transcript_side_gets_the_recording_settings() -> None:
     assert params.lag_window == "fit" and not params.learned_score and params.drop_threshold == RECORDING_DROP_THRESHOLD
     # Transcribed in New talk (an SRT written by the Transcribe dialog): the project's metadata says so.
     noted = talk_from_documents(doc(["Hello."], "en", fmt="srt"), doc(["こんにちは。"], "ja"),
-                                metadata={"source_transcript": "machine transcript (Whisper base), not corrected"})  # fmt: skip
+                                metadata={"source_transcript": "machine transcript (Whisper base), not corrected"})
     assert machine_sides(noted) == {"src"}
     # A talk's own parameters are never replaced.
     heard.params = AlignParams(drop_threshold=0.8)

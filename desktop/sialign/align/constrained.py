@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.align.cost_tables import check_table_memory, similarity_matrix
 from sialign.align.costs import Signal, run_norms
+from sialign.core.progress import ProgressFn, StopFn, check_stop
 
 
 class SegmentationInfeasible(ValueError):

@@ -9,7 +9,6 @@ import numpy as np
 
 from sialign.core.errors import AlignmentTooLargeError
 
-
 # The least normaliser: a segment whose random partners are on average almost
 # as close as its true partner would otherwise divide by ~0 and make every
 # bead with it arbitrarily cheap or expensive.

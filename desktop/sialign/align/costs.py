@@ -36,14 +36,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sialign.core.params import AlignParams
 from sialign.align.cost_tables import (
-    MIN_NORMALISER, LazySimilarity, Signal, SignalTables, random_partners, prefix_sums_2d, run_norms, similarities,
+    MIN_NORMALISER,
+    LazySimilarity,
+    Signal,
+    SignalTables,
+    prefix_sums_2d,
+    random_partners,
+    run_norms,
+    similarities,
 )
-
+from sialign.core.params import AlignParams
 
 # Tables of recently used signals (see BeadCostModel._cached_tables).
-_TABLE_CACHE: OrderedDict[tuple, tuple[list, "SignalTables"]] = OrderedDict()
+_TABLE_CACHE: OrderedDict[tuple, tuple[list, SignalTables]] = OrderedDict()
 _TABLE_CACHE_SIZE = 8
 
 
@@ -122,7 +128,7 @@ PRESETS: dict[str, dict[str, float]] = {
         "skip_penalty": 1.0, "omission_skip": 1.0, "src_size_penalty": 0.75, "tgt_size_penalty": 0.75,
         "length_weight": 0.4,
     },
-}  # fmt: skip
+}
 # A target with this many times the source's segments is taken to be chunks.
 CHUNK_RATIO = 1.5
 

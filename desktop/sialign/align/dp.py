@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.ndimage import maximum_filter1d, minimum_filter1d
 
-from sialign.core.errors import AlignmentTooLargeError
-from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.align.cost_tables import TABLE_MEMORY_LIMIT
 from sialign.align.costs import BeadCostModel, CostSettings, Signal
+from sialign.core.errors import AlignmentTooLargeError
+from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 
 # Back-pointer code of a 0-1 bead; other codes index the model's bead types.
 ZERO_ONE = -1

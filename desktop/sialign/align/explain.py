@@ -101,7 +101,7 @@ class BeadExplanation:
         # calibrated on the aligned training talks, so a negative score can still read above 0.5.
         source = "calibrated from the score" if math.isfinite(self.calibrated) else "score"
         out = [f"bead {self.index + 1} ({self.shape}): P({what[self.model]}) = {self.probability:.2f} "
-               f"({source} {self.log_odds:+.2f}, the sum of the lines below)"]  # fmt: skip
+               f"({source} {self.log_odds:+.2f}, the sum of the lines below)"]
         shown = [c for c in self.contributions if abs(c.amount) >= 0.005][:top]
         out += [f"  {c.amount:+.2f}  {c.label} ({c.value:.3g})" for c in shown]
         rest = sum(c.amount for c in self.contributions if c not in shown)
@@ -206,7 +206,7 @@ def explain_spans(inputs: LearnedInputs, spans: list[tuple[int, int, int, int]],
             if b == 0 and weights.first_pass_omissions:
                 out.append(BeadExplanation(index, shape, model, float("nan"), note=(
                     "an omission found by the first pass (chunked interpretations keep those; the learned "
-                    "score makes no omission of its own there)")))  # fmt: skip
+                    "score makes no omission of its own there)")))
                 continue
             parts.sort(key=lambda c: -abs(c.amount))
             log_odds = sum(c.amount for c in parts) - offset
@@ -215,7 +215,7 @@ def explain_spans(inputs: LearnedInputs, spans: list[tuple[int, int, int, int]],
         if a > features.src.shape[0] or b > features.tgt.shape[0]:
             out.append(BeadExplanation(index, shape, "bead", float("nan"), note=(
                 f"longer than the learned score's runs (up to {features.src.shape[0]} source and "
-                f"{features.tgt.shape[0]} target segments): chosen by the first pass")))  # fmt: skip
+                f"{features.tgt.shape[0]} target segments): chosen by the first pass")))
             continue
         ii, jj = np.array([i0 + a]), np.array([j0 + b])
         first_cost = first.bead_cost(a, b, ii, jj)

@@ -178,7 +178,7 @@ class BeadFeatures:
     """
 
     def __init__(self, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
-                 first: WindowCosts, typical: float | None = None) -> None:  # fmt: skip
+                 first: WindowCosts, typical: float | None = None) -> None:
         self.src, self.tgt = src_spans, tgt_spans
         self.shapes = bead_shapes(src_spans.shape[0], tgt_spans.shape[0])
         self.n_src, self.n_tgt = src_spans.shape[1], tgt_spans.shape[1]
@@ -494,7 +494,7 @@ def refine(
         return path
     features = BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first, typical)
     return second_pass(first, src_spans, tgt_spans, src_chars, tgt_chars, path, weights, max_src, max_tgt,
-                       should_stop=should_stop, features=features)  # fmt: skip
+                       should_stop=should_stop, features=features)
 
 
 def second_pass(

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,6 +36,17 @@ from sialign.align.constrained import SegmentationInfeasible, constrained_segmen
 from sialign.align.costs import BeadCostModel, Signal, cost_settings, resolve_target_units
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
 from sialign.align.result import AlignResult
+from sialign.align.signals import (
+    LAG_PULL_SHARE,
+    MIX_LEXICAL_DIM,
+    LagEstimate,
+    estimate_lag,
+    is_lexical,
+    mixes_lexical,
+    peel_unrendered,
+    reference_trust,
+    word_skip_scale,
+)
 from sialign.core.errors import SialignError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
@@ -46,10 +57,6 @@ from sialign.embed.base import Embedder, l2_normalise_rows
 from sialign.embed.choice import EmbedderChoice, choose_embedder
 from sialign.embed.models import load_embedder
 from sialign.embed.pairs import encode_pair
-from sialign.align.signals import (
-    LAG_PULL_SHARE, MIX_LEXICAL_DIM, LagEstimate, is_lexical, estimate_lag, mixes_lexical, peel_unrendered, reference_trust,
-    word_skip_scale,
-)
 
 if TYPE_CHECKING:
     from sialign.align.learned_pass import LearnedInputs
@@ -274,7 +281,7 @@ def align_project(
         params, units, main, project, tgt_texts, progress=stage(embed_progress, 0.0, 0.6), should_stop=should_stop
     )
     built = build_signals(project, params, main, should_stop=should_stop,
-                          progress=embed_progress if run_vectors is None else stage(embed_progress, 0.6, 1.0))  # fmt: skip
+                          progress=embed_progress if run_vectors is None else stage(embed_progress, 0.6, 1.0))
     signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
     embedded = time.perf_counter()
     check_stop(should_stop)
@@ -304,7 +311,7 @@ def align_project(
                 settings = dataclasses.replace(settings, evs_min=lag.evs_min, evs_max=lag.evs_max)
                 if params.lag_window == "fit" and lag.median is not None:
                     settings = dataclasses.replace(settings, lag_centre=lag.median,
-                                                   lag_pull=settings.time_weight * LAG_PULL_SHARE)  # fmt: skip
+                                                   lag_pull=settings.time_weight * LAG_PULL_SHARE)
             else:
                 timed = False
         model = BeadCostModel(
@@ -370,7 +377,7 @@ def align_project(
             if run_vectors is not None:
                 whole = (s0, s1, t0, t1) == (0, n, 0, m)
                 shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units, should_stop,
-                                 typical if whole else None)  # fmt: skip
+                                 typical if whole else None)
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
             beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes)
@@ -398,7 +405,7 @@ def align_project(
     alignment = Alignment(
         beads=ordered,
         embedder=" + ".join(names) if names else main.name,
-        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
         info={
             "params": params.to_dict(),
             "embedder_spec": choice.spec,
@@ -426,7 +433,7 @@ def align_project(
 
 
 def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs, keep: set[int],
-                     should_stop: StopFn | None = None) -> None:  # fmt: skip
+                     should_stop: StopFn | None = None) -> None:
     """Give each new bead the learned score's probability that it is right (:attr:`Bead.confidence`).
 
     A bead the score cannot judge (longer than its runs, an omission kept
@@ -472,13 +479,13 @@ def _learned_pass_spans(
     src_doc = project.source
     pivot_alone = params.pivot and project.reference is not None and float(params.pivot_weight) >= 1.0
     if (not len(src_doc) or not tgt_texts or pivot_alone or not params.learned_score or params.method != "beads"
-            or units not in RUNS or is_lexical(main) or shipped_weights(units) is None):  # fmt: skip
+            or units not in RUNS or is_lexical(main) or shipped_weights(units) is None):
         return None
     megabytes = learned_pass_megabytes(len(src_doc), len(tgt_texts), units, main.dim)
     if megabytes > LEARNED_PASS_MAX_MB:
         log.info("learned second pass skipped: the vectors of its runs would take %.0f MB for %d × %d segments "
                  "(more than %.0f MB); the first pass's path is kept",
-                 megabytes, len(src_doc), len(tgt_texts), LEARNED_PASS_MAX_MB)  # fmt: skip
+                 megabytes, len(src_doc), len(tgt_texts), LEARNED_PASS_MAX_MB)
         return None
     src_runs, tgt_runs = RUNS[units]
     _, _, src_spans, tgt_spans = encode_pair(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+
 import numpy as np
 
 from sialign.align.costs import BeadCostModel, CostSettings
@@ -269,9 +270,9 @@ def estimate_lag(
     if fit:
         window_lo, window_hi = q10 - LAG_FIT_MARGIN, q90 + LAG_FIT_MARGIN
         note = (f"time prior on: interpretation lag {median:.1f} s (±{spread:.1f} s, {count_noun(len(lags), 'bead')}); "
-                f"window fitted to {window_lo:.1f}..{window_hi:.1f} s")  # fmt: skip
+                f"window fitted to {window_lo:.1f}..{window_hi:.1f} s")
         return LagEstimate(True, len(lags), round(median, 3), round(spread, 3), 0.0,
-                           round(window_lo, 3), round(window_hi, 3), note)  # fmt: skip
+                           round(window_lo, 3), round(window_hi, 3), note)
     offset = median - float(np.clip(median, lo, hi))
     window_lo = min(lo + offset, q10 - LAG_MARGIN)
     window_hi = max(hi + offset, q90 + LAG_MARGIN)

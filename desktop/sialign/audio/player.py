@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import bisect
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 

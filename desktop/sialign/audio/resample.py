@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+
 def design_filter(up: int, down: int) -> np.ndarray:
     """The anti-aliasing filter of ``resample_poly(x, up, down)`` (float64, scaled by ``up``)."""
     max_rate = max(up, down)

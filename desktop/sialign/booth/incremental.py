@@ -21,8 +21,9 @@ more than ``lag_window_s`` past its end and a later sentence was rendered.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -173,7 +174,7 @@ class IncrementalAligner:
     """
 
     def __init__(self, source: Document, embedder: Embedder, *, params: AlignParams | None = None,
-                 lag_window_s: float = LAG_WINDOW_S, revise_window_s: float = REVISE_WINDOW_S) -> None:  # fmt: skip
+                 lag_window_s: float = LAG_WINDOW_S, revise_window_s: float = REVISE_WINDOW_S) -> None:
         if not source.segments:
             raise SialignError("the source has no sentences to align the rendition with.")
         if not source.has_times:
@@ -348,7 +349,7 @@ class IncrementalAligner:
             np.array([len(t) for t in self.src_texts], dtype=np.float64),
             np.array([len(t) for t in tgt_texts], dtype=np.float64),
             None, self.src_ends if timed else None,
-        )  # fmt: skip
+        )
         return _WindowModel(costs, ct)
 
     def _units(self, m: int, language: str) -> str:

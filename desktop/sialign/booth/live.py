@@ -28,9 +28,10 @@ import math
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -73,7 +74,7 @@ class LiveBead:
         return {
             "bead": self.index, "src": list(self.src), "tgt": list(self.tgt), "shown_at_s": round(self.shown_at_s, 3),
             "latency_s": None if math.isnan(self.latency_s) else round(self.latency_s, 3), "state": self.state,
-        }  # fmt: skip
+        }
 
 
 @dataclass
@@ -188,7 +189,7 @@ class LiveAligner:
         self.recogniser = StreamingRecogniser(transcriber, joiner=joiner_for(tgt_lang))
         self.chunker = LiveChunker(tgt_lang)
         self.aligner = IncrementalAligner(source, embedder or _NoEmbedder(), params=self.params,
-                                          lag_window_s=lag_window_s, revise_window_s=revise_window_s)  # fmt: skip
+                                          lag_window_s=lag_window_s, revise_window_s=revise_window_s)
         self.events: list[dict[str, Any]] = []
         self.beads: list[LiveBead] = []
         self.target = Document(language=tgt_lang)
@@ -247,7 +248,7 @@ class LiveAligner:
             gap_s=round(rec.gap_s, 3), overlap_s=round(rec.overlap_s, 3), passes=rec.stats.passes,
             recognition_s=round(rec.stats.seconds, 3), longest_pass_s=round(rec.stats.longest_s, 3),
             alignment_s=round(self._align_s, 3), model=self.model,
-        )  # fmt: skip
+        )
 
     def _run(self) -> None:
         try:

@@ -39,9 +39,10 @@ import math
 import queue
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -151,11 +152,11 @@ def list_devices(query: Callable[[], tuple[Sequence[dict[str, Any]], Sequence[di
         if int(dev.get("max_input_channels", 0)) > 0:
             inputs.append(AudioDevice(index, str(dev.get("name", index)), api, int(dev["max_input_channels"]), rate,
                                       float(dev.get("default_low_input_latency", 0.0)),
-                                      float(dev.get("default_high_input_latency", 0.0)), index == default_in))  # fmt: skip
+                                      float(dev.get("default_high_input_latency", 0.0)), index == default_in))
         if int(dev.get("max_output_channels", 0)) > 0:
             outputs.append(AudioDevice(index, str(dev.get("name", index)), api, int(dev["max_output_channels"]), rate,
                                        float(dev.get("default_low_output_latency", 0.0)),
-                                       float(dev.get("default_high_output_latency", 0.0)), index == default_out))  # fmt: skip
+                                       float(dev.get("default_high_output_latency", 0.0)), index == default_out))
     problem = NO_INPUT_MESSAGE if not inputs else NO_OUTPUT_MESSAGE if not outputs else ""
     return BoothDevices(inputs, outputs, problem)
 
@@ -222,7 +223,7 @@ class StreamResampler:
 
 
 def read_mono(path: str | Path, rate: int, *, block_s: float = 10.0,
-              should_stop: Callable[[], bool] | None = None) -> np.ndarray:  # fmt: skip
+              should_stop: Callable[[], bool] | None = None) -> np.ndarray:
     """A recording as one channel of float32 at ``rate``, decoded and resampled block by block.
 
     Returns:
@@ -383,7 +384,7 @@ class BoothRecorder:
     def __init__(self, source_audio: Path | None, out_path: Path, *, input_device: int | str | None = None,
                  output_device: int | str | None = None, on_block: BlockFn | None = None,
                  stream_factory: StreamFactory | None = None, samplerate: int | None = None,
-                 output_channels: int | None = None) -> None:  # fmt: skip
+                 output_channels: int | None = None) -> None:
         out_path = Path(out_path).expanduser()
         if out_path.suffix.lower() not in RECORDING_SUFFIXES:
             raise InputError(out_path, "the booth records into a .wav or .flac file", hint="choose a name ending in .wav or .flac")
@@ -464,7 +465,7 @@ class BoothRecorder:
         # The queue holds QUEUE_SECONDS of audio at any block size PortAudio picks (down to 64 frames).
         self._queue = queue.Queue(maxsize=max(64, int(QUEUE_SECONDS * rate / 64)))
         stream = factory(samplerate=rate, channels=(1, self.output_channels), dtype="float32", latency="low",
-                         device=(self.input_device, self.output_device), callback=self._callback)  # fmt: skip
+                         device=(self.input_device, self.output_device), callback=self._callback)
         latency = stream.latency
         in_lat, out_lat = (float(latency[0]), float(latency[1])) if isinstance(latency, (tuple, list)) else (float(latency), float(latency))
         self._latency = (in_lat, out_lat)
@@ -665,7 +666,7 @@ class BoothRecorder:
             output_latency_s=out_lat, samplerate=rate, dropped_blocks=self.dropped_blocks, overflows=self.overflows,
             input_device=self.input_name, output_device=self.output_name, source_audio=self.source_audio,
             pauses=list(self._pauses), live_blocks_failed=self.live_blocks_failed,
-        )  # fmt: skip
+        )
         self._write_sidecar(final=True)
         return self._result
 
@@ -675,7 +676,7 @@ class BoothRecorder:
 
         try:
             with sf.SoundFile(str(self.wav_path)) as src, sf.SoundFile(str(self.out_path), "w", samplerate=src.samplerate,
-                                                                       channels=1, format="FLAC", subtype="PCM_16") as dst:  # fmt: skip
+                                                                       channels=1, format="FLAC", subtype="PCM_16") as dst:
                 for block in src.blocks(blocksize=65536, dtype="int16"):
                     dst.write(block)
         except (RuntimeError, OSError) as exc:
@@ -691,7 +692,7 @@ class BoothRecorder:
 
 def feed_file(path: str | Path, on_block: BlockFn, speed: float = 1.0, block_s: float = 0.1,
               should_stop: Callable[[], bool] | None = None, *, sleep: Callable[[float], None] = time.sleep,
-              clock: Callable[[], float] = time.monotonic) -> float:  # fmt: skip
+              clock: Callable[[], float] = time.monotonic) -> float:
     """Deliver a recording to ``on_block`` in blocks, as :class:`BoothRecorder` delivers the microphone.
 
     Args:

@@ -32,9 +32,10 @@ from __future__ import annotations
 import logging
 import time
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -138,7 +139,7 @@ class WhisperTranscriber:
     """
 
     def __init__(self, model: Path, language: str | None, *, threads: int = 2, beam_size: int = 1, device: str = "cpu",
-                 short_window: bool = True) -> None:  # fmt: skip
+                 short_window: bool = True) -> None:
         self.model_path = Path(model)
         self.language = language
         self.threads = threads
@@ -171,7 +172,7 @@ class WhisperTranscriber:
         model_class = _short_window_model(WhisperModel) if self.short_window else WhisperModel
         try:
             whisper = model_class(str(self.model_path), device=dev, compute_type=compute_type,
-                                   cpu_threads=self.threads, local_files_only=True)  # fmt: skip
+                                   cpu_threads=self.threads, local_files_only=True)
         except Exception as exc:  # a loader failure is a broken folder to the user
             raise ModelLoadError(
                 f"{self.model_path}: the Whisper model could not be loaded ({type(exc).__name__}: {exc}) — "
@@ -192,7 +193,7 @@ class WhisperTranscriber:
             temperature=0.0,
             # A decoding stuck in a loop runs to Whisper's 448 tokens over a few seconds of speech.
             max_new_tokens=min(MAX_NEW_TOKENS, int(TOKENS_PER_S * seconds) + 16),
-        )  # fmt: skip
+        )
         words: list[Word] = []
         ends: list[float] = []
         for seg in segments:
@@ -387,7 +388,7 @@ class StreamingRecogniser:
 
     def __init__(self, transcriber: Transcriber, *, min_chunk_s: float = MIN_CHUNK_S, trim_s: float = TRIM_S,
                  trim_at: str = TRIM_AT, max_buffer_s: float = MAX_BUFFER_S, prompt_chars: int = PROMPT_CHARS,
-                 joiner: str = "", commit_after_s: float | None = COMMIT_AFTER_S) -> None:  # fmt: skip
+                 joiner: str = "", commit_after_s: float | None = COMMIT_AFTER_S) -> None:
         if trim_at not in ("word", "segment"):
             raise ValueError(f"trim_at must be 'word' or 'segment', not {trim_at!r}")
         self.transcriber = transcriber

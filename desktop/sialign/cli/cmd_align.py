@@ -45,12 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tgt-tier", metavar="TIER", help="TextGrid/EAF tier or TSV column of the target text")
     for side, name in (("src", "source transcript"), ("tgt", "target transcript"), ("ref", "reference translation")):
         parser.add_argument(f"--{side}-encoding", metavar="ENCODING",
-                            help=f"text encoding of the {name} instead of detecting it (utf-8, cp932, gb18030, iso-2022-jp…)")  # fmt: skip
+                            help=f"text encoding of the {name} instead of detecting it (utf-8, cp932, gb18030, iso-2022-jp…)")
     parser.add_argument("--src-audio", metavar="AUDIO",
                         help="the speaker's recording, attached to a .sialign output (the app plays it and shows the ear-voice span)")
     parser.add_argument("--tgt-audio", metavar="AUDIO", help="the interpreter's recording, attached to a .sialign output")
     parser.add_argument("--whisper-model", metavar="NAME|DIR",
-                        help="Whisper model that transcribes a recording given as SRC or TGT (default: the default speech model)")  # fmt: skip
+                        help="Whisper model that transcribes a recording given as SRC or TGT (default: the default speech model)")
     add_alignment_options(parser)
     parser.add_argument("--allow-overlaps", action="store_true", help="accept captions whose times overlap")
     parser.add_argument("--filters", metavar="LIST", help="after aligning, apply filters: intra, inter, learned or a list such as intra,inter")
@@ -202,12 +202,12 @@ def build_project_from_recordings(args: argparse.Namespace, progress: ProgressFn
 
     if args.ref:
         usage_error("--ref cannot be combined with a recording as SRC or TGT yet: transcribe the recording "
-                    "first (`sialign transcribe`), then align the transcripts with --ref")  # fmt: skip
+                    "first (`sialign transcribe`), then align the transcripts with --ref")
     sides: dict[str, Any] = {}
     for side, value in (("src", args.source), ("tgt", args.target)):
         if value == "-" or not is_recording(value):
             sides[side] = read_transcript(value, language=getattr(args, f"{side}_lang"), tier=getattr(args, f"{side}_tier"),
-                                          encoding=getattr(args, f"{side}_encoding"), strict=not args.allow_overlaps)  # fmt: skip
+                                          encoding=getattr(args, f"{side}_encoding"), strict=not args.allow_overlaps)
         else:
             if getattr(args, f"{side}_audio", None):
                 usage_error(f"--{side}-audio: the {'source' if side == 'src' else 'target'} is a recording already ({value})")
@@ -221,7 +221,7 @@ def build_project_from_recordings(args: argparse.Namespace, progress: ProgressFn
         sides["src"], sides["tgt"], src_lang=args.src_lang, tgt_lang=args.tgt_lang,
         source_audio=audio_argument(args, "src"), target_audio=audio_argument(args, "tgt"),
         model=args.whisper_model, talk_id=args.talk_id or _recordings_talk_id(args), progress=progress,
-    )  # fmt: skip
+    )
     if progress is not None:
         print(file=sys.stderr)
     if not args.quiet and talk.transcriptions:
@@ -242,11 +242,10 @@ def _recordings_talk_id(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.workflows.aligning import align_params, align_talk
-    from sialign.workflows.recordings import is_recording
-    from sialign.workflows.outputs import check_output_folder, check_output_name, export, summary_lines
-
     from sialign.cli.usage import usage_error
+    from sialign.workflows.aligning import align_params, align_talk
+    from sialign.workflows.outputs import check_output_folder, check_output_name, export, summary_lines
+    from sialign.workflows.recordings import is_recording
 
     stdin_sides = [name for name, value in (("SRC", args.source), ("TGT", args.target), ("--ref", args.ref)) if value == "-"]
     if len(stdin_sides) > 1:
@@ -269,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
     if written.why:
         # Said even with -q: an empty file from two non-empty transcripts looks like a failure.
         print(f"sialign align: warning: wrote no bead to {written.path}: {written.why}; to write the dropped beads, "
-              "save a project (-o NAME.sialign) and export it with --include-dropped", file=sys.stderr)  # fmt: skip
+              "save a project (-o NAME.sialign) and export it with --include-dropped", file=sys.stderr)
     if not args.quiet:
         # With -o - standard output carries the export: the summary goes to stderr.
         stream = sys.stderr if args.output == "-" else sys.stdout

@@ -49,10 +49,15 @@ def run(args: argparse.Namespace) -> int:
     from sialign.core.atomic import atomic_write_text
     from sialign.io.project_file import load_project
     from sialign.review.compare import (
-        COMPARE_FILES, compare_renditions, comparison_html, comparison_tsv, interpreter_lines, interpreter_table,
-        interpreters_html, interpreters_tsv,
-    )  # fmt: skip
-
+        COMPARE_FILES,
+        compare_renditions,
+        comparison_html,
+        comparison_tsv,
+        interpreter_lines,
+        interpreter_table,
+        interpreters_html,
+        interpreters_tsv,
+    )
     from sialign.workflows.outputs import check_output_folder
 
     fmt = COMPARE_FILES.format_of(args.output) if args.output else None

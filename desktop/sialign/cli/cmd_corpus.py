@@ -169,7 +169,7 @@ def _align(args: argparse.Namespace) -> int:
     progress = _Progress(total, args.quiet)
     try:
         report = align_corpus(args.manifest, args.output, params, filters=filters, jobs=args.jobs, dask=args.dask,
-                              force=args.force, progress=progress)  # fmt: skip
+                              force=args.force, progress=progress)
     finally:
         progress.close()
     unchanged = sum(1 for _, why in report.skipped if why == "unchanged")
@@ -206,7 +206,7 @@ def _status(args: argparse.Namespace) -> int:
             r["talk"], r["status"], str(r.get("beads", "-")), str(r.get("confirmed", "-")), str(r.get("dropped", "-")),
             str(r.get("flagged", "-")), f"{evs:.1f}" if isinstance(evs, (int, float)) else "-",
             "yes" if r["reviewed"] else "", r["message"][:70],
-        ))  # fmt: skip
+        ))
     widths = [max(len(row[k]) for row in table) for k in range(len(header) - 1)]
     for row in table:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
@@ -245,6 +245,6 @@ def run(args: argparse.Namespace) -> int:
         scores = evaluate_corpus(args.folder, args.gold)
         print(f"{len(scores['talks'])} talks with gold ({len(scores['without_gold'])} without)")
         print(f"strict P {scores['precision_strict']:.3f} R {scores['recall_strict']:.3f} F1 {scores['f1_strict']:.3f}; "
-              f"lax P {scores['precision_lax']:.3f} R {scores['recall_lax']:.3f} F1 {scores['f1_lax']:.3f}")  # fmt: skip
+              f"lax P {scores['precision_lax']:.3f} R {scores['recall_lax']:.3f} F1 {scores['f1_lax']:.3f}")
         return 0
     raise AssertionError(f"unhandled corpus action {action!r}")

@@ -292,7 +292,7 @@ def _speech_section() -> Section:
     if default is not None:
         found = any(e.name == default and e.usable for e in entries)
         s.add("default", default if found else f"{default} — not found", "ok" if found else "warn",
-              "" if found else "choose another with `sialign models default NAME`")  # fmt: skip
+              "" if found else "choose another with `sialign models default NAME`")
     return s
 
 

@@ -18,7 +18,7 @@ HELP = "show why the learned bead score placed a bead (its features and their sh
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("project", metavar="PROJECT.sialign", help="an aligned project file")
     parser.add_argument("beads", metavar="BEAD", nargs="+", type=_bead_number,
-                        help="bead numbers as the app shows them (1 = the first bead); a range like 3-7")  # fmt: skip
+                        help="bead numbers as the app shows them (1 = the first bead); a range like 3-7")
     parser.add_argument("--top", type=int, default=6, metavar="N", help="features to list per bead")
     parser.add_argument("--json", action="store_true", help="print every feature of every bead as JSON")
 
@@ -38,8 +38,8 @@ def _bead_number(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.workflows.explaining import explain_beads
     from sialign.io.project_file import load_project
+    from sialign.workflows.explaining import explain_beads
 
     project = load_project(args.project)
     indices = [n - 1 for group in args.beads for n in group]
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
                 "probability": None if e.note else round(e.probability, 4),
                 "log_odds": None if e.note else round(e.log_odds, 4), "offset": e.offset, "note": e.note,
                 "features": [{"name": c.name, "value": round(c.value, 4), "weight": round(c.weight, 4),
-                              "share": round(c.amount, 4)} for c in e.contributions],  # fmt: skip
+                              "share": round(c.amount, 4)} for c in e.contributions],
             }
             for e in explanations
         ], indent=1, ensure_ascii=False))

@@ -38,12 +38,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--include-dropped", action="store_true", help="also export dropped beads")
     parser.add_argument("--two-column", action="store_true", help="with tsv: write source<TAB>target only (same as -f tsv2)")
     parser.add_argument("--links", action="store_true",
-                        help="with tsv or jsonl: add each bead's word links as 0-based i-j token pairs (those the project lacks are drawn first)")  # fmt: skip
+                        help="with tsv or jsonl: add each bead's word links as 0-based i-j token pairs (those the project lacks are drawn first)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.project_file import load_project
     from sialign.io.export_formats import ALIGNMENT_FILES, SUBTITLE_SUFFIXES, export_format, export_path
+    from sialign.io.project_file import load_project
     from sialign.io.writers import alignment_format_for
     from sialign.workflows.outputs import check_output_folder, check_output_name, export
 
@@ -67,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
     if args.links:
         _draw_links(project)
     written = export(project, output, format=fmt, only_confirmed=args.only_confirmed, include_dropped=args.include_dropped,
-                     links=args.links)  # fmt: skip
+                     links=args.links)
     total = len(project.alignment.beads) if project.alignment is not None else 0
     print(f"Wrote {written.beads} of {count_noun(total, 'bead')} to {output} ({fmt})"
           + (f": {written.why} (--include-dropped writes them)" if written.why and not args.include_dropped else ""),
-          file=sys.stderr)  # fmt: skip
+          file=sys.stderr)
     return 0
 
 

@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eta-min", type=float, metavar="X", help="least similarity target/reference (0..1)")
     parser.add_argument("--eta-metric", choices=["auto", "chrf", "cosine"], help="similarity for eta (auto: cosine with --embedder, else chrF)")
     parser.add_argument("--rendered-min", type=float, metavar="X",
-                        help="flag beads as 'partly rendered' when under this share of source content words has a word link (0..1; 0: off); draws the links the project lacks")  # fmt: skip
+                        help="flag beads as 'partly rendered' when under this share of source content words has a word link (0..1; 0: off); draws the links the project lacks")
     parser.add_argument("--flag-only", action="store_true", help="flag failing beads for review instead of dropping them")
     parser.add_argument("--embedder", metavar="SPEC", help="'lexical' or a sentence-transformers model path/name, for eta by cosine and alpha by word alignment")
     parser.add_argument("--report", action="store_true", help="list every flagged, trimmed or dropped bead with its reasons")
@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     learned.add_argument("--learned-only", action="store_true", help="only the learned filter: skip intra/alpha/gamma/eta (no GiNZA)")
     learned.add_argument("--doubt-max", type=float, metavar="P", help="flag or drop beads whose doubt is above P (0..1; None: the project's setting, at first 0.8)")
     learned.add_argument("--learned-from", nargs="+", metavar="PATH",
-                         help="train on the confirmed beads of these projects too (.sialign files or corpus folders); implies --learned")  # fmt: skip
+                         help="train on the confirmed beads of these projects too (.sialign files or corpus folders); implies --learned")
 
 
 def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
@@ -102,7 +102,7 @@ def _learned_line(done: Filtered) -> str:
     good, wrong = result.counts
     seconds = sum(result.seconds.values())
     return (f"doubt: trained on {result.source} ({good} good, {wrong} wrong examples) in {seconds:.2f} s; "
-            f"{count_noun(above, 'bead')} above {params.doubt_max:g}, {newly} newly dropped, {restored} restored")  # fmt: skip
+            f"{count_noun(above, 'bead')} above {params.doubt_max:g}, {newly} newly dropped, {restored} restored")
 
 
 def _report_doubt(project: Project) -> None:
@@ -122,9 +122,8 @@ def run(args: argparse.Namespace) -> int:
     from sialign.core.errors import SialignError
     from sialign.core.model import BeadStatus, bead_text
     from sialign.io.project_file import load_project
-    from sialign.workflows.outputs import save
     from sialign.workflows.filtering import FINE_FILTERS, apply_filters
-    from sialign.workflows.outputs import check_project_output
+    from sialign.workflows.outputs import check_project_output, save
 
     if args.output:
         check_project_output(args.output, "filter")

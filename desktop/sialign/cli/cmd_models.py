@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("name", metavar="NAME", nargs="?", help="model to use by default; omit to show the current one")
     p.add_argument("--clear", action="store_true", help="forget the default choice")
     p.add_argument("--whisper", "--speech", action="store_true", dest="whisper",
-                   help="show, set or clear the default Whisper speech model instead")  # fmt: skip
+                   help="show, set or clear the default Whisper speech model instead")
 
     p = sub.add_parser("check", help="load a model (name or folder) and encode two sentences (a Whisper model: load it)", formatter_class=fmt)
     p.add_argument("model", metavar="NAME_OR_PATH")
@@ -132,7 +132,7 @@ def _list(registry: ModelRegistry, *, as_json: bool, include_hf_cache: bool) -> 
             for e in entries
         ]
         json.dump({"user_model_dir": str(registry.model_dir), "default": default, "default_whisper": whisper_default,
-                   "models": rows}, sys.stdout, indent=2)  # fmt: skip
+                   "models": rows}, sys.stdout, indent=2)
         print()
         return 0
     print(f"User models folder: {registry.model_dir}")
@@ -184,17 +184,17 @@ def _list_speech(registry: ModelRegistry, *, as_json: bool) -> int:
             {"name": e.name, "source": e.source, "path": str(e.path) if e.path else None, "status": e.status,
              "linked": e.linked, "default": e.name == default, "multilingual": info.multilingual if info else None,
              "languages": list(info.languages) if info else []}
-            for e, info in rows]}, sys.stdout, indent=2)  # fmt: skip
+            for e, info in rows]}, sys.stdout, indent=2)
         print()
         return 0
     print(f"User models folder: {registry.model_dir}")
     if not rows:
         print("No speech model: add a Whisper model folder with `sialign models add FOLDER --default` "
-              "(or in Settings → Speech models…); docs/transcription.md says where to get one.")  # fmt: skip
+              "(or in Settings → Speech models…); docs/transcription.md says where to get one.")
         return 0
     header = ("", "NAME", "RECOGNISES", "SOURCE", "PATH")
     table = [("*" if e.name == default else "", e.name, info.describe() if info else e.status,
-              e.source + (" (link)" if e.linked else ""), str(e.path or "")) for e, info in rows]  # fmt: skip
+              e.source + (" (link)" if e.linked else ""), str(e.path or "")) for e, info in rows]
     widths = [max(len(r[i]) for r in [header, *table]) for i in range(len(header) - 1)]
     for row in [header, *table]:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])

@@ -87,10 +87,10 @@ def run(args: argparse.Namespace) -> int:
             rendered = sum(1 for b in update.beads if b.state == "rendered" and b.src)
             amber = sum(1 for b in update.beads if b.state == "unrendered")
             print(f"\r{update.committed_until_s:7.1f} s  {len(update.target):4d} chunks  {rendered:4d} sentences rendered"
-                  f"  {amber:3d} unrendered", end="", file=sys.stderr, flush=True)  # fmt: skip
+                  f"  {amber:3d} unrendered", end="", file=sys.stderr, flush=True)
 
     live = LiveAligner(source, tgt_lang=tgt_lang, model=model, on_update=show, speed=args.speed if rendition else 1.0,
-                       threads=args.threads)  # fmt: skip
+                       threads=args.threads)
     try:
         live.start()
         if rendition is not None:
@@ -108,10 +108,10 @@ def run(args: argparse.Namespace) -> int:
         summary = live_summary(result) or {}
         print(f"live: {summary.get('rendered')} of {len(source)} sentences rendered, {summary.get('unrendered')} unrendered; "
               f"bead latency median {summary.get('latency_median_s')} s, 90th percentile {summary.get('latency_p90_s')} s; "
-              f"{result.processed_s:.1f} of {result.received_s:.1f} s of audio read in {result.passes} passes", file=sys.stderr)  # fmt: skip
+              f"{result.processed_s:.1f} of {result.received_s:.1f} s of audio read in {result.passes} passes", file=sys.stderr)
     project = practice_project(source, recording, tgt_lang=tgt_lang, model=model, live=result,
                                src_audio=Path(src_audio_path) if src_audio_path else None, threads=args.threads,
-                               progress=progress)  # fmt: skip
+                               progress=progress)
     if progress is not None:
         print(file=sys.stderr)
     saved = export(project, output)
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         assert project.alignment is not None
         counts = project.alignment.counts()
         print(f"full pass: {len(project.target)} chunks, {len(project.alignment)} beads ({counts.get('dropped', 0)} dropped); "
-              f"wrote {saved}", file=sys.stderr)  # fmt: skip
+              f"wrote {saved}", file=sys.stderr)
     return 0
 
 
@@ -161,7 +161,7 @@ def _record(args: argparse.Namespace, output: Path, src_audio: str | None, live:
     recorder.start()
     if not args.quiet:
         print(f"recording to {recorder.out_path}" + ("; the talk plays until its end" if src_audio else "")
-              + " — press Ctrl+C to stop", file=sys.stderr)  # fmt: skip
+              + " — press Ctrl+C to stop", file=sys.stderr)
     try:
         while not recorder.source_finished:
             time.sleep(0.2)

@@ -41,9 +41,8 @@ def run(args: argparse.Namespace) -> int:
     from sialign.cli.cmd_align import console_progress
     from sialign.core.errors import SialignError
     from sialign.io.project_file import load_project
-    from sialign.workflows.outputs import save
     from sialign.workflows.aligning import align_params, align_talk
-    from sialign.workflows.outputs import check_project_output
+    from sialign.workflows.outputs import check_project_output, save
 
     if args.output:
         check_project_output(args.output, "realign")
@@ -56,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         params = dataclasses.replace(params, embedder=args.model)
     progress = console_progress(False)
     aligned = align_talk(project, params, keep_confirmed=not args.all, progress=progress,
-                         accept=lambda carried: not args.dry_run and (args.force or not carried.lost))  # fmt: skip
+                         accept=lambda carried: not args.dry_run and (args.force or not carried.lost))
     if progress is not None:
         print(file=sys.stderr)
     report = aligned.carried

@@ -27,11 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_and_output(
         parser, project_metavar="PROJECT", project_help="an aligned project file (.sialign)",
         output_metavar="OUT", output_help="report.html or report.pdf (default: the project's name with .html)",
-    )  # fmt: skip
+    )
     parser.add_argument("--interpreter", metavar="ID", help="interpreter id to print (default: the project's)")
     parser.add_argument("--rank", metavar="RANK", help="the interpreter's rank to print (default: the project's, if any)")
     parser.add_argument("--glossary", metavar="GLOSSARY.tsv",
-                        help="add a terms section: how each term of this glossary was rendered (as in sialign terms)")  # fmt: skip
+                        help="add a terms section: how each term of this glossary was rendered (as in sialign terms)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     progress = console_progress(args.quiet)
     try:
         timed, stats = retime_transcript(doc, args.audio, model, language=args.language, device=args.device,
-                                         threads=args.threads, progress=progress)  # fmt: skip
+                                         threads=args.threads, progress=progress)
     except AlignmentCancelled:
         raise KeyboardInterrupt from None
     finally:
@@ -55,5 +55,5 @@ def run(args: argparse.Namespace) -> int:
     n = write_transcript(timed, args.output, format=fmt)
     print(f"Timed {n} segments ({stats.matched} of {stats.tokens} words found in the recording, "
           f"{stats.timed_from_words} segments timed from their own first and last word, the rest interpolated) "
-          f"into {args.output}.", file=sys.stderr)  # fmt: skip
+          f"into {args.output}.", file=sys.stderr)
     return 0

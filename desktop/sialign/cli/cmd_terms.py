@@ -40,5 +40,5 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(terms_tsv(check))
     where = f" — written to {args.output}" if args.output else ""
     print(f"{len(glossary.entries)} glossary terms, {check.summary()}{where} (matching: {check.matching}; links: {check.aligner})",
-          file=sys.stderr)  # fmt: skip
+          file=sys.stderr)
     return 0

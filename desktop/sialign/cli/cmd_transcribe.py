@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--language", metavar="LANG", help="spoken language, e.g. en or ja (default: detected by a multilingual model; English for an English-only one)")
     parser.add_argument("--model", metavar="NAME|DIR", help="Whisper model folder, or the name of one added with 'sialign models add' (default: the default Whisper model)")
     parser.add_argument("--role", choices=("source", "interpretation"), default="source",
-                        help="source: cut into sentences; interpretation: Japanese into chunks (other languages into sentences)")  # fmt: skip
+                        help="source: cut into sentences; interpretation: Japanese into chunks (other languages into sentences)")
     parser.add_argument("-o", "--output", metavar="OUT", help="write here (.srt .vtt .tsv .eaf .TextGrid .txt); default: TSV on standard output")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto", help="where to run the model (auto: a CUDA GPU when there is one, else the CPU with int8)")
     parser.add_argument("--threads", type=int, metavar="N", help="CPU threads (default: the cores, at most 4)")
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     model = ModelRegistry().whisper_folder(args.model)
     progress = console_progress(args.quiet)
     result = transcribe_file(args.audio, model, language=args.language, role=args.role, device=args.device,
-                             threads=args.threads, progress=progress)  # fmt: skip
+                             threads=args.threads, progress=progress)
     if progress is not None:
         print(file=sys.stderr)
     heard = result.recognition
@@ -53,9 +53,9 @@ def run(args: argparse.Namespace) -> int:
     where = "standard output" if out == "-" else out
     if heard.interrupted:
         print(f"sialign transcribe: interrupted at {heard.done_until:.1f} s of {heard.duration:.1f} s; "
-              f"wrote the {n} segments recognised so far to {where}", file=sys.stderr)  # fmt: skip
+              f"wrote the {n} segments recognised so far to {where}", file=sys.stderr)
         return EXIT_INTERRUPTED
     print(f"Wrote {n} segments ({len(heard.words)} words, language {heard.language}) to {where}; "
           f"{heard.duration:.1f} s of audio in {heard.seconds:.1f} s (real-time factor {heard.real_time_factor:.2f}).",
-          file=sys.stderr)  # fmt: skip
+          file=sys.stderr)
     return 0

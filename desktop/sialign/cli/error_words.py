@@ -47,7 +47,7 @@ def _command_actions(parser: argparse.ArgumentParser, command: str) -> list[argp
     """The options of ``command`` and of its own subcommands (``sialign models add``)."""
     found: list[argparse.Action] = []
     pending = [p for action in parser._actions if isinstance(action, argparse._SubParsersAction)
-               for name, p in action.choices.items() if name == command]  # fmt: skip
+               for name, p in action.choices.items() if name == command]
     while pending:
         sub = pending.pop()
         for action in sub._actions:

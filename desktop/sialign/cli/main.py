@@ -146,9 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sialign {sialign.__version__}")
     parser.add_argument("-v", "--verbose", action="count", default=0,
-                        help="log what is being done to standard error (-vv: every detail)")  # fmt: skip
+                        help="log what is being done to standard error (-vv: every detail)")
     parser.add_argument("--debug", action="store_true",
-                        help="log every detail and show the traceback of an internal error (as SIALIGN_DEBUG=1)")  # fmt: skip
+                        help="log every detail and show the traceback of an internal error (as SIALIGN_DEBUG=1)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for mod in _command_modules():
         p = sub.add_parser(
@@ -236,7 +236,7 @@ def refuse_output_over_input(args: argparse.Namespace) -> None:
         if not isinstance(output, str) or output in ("", "-"):
             continue
         reads = [(f"the input {names.get(dest_in, dest_in.upper())}", item) for dest_in, item in inputs
-                 if not (dest == "output" and dest_in in in_place)]  # fmt: skip
+                 if not (dest == "output" and dest_in in in_place)]
         check_not_an_input(output, reads, names.get(dest, option))
 
 
@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except (UsageError, UnknownLanguageError) as exc:  # an option's value the command cannot use: as argparse's own errors
         print(f"sialign {args.command}: error: {error_line(exc, parser, args.command)}\nrun 'sialign {args.command} -h' for the options",
-              file=sys.stderr)  # fmt: skip
+              file=sys.stderr)
         return EXIT_USAGE
     except SialignError as exc:  # the settings it names are worded as this command's options
         print(f"sialign {args.command}: error: {error_line(exc, parser, args.command)}", file=sys.stderr)

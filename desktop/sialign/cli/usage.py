@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable, NoReturn
+from collections.abc import Callable
+from typing import NoReturn
 
 from sialign.core.errors import SialignError, printable
 from sialign.core.params import MAX_SRC_LIMIT, MAX_TGT_LIMIT

@@ -32,8 +32,9 @@ import re
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from sialign.core.errors import OutputError, printable
 

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from sialign.core.changes import Changes
+from sialign.core.edit_base import (
+    Edit,
+    bead_label,
+    beads_of,
+    check_index,
+    check_side,
+    replace_bead,
+    require_alignment,
+    tuple_of_ints,
+)
 from sialign.core.errors import EditError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
-from sialign.core.edit_base import Edit, check_side, require_alignment, bead_label, beads_of, check_index, replace_bead, tuple_of_ints
 from sialign.core.plurals import count_noun
 
 
@@ -397,7 +407,7 @@ def _copy_alignment(alignment: Alignment | None) -> Alignment | None:
     if alignment is None:
         return None
     return Alignment(beads=[b.copy() for b in alignment.beads], embedder=alignment.embedder, created=alignment.created,
-                     info=dict(alignment.info))  # fmt: skip
+                     info=dict(alignment.info))
 
 
 @dataclass(frozen=True)
@@ -432,7 +442,7 @@ class ReplaceTranscript(Edit):
     def to_dict(self) -> dict[str, Any]:
         return {"type": type(self).__name__, "side": self.side, "document": self.document.to_dict(),
                 "alignment": self.alignment.to_dict() if self.alignment is not None else None,
-                "metadata": dict(self.metadata) if self.metadata is not None else None, "label": self.label}  # fmt: skip
+                "metadata": dict(self.metadata) if self.metadata is not None else None, "label": self.label}
 
     def apply(self, project: Project) -> Edit:
         check_side(self.side)
@@ -445,7 +455,7 @@ class ReplaceTranscript(Edit):
             self.alignment.validate(source, target)
         doc = project.document(self.side)
         old = Document(language=doc.language, segments=list(doc.segments), path=doc.path, audio_path=doc.audio_path,
-                       format=doc.format, encoding=doc.encoding)  # fmt: skip
+                       format=doc.format, encoding=doc.encoding)
         old_alignment = project.alignment
         old_metadata = dict(project.metadata) if self.metadata is not None else None
         doc.segments[:] = list(new.segments)

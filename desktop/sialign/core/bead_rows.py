@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
 from sialign.core.documents import Alignment, Bead, Document, alignment_summary, bead_text, bead_times, join_segments
 from sialign.core.plurals import count_noun

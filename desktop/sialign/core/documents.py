@@ -14,9 +14,10 @@ merge and move (see :meth:`Document.full_text`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Iterable, Iterator
+from enum import StrEnum
+from typing import Any
 
 from sialign.core.errors import InvariantError
 from sialign.core.plurals import count_noun
@@ -206,7 +207,7 @@ class Document:
         return cls(language=language, segments=segs)
 
 
-class BeadStatus(str, Enum):
+class BeadStatus(StrEnum):
     AUTO = "auto"
     CONFIRMED = "confirmed"
     DROPPED = "dropped"
@@ -511,4 +512,4 @@ def alignment_summary(alignment: Alignment) -> str:
 
 
 __all__ = ["Alignment", "Bead", "BeadStatus", "Document", "Flag", "Segment", "UNSPACED_LANGUAGES", "alignment_summary",
-           "bead_text", "bead_times", "join_segments", "joiner_for"]  # fmt: skip
+           "bead_text", "bead_times", "join_segments", "joiner_for"]

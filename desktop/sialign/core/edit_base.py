@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-from typing import Any, Callable, ClassVar, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from sialign.core.changes import Changes
 from sialign.core.errors import EditError
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project, Segment
 from sialign.core.plurals import count_noun
-
 
 SIDES = ("src", "tgt")
 

@@ -34,20 +34,35 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sialign.core.bead_edits import (
+    Batch,
+    MergeBeads,
+    ReplaceAlignment,
+    ReplaceBeads,
+    ReplaceTranscript,
+    RestoreTrimmedChunk,
+    SetLabels,
+    SetPostEdit,
+    SetStatus,
+    SetTrimmed,
+    SplitBead,
+)
 from sialign.core.changes import Changes
+from sialign.core.edit_base import Edit
 from sialign.core.errors import EditError, InvariantError, ParamsError, SialignError
 from sialign.core.model import Alignment, Bead, Document, Project, Segment
-from sialign.core.edit_base import Edit
-from sialign.core.bead_edits import (
-    Batch, MergeBeads, ReplaceAlignment, ReplaceBeads, ReplaceTranscript, RestoreTrimmedChunk, SetLabels, SetPostEdit, SetStatus, SetTrimmed, SplitBead,
-)
-from sialign.core.segment_edits import (
-    EditText, MergeSegments, MoveSegment, SetSegmentTimes, SplitSegment, UnmergeSegments,
-)
-from sialign.core.segment_edits import SetTimes, ShiftTimes
 from sialign.core.param_edits import SetFilterParams, SetParams, SetTalkInfo
 from sialign.core.params import AlignParams, FilterParams
-
+from sialign.core.segment_edits import (
+    EditText,
+    MergeSegments,
+    MoveSegment,
+    SetSegmentTimes,
+    SetTimes,
+    ShiftTimes,
+    SplitSegment,
+    UnmergeSegments,
+)
 
 EDIT_TYPES: dict[str, type[Edit]] = {
     cls.__name__: cls

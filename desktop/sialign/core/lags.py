@@ -11,8 +11,8 @@ read the same numbers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
@@ -122,7 +122,7 @@ class EvsTable:
             EvsRecord(int(self.bead[i]), float(self.src_start[i]), float(self.src_end[i]), float(self.tgt_start[i]),
                       float(self.tgt_end[i]), float(start_lag[i]), float(end_lag[i]), bool(self.confirmed[i]))
             for i in range(len(self))
-        ]  # fmt: skip
+        ]
 
 
 def bead_lags(bead: Bead, source: Document, target: Document) -> tuple[float | None, float | None]:
@@ -165,7 +165,7 @@ def evs_table(project: Project, *, include_dropped: bool = False) -> EvsTable:
          tgt_pos[b.tgt[0]] if b.tgt else tgt_none, tgt_pos[b.tgt[-1]] if b.tgt else tgt_none,
          b.status is BeadStatus.DROPPED, b.status is BeadStatus.CONFIRMED)
         for b in alignment.beads
-    ]  # fmt: skip
+    ]
     cols = np.array(rows, dtype=np.int64).reshape(len(rows), 6)
     s0, s1 = src_starts[cols[:, 0]], src_ends[cols[:, 1]]
     t0, t1 = tgt_starts[cols[:, 2]], tgt_ends[cols[:, 3]]

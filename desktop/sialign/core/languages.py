@@ -30,14 +30,14 @@ THREE_LETTER_CODES = {
     "chi": "zh", "cmn": "zh", "kor": "ko", "ara": "ar", "tur": "tr", "ukr": "uk", "ces": "cs",
     "cze": "cs", "swe": "sv", "dan": "da", "fin": "fi", "ell": "el", "gre": "el", "heb": "he",
     "hin": "hi", "tha": "th", "vie": "vi", "ind": "id",
-}  # fmt: skip
+}
 
 # English names of the languages users are most likely to type out.
 LANGUAGE_NAMES = {
     "english": "en", "japanese": "ja", "french": "fr", "german": "de", "spanish": "es",
     "italian": "it", "portuguese": "pt", "dutch": "nl", "polish": "pl", "russian": "ru",
     "chinese": "zh", "korean": "ko", "arabic": "ar",
-}  # fmt: skip
+}
 
 UNDETERMINED = "und"
 

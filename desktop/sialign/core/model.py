@@ -10,8 +10,9 @@ Objects are plain mutable dataclasses; changes go through
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from sialign.core.bead_rows import BeadRow, bead_rows, project_html, project_repr, to_dataframe
 from sialign.core.documents import (
@@ -150,4 +151,4 @@ class Project:
 
 
 __all__ = ["UNSPACED_LANGUAGES", "Alignment", "Bead", "BeadStatus", "Document", "Flag", "Project", "Segment", "bead_text",
-           "bead_times", "join_segments", "joiner_for"]  # fmt: skip
+           "bead_times", "join_segments", "joiner_for"]

@@ -8,8 +8,9 @@ returns its exact inverse and is recorded in the history, so undoing an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from sialign.core.changes import Changes
 from sialign.core.edit_base import Edit
@@ -41,7 +42,7 @@ class SetParams(Edit):
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": type(self).__name__, "params": self.params.to_dict() if self.params is not None else None,
-                "label": self.label}  # fmt: skip
+                "label": self.label}
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class SetTalkInfo(Edit):
         meta = project.metadata
         return cls(project.talk_id, project.source.language, project.target.language,
                    str(meta.get("interpreter", "") or ""), str(meta.get("rank", "") or ""),
-                   project.source.audio_path, project.target.audio_path, project.reference, label)  # fmt: skip
+                   project.source.audio_path, project.target.audio_path, project.reference, label)
 
     def changes(self) -> Changes:
         # The recordings' paths may have changed: views that play or draw them read them again.
@@ -130,7 +131,7 @@ class SetTalkInfo(Edit):
 
     def to_dict(self) -> dict[str, Any]:
         d = {f: getattr(self, f) for f in ("talk_id", "source_language", "target_language", "interpreter", "rank",
-                                            "source_audio", "target_audio", "label")}  # fmt: skip
+                                            "source_audio", "target_audio", "label")}
         return {"type": type(self).__name__, **d, "reference": self.reference.to_dict() if self.reference is not None else None}
 
 

@@ -148,7 +148,7 @@ class AlignParams:
             ParamsError: naming the parameter and the problem.
         """
         _check_choices(self, {"candidates": Candidates, "method": Method, "target_units": TargetUnits,
-                              "pivot_embedder": PivotEmbedder, "lag_window": LagWindow})  # fmt: skip
+                              "pivot_embedder": PivotEmbedder, "lag_window": LagWindow})
         for name, most in (("max_src", MAX_SRC_LIMIT), ("max_tgt", MAX_TGT_LIMIT)):
             if not 1 <= getattr(self, name) <= most:
                 raise ParamsError(name, f"must be from 1 to {most}, not {getattr(self, name)}")

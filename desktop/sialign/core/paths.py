@@ -196,7 +196,7 @@ def stored_file(raw: str | None, project_path: str | os.PathLike[str] | None, ke
         raise InputError(where, f"'{key}' names {path}, which does not exist (moved or renamed?)", hint=fix, settings=settings) from None
     except OSError as exc:
         raise InputError(where, f"'{key}' names {path}, which cannot be read ({exc.strerror or exc})", hint=fix,
-                         settings=settings) from None  # fmt: skip
+                         settings=settings) from None
     if kind := special_file_kind_of_mode(mode):
         raise InputError(where, f"'{key}' names {path}, which is {kind}, not a file", hint=fix, settings=settings)
     return path

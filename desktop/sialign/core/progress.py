@@ -8,10 +8,9 @@ that stages (reading, embedding, aligning, filtering) share one bar.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from sialign.core.errors import AlignmentCancelled
-
 
 # progress(fraction in 0..1, message): called from the worker's thread.
 ProgressFn = Callable[[float, str], None]

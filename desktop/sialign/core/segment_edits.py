@@ -4,17 +4,29 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
+from sialign.core.bead_edits import ReplaceBeads
 from sialign.core.changes import Changes
+from sialign.core.edit_base import (
+    SIDE_NAME,
+    Edit,
+    bead_index_of,
+    beads_of,
+    check_side,
+    replace_bead,
+    require_alignment,
+    segment_name,
+    segment_number,
+    segment_or_none,
+    segment_position,
+    side_ids,
+    with_side_ids,
+)
 from sialign.core.errors import EditError
 from sialign.core.model import Bead, Document, Project, Segment
-from sialign.core.edit_base import (
-    Edit, SIDE_NAME, require_alignment, bead_index_of, beads_of, check_side, side_ids, segment_position, replace_bead,
-    segment_name, segment_number, segment_or_none, with_side_ids,
-)
-from sialign.core.bead_edits import ReplaceBeads
 
 
 def _document(project: Project, side: str) -> Document | None:

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from sialign.core.errors import InputError, SialignError
-from sialign.corpus.runner import CorpusState
 from sialign.core.plurals import count_noun
+from sialign.corpus.runner import CorpusState
 
 SPLITS_FILE = "splits.json"
 
@@ -55,7 +55,7 @@ def export_corpus(
     if not talks:
         if split and not load_splits(state.folder) and not any(r.split for r in state.records.values()):
             raise SialignError(f"{folder}: no talk is assigned to a split yet — split the corpus first (or give the "
-                               f"manifest a 'split' column), then export split {split!r}", settings=("split_corpus",))  # fmt: skip
+                               f"manifest a 'split' column), then export split {split!r}", settings=("split_corpus",))
         raise SialignError(f"{folder}: no aligned talk{f' in split {split!r}' if split else ''} to export")
     # One talk in memory at a time: the projects are read as the writer asks for them.
     return export_many((_load(state, talk) for talk in talks), output, fmt, only_confirmed=only_confirmed)

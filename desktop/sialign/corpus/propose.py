@@ -26,7 +26,7 @@ AUDIO_SUFFIXES = (".ogg", ".wav", ".mp3", ".flac")
 # The manifest's columns, in the order the proposal and the saved file use.
 COLUMNS = ("talk", "source", "target", "reference", "source_audio", "target_audio", "interpreter", "src_lang", "tgt_lang")
 _SIDE_NAMES = {"src": "source", "source": "source", "tgt": "target", "target": "target", "ref": "reference",
-               "reference": "reference"}  # fmt: skip
+               "reference": "reference"}
 _LANG_RE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$")
 
 
@@ -110,7 +110,7 @@ def _per_folder_talks(folder: Path) -> list[ProposedTalk]:
                 talk=_talk_name(str(sub.relative_to(folder)).replace("/", "_")),
                 source=rel(sides["source"]), target=rel(sides["target"]), reference=rel(sides.get("reference")),
                 source_audio=rel(audio.get("source")), target_audio=rel(audio.get("target")),
-            ))  # fmt: skip
+            ))
     return found
 
 
@@ -143,7 +143,7 @@ def _named_talks(folder: Path, source_language: str) -> list[ProposedTalk]:
             talk=_talk_name(stem), source=by_lang[source_language].name, target=by_lang[target_language].name,
             reference=reference.name if reference else "", source_audio=source_audio.name if source_audio else "",
             target_audio=target_audio.name if target_audio else "", src_lang=source_language, tgt_lang=target_language,
-        ))  # fmt: skip
+        ))
     return found
 
 

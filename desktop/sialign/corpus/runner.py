@@ -20,17 +20,16 @@ resumes where it stopped.
 
 from __future__ import annotations
 
-import sys
-
 import dataclasses
 import hashlib
 import json
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -214,14 +213,14 @@ def run_talk_job(job: TalkJob) -> TalkOutcome:
     """Read, align, filter and save one talk; a bad file fails this talk only (never raises)."""
     from sialign.corpus.parent_guard import ORPHAN_EXIT, exit_with_parent, parent_gone
     from sialign.io.project_file import load_project
-    from sialign.workflows.outputs import save
     from sialign.workflows.aligning import align_talk
+    from sialign.workflows.outputs import save
 
     exit_with_parent(job.parent_pid)
     started = time.perf_counter()
     spec = job.spec
     record = TalkRecord(talk=spec.talk, inputs=dict(job.inputs), params=job.params_digest, split=spec.split,
-                        interpreter=spec.interpreter)  # fmt: skip
+                        interpreter=spec.interpreter)
     path = Path(job.out_dir) / f"{spec.talk}.sialign"
     try:
         _check_visible(job)
@@ -254,8 +253,8 @@ def run_talk_job(job: TalkJob) -> TalkOutcome:
         record.status, record.message = "failed", f"internal error: {type(exc).__name__}: {exc}"
     record.seconds = round(time.perf_counter() - started, 3)
     log.info("talk %s: %s in %.2f s%s", spec.talk, record.status, record.seconds,
-             f" ({record.message})" if record.message else "")  # fmt: skip
-    record.updated = datetime.now(timezone.utc).isoformat(timespec="seconds")
+             f" ({record.message})" if record.message else "")
+    record.updated = datetime.now(UTC).isoformat(timespec="seconds")
     return TalkOutcome(spec.talk, record.status == "done", record.message, record)
 
 
@@ -322,7 +321,7 @@ def _plan(
             what = f"{missing}: no such file (manifest line {spec.line})" if missing is not None else str(exc)
             state.records[spec.talk] = TalkRecord(
                 talk=spec.talk, status="failed", message=what, split=spec.split, interpreter=spec.interpreter,
-                updated=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                updated=datetime.now(UTC).isoformat(timespec="seconds"),
             )
             failed.append((spec.talk, what))
             continue
@@ -340,7 +339,7 @@ def _plan(
             skipped.append((spec.talk, "unchanged"))
             continue
         jobs.append(TalkJob(spec, str(state.folder), params.to_dict(), tuple(filters), inputs, digest,
-                            carry_from_existing=exists))  # fmt: skip
+                            carry_from_existing=exists))
     return jobs, skipped, failed
 
 
@@ -407,7 +406,7 @@ def _run_dask(jobs: list[TalkJob], address: str) -> Iterator[TalkOutcome]:
     parent = os.getpid() if cluster is not None else None
     try:
         futures = [client.submit(run_talk_job, dataclasses.replace(job, parent_pid=parent), pure=False,
-                                 key=f"sialign-{job.spec.talk}") for job in jobs]  # fmt: skip
+                                 key=f"sialign-{job.spec.talk}") for job in jobs]
         try:
             for future in as_completed(futures):
                 yield future.result()
@@ -518,5 +517,5 @@ def corpus_status(folder: str | Path) -> list[dict[str, Any]]:
         rows.append({
             "talk": talk, "status": record.status, "reviewed": state.reviewed(talk), "split": record.split,
             "interpreter": record.interpreter, "message": record.message, "seconds": record.seconds, **record.summary,
-        })  # fmt: skip
+        })
     return rows

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, ContextManager, Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import scipy.sparse as sp
@@ -82,7 +84,7 @@ def similarities(a: np.ndarray | sp.spmatrix, b: np.ndarray | sp.spmatrix) -> np
 _BLAS_CONTROLLER: Any = None
 
 
-def one_blas_thread() -> ContextManager[Any]:
+def one_blas_thread() -> AbstractContextManager[Any]:
     """A context in which numpy's matrix products run on one BLAS thread.
 
     For many small products (a multi-threaded BLAS spends more on waking
@@ -96,5 +98,5 @@ def one_blas_thread() -> ContextManager[Any]:
         from threadpoolctl import ThreadpoolController
 
         _BLAS_CONTROLLER = ThreadpoolController()
-    limited: ContextManager[Any] = _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+    limited: AbstractContextManager[Any] = _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
     return limited

@@ -19,14 +19,14 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from sialign.core.errors import SialignError
-from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.core.paths import ENV_CACHE_DIR
+from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.embed.base import Embedder
 
 log = logging.getLogger(__name__)

@@ -46,8 +46,8 @@ import logging
 import re
 import unicodedata
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import scipy.sparse as sp

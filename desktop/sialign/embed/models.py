@@ -21,11 +21,12 @@ and how to install one.
 from __future__ import annotations
 
 import hashlib
-import logging
 import importlib
+import logging
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -31,13 +31,13 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sialign.core.errors import InputError, ModelLoadError, ModelNotFoundError, SialignError
 from sialign.core import paths
 from sialign.core.atomic import atomic_write_text
+from sialign.core.errors import InputError, ModelLoadError, ModelNotFoundError, SialignError
 
 ENV_MODEL_DIR = "SIALIGN_MODEL_DIR"
 REGISTRY_FILE = "registry.json"
@@ -507,7 +507,7 @@ class ModelRegistry:
     # -- changes ---------------------------------------------------------------
 
     def add(self, folder: str | Path, *, name: str | None = None, link: bool = False, make_default: bool = False,
-            check: bool = True) -> ModelEntry:  # fmt: skip
+            check: bool = True) -> ModelEntry:
         """Check ``folder`` and copy (or link) it in as ``name``.
 
         Args:
@@ -566,7 +566,7 @@ class ModelRegistry:
             "linked": link,
             "dim": result.dim if result else None,
             "kind": kind,
-            "added": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "added": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         if whisper is not None:
             self._data["models"][model_name]["multilingual"] = whisper.multilingual
@@ -654,7 +654,7 @@ class ModelRegistry:
                         "no speech model is set — add a Whisper model folder as the default speech model "
                         "(docs/transcription.md says where to get one).",
                         settings=("speech_model",),
-                    )  # fmt: skip
+                    )
                 name_or_path = found[0].name
         candidate = Path(name_or_path).expanduser()
         if candidate.exists():

@@ -36,10 +36,11 @@ import logging
 import os
 import threading
 import unicodedata
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -146,7 +147,7 @@ class _Tokenizer:
             self.fast = spm.SentencePieceProcessor(model_file=str(model_file))
         except Exception as exc:  # not installed, or the model does not load: the package's tokenizer alone
             log.warning("the C++ sentencepiece tokenizer is not available (%s): the multilingual encoder "
-                        "tokenizes with its own, about 25 times slower", exc)  # fmt: skip
+                        "tokenizes with its own, about 25 times slower", exc)
             self.fast = None
 
     def encode_all(self, texts: Sequence[str]) -> list[list[int]]:
@@ -250,7 +251,7 @@ class MultilingualEncoder:
             self._backend._encode_batch(group, n_tokens, out[first : len(ids)])
 
     def _in_parts(self, n: int, tokens: int, run: Callable[[int, int], list[Any]],
-                  sizes: np.ndarray | None = None) -> list[Any]:  # fmt: skip
+                  sizes: np.ndarray | None = None) -> list[Any]:
         """``run(a, b)`` over consecutive parts of ``range(n)``, one part per worker thread, results in order.
 
         Work of fewer than ``PARALLEL_TOKENS`` tokens runs in the calling
@@ -364,7 +365,7 @@ class MultilingualEncoder:
             readable = np.array(
                 [len(row) > 2 and _UNKNOWN_ID not in row and t == " ".join(t.split()) and not unicodedata.combining(t[0])
                  for t, row in zip(texts, ids)], dtype=bool,
-            )  # fmt: skip
+            )
             # starts[p]: where text p's tokens (start and end tokens left out) begin in the document's row of tokens.
             starts = np.zeros(n + 1, dtype=np.int64)
             np.cumsum([len(row) - 2 for row in ids], out=starts[1:])
@@ -377,7 +378,7 @@ class MultilingualEncoder:
                 composed[k - 1, :count] = (
                     (unreadable_before[k : k + count] == unreadable_before[:count])
                     & (body >= 2 * REACH) & (body + 2 <= MAX_TEXT_TOKENS)
-                )  # fmt: skip
+                )
             if composed.any():
                 self._compose_runs(ids, starts, composed, out, progress, should_stop)
         whole = [(k, p) for k in range(first_len, max_len + 1) for p in range(n - k + 1) if not composed[k - 1, p]]
@@ -390,7 +391,7 @@ class MultilingualEncoder:
     def _compose_runs(
         self, ids: list[list[int]], starts: np.ndarray, composed: np.ndarray, out: np.ndarray,
         progress: ProgressFn | None, should_stop: StopFn | None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Write the vectors of the runs marked in ``composed`` (max_len, n) into ``out`` (see :meth:`encode_runs`)."""
         n = len(ids)
         total = int(starts[-1])
@@ -429,7 +430,7 @@ class MultilingualEncoder:
                 # Sums of the document's features between every start, start + REACH, end - REACH and end of a text.
                 cuts = np.unique(np.clip(np.concatenate([
                     starts[s0 : s1 + 1], starts[s0:s1] + REACH, starts[s0 + 1 : s1 + 1] - REACH, [u0, u1],
-                ]), u0, u1)) - u0  # fmt: skip
+                ]), u0, u1)) - u0
                 prefix = np.zeros((len(cuts), document.shape[1]), dtype=np.float64)
                 np.cumsum(np.add.reduceat(document, cuts[:-1], axis=0), axis=0, dtype=np.float64, out=prefix[1:])
 
@@ -450,7 +451,7 @@ class MultilingualEncoder:
                 sums = np.concatenate([
                     span(text_start, text_end), read_head - span(text_start, text_start + REACH),
                     read_tail - span(text_end - REACH, text_end),
-                ]).astype(np.float32)  # fmt: skip
+                ]).astype(np.float32)
                 projected = sums @ cnn_w
                 inner[s0:s1], head[s0:s1], tail[s0:s1] = projected[:count], projected[count : 2 * count], projected[2 * count :]
                 if progress is not None:

@@ -15,7 +15,7 @@ import hashlib
 import inspect
 import logging
 from collections import OrderedDict
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

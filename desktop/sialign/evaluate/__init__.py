@@ -1,13 +1,6 @@
 """Alignment quality: bead precision/recall/F1, LCS accuracy and the ear-voice span."""
 
-from sialign.evaluate.beads import (
-    BeadPositions,
-    alignment_positions,
-    bead_f1,
-    bead_f1_many,
-    format_bead,
-    read_beads,
-)
+from sialign.evaluate.beads import BeadPositions, alignment_positions, bead_f1, bead_f1_many, format_bead, read_beads
 from sialign.evaluate.datasets import (
     AhcsiTalk,
     TextbergDoc,

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from sialign.core.errors import FormatError
 from sialign.core.model import Alignment, BeadStatus, Document

@@ -14,8 +14,8 @@ The lags and their statistics are computed in :mod:`sialign.core.lags`
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from sialign.core.lags import TUKEY_K, EvsRecord, EvsStats, EvsTable, bead_lags, evs_stats, evs_table, lag_stats
 from sialign.core.model import Project
@@ -117,4 +117,4 @@ def compare_interpreters(
 
 
 __all__ = ["TUKEY_K", "EvsRecord", "EvsStats", "EvsTable", "InterpreterEvs", "bead_lags", "compare_interpreters", "compute_evs",
-           "evs_stats", "evs_table", "file_labels", "interpreter_label", "interpreter_of", "lag_stats", "talk_labels"]  # fmt: skip
+           "evs_stats", "evs_table", "file_labels", "interpreter_label", "interpreter_of", "lag_stats", "talk_labels"]

@@ -94,7 +94,7 @@ def decide(scores: BeadScores, params: FilterParams) -> Decision:
     return Decision(
         row, alpha, gamma, eta, metric, alpha_fail, gamma_low, gamma_high, eta_fail,
         contentless_drop, filter_drop, dropped_before, dropped_after,
-    )  # fmt: skip
+    )
 
 
 def preview_flips(scores: BeadScores, params: FilterParams) -> list[int]:
@@ -144,7 +144,7 @@ def apply_filters(
         scores = score_beads(
             project, embedder=embedder, content_pos=params.content_pos, progress=stage(progress, 0.0, 0.9),
             should_stop=should_stop,
-        )  # fmt: skip
+        )
     else:
         # Statuses may have changed since scoring (a bead confirmed meanwhile must not be dropped).
         scores = scores.with_statuses(beads)
@@ -195,7 +195,7 @@ def partly_rendered_flag(project: Project, bead: Bead, params: FilterParams) -> 
     linked = round(share * total)
     failed = share < params.rendered_min
     reason = f"Partly rendered: {linked} of {total} source content words rendered ({_pct(share)})" if failed \
-        else f"Rendered share {_pct(share)} ({linked} of {total} source content words rendered)"  # fmt: skip
+        else f"Rendered share {_pct(share)} ({linked} of {total} source content words rendered)"
     missing = links.unrendered()
     if failed and missing:
         reason += "; not found: " + ", ".join(missing[:12]) + ("…" if len(missing) > 12 else "")

@@ -8,13 +8,14 @@ import re
 import time
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
+
 import numpy as np
 
 from sialign.core.model import Bead, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
-
 
 # (i0, a, j0, b): source positions i0 .. i0+a-1 with target positions j0 .. j0+b-1.
 Span = tuple[int, int, int, int]
@@ -174,7 +175,7 @@ def talk_context(
     pivot_weight = min(max(float(params.pivot_weight), 0.0), 1.0) if use_pivot else 0.0
     options = dict(candidates="fast", max_side=params.max_src, max_other=params.max_tgt, should_stop=should_stop)
     x, y, _, _ = encode_pair(main, src_texts, tgt_texts, side_joiner=src_doc.joiner, other_joiner=tgt_doc.joiner,
-                             progress=stage(progress, 0.0, 0.5), **options)  # fmt: skip
+                             progress=stage(progress, 0.0, 0.5), **options)
     direct_signal = Signal(x, y, 1.0, name="source")
     pivot_signal = None
     semantic_signal = None
@@ -184,13 +185,13 @@ def talk_context(
         pivot_embedder = LexicalEmbedder() if params.pivot_embedder != "main" else main
         rx, ry, _, _ = encode_pair(pivot_embedder, ref_texts, tgt_texts, side_joiner=ref_doc.joiner,
                                    other_joiner=tgt_doc.joiner, same_language=True,
-                                   progress=stage(progress, 0.5, 1.0), **options)  # fmt: skip
+                                   progress=stage(progress, 0.5, 1.0), **options)
         pivot_signal = Signal(rx, ry, 1.0, name="pivot")
         if not isinstance(main, LexicalEmbedder) and pivot_embedder is not main:
             # The talk's sentence encoder compares reference and interpretation
             # too: a semantic same-language signal beside the lexical pivot.
             sx, sy, _, _ = encode_pair(main, ref_texts, tgt_texts, side_joiner=ref_doc.joiner,
-                                       other_joiner=tgt_doc.joiner, same_language=True, **options)  # fmt: skip
+                                       other_joiner=tgt_doc.joiner, same_language=True, **options)
             semantic_signal = Signal(sx, sy, 1.0, name="pivot (sentence encoder)")
     check_stop(should_stop)
     lengths_from = ref_texts if use_pivot and ref_texts is not None else src_texts
@@ -206,7 +207,7 @@ def talk_context(
             signals, params.max_src, params.max_tgt, settings,
             starts(src_doc) if with_time else None, starts(tgt_doc) if with_time else None,
             src_chars, tgt_chars,
-        )  # fmt: skip
+        )
 
     combined_signals = []
     if pivot_weight < 1.0:
@@ -362,7 +363,7 @@ def boundary_margins(model: Any, spans: Sequence[Span]) -> np.ndarray:
         la, lb = a[:-1] + d_src, b[:-1] + d_tgt
         ra, rb = a[1:] - d_src, b[1:] - d_tgt
         ok = ((np.minimum.reduce([la, lb, ra, rb]) >= 0) & ((la > 0) | (lb > 0)) & ((ra > 0) | (rb > 0))
-              & (np.maximum(la, ra) <= model.max_src) & (np.maximum(lb, rb) <= model.max_tgt))  # fmt: skip
+              & (np.maximum(la, ra) <= model.max_src) & (np.maximum(lb, rb) <= model.max_tgt))
         # Beads that do not fit are priced as a 1-1 bead at the start and ignored.
         la, lb, ra, rb = (np.where(ok, x, 1) for x in (la, lb, ra, rb))
         li, lj = np.where(ok, i0[:-1] + la, 1), np.where(ok, j0[:-1] + lb, 1)

@@ -54,21 +54,28 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from sialign.core.model import Bead, BeadStatus, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
+from sialign.filters.doubt_decisions import apply_doubt, is_reviewer_drop, is_unreviewed
 from sialign.filters.doubt_features import (
-    CONTEXT_FEATURE_NAMES, FEATURE_NAMES, N_FEATURES, Span, TalkContext, bead_spans, context_features, span_features,
+    CONTEXT_FEATURE_NAMES,
+    FEATURE_NAMES,
+    N_FEATURES,
+    Span,
+    TalkContext,
+    bead_spans,
+    context_features,
+    span_features,
     talk_context,
 )
-from sialign.filters.doubt_decisions import apply_doubt, is_reviewer_drop, is_unreviewed
-
 
 # Below this many confirmed beads the talk's unreviewed beads join the positives.
 MIN_CONFIRMED = 20
@@ -295,10 +302,10 @@ def training_set(
         confirmed = positives[: kinds.count("confirmed")][:MAX_CORRUPTED]
         rest = positives[len(confirmed) :]
         extra: list[int] = (rng.choice(len(rest), size=MAX_CORRUPTED - len(confirmed), replace=False).tolist()
-                            if len(confirmed) < MAX_CORRUPTED else [])  # fmt: skip
+                            if len(confirmed) < MAX_CORRUPTED else [])
         corrupted = confirmed + [rest[p] for p in sorted(extra)]
     negatives = make_negatives(spans, corrupted, ctx.n_src, ctx.n_tgt, max_src=params.max_src,
-                               max_tgt=params.max_tgt, per_positive=NEGATIVES_PER_POSITIVE, rng=rng)  # fmt: skip
+                               max_tgt=params.max_tgt, per_positive=NEGATIVES_PER_POSITIVE, rng=rng)
     neg_spans = [s for s, _, _ in negatives]
     neg_kinds = [kind for _, kind, _ in negatives]
     dropped = [k for k, b in enumerate(beads) if is_reviewer_drop(b)]
@@ -428,7 +435,7 @@ def combiner_to_dict(model: DoubtModel, **info: Any) -> dict[str, Any]:
     """The JSON form of a combination model (``info``: what it was fitted on, its figures)."""
     return {"features": list(model.feature_names), "mean": [round(float(x), 6) for x in model.mean],
             "scale": [round(float(x), 6) for x in model.scale], "coef": [round(float(x), 6) for x in model.coef],
-            "intercept": round(float(model.intercept), 6), **info}  # fmt: skip
+            "intercept": round(float(model.intercept), 6), **info}
 
 
 def fit_combiner(X: np.ndarray, y: np.ndarray, *, l2: float = 1.0) -> DoubtModel:
@@ -538,7 +545,7 @@ def compute_doubt(
     progress(0.8, "Training the doubt model")
     t0 = time.perf_counter()
     own = training_set(project, ctx, spans, with_unreviewed=extra is None or len(extra.y) == 0,
-                       rng=np.random.default_rng(seed), should_stop=should_stop)  # fmt: skip
+                       rng=np.random.default_rng(seed), should_stop=should_stop)
     data = own + extra if extra is not None else own
     model = fit_logistic(data.X, data.y)
     own_doubt = model.predict(features)

@@ -9,8 +9,8 @@ the intra filter would trim or give back (``trim chunk “えー、”``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from sialign.core.model import Bead, Document
 from sialign.core.params import FilterParams
@@ -75,7 +75,7 @@ def _trim_reasons(bead: Bead, new_trims: Sequence[int], target: Document, params
 
 
 def preview_changes(beads: Sequence[Bead], target: Document, scores: BeadScores, params: FilterParams,
-                    rendered: Sequence[float | None] | None = None) -> list[PreviewChange]:  # fmt: skip
+                    rendered: Sequence[float | None] | None = None) -> list[PreviewChange]:
     """Every bead whose status, flags or trimmed chunks applying ``params`` would change, with reasons.
 
     Args:

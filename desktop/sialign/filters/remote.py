@@ -41,7 +41,8 @@ import queue
 import threading
 import time
 import traceback
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Project
@@ -422,4 +423,4 @@ def score_beads_in_process(
     return process.call(
         _score, project, tuple(content_pos) if content_pos is not None else None,
         progress=stage(progress, 0.05, 1.0), should_stop=should_stop,
-    )  # fmt: skip
+    )

@@ -30,8 +30,9 @@ import dataclasses
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -215,7 +216,7 @@ def intra_trims(tgt: Sequence[int], has_content: Sequence[bool]) -> tuple[tuple[
 
 
 def _keep_short_answers(beads: Sequence[Bead], src_doc: Document, tgt_doc: Document, contentless: np.ndarray,
-                        content_pos: Sequence[str]) -> None:  # fmt: skip
+                        content_pos: Sequence[str]) -> None:
     """Clear ``contentless`` (in place) for beads that render a short answer whole: "Bien sûr que non !" → "No !".
 
     The content-word rule is for sentences with content to render; a source

@@ -12,7 +12,8 @@ says "word alignment" so the user knows where α came from.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

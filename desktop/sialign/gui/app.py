@@ -14,13 +14,14 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import sialign
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
+from sialign.gui.common.error_words import error_text
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QObject

@@ -7,7 +7,6 @@ levels above this file. Both are looked at, the frozen location first.
 
 from __future__ import annotations
 
-
 from PySide6.QtGui import QFont, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication
 

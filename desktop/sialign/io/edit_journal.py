@@ -119,7 +119,7 @@ class EditJournal:
         if op not in ("do", "undo", "redo"):
             raise ValueError(f"unknown journal op {op!r}")
         line = json.dumps({"op": op, "label": label, "forward": forward, "inverse": inverse},
-                          ensure_ascii=False, allow_nan=False, separators=(",", ":"))  # fmt: skip
+                          ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         self._append(line)
 
     def checkpoint(self, mark: str) -> None:
@@ -174,7 +174,7 @@ class EditJournal:
             self._fh.close()
             self._fh = None
         header = json.dumps({"format": JOURNAL_FORMAT, "version": JOURNAL_VERSION, "talk": self.talk, "base": self.base},
-                            ensure_ascii=False)  # fmt: skip
+                            ensure_ascii=False)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_open(self.path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(header + "\n")

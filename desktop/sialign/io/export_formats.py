@@ -81,7 +81,7 @@ POOLED_FORMATS: tuple[str, ...] = tuple(f.key for f in EXPORT_FORMATS if f.pools
 ALIGNMENT_EXTENSIONS: dict[str, str] = {f.suffix.lower(): f.key for f in EXPORT_FORMATS if f.by_suffix}
 # The format an export's name says (``.srt``/``.vtt`` say none: the side has to be chosen).
 ALIGNMENT_FILES = OutputFormats("an alignment export", {f.suffix: f.key for f in EXPORT_FORMATS if f.by_suffix},
-                                choose="or choose a format")  # fmt: skip
+                                choose="or choose a format")
 
 
 def export_format(key: str) -> ExportFormat:

@@ -35,16 +35,25 @@ import json
 import logging
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any
 
 from sialign._version import __version__
-from sialign.core.edits import EDIT_TYPES, apply_edit, check_invariants, edit_from_dict
-from sialign.core.errors import EditError, FormatError, InputError, InvariantError, ParamsError, ProjectVersionError, printable
-from sialign.core.model import BeadStatus, Project
 from sialign.core import paths
 from sialign.core.atomic import atomic_open
+from sialign.core.edits import EDIT_TYPES, apply_edit, check_invariants, edit_from_dict
+from sialign.core.errors import (
+    EditError,
+    FormatError,
+    InputError,
+    InvariantError,
+    ParamsError,
+    ProjectVersionError,
+    printable,
+)
+from sialign.core.model import BeadStatus, Project
 from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, PROJECT_SUFFIX, SchemaError, has_surrogate
 from sialign.io.project_schema import payload as check_payload
 
@@ -171,7 +180,7 @@ def _payload(project: Project, *, autosave: bool, journal_mark: str | None = Non
         "format": FORMAT_NAME,
         "schema": SCHEMA_VERSION,
         "app_version": __version__,
-        "saved": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "saved": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
     if autosave:
         payload["autosave_of"] = project.path

@@ -17,7 +17,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from sialign.io.timecodes import MAX_SECONDS
 

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from sialign.core.errors import (
-    FormatError, TimestampError,
-)
+from sialign.core.errors import FormatError, TimestampError
 from sialign.io.timecodes import parse_clock
-from sialign.io.transcript_items import TIME_ARROW, RawItem, text_blocks, split_lines
-
+from sialign.io.transcript_items import TIME_ARROW, RawItem, split_lines, text_blocks
 
 # Caption markup. WebVTT: every <...> is a tag (a literal '<' is written
 # '&lt;'): <i>, <b>, <c.yellow>, <v Speaker>, <lang en>, <ruby>, and the word

@@ -8,12 +8,9 @@ import xml.parsers.expat
 from dataclasses import dataclass
 from pathlib import Path
 
-from sialign.core.errors import (
-    EmptyInputError, FormatError, TierNotFoundError, TimestampError,
-)
+from sialign.core.errors import EmptyInputError, FormatError, TierNotFoundError, TimestampError
 from sialign.io.timecodes import check_seconds
 from sialign.io.transcript_items import MAX_SEGMENTS, RawItem, too_many_error
-
 
 _TG_TOKEN = re.compile(
     # Strings ("" escapes a quote, may span lines). Written as an unrolled
@@ -261,7 +258,7 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
                     if a.get(key) not in times:
                         slot = f"the unknown time slot {a[key]!r}" if a.get(key) else f"no time slot (its {key} is missing)"
                         raise FormatError(path, f"annotation {a.get('ANNOTATION_ID')!r} refers to {slot}", line=a["_line"],
-                                          hint="open and save the file in ELAN, which repairs or names the broken annotation")  # fmt: skip
+                                          hint="open and save the file in ELAN, which repairs or names the broken annotation")
                 by_id[a.get("ANNOTATION_ID", "")] = (times[a["TIME_SLOT_REF1"]], times[a["TIME_SLOT_REF2"]])
             else:
                 pending_refs.append(a)

@@ -9,10 +9,10 @@ import re
 from pathlib import Path
 
 from sialign.core.errors import FormatError, TierNotFoundError, TimestampError
+from sialign.core.plurals import count_noun
 from sialign.io.escaping import unescape_tsv_field
 from sialign.io.timecodes import parse_time
 from sialign.io.transcript_items import RawItem, split_lines
-from sialign.core.plurals import count_noun
 
 # ---------------------------------------------------------------------------
 # TSV
@@ -79,7 +79,7 @@ def _tsv_records(text: str) -> list[tuple[int, list[str]]]:
 
 
 def parse_tsv(text: str, path: str | Path, tier: str | int | None = None,
-              warnings: list[str] | None = None) -> list[RawItem]:  # fmt: skip
+              warnings: list[str] | None = None) -> list[RawItem]:
     """Rows of ``[start, end,] text`` with an optional header naming the columns.
 
     Without a header a row is ``start<TAB>end<TAB>text`` when its first two

@@ -15,19 +15,30 @@ import re
 from pathlib import Path
 
 from sialign.core.errors import (
-    EmptyInputError, FormatError, InputError, OverlapError, TierNotFoundError, TimestampError,
+    EmptyInputError,
+    FormatError,
+    InputError,
+    OverlapError,
+    TierNotFoundError,
+    TimestampError,
 )
 from sialign.core.languages import normalise_language
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.language_words import UKRAINIAN_LETTERS, cyrillic_language, guess_from_words
 from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, PROJECT_SUFFIX
-from sialign.io.timecodes import format_vtt_time
-from sialign.io.transcript_items import MAX_LINES, MAX_SEGMENTS, TIME_ARROW, RawItem, describe_item, split_lines, too_many_error
-from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
 from sialign.io.read_subtitles import parse_srt, parse_vtt
-from sialign.io.read_tsv import (
-    END_COLUMNS, START_COLUMNS, TEXT_COLUMNS, parse_tsv, tsv_header,
+from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
+from sialign.io.read_tsv import END_COLUMNS, START_COLUMNS, TEXT_COLUMNS, parse_tsv, tsv_header
+from sialign.io.timecodes import format_vtt_time
+from sialign.io.transcript_items import (
+    MAX_LINES,
+    MAX_SEGMENTS,
+    TIME_ARROW,
+    RawItem,
+    describe_item,
+    split_lines,
+    too_many_error,
 )
 
 FORMATS = ("txt", "tsv", "srt", "vtt", "textgrid", "eaf")
@@ -336,7 +347,7 @@ def _is_project_file(path: Path, text: str) -> bool:
 
 def read_transcript(path: str | Path, *, format: str | None = None, language: str | None = None,
                     tier: str | int | None = None, encoding: str | None = None, strict: bool = True,
-                    max_bytes: int = MAX_TRANSCRIPT_BYTES, keep_markup: bool = False) -> Document:  # fmt: skip
+                    max_bytes: int = MAX_TRANSCRIPT_BYTES, keep_markup: bool = False) -> Document:
     """Read a transcript into a :class:`Document`.
 
     Args:

@@ -84,7 +84,7 @@ def decoding_doubts(data: bytes, decoded: DecodedText, *, detected: bool) -> lis
     if found and not _line_is_utf8(text, found.start(), decoded.encoding):
         other = _cjk_reading(data)
         mojibake = (f"{_LABELS.get(other, other)} text read as a single-byte encoding: choose {_LABELS.get(other, other)} "
-                    "or Auto") if other else "letters of another encoding: choose Auto or the file's encoding"  # fmt: skip
+                    "or Auto") if other else "letters of another encoding: choose Auto or the file's encoding"
     for pattern, what in ((_CONTROL, "control characters, so the encoding is probably wrong"), (_MOJIBAKE, mojibake)):
         found = pattern.search(text)
         if found:

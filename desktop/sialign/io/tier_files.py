@@ -10,7 +10,6 @@ from xml.sax.saxutils import quoteattr
 
 from sialign.io.timecodes import format_seconds
 
-
 # (start, end, text) of one interval of a TextGrid or EAF tier.
 Interval = tuple[float, float, str]
 
@@ -129,7 +128,7 @@ def eaf_text(tiers: list[tuple[str, list[Interval]]], media: list[str], document
     ``document`` is where the EAF will be written: media links are given
     relative to its folder too, as ELAN does.
     """
-    date = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    date = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<ANNOTATION_DOCUMENT AUTHOR="" DATE="{date}" FORMAT="3.0" VERSION="3.0" '

@@ -6,10 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sialign.core.errors import (
-    FileTooLargeError,
-)
-
+from sialign.core.errors import FileTooLargeError
 
 # A talk's transcript has a few thousand segments; these bounds keep a file
 # of millions of tiny lines (a corpus dump, a damaged or hostile file) from

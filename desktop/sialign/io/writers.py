@@ -56,27 +56,33 @@ import datetime as _dt
 import json
 import math
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sialign._version import __version__
-from sialign.core.errors import ExportError, OutputNameError
-from sialign.core.bead_rows import BeadRow, bead_row
-from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
-from sialign.core.word_links import links_of
 from sialign.core.atomic import atomic_open
+from sialign.core.bead_rows import BeadRow, bead_row
+from sialign.core.errors import ExportError, OutputNameError
+from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
 from sialign.core.paths import linked_media
-from sialign.io.export_formats import ALIGNMENT_FILES, ALIGNMENT_FORMATS, POOLED_FORMATS, SUBTITLE_SUFFIXES, export_format
-from sialign.io.output_formats import OutputFormats
+from sialign.core.word_links import links_of
 from sialign.io.escaping import escape_tsv_field
-from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
+from sialign.io.export_formats import (
+    ALIGNMENT_FILES,
+    ALIGNMENT_FORMATS,
+    POOLED_FORMATS,
+    SUBTITLE_SUFFIXES,
+    export_format,
+)
+from sialign.io.output_formats import OutputFormats
 from sialign.io.tier_files import Interval, eaf_text, textgrid_text, xml_attr, xml_text
+from sialign.io.timecodes import format_seconds, format_srt_time, format_vtt_time
 
 # A transcript's format from its extension (``sialign convert``, ``transcribe``, ``retime``).
 TRANSCRIPT_FILES = OutputFormats("a transcript", {".txt": "txt", ".tsv": "tsv", ".srt": "srt", ".vtt": "vtt", ".TextGrid": "textgrid",
-                                                  ".eaf": "eaf"}, choose="or choose a format")  # fmt: skip
+                                                  ".eaf": "eaf"}, choose="or choose a format")
 
 # The eleven columns written before trimmed chunks had a column of their own,
 # and the twelve written before the review fields had theirs (both still read);
@@ -197,7 +203,7 @@ def tsv_row(talk: str, row: BeadRow, *, links: bool = False) -> AlignmentRow:
 
 
 def alignment_rows(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False,
-                   links: bool = False) -> list[AlignmentRow]:  # fmt: skip
+                   links: bool = False) -> list[AlignmentRow]:
     """The rows the parallel TSV holds for ``project`` (with ``links``: the stored word links of each, "" when none)."""
     chosen = select_rows(project, only_confirmed=only_confirmed, include_dropped=include_dropped)
     return [tsv_row(project.talk_id, row, links=links) for row, _ in chosen]
@@ -275,7 +281,7 @@ def _finite(value: float | None) -> float | None:
 
 
 def alignment_records(project: Project, *, only_confirmed: bool = False, include_dropped: bool = False,
-                      links: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+                      links: bool = False) -> list[dict[str, Any]]:
     """One JSON-ready dict per exported bead, with every field of the bead.
 
     Keys: talk, index (0-based position in the alignment), bead (the same
@@ -373,11 +379,11 @@ def write_jsonl(records: list[dict[str, Any]], path: str | Path) -> int:
 
 def tmx_head(src_lang: str, talk_id: str | None = None) -> str:
     """A TMX 1.4 document up to its ``<body>``; the header names the talk when it holds one talk."""
-    created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    created = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     header = (
-        '<header creationtool="SI Aligner" creationtoolversion={version} datatype="plaintext" '
-        'segtype="sentence" adminlang="en" srclang={src} o-tmf="sialign" creationdate="{created}">'
-    ).format(version=xml_attr(__version__), src=xml_attr(src_lang), created=created)
+        f'<header creationtool="SI Aligner" creationtoolversion={xml_attr(__version__)} datatype="plaintext" '
+        f'segtype="sentence" adminlang="en" srclang={xml_attr(src_lang)} o-tmf="sialign" creationdate="{created}">'
+    )
     talk = f'    <prop type="x-talk">{xml_text(talk_id)}</prop>\n' if talk_id is not None else ""
     return f'<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n  {header}\n{talk}  </header>\n  <body>\n'
 
@@ -627,7 +633,7 @@ def alignment_format_for(path: str | Path, format: str | None = None, *, two_col
 
 
 def write_alignment(project: Project, path: str | Path, *, format: str | None = None, only_confirmed: bool = False,
-                    include_dropped: bool = False, two_column: bool = False, links: bool = False) -> int:  # fmt: skip
+                    include_dropped: bool = False, two_column: bool = False, links: bool = False) -> int:
     """Export the project's alignment; returns the number of rows (beads) written.
 
     Args:

@@ -14,8 +14,9 @@ judged wrong, so its links would mean nothing).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from sialign.core.model import BeadStatus, Document, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
@@ -164,7 +165,7 @@ def bead_words(
         keys = list(out)
         pairs = [([w.text for w in out[k].src_words], [w.text for w in out[k].tgt_words]) for k in keys]
         links = linker.link(pairs, project.source.language, project.target.language,
-                            progress=stage(progress, 0.3, 1.0), should_stop=should_stop)  # fmt: skip
+                            progress=stage(progress, 0.3, 1.0), should_stop=should_stop)
         for k, row in zip(keys, links):
             out[k].links = sorted(row)
     if progress is not None:

@@ -8,9 +8,10 @@ layout arithmetic and differ only in the primitive calls.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -14,18 +14,24 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project, bead_text
-from sialign.review.figures import RenditionFigures, evs_offset_warning, format_clock, format_compression, rendition_figures
 from sialign.core.plurals import count_noun
 from sialign.io.output_formats import OutputFormats
+from sialign.review.figures import (
+    RenditionFigures,
+    evs_offset_warning,
+    format_clock,
+    format_compression,
+    rendition_figures,
+)
 
 COMPARE_FORMATS = ("html", "tsv")
 # Lags of one sentence, each measured from its interpreter's median, further
@@ -164,7 +170,7 @@ def check_same_source(projects: Sequence[Project], paths: Sequence[str]) -> None
                   else f"source sentence {at + 1} differs ({other[at][:40]!r} vs {first[at][:40]!r})")
         raise SialignError(f"{path}: its source transcript is not the one of {paths[0]} ({detail}) — "
                            "compare only renditions of the same source, or ask for the per-interpreter table alone",
-                           settings=("pooled",))  # fmt: skip
+                           settings=("pooled",))
 
 
 def rendition_names(projects: Sequence[Project], paths: Sequence[str]) -> list[str]:
@@ -203,7 +209,7 @@ def _cells(project: Project) -> list[Cell]:
             cells[positions[sid]] = Cell(
                 text=text if n == 0 else "", bead=k, lag=lag, flags=flags, omitted=not bead.tgt,
                 joined_to=None if n == 0 else first + 1, status=bead.status.value, tgt_start=t0, tgt_end=t1,
-            )  # fmt: skip
+            )
     empty = Cell("", None, None, (), False, None, "", None, None)
     return [c if c is not None else empty for c in cells]
 
@@ -292,7 +298,7 @@ def interpreter_table(projects: Sequence[Project], names: Sequence[str] | None =
             compression=tgt_units / basis_units if basis_units else None,
             fillers_per_minute=sum(f.fillers for f in figs if f.filtered) / minutes if minutes > 0 else None,
             compression_text=format_compression(tgt_units / basis_units if basis_units else None, basis, *units),
-        ))  # fmt: skip
+        ))
     return sorted(rows, key=lambda r: (r.rank == "", natural_key(r.rank), natural_key(r.interpreter)))
 
 

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sialign.evaluate.evs import EvsStats, EvsTable, evs_stats, evs_table, interpreter_of
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text
 from sialign.core.plurals import count_noun
+from sialign.evaluate.evs import EvsStats, EvsTable, evs_stats, evs_table, interpreter_of
 from sialign.filters.scores import FILTER_REASON_PREFIX, length_units
 from sialign.text.sentences import is_cjk
 
@@ -233,7 +233,7 @@ class RenditionFigures:
             Figure("confidence", "Alignment confidence", self.confidence,
                    "—" if self.confidence is None else f"{100 * self.confidence:.0f}%",
                    "How sure the aligner is of the pairings; low values mean the figures above are rougher."),
-        ]  # fmt: skip
+        ]
         return figures
 
     @property
@@ -397,7 +397,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
         embedder=alignment.embedder if alignment is not None else "", created=alignment.created if alignment is not None else "",
         omitted_sentences=omitted_sentences,
         filtered=any(b.trimmed or b.flags for b in beads),
-    )  # fmt: skip
+    )
 
 
 def bead_row(project: Project, k: int) -> dict[str, object]:

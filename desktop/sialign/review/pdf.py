@@ -142,10 +142,10 @@ def _terms_section(pdf: Any, check: Any) -> None:
     pdf.set_font("body", "", 8)
     pdf.multi_cell(0, 4, f"{check.summary()}. Source terms matched by {check.matching}; what the interpreter said is read "
                    f"from the word links ({check.aligner}). Green: as expected; orange: otherwise; grey: not rendered.",
-                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+                   new_x="LMARGIN", new_y="NEXT")
     if check.hits:
         rows: list[tuple[list[str], str | None]] = [([str(h.bead + 1), format_clock(h.time) if h.time is not None else "—", h.found, h.verdict,
-                  (h.said + f" ({h.note})" if h.note else h.said).strip(), " / ".join(h.accepted)], _VERDICT_FILL[h.verdict]) for h in check.hits]  # fmt: skip
+                  (h.said + f" ({h.note})" if h.note else h.said).strip(), " / ".join(h.accepted)], _VERDICT_FILL[h.verdict]) for h in check.hits]
         _table(pdf, (10, 12, 40, 32, 46, 40), ("Bead", "Time", "Term", "Verdict", "What was said", "Accepted"), rows)
     if check.missing:
         pdf.multi_cell(0, 5, "Never in the source: " + ", ".join(check.missing), new_x="LMARGIN", new_y="NEXT")

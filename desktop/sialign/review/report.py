@@ -10,17 +10,18 @@ CLI and the app's *Export report…* call the same functions.
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
-from sialign.review.charts import Chart, chart_svg, coverage_chart, evs_chart
-from sialign.review.figures import Figure, RenditionFigures, bead_row, format_clock, rendition_figures
 from sialign.core.plurals import count_noun
 from sialign.io.output_formats import OutputFormats
+from sialign.review.charts import Chart, chart_svg, coverage_chart, evs_chart
+from sialign.review.figures import Figure, RenditionFigures, bead_row, format_clock, rendition_figures
 
 if TYPE_CHECKING:
     from sialign.review.terms import TermCheck
@@ -226,14 +227,14 @@ def terms_html(check: TermCheck, cut: Callable[[list[Any]], list[Any]] = lambda 
     out = [f"<h2>Terms ({_e(_Path(check.glossary).name)})</h2>",
            f"<p>{_e(check.summary())}.</p>",
            f'<p class="expl">Source terms matched by {_e(check.matching)}; what the interpreter said is read from the '
-           f"word links ({_e(check.aligner)}).</p>"]  # fmt: skip
+           f"word links ({_e(check.aligner)}).</p>"]
     if check.hits:
         out.append("<table><tr><th>Bead</th><th>Time</th><th>Term</th><th>Verdict</th><th>What was said</th><th>Accepted</th></tr>")
         for h in cut(check.hits):
             said = _e(h.said) + (f' <span class="expl">({_e(h.note)})</span>' if h.note else "")
             out.append(f'<tr class="{_VERDICT_CLASS[h.verdict]}"><td class="num">{h.bead + 1}</td>'
                        f'<td class="num">{format_clock(h.time) if h.time is not None else "—"}</td><td>{_e(h.found)}</td>'
-                       f"<td>{_e(h.verdict)}</td><td>{said}</td><td>{_e(' / '.join(h.accepted))}</td></tr>")  # fmt: skip
+                       f"<td>{_e(h.verdict)}</td><td>{said}</td><td>{_e(' / '.join(h.accepted))}</td></tr>")
         out.append("</table>")
         left = len(check.hits) - len(cut(check.hits))
         if left:

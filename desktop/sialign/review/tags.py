@@ -276,7 +276,7 @@ def project_tags(
     segments = read_tagged_source(path, project.source.language)
     if not any(tags for _plain, tags in segments):
         raise SialignError(f"{path}: no inline tag (<i>, <b>, <term>…) in this transcript — name a tagged source transcript",
-                           settings=("tagged",))  # fmt: skip
+                           settings=("tagged",))
     check_stop(should_stop)
     placed, lost = place_source_tags(project, segments)
     beads = sorted({t.bead for t in placed})
@@ -326,7 +326,7 @@ def _timed_span(doc: Document, parts: list[tuple[int, InlineTag]], side: str) ->
         seg = doc.get(seg_id)
         if seg.start is None or seg.end is None:
             raise ExportError(f"{doc.path or 'the ' + side}: segment {doc.index_of(seg_id) + 1} has no times — "
-                              "ELAN tiers need timed transcripts; write .jsonl instead")  # fmt: skip
+                              "ELAN tiers need timed transcripts; write .jsonl instead")
         length = max(1, len(" ".join(seg.text.split())))
         times.append(seg.start + (max(seg.start, seg.end) - seg.start) * at / length)
     return times[0], max(times[0], times[1])
@@ -348,7 +348,7 @@ def tag_tiers(project: Project, result: TagProjection) -> list[tuple[str, list[t
         for seg in doc.segments:
             if seg.start is None or seg.end is None:
                 raise ExportError(f"{doc.path or 'the ' + side}: segment {doc.index_of(seg.id) + 1} has no times — "
-                                  "ELAN tiers need timed transcripts; write .jsonl instead")  # fmt: skip
+                                  "ELAN tiers need timed transcripts; write .jsonl instead")
             if seg.text.strip():
                 items.append((seg.start, max(seg.start, seg.end), " ".join(seg.text.split())))
         tiers.append((name, items))
@@ -394,7 +394,7 @@ def tagged_subtitles(project: Project, result: TagProjection, fmt: str) -> str:
         if seg.start is None or seg.end is None:
             where = f"line {seg.line}" if seg.line else f"segment {project.target.index_of(seg.id) + 1}"
             raise ExportError(f"{project.target.path or 'the interpretation'}, {where}: {text[:40]!r} has no times — "
-                              f"{fmt.upper()} needs a timed interpretation; write .jsonl instead")  # fmt: skip
+                              f"{fmt.upper()} needs a timed interpretation; write .jsonl instead")
         number += 1
         tags = by_segment.get(seg.id, [])
         if fmt == "srt":
@@ -417,7 +417,7 @@ def tagged_records(project: Project, result: TagProjection) -> list[dict[str, An
         for p in tags:
             src = p.source.tag
             item: dict[str, Any] = {"tag": src.name, "attrs": src.attrs, "source_span": [src.start, src.end],
-                                    "source_text": bw.src_text[src.start : src.end]}  # fmt: skip
+                                    "source_text": bw.src_text[src.start : src.end]}
             if p.target is not None:
                 item["target_span"] = [p.target.start, p.target.end]
                 item["target_text"] = bw.tgt_text[p.target.start : p.target.end]
@@ -431,7 +431,7 @@ def tagged_records(project: Project, result: TagProjection) -> list[dict[str, An
             "source_tagged": insert_inline_tags(bw.src_text, [p.source.tag for p in tags]),
             "target_tagged": insert_inline_tags(bw.tgt_text, [p.target for p in tags if p.target is not None]),
             "tags": items, "aligner": result.aligner,
-        })  # fmt: skip
+        })
     return records
 
 

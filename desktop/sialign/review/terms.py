@@ -26,9 +26,10 @@ section call :func:`check_terms`.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from sialign.core.errors import InputError, SialignError
 from sialign.core.model import BeadStatus, Project
@@ -84,18 +85,18 @@ def parse_glossary(text: str, path: str | Path) -> Glossary:
             raise InputError(
                 path, f"expected 'source term<TAB>accepted rendering', found no tab in {line[:50]!r}", line=number,
                 hint="separate the term and each accepted rendering with a tab (not spaces); start a comment with #",
-            )  # fmt: skip
+            )
         fields = [f.strip() for f in raw.split("\t")]
         term, renderings = fields[0], tuple(f for f in fields[1:] if f)
         if not term:
             raise InputError(path, "the source term (before the first tab) is empty", line=number, hint="write the term first, then its renderings")
         if not renderings:
             raise InputError(path, f"the term {term!r} has no accepted rendering after its tab", line=number,
-                             hint="add at least one rendering, separated by a tab")  # fmt: skip
+                             hint="add at least one rendering, separated by a tab")
         key = " ".join(term.lower().split())
         if key in seen:
             raise InputError(path, f"the term {term!r} is already on line {seen[key]}", line=number,
-                             hint="put all its accepted renderings on one line, separated by tabs")  # fmt: skip
+                             hint="put all its accepted renderings on one line, separated by tabs")
         seen[key] = number
         entries.append(GlossaryEntry(term, renderings, number))
     if not entries:
@@ -116,7 +117,7 @@ def read_glossary(path: str | Path) -> Glossary:
         text = read_text(path, limit=MAX_GLOSSARY_BYTES).text
     except EmptyInputError as exc:
         raise EmptyInputError(path, "the glossary is empty",
-                              hint="write one source term per line, then its accepted renderings after tabs") from exc  # fmt: skip
+                              hint="write one source term per line, then its accepted renderings after tabs") from exc
     return parse_glossary(text, path)
 
 
@@ -183,7 +184,7 @@ class TermCheck:
         c = self.counts()
         beads = len({h.bead for h in self.hits})
         line = (f"{count_noun(len(self.hits), 'term occurrence')} in {count_noun(beads, 'bead')}: "
-                f"{c[EXPECTED]} {EXPECTED}, {c[OTHERWISE]} {OTHERWISE}, {c[NOT_RENDERED]} {NOT_RENDERED}")  # fmt: skip
+                f"{c[EXPECTED]} {EXPECTED}, {c[OTHERWISE]} {OTHERWISE}, {c[NOT_RENDERED]} {NOT_RENDERED}")
         if self.missing:
             line += f"; {count_noun(len(self.missing), 'term')} never in the source"
         return line
@@ -241,7 +242,7 @@ def _runs(indices: Sequence[int]) -> list[tuple[int, int]]:
 
 
 def _verdict(bw: BeadWords, first: int, last: int, options: list[tuple[int, int]],
-             claimed: set[tuple[int, int]]) -> tuple[str, str, bool, tuple[tuple[int, int], ...], str]:  # fmt: skip
+             claimed: set[tuple[int, int]]) -> tuple[str, str, bool, tuple[tuple[int, int], ...], str]:
     """(verdict, said, via_links, target spans, note) of one occurrence; ``claimed`` holds rendering occurrences already used."""
     linked = bw.targets_of(range(first, last + 1))
     free = [r for r in options if r not in claimed]
@@ -325,7 +326,7 @@ def check_terms(
         src_span = (bw.src_words[first].start, bw.src_words[last].end)
         seg = project.source.get(bead.src[0]) if bead.src else None
         result.hits.append(TermHit(index, entry.term, bw.src_text[src_span[0] : src_span[1]], verdict, said, entry.renderings,
-                                   via, note, src_span, spans, seg.start if seg else None, entry.line))  # fmt: skip
+                                   via, note, src_span, spans, seg.start if seg else None, entry.line))
     found_terms = {o[1] for o in occurrences}
     result.missing = [e.term for k, e in enumerate(entries) if k not in found_terms]
     report(1.0, "Terms checked")
@@ -357,7 +358,7 @@ def terms_tsv(check: TermCheck) -> str:
     lines = [f"# glossary: {check.glossary}", f"# matching: {check.matching}", f"# links: {check.aligner}", "\t".join(TSV_COLUMNS)]
     for h in check.hits:
         lines.append("\t".join(_cell(v) for v in (str(h.bead + 1), _clock(h.time), h.term, h.found, h.verdict, h.said,
-                                                   " | ".join(h.accepted), h.note)))  # fmt: skip
+                                                   " | ".join(h.accepted), h.note)))
     lines.extend(f"# never in the source: {term}" for term in check.missing)
     return "\n".join(lines) + "\n"
 
@@ -373,7 +374,7 @@ def terms_json(check: TermCheck) -> str:
         d["tgt_spans"] = [list(s) for s in h.tgt_spans]
         hits.append(d)
     doc = {"glossary": check.glossary, "matching": check.matching, "aligner": check.aligner,
-           "counts": check.counts(), "missing": check.missing, "hits": hits}  # fmt: skip
+           "counts": check.counts(), "missing": check.missing, "hits": hits}
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 from sialign.core.model import Document
+from sialign.core.plurals import count_noun
 from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.text.spans import as_document, content_spans, document_from_spans, segment_ranges
-from sialign.core.plurals import count_noun
 
 CHUNK_PUNCT = frozenset("、。？！?!,，.．｡､…‥")
 CLOSERS = frozenset("」』）)］]】〉》〕｝}\"'’”")

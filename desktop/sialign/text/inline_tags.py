@@ -10,8 +10,8 @@ and reopens tags where two spans cross so the result always nests.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 # An opening or closing tag: <i>, </i>, <term id="3">, <c.yellow>, <font color="red">.
 _TAG = re.compile(r"<(/?)([A-Za-z][\w-]*)((?:\.[\w-]+)*)((?:\s[^<>\n]*)?)>")

@@ -17,9 +17,10 @@ from __future__ import annotations
 import os
 import threading
 import unicodedata
-from importlib.util import find_spec
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from importlib.util import find_spec
+from typing import Any
 
 from sialign.core.errors import SialignError
 from sialign.core.progress import ProgressFn, StopFn, check_stop
@@ -82,7 +83,7 @@ def _use_sudachi_dictionary(name: str) -> None:
         from sudachipy import dictionary, tokenizer
 
         mode = {None: tokenizer.Tokenizer.SplitMode.A, "A": tokenizer.Tokenizer.SplitMode.A,
-                "B": tokenizer.Tokenizer.SplitMode.B, "C": tokenizer.Tokenizer.SplitMode.C}[split_mode]  # fmt: skip
+                "B": tokenizer.Tokenizer.SplitMode.B, "C": tokenizer.Tokenizer.SplitMode.C}[split_mode]
         return dictionary.Dictionary(dict=name).create(mode=mode)
 
     spacy_ja.try_sudachi_import = sudachi_tokenizer

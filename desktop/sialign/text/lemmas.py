@@ -31,7 +31,7 @@ _IRREGULAR = {
     "lives": "life", "wives": "wife", "leaves": "leaf", "halves": "half", "shelves": "shelf", "wolves": "wolf",
     "data": "datum", "criteria": "criterion", "phenomena": "phenomenon", "analyses": "analysis",
     "crises": "crisis", "theses": "thesis", "better": "good", "best": "good", "worse": "bad", "worst": "bad",
-}  # fmt: skip
+}
 _VOWEL = re.compile(r"[aeiouy]")
 _DOUBLED = re.compile(r"([b-df-hj-np-tv-z])\1$")
 

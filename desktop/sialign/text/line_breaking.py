@@ -11,7 +11,7 @@ Text without CJK characters is wrapped at spaces only.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 # Characters that may not start a line.
 NO_LINE_START = frozenset(

@@ -14,7 +14,8 @@ by GiNZA's parts of speech (the caller passes the analysis).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sialign.text.english import latin_content_words
 
@@ -89,7 +90,7 @@ def is_short_answer(text: str, language: str, analysis: Any = None, content_pos:
 
 
 def renders_short_answer(source: str, source_language: str, target: str,
-                         analysis: Any = None, content_pos: Sequence[str] = ()) -> bool:  # fmt: skip
+                         analysis: Any = None, content_pos: Sequence[str] = ()) -> bool:
     """Whether ``target``, holding no content word, is still a rendition of ``source``.
 
     It is when the source is a short answer (:func:`is_short_answer`) and the

@@ -17,8 +17,8 @@ original segments gets exactly their times.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from sialign.core.errors import InvariantError
 from sialign.core.model import Document, Segment

@@ -99,7 +99,7 @@ def whisper_model_info(folder: str | Path, name: str | None = None) -> WhisperIn
         raise ModelLoadError(f"{path / 'config.json'}: cannot be read ({exc}) — copy the model folder again.") from exc
     if vocabulary is None:
         raise ModelLoadError(f"{path}: the model's vocabulary (vocabulary.txt or tokenizer.json) cannot be read — "
-                             "copy the model folder again.")  # fmt: skip
+                             "copy the model folder again.")
     multilingual = len(vocabulary) > ENGLISH_ONLY_VOCABULARY
     languages: list[str] = []
     if multilingual:

@@ -137,6 +137,7 @@ def decode_with_soundfile(path: Path) -> np.ndarray | None:
     import math
 
     import soundfile as sf
+
     from sialign.audio.resample import resample_poly
 
     try:
@@ -174,7 +175,7 @@ def decode_audio_file(path: str | Path) -> tuple[Path, np.ndarray]:
         raise InputError(p, "the recording holds no samples", hint="check that the recording is not empty")
     if float(np.max(np.abs(samples))) < SILENCE_PEAK:
         raise InputError(p, f"the recording is silent ({samples.size / SAMPLE_RATE:.1f} s without sound)",
-                         hint="check that the right track or microphone was recorded")  # fmt: skip
+                         hint="check that the right track or microphone was recorded")
     return p.resolve(), samples
 
 
@@ -184,12 +185,12 @@ def _decode_with_pyav(p: Path) -> np.ndarray:
         from faster_whisper import decode_audio
     except (ImportError, OSError) as exc:
         raise InputError(p, f"not a format this build can decode without PyAV ({_first_line(exc)})",
-                         hint="convert it to WAV, FLAC, OGG or MP3") from exc  # fmt: skip
+                         hint="convert it to WAV, FLAC, OGG or MP3") from exc
     try:
         samples = np.asarray(decode_audio(str(p), sampling_rate=SAMPLE_RATE), dtype=np.float32)
     except ImportError as exc:  # the installers carry a placeholder for PyAV (packaging/rthook_no_pyav.py)
         raise InputError(p, f"not a format this build can decode without PyAV ({_first_line(exc)})",
-                         hint="convert it to WAV, FLAC, OGG or MP3") from exc  # fmt: skip
+                         hint="convert it to WAV, FLAC, OGG or MP3") from exc
     except Exception as exc:  # PyAV raises its own error classes for every kind of bad file
         # A container without an audio stream fails inside faster-whisper with an IndexError.
         detail = "no audio stream" if isinstance(exc, (IndexError, StopIteration)) else f"{type(exc).__name__}: {_first_line(exc)}"
@@ -265,7 +266,7 @@ def recognise(
     started = time.perf_counter()
     try:
         whisper = WhisperModel(str(folder), device=dev, compute_type=compute_type, cpu_threads=cpu_threads,
-                               local_files_only=True)  # fmt: skip
+                               local_files_only=True)
     except Exception as exc:  # a loader failure is a broken folder to the user
         raise ModelLoadError(
             f"{folder}: the Whisper model could not be loaded ({type(exc).__name__}: {_first_line(exc)}) — "
@@ -275,9 +276,9 @@ def recognise(
     segments, info = whisper.transcribe(
         samples, language=code, beam_size=beam_size, word_timestamps=True, vad_filter=True,
         condition_on_previous_text=False,
-    )  # fmt: skip
+    )
     result = Recognition(language=info.language, duration=duration, model=str(folder),
-                         speech_seconds=float(info.duration_after_vad or 0.0))  # fmt: skip
+                         speech_seconds=float(info.duration_after_vad or 0.0))
     if progress is not None:
         progress(0.0, "Recognising speech")
     try:
@@ -300,7 +301,7 @@ def recognise(
         result.done_until = duration
     if not result.words and not result.interrupted:
         raise InputError(path, f"no speech was found in {duration:.1f} s of sound",
-                         hint="check that the recording holds speech and that its language is right", settings=("language",))  # fmt: skip
+                         hint="check that the recording holds speech and that its language is right", settings=("language",))
     return result
 
 

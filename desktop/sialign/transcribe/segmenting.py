@@ -61,7 +61,7 @@ def ends_sentence_before_lower_case(word: str, following: str, language: str) ->
 def words_to_document(
     words: Sequence[Word], language: str, *, role: str = "source", pause: float = DEFAULT_PAUSE,
     max_chars: int = 40,
-) -> Document:  # fmt: skip
+) -> Document:
     """A timed transcript from recognised words.
 
     Args:

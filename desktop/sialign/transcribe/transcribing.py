@@ -48,7 +48,7 @@ def transcribe_file(
         InputError / ModelLoadError / UnknownLanguageError: as :func:`recognise`.
     """
     heard = recognise(audio, model, language=language, device=device, threads=threads,
-                      progress=stage(progress, 0.0, 0.97), should_stop=should_stop)  # fmt: skip
+                      progress=stage(progress, 0.0, 0.97), should_stop=should_stop)
     lang = language.split("-")[0].lower() if language else heard.language
     doc = words_to_document(heard.words, lang, role=role)
     doc.audio_path = str(Path(audio).expanduser().resolve())

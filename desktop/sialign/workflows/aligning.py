@@ -197,7 +197,7 @@ def align_talk(
     done.undo, done.changes = apply_edit_changes(project, edit)
     done.edit = edit
     log.info("%s: %d beads with %s in %.2f s", label, len(result.alignment.beads), result.alignment.embedder,
-             result.timings.get("total", 0.0))  # fmt: skip
+             result.timings.get("total", 0.0))
     if names:
         done.filtered = apply_filters(project, names, progress=progress, should_stop=should_stop)
         if done.filtered.changes is not None:

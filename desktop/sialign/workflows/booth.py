@@ -67,21 +67,21 @@ def booth_talk_from_project(project: Project) -> BoothTalk:
     name = Path(project.path).name if project.path else project.talk_id
     if not len(project.source):
         raise InputError(project.path, "the project has no source transcript to practise with",
-                         hint="open a talk first, or pick a source recording")  # fmt: skip
+                         hint="open a talk first, or pick a source recording")
     source, audio = project_source(project)
     if audio is None:
         raise InputError(project.path, "the project has no source recording to play",
-                         hint="set the project's source recording, or pick the recording itself", settings=("src_audio",))  # fmt: skip
+                         hint="set the project's source recording, or pick the recording itself", settings=("src_audio",))
     problem = audio_file_problem(audio)
     if problem:
         raise InputError(audio, problem, hint="locate it and set it as the project's source recording", settings=("src_audio",))
     if not project.source.has_times:
         raise InputError(project.path, "the source transcript has no times, so the live view cannot follow the talk",
-                         hint="time it from its recording first", settings=("source_times",))  # fmt: skip
+                         hint="time it from its recording first", settings=("source_times",))
     folder = Path(project.path).parent if project.path else audio.parent
     return BoothTalk(project.talk_id, source, audio, project.source.language,
                      project.target.language if len(project.target) and project.target.language != "und" else None,
-                     folder, f"project {name}", dict(project.metadata))  # fmt: skip
+                     folder, f"project {name}", dict(project.metadata))
 
 
 def booth_talk_from_file(path: str | Path) -> BoothTalk:
@@ -95,7 +95,7 @@ def booth_talk_from_file(path: str | Path) -> BoothTalk:
 
 def booth_talk_from_recording(audio: str | Path, transcript: str | Path | None = None, *, src_lang: str | None = None,
                               model: str | Path | None = None, progress: ProgressFn | None = None,
-                              should_stop: StopFn | None = None) -> BoothTalk:  # fmt: skip
+                              should_stop: StopFn | None = None) -> BoothTalk:
     """The talk of a source recording: its transcript when given (with times), else a transcription of it.
 
     Read by :func:`sialign.workflows.practice.practice_source`, as ``sialign practice`` reads it.
@@ -112,7 +112,7 @@ def booth_talk_from_recording(audio: str | Path, transcript: str | Path | None =
     path = Path(load_audio(audio).path)
     folder = whisper_model_for(model) if transcript is None else None
     source, _ = practice_source(transcript or path, src_lang=src_lang, src_audio=path, whisper_model=folder,
-                                progress=progress, should_stop=should_stop)  # fmt: skip
+                                progress=progress, should_stop=should_stop)
     origin = f"{path.name} with {Path(transcript).name}" if transcript is not None else f"{path.name} (transcribed)"
     return BoothTalk(talk_id_from_path(transcript or path), source, path, source.language, None, path.parent, origin)
 
@@ -145,7 +145,7 @@ def earlier_sessions(project_path: str | Path) -> list[Path]:
 
 
 def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, tgt_lang: str, model: str | Path | None,
-                    project_path: str | Path | None = None) -> Project:  # fmt: skip
+                    project_path: str | Path | None = None) -> Project:
     """The session as the live view left it at Stop (:func:`sialign.workflows.practice.live_project`), with the booth's record.
 
     Beside what ``live_project`` records (machine transcript, model, live

@@ -67,7 +67,7 @@ def parse_filter_names(filters: str | Iterable[str]) -> tuple[str, ...]:
     unknown = sorted(chosen - set(FILTER_NAMES))
     if unknown:
         raise FilterNameError(f"unknown filter(s) {', '.join(map(repr, unknown))}: choose from {', '.join(FILTER_NAMES)} "
-                              "or a comma-separated list such as intra,inter")  # fmt: skip
+                              "or a comma-separated list such as intra,inter")
     return tuple(name for name in FILTER_NAMES if name in chosen)
 
 
@@ -167,7 +167,8 @@ def apply_filters(
     """
     from sialign.core.changes import Changes
     from sialign.core.errors import SialignError
-    from sialign.filters import apply_filters as decide_filters, score_beads
+    from sialign.filters import apply_filters as decide_filters
+    from sialign.filters import score_beads
 
     chosen = check_filter_names(names)
     if project.alignment is None:
@@ -182,7 +183,7 @@ def apply_filters(
             update_word_links(project, progress=progress, should_stop=should_stop)
         model = _embedder(project, embedder)
         done.scores = score_beads(project, embedder=model, content_pos=params.content_pos, progress=progress,
-                                  should_stop=should_stop)  # fmt: skip
+                                  should_stop=should_stop)
         done.fine = decide_filters(project, params, done.scores, progress=progress, should_stop=should_stop)
         _apply(project, filters_edit(project, done.fine, params, FILTERS_LABEL), done)
         log.info("filters %s applied to %d beads", ", ".join(sorted(chosen & set(FINE_FILTERS))), len(done.fine))
@@ -191,7 +192,7 @@ def apply_filters(
 
         done.before_learned = [b.status for b in project.alignment.beads]
         done.learned, done.doubt = learned_filter(project, threshold=params.doubt_max, drop=params.drop_failed, others=others,
-                                                  progress=progress, should_stop=should_stop)  # fmt: skip
+                                                  progress=progress, should_stop=should_stop)
         _apply(project, filters_edit(project, done.learned, params, LEARNED_LABEL), done)
     return done
 

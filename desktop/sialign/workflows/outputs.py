@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from sialign.core.plurals import count_noun
 
@@ -192,14 +193,14 @@ def export(
     if writes_project:
         return save(project, output)
     rows = write_alignment(project, output, format=format, only_confirmed=only_confirmed,
-                           include_dropped=include_dropped, two_column=two_column, links=links)  # fmt: skip
+                           include_dropped=include_dropped, two_column=two_column, links=links)
     log.info("wrote %d beads to %s", rows, output)
     why = empty_export_reason(project, only_confirmed=only_confirmed, include_dropped=include_dropped) if rows == 0 else ""
     return Written(str(output), rows, why)
 
 
 def export_many(projects: Iterable[Project], output: str | Path, format: str, *, only_confirmed: bool = False,
-                option: str = "-o") -> tuple[int, int]:  # fmt: skip
+                option: str = "-o") -> tuple[int, int]:
     """Write many talks into one export file (a corpus), one talk at a time; returns (talks, rows) written.
 
     The pooled twin of :func:`export`, on the same format registry: ``format``
@@ -243,7 +244,7 @@ def empty_export_reason(project: Project, *, only_confirmed: bool = False, inclu
     matched = sum(1 for b in beads if b.src and b.tgt)
     what = ("no source segment was matched with a target segment: check that the two files are the same talk and "
             "its interpretation" if not matched else
-            f"even the {count_noun(matched, 'matched bead')} cost more than the drop threshold")  # fmt: skip
+            f"even the {count_noun(matched, 'matched bead')} cost more than the drop threshold")
     return f"all {count_noun(len(beads), 'bead')} are dropped ({listed}) — {what}"
 
 

@@ -33,7 +33,7 @@ MACHINE_TRANSCRIPT = "machine transcript, not corrected"
 
 def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio: str | Path | None = None,
                     whisper_model: str | Path | None = None, progress: ProgressFn | None = None,
-                    should_stop: StopFn | None = None) -> tuple[Document, str | None]:  # fmt: skip
+                    should_stop: StopFn | None = None) -> tuple[Document, str | None]:
     """The talk a student interprets, from a project, a timed transcript or the source recording.
 
     Args:
@@ -62,7 +62,7 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
         from sialign.workflows.recordings import transcribe_recording
 
         source = transcribe_recording(p, role="source", language=src_lang, model=whisper_model, progress=progress,
-                                      should_stop=should_stop).document  # fmt: skip
+                                      should_stop=should_stop).document
         audio = audio or str(p.resolve())
     else:
         from sialign.io.readers import read_transcript
@@ -96,7 +96,7 @@ def project_source(project: Project, src_audio: str | Path | None = None) -> tup
     source = Document(language=project.source.language, segments=list(project.source.segments),
                       path=str(transcript) if transcript is not None else None,
                       audio_path=str(audio) if audio is not None else None,
-                      format=project.source.format, encoding=project.source.encoding)  # fmt: skip
+                      format=project.source.format, encoding=project.source.encoding)
     return source, audio
 
 
@@ -159,14 +159,14 @@ def practice_project(
         copy.deepcopy(source), Path(recording), src_lang=source.language, tgt_lang=tgt_lang,
         source_audio=src_audio if src_audio else source.audio_path, model=model, talk_id=talk_id,
         metadata=metadata, threads=threads, progress=stage(progress, 0.0, 0.8), should_stop=should_stop,
-    )  # fmt: skip
+    )
     project = talk.project
     align_talk(project, params or align_params(project), progress=stage(progress, 0.8, 1.0), should_stop=should_stop)
     return project
 
 
 def live_project(source: Document, live: LiveResult, *, recording: Path | None = None, src_audio: Path | None = None,
-                 talk_id: str | None = None) -> Project:  # fmt: skip
+                 talk_id: str | None = None) -> Project:
     """The live alignment as a project (what was shown when the session stopped; before or without the full pass).
 
     Rendered beads are kept; a sentence left without a rendition, a chunk
@@ -186,7 +186,7 @@ def live_project(source: Document, live: LiveResult, *, recording: Path | None =
         copy.deepcopy(source), target, source_path=source.path or "", target_path=recording or "", talk_id=talk_id,
         source_audio=str(src_audio) if src_audio else (source.audio_path or ""),
         metadata={"target_transcript": MACHINE_TRANSCRIPT, "speech_model": live.model, "practice": {"live": live_summary(live)}},
-    )  # fmt: skip
+    )
     beads: list[Bead] = []
     for live_bead in live.beads:
         if live_bead.src and live_bead.tgt:
@@ -197,7 +197,7 @@ def live_project(source: Document, live: LiveResult, *, recording: Path | None =
             beads.append(Bead((), live_bead.tgt, None, BeadStatus.DROPPED, "no source segment: nothing in the source matches this (0-1)"))
     shown = {i for b in live.beads for i in b.src}
     beads += [Bead((seg.id,), (), None, BeadStatus.DROPPED, "the session stopped before this sentence")
-              for seg in project.source.segments if seg.id not in shown]  # fmt: skip
+              for seg in project.source.segments if seg.id not in shown]
     apply_edit(project, ReplaceAlignment(Alignment(beads=beads, embedder="live"), label="Live alignment"))
     return project
 

@@ -40,7 +40,12 @@ from typing import TYPE_CHECKING, Any
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.workflows.aligning import align_params, align_talk
 from sialign.workflows.recording_params import (
-    RECORDING_DROP_THRESHOLD, RECORDING_TIME_WEIGHT, SIDES, machine_sides, params_for, recording_params,
+    RECORDING_DROP_THRESHOLD,
+    RECORDING_TIME_WEIGHT,
+    SIDES,
+    machine_sides,
+    params_for,
+    recording_params,
 )
 
 if TYPE_CHECKING:
@@ -102,7 +107,7 @@ def transcribe_recording(
     require_recogniser()
     folder = whisper_model_for(model)
     result = transcribe_file(audio, folder, language=language, role=role, threads=threads,
-                             progress=progress, should_stop=should_stop)  # fmt: skip
+                             progress=progress, should_stop=should_stop)
     if result.recognition.interrupted:
         raise AlignmentCancelled(f"Transcription of {Path(audio).name} cancelled; nothing was kept.")
     return result
@@ -172,7 +177,7 @@ def talk_from_recordings(
             part(0.0, f"Transcribing the {SIDES[side]} ({recording.name})")
         result = transcribe_recording(recording, role="source" if side == "src" else "interpretation",
                                       language=languages[side], model=folder, threads=threads,
-                                      progress=part, should_stop=should_stop)  # fmt: skip
+                                      progress=part, should_stop=should_stop)
         done[side] = result
         docs[side] = result.document
         paths[side] = str(recording)
@@ -190,7 +195,7 @@ def talk_from_recordings(
         source_audio=str(audio["src"]) if audio["src"] else None,
         target_audio=str(audio["tgt"]) if audio["tgt"] else None,
         metadata=meta,
-    )  # fmt: skip
+    )
     log.info("talk %s from recordings: %s transcribed", project.talk_id, ", ".join(SIDES[s] for s in done) or "nothing")
     return RecordedTalk(project=project, transcriptions=done, model=folder)
 
@@ -216,7 +221,7 @@ def align_recorded_talk(
         doc = project.document(side)
         if doc is None or not doc.has_times:
             raise SialignError(f"the {name} has no times: align it with `sialign align` and a timed transcript, "
-                               "or give its recording to transcribe.")  # fmt: skip
+                               "or give its recording to transcribe.")
     params = base if base is not None else align_params(project)
     return align_talk(project, params, filters=filters, progress=progress, should_stop=should_stop)
 

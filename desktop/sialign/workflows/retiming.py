@@ -50,7 +50,7 @@ def side_audio(project: Project, side: str) -> Path:
 
 def retime_transcript(doc: Document, audio: str | Path, model: str | Path, *, language: str | None = None,
                       device: str = "auto", threads: int | None = None, progress: ProgressFn | None = None,
-                      should_stop: StopFn | None = None) -> tuple[Document, RetimeStats]:  # fmt: skip
+                      should_stop: StopFn | None = None) -> tuple[Document, RetimeStats]:
     """A copy of ``doc`` whose segments have the times of their words in ``audio``; the text is kept.
 
     Args:
@@ -64,14 +64,14 @@ def retime_transcript(doc: Document, audio: str | Path, model: str | Path, *, la
     if language is None and doc.language not in ("", "und"):
         language = doc.language
     heard = recognise(audio, model, language=language, device=device, threads=threads, progress=progress,
-                      should_stop=should_stop)  # fmt: skip
+                      should_stop=should_stop)
     if heard.interrupted:
         raise AlignmentCancelled("Timing from audio cancelled; the times are unchanged.")
     return retime_document(doc, heard.words)
 
 
 def retime_side(project: Project, side: str, model: str | Path, *, progress: ProgressFn | None = None,
-                should_stop: StopFn | None = None, threads: int | None = None) -> RetimeResult:  # fmt: skip
+                should_stop: StopFn | None = None, threads: int | None = None) -> RetimeResult:
     """Recognise the recording of ``side`` and give each of its segments the times of its words.
 
     Raises:

@@ -185,7 +185,7 @@ def encoding_doubts(files: TalkFiles) -> list[tuple[str, str]]:
     lines = []
     for path, encoding, setting in ((files.source, files.source_encoding, "src_encoding"),
                                     (files.target, files.target_encoding, "tgt_encoding"),
-                                    (files.reference, files.reference_encoding, "ref_encoding")):  # fmt: skip
+                                    (files.reference, files.reference_encoding, "ref_encoding")):
         if path and not encoding:
             lines += [(setting, line) for line in transcript_encoding_doubts(path)]
     return lines
@@ -228,7 +228,7 @@ def talk_from_documents(
     from sialign.core.model import Project
 
     log.debug("talk from %d source and %d target segments%s", len(source), len(target),
-              "" if reference is None else f" and a reference of {len(reference)} lines")  # fmt: skip
+              "" if reference is None else f" and a reference of {len(reference)} lines")
     source_language = _given_language(source_language)
     target_language = _given_language(target_language)
     if source_language:

@@ -50,7 +50,7 @@ def compute_links(
     keys = list(pairs)
     drawn = link_bead_texts([pairs[k] for k in keys], project.source.language, project.target.language, linker,
                             tokenizer=tokenizer, japanese_reader=japanese_reader, progress=progress,
-                            should_stop=should_stop)  # fmt: skip
+                            should_stop=should_stop)
     return dict(zip(keys, drawn))
 
 
@@ -155,7 +155,7 @@ class PairLinks:
 
 
 def link_pairs(path: str, src_lang: str, tgt_lang: str, *, text: str | None = None, aligner: str = "auto",
-               min_corpus: int = 100) -> PairLinks:  # fmt: skip
+               min_corpus: int = 100) -> PairLinks:
     """Link the ``source ||| target`` lines of ``path`` (or of ``text``, read as that file), tokens as given.
 
     Args:

@@ -13,16 +13,15 @@ pytest.importorskip("pyqtgraph")
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QApplication
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
+from audio_fakes import FakeOutput
 from sialign.audio.player import Player
 from sialign.core.errors import AudioUnavailable
 from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.gui.audio.audio_panel import AudioPanel
 from sialign.gui.common.session import ProjectSession
-
-from audio_fakes import FakeOutput
 
 pytestmark = pytest.mark.gui
 
@@ -272,7 +271,7 @@ def test_a_long_device_message_keeps_one_line_and_the_time_axis_whole(qtbot: Any
         raise AudioUnavailable(message)
 
     panel = AudioPanel(ProjectSession(make_project(tmp_path)), player=Player(output_factory=no_device),
-                       cache_dir=tmp_path / "cache")  # fmt: skip
+                       cache_dir=tmp_path / "cache")
     qtbot.addWidget(panel)
     panel.resize(900, panel.minimumSizeHint().height())
     panel.show()
@@ -385,9 +384,9 @@ def big_timed_project(n: int = 5000) -> Project:
     """``n`` one-to-one beads with times on both sides, lags 1.0–2.4 s (no audio files)."""
     source = Document.from_texts([f"Sentence {i}." for i in range(n)], "en", [(2.0 * i, 2.0 * i + 1.5) for i in range(n)])
     target = Document.from_texts([f"文 {i}" for i in range(n)], "ja",
-                                 [(2.0 * i + 1.0 + 0.2 * (i % 8), 2.0 * i + 2.5) for i in range(n)])  # fmt: skip
+                                 [(2.0 * i + 1.0 + 0.2 * (i % 8), 2.0 * i + 2.5) for i in range(n)])
     return Project(talk_id="big", source=source, target=target,
-                   alignment=Alignment([Bead((i,), (i,)) for i in range(n)]))  # fmt: skip
+                   alignment=Alignment([Bead((i,), (i,)) for i in range(n)]))
 
 
 def _idle(qtbot: Any) -> None:
@@ -402,7 +401,7 @@ def _idle(qtbot: Any) -> None:
 def _work(panel: AudioPanel) -> dict[str, int]:
     views = panel.views.values()
     return {"reads": sum(v.segment_reads for v in views), "patches": sum(v.segment_patches for v in views),
-            "regions": sum(v.region_builds for v in views), "evs": panel.evs_view.recomputations}  # fmt: skip
+            "regions": sum(v.region_builds for v in views), "evs": panel.evs_view.recomputations}
 
 
 def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
@@ -421,7 +420,7 @@ def _delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
     ("split", {"reads": 1, "patches": 0, "regions": 0, "evs": 1}),
     # Beads merged: segments untouched; the selected bead (2500) now holds two of each.
     ("merge_beads", {"reads": 0, "patches": 0, "regions": 2, "evs": 1}),
-])  # fmt: skip
+])
 def test_audio_panel_edits_redraw_only_what_changed(qtbot: Any, tmp_path: Path, edit_name: str,
                                                     expected: dict[str, int]) -> None:
     from sialign.core import edits
@@ -461,7 +460,7 @@ def test_audio_panel_5000_beads_open_and_edit_fast(qtbot: Any, tmp_path: Path) -
     # Baseline: the same edits on a session nobody draws (the core's checks), on this machine now.
     bare = ProjectSession(big_timed_project())
     script = [edits.SetStatus((2500,), BeadStatus.CONFIRMED), edits.SetSegmentTimes("tgt", 2500, 5001.1, 5002.4),
-              edits.MergeBeads(2500), edits.SplitSegment("tgt", 100, 2)]  # fmt: skip
+              edits.MergeBeads(2500), edits.SplitSegment("tgt", 100, 2)]
     t0 = time.perf_counter()
     for edit in script:
         assert bare.apply(edit)
@@ -512,7 +511,7 @@ def test_audio_panel_5000_beads_open_and_edit_fast(qtbot: Any, tmp_path: Path) -
 @pytest.mark.parametrize("edit_name,side,expected", [
     ("times_src", "src", {7}), ("times_src", "tgt", set()), ("split", "src", "all"), ("split", "tgt", set()),
     ("status", "src", set()), ("batch_times", "tgt", {3, 4}), ("batch_split", "tgt", "all"),
-])  # fmt: skip
+])
 def test_audio_panel_changed_segments_table(edit_name: str, side: str, expected: Any) -> None:
     from sialign.core import edits
     from sialign.core.model import BeadStatus
@@ -531,7 +530,7 @@ def test_audio_panel_changed_segments_table(edit_name: str, side: str, expected:
 
 @pytest.mark.parametrize("edit_name,affected", [("labels", False), ("post_edit", False), ("trim", False),
                                                 ("text", False), ("status", True), ("times", True),
-                                                ("batch_labels", False), ("batch_mixed", True)])  # fmt: skip
+                                                ("batch_labels", False), ("batch_mixed", True)])
 def test_audio_panel_evs_affected_table(edit_name: str, affected: bool) -> None:
     from sialign.core import edits
     from sialign.core.model import BeadStatus
@@ -543,14 +542,14 @@ def test_audio_panel_evs_affected_table(edit_name: str, affected: bool) -> None:
         "text": edits.EditText("src", 0, "Hello."), "status": edits.SetStatus((0,), BeadStatus.CONFIRMED),
         "times": edits.SetSegmentTimes("tgt", 0, 1.0, 2.0), "batch_labels": edits.Batch((labels, labels), ""),
         "batch_mixed": edits.Batch((labels, edits.MergeBeads(0)), ""),
-    }[edit_name]  # fmt: skip
+    }[edit_name]
     assert evs_affected(chosen) is affected
 
 
 def test_audio_panel_evs_table_matches_bead_times(tmp_path: Path) -> None:
     """The vectorised lags equal the per-bead definition, dropped and untimed beads included."""
-    from sialign.evaluate.evs import evs_table
     from sialign.core.model import BeadStatus, bead_times
+    from sialign.evaluate.evs import evs_table
 
     project = big_timed_project(300)
     beads = project.alignment.beads  # type: ignore[union-attr]
@@ -573,7 +572,7 @@ def test_audio_panel_evs_table_matches_bead_times(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("size,key,long_label,short_stats", [((600, 420), True, True, False),
                                                                ((600, 170), True, False, True),
-                                                               ((260, 120), False, False, True)])  # fmt: skip
+                                                               ((260, 120), False, False, True)])
 def test_audio_panel_evs_view_fits_small_sizes(qtbot: Any, tmp_path: Path, size: tuple[int, int], key: bool,
                                                long_label: bool, short_stats: bool) -> None:
     from sialign.gui.audio.evs_view import EvsView
@@ -602,7 +601,7 @@ def test_audio_panel_evs_view_fits_small_sizes(qtbot: Any, tmp_path: Path, size:
 
 
 @pytest.mark.parametrize("height,names", [(520, ("source", "interpretation")), (230, ("source", "interp.")),
-                                          (120, None)])  # fmt: skip
+                                          (120, None)])
 def test_audio_panel_short_side_names_when_low(panel: AudioPanel, qtbot: Any, height: int,
                                                names: tuple[str, str] | None) -> None:
 
@@ -621,7 +620,7 @@ def test_audio_panel_short_side_names_when_low(panel: AudioPanel, qtbot: Any, he
 
     target = panel.target_view
     qtbot.waitUntil(lambda: target.getPlotItem().getAxis("bottom").label.isVisible() == (target.height() >= TIME_TITLE_MIN_HEIGHT),
-                    timeout=2000)  # fmt: skip
+                    timeout=2000)
 
 
 def test_audio_panel_main_window_docks_the_lag_plot(qtbot: Any, monkeypatch: Any) -> None:
@@ -685,7 +684,7 @@ def test_audio_panel_evs_hover_enlarges_one_point(panel: AudioPanel, qtbot: Any)
     plain_rect = tuple(item.data["sourceRect"][0])
     for dx in (30, 10, 0):
         _send(plot.viewport(), QEvent.Type.MouseMove, QPoint(target.x() + dx, target.y()), Qt.MouseButton.NoButton,
-              Qt.MouseButton.NoButton)  # fmt: skip
+              Qt.MouseButton.NoButton)
         QTest.qWait(40)
     qtbot.waitUntil(lambda: bool(item.data["hovered"].any()), timeout=2000)
     row = int(np.flatnonzero(item.data["hovered"])[0])

@@ -31,7 +31,7 @@ def test_bead_inspector_cursor_names_segment_and_offset(qtbot) -> None:
     source = Document.from_texts(["First sentence.", "Second one\nwith a line break."], language="en")
     target = Document.from_texts(["𠮷野家で、", "食べました。"], language="ja")
     project = Project(source=source, target=target,
-                      alignment=Alignment(beads=[Bead(src=(0, 1), tgt=(0, 1))]))  # fmt: skip
+                      alignment=Alignment(beads=[Bead(src=(0, 1), tgt=(0, 1))]))
     session = ProjectSession()
     session.set_project(project)
     inspector = BeadInspector(session)
@@ -56,7 +56,7 @@ def test_bead_inspector_split_in_a_rare_kanji_segment(qtbot) -> None:
 
     target = Document.from_texts(["𠮷野家で食べました。"], language="ja")
     project = Project(source=Document.from_texts(["I ate at Yoshinoya."], language="en"), target=target,
-                      alignment=Alignment(beads=[Bead(src=(0,), tgt=(0,))]))  # fmt: skip
+                      alignment=Alignment(beads=[Bead(src=(0,), tgt=(0,))]))
     session = ProjectSession()
     session.set_project(project)
     inspector = BeadInspector(session)

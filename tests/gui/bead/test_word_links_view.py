@@ -5,18 +5,23 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 import sialign.workflows.word_links as word_links_flow
 from sialign.core.edits import SetPostEdit
 from sialign.gui.bead.bead_inspector import BeadInspector
 from sialign.gui.bead.links_service import LinksService
+from sialign.gui.bead.word_links_view import (
+    CHOSEN_COLOUR,
+    LINKED_COLOUR,
+    PARAPHRASE_COLOUR,
+    UNRENDERED_COLOUR,
+    WordLinksView,
+    rendered_share_text,
+)
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.table.table_model import Column, SegmentTableModel
-from sialign.gui.bead.word_links_view import (
-    CHOSEN_COLOUR, LINKED_COLOUR, PARAPHRASE_COLOUR, UNRENDERED_COLOUR, WordLinksView, rendered_share_text,
-)
 from sialign.workflows.word_links import update_word_links
-from tests.word_link_fakes import SpellingLinker, en_fr_project
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile as sf
+from heartbeat import STALL_LIMIT_S
 
 from audio_fakes import FakeDuplexFactory
 from booth_fakes import FakeLiveFactory, fake_practice, fake_whisper_folder, scripted_updates
-from heartbeat import STALL_LIMIT_S
 from sialign.booth.recorder import NO_INPUT_MESSAGE, AudioDevice, BoothDevices, BoothRecorder, sidecar_path
 from sialign.core.model import Document, Project
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.gui
 
 CHUNKS = [("皆さん、おはようございます。", 2.0, 3.5), ("今日は、", 4.2, 4.8), ("水についてお話しします。", 4.8, 6.3),
           ("水は、", 6.9, 7.4), ("私たちが持つ最も貴重な資源です。", 7.4, 9.6), ("しかし、毎日無駄にしています。", 10.1, 12.0),
-          ("えー、", 12.2, 12.5), ("数字をお見せします。", 12.5, 13.9), ("ありがとうございました。", 14.3, 15.6)]  # fmt: skip
+          ("えー、", 12.2, 12.5), ("数字をお見せします。", 12.5, 13.9), ("ありがとうございました。", 14.3, 15.6)]
 LAYOUT = [((0,), (0,)), ((1,), (1, 2)), ((2,), (3, 4)), ((3,), (5,)), ((4,), (6, 7)), ((5,), (8,))]
 FINAL = [(text + "（全）", a, b) for text, a, b in CHUNKS]
 RATE = 16000
@@ -51,7 +51,7 @@ def booth_parts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):  # type: ignor
         return BoothRecorder(source, out, stream_factory=streams, samplerate=RATE, output_channels=2, **kwargs)  # type: ignore[arg-type]
 
     options = {"devices_fn": lambda: HEADSET, "recorder_factory": recorder, "live_factory": live,
-               "practice_fn": fake_practice(FINAL, LAYOUT, seconds=0.5), "models_fn": lambda: ([("whisper-base", model)], "whisper-base")}  # fmt: skip
+               "practice_fn": fake_practice(FINAL, LAYOUT, seconds=0.5), "models_fn": lambda: ([("whisper-base", model)], "whisper-base")}
     return streams, live, options
 
 
@@ -103,7 +103,6 @@ def test_a_session_records_grows_live_and_stop_installs_the_full_pass_as_one_ste
     from PySide6.QtCore import QCoreApplication, QThread, QTimer
 
     from sialign.gui.booth.live_table import COL_STATE, COL_TARGET, STATE_COLOURS
-
     from sialign.gui.filters.doubt import DoubtService
     from sialign.gui.matrix.similarity_service import SimilarityService
 

@@ -8,7 +8,7 @@ from sialign.gui.common.error_words import WHERE_IN_THE_APP, error_text
 
 def test_error_words_say_where_the_app_changes_a_setting() -> None:
     exc = InputError("talk.sialign", "the project has no source recording to play",
-                     hint="set the project's source recording, or pick the recording itself", settings=("src_audio",))  # fmt: skip
+                     hint="set the project's source recording, or pick the recording itself", settings=("src_audio",))
     assert error_text(exc) == (
         "talk.sialign: the project has no source recording to play — set the project's source recording, or pick the "
         "recording itself (File → Project properties…: Source audio, Locate…)"

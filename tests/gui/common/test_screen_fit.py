@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -60,7 +61,7 @@ def _new_talk_fields(dialog: Any) -> None:
     """A source, an interpretation and a reference (three previews), both recordings and an interpreter."""
     for field, name in ((dialog.source, "talk.en.srt"), (dialog.target, "talk.ja.srt"),
                         (dialog.reference, "talk.ref.ja.txt"), (dialog.source_audio, "talk.en.ogg"),
-                        (dialog.target_audio, "talk.ja.ogg")):  # fmt: skip
+                        (dialog.target_audio, "talk.ja.ogg")):
         field.set_path(str(EXAMPLES / name))
     dialog.interpreter.setText("I-03")
 
@@ -151,7 +152,7 @@ WINDOWS: dict[str, Callable[[Any, Path], QWidget]] = {
     "new talk": _new_talk, "new talk with errors": _new_talk_with_errors, "compare": _compare,
     "corpus": _corpus, "export": _export, "properties": _properties, "report": _report, "split bead": _split,
     "preferences": _preferences, "models": _models, "new corpus": _new_corpus,
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", sorted(WINDOWS))
@@ -166,8 +167,8 @@ def test_every_window_and_dialog_fits_the_screen(qtbot, screen, tmp_path, monkey
 
 
 def test_the_main_window_and_its_shortcuts_fit_the_screen(qtbot, screen, session, monkeypatch) -> None:
-    from sialign.gui.main.main_window import MainWindow
     from sialign.gui.dialogs.shortcuts_dialog import ShortcutsDialog
+    from sialign.gui.main.main_window import MainWindow
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     window = MainWindow(session)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from table_checks import assert_rows_match_alignment
 
 from sialign.core import edits
 from sialign.core.model import BeadStatus
 from sialign.gui.common.session import ProjectSession, touched_segments
-from table_checks import assert_rows_match_alignment
 from sialign.gui.table.table_model import SegmentTableModel
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialogButtonBox
 

@@ -154,8 +154,9 @@ def test_export_dialog_a_file_in_the_path_is_named_not_offered_as_a_folder(qtbot
 def test_export_dialog_writes_word_links_for_tsv_and_jsonl_only(qtbot, tmp_path) -> None:
     import json
 
-    from sialign.workflows.word_links import update_word_links
     from tests.word_link_fakes import SpellingLinker, en_fr_project
+
+    from sialign.workflows.word_links import update_word_links
 
     project = en_fr_project()
     update_word_links(project, linker=SpellingLinker())

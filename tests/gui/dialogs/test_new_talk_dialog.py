@@ -174,7 +174,7 @@ def test_new_talk_dialog_gbk_file_decodes_when_chosen_and_warns_on_auto(dialog, 
     assert dialog.target.preview.toPlainText() == "你好世界。\n水资源"
     assert "Warning" not in dialog.target.status.text() and "(chosen)" in dialog.target.status.text()
     # The chosen encoding is the one the talk is built with.
-    _choose_file(dialog.source, tmp_path / "talk.en.txt", "Hello world.\nWater.\n".encode())
+    _choose_file(dialog.source, tmp_path / "talk.en.txt", b"Hello world.\nWater.\n")
     dialog.accept()
     assert dialog.result() == NewTalkDialog.DialogCode.Accepted
     project = dialog.project()
@@ -379,7 +379,7 @@ def _rows(dialog) -> list:
     from PySide6.QtCore import QRect
 
     widgets = [dialog.source, dialog.source_language, dialog.target, dialog.target_language, dialog.reference,
-               dialog.source_audio, dialog.target_audio, dialog.talk_id, dialog.interpreter, dialog.rank]  # fmt: skip
+               dialog.source_audio, dialog.target_audio, dialog.talk_id, dialog.interpreter, dialog.rank]
     return [QRect(w.mapTo(dialog, w.rect().topLeft()), w.size()) for w in widgets]
 
 

@@ -10,14 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 import soundfile as sf
-
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from sialign.audio.player import Player
 from sialign.core.model import Project
-from sialign.gui.main.main_window import APP_NAME, MainWindow
-from sialign.gui.dialogs.project_properties import ProjectPropertiesDialog
 from sialign.gui.common.session import ProjectSession
+from sialign.gui.dialogs.project_properties import ProjectPropertiesDialog
+from sialign.gui.main.main_window import APP_NAME, MainWindow
 from sialign.io.project_file import save_project
 
 pytestmark = pytest.mark.gui
@@ -91,7 +90,7 @@ def test_empty_window_is_titled_with_the_application_name(bare_window: MainWindo
 
 
 def test_missing_audio_on_open_offers_locate(bare_window: MainWindow, qtbot: Any, make_project: Any,
-                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "moved").mkdir()
     moved = write_wav(tmp_path / "moved" / "source.wav")
     path = saved_project(make_project, tmp_path, source_audio=str(tmp_path / "gone" / "source.wav"), target_audio=None)
@@ -116,7 +115,7 @@ def test_missing_audio_on_open_offers_locate(bare_window: MainWindow, qtbot: Any
 
 
 def test_both_recordings_moved_together_are_found_with_one_locate(bare_window: MainWindow, qtbot: Any, make_project: Any,
-                                                                 tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                                 tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Relative paths stay relative, and the second recording is looked for beside the first one found."""
     (tmp_path / "moved").mkdir()
     source = write_wav(tmp_path / "moved" / "source.wav")
@@ -145,7 +144,7 @@ def test_audio_path_to_store_keeps_the_style_of_the_path_it_replaces(tmp_path: P
 
 
 def test_missing_audio_can_be_left_for_later(bare_window: MainWindow, make_project: Any, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     path = saved_project(make_project, tmp_path, source_audio=None, target_audio=str(tmp_path / "nowhere.wav"))
     shown = answer_message_boxes(monkeypatch, "Not now")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a: pytest.fail("no file dialog expected"))
@@ -157,7 +156,7 @@ def test_missing_audio_can_be_left_for_later(bare_window: MainWindow, make_proje
 
 
 def test_fifo_audio_does_not_block_opening(bare_window: MainWindow, qtbot: Any, make_project: Any, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     fifo = tmp_path / "stream.wav"
     os.mkfifo(fifo)
     path = saved_project(make_project, tmp_path, source_audio=str(fifo), target_audio=None)
@@ -173,7 +172,7 @@ def test_fifo_audio_does_not_block_opening(bare_window: MainWindow, qtbot: Any, 
 
 
 def test_project_properties_change_the_project_undoably(bare_window: MainWindow, qtbot: Any, make_project: Any,
-                                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     wav = write_wav(tmp_path / "interp.wav")
     path = saved_project(make_project, tmp_path, source_audio=None, target_audio=None)
     assert bare_window.files.open_path(str(path))
@@ -217,7 +216,7 @@ def _rename_to_river(dialog: ProjectPropertiesDialog) -> int:
 
 
 def test_project_properties_title_follows_the_talk_id(bare_window: MainWindow, make_project: Any,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     bare_window.session.set_project(make_project(), modified=True)
     assert bare_window.windowTitle().startswith("water (not saved)")
 
@@ -252,7 +251,7 @@ def test_project_properties_dialog_checks_reference_and_talk_id(qtbot: Any, make
 
 
 def test_a_properties_change_is_a_core_edit_and_keeps_the_undo_history(bare_window: MainWindow, make_project: Any,
-                                                                        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                                        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Once a properties change was a Qt-only command: saving stopped the undo steps at it, losing those before."""
     from sialign.core.edits import SetStatus
     from sialign.core.model import BeadStatus
@@ -278,7 +277,7 @@ def test_a_properties_change_is_a_core_edit_and_keeps_the_undo_history(bare_wind
 
 
 def test_locate_on_open_keeps_the_saved_selection(bare_window: MainWindow, qtbot: Any, make_project: Any,
-                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sialign.gui.main.project_files import _selected_key
 
     (tmp_path / "moved").mkdir()

@@ -30,7 +30,7 @@ def test_the_settings_menu_opens_speech_models(window, monkeypatch) -> None:  # 
 
 
 def test_add_a_folder_see_its_languages_and_choose_the_default(qtbot, registry: mr.ModelRegistry, whisper_model: Path,
-                                                               whisper_multilingual: Path, tmp_path: Path) -> None:  # fmt: skip
+                                                               whisper_multilingual: Path, tmp_path: Path) -> None:
     from sialign.gui.dialogs.speech_models import SpeechModelsDialog
 
     dialog = SpeechModelsDialog(registry=registry)

@@ -76,7 +76,7 @@ def test_terms_dialog_a_malformed_glossary_is_said_at_once(qtbot, window, tmp_pa
     window.terms.ask_glossary = lambda: str(bad)
     assert not window.terms.check_terms()
     assert shown == [f"{bad}, line 1: expected 'source term<TAB>accepted rendering', found no tab in 'water 水' — "
-                     "separate the term and each accepted rendering with a tab (not spaces); start a comment with #"]  # fmt: skip
+                     "separate the term and each accepted rendering with a tab (not spaces); start a comment with #"]
     window.terms.ask_glossary = lambda: ""  # cancelled
     assert not window.terms.check_terms() and len(shown) == 1
 

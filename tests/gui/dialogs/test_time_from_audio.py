@@ -65,7 +65,7 @@ def test_time_from_audio_applies_one_undoable_edit(window, qtbot, monkeypatch, t
         asked.append((side, Path(model)))
         times = tuple((s.id, 10.0 + i, 10.5 + i) for i, s in enumerate(proj.document(side).segments))
         return retiming.RetimeResult(SetTimes(side, times, label="Time the source from its recording"),
-                                     RetimeStats(tokens=10, matched=9, segments=len(times), timed_from_words=len(times)))  # fmt: skip
+                                     RetimeStats(tokens=10, matched=9, segments=len(times), timed_from_words=len(times)))
 
     def choose_source(dialog):  # type: ignore[no-untyped-def]
         dialog.buttons_by_side["src"].setChecked(True)
@@ -117,7 +117,7 @@ def test_a_side_without_recording_or_an_english_only_model_cannot_start(qtbot, p
     from sialign.gui.dialogs.time_from_audio import TimeFromAudioDialog
 
     ModelRegistry().add(fake_whisper(tmp_path / "base.en", multilingual=False), name="base-en", link=True, check=False,
-                        make_default=True)  # fmt: skip
+                        make_default=True)
     project.target.audio_path = None
     dialog = TimeFromAudioDialog(project)
     qtbot.addWidget(dialog)

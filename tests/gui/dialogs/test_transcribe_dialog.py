@@ -79,7 +79,7 @@ def test_transcribe_dialog_cancel_saves_nothing(qtbot, whisper_registry: Path, c
 
 
 def test_new_talk_transcribe_fills_the_transcript_and_marks_it(qtbot, whisper_registry: Path, clip: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip  # type: ignore[no-untyped-def]
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     from sialign.gui.dialogs import transcribe_dialog
     from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
 
@@ -130,7 +130,7 @@ def test_transcribe_dialog_a_long_error_wraps_below_the_fields_and_says_where_to
 
 
 def test_new_talk_from_two_recordings_alone_transcribes_both(qtbot, whisper_registry: Path, clip: Path, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip  # type: ignore[no-untyped-def]
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """Create with only the two recordings: one Transcribe dialog hears both, then the talk is made of the transcripts."""
     import shutil
 

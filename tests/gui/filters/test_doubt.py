@@ -9,9 +9,9 @@ import time
 import pytest
 from PySide6.QtCore import Qt
 
+from lexical_talks import lexical_talk
 from sialign.core.edits import SetStatus
 from sialign.core.model import BeadStatus, Project
-from lexical_talks import lexical_talk
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from river_talk import river_project
 from sialign.core.model import BeadStatus, Project
 from sialign.core.params import FilterParams
-
-from river_talk import river_project
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -126,7 +125,7 @@ def test_filter_panel_gui_thread_never_stalls_while_ginza_loads(qtbot, monkeypat
     assert window.filter_panel.scores is not None
     assert len(busy) > 100, "the scoring was too quick to have loaded GiNZA"
     print(f"\nheartbeat: idle max {idle[-1] * 1000:.0f} ms, scoring max {busy[-1] * 1000:.0f} ms "
-          f"over {len(busy)} beats")  # fmt: skip
+          f"over {len(busy)} beats")
     # Goal: no stall over ~50 ms; allowed on this shared machine: 100 ms or
     # three times the idle worst. With GiNZA loading in a thread of the GUI
     # process the longest gap was 0.3-0.9 s.

@@ -8,8 +8,8 @@ from sialign.core.model import Alignment, Bead, Document, Project
 from sialign.core.params import FilterParams
 from sialign.filters import score_beads
 from sialign.filters.preview import preview_changes
-from sialign.gui.filters.filter_panel import FilterPanel
 from sialign.gui.common.session import ProjectSession
+from sialign.gui.filters.filter_panel import FilterPanel
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -18,13 +18,13 @@ def _german() -> Project:
     src = ["The river floods every spring.", "Farmers plant rice in May.", "The harvest comes in autumn.", "Then they celebrate."]
     tgt = ["Der Fluss tritt jeden Frühling über die Ufer.", "Bauern pflanzen im Mai Reis.", "Ernte.", "Also", "Dann feiern sie."]
     ref = ["Der Fluss tritt jedes Frühjahr über die Ufer.", "Die Bauern pflanzen im Mai Reis.",
-           "Die Ernte kommt im Herbst, wenn die Felder golden sind.", "Dann feiern sie."]  # fmt: skip
+           "Die Ernte kommt im Herbst, wenn die Felder golden sind.", "Dann feiern sie."]
     beads = [Bead((0,), (0,)), Bead((1,), (1,)), Bead((2,), (2,)), Bead((3,), (3, 4))]
     return Project(
         talk_id="river", source=Document.from_texts(src, "en"), target=Document.from_texts(tgt, "de"),
         reference=Document.from_texts(ref, "de"), alignment=Alignment(beads),
         filter_params=FilterParams(gamma_min=0.2, gamma_max=3.0),
-    )  # fmt: skip
+    )
 
 
 def _panel(qtbot, project: Project) -> FilterPanel:

@@ -46,7 +46,7 @@ def test_status_bar_cli_summary_and_corpus_figures_agree(open_window, make_proje
     figures = summary_figures(project)
     assert {k: figures[k] for k in ("beads", "confirmed", "dropped", "flagged", "low_confidence", "omissions")} == {
         "beads": 6, "confirmed": 1, "dropped": 1, "flagged": 2, "low_confidence": 2, "omissions": 0,
-    }  # fmt: skip
+    }
     assert figures["median_evs"] == pytest.approx(0.6)
 
     window = open_window(project)

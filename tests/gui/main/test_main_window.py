@@ -9,9 +9,9 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from sialign.core.model import BeadStatus, bead_text
+from sialign.gui.common.workers import TaskWorker
 from sialign.gui.matrix.matrix_view import bead_spans
 from sialign.gui.table.table_model import Column
-from sialign.gui.common.workers import TaskWorker
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.
@@ -120,7 +120,7 @@ EDIT_CASES = [
      lambda p: p.alignment.beads[0].post_edit == "皆さん、おはよう。"),
     ("note", 3, lambda w, m: (w.inspector.note.setText("check the numbers"), w.inspector.apply_labels()),
      lambda p: p.alignment.beads[3].note == "check the numbers"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("name, bead, act, check", EDIT_CASES, ids=[c[0] for c in EDIT_CASES])
@@ -405,8 +405,8 @@ def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, 
     window.files.wait_for_autosave()
     assert list((tmp_path / "autosave").iterdir())
 
-    from sialign.gui.main.main_window import MainWindow
     from sialign.gui.common.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
 
     fresh = MainWindow(ProjectSession())
     qtbot.addWidget(fresh)
@@ -423,8 +423,8 @@ def test_main_window_offers_untitled_autosave_at_start(qtbot, window, tmp_path, 
 
 
 def test_main_window_layout_is_remembered(qtbot, window) -> None:
-    from sialign.gui.main.main_window import MainWindow
     from sialign.gui.common.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
 
     window.filter_dock.show()
     window.matrix_dock.hide()
@@ -445,17 +445,17 @@ def test_main_window_edits_stay_fast_with_5000_beads(qtbot, monkeypatch) -> None
 
     from sialign.core import edits
     from sialign.core.model import Alignment, Bead, Document, Project
-    from sialign.gui.main.main_window import MainWindow
     from sialign.core.similarity import SimilarityGrid
     from sialign.gui.common.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
 
     n = 5000
     source = Document.from_texts([f"Sentence number {i} about topic {i % 17}." for i in range(n)], language="en",
-                                 times=[(2.0 * i, 2.0 * i + 1.5) for i in range(n)])  # fmt: skip
+                                 times=[(2.0 * i, 2.0 * i + 1.5) for i in range(n)])
     target = Document.from_texts([f"文 {i} 番、話題 {i % 17}。" for i in range(n)], language="ja",
-                                 times=[(2.0 * i + 1, 2.0 * i + 2.5) for i in range(n)])  # fmt: skip
+                                 times=[(2.0 * i + 1, 2.0 * i + 2.5) for i in range(n)])
     project = Project(source=source, target=target,
-                      alignment=Alignment(beads=[Bead(src=(i,), tgt=(i,), cost=(i % 100) / 100) for i in range(n)]))  # fmt: skip
+                      alignment=Alignment(beads=[Bead(src=(i,), tgt=(i,), cost=(i % 100) / 100) for i in range(n)]))
     spent: list[float] = []
     original = MainWindow._edited
 

@@ -39,8 +39,8 @@ def test_merging_two_confirmed_beads_keeps_confirmed_without_notice(window) -> N
 
 
 def test_confirm_moves_to_next_unconfirmed_when_the_option_is_on_and_remembered(qtbot, window) -> None:
-    from sialign.gui.main.main_window import MainWindow
     from sialign.gui.common.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
 
     window.session.select_bead(2)
     window.act.confirm.trigger()
@@ -62,11 +62,11 @@ def test_confirm_all_up_to_here_is_one_step_and_skips_dropped(window) -> None:
     window.session.select_bead(4)
     window.act.confirm_up_to.trigger()
     assert _statuses(window) == [BeadStatus.CONFIRMED, BeadStatus.DROPPED, BeadStatus.CONFIRMED,
-                                 BeadStatus.CONFIRMED, BeadStatus.CONFIRMED, BeadStatus.AUTO]  # fmt: skip
+                                 BeadStatus.CONFIRMED, BeadStatus.CONFIRMED, BeadStatus.AUTO]
     assert window.session.undo_stack.undoText() == "Confirm all beads up to bead 5"
     window.session.undo_stack.undo()
     assert _statuses(window) == [BeadStatus.AUTO, BeadStatus.DROPPED, BeadStatus.AUTO, BeadStatus.CONFIRMED,
-                                 BeadStatus.AUTO, BeadStatus.AUTO]  # fmt: skip
+                                 BeadStatus.AUTO, BeadStatus.AUTO]
     assert window.session.project.alignment.beads[1].reason == "noise"
 
 
@@ -180,8 +180,8 @@ def test_find_and_replace_in_post_edits_previews_and_is_one_step(window, monkeyp
 
 
 def test_compact_rows_shows_one_line_per_row_and_is_remembered(qtbot, window) -> None:
-    from sialign.gui.main.main_window import MainWindow
     from sialign.gui.common.session import ProjectSession
+    from sialign.gui.main.main_window import MainWindow
 
     line = window.table.fontMetrics().lineSpacing()
     normal = window.table.rowHeight(0)

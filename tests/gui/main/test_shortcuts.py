@@ -116,9 +116,9 @@ def test_shortcuts_dialog_lists_every_action_and_searches(qtbot, window) -> None
 def test_shortcuts_change_is_applied_remembered_and_conflicts_refused(qtbot, window) -> None:
     from PySide6.QtGui import QKeySequence
 
-    from sialign.gui.main.main_window import MainWindow
     from sialign.gui.common.session import ProjectSession
     from sialign.gui.dialogs.shortcuts_dialog import ShortcutsDialog
+    from sialign.gui.main.main_window import MainWindow
 
     dialog = ShortcutsDialog(window.shortcuts, window)
     qtbot.addWidget(dialog)

@@ -130,7 +130,13 @@ def test_filters_open_with_the_matrix_height_and_apply_in_sight(qtbot, session, 
 
 
 def test_a_low_matrix_shortens_its_titles_instead_of_cutting_them(qtbot, session) -> None:
-    from sialign.gui.matrix.matrix_view import FULL_TITLES, SHORT_TITLES, SHORT_TITLES_MIN_HEIGHT, TITLES_MIN_HEIGHT, MatrixView
+    from sialign.gui.matrix.matrix_view import (
+        FULL_TITLES,
+        SHORT_TITLES,
+        SHORT_TITLES_MIN_HEIGHT,
+        TITLES_MIN_HEIGHT,
+        MatrixView,
+    )
 
     view = MatrixView()
     qtbot.addWidget(view)

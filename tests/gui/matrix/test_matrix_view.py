@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from sialign.core.model import Alignment, Bead, Document, Project
-from sialign.gui.matrix.matrix_view import MatrixView, bead_at, bead_spans
 from sialign.core.similarity import SimilarityGrid
+from sialign.gui.matrix.matrix_view import MatrixView, bead_at, bead_spans
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import time
+from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
+from table_checks import assert_rows_match_alignment
 
 from sialign.core import edits
 from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
@@ -25,7 +25,6 @@ from sialign.gui.table.table_model import (
     is_low_confidence,
     is_unconfirmed,
 )
-from table_checks import assert_rows_match_alignment
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
 # timers is a bug. The offscreen platform's note about size hints is not.

@@ -32,11 +32,10 @@ def test_report_dialog_previews_and_saves(qtbot: Any, tmp_path: Path) -> None:
 
 
 def test_compare_window_lines_up_renditions_and_plays(qtbot: Any, tmp_path: Path) -> None:
+    from audio_fakes import FakeOutput
     from sialign.audio.player import Player
     from sialign.gui.windows.compare_window import FIXED_COLUMNS, CompareWindow
     from sialign.io.project_file import save_project
-
-    from audio_fakes import FakeOutput
 
     save_project(example_rendition(2), tmp_path / "b.sialign")
     output = FakeOutput()

@@ -18,23 +18,25 @@ of its own, where it has the height a scatter plot needs.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QKeySequence, QPaintEvent, QPainter, QPainterPath, QPen, QPolygonF, QResizeEvent
-from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QSizePolicy,
-    QSplitter,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QCloseEvent,
+    QColor,
+    QKeySequence,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+    QPolygonF,
+    QResizeEvent,
 )
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QToolButton, QVBoxLayout, QWidget
 
-from sialign.gui.common.error_words import error_text
 from sialign.audio.decode import AudioTrack, load_audio, resolve_audio_path
 from sialign.audio.envelope import EnvelopePyramid, load_envelopes
 from sialign.audio.player import SPEEDS, Player, PlayItem, bead_play_items, segment_play_item
@@ -42,8 +44,9 @@ from sialign.core.changes import Changes
 from sialign.core.errors import AlignmentCancelled, AudioUnavailable, SialignError
 from sialign.core.model import bead_times
 from sialign.gui.audio.evs_view import EvsView
-from sialign.gui.common.session import ProjectSession
 from sialign.gui.audio.waveform_view import SIDE_NAMES, WAVE_COLORS, WaveformView
+from sialign.gui.common.error_words import error_text
+from sialign.gui.common.session import ProjectSession
 
 PLAYHEAD_INTERVAL_MS = 30
 
@@ -144,7 +147,7 @@ class _StatusLine(QLabel):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         self.displayed_text())  # fmt: skip
+                         self.displayed_text())
 
 
 class _WavesBox(QWidget):

@@ -179,10 +179,10 @@ class EvsView(QWidget):
             OneStyleScatter(size=7, pen=pg.mkPen(None), brush=pg.mkBrush(*rgba), hoverable=True, hoverSize=11,
                                tip=self._tip)
             for rgba in (POINT_BRUSH, CONFIRMED_BRUSH, OUTLIER_BRUSH)
-        )  # fmt: skip
+        )
         self.selected = pg.ScatterPlotItem(size=15, pen=pg.mkPen("#ffffff", width=2), brush=pg.mkBrush(None))
         for it in (self.iqr_band, self.median_line, self.end_points, self.points, self.confirmed_points,
-                   self.outlier_points, self.selected):  # fmt: skip
+                   self.outlier_points, self.selected):
             self.plot.addItem(it)
         for it in (self.points, self.confirmed_points, self.outlier_points):
             it.sigClicked.connect(self._on_points_clicked)
@@ -360,7 +360,7 @@ class EvsView(QWidget):
         return {"title": self.title_label.isVisibleTo(self), "key": self.key_label.isVisibleTo(self),
                 "short_stats": bool(self._compact and self._compact[0]),
                 "long_y_label": LONG_Y_LABEL in self.plot.getPlotItem().getAxis("left").labelText,
-                "y_label": self.plot.getPlotItem().getAxis("left").label.isVisible()}  # fmt: skip
+                "y_label": self.plot.getPlotItem().getAxis("left").label.isVisible()}
 
     # -- interaction --------------------------------------------------------------
     def _tip(self, x: float, y: float, data: Any) -> str:

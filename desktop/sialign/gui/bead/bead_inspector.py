@@ -37,9 +37,9 @@ from PySide6.QtWidgets import (
 from sialign.core.edit_base import Edit
 from sialign.core.model import Bead, Document, Project, bead_text
 from sialign.core.word_links import link_texts, links_of
-from sialign.gui.common.session import ProjectSession
 from sialign.gui.bead.word_links_view import HELP as LINKS_HELP
 from sialign.gui.bead.word_links_view import PARAPHRASE_COLOUR, UNRENDERED_COLOUR, WordLinksView, rendered_share_text
+from sialign.gui.common.session import ProjectSession
 
 # Qt shows a paragraph break for "\n"; inside one segment a line break is a
 # line separator, so one segment stays one paragraph (one block) and cursor

@@ -15,7 +15,8 @@ the project modified.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
@@ -52,7 +53,7 @@ class LinksService(QObject):
     auto = True
 
     def __init__(self, session: ProjectSession, parent: QObject | None = None,
-                 linker_factory: Callable[[], Any] | None = None) -> None:  # fmt: skip
+                 linker_factory: Callable[[], Any] | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.runner = WorkerRunner(self)
@@ -115,7 +116,7 @@ class LinksService(QObject):
 
             return compute_links(copy, pairs, linker=self._make_linker(), tokenizer=scoring_tokenizer(should_stop),
                                  japanese_reader=scoring_japanese_reader(should_stop), progress=progress,
-                                 should_stop=should_stop)  # fmt: skip
+                                 should_stop=should_stop)
 
         worker = TaskWorker(task, "Drawing word links")
         queued = Qt.ConnectionType.QueuedConnection

@@ -17,7 +17,16 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
-    QColor, QFocusEvent, QFont, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen,
+    QColor,
+    QFocusEvent,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -52,7 +61,7 @@ def rendered_share_text(links: BeadLinks | None) -> str:
     states = [links.content_state(i) for i in links.content]
     linked, para = states.count("linked"), states.count("paraphrase")
     return (f"{100 * share:.0f}% of the source's content words rendered: {linked} linked, "
-            f"{para} by paraphrase, {len(states) - linked - para} not found")  # fmt: skip
+            f"{para} by paraphrase, {len(states) - linked - para} not found")
 
 
 @dataclass(frozen=True)
@@ -214,7 +223,7 @@ class WordLinksView(QWidget):
             painter.setPen(LABEL_COLOUR)
             painter.drawText(self.rect().adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN),
                              int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap),
-                             self.message or "No word links for this bead.")  # fmt: skip
+                             self.message or "No word links for this bead.")
             return
         current = self.current()
         linked: set[tuple[str, int]] = set()
@@ -230,7 +239,7 @@ class WordLinksView(QWidget):
         labels = self._labels()
         for side, rect in first_of_side.items():
             painter.drawText(QRect(MARGIN, rect.top(), self._label_width(), rect.height()),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), labels[side])  # fmt: skip
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), labels[side])
         painter.setFont(self.font())
         text_colour = palette.color(QPalette.ColorRole.Text)
         for box in self._boxes:

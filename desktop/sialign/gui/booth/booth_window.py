@@ -22,23 +22,46 @@ from __future__ import annotations
 import math
 import statistics
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget,
-)  # fmt: skip
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from sialign.gui.common.error_words import error_text
 from sialign.booth.recorder import SILENCE_DBFS, BoothDevices, RecordingResult, list_devices
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.core.progress import ProgressFn, StopFn
-from sialign.gui.booth.live_table import COL_LATENCY, COL_NUMBER, COL_SOURCE, COL_STATE, COL_TARGET, COL_TIME, LiveTableModel
+from sialign.gui.booth.live_table import (
+    COL_LATENCY,
+    COL_NUMBER,
+    COL_SOURCE,
+    COL_STATE,
+    COL_TARGET,
+    COL_TIME,
+    LiveTableModel,
+)
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
 from sialign.workflows.booth import BoothTalk
 
@@ -90,7 +113,7 @@ class BoothSession:
 
 
 def default_live_factory(source: Any, *, tgt_lang: str, model: Path, src_lang: str | None,
-                         on_update: Callable[[Any], None]) -> Any:  # fmt: skip
+                         on_update: Callable[[Any], None]) -> Any:
     """A ``sialign.booth.live.LiveAligner`` (imported when a session starts)."""
     try:
         from sialign.booth.live import LiveAligner  # type: ignore[import-not-found, unused-ignore]
@@ -148,7 +171,7 @@ class BoothWindow(QWidget):
                  devices_fn: Callable[[], BoothDevices] = list_devices, recorder_factory: Callable[..., Any] = default_recorder,
                  live_factory: Callable[..., Any] = default_live_factory, practice_fn: Callable[..., Project] = default_practice,
                  models_fn: Callable[[], tuple[list[tuple[str, Path]], str | None]] = default_models,
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("Practice booth — SI Aligner")
         self.host = host
@@ -312,7 +335,7 @@ class BoothWindow(QWidget):
                           (COL_TIME, QHeaderView.ResizeMode.ResizeToContents),
                           (COL_SOURCE, QHeaderView.ResizeMode.Stretch), (COL_TARGET, QHeaderView.ResizeMode.Stretch),
                           (COL_STATE, QHeaderView.ResizeMode.ResizeToContents),
-                          (COL_LATENCY, QHeaderView.ResizeMode.ResizeToContents)):  # fmt: skip
+                          (COL_LATENCY, QHeaderView.ResizeMode.ResizeToContents)):
             header.setSectionResizeMode(col, mode)
         # Rows are fitted to their wrapped text as they change; when the columns change width, all of them once.
         self._refit = QTimer(self)
@@ -373,7 +396,7 @@ class BoothWindow(QWidget):
 
     def _browse_transcript(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "The source's timed transcript", "",
-                                              "Transcripts (*.srt *.vtt *.TextGrid *.eaf *.tsv);;All files (*)")  # fmt: skip
+                                              "Transcripts (*.srt *.vtt *.TextGrid *.eaf *.tsv);;All files (*)")
         if path:
             self.transcript_path.setText(path)
 
@@ -386,7 +409,7 @@ class BoothWindow(QWidget):
                 combo.addItem(device.label(), device.index)
                 combo.setItemData(combo.count() - 1, f"{device.name}: {device.channels} channels, "
                                   f"{device.samplerate:.0f} Hz, latency {device.low_latency_s * 1000:.0f}–{device.high_latency_s * 1000:.0f} ms",
-                                  Qt.ItemDataRole.ToolTipRole)  # fmt: skip
+                                  Qt.ItemDataRole.ToolTipRole)
                 if device.is_default:
                     combo.setCurrentIndex(combo.count() - 1)
         self.device_message.setText(devices.problem)
@@ -440,14 +463,14 @@ class BoothWindow(QWidget):
         self.pause_button.setText("Resume" if state == "paused" else "Pause")
         self.stop_button.setEnabled(state in ("recording", "paused"))
         for widget in (self.talk_kind, self.talk_path, self.talk_browse, self.transcript_path, self.transcript_browse,
-                       self.src_lang, self.tgt_lang, self.output_device, self.input_device, self.model, self.models_button):  # fmt: skip
+                       self.src_lang, self.tgt_lang, self.output_device, self.input_device, self.model, self.models_button):
             widget.setEnabled(idle)
         self.report_button.setVisible(state == "done")
         self.compare_button.setVisible(state == "done")
         if idle and not ready and not self.status.text():
             if not self.model.currentData():
                 self.status.setText("No speech model: add a Whisper model with Models… (Settings → Speech models), "
-                                    "or choose its folder with Folder….")  # fmt: skip
+                                    "or choose its folder with Folder….")
 
     @property
     def busy(self) -> bool:
@@ -486,17 +509,19 @@ class BoothWindow(QWidget):
         bridge = self.bridge
 
         def prepare(progress: ProgressFn, should_stop: StopFn) -> BoothSession:
-            from sialign.workflows.booth import (
-                booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording, session_files,
-            )  # fmt: skip
-
             from sialign.transcribe.models import whisper_model_info
+            from sialign.workflows.booth import (
+                booth_talk_from_file,
+                booth_talk_from_project,
+                booth_talk_from_recording,
+                session_files,
+            )
 
             # The model first: a source recording may take a minute to transcribe before the talk is ready.
             info = whisper_model_info(model)
             if not info.knows(tgt_lang):
                 raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {tgt_lang!r}: "
-                                   "choose a multilingual model with Models… (Settings → Speech models).")  # fmt: skip
+                                   "choose a multilingual model with Models… (Settings → Speech models).")
             progress(0.0, "Reading the talk…")
             if kind == TALK_OPEN:
                 assert open_project is not None
@@ -505,11 +530,11 @@ class BoothWindow(QWidget):
                 talk = booth_talk_from_file(path)
             else:
                 talk = booth_talk_from_recording(path, transcript, src_lang=src_lang, model=model, progress=progress,
-                                                 should_stop=should_stop)  # fmt: skip
+                                                 should_stop=should_stop)
             recording, project_path = session_files(talk)
             progress(0.5, "Loading the speech model…")
             live = self._live_factory(talk.source, tgt_lang=tgt_lang, model=Path(model), src_lang=talk.src_lang,
-                                      on_update=bridge.updated.emit)  # fmt: skip
+                                      on_update=bridge.updated.emit)
             recorder = self._recorder_factory(talk.src_audio, recording, input_device=inp, output_device=out, on_block=live.feed)
             progress(0.8, "Preparing the talk's audio…")
             recorder.prepare(should_stop)
@@ -533,7 +558,7 @@ class BoothWindow(QWidget):
             self._set_state("idle")
             return
         self.status.setText(f"Recording {session.talk.origin} into {session.recording_path.name}. "
-                            "Interpret as the talk plays; Pause stops both.")  # fmt: skip
+                            "Interpret as the talk plays; Pause stops both.")
         self.live_summary.setText("Live alignment: waiting for the first words…")
         self.timer.start()
         self._set_state("recording")
@@ -584,7 +609,7 @@ class BoothWindow(QWidget):
         rows = self.live_model.apply_update(update)
         counts = self.live_model.counts
         parts = [f"{counts.get('rendered', 0)} rendered", f"{counts.get('unrendered', 0)} not rendered",
-                 f"{counts.get('pending', 0)} not reached yet"]  # fmt: skip
+                 f"{counts.get('pending', 0)} not reached yet"]
         latencies = self.live_model.latencies
         if latencies:
             parts.append(f"median {statistics.median(latencies):.1f} s after the words")
@@ -624,18 +649,18 @@ class BoothWindow(QWidget):
         self.meter.setFormat("recording finished")
         live = session.live_result
         project = session_project(session.talk, live, session.result, tgt_lang=session.tgt_lang, model=session.model,
-                                  project_path=session.project_path)  # fmt: skip
+                                  project_path=session.project_path)
         self.host.install_live(project)
         self.host.set_locked("the full pass over the recording is running; edit when it has finished")
         talk, result = session.talk, session.result
 
         def full_pass(progress: ProgressFn, should_stop: StopFn) -> Project:
             return self._practice_fn(talk.source, result.path, tgt_lang=session.tgt_lang, model=session.model, live=live,
-                                     src_audio=talk.src_audio, progress=progress, should_stop=should_stop)  # fmt: skip
+                                     src_audio=talk.src_audio, progress=progress, should_stop=should_stop)
 
         self.status.setText("Full pass over the recording: transcribing and aligning it like `sialign align`…")
         self._run(TaskWorker(full_pass, "Full pass over the recording"), self._full_pass_done,
-                  on_fail=self._full_pass_failed)  # fmt: skip
+                  on_fail=self._full_pass_failed)
 
     def _full_pass_done(self, final: Project) -> None:
         session = self.session
@@ -644,7 +669,7 @@ class BoothWindow(QWidget):
         if self.host.apply_full_pass(final):
             self.finished_path = str(session.project_path)
             self.status.setText(f"Done: the full pass replaced the live beads in the main window (Undo brings them back); "
-                                f"saved as {session.project_path.name}, the recording is {Path(session.result.path).name if session.result else ''}.")  # fmt: skip
+                                f"saved as {session.project_path.name}, the recording is {Path(session.result.path).name if session.result else ''}.")
             self._set_state("done")
         else:
             self.status.setText("The full pass could not be installed; the live result stays in the main window.")
@@ -714,7 +739,7 @@ class BoothWindow(QWidget):
                 self, "A session is being recorded",
                 f"The student is being recorded. Stop and quit? The recording so far is kept in {session.recording_path} "
                 "(align it later with `sialign practice … --input-file`).",
-            )  # fmt: skip
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return False
             self.timer.stop()
@@ -726,7 +751,7 @@ class BoothWindow(QWidget):
             answer = QMessageBox.question(
                 self, "The session is being finished",
                 f"The full pass over the recording is still running. Quit anyway? The recording is kept in {session.recording_path}.",
-            )  # fmt: skip
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return False
         self.runner.cancel()
@@ -739,7 +764,7 @@ class BoothWindow(QWidget):
         if self.state in ("recording", "paused"):
             answer = QMessageBox.question(self, "Stop the session?",
                                           "The student is being recorded. Stop the session and close the booth? "
-                                          "The recording is kept and aligned in the main window.")  # fmt: skip
+                                          "The recording is kept and aligned in the main window.")
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return

@@ -9,7 +9,8 @@ and saves the session's project, and opens the report and *Compare renditions*.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtWidgets import QWidget
@@ -33,7 +34,7 @@ class PracticeController(QObject):
 
     def __init__(self, window: QWidget, session: ProjectSession, files: Any, settings: QSettings, *,
                  notify: Callable[[str, int], None], speech_models: Callable[[], None] = lambda: None,
-                 booth_options: dict[str, Any] | None = None) -> None:  # fmt: skip
+                 booth_options: dict[str, Any] | None = None) -> None:
         super().__init__(window)
         self._window = window
         self.session = session

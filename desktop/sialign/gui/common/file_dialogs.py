@@ -52,7 +52,7 @@ def _start(kind: str, current: str | Path | None, settings: QSettings | None) ->
 
 
 def open_file_name(parent: QWidget | None, caption: str, file_filter: str, *, kind: str,
-                   current: str | Path | None = None, settings: QSettings | None = None) -> str:  # fmt: skip
+                   current: str | Path | None = None, settings: QSettings | None = None) -> str:
     """Ask for an existing file; "" when cancelled. Starts at ``current`` or in the last folder of ``kind``."""
     path, _ = QFileDialog.getOpenFileName(parent, caption, _start(kind, current, settings), file_filter)
     if path:
@@ -61,7 +61,7 @@ def open_file_name(parent: QWidget | None, caption: str, file_filter: str, *, ki
 
 
 def save_file_name(parent: QWidget | None, caption: str, file_name: str, file_filter: str, *, kind: str,
-                   current: str | Path | None = None, settings: QSettings | None = None) -> str:  # fmt: skip
+                   current: str | Path | None = None, settings: QSettings | None = None) -> str:
     """Ask where to save; "" when cancelled. Suggests ``current``, else ``file_name`` in the last folder of ``kind``."""
     start = str(current) if current else str(Path(last_folder(kind, settings)) / file_name)
     path, _ = QFileDialog.getSaveFileName(parent, caption, start, file_filter)

@@ -9,18 +9,19 @@ stay in step. Selection lives here too, so every view shows the same bead.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QUndoStack
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.changes import Changes
 from sialign.core.edit_base import Edit
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.core.similarity import SimilarityGrid
+from sialign.gui.common.error_words import error_text
 
 log = logging.getLogger(__name__)
 

@@ -17,15 +17,16 @@ import dataclasses
 import threading
 import time
 import traceback
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Document, Project
 from sialign.core.params import AlignParams
 from sialign.core.progress import ProgressFn, StopFn
+from sialign.gui.common.error_words import error_text
 
 # Smallest change of the progress fraction worth a repaint (one per mille) and
 # the least time between two such repaints.

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
@@ -42,7 +43,7 @@ class ExplainDialog(QDialog):
         frame = 2 * self.text.frameWidth() + 2 * int(self.text.document().documentMargin()) + 12
         widest = max((metrics.horizontalAdvance(line) for line in lines), default=0)
         self.text.setMinimumSize(min(widest + frame + self.text.verticalScrollBar().sizeHint().width(), 1100),
-                                 min(metrics.lineSpacing() * (len(lines) + 2) + frame, 600))  # fmt: skip
+                                 min(metrics.lineSpacing() * (len(lines) + 2) + frame, 600))
         self.resize(max(self.sizeHint().width(), 560), self.sizeHint().height())
 
 
@@ -57,7 +58,7 @@ class ExplainController:
     """
 
     def __init__(self, session: ProjectSession, run_task: Callable[[TaskWorker, Callable[[Any], None]], bool],
-                 show_error: Callable[[str, str], None], parent: QWidget) -> None:  # fmt: skip
+                 show_error: Callable[[str, str], None], parent: QWidget) -> None:
         self.session = session
         self._run_task = run_task
         self._show_error = show_error

@@ -19,19 +19,28 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-    QMessageBox, QPushButton, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QWidget,
 )
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
-from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
-from sialign.gui.common.file_dialogs import remember_folder
-from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
 from sialign.core.plurals import count_noun
+from sialign.gui.common.error_words import error_text
+from sialign.gui.common.file_dialogs import remember_folder
+from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
+from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
 from sialign.workflows.outputs import check_not_an_input, project_inputs
-
 
 # Every format the writers know, in the order of the registry.
 FORMATS = list(EXPORT_FORMATS)
@@ -54,7 +63,7 @@ def export(project: Project, options: ExportOptions) -> int:
     from sialign.workflows.outputs import export as write_out
 
     written = write_out(project, options.path, format=options.format.key, only_confirmed=options.only_confirmed,
-                        include_dropped=options.include_dropped, links=options.links and options.format.key in LINK_FORMATS)  # fmt: skip
+                        include_dropped=options.include_dropped, links=options.links and options.format.key in LINK_FORMATS)
     return written.beads or 0
 
 
@@ -98,7 +107,7 @@ class ExportDialog(QDialog):
     """
 
     def __init__(self, project: Project, default_path: str, parent: QWidget | None = None,
-                 settings: QSettings | None = None) -> None:  # fmt: skip
+                 settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self._settings = settings or QSettings()
         self.rows_written: int | None = None
@@ -253,7 +262,7 @@ class ExportDialog(QDialog):
                 self.show_error(f"Cannot create {path.parent}: {exc.strerror or exc}")
                 return
         options = ExportOptions(str(path), self.format, self.only_confirmed.isChecked(), self.include_dropped.isChecked(),
-                                self.links.isChecked())  # fmt: skip
+                                self.links.isChecked())
         try:
             self.rows_written = export(self.project, options)
         except (SialignError, OSError) as exc:

@@ -31,10 +31,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.embed import models_registry as mr
+from sialign.gui.common.error_words import error_text
 from sialign.gui.dialogs.registry_dialog import RegistryDialog
 
 _SOURCE_TEXT = {

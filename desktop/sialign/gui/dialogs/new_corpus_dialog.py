@@ -43,9 +43,8 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.errors import SialignError
-from sialign.gui.common.form_layout import dialog_layout
 from sialign.gui.common.file_dialogs import existing_folder
-from sialign.gui.common.form_layout import error_message, growing_form
+from sialign.gui.common.form_layout import dialog_layout, error_message, growing_form
 
 MANIFEST_NAME = "manifest.tsv"
 CORPUS_SUBFOLDER = "corpus"
@@ -82,7 +81,7 @@ def _absolute(row: list[str], folder: Path) -> list[str]:
 
     files = {"source", "target", "reference", "source_audio", "target_audio"}
     return [str((folder / cell).resolve()) if name in files and cell.strip() and not Path(cell).expanduser().is_absolute()
-            else cell for name, cell in zip(COLUMNS, row)]  # fmt: skip
+            else cell for name, cell in zip(COLUMNS, row)]
 
 
 class NewCorpusDialog(QDialog):
@@ -149,7 +148,7 @@ class NewCorpusDialog(QDialog):
         self.output_note.setWordWrap(True)
         self.output_note.hide()
         options = growing_form([("Corpus folder", self.output), ("", self.output_note), ("Talks at once", self.jobs),
-                                ("Filters", filters_box)])  # fmt: skip
+                                ("Filters", filters_box)])
         self.message = error_message()
         self.buttons = dialog_layout(self, self.form, self.table, found_row, options, self.message, ok_text="Save manifest and align")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
@@ -190,7 +189,7 @@ class NewCorpusDialog(QDialog):
             out = CORPORA_HOME.expanduser() / (Path(folder).resolve().name or "corpus")
             self.output.setText(str(out))
             self.output_note.setText(f"{folder} {why}: the manifest and the projects go to this corpus folder instead "
-                                     "(change it if you like).")  # fmt: skip
+                                     "(change it if you like).")
         else:
             self.output.setText(str(Path(folder) / CORPUS_SUBFOLDER))
         self.output_note.setVisible(bool(why))
@@ -211,7 +210,7 @@ class NewCorpusDialog(QDialog):
         self._show_rows([r.row() for r in rows])
         self.message.setText("" if rows else (
             f"No talks found in {folder}: name the files <talk>.<lang>.<ext> (ted_42.en.srt and ted_42.ja.srt) "
-            "or put each talk in its own folder as src.* and tgt.*; or add rows and type the paths."))  # fmt: skip
+            "or put each talk in its own folder as src.* and tgt.*; or add rows and type the paths."))
 
     def _show_rows(self, rows: list[list[str]]) -> None:
         self.table.setRowCount(0)
@@ -268,12 +267,12 @@ class NewCorpusDialog(QDialog):
             if inside and QMessageBox.question(
                 self, "Write into the folder?", f"{folder} {why}. Write the corpus into it anyway ({output})?",
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
-            ) != QMessageBox.StandardButton.Yes:  # fmt: skip
+            ) != QMessageBox.StandardButton.Yes:
                 return
         if manifest.exists() and QMessageBox.question(
             self, "Replace the manifest?", f"{manifest} exists. Replace it with the table shown?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        ) != QMessageBox.StandardButton.Yes:  # fmt: skip
+        ) != QMessageBox.StandardButton.Yes:
             return
         try:
             manifest.parent.mkdir(parents=True, exist_ok=True)
@@ -285,7 +284,7 @@ class NewCorpusDialog(QDialog):
         missing = [f"{s.talk}: {p.name}" for s in specs for p in s.inputs() if not p.is_file()]
         if missing:
             self.message.setText("Files not found (" + ", ".join(missing[:4]) + (" …" if len(missing) > 4 else "")
-                                 + ") — correct the paths in the table.")  # fmt: skip
+                                 + ") — correct the paths in the table.")
             return
         self._run = CorpusRun(manifest, output, self.jobs.value(), self.filters())
         super().accept()

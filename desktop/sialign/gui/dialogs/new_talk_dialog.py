@@ -20,27 +20,34 @@ for the mouse button to be released before it grows the field.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QResizeEvent
 from PySide6.QtWidgets import (
-    QApplication, QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
-    QSizePolicy, QVBoxLayout, QWidget,
+    QApplication,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
 )
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
-from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
+from sialign.core.plurals import count_noun
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.file_dialogs import open_file_name
-from sialign.gui.common.form_layout import ERROR_COLOUR, error_message, growing_form
+from sialign.gui.common.form_layout import ERROR_COLOUR, dialog_layout, error_message, grow_to_fit, growing_form
 from sialign.gui.common.screen_fit import ContentScroll
 from sialign.io.text_preview import ENCODING_CHOICES
 from sialign.workflows.talks import talk_from_documents, talk_id_from_path
-from sialign.core.plurals import count_noun
 
 TRANSCRIPT_FILTER = (
     "Transcripts (*.txt *.tsv *.srt *.vtt *.TextGrid *.textgrid *.eaf);;"
@@ -98,7 +105,7 @@ class FileField(QWidget):
     room_changed = Signal()
 
     def __init__(self, caption: str, file_filter: str, parent: QWidget | None = None, *, kind: str = "transcript",
-                 transcript: bool = False, settings: QSettings | None = None) -> None:  # fmt: skip
+                 transcript: bool = False, settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.caption = caption
         self.file_filter = file_filter
@@ -131,7 +138,7 @@ class FileField(QWidget):
             for label, codec in ENCODING_CHOICES:
                 self.encoding.addItem(label, codec)
             self.encoding.setToolTip("The text encoding of the file; Auto detects it. "
-                                     "Choose another one when the preview below looks garbled.")  # fmt: skip
+                                     "Choose another one when the preview below looks garbled.")
             row.addWidget(self.encoding)
         row.addWidget(browse)
         self._row = row
@@ -214,7 +221,7 @@ class FileField(QWidget):
 
     def browse(self) -> None:
         path = open_file_name(self, self.caption, self.file_filter, kind=self.kind, current=self.path or None,
-                              settings=self.settings)  # fmt: skip
+                              settings=self.settings)
         if path:
             self.set_path(path)
 
@@ -364,7 +371,7 @@ class NewTalkDialog(QDialog):
             ("Talk id", self.talk_id),
             ("Interpreter id", self.interpreter),
             ("Interpreter rank", self.rank),
-        ])  # fmt: skip
+        ])
 
         self.message = error_message()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -474,13 +481,13 @@ class NewTalkDialog(QDialog):
         summary = f"{count_noun(len(doc), 'segment')} · {doc.format or '?'} · {doc.encoding or '?'} ({how}) · {times} · language {language}"
         if preview.doubts:
             field.show_warning(summary + "\nWarning: the encoding may be wrong — " + "; ".join(preview.doubts)
-                               + ". If the preview looks garbled, choose the encoding.")  # fmt: skip
+                               + ". If the preview looks garbled, choose the encoding.")
         elif doc.warnings:
             field.show_warning(summary + "\nWarning: " + "; ".join(doc.warnings))
         elif key == "ref" and language not in ("", "und") and language != self.target_language.currentText().strip():
             field.show_warning(summary + f"\nWarning: the reference is in language {language} but the interpretation "
                                f"is {self.target_language.currentText().strip()}; choose the translation into the "
-                               "interpretation's language.")  # fmt: skip
+                               "interpretation's language.")
         else:
             field.show_ok(summary)
         # A language guessed from text read with a doubtful chosen encoding is a guess about garbage: keep the box.
@@ -558,7 +565,7 @@ class NewTalkDialog(QDialog):
         audio_field, transcript_field, language = (
             (self.source_audio, self.source, self.source_language) if key == "src"
             else (self.target_audio, self.target, self.target_language)
-        )  # fmt: skip
+        )
         if not audio_field.path:
             audio_field.show_error("Choose the recording first (Browse…), then Transcribe….")
             self._fit_height()
@@ -568,14 +575,14 @@ class NewTalkDialog(QDialog):
             self._fit_height()
             return
         dialog = TranscribeDialog(audio_field.path, language.currentText().strip(),
-                                  "source" if key == "src" else "interpretation", self, settings=self._settings)  # fmt: skip
+                                  "source" if key == "src" else "interpretation", self, settings=self._settings)
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.output is None:
             return
         transcript_field.set_path(str(dialog.output))
         self._machine[key] = (dialog.model_name, str(dialog.output))
         if self._documents.get(key) is not None:
             transcript_field.show_ok(transcript_field.status.text() + f"\nMachine transcript (Whisper {dialog.model_name}), "
-                                     "not corrected: correct it in the review after creating the talk.")  # fmt: skip
+                                     "not corrected: correct it in the review after creating the talk.")
 
     def machine_transcripts(self) -> dict[str, str]:
         """Sides whose chosen transcript is still the one a Whisper model wrote here: side -> model name."""
@@ -618,7 +625,7 @@ class NewTalkDialog(QDialog):
         from sialign.audio.decode import audio_file_problem
 
         return [key for key, transcript, audio in (("src", self.source, self.source_audio), ("tgt", self.target, self.target_audio))
-                if not transcript.path and audio.path and not audio_file_problem(audio.path)]  # fmt: skip
+                if not transcript.path and audio.path and not audio_file_problem(audio.path)]
 
     def transcribe_missing(self) -> bool:
         """Transcribe every recording whose side has no transcript, in one dialog; False when cancelled or failed."""
@@ -628,9 +635,9 @@ class NewTalkDialog(QDialog):
         if not sides:
             return True
         fields = {"src": (self.source, self.source_audio, self.source_language),
-                  "tgt": (self.target, self.target_audio, self.target_language)}  # fmt: skip
+                  "tgt": (self.target, self.target_audio, self.target_language)}
         recordings = [Recording(fields[k][1].path, fields[k][2].currentText().strip(), "source" if k == "src" else "interpretation")
-                      for k in sides]  # fmt: skip
+                      for k in sides]
         dialog = TranscribeDialog(recordings, parent=self, settings=self._settings)
         if dialog.exec() != QDialog.DialogCode.Accepted or len(dialog.outputs) != len(sides):
             return False
@@ -640,7 +647,7 @@ class NewTalkDialog(QDialog):
             self._machine[key] = (dialog.model_name, str(out))
             if self._documents.get(key) is not None:
                 transcript.show_ok(transcript.status.text() + f"\nMachine transcript (Whisper {dialog.model_name}), "
-                                   "not corrected: correct it in the review after creating the talk.")  # fmt: skip
+                                   "not corrected: correct it in the review after creating the talk.")
         return True
 
     def done(self, result: int) -> None:
@@ -664,7 +671,7 @@ class NewTalkDialog(QDialog):
         if self.sides_to_transcribe():
             if not self.transcribe_missing():
                 self.message.setText("Not created: the recordings were not transcribed. Choose transcripts, or "
-                                     "Create again to transcribe the recordings.")  # fmt: skip
+                                     "Create again to transcribe the recordings.")
                 self._fit_height()
                 return
             problems = self.problems()

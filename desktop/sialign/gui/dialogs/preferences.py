@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialog, QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
-from sialign.gui.common.form_layout import dialog_layout
 from sialign.core.bead_summary import DEFAULT_LOW_CONFIDENCE
+from sialign.gui.common.form_layout import dialog_layout
 
 
 @dataclass

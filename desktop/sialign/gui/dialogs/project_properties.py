@@ -16,17 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import (
-    QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Project
 from sialign.core.param_edits import SetTalkInfo
-from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.file_dialogs import open_file_name
-from sialign.gui.common.form_layout import error_message, growing_form
+from sialign.gui.common.form_layout import dialog_layout, error_message, grow_to_fit, growing_form
 from sialign.gui.dialogs.new_talk_dialog import AUDIO_FILTER, LANGUAGES, RANKS, TRANSCRIPT_FILTER
 
 if TYPE_CHECKING:
@@ -71,7 +68,7 @@ def talk_info_edit(properties: ProjectProperties, label: str) -> SetTalkInfo:
     """The core edit that gives a project ``properties``."""
     return SetTalkInfo(properties.talk_id, properties.source_language, properties.target_language,
                        properties.interpreter, properties.rank, properties.audio.get("src") or None,
-                       properties.audio.get("tgt") or None, properties.reference, label)  # fmt: skip
+                       properties.audio.get("tgt") or None, properties.reference, label)
 
 
 def changes_anything(project: Project, properties: ProjectProperties) -> bool:
@@ -159,7 +156,7 @@ class ProjectPropertiesDialog(QDialog):
             ("Source audio", self.audio["src"]),
             ("Interpreter audio", self.audio["tgt"]),
             ("Reference translation", self.reference),
-        ])  # fmt: skip
+        ])
         self.message = error_message()
         dialog_layout(self, form, self.message)
 
@@ -195,7 +192,7 @@ class ProjectPropertiesDialog(QDialog):
         path = self._resolved(self.audio[side].edit.text())
         start = path.parent if path is not None and path.parent.is_dir() else None
         chosen = open_file_name(self, f"Locate the {SIDES[side]} audio", AUDIO_FILTER, kind="audio", current=start,
-                                settings=self.settings)  # fmt: skip
+                                settings=self.settings)
         if chosen:
             from sialign.audio.decode import audio_path_to_store
 
@@ -204,7 +201,7 @@ class ProjectPropertiesDialog(QDialog):
     # -- reference -------------------------------------------------------------
     def choose_reference(self) -> None:
         chosen = open_file_name(self, "Reference translation", TRANSCRIPT_FILTER, kind="transcript",
-                                settings=self.settings)  # fmt: skip
+                                settings=self.settings)
         if chosen:
             self.set_reference(chosen)
 
@@ -223,7 +220,7 @@ class ProjectPropertiesDialog(QDialog):
             self._reference = None
             self.reference.set_status(
                 f"{Path(path).name} has {len(document)} lines but the source has {len(self.project.source)}; "
-                "a reference translation needs one line per source segment", error=True)  # fmt: skip
+                "a reference translation needs one line per source segment", error=True)
             return False
         self._reference = document
         self.reference.set_status(f"{len(document)} lines · {document.encoding or '?'}", error=False)

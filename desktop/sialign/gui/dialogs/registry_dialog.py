@@ -8,14 +8,24 @@ its own widgets and says what its rows hold and what its messages say.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QProgressBar, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.embed import models_registry as mr
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.workers import TaskWorker, WorkerRunner
 
 

@@ -10,15 +10,23 @@ embedded CJK font takes about a second.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QRectF, QSettings, Qt, QUrl
 from PySide6.QtGui import QImage, QPainter, QTextDocument
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QFileDialog, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
-)  # fmt: skip
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sialign.core.model import Project
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
@@ -51,7 +59,7 @@ class ReportDialog(QDialog):
     """
 
     def __init__(self, project: Project, parent: QWidget | None = None, *, settings: QSettings | None = None,
-                 terms: Any = None) -> None:  # fmt: skip
+                 terms: Any = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Review report — {project.talk_id}")
         self.resize(980, 760)

@@ -19,14 +19,24 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-    QProgressBar, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
-)  # fmt: skip
+    QAbstractItemView,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.embed import models_registry as mr
+from sialign.gui.common.error_words import error_text
 from sialign.gui.dialogs.registry_dialog import RegistryDialog
 
 COLUMNS = ["Model", "Recognises", "Where", "Folder"]
@@ -189,7 +199,7 @@ class SpeechModelsDialog(RegistryDialog):
             self.languages_label.setText("")
         elif info.multilingual:
             self.languages_label.setText(f"<b>{info.name}</b> recognises {len(info.languages)} languages: "
-                                         + ", ".join(info.languages))  # fmt: skip
+                                         + ", ".join(info.languages))
         else:
             self.languages_label.setText(f"<b>{info.name}</b> recognises English only.")
         self._update_buttons()
@@ -244,7 +254,7 @@ class SpeechModelsDialog(RegistryDialog):
         self.select(entry.name)
         default = self.default_name()
         self.show_message(f"Added '{entry.name}'." + (" It is the default speech model." if default == entry.name
-                                                       else " Choose “Use by default” to use it when none is named."))  # fmt: skip
+                                                       else " Choose “Use by default” to use it when none is named."))
         self.default_changed.emit(default or "")
 
 

@@ -8,15 +8,26 @@ row selects the bead in every view. Nothing here changes the project.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
-    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
-)  # fmt: skip
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.error_words import error_text
@@ -150,7 +161,7 @@ class TermsController:
     """
 
     def __init__(self, session: ProjectSession, run_task: Callable[[TaskWorker, Callable[[Any], None]], bool],
-                 show_error: Callable[[str, str], None], parent: QWidget, settings: QSettings | None = None) -> None:  # fmt: skip
+                 show_error: Callable[[str, str], None], parent: QWidget, settings: QSettings | None = None) -> None:
         self.session = session
         self._run_task = run_task
         self._show_error = show_error
@@ -167,7 +178,7 @@ class TermsController:
         from sialign.gui.common.file_dialogs import open_file_name
 
         return open_file_name(self._parent, "Check terms — choose a glossary", GLOSSARY_FILTER, kind="glossary",
-                              current=self.glossary_path or None, settings=self._settings)  # fmt: skip
+                              current=self.glossary_path or None, settings=self._settings)
 
     def check_terms(self) -> bool:
         """Review → Check terms…: ask for a glossary and check it; True when the check started."""

@@ -13,9 +13,17 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QButtonGroup, QDialog, QDialogButtonBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QRadioButton, QVBoxLayout,
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
     QWidget,
-)  # fmt: skip
+)
 
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
@@ -46,7 +54,7 @@ class TimeFromAudioDialog(QDialog):
 
         intro = QLabel("A transcript typed without times gets the times of its recording: a speech model hears the "
                        "recording, the transcript's words are matched to the words it heard, and each segment takes "
-                       "the start of its first word and the end of its last. The text is not changed.")  # fmt: skip
+                       "the start of its first word and the end of its last. The text is not changed.")
         intro.setWordWrap(True)
         self.group = QButtonGroup(self)
         self.buttons_by_side: dict[str, QRadioButton] = {}
@@ -111,7 +119,7 @@ class TimeFromAudioDialog(QDialog):
                 parts.append(f"recording {audio.name}")
             except SialignError:
                 self._problems[key] = (f"The {name.lower()} has no recording that can be played: choose it in "
-                                       "File → Project properties… first.")  # fmt: skip
+                                       "File → Project properties… first.")
                 parts.append("no recording")
             if doc.has_times:
                 parts.append("already has times")
@@ -134,7 +142,7 @@ class TimeFromAudioDialog(QDialog):
             self.model = None
             self._info = None
             self.model_label.setText("<b>No speech model.</b> Timing from audio needs one to hear the recording: "
-                                     "add a Whisper model folder with the Speech models… button.")  # fmt: skip
+                                     "add a Whisper model folder with the Speech models… button.")
             self.model_label.setStyleSheet(ERROR_STYLE)
             self.models_button.setDefault(True)
             return
@@ -164,11 +172,11 @@ class TimeFromAudioDialog(QDialog):
             text = ""
         elif doc is not None and not self._info.knows(doc.language):
             text = (f"{self._info.name} recognises English only, but the {name} is in '{doc.language}': "
-                    "add a multilingual model with the Speech models… button.")  # fmt: skip
+                    "add a multilingual model with the Speech models… button.")
             problem = text
         elif doc is not None and doc.has_times:
             text = (f"The {name} already has times: they will be replaced by the times of its recording "
-                    "(Edit → Undo brings them back).")  # fmt: skip
+                    "(Edit → Undo brings them back).")
             style = WARNING_STYLE
         else:
             text = ""

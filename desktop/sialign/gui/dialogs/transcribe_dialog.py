@@ -14,20 +14,30 @@ existing file) so it can be opened, corrected and aligned like any other.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QProgressBar,
-    QPushButton, QVBoxLayout, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import AlignmentCancelled, SialignError
-from sialign.gui.common.workers import TaskWorker, WorkerRunner
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.form_layout import grow_to_fit
+from sialign.gui.common.workers import TaskWorker, WorkerRunner
 
 LANGUAGES = ["en", "ja", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "nl"]
 
@@ -62,7 +72,7 @@ class TranscribeDialog(QDialog):
     """
 
     def __init__(self, audio: str | Sequence[Recording], language: str = "", role: str = "source",
-                 parent: QWidget | None = None, settings: QSettings | None = None) -> None:  # fmt: skip
+                 parent: QWidget | None = None, settings: QSettings | None = None) -> None:
         super().__init__(parent)
         self.recordings = [Recording(audio, language, role)] if isinstance(audio, str) else list(audio)
         several = len(self.recordings) > 1
@@ -109,7 +119,7 @@ class TranscribeDialog(QDialog):
         form = QFormLayout()
         if several:
             listing = QLabel("\n".join(f"{Path(r.audio).name} — {_role_words(r.role)}, language {r.language or 'detected'}"
-                                       for r in self.recordings))  # fmt: skip
+                                       for r in self.recordings))
             form.addRow("Recordings", listing)
         else:
             form.addRow("Recording", QLabel(Path(self.audio).name))
@@ -125,7 +135,7 @@ class TranscribeDialog(QDialog):
             cuts.append(f"the interpretation {'into' if cuts else 'is cut into'} chunks (Japanese) or sentences")
         cut = "; ".join(cuts)
         note = QLabel(f"{cut[0].upper()}{cut[1:]}. Saved beside the recording{'s' if several else ''} as {names}, "
-                      "marked as a machine transcript to be corrected in the review.")  # fmt: skip
+                      "marked as a machine transcript to be corrected in the review.")
         note.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.start_button = self.buttons.addButton("Transcribe", QDialogButtonBox.ButtonRole.ActionRole)
@@ -163,7 +173,7 @@ class TranscribeDialog(QDialog):
         self.model.blockSignals(False)
         if not entries:
             self._show("No speech model yet: add a Whisper model folder in Speech models… (or use a folder once "
-                       "with Folder…). The documentation page Transcription says where to get one.", error=True)  # fmt: skip
+                       "with Folder…). The documentation page Transcription says where to get one.", error=True)
         elif self.status.property("error"):
             self._show("")
         self._model_changed()
@@ -196,12 +206,12 @@ class TranscribeDialog(QDialog):
                 unknown = [lang for lang in languages if not info.knows(lang)]
                 if unknown:
                     self.model_info.setText(f"{info.name} recognises English only, not '{unknown[0]}': choose a "
-                                            "multilingual model, or add one with the Speech models… button.")  # fmt: skip
+                                            "multilingual model, or add one with the Speech models… button.")
                     self.model_info.setStyleSheet("color: #b00020;")
                     ok = False
                 else:
                     self.model_info.setText(f"{info.describe()}" + (", the default speech model"
-                                            if self.model.currentText() == _default_name() else ""))  # fmt: skip
+                                            if self.model.currentText() == _default_name() else ""))
                     self.model_info.setStyleSheet("color: #555;")
         self.start_button.setEnabled(ok and not self.busy)
         if self.isVisible():
@@ -257,7 +267,7 @@ class TranscribeDialog(QDialog):
                         part(fraction, f"{name}: {message}" if len(recordings) > 1 else message)
 
                 result = transcribe_file(rec.audio, model, language=rec.language or None, role=rec.role,
-                                         progress=report, should_stop=should_stop)  # fmt: skip
+                                         progress=report, should_stop=should_stop)
                 if result.recognition.interrupted:
                     raise AlignmentCancelled("Transcription cancelled; nothing was saved.")
                 done.append(result)
@@ -295,7 +305,7 @@ class TranscribeDialog(QDialog):
         self.output = outs[0]
         self._show("Saved " + "; ".join(
             f"{len(t.document)} segments to {out.name} ({t.recognition.duration:.0f} s of audio in {t.recognition.seconds:.0f} s)"
-            for out, t in zip(outs, transcriptions)) + ".")  # fmt: skip
+            for out, t in zip(outs, transcriptions)) + ".")
 
     @Slot(str, str)
     def _on_failed(self, text: str, _details: str) -> None:

@@ -18,7 +18,8 @@ restore, and *Apply* as one undoable step.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -189,7 +190,7 @@ class DoubtFilterBox(QWidget):
 
     def __init__(self, session: ProjectSession, service: DoubtService,
                  run_task: Callable[[Any, Callable[[Any], None]], Any], drop_box: QCheckBox, threshold_row: Any,
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.service = service
@@ -198,7 +199,7 @@ class DoubtFilterBox(QWidget):
         self.threshold = threshold_row
         self.flips: list[int] = []
         self.title = QLabel("<b>Learned filter</b> — doubt: probability a bead is wrong, from a model trained on "
-                            "the beads you confirmed, dropped and corrected (it retrains as you review)")  # fmt: skip
+                            "the beads you confirmed, dropped and corrected (it retrains as you review)")
         self.title.setWordWrap(True)
         self.count_label = QLabel("")
         self.count_label.setWordWrap(True)

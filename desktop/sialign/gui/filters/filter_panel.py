@@ -17,8 +17,9 @@ one undoable edit (:func:`~sialign.workflows.filtering.filters_edit`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -38,10 +39,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.changes import Changes
 from sialign.core.params import EtaMetric, FilterParams
 from sialign.core.progress import ProgressFn, StopFn
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.session import ProjectSession
 
 
@@ -69,7 +70,7 @@ THRESHOLDS = (
     Threshold("rendered_min", "Partly rendered — rendered share, at least", 0.0, 1.0, 0.01,
               "Share of the source's content words with a word link; below it the bead is flagged "
               "“partly rendered” (never dropped for it). 0: off. Links are drawn in the background"),
-)  # fmt: skip
+)
 DOUBT_THRESHOLD = Threshold("doubt_max", "Doubt, at most", 0.0, 1.0, 0.01,
                             "Beads whose doubt (probability of being wrong) is above this are dropped, or only flagged")
 SLIDER_STEPS = 1000
@@ -153,7 +154,7 @@ class FilterPanel(QWidget):
     table_filter_changed = Signal(object)
 
     def __init__(self, session: ProjectSession, run_task: Callable[[Any, Callable[[Any], None]], object],
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self._run_task = run_task

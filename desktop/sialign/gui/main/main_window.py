@@ -11,9 +11,10 @@ after a crash.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import PySide6.QtOpenGL  # noqa: F401  (pyqtgraph imports it dynamically; frozen builds need it explicit)
 from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
@@ -23,30 +24,30 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 from sialign.core.bead_summary import bead_summary
 from sialign.core.changes import Changes
 from sialign.core.params import AlignParams
+from sialign.core.plurals import count_noun
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.audio.audio_panel import AudioPanel
 from sialign.gui.bead.bead_inspector import BeadInspector
-from sialign.gui.booth.practice import PracticeController
-from sialign.gui.dialogs.preferences import Preferences, PreferencesDialog
-from sialign.gui.dialogs.split_bead import SplitBeadDialog
-from sialign.gui.filters.doubt import DoubtService
-from sialign.gui.dialogs.explain_dialog import ExplainController
 from sialign.gui.bead.links_service import LinksService
-from sialign.gui.dialogs.terms_dialog import TermsController
-from sialign.gui.matrix.similarity_service import SimilarityService
-from sialign.gui.filters.filter_panel import FilterPanel
-from sialign.gui.matrix.matrix_view import MatrixView
-from sialign.gui.resources import app_icon
-from sialign.gui.main.project_files import ProjectFilesController
-from sialign.gui.main.review_actions import ReviewActions
-from sialign.gui.dialogs.review_questions import ReviewQuestions
-from sialign.gui.table.table_panel import TablePanel
-from sialign.gui.main.task_runner import AlignmentController, TaskRunner
-from sialign.gui.main.window_layout import MainActions, WindowLayout
+from sialign.gui.booth.practice import PracticeController
 from sialign.gui.common.session import ProjectSession, touched_segments
 from sialign.gui.common.workers import TaskWorker
+from sialign.gui.dialogs.explain_dialog import ExplainController
+from sialign.gui.dialogs.preferences import Preferences, PreferencesDialog
+from sialign.gui.dialogs.review_questions import ReviewQuestions
+from sialign.gui.dialogs.split_bead import SplitBeadDialog
+from sialign.gui.dialogs.terms_dialog import TermsController
+from sialign.gui.filters.doubt import DoubtService
+from sialign.gui.filters.filter_panel import FilterPanel
+from sialign.gui.main.project_files import ProjectFilesController
+from sialign.gui.main.review_actions import ReviewActions
 from sialign.gui.main.shortcuts import ShortcutManager, install_typing_guard
-from sialign.core.plurals import count_noun
+from sialign.gui.main.task_runner import AlignmentController, TaskRunner
+from sialign.gui.main.window_layout import MainActions, WindowLayout
+from sialign.gui.matrix.matrix_view import MatrixView
+from sialign.gui.matrix.similarity_service import SimilarityService
+from sialign.gui.resources import app_icon
+from sialign.gui.table.table_panel import TablePanel
 
 APP_NAME = "SI Aligner"
 # The embedder's name in the status bar is cut to this width (pixels); its tooltip has all of it.
@@ -80,11 +81,11 @@ class MainWindow(QMainWindow):
         self.tasks = TaskRunner(self.session, lambda title, message: self.show_error(title, message), self)
         self.runner = self.tasks.runner
         self.aligner = AlignmentController(self.session, self.tasks, lambda title, message: self.show_error(title, message),
-                                           self)  # fmt: skip
+                                           self)
         self.explainer = ExplainController(self.session, self.run_task, lambda title, message: self.show_error(title, message),
-                                           self)  # fmt: skip
+                                           self)
         self.terms = TermsController(self.session, self.run_task, lambda title, message: self.show_error(title, message),
-                                     self, self.settings)  # fmt: skip
+                                     self, self.settings)
         self.setWindowIcon(app_icon())
         self.setDockNestingEnabled(True)
         self.setDockOptions(
@@ -125,7 +126,7 @@ class MainWindow(QMainWindow):
         self.audio_panel = AudioPanel(self.session, with_evs=False)
         self.review = ReviewActions(self.session, self.table_panel.selected_beads, self.inspector.current_segment,
                                     self._ask_split, notify=lambda message: self.statusBar().showMessage(message, 10000),
-                                    questions=ReviewQuestions(self))  # fmt: skip
+                                    questions=ReviewQuestions(self))
 
         # Open recent: filled by the project files, placed in the File menu by the layout.
         self.recent_menu = QMenu("Open &recent", self)
@@ -135,23 +136,23 @@ class MainWindow(QMainWindow):
             notify=lambda message, ms: self.statusBar().showMessage(message, ms),
             align=lambda: self.align(), terms_check=lambda: self.terms.current_check(),
             saved=self._update_title,
-        )  # fmt: skip
+        )
         # The practice booth: sessions land in this window's project.
         self.practice = PracticeController(self, self.session, self.files, self.settings,
                                            notify=lambda message, ms: self.statusBar().showMessage(message, ms),
-                                           speech_models=lambda: self.speech_models())  # fmt: skip
+                                           speech_models=lambda: self.speech_models())
         self.panels: WindowLayout = WindowLayout(self, self)
         self.act = act = MainActions(self, self.panels.free_area())
         for action, short in ((act.merge_next_segment, "Merge with next"),
                               (act.merge_prev_segment, "Merge with previous"),
                               (act.move_prev, "← To previous bead"), (act.move_next, "To next bead →"),
-                              (act.edit_text, "Edit text…"), (act.edit_times, "Times…")):  # fmt: skip
+                              (act.edit_text, "Edit text…"), (act.edit_times, "Times…")):
             action.setIconText(short)
         self.inspector.attach_actions(
             [act.split_segment, act.merge_next_segment, act.merge_prev_segment, None,
              act.move_prev, act.move_next, None, act.edit_text, act.edit_times],
             [act.confirm, act.drop],
-        )  # fmt: skip
+        )
         self.table_panel.add_navigation(
             [act.next_unconfirmed, act.next_flagged, act.next_low, act.next_doubtful]
         )
@@ -166,7 +167,7 @@ class MainWindow(QMainWindow):
         self.shortcuts = ShortcutManager(self, self.settings, skip_menus=(self.recent_menu,))
 
         self.files.autosave_done.connect(lambda message: self.statusBar().showMessage(message, 4000),
-                                         Qt.ConnectionType.QueuedConnection)  # fmt: skip
+                                         Qt.ConnectionType.QueuedConnection)
         self.autosave_timer = QTimer(self)
         self.autosave_timer.timeout.connect(self.files.autosave)
         self._apply_prefs()
@@ -250,7 +251,7 @@ class MainWindow(QMainWindow):
         for action in (act.confirm, act.drop, act.reset_status, None, act.merge_beads,
                        act.merge_prev_bead, act.split_bead, None, act.move_prev, act.move_next,
                        None, act.good_align, act.good_mt, act.post_edit, None,
-                       act.zoom_bead):  # fmt: skip
+                       act.zoom_bead):
             if action is None:
                 menu.addSeparator()
             else:
@@ -390,10 +391,10 @@ class MainWindow(QMainWindow):
                        self.act.merge_prev_bead, self.act.split_bead, self.act.split_segment,
                        self.act.merge_next_segment, self.act.merge_prev_segment, self.act.move_prev,
                        self.act.move_next, self.act.good_align, self.act.good_mt, self.act.post_edit,
-                       self.act.confirm_up_to, self.act.edit_text, self.act.edit_times, self.act.explain):  # fmt: skip
+                       self.act.confirm_up_to, self.act.edit_text, self.act.edit_times, self.act.explain):
             action.setEnabled(selected and not busy)
         for action in (self.act.next_unconfirmed, self.act.prev_unconfirmed, self.act.next_flagged, self.act.next_low,
-                       self.act.next_doubtful):  # fmt: skip
+                       self.act.next_doubtful):
             action.setEnabled(aligned)
         self.act.undo.setEnabled(self.session.undo_stack.canUndo() and not busy)
         self.act.redo.setEnabled(self.session.undo_stack.canRedo() and not busy)
@@ -427,7 +428,7 @@ class MainWindow(QMainWindow):
                 stats = result.stats
                 self.statusBar().showMessage(
                     f"{name} timed from its recording: {stats.matched} of {stats.tokens} words found, "
-                    f"{stats.timed_from_words} of {stats.segments} segments from their own words (Undo restores the times).", 15000)  # fmt: skip
+                    f"{stats.timed_from_words} of {stats.segments} segments from their own words (Undo restores the times).", 15000)
 
         self.run_task(TaskWorker(task, "Timing from audio"), apply)
 
@@ -499,7 +500,6 @@ class MainWindow(QMainWindow):
 
     def model_settings(self) -> None:
         from sialign.gui.dialogs.model_settings import ModelSettingsDialog
-
         from sialign.workflows.aligning import embedder_choice
 
         active = embedder_choice(self.session.project, self.align_params()).spec

@@ -12,16 +12,23 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
-from sialign.gui.common.file_dialogs import existing_folder, last_folder, open_file_name, remember_folder, save_file_name
+from sialign.gui.common.error_words import error_text
+from sialign.gui.common.file_dialogs import (
+    existing_folder,
+    last_folder,
+    open_file_name,
+    remember_folder,
+    save_file_name,
+)
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import WorkerRunner, snapshot
 
@@ -59,7 +66,7 @@ class ProjectFilesController(QObject):
     def __init__(self, window: QWidget, session: ProjectSession, runner: WorkerRunner, settings: QSettings, *,
                  recent_menu: QMenu, show_error: Callable[[str, str], None], notify: Callable[[str, int], None],
                  align: Callable[[], object], terms_check: Callable[[], Any],
-                 saved: Callable[[], None]) -> None:  # fmt: skip
+                 saved: Callable[[], None]) -> None:
         """``notify(message, ms)`` shows a status message; ``saved()`` lets the window refresh its title."""
         super().__init__(window)
         self.window = window
@@ -91,7 +98,7 @@ class ProjectFilesController(QObject):
         self.autosave_written.connect(self._autosave_written, Qt.ConnectionType.QueuedConnection)
 
     def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
-                        hint: str = "") -> tuple[bool, Any]:  # fmt: skip
+                        hint: str = "") -> tuple[bool, Any]:
         """Run ``operation``; on a refused file or an OS error show ``title`` with the reason and return (False, None)."""
         try:
             return True, operation()
@@ -155,7 +162,7 @@ class ProjectFilesController(QObject):
         work = find_unsaved_work(path, project.talk_id)
         if work is not None:
             what = (f"autosaved work for {Path(path).name} newer than the file" if work.autosave is not None
-                    else f"unsaved edits for {Path(path).name}")  # fmt: skip
+                    else f"unsaved edits for {Path(path).name}")
             edits = f", with {work.edits} later edit{'s' if work.edits != 1 else ''}" if work.autosave is not None and work.edits else ""
             if work.autosave is None:
                 edits = f" ({work.edits} edit{'s' if work.edits != 1 else ''})"
@@ -237,7 +244,7 @@ class ProjectFilesController(QObject):
             # A file that is there but cannot be played (a FIFO, a damaged file) is not "not found".
             title = "Audio not found" if not path.exists() else "Audio cannot be opened"
             box = QMessageBox(QMessageBox.Icon.Warning, title,
-                              f"The {name} audio {path} cannot be opened: {problem}.", parent=self.window)  # fmt: skip
+                              f"The {name} audio {path} cannot be opened: {problem}.", parent=self.window)
             box.setInformativeText("Locate the recording to hear and see it; alignment and review work without it.")
             locate = box.addButton("Locate…", QMessageBox.ButtonRole.AcceptRole)
             box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
@@ -246,7 +253,7 @@ class ProjectFilesController(QObject):
             if box.clickedButton() is not locate:
                 continue
             chosen = open_file_name(self.window, f"Locate the {name} audio", AUDIO_FILTER, kind="audio",
-                                    current=path.parent if path.parent.is_dir() else None, settings=self.settings)  # fmt: skip
+                                    current=path.parent if path.parent.is_dir() else None, settings=self.settings)
             if chosen:
                 found_in = Path(chosen).parent
                 properties = current_properties(project)
@@ -303,7 +310,7 @@ class ProjectFilesController(QObject):
     def save_as(self) -> bool:
         project = self.session.project
         path = save_file_name(self.window, "Save project as", f"{project.talk_id}.sialign", PROJECT_FILTER, kind="project",
-                              current=project.path, settings=self.settings)  # fmt: skip
+                              current=project.path, settings=self.settings)
         if not path:
             return False
         if not path.endswith(".sialign"):
@@ -431,7 +438,7 @@ class ProjectFilesController(QObject):
             return
         try:
             self._journal = EditJournal(journal_path(project.path, project.talk_id), recovered.base, project.talk_id,
-                                        lines=recovered.lines)  # fmt: skip
+                                        lines=recovered.lines)
         except OSError as exc:
             log.warning("edit journal not resumed: %s", exc)
             self._journal = None
@@ -522,8 +529,8 @@ class ProjectFilesController(QObject):
 
     def new_corpus(self) -> Any:
         """*File → New corpus…*: propose a manifest from a folder, save it and align it in the corpus window."""
-        from sialign.gui.windows.corpus_window import CorpusWindow
         from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
+        from sialign.gui.windows.corpus_window import CorpusWindow
 
         dialog = NewCorpusDialog(self.window, settings=self.settings)
         if dialog.exec() != NewCorpusDialog.DialogCode.Accepted:
@@ -548,7 +555,7 @@ class ProjectFilesController(QObject):
 
         if not (Path(folder) / STATE_FILE).exists():
             self.show_error("Not a corpus folder", f"{folder} holds no {STATE_FILE}: align a corpus into it first "
-                            "(File → New corpus…, or sialign corpus align MANIFEST -o FOLDER).")  # fmt: skip
+                            "(File → New corpus…, or sialign corpus align MANIFEST -o FOLDER).")
             return None
         try:
             window = CorpusWindow(folder, open_talk=self._review_corpus_talk, parent=self.window)

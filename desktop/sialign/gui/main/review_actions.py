@@ -10,11 +10,11 @@ text or times, a time shift and a find/replace.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sialign.core.edit_base import Edit
 from sialign.core.model import BeadStatus
-
 from sialign.gui.dialogs.review_questions import ReviewQuestions
 
 if TYPE_CHECKING:
@@ -305,7 +305,7 @@ class ReviewActions:
         clamped = shift.clamped(project)
         if self._apply(edit) and clamped:
             self._notify(f"{clamped} segment{'s' if clamped != 1 else ''} would have started before 0 s; "
-                         "their times were set to 0 s.")  # fmt: skip
+                         "their times were set to 0 s.")
 
     # -- post-edits ------------------------------------------------------------
     def _post_edit_count(self, find: str, replace: str, regex: bool) -> int | str:

@@ -19,7 +19,16 @@ from dataclasses import dataclass
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractSpinBox, QApplication, QComboBox, QKeySequenceEdit, QLineEdit, QMainWindow, QMenu, QPlainTextEdit, QTextEdit, QWidget,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QKeySequenceEdit,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
 )
 
 # Modifiers that still leave a key "single": Shift types capitals, the keypad types digits.
@@ -55,7 +64,7 @@ def is_typing_key(event: QKeyEvent) -> bool:
     if event.text() and event.text().isprintable():
         return True
     return event.key() in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete, Qt.Key.Key_Home, Qt.Key.Key_End,
-                           Qt.Key.Key_Left, Qt.Key.Key_Right)  # fmt: skip
+                           Qt.Key.Key_Left, Qt.Key.Key_Right)
 
 
 def typing_wins(widget: QWidget | None, event: QKeyEvent) -> bool:

@@ -11,16 +11,17 @@ widget to parent its one question, not the window.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressBar, QPushButton, QWidget
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import SialignError
 from sialign.core.params import AlignParams
 from sialign.core.paths import error_log_path
 from sialign.core.similarity import SimilarityGrid
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import AlignWorker, TaskWorker, WorkerRunner
 
@@ -35,7 +36,7 @@ def lost_review_question(carried: Any) -> str:
     their = "its" if len(carried.lost) == 1 else "their"
     return (f"The new alignment groups the segments of {count_noun(len(carried.lost), 'reviewed bead')} differently, "
             f"so {their} review data cannot be carried over:\n\n" + "\n".join(lines)
-            + f"\n\n{carried.summary()}.\nApply the new alignment anyway? (Edit → Undo brings the old one back.)")  # fmt: skip
+            + f"\n\n{carried.summary()}.\nApply the new alignment anyway? (Edit → Undo brings the old one back.)")
 
 
 class TaskRunner(QObject):
@@ -153,7 +154,7 @@ class AlignmentController(QObject):
     installed = Signal(bool)
 
     def __init__(self, session: ProjectSession, tasks: TaskRunner, show_error: Callable[[str, str], None],
-                 dialog_parent: QWidget) -> None:  # fmt: skip
+                 dialog_parent: QWidget) -> None:
         super().__init__(dialog_parent)
         self.session = session
         self.tasks = tasks
@@ -167,7 +168,7 @@ class AlignmentController(QObject):
         return align_params(self.session.project)
 
     def align(self, *, keep_confirmed: bool = True, params: AlignParams | None = None,
-              on_done: Callable[[], None] | None = None) -> bool:  # fmt: skip
+              on_done: Callable[[], None] | None = None) -> bool:
         """Start aligning the talk in a worker (with ``params``, default the talk's); True when it started.
 
         The new alignment and the parameters it was made with are one undoable step.

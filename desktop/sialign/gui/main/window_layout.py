@@ -10,15 +10,16 @@ the screen and saves and restores where the panels are.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QByteArray, QModelIndex, QObject, QRect, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMainWindow, QMenu, QScrollArea, QWidget
 
-from sialign.gui.common.screen_fit import FRAME_MARGIN, available_area
 from sialign.core.bead_summary import is_low_confidence
+from sialign.gui.common.screen_fit import FRAME_MARGIN, available_area
 from sialign.gui.table.table_model import Column, is_flagged, is_unconfirmed
 
 if TYPE_CHECKING:
@@ -62,12 +63,12 @@ class MainActions:
                                 "Talk id, languages, interpreter, and where the audio and reference files are")
         self.export = A("&Export…", files.export_dialog, "Ctrl+E", "Export the alignment as TSV, JSONL or TMX")
         self.new_corpus = A("New c&orpus…", files.new_corpus, None,
-                                "Pair a folder's transcripts into a manifest and align every talk")  # fmt: skip
+                                "Pair a folder's transcripts into a manifest and align every talk")
         self.corpus = A("Open &corpus…", files.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
         self.report = A("Export &report…", files.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
         self.compare = A("&Compare renditions…", files.compare_window, None, "Several renditions of this source side by side")
         self.practice = A("&New session…", lambda: w.practice.new_session(), None,
-                              "Interpret a talk in the booth: the talk plays, the microphone is recorded and aligned live")  # fmt: skip
+                              "Interpret a talk in the booth: the talk plays, the microphone is recorded and aligned live")
         self.quit = A("&Quit", w.close, K.Quit, "Close SI Aligner")
 
         self.undo = w.session.undo_action(w, "&Undo")
@@ -81,62 +82,62 @@ class MainActions:
 
         self.align = A("&Align", w.align, "Ctrl+R", "Align the talk (confirmed beads stay as anchors)")
         self.realign = A("&Re-align unconfirmed", w.realign, "Ctrl+Shift+R",
-                             "Re-align everything between confirmed beads, reusing cached embeddings")  # fmt: skip
+                             "Re-align everything between confirmed beads, reusing cached embeddings")
         self.align_scratch = A("Align from &scratch…", w.align_from_scratch, None,
-                                   "Align the whole talk again, ignoring confirmed beads")  # fmt: skip
+                                   "Align the whole talk again, ignoring confirmed beads")
         self.cancel = A("&Cancel", w.cancel_task, "Esc", "Stop the running alignment or scoring")
         self.filters = A("&Filters", w.show_filters, "Ctrl+Shift+F", "Show the filter thresholds")
         self.time_from_audio = A("&Time from audio…", w.time_from_audio, None,
-                                     "Give a transcript without times the times of its recording (a local Whisper model)")  # fmt: skip
+                                     "Give a transcript without times the times of its recording (a local Whisper model)")
 
         self.confirm = A("&Confirm", review.confirm, "C", "Confirm the selected beads")
         self.drop = A("&Drop / restore", review.drop_or_restore, "D", "Drop the selected beads, or restore dropped ones")
         self.reset_status = A("Reset to &auto", review.reset_status, None, "Mark the selected beads unreviewed")
         self.merge_beads = A("&Merge with next bead", review.merge_with_next_bead, "M", "Merge the bead with the next one")
         self.merge_prev_bead = A("Merge with &previous bead", review.merge_with_previous_bead, "Shift+M",
-                                     "Merge the bead with the previous one")  # fmt: skip
+                                     "Merge the bead with the previous one")
         self.split_bead = A("Split &bead…", review.split_bead, "B", "Split the bead in two")
         self.split_segment = A("&Split at cursor", review.split_segment, "Ctrl+K",
-                                   "Split the segment under the text cursor of the bead inspector")  # fmt: skip
+                                   "Split the segment under the text cursor of the bead inspector")
         self.merge_next_segment = A("Merge with ne&xt segment", review.merge_segment_next, "Ctrl+J",
-                                        "Merge the segment under the cursor with the next segment")  # fmt: skip
+                                        "Merge the segment under the cursor with the next segment")
         self.merge_prev_segment = A("Merge with pre&vious segment", review.merge_segment_previous, "Ctrl+Shift+J",
-                                        "Merge the segment under the cursor with the previous segment")  # fmt: skip
+                                        "Merge the segment under the cursor with the previous segment")
         self.move_prev = A("Move first segment to previous bead", review.move_first_to_previous, "Alt+Up",
-                               "Move the bead's first segment (side of the cursor) to the previous bead")  # fmt: skip
+                               "Move the bead's first segment (side of the cursor) to the previous bead")
         self.move_next = A("Move last segment to next bead", review.move_last_to_next, "Alt+Down",
-                               "Move the bead's last segment (side of the cursor) to the next bead")  # fmt: skip
+                               "Move the bead's last segment (side of the cursor) to the next bead")
         self.good_align = A("Label: good &alignment (cycle)", lambda: review.cycle_label("good_align"), "G",
-                                "Cycle the good-alignment label: yes → no → not judged")  # fmt: skip
+                                "Cycle the good-alignment label: yes → no → not judged")
         self.good_mt = A("Label: good &translation (cycle)", lambda: review.cycle_label("good_mt"), "Shift+G",
-                             "Cycle the good-translation label: yes → no → not judged")  # fmt: skip
+                             "Cycle the good-translation label: yes → no → not judged")
         self.post_edit = A("&Post-edit target…", w.focus_post_edit, "E", "Type a corrected target text")
         self.find = A("&Find…", panel.focus_search, K.Find, "Search source and target text and notes")
         self._build_review_extras(free_area)
 
         self.next_unconfirmed = A("Next &unconfirmed", lambda: panel.go_next(is_unconfirmed), "N",
-                                      "Go to the next bead nobody confirmed or dropped")  # fmt: skip
+                                      "Go to the next bead nobody confirmed or dropped")
         self.prev_unconfirmed = A("Previous unconfirmed", lambda: panel.go_next(is_unconfirmed, True), "Shift+N",
-                                      "Go to the previous unconfirmed bead")  # fmt: skip
+                                      "Go to the previous unconfirmed bead")
         self.next_flagged = A("Next &flagged", lambda: panel.go_next(is_flagged), "F",
-                                  "Go to the next bead a filter flagged or trimmed")  # fmt: skip
+                                  "Go to the next bead a filter flagged or trimmed")
         self.explain = A("&Why this bead?", lambda: w.explainer.explain_selected(), "Ctrl+Shift+W",
-                             "The learned bead score's probability and what each feature added (sialign explain)")  # fmt: skip
+                             "The learned bead score's probability and what each feature added (sialign explain)")
         self.check_terms = A("Check &terms…", lambda: w.terms.check_terms(), None,
-                                 "How each term of a glossary was rendered: as expected, otherwise or not (sialign terms)")  # fmt: skip
+                                 "How each term of a glossary was rendered: as expected, otherwise or not (sialign terms)")
         self.next_low = A("Next &low-confidence", lambda: panel.go_next(is_low_confidence), "W",
-                              "Go to the next unreviewed bead with a high cost")  # fmt: skip
+                              "Go to the next unreviewed bead with a high cost")
         self.next_doubtful = A("Next most &doubtful", panel.go_most_doubtful, "Q",
-                                   "Go to the unreviewed bead the learned filter most doubts")  # fmt: skip
+                                   "Go to the unreviewed bead the learned filter most doubts")
 
         self.fit = A("&Fit matrix to window", w.matrix.fit_to_window, "Ctrl+0", "Show the whole matrix")
         self.zoom_bead = A("&Zoom matrix to bead", lambda: w.matrix.zoom_to_bead(w.session.selected_bead),
-                               "Ctrl+=", "Zoom the matrix around the selected bead")  # fmt: skip
+                               "Ctrl+=", "Zoom the matrix around the selected bead")
         self.reset_layout = A("&Reset layout", lambda: w.panels.reset_layout(), None, "Put the panels back where they started")
         self.prefs = A("&Preferences…", w.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
         self.models = A("&Embedding model…", w.model_settings, None, "Choose and add sentence-embedding models")
         self.speech_models = A("&Speech models…", w.speech_models, None,
-                               "Add Whisper speech models, see their languages and choose the default")  # fmt: skip
+                               "Add Whisper speech models, see their languages and choose the default")
         self.about = A("&About SI Aligner", w.about, None, "Version and licence")
         self.shortcuts = A("&Keyboard shortcuts…", w.show_shortcuts, None, "List every command's key and change keys")
 
@@ -148,22 +149,22 @@ class MainActions:
         A, review, settings, panel = self._action, w.review, w.settings, w.table_panel
         review.next_unconfirmed = lambda: panel.go_next(is_unconfirmed)
         self.confirm_advance = A("Confirm &moves to next unconfirmed", lambda: self._remember_option(
-            "review/confirm_advances", self.confirm_advance), None, "After C, go to the next unconfirmed bead", True)  # fmt: skip
+            "review/confirm_advances", self.confirm_advance), None, "After C, go to the next unconfirmed bead", True)
         self.confirm_up_to = A("Confirm all beads &up to here", review.confirm_up_to_here, "Shift+C",
-                                   "Confirm every auto bead from the first to the selected one (dropped beads stay)")  # fmt: skip
+                                   "Confirm every auto bead from the first to the selected one (dropped beads stay)")
         self.edit_text = A("Edit segment &text…", review.edit_segment_text, "F2",
-                               "Correct the transcript text of the segment under the bead panel's cursor")  # fmt: skip
+                               "Correct the transcript text of the segment under the bead panel's cursor")
         self.edit_times = A("Edit segment t&imes…", review.edit_segment_times, "Shift+F2",
-                                "Type the start and end of the segment under the bead panel's cursor")  # fmt: skip
+                                "Type the start and end of the segment under the bead panel's cursor")
         self.shift_times = A("S&hift times…", review.shift_times, None, "Move every time of the source or the target")
         self.find_replace = A("Find and replace in &post-edits…", review.find_replace_post_edits, "Ctrl+H",
-                                  "Replace text in every post-edit, as one step")  # fmt: skip
+                                  "Replace text in every post-edit, as one step")
         self.compact_rows = A("&Compact rows", self._compact_rows_toggled, None,
-                                  "One text line per table row, so many more rows show", True)  # fmt: skip
+                                  "One text line per table row, so many more rows show", True)
         # On a laptop screen the table starts compact (more rows beside the bead panel) until the user chooses.
         compact = "true" if free is not None and free.height() < COMPACT_BELOW_HEIGHT else "false"
         for action, key, default in ((self.confirm_advance, "review/confirm_advances", "false"),
-                                     (self.compact_rows, "view/compact_rows", compact)):  # fmt: skip
+                                     (self.compact_rows, "view/compact_rows", compact)):
             action.setChecked(str(settings.value(key, default)).lower() == "true")
         review.confirm_advances = self.confirm_advance.isChecked()
         set_compact_rows(w.table, self.compact_rows.isChecked())
@@ -185,7 +186,7 @@ class MainActions:
         self._window.review.confirm_advances = self.confirm_advance.isChecked()
 
     def _action(self, text: str, slot: Callable[[], Any], shortcut: Any = None, tip: str = "",
-                checkable: bool = False) -> QAction:  # fmt: skip
+                checkable: bool = False) -> QAction:
         window = self._window
         action = QAction(text, window)
         if shortcut is not None:
@@ -305,11 +306,11 @@ class WindowLayout(QObject):
         w.setCentralWidget(self._views.table_panel)
         matrix_dock = self._dock("Alignment matrix", "matrix_dock", self._views.matrix, Qt.DockWidgetArea.LeftDockWidgetArea)
         inspector_dock = self._dock("Bead", "inspector_dock", self._scrollable(self._views.inspector),
-                                    Qt.DockWidgetArea.BottomDockWidgetArea)  # fmt: skip
+                                    Qt.DockWidgetArea.BottomDockWidgetArea)
         # A tab beside the matrix, not a column beside the table: on a laptop
         # screen a third column left the table's text two characters wide.
         filter_dock = self._dock("Filters", "filter_dock", self._scrollable(self._views.filter_panel),
-                                 Qt.DockWidgetArea.LeftDockWidgetArea)  # fmt: skip
+                                 Qt.DockWidgetArea.LeftDockWidgetArea)
         audio_dock = self._dock("Audio", "audio_dock", self._views.audio_panel, Qt.DockWidgetArea.TopDockWidgetArea)
         # The lag plot needs height more than width: a tab beside the matrix
         # gives it the matrix's area instead of a sliver of the audio strip.
@@ -347,7 +348,7 @@ class WindowLayout(QObject):
         edit_menu.addSeparator()
         segment_menu = edit_menu.addMenu("Se&gment")
         for action in (act.split_segment, act.merge_next_segment, act.merge_prev_segment,
-                       act.move_prev, act.move_next, act.edit_text, act.edit_times):  # fmt: skip
+                       act.move_prev, act.move_next, act.edit_text, act.edit_times):
             segment_menu.addAction(action)
         bead_menu = edit_menu.addMenu("&Bead")
         for action in (act.merge_beads, act.merge_prev_bead, act.split_bead):
@@ -361,9 +362,9 @@ class WindowLayout(QObject):
                                           act.reset_status, None, act.good_align,
                                           act.good_mt, act.post_edit, None, act.next_unconfirmed,
                                           act.prev_unconfirmed, act.next_flagged, act.next_low,
-                                          act.next_doubtful, None, act.explain, act.check_terms))  # fmt: skip
+                                          act.next_doubtful, None, act.explain, act.check_terms))
         _add_all(bar.addMenu("&Align"), (act.align, act.realign, act.align_scratch, act.cancel, None, act.filters,
-                                         None, act.time_from_audio))  # fmt: skip
+                                         None, act.time_from_audio))
 
         _add_all(bar.addMenu("&Practice"), (act.practice, None, act.compare, act.report))
 
@@ -400,7 +401,7 @@ class WindowLayout(QObject):
         play_source, play_target = self._views.audio_panel.play_source_action, self._views.audio_panel.play_target_action
         for action in (act.new, act.open, act.save, None, act.align, act.cancel, None,
                        act.undo, act.redo, None, play_source, play_target, None, act.filters,
-                       act.export):  # fmt: skip
+                       act.export):
             if action is None:
                 toolbar.addSeparator()
             else:
@@ -472,7 +473,7 @@ class WindowLayout(QObject):
         frame = w.frameGeometry()
         if not free.contains(frame.topLeft()):
             w.move(max(free.left(), min(frame.left(), free.right() - width)),
-                   max(free.top(), min(frame.top(), free.bottom() - height)))  # fmt: skip
+                   max(free.top(), min(frame.top(), free.bottom() - height)))
 
     def restore_layout(self) -> None:
         """The geometry and docks saved last time, cut to this screen; the default size without them."""

@@ -10,7 +10,8 @@ a 1,000 × 3,000 talk pans and zooms smoothly.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -362,7 +363,7 @@ class MatrixView(QWidget):
         super().resizeEvent(event)
         height = self.height()
         self._show_titles(FULL_TITLES if height >= TITLES_MIN_HEIGHT else SHORT_TITLES
-                          if height >= SHORT_TITLES_MIN_HEIGHT else ("", ""))  # fmt: skip
+                          if height >= SHORT_TITLES_MIN_HEIGHT else ("", ""))
         self._place_empty_label()
 
     def _show_titles(self, titles: tuple[str, str]) -> None:

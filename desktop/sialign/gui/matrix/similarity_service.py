@@ -78,7 +78,7 @@ class SimilarityService(QObject):
         """Start computing for the open project if it has beads but no similarity yet."""
         project = self.session.project
         if self.session.similarity is not None or project.alignment is None or not len(project.source) \
-                or not len(project.target):  # fmt: skip
+                or not len(project.target):
             self._set_message("")
             return
         if self.runner.busy:

@@ -14,22 +14,17 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from sialign.core.bead_rows import BeadRow, bead_row
 from sialign.core.bead_summary import DEFAULT_LOW_CONFIDENCE, LOW_PROBABILITY, low_confidence_of
+
 # The table's "next low-confidence" rule is the summary's (the status bar counts the same beads).
 from sialign.core.bead_summary import is_low_confidence as is_low_confidence
 from sialign.core.model import Alignment, Bead, BeadStatus, Project
@@ -129,7 +124,7 @@ def _spans(row: BeadRow) -> str:
     if row.src_start is None and row.tgt_start is None:
         return ""
     return (f"source {_fmt_time(row.src_start)}–{_fmt_time(row.src_end)}, "
-            f"interpretation {_fmt_time(row.tgt_start)}–{_fmt_time(row.tgt_end)}")  # fmt: skip
+            f"interpretation {_fmt_time(row.tgt_start)}–{_fmt_time(row.tgt_end)}")
 
 
 def _status_text(row: BeadRow) -> str:
@@ -186,7 +181,7 @@ COLUMNS: tuple[ColumnSpec, ...] = (
                numeric=True, width=5, beside_cost=1),
     ColumnSpec(Column.RENDERED, "Rendered", lambda row, doubt: "" if row.rendered is None else f"{100 * row.rendered:.0f}%",
                lambda row, doubt: _or(row.rendered, 2.0), numeric=True, width=8, beside_cost=3),
-)  # fmt: skip
+)
 HEADERS = {spec.column: spec.header for spec in COLUMNS}
 
 
@@ -289,7 +284,7 @@ class SegmentTableModel(QAbstractTableModel):
         if len(touched) > 8:
             # Many segments (times shifted along a whole side): one pass over the beads.
             where = {(side, seg_id): i for i, b in enumerate(beads) for side in ("src", "tgt")
-                     for seg_id in (b.src if side == "src" else b.tgt)}  # fmt: skip
+                     for seg_id in (b.src if side == "src" else b.tgt)}
             extra = {where[t] for t in touched if t in where}
             touched = []
         for side, seg_id in touched:
@@ -411,7 +406,7 @@ class SegmentTableModel(QAbstractTableModel):
             lines[0] += ", no cost: the reviewer merged or split it (Re-align unconfirmed scores it again)"
         if self.is_low_confidence(row):
             lines[0] += (f" (low confidence: Conf. below {LOW_PROBABILITY:g})" if row.confidence is not None
-                         else f" (low confidence: cost above {self.low_confidence:g})")  # fmt: skip
+                         else f" (low confidence: cost above {self.low_confidence:g})")
         if row.confidence is not None:
             what = "the sentence has no rendition" if row.kind.endswith("-0") else (
                 "the chunk renders nothing" if row.kind.startswith("0-") else "the bead is right")

@@ -10,20 +10,45 @@ bar it emits as ``message``.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QPersistentModelIndex, QRect, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSettings,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QBrush, QKeyEvent, QKeySequence, QPainter
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu, QStyle,
-    QStyledItemDelegate, QStyleOptionViewItem, QTableView, QToolButton, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from sialign.core.changes import Changes
 from sialign.core.model import BeadStatus
+from sialign.core.plurals import count_noun
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.table.table_model import COLUMNS, Column, SegmentFilterProxy, SegmentTableModel, find_next
-from sialign.core.plurals import count_noun
 
 # The status filter's choices, in menu order.
 STATUS_CHOICES: list[tuple[str, set[BeadStatus] | None]] = [
@@ -112,7 +137,7 @@ class SegmentTableView(QTableView):
         header.customContextMenuRequested.connect(lambda pos: self.column_menu().exec(header.mapToGlobal(pos)))
 
     def selectionCommand(self, index: QModelIndex | QPersistentModelIndex,
-                         event: QEvent | None = None) -> QItemSelectionModel.SelectionFlag:  # fmt: skip
+                         event: QEvent | None = None) -> QItemSelectionModel.SelectionFlag:
         # Ctrl+Home, Ctrl+End and Ctrl+arrows move without selecting in Qt, which left
         # the old rows highlighted while the keys acted on the new bead: select it.
         if isinstance(event, QKeyEvent) and event.modifiers() & Qt.KeyboardModifier.ControlModifier and event.key() in _CTRL_MOVES:
@@ -400,7 +425,7 @@ class TablePanel(QWidget):
         if alignment is None:
             return
         index = find_next(alignment.beads, self.session.selected_bead, predicate, self._low_confidence(),
-                          backwards=backwards)  # fmt: skip
+                          backwards=backwards)
         if index < 0:
             self.message.emit("No such bead left.", 5000)
             return

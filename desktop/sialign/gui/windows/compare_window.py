@@ -13,20 +13,35 @@ sentence; *Play source* (S) the speaker's.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QMainWindow, QMessageBox, QPushButton,
-    QSplitter, QTableView, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
-)  # fmt: skip
+    QAbstractItemView,
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from sialign.gui.common.error_words import error_text
 from sialign.core.errors import AudioUnavailable, SialignError
 from sialign.core.model import Project
 from sialign.core.progress import ProgressFn, StopFn
+from sialign.gui.common.error_words import error_text
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
 
 DISAGREEMENT_COLOURS = {2: QColor("#ffe0e0"), 1: QColor("#fff3d6")}
@@ -182,7 +197,7 @@ class CompareWindow(QMainWindow):
     comparison_ready = Signal()
 
     def __init__(self, projects: Sequence[Project] = (), paths: Sequence[str] = (), parent: QWidget | None = None,
-                 *, player: Any = None, open_project: Callable[[], tuple[Project, str]] | None = None) -> None:  # fmt: skip
+                 *, player: Any = None, open_project: Callable[[], tuple[Project, str]] | None = None) -> None:
         super().__init__(parent)
         self._open_project = open_project
         self.setWindowTitle("Compare renditions — SI Aligner")
@@ -234,7 +249,7 @@ class CompareWindow(QMainWindow):
         self.save_button = QPushButton("Sa&ve as HTML/TSV…", self)
         self.save_button.clicked.connect(self.save_dialog)
         for key, slot in (("F", self.next_disagreement), ("Space", self.play_rendition), ("S", self.play_source),
-                          ("Esc", self.stop_audio)):  # fmt: skip
+                          ("Esc", self.stop_audio)):
             action = QAction(self)
             action.setShortcut(QKeySequence(key))
             action.triggered.connect(lambda _c=False, s=slot: s())
@@ -382,7 +397,7 @@ class CompareWindow(QMainWindow):
             values = [name, fig.interpreter, fig.rank or "—",
                       format_figure(None if fig.coverage is None else 100 * fig.coverage, ".0f", "%"), str(len(fig.omissions)),
                       str(len(fig.additions)), format_figure(fig.evs_median, ".1f", " s"),
-                      compression[i][0], format_figure(fig.fillers_per_minute, ".1f")]  # fmt: skip
+                      compression[i][0], format_figure(fig.fillers_per_minute, ".1f")]
             for j, value in enumerate(values):
                 item = QTableWidgetItem(value)
                 if heads[j] == "Compression":
@@ -395,7 +410,7 @@ class CompareWindow(QMainWindow):
         for i, r in enumerate(c.interpreters):
             values = [r.interpreter, r.rank or "—", str(len(r.talks)), str(r.sentences),
                       format_figure(None if r.coverage is None else 100 * r.coverage, ".0f", "%"), format_figure(r.omissions_per_100, ".1f"),
-                      format_figure(r.evs_median, ".1f", " s"), r.compression_text, format_figure(r.fillers_per_minute, ".1f")]  # fmt: skip
+                      format_figure(r.evs_median, ".1f", " s"), r.compression_text, format_figure(r.fillers_per_minute, ".1f")]
             for j, value in enumerate(values):
                 self.interpreters.setItem(i, j, QTableWidgetItem(value))
 

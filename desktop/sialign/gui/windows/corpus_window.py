@@ -13,8 +13,9 @@ kept), with progress and Cancel, the window staying responsive.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSortFilterProxyModel, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QStandardItem, QStandardItemModel
@@ -205,7 +206,7 @@ class CorpusWindow(QMainWindow):
                 _item(talk), _item(record.status), _item(figures.get("beads")), _item(figures.get("confirmed")),
                 _item(figures.get("dropped")), _item(figures.get("flagged")), _item(figures.get("omissions")),
                 _item(figures.get("median_evs")), _item("yes" if reviewed else ""), _item(record.message),
-            ])  # fmt: skip
+            ])
         done = sum(1 for r in self.state.records.values() if r.status == "done")
         failed = sum(1 for r in self.state.records.values() if r.status == "failed")
         self.summary.setText(
