@@ -377,12 +377,17 @@ def book(data: Path) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ report
-def markdown(report: dict[str, Any]) -> str:
-    lines = ["# Multilingual encoder, cache, pivot and time benchmarks", ""]
+def json_markdown(title: str, report: dict[str, Any]) -> str:
+    """A benchmark report as Markdown: the title, when and on how many CPUs, then each part as JSON."""
+    lines = [f"# {title}", ""]
     lines.append(f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs (shared).")
     for part, value in report.items():
         lines += ["", f"## {part}", "", "```json", json.dumps(value, indent=2, ensure_ascii=False), "```"]
     return "\n".join(lines) + "\n"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    return json_markdown("Multilingual encoder, cache, pivot and time benchmarks", report)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -235,11 +235,10 @@ def dev(data: Path) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ report
 def markdown(report: dict[str, Any]) -> str:
-    lines = ["# The learned second pass on long documents", ""]
-    lines.append(f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs (shared).")
-    for part, value in report.items():
-        lines += ["", f"## {part}", "", "```json", json.dumps(value, indent=2, ensure_ascii=False), "```"]
-    return "\n".join(lines) + "\n"
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_multilingual import json_markdown
+
+    return json_markdown("The learned second pass on long documents", report)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -237,13 +237,8 @@ def _joined_vectors(encoder: MultilingualEncoder, texts: list[str], max_len: int
     return out
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_multilingual_runs_equal_encoding_the_joined_texts(threads: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """encode_runs puts runs together from one pass over the document: the vectors encoding each joined text gives."""
-    from sialign.embed import multilingual
-
-    encoder = MultilingualEncoder(threads=threads)
-    expected = _joined_vectors(encoder, RUN_TEXTS, 4)
+def _count_whole_texts(encoder: MultilingualEncoder, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts ``encoder.encode`` is asked for from now on (it still encodes them)."""
     whole: list[str] = []
     encode = encoder.encode
 
@@ -252,6 +247,17 @@ def test_multilingual_runs_equal_encoding_the_joined_texts(threads: int, monkeyp
         return encode(texts, **kw)
 
     monkeypatch.setattr(encoder, "encode", counting)
+    return whole
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_multilingual_runs_equal_encoding_the_joined_texts(threads: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """encode_runs puts runs together from one pass over the document: the vectors encoding each joined text gives."""
+    from sialign.embed import multilingual
+
+    encoder = MultilingualEncoder(threads=threads)
+    expected = _joined_vectors(encoder, RUN_TEXTS, 4)
+    whole = _count_whole_texts(encoder, monkeypatch)
     assert np.abs(encoder.encode_runs(RUN_TEXTS, 4) - expected).max() < 1e-5
     # Only the runs it cannot put together are encoded whole: those with the unreadable
     # line, the doubled space or the empty line, and short ones.
@@ -287,14 +293,7 @@ def test_exact_candidates_of_the_multilingual_encoder_are_its_runs(monkeypatch: 
     encoder = MultilingualEncoder(threads=1)
     singles = encoder.encode(RUN_TEXTS)
     expected = _joined_vectors(encoder, RUN_TEXTS, 3)
-    whole: list[str] = []
-    encode = encoder.encode
-
-    def counting(texts, **kw):  # type: ignore[no-untyped-def]
-        whole.extend(texts)
-        return encode(texts, **kw)
-
-    monkeypatch.setattr(encoder, "encode", counting)
+    whole = _count_whole_texts(encoder, monkeypatch)
     exact = candidate_vectors(singles, 3, "exact", RUN_TEXTS, encoder)
     assert np.array_equal(exact[0], singles)
     assert np.abs(exact - expected).max() < 1e-5
