@@ -76,8 +76,9 @@ MAX_TEXT_TOKENS = 512
 # n-gram window (5 tokens) reaches 2 each way, through two convolutions.
 REACH = 4
 # Tokens of the document read per block by :meth:`MultilingualEncoder.encode_runs`
-# (the block's features take about 5 KB a token while it is summed).
-RUN_BLOCK_TOKENS = 4096
+# (the block's features take about 5 KB a token while it is summed; a block is
+# also how often cancelling is checked: a quarter of a second or less).
+RUN_BLOCK_TOKENS = 1024
 
 
 def split_long(ids: list[list[int]], most: int = MAX_TEXT_TOKENS) -> tuple[list[list[int]], np.ndarray]:
