@@ -458,7 +458,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     cal_full = platt([r for rows in rows_full.values() for r in rows])
     in_rows = [(shown(cal_full, lo, sk), lo, sk, ok) for rows in rows_full.values() for lo, sk, ok in rows]
     rows_cv = {k: path_log_odds(it, with_offsets(folds[it.doc], shipped_pair), cv[shipped_pair][k]) for k, it in enumerate(scored)}
-    cv_rows, cv_rows_oos = [], []
+    cv_rows, cv_rows_oos, cv_rows_const = [], [], []
     for _name, train, test in leave_one_out(docs):
         # As shipped: fitted on the training documents' paths with (nearly) their own weights, the full fit's
         # (one document of 64 apart from the fold's); and fitted on the other documents' held-out paths.
@@ -467,12 +467,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for i in test:
             cv_rows += [(shown(cal, lo, sk), lo, sk, ok) for lo, sk, ok in rows_cv[i]]
             cv_rows_oos += [(shown(cal_oos, lo, sk), lo, sk, ok) for lo, sk, ok in rows_cv[i]]
+        # One probability per kind: the share of right beads (skips) on the other documents' paths.
+        share = {sk: float(np.mean([ok for j in train for _lo, s_, ok in rows_full[j] if s_ == sk])) for sk in (False, True)}
+        for i in test:
+            cv_rows_const += [(share[sk], lo, sk, ok) for lo, sk, ok in rows_cv[i]]
     shipped_rows = [(float(shipped_w.calibrated(lo, sk)), lo, sk, ok) for k, it in enumerate(scored)
                     for lo, sk, ok in path_log_odds(it, shipped_w, shipped_hyps[k])]
     report["calibration"] = {
         "in-sample (fit and paths on every document)": calibration_scores(in_rows),
         "CV (Platt fitted on the other documents' in-sample paths, as shipped)": calibration_scores(cv_rows),
         "CV (Platt fitted on the other documents' held-out paths)": calibration_scores(cv_rows_oos),
+        "CV, one constant per kind (the other documents' share right)": calibration_scores(cv_rows_const),
         "shipped weights and calibration (in-sample for most)": calibration_scores(shipped_rows),
         "uncalibrated log-odds, held out": calibration_scores([(shown({}, lo, sk), lo, sk, ok) for _, lo, sk, ok in cv_rows]),
         "full-fit Platt (a, b)": {k: [round(v[0], 4), round(v[1], 4)] for k, v in cal_full.items()},
