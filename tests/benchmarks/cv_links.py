@@ -32,10 +32,11 @@ set are encoded once and reused for every setting (the links are the product's o
 :meth:`~sialign.links.WordLinker.link_with_paraphrase`, checked against a fresh linker for the defaults).
 ``--eflomal RUNS``: also eflomal seeded by the encoder's links of each fold's choice (trained on all the
 pair's sentences, which uses no gold), ``RUNS`` runs each; eflomal's sampler has no seed option, so its
-figures vary by a few thousandths between runs. ``--eflomal-knobs PAIR`` (with ``--eflomal RUNS``): eflomal on
+figures vary by a few thousandths between runs. ``--knobs temperature,threshold``: choose only those (the
+others stay shipped). ``--eflomal-knobs PAIR`` (with ``--eflomal RUNS``): eflomal on
 that pair seeded by the shipped links with each number chosen on all the sentences set alone (in-sample, a
 diagnosis of which number moves eflomal). AER by ``../shared/tools/metrics.py`` exactly as
-``bench_links.py`` computes it. Writes ``tests/benchmarks/out/cv_links.json``; the load average is printed.
+``bench_links.py`` computes it. Writes ``tests/benchmarks/out/cv_links.json`` (with ``--knobs``: ``cv_links-KNOB-….json``); the load average is printed.
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ def _short(chosen: dict[str, Any]) -> str:
     return ", ".join(diff) or "shipped"
 
 
-def cv_links(links: Links, k: int, eflomal_runs: int) -> dict[str, Any]:
+def cv_links(links: Links, k: int, eflomal_runs: int, knobs: Sequence[tuple[str, Sequence[Any]]] = KNOBS) -> dict[str, Any]:
     """In-sample and cross-validated AER per pair (folds joint and per pair, leave one pair out)."""
     names = list(links.pairs)
     size = {n: len(links.pairs[n].gold) for n in names}
@@ -186,7 +187,7 @@ def cv_links(links: Links, k: int, eflomal_runs: int) -> dict[str, Any]:
         return lambda params: sum(links.aer(n, params, r) for n, r in rows.items()) / len(rows)
 
     # In-sample: the defaults, and the numbers chosen on all the sentences (what tuning on the dev sets gives).
-    tuned_all, tuned_all_knobs = choose(mean_aer({n: range(size[n]) for n in names}))
+    tuned_all, tuned_all_knobs = choose(mean_aer({n: range(size[n]) for n in names}), knobs)
     report["shipped"] = {n: links.aer(n, SHIPPED) for n in names}
     report["chosen on all (in-sample)"] = {"knobs": tuned_all_knobs, "aer": {n: links.aer(n, tuned_all) for n in names}}
     print(f"in-sample: shipped {_fmt(report['shipped'])}; chosen on all ({_short(tuned_all_knobs)}) "
@@ -198,18 +199,18 @@ def cv_links(links: Links, k: int, eflomal_runs: int) -> dict[str, Any]:
         chosen_params: dict[str, list[LinkParams]] = {n: [] for n in names}
         for f in range(k):
             if view == "joint":
-                params, knobs = choose(mean_aer({n: others(size[n], blocks[n][f]) for n in names}))
-                per = {n: (params, knobs) for n in names}
+                params, chosen = choose(mean_aer({n: others(size[n], blocks[n][f]) for n in names}), knobs)
+                per = {n: (params, chosen) for n in names}
             else:
-                per = {n: choose(mean_aer({n: others(size[n], blocks[n][f])})) for n in names}
+                per = {n: choose(mean_aer({n: others(size[n], blocks[n][f])}), knobs) for n in names}
             for n in names:
-                params, knobs = per[n]
+                params, chosen = per[n]
                 held = blocks[n][f]
                 hyp = links.hyp(n, params)
                 for r in held:
                     cv_hyp[n][r] = hyp[r]
                 chosen_params[n].append(params)
-                rows_out[n].append({"fold": f + 1, "knobs": knobs, "held-out AER": links.aer(n, params, held),
+                rows_out[n].append({"fold": f + 1, "knobs": chosen, "held-out AER": links.aer(n, params, held),
                                     "shipped there": links.aer(n, SHIPPED, held)})
             if view == "joint":
                 print(f"  fold {f + 1} ({view}) chooses {_short(per[names[0]][1])}: held out "
@@ -227,9 +228,9 @@ def cv_links(links: Links, k: int, eflomal_runs: int) -> dict[str, Any]:
 
     lopo: dict[str, Any] = {}
     for n in names:
-        params, knobs = choose(mean_aer({m: range(size[m]) for m in names if m != n}))
-        lopo[n] = {"knobs": knobs, "aer": links.aer(n, params)}
-        print(f"leave {n} out: chooses {_short(knobs)}; {n} scores {lopo[n]['aer']:.4f} "
+        params, chosen = choose(mean_aer({m: range(size[m]) for m in names if m != n}), knobs)
+        lopo[n] = {"knobs": chosen, "aer": links.aer(n, params)}
+        print(f"leave {n} out: chooses {_short(chosen)}; {n} scores {lopo[n]['aer']:.4f} "
               f"(shipped {report['shipped'][n]:.4f})", flush=True)
     report["leave one pair out"] = lopo
     return report
@@ -384,8 +385,14 @@ def main() -> int:
     parser.add_argument("--folds", type=int, default=5, help="contiguous blocks per pair (default 5)")
     parser.add_argument("--skip-rendered", action="store_true", help="word links only")
     parser.add_argument("--eflomal", type=int, default=0, metavar="RUNS", help="also eflomal, RUNS runs each (default: none)")
+    parser.add_argument("--knobs", help="only these knobs, comma-separated (default: all, in the order of KNOBS)")
     parser.add_argument("--eflomal-knobs", metavar="PAIR", help="also eflomal on PAIR (jaen, enfr, zhen) with one chosen number at a time")
     args = parser.parse_args()
+    names = args.knobs.split(",") if args.knobs else [name for name, _ in KNOBS]
+    unknown = sorted(set(names) - {name for name, _ in KNOBS})
+    if unknown:
+        parser.error(f"--knobs: unknown {', '.join(unknown)}; choose among {', '.join(name for name, _ in KNOBS)}")
+    knobs = [(name, grid) for name, grid in KNOBS if name in names]
     if not DATA.is_dir():
         print(f"{DATA}: the word-alignment dev data is missing; set SIALIGN_SHARED to the shared folder", file=sys.stderr)
         return 2
@@ -402,17 +409,17 @@ def main() -> int:
         fresh = WordLinker(encoder).link(p.pairs, p.src, p.tgt)
         if fresh != links.hyp(p.name, SHIPPED):
             raise SystemExit(f"{p.name}: the cached links differ from a fresh linker's")
-    report: dict[str, Any] = {"load before": load, "links": cv_links(links, args.folds, args.eflomal)}
+    report: dict[str, Any] = {"load before": load, "knobs": names, "links": cv_links(links, args.folds, args.eflomal, knobs)}
     if args.eflomal_knobs:
-        knobs = report["links"]["chosen on all (in-sample)"]["knobs"]
+        on_all = report["links"]["chosen on all (in-sample)"]["knobs"]
         print(f"eflomal on {args.eflomal_knobs}, seeded by the shipped links with one chosen number at a time:")
-        report["eflomal by knob"] = eflomal_by_knob(links, args.eflomal_knobs, knobs, max(1, args.eflomal))
+        report["eflomal by knob"] = eflomal_by_knob(links, args.eflomal_knobs, on_all, max(1, args.eflomal))
     if not args.skip_rendered:
         report["rendered"] = cv_rendered(encoder, args.folds)
     report["load after"], report["s"] = _load(), round(time.perf_counter() - start, 1)
     print(f"{report['s']:.0f} s; load average {load} -> {report['load after']}")
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "cv_links.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+    (OUT / (f"cv_links-{'-'.join(names)}.json" if args.knobs else "cv_links.json")).write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0
 
 
