@@ -386,7 +386,8 @@ def main() -> int:
     parser.add_argument("--skip-rendered", action="store_true", help="word links only")
     parser.add_argument("--eflomal", type=int, default=0, metavar="RUNS", help="also eflomal, RUNS runs each (default: none)")
     parser.add_argument("--knobs", help="only these knobs, comma-separated (default: all, in the order of KNOBS)")
-    parser.add_argument("--eflomal-knobs", metavar="PAIR", help="also eflomal on PAIR (jaen, enfr, zhen) with one chosen number at a time")
+    parser.add_argument("--eflomal-knobs", metavar="PAIR", choices=[name for name, _, _ in PAIRS],
+                        help="also eflomal on PAIR (jaen, enfr, zhen) with one chosen number at a time")
     args = parser.parse_args()
     names = args.knobs.split(",") if args.knobs else [name for name, _ in KNOBS]
     unknown = sorted(set(names) - {name for name, _ in KNOBS})
