@@ -33,10 +33,11 @@ set are encoded once and reused for every setting (the links are the product's o
 ``--eflomal RUNS``: also eflomal seeded by the encoder's links of each fold's choice (trained on all the
 pair's sentences, which uses no gold), ``RUNS`` runs each; eflomal's sampler has no seed option, so its
 figures vary by a few thousandths between runs. ``--knobs temperature,threshold``: choose only those (the
-others stay shipped). ``--eflomal-knobs PAIR`` (with ``--eflomal RUNS``): eflomal on
+others stay shipped). ``--rendered-with-chosen-links``: the Rendered share's links drawn with the numbers
+chosen on all the sentences instead of the shipped ones (what the app would show with them). ``--eflomal-knobs PAIR`` (with ``--eflomal RUNS``): eflomal on
 that pair seeded by the shipped links with each number chosen on all the sentences set alone (in-sample, a
 diagnosis of which number moves eflomal). AER by ``../shared/tools/metrics.py`` exactly as
-``bench_links.py`` computes it. Writes ``tests/benchmarks/out/cv_links.json`` (with ``--knobs``: ``cv_links-KNOB-….json``); the load average is printed.
+``bench_links.py`` computes it. Writes ``tests/benchmarks/out/cv_links.json`` (with ``--knobs``: ``cv_links-KNOB-….json``; ``…-chosen-links.json``); the load average is printed.
 """
 
 from __future__ import annotations
@@ -299,8 +300,11 @@ def _fmt(values: dict[str, float]) -> str:
 # --- the Rendered share -------------------------------------------------------------------------------
 
 
-def cv_rendered(encoder: Any, k: int) -> dict[str, Any]:
-    """The two paraphrase thresholds chosen on the other blocks of the cut sets, scored on the held-out block."""
+def cv_rendered(encoder: Any, k: int, base: LinkParams = SHIPPED) -> dict[str, Any]:
+    """The two paraphrase thresholds chosen on the other blocks of the cut sets, scored on the held-out block.
+
+    ``base``: the numbers the links are drawn with (the shipped ones, or those chosen for the links).
+    """
     from bench_rendered import _states, cut_target
 
     from sialign.links import WordLinker, read_pairs
@@ -318,7 +322,7 @@ def cv_rendered(encoder: Any, k: int) -> dict[str, Any]:
     # Per set, per setting, per sentence: (false "not rendered", true omissions kept, omissions, content words).
     counts: dict[tuple[str, tuple[float, float]], list[tuple[int, int, int, int]]] = {}
     for slot, anywhere in RENDERED_GRID:
-        linker.params = dataclasses.replace(SHIPPED, paraphrase_slot=slot, paraphrase_any=anywhere)
+        linker.params = dataclasses.replace(base, paraphrase_slot=slot, paraphrase_any=anywhere)
         for key, (s, t, cut_pairs, cut_gold, omitted) in sets.items():
             states = _states(linker, cut_pairs, s, t)
             rows = []
@@ -352,6 +356,7 @@ def cv_rendered(encoder: Any, k: int) -> dict[str, Any]:
     everything = {key: range(size[key]) for key in sets}
     on_all = pick(everything)
     report: dict[str, Any] = {
+        "links drawn with": dataclasses.asdict(base),
         "grid": [list(g) for g in RENDERED_GRID],
         "shipped": {key: total(key, shipped, everything[key]) for key in sets},
         "chosen on all (in-sample)": {"thresholds": list(on_all), **{key: total(key, on_all, everything[key]) for key in sets}},
@@ -385,6 +390,8 @@ def main() -> int:
     parser.add_argument("--folds", type=int, default=5, help="contiguous blocks per pair (default 5)")
     parser.add_argument("--skip-rendered", action="store_true", help="word links only")
     parser.add_argument("--eflomal", type=int, default=0, metavar="RUNS", help="also eflomal, RUNS runs each (default: none)")
+    parser.add_argument("--rendered-with-chosen-links", action="store_true",
+                        help="draw the Rendered share's links with the numbers chosen on all sentences, not the shipped ones")
     parser.add_argument("--knobs", help="only these knobs, comma-separated (default: all, in the order of KNOBS)")
     parser.add_argument("--eflomal-knobs", metavar="PAIR", choices=[name for name, _, _ in PAIRS],
                         help="also eflomal on PAIR (jaen, enfr, zhen) with one chosen number at a time")
@@ -416,11 +423,16 @@ def main() -> int:
         print(f"eflomal on {args.eflomal_knobs}, seeded by the shipped links with one chosen number at a time:")
         report["eflomal by knob"] = eflomal_by_knob(links, args.eflomal_knobs, on_all, max(1, args.eflomal))
     if not args.skip_rendered:
-        report["rendered"] = cv_rendered(encoder, args.folds)
+        base = SHIPPED
+        if args.rendered_with_chosen_links:
+            base = dataclasses.replace(SHIPPED, **report["links"]["chosen on all (in-sample)"]["knobs"])
+            print(f"Rendered share with the links of the numbers chosen on all sentences ({_short(dataclasses.asdict(base))}):")
+        report["rendered"] = cv_rendered(encoder, args.folds, base)
     report["load after"], report["s"] = _load(), round(time.perf_counter() - start, 1)
     print(f"{report['s']:.0f} s; load average {load} -> {report['load after']}")
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / (f"cv_links-{'-'.join(names)}.json" if args.knobs else "cv_links.json")).write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+    stem = "cv_links" + (f"-{'-'.join(names)}" if args.knobs else "") + ("-chosen-links" if args.rendered_with_chosen_links else "")
+    (OUT / f"{stem}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0
 
 
