@@ -78,6 +78,9 @@ _LATIN_WORD = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]", re.UNICODE)
 class LinkParams:
     """How word links are drawn (tuned on the dev sets; see the module docstring).
 
+    tests/benchmarks/cv_links.py chooses each number again on the other folds
+    of the dev sets and scores the held-out fold (tests/benchmarks/RESULTS.md).
+
     Attributes:
         weights: weights of the word-alone, ±1 and ±2 context similarities.
         distortion: penalty per unit of relative position difference.

@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ def scores(hyp: list[list[tuple[int, int]]], gold: list[tuple[set[tuple[int, int
     return a_p / max(1, a), a_s / max(1, s), 1 - (a_s + a_p) / max(1, a + s)
 
 
-def shared_aer(hyp: list[list[tuple[int, int]]], gold_path: Path | list[str], rows: range | None = None) -> float | None:
+def shared_aer(hyp: list[list[tuple[int, int]]], gold_path: Path | list[str], rows: Sequence[int] | None = None) -> float | None:
     """AER by the independent checks' ``metrics.py`` (None when it is not there), over ``rows`` of the gold or all.
 
     ``gold_path``: the gold file, or its lines.

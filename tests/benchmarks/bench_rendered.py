@@ -69,8 +69,33 @@ def _states(linker: Any, pairs: list[tuple[list[str], list[str]]], lang: str, tg
     ]
 
 
-def dev_sets(encoder: Any) -> dict[str, Any]:
+def cut_target(
+    pairs: list[tuple[list[str], list[str]]], gold: list[set[tuple[int, int]]]
+) -> tuple[list[tuple[list[str], list[str]]], list[set[int]], list[set[int]]]:
+    """The omission test: in every pair of six or more target words a third of the target is cut out (seed 0).
+
+    Returns:
+        The cut pairs; per pair, the source words with a gold link left (rendered) and those whose
+        gold links all fell in the cut (not rendered).
+    """
     import numpy as np
+
+    rng = np.random.default_rng(0)
+    cut_pairs, cut_gold, omitted = [], [], []
+    for (a, b), g in zip(pairs, gold):
+        if len(b) < 6:
+            continue
+        size = max(2, len(b) // 3)
+        at = int(rng.integers(0, len(b) - size + 1))
+        kept = {j: k for k, j in enumerate(j for j in range(len(b)) if not at <= j < at + size)}
+        cut_pairs.append((a, [b[j] for j in kept]))
+        left = {i for i, j in g if j in kept}
+        cut_gold.append(left)
+        omitted.append({i for i, _ in g} - left)
+    return cut_pairs, cut_gold, omitted
+
+
+def dev_sets(encoder: Any) -> dict[str, Any]:
     from bench_links import DATA, PAIRS, read_gold
 
     from sialign.links import WordLinker, read_pairs
@@ -89,18 +114,7 @@ def dev_sets(encoder: Any) -> dict[str, Any]:
             if s != "en":
                 continue
             # The omission test: a third of the target cut out.
-            rng = np.random.default_rng(0)
-            cut_pairs, cut_gold, omitted = [], [], []
-            for (a, b), g in zip(pairs, gold):
-                if len(b) < 6:
-                    continue
-                size = max(2, len(b) // 3)
-                at = int(rng.integers(0, len(b) - size + 1))
-                kept = {j: k for k, j in enumerate(j for j in range(len(b)) if not at <= j < at + size)}
-                cut_pairs.append((a, [b[j] for j in kept]))
-                left = {i for i, j in g if j in kept}
-                cut_gold.append(left)
-                omitted.append({i for i, _ in g} - left)
+            cut_pairs, cut_gold, omitted = cut_target(pairs, gold)
             states = _states(WordLinker(encoder), cut_pairs, s, t)
             rows = [(i in left, state) for st, left, gone in zip(states, cut_gold, omitted) for i, state in st.items()
                     if i in left or i in gone]
