@@ -17,6 +17,8 @@ these variants (nothing refitted for a variant but the runs):
   path's stretch is kept when the learned score prefers the second's by
   fewer log-odds than λ × the first pass's preference for its own (its
   cost units; :func:`keep_surer_stretches`);
+- ``1-0 +x``: x log-odds added to every omission (1-0) cost, so that fewer
+  source lines are left out (a written translation leaves few);
 - ``stretch chosen``: λ chosen for each held-out document among the values above
   by the other documents' cross-validated scores (mean of the sets' pooled
   figures), never by its own.
@@ -41,6 +43,7 @@ import math
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +57,7 @@ import cv_bead_score as C  # noqa: E402
 
 PENALTIES = [0.5, 1.0, 2.0]
 TRUSTS = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 4.0]
+OMISSION_SHIFTS = [1.0, 2.0, 4.0]
 Path_ = list[tuple[int, int, int, int]]
 
 
@@ -63,6 +67,7 @@ def variants() -> dict[str, dict[str, Any]]:
     out.update({f"penalty {p}": {"penalty": p} for p in PENALTIES})
     out["probability"] = {"probability": True}
     out.update({f"stretch {t}": {"trust": t} for t in TRUSTS})
+    out.update({f"1-0 +{x}": {"omission": x} for x in OMISSION_SHIFTS})
     return out
 
 
@@ -125,14 +130,17 @@ def run_variant(seen: dict[str, Any], features: Any, weights: Any, change: dict[
     from sialign.align import learned_pass as LP
 
     original = LP.log_odds
+    if "omission" in change:
+        weights = replace(weights, omission_offset=weights.omission_offset + change["omission"])
     if "penalty" in change:
         LP.log_odds = lambda w, f: original(w, f) - change["penalty"]  # type: ignore[assignment]
     elif change.get("probability"):
         LP.log_odds = lambda w, f: -np.logaddexp(0.0, -original(w, f))  # type: ignore[assignment]
     try:
         path = seen["path"]
+        max_src, max_tgt = seen["limits"]
         second = LP.second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
-                                path, weights, *seen["limits"], features=features)
+                                path, weights, max_src, max_tgt, features=features)
         if "trust" in change:
             band = LP.path_band(path, seen["first"].n_src, seen["first"].n_tgt)
             costs = LP.LearnedCosts(features, weights, band, *seen["limits"])
@@ -208,10 +216,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(json.dumps(cost_child(args.cost_child)))
         return {}
     if args.cost:
-        rows = cost([int(x) for x in args.cost.split(",")])
+        timings = cost([int(x) for x in args.cost.split(",")])
         C.OUT.mkdir(exist_ok=True)
-        (C.OUT / "cv_variants_cost.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
-        return {"cost": rows}
+        (C.OUT / "cv_variants_cost.json").write_text(json.dumps(timings, indent=1), encoding="utf-8")
+        return {"cost": timings}
     if args.tgt_runs:
         C.CACHE = C.CACHE.with_name(f"cv-runs{args.tgt_runs}")
         _use_runs(args.tgt_runs)
