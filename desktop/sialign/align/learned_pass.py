@@ -52,9 +52,11 @@ FAR_LAG_LOGODDS = 1.0  # per second beyond the time prior's near zone (see Learn
 KEPT_OMISSION_LOGODDS = 10.0  # with first_pass_omissions: keep the first pass's 1-0 beads, make no other
 WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
 BERTALIGN_SKIP = 0.1  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
-# With a reference translation, how much cheaper (log-odds) the second pass makes each bead of the
-# first pass's path, at full trust and agreement (LearnedCosts.keep_first), by kind of target unit.
-# Chosen by leave-one-talk-out on AHC-SI dev (tests/benchmarks/cv_priors.py); not measured on
+# With a reference translation, how much cheaper (log-odds of the learned score) the second pass
+# makes each bead of the first pass's path, at full trust and agreement (LearnedCosts.keep_first),
+# by kind of target unit; on Bertalign's base it is scaled by ``learned_weight`` as the learned
+# part is. Chosen by leave-one-talk-out on AHC-SI dev for the shipped (learned) chunk weights
+# (tests/benchmarks/cv_priors.py; on Bertalign's base 1 is best, cv_interp.py); not measured on
 # sentence targets, so not applied there.
 REFERENCE_KEEP_LOGODDS = {"chunks": 2.0}
 # Agreement of the pivot with the direct signal on a bead: 1 where the pivot's normalised cost is
@@ -380,7 +382,8 @@ class LearnedCosts:
         target (same language, the pivot) beside the direct signal; the
         learned score reads the direct concatenations only, so on its own it
         throws away what the reference adds. Each first-pass bead gets
-        ``bonus`` log-odds times two factors in [0, 1]:
+        ``bonus`` log-odds (on Bertalign's base: times ``learned_weight``, the
+        learned part's scale) times two factors in [0, 1]:
 
         - its reference lines' mean trust (:func:`~sialign.align.signals.reference_trust`:
           a line matching its own source line clearly above chance and no
@@ -411,6 +414,8 @@ class LearnedCosts:
         pivot_model = BeadCostModel(pivot, model.max_src, model.max_tgt, model.settings)
         direct_model = BeadCostModel(direct, model.max_src, model.max_tgt, model.settings)
         cums = np.concatenate(([0.0], np.cumsum(trust)))
+        if self.on_base:
+            bonus *= self.w.learned_weight
         for i0, a, j0, b in path:
             if not (a and b):
                 continue
