@@ -139,7 +139,9 @@ def test_a_trusted_reference_keeps_the_first_path_in_the_second_pass(monkeypatch
     assert run(np.zeros(N_SRC)) == free
 
 
-def test_the_bonus_is_shipped_for_chunks_only() -> None:
-    assert learned_pass.REFERENCE_KEEP_LOGODDS.get("chunks", 0.0) > 0
+def test_the_bonus_is_not_applied_to_sentence_targets() -> None:
+    # For chunks it is chosen with the chunk score by leave-one-talk-out (tests/benchmarks/cv_interp.py):
+    # 0 for the shipped score, so the reference acts through the first pass's path there.
     assert learned_pass.REFERENCE_KEEP_LOGODDS.get("sentences", 0.0) == 0.0
+    assert learned_pass.REFERENCE_KEEP_LOGODDS.get("chunks", 0.0) >= 0.0
 

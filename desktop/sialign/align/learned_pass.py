@@ -55,10 +55,11 @@ BERTALIGN_SKIP = 0.1  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
 # With a reference translation, how much cheaper (log-odds of the learned score) the second pass
 # makes each bead of the first pass's path, at full trust and agreement (LearnedCosts.keep_first),
 # by kind of target unit; on Bertalign's base it is scaled by ``learned_weight`` as the learned
-# part is. Chosen by leave-one-talk-out on AHC-SI dev for the shipped (learned) chunk weights
-# (tests/benchmarks/cv_priors.py; on Bertalign's base 1 is best, cv_interp.py); not measured on
-# sentence targets, so not applied there.
-REFERENCE_KEEP_LOGODDS = {"chunks": 2.0}
+# part is. Chosen by leave-one-talk-out on AHC-SI dev with the chunk weights' score
+# (tests/benchmarks/cv_interp.py): 0 for Bertalign's base + 0.2 learned with beads of one source
+# sentence (acc@0.8 with the reference 0.958 at 0, 0.950 at 0.5 to 2); 2 was best for the learned
+# score alone (cv_priors.py). Not measured on sentence targets, so not applied there.
+REFERENCE_KEEP_LOGODDS = {"chunks": 0.0}
 # Agreement of the pivot with the direct signal on a bead: 1 where the pivot's normalised cost is
 # this much below the direct signal's, 0.5 where they are equal, 0 where it is this much above.
 REFERENCE_AGREEMENT_SPAN = 0.5
@@ -118,6 +119,10 @@ class BeadScoreWeights:
     base: str = "learned"
     learned_weight: float = 1.0
     base_skip: float = BERTALIGN_SKIP
+    # Most source segments one bead of the second pass joins (0: as many as the runs hold,
+    # ``RUNS``). An interpreter's chunks render one source sentence each far more often than
+    # two: AHC-SI's gold joins two sentences in 1 bead of 237.
+    max_src: int = 0
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], units: str = "sentences") -> BeadScoreWeights:
@@ -134,6 +139,7 @@ class BeadScoreWeights:
             base=str(d.get("base", "learned")),
             learned_weight=float(d.get("learned_weight", 1.0)),
             base_skip=float(d.get("base_skip", BERTALIGN_SKIP)),
+            max_src=int(d.get("max_src", 0)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -149,6 +155,7 @@ class BeadScoreWeights:
             "base": self.base,
             "learned_weight": self.learned_weight,
             "base_skip": self.base_skip,
+            "max_src": self.max_src,
         }
 
     def calibrated(self, log_odds: float, skip: bool) -> float:
@@ -514,6 +521,8 @@ def second_pass(
     depend on the weights).
     """
     n, m = first.n_src, first.n_tgt
+    if weights.max_src:
+        max_src = min(max_src, weights.max_src)
     band = band if band is not None else path_band(path, n, m)
     features = features if features is not None else BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
     check_stop(should_stop)
