@@ -52,11 +52,14 @@ FAR_LAG_LOGODDS = 1.0  # per second beyond the time prior's near zone (see Learn
 KEPT_OMISSION_LOGODDS = 10.0  # with first_pass_omissions: keep the first pass's 1-0 beads, make no other
 WEIGHTS_FILE = Path(__file__).with_name("bead_score.json")
 BERTALIGN_SKIP = 0.1  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
-# With a reference translation, how much cheaper (log-odds) the second pass makes each bead of the
-# first pass's path, at full trust and agreement (LearnedCosts.keep_first), by kind of target unit.
-# Chosen by leave-one-talk-out on AHC-SI dev (tests/benchmarks/cv_priors.py); not measured on
-# sentence targets, so not applied there.
-REFERENCE_KEEP_LOGODDS = {"chunks": 2.0}
+# With a reference translation, how much cheaper (log-odds of the learned score) the second pass
+# makes each bead of the first pass's path, at full trust and agreement (LearnedCosts.keep_first),
+# by kind of target unit; on Bertalign's base it is scaled by ``learned_weight`` as the learned
+# part is. Chosen by leave-one-talk-out on AHC-SI dev with the chunk weights' score
+# (tests/benchmarks/cv_interp.py): 0 for Bertalign's base + 0.2 learned with beads of one source
+# sentence (acc@0.8 with the reference 0.958 at 0, 0.950 at 0.5 to 2); 2 was best for the learned
+# score alone (cv_priors.py). Not measured on sentence targets, so not applied there.
+REFERENCE_KEEP_LOGODDS = {"chunks": 0.0}
 # Agreement of the pivot with the direct signal on a bead: 1 where the pivot's normalised cost is
 # this much below the direct signal's, 0.5 where they are equal, 0 where it is this much above.
 REFERENCE_AGREEMENT_SPAN = 0.5
@@ -116,6 +119,10 @@ class BeadScoreWeights:
     base: str = "learned"
     learned_weight: float = 1.0
     base_skip: float = BERTALIGN_SKIP
+    # Most source segments one bead of the second pass joins (0: as many as the runs hold,
+    # ``RUNS``). An interpreter's chunks render one source sentence each far more often than
+    # two: AHC-SI's gold joins two sentences in 1 bead of 237.
+    max_src: int = 0
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], units: str = "sentences") -> BeadScoreWeights:
@@ -132,6 +139,7 @@ class BeadScoreWeights:
             base=str(d.get("base", "learned")),
             learned_weight=float(d.get("learned_weight", 1.0)),
             base_skip=float(d.get("base_skip", BERTALIGN_SKIP)),
+            max_src=int(d.get("max_src", 0)),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -147,6 +155,7 @@ class BeadScoreWeights:
             "base": self.base,
             "learned_weight": self.learned_weight,
             "base_skip": self.base_skip,
+            "max_src": self.max_src,
         }
 
     def calibrated(self, log_odds: float, skip: bool) -> float:
@@ -380,7 +389,8 @@ class LearnedCosts:
         target (same language, the pivot) beside the direct signal; the
         learned score reads the direct concatenations only, so on its own it
         throws away what the reference adds. Each first-pass bead gets
-        ``bonus`` log-odds times two factors in [0, 1]:
+        ``bonus`` log-odds (on Bertalign's base: times ``learned_weight``, the
+        learned part's scale) times two factors in [0, 1]:
 
         - its reference lines' mean trust (:func:`~sialign.align.signals.reference_trust`:
           a line matching its own source line clearly above chance and no
@@ -411,6 +421,8 @@ class LearnedCosts:
         pivot_model = BeadCostModel(pivot, model.max_src, model.max_tgt, model.settings)
         direct_model = BeadCostModel(direct, model.max_src, model.max_tgt, model.settings)
         cums = np.concatenate(([0.0], np.cumsum(trust)))
+        if self.on_base:
+            bonus *= self.w.learned_weight
         for i0, a, j0, b in path:
             if not (a and b):
                 continue
@@ -509,6 +521,8 @@ def second_pass(
     depend on the weights).
     """
     n, m = first.n_src, first.n_tgt
+    if weights.max_src:
+        max_src = min(max_src, weights.max_src)
     band = band if band is not None else path_band(path, n, m)
     features = features if features is not None else BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first)
     check_stop(should_stop)
