@@ -150,3 +150,21 @@ def test_a_saved_project_keeps_its_text_kind(tmp_path) -> None:
     data["checksum"] = project_checksum(data["project"])
     path.write_text(json.dumps(data), encoding="utf-8")
     assert load_project(path).params.text_kind == "auto"
+
+
+def test_the_settings_edit_sets_both_choices_and_refuses_a_bad_one() -> None:
+    from sialign.workflows.aligning import alignment_settings_edit, text_kind_note
+
+    project = talk(times=True)
+    project.params = AlignParams()
+    edit = alignment_settings_edit(project, "sentences", "translation")
+    assert edit is not None
+    undo = edit.apply(project)
+    assert (project.params.target_units, project.params.text_kind) == ("sentences", "translation")
+    assert alignment_settings_edit(project, "sentences", "translation") is None  # nothing to change
+    assert "written translation, as chosen" in text_kind_note(project)
+    undo.apply(project)
+    assert project.params == AlignParams()
+    assert "an interpretation: both transcripts have timestamps" in text_kind_note(project)
+    with pytest.raises(ParamsError, match="text_kind"):
+        alignment_settings_edit(project, "sentences", "speech")

@@ -399,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     weights["sentences"] = fit(parts, "sentences", (OMISSION_OFFSET, ADDITION_OFFSET), fitted_on)
     weights["sentences"]["calibration"] = calibrate(docs, weights["sentences"], "sentences")
     # Interpreted speeches alone, with the sentence set's features and offsets (leave one speech
-    # out on EPTIC dev, cv_text_kind.py: pooled strict F1 0.824 against 0.812 with the combined set).
+    # out on EPTIC dev, cv_text_kind.py: pooled strict F1 0.824 against 0.811 with the combined set).
     weights["interpretation"] = fit(interp, "sentences", (OMISSION_OFFSET, ADDITION_OFFSET), interp_on)
     weights["interpretation"]["calibration"] = calibrate(interp_docs, weights["interpretation"], "interpretation")
     parts, fitted_on, docs = chunk_parts()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sialign.align.result import AlignResult
@@ -66,11 +66,20 @@ TEXT_KIND_CHOICES = {
 }
 
 
-def text_kind_note(project: Project, params: AlignParams | None = None) -> str:
-    """What ``params.text_kind`` (default: the talk's) makes of the talk's target, and why, in one sentence."""
+def text_kind_note(project: Project, params: AlignParams | None = None, text_kind: str | None = None) -> str:
+    """What ``params.text_kind`` (default: the talk's; ``text_kind`` instead when given) makes of the talk's target, and why, in one sentence.
+
+    Raises:
+        ParamsError: ``text_kind`` is not one of the choices.
+    """
+    from dataclasses import replace
+
     from sialign.align.pipeline import resolve_text_kind
 
     params = params or align_params(project)
+    if text_kind is not None:
+        chosen: dict[str, Any] = {"text_kind": text_kind}
+        params = replace(params, **chosen)  # validates
     kind = resolve_text_kind(params, project)
     word = "an interpretation" if kind == "interpretation" else "a written translation"
     if params.text_kind != "auto":
@@ -95,7 +104,8 @@ def alignment_settings_edit(project: Project, target_units: str, text_kind: str)
     from sialign.core.edits import SetParams
 
     params = align_params(project)
-    new = replace(params, target_units=target_units, text_kind=text_kind)  # validates
+    chosen: dict[str, Any] = {"target_units": target_units, "text_kind": text_kind}
+    new = replace(params, **chosen)  # validates
     if new == params and project.params is not None:
         return None
     return SetParams(new, label="Alignment settings")

@@ -16,8 +16,6 @@ aligned with them at the next *Align*.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QWidget
 
 from sialign.core.model import Project
@@ -66,7 +64,7 @@ class AlignmentSettingsDialog(QDialog):
 
     def _update_note(self) -> None:
         units, kind = self.choices()
-        note = text_kind_note(self.project, replace(align_params(self.project), text_kind=kind))
+        note = text_kind_note(self.project, text_kind=kind)
         if units == "chunks":
             note += " Chunks are scored with weights of their own, whatever the kind."
         self.note.setText(note + " Used at the next Align (Ctrl+R).")
