@@ -25,7 +25,9 @@ unmatched (0-1, an addition) have models of their own: how well the segment
 matches its best partner nearby, its margin over its second best, its
 length, the talk's typical cosine, and how much joining it to a neighbour
 raises that neighbour's similarity. Sentence targets and an interpreter's
-chunks have weights of their own (``RUNS``). The DP minimises the summed negative log-odds, so omissions are
+chunks have weights of their own (``RUNS``), and sentence targets of an
+interpretation a set fitted on interpreted speeches alone (``WEIGHT_SETS``,
+chosen by ``AlignParams.text_kind``). The DP minimises the summed negative log-odds, so omissions are
 decided jointly with the beads around them instead of being a fixed skip cost.
 """
 
