@@ -168,3 +168,11 @@ def test_the_settings_edit_sets_both_choices_and_refuses_a_bad_one() -> None:
     assert "an interpretation: both transcripts have timestamps" in text_kind_note(project)
     with pytest.raises(ParamsError, match="text_kind"):
         alignment_settings_edit(project, "sentences", "speech")
+
+
+def test_the_weights_note_names_the_kind_that_scored_sentence_targets() -> None:
+    from sialign.workflows.aligning import weights_note
+
+    assert weights_note({"bead_score": "interpretation"}).startswith("sentences scored as an interpretation")
+    assert weights_note({"bead_score": "sentences"}).startswith("sentences scored as a written translation")
+    assert weights_note({"bead_score": "chunks"}) == weights_note({"bead_score": None}) == weights_note({}) == ""

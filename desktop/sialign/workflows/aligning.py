@@ -93,6 +93,12 @@ def text_kind_note(project: Project, params: AlignParams | None = None, text_kin
     return f"Aligned as {word}: {why}."
 
 
+def weights_note(info: dict[str, Any]) -> str:
+    """Which learned weights scored an alignment's sentence targets (from its ``info``), or "" (chunks, or no second pass)."""
+    kind = {"interpretation": "an interpretation", "sentences": "a written translation"}.get(str(info.get("bead_score")))
+    return f"sentences scored as {kind} (Settings → Alignment…)" if kind else ""
+
+
 def alignment_settings_edit(project: Project, target_units: str, text_kind: str) -> Edit | None:
     """The undoable edit that gives the talk these alignment settings, or None when it has them already.
 

@@ -48,3 +48,14 @@ def test_cancelling_changes_nothing(window, monkeypatch) -> None:
     params = window.session.project.params
     window.act.align_settings.trigger()
     assert window.session.project.params == params and not window.session.is_modified
+
+
+def test_the_status_bar_says_which_kind_scored_the_sentences(qtbot, window, make_project) -> None:
+    project = make_project()  # timestamps on both sides: an interpretation under "auto"
+    project.alignment = None
+    project.params = AlignParams(embedder="use-multilingual", target_units="sentences")
+    window.session.set_project(project, modified=True)
+    with qtbot.waitSignal(window.runner.finished, timeout=120_000):
+        assert window.align()
+    assert "Sentences scored as an interpretation (Settings → Alignment…)" in window.statusBar().currentMessage()
+    assert window.session.project.alignment.info["bead_score"] == "interpretation"
