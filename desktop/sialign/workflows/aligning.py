@@ -96,7 +96,7 @@ def text_kind_note(project: Project, params: AlignParams | None = None, text_kin
 def weights_note(info: dict[str, Any]) -> str:
     """Which learned weights scored an alignment's sentence targets (from its ``info``), or "" (chunks, or no second pass)."""
     kind = {"interpretation": "an interpretation", "sentences": "a written translation"}.get(str(info.get("bead_score")))
-    return f"sentences scored as {kind} (Settings → Alignment…)" if kind else ""
+    return f"sentences scored as {kind}" if kind else ""
 
 
 def alignment_settings_edit(project: Project, target_units: str, text_kind: str) -> Edit | None:

@@ -231,7 +231,9 @@ class AlignmentController(QObject):
         parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
         total = result.timings.get("total", sum(result.timings.values()))
         info = result.alignment.info
-        notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", "")), weights_note(info)]
+        weights = weights_note(info)
+        notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", "")),
+                 f"{weights} (Settings → Alignment…)" if weights else ""]
         if not first_run:
             notes.insert(0, carried.summary())
         extra = "".join(f" {note[0].upper()}{note[1:]}." for note in notes if note)
