@@ -307,7 +307,7 @@ def bertalign_peer(item: Item, sources: dict[str, Any], encode: Any) -> Gold:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     from bench_peers import _encoder, _metrics
 
-    from sialign.align.learned_pass import BeadScoreWeights, shipped_weights
+    from sialign.align.learned_pass import BeadScoreWeights, shipped_weights, weight_set
     from sialign.evaluate.folds import leave_one_out
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -351,7 +351,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if not item.scored:
             continue
         hyps["first"][k] = aligned(item, None)
-        shipped = shipped_weights(item.units)
+        # What the product scores the item with: a timed speech is an interpretation under text_kind="auto".
+        shipped = shipped_weights(weight_set(item.units, "interpretation" if item.key.endswith("/timed") else "translation"))
         hyps["shipped"][k] = aligned(item, shipped)
         hyps["learned in-sample"][k] = aligned(item, weights_of(full[item.units], item.units))
         for w in grid:

@@ -11,8 +11,11 @@ Data manifest (``../shared/data``; only the fitted numbers are shipped, never te
   timestamps: every speech but the first of each direction, which is kept out
   for validation.
 
-AHC-SI dev is not used: its targets are interpretation chunks, where the
-second pass does not run.
+Three weight sets: ``sentences`` on both (what sentence targets get unless
+they are known to be an interpretation), ``interpretation`` on the EPTIC
+speeches alone (the same features, offsets and speeches; what a timed or
+recorded talk, or ``text_kind="interpretation"``, gets), and ``chunks`` on
+AHC-SI dev (interpretation chunks; see ``chunk_parts``).
 
 For each document the aligner is run once with the default parameters; the
 second pass's inputs (the first pass's costs, exact vectors of concatenated
@@ -77,7 +80,7 @@ CHUNK_MAX_SRC = 1
 
 
 def capture(project: Any, units: str = "sentences") -> dict[str, Any]:
-    """Run the aligner once and keep what its second pass receives."""
+    """Run the aligner once and keep what its second pass receives (the same for every weight set)."""
     from sialign.align import learned_pass
     from sialign.align.pipeline import align_project
     from sialign.core.params import AlignParams
@@ -93,7 +96,9 @@ def capture(project: Any, units: str = "sentences") -> dict[str, Any]:
 
     learned_pass.refine = spy  # type: ignore[assignment]
     try:
-        align_project(project, AlignParams(target_units=units))
+        # The weights do not change what the second pass receives; "translation" names a set
+        # that exists before the first fit (bootstrap) as well as after.
+        align_project(project, AlignParams(target_units=units, text_kind="translation"))
     finally:
         learned_pass.refine = original  # type: ignore[assignment]
         clear_memo()
@@ -202,12 +207,12 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1.0, iterations: int 
 
 def bootstrap_weights() -> dict[str, Any]:
     """Neutral weights that let the capture run before any fit (never shipped)."""
-    from sialign.align.learned_pass import RUNS, SKIP_FEATURES, match_features
+    from sialign.align.learned_pass import SKIP_FEATURES, WEIGHT_SETS, match_features
 
     return {
-        units: {"match": dict.fromkeys(match_features(units), 0.0), "omission": dict.fromkeys(SKIP_FEATURES, 0.0),
-                "addition": dict.fromkeys(SKIP_FEATURES, 0.0), "fitted_on": "bootstrap"}
-        for units in RUNS
+        name: {"match": dict.fromkeys(match_features(units), 0.0), "omission": dict.fromkeys(SKIP_FEATURES, 0.0),
+               "addition": dict.fromkeys(SKIP_FEATURES, 0.0), "fitted_on": "bootstrap"}
+        for name, units in WEIGHT_SETS.items()
     }
 
 
@@ -269,8 +274,8 @@ def fit(parts: dict[str, list[tuple[np.ndarray, np.ndarray]]], units: str, offse
     return weights
 
 
-def calibrate(docs: list[tuple[Any, list[Any]]], weights: dict[str, Any], units: str) -> dict[str, list[float]]:
-    """Platt scaling of the log-odds of the beads the aligner puts on its path, with ``weights`` in use.
+def calibrate(docs: list[tuple[Any, list[Any]]], weights: dict[str, Any], name: str) -> dict[str, list[float]]:
+    """Platt scaling of the log-odds of the beads the aligner puts on its path, with ``weights`` as the set ``name``.
 
     The models are fitted on every candidate near the gold path, most of them
     wrong, so their log-odds understate the beads that reach the path. For
@@ -285,13 +290,16 @@ def calibrate(docs: list[tuple[Any, list[Any]]], weights: dict[str, Any], units:
     from sialign.embed.pairs import clear_memo
     from sialign.evaluate import alignment_positions
 
+    units = learned_pass.WEIGHT_SETS[name]
     fitted = learned_pass.BeadScoreWeights.from_dict(weights, units)
     original = learned_pass.shipped_weights
-    learned_pass.shipped_weights = lambda u="sentences": fitted if u == units else original(u)  # type: ignore[assignment]
+    learned_pass.shipped_weights = lambda u="sentences": fitted if u == name else original(u)  # type: ignore[assignment]
+    # Every talk aligned with this set: the kind that selects it, stated.
+    kind = "interpretation" if name == "interpretation" else "translation"
     rows: dict[str, list[tuple[float, bool]]] = {"bead": [], "skip": []}
     try:
         for project, gold in docs:
-            result = align_project(project, AlignParams(target_units=units), keep_scoring=True)
+            result = align_project(project, AlignParams(target_units=units, text_kind=kind), keep_scoring=True)
             beads = result.alignment.beads
             if result.scoring is None:
                 continue
@@ -306,22 +314,26 @@ def calibrate(docs: list[tuple[Any, list[Any]]], weights: dict[str, Any], units:
     out: dict[str, list[float]] = {}
     for kind, items in rows.items():
         if len(items) < CALIBRATION_MIN:
-            print(f"{units} calibration {kind}: {len(items)} examples, none fitted")
+            print(f"{name} calibration {kind}: {len(items)} examples, none fitted")
             continue
         X = np.array([[1.0, lo] for lo, _ in items])
         y = np.array([float(ok) for _, ok in items])
         b, a = fit_logistic(X, y, l2=0.01)
         out[kind] = [round(float(a), 4), round(float(b), 4)]
-        print(f"{units} calibration {kind}: {len(items)} beads on the paths, {int(y.sum())} right; sigmoid({a:.3f} x + {b:.3f})")
+        print(f"{name} calibration {kind}: {len(items)} beads on the paths, {int(y.sum())} right; sigmoid({a:.3f} x + {b:.3f})")
     return out
 
 
-def sentence_parts() -> tuple[dict[str, list[Any]], str, list[Any]]:
+def sentence_parts() -> tuple[dict[str, list[Any]], str, list[Any], dict[str, list[Any]], str, list[Any]]:
+    """Training examples, description and documents of the ``sentences`` set, then the same of the
+    ``interpretation`` set (its EPTIC share alone)."""
     from sialign.evaluate import load_textberg
     from sialign.evaluate.datasets import load_eptic
 
     parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"match": [], "omission": [], "addition": []}
     docs: list[tuple[Any, list[tuple[tuple[int, ...], tuple[int, ...]]]]] = []
+    interp: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"match": [], "omission": [], "addition": []}
+    interp_docs: list[tuple[Any, list[tuple[tuple[int, ...], tuple[int, ...]]]]] = []
     doc = load_textberg(DATA / "textberg-dev")
     for project, gold in textberg_pieces(doc):
         docs.append((project, gold))
@@ -338,14 +350,18 @@ def sentence_parts() -> tuple[dict[str, list[Any]], str, list[Any]]:
         for times in (False, True):
             project = speech.project(times=times)
             docs.append((project, gold))
+            interp_docs.append((project, gold))
             for kind, data in examples(capture(project), gold).items():
                 parts[kind].append(data)
+                interp[kind].append(data)
+    eptic_on = (f"EPTIC dev, text only and timed ({len(speeches) - len(held_out)} speeches; "
+                f"kept out: {', '.join(sorted(held_out))})")
     fitted_on = (
         f"Text+Berg dev (first {TEXTBERG_TRAIN_SHARE:.0%} of the document, in pieces of {TEXTBERG_PIECE} beads) "
         f"and EPTIC dev, text only and timed "
         f"({len(speeches) - len(held_out)} speeches; kept out: {', '.join(sorted(held_out))})"
     )
-    return parts, fitted_on, docs
+    return parts, fitted_on, docs, interp, eptic_on, interp_docs
 
 
 def chunk_parts() -> tuple[dict[str, list[Any]], str, list[Any]]:
@@ -375,13 +391,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the shipped weights differ from a new fit")
     args = parser.parse_args(argv)
-    if learned_pass.shipped_weights("sentences") is None or learned_pass.shipped_weights("chunks") is None:
+    if any(learned_pass.shipped_weights(name) is None for name in learned_pass.WEIGHT_SETS):
         learned_pass.shipped_weights.cache_clear()
         learned_pass.WEIGHTS_FILE.write_text(json.dumps(bootstrap_weights()), encoding="utf-8")
     weights: dict[str, Any] = {}
-    parts, fitted_on, docs = sentence_parts()
+    parts, fitted_on, docs, interp, interp_on, interp_docs = sentence_parts()
     weights["sentences"] = fit(parts, "sentences", (OMISSION_OFFSET, ADDITION_OFFSET), fitted_on)
     weights["sentences"]["calibration"] = calibrate(docs, weights["sentences"], "sentences")
+    # Interpreted speeches alone, with the sentence set's features and offsets (leave one speech
+    # out on EPTIC dev, cv_text_kind.py: pooled strict F1 0.824 against 0.811 with the combined set).
+    weights["interpretation"] = fit(interp, "sentences", (OMISSION_OFFSET, ADDITION_OFFSET), interp_on)
+    weights["interpretation"]["calibration"] = calibrate(interp_docs, weights["interpretation"], "interpretation")
     parts, fitted_on, docs = chunk_parts()
     # AHC-SI's gold holds no omission and no addition: the chunk beads are fitted on it,
     # the 1-0 and 0-1 models are the sentence fit's (EPTIC's real interpretations).

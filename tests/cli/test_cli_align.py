@@ -127,6 +127,24 @@ def test_cli_align_project_output_keeps_params(talk: Path) -> None:
     assert project.alignment.info["time_prior"] is False
 
 
+def test_cli_align_text_kind_is_used_and_saved(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sialign.io.project_file import load_project
+
+    out = talk / "kind.sialign"
+    args = ["align", str(talk / "talk.en.srt"), str(talk / "talk.ja.srt"), "-o", str(out), "--target-units", "sentences"]
+    assert main([*args, "--text-kind", "translation"]) == 0
+    printed = capsys.readouterr().out
+    assert "sentences preset, translation," in printed and "learned weights: sentences" in printed
+    assert load_project(out).params.text_kind == "translation"
+    # Both transcripts have timestamps: "auto" (the default) aligns them as an interpretation.
+    assert main(args) == 0
+    assert "sentences preset, interpretation," in capsys.readouterr().out
+    project = load_project(out)
+    assert project.params.text_kind == "auto" and project.alignment.info["bead_score"] == "interpretation"
+    assert main([*args, "--text-kind", "speech"]) == 64
+    assert "--text-kind: invalid choice: 'speech'" in capsys.readouterr().err
+
+
 def test_cli_align_without_reference_uses_the_direct_signal(talk: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = talk / "direct.jsonl"
     args = ["align", str(talk / "talk.en.srt"), str(talk / "talk.ja.srt"), "-o", str(out)]

@@ -42,7 +42,8 @@ def test_cli_explain_json_shares_add_up(project: Path, capsys: pytest.CaptureFix
         from sialign.align.learned_pass import shipped_weights
         from sialign.io.project_file import load_project
 
-        weights = shipped_weights(load_project(project).alignment.info["target_units"])
+        info = load_project(project).alignment.info
+        weights = shipped_weights(info["bead_score"])
         assert math.isclose(bead["probability"], weights.calibrated(bead["log_odds"], False), abs_tol=1e-3)
         # The aligner kept these beads: the learned score finds them more likely right than not.
         assert bead["probability"] > 0.3

@@ -125,13 +125,13 @@ def bead_spans(project: Project, beads: list[Bead]) -> list[tuple[int, int, int,
 
 
 def _scoring(inputs: LearnedInputs) -> tuple[BeadScoreWeights, WindowCosts, BeadFeatures]:
-    """The shipped weights for the talk's units, its first-pass costs and the bead features over the whole talk."""
+    """The shipped weights that scored the talk, its first-pass costs and the bead features over the whole talk."""
     from sialign.align.dp import WindowCosts
     from sialign.align.learned_pass import BeadFeatures, shipped_weights
 
-    weights = shipped_weights(inputs.units)
+    weights = shipped_weights(inputs.weight_set)
     if weights is None:
-        raise SialignError(f"no learned bead score is installed for {inputs.units}; nothing to explain")
+        raise SialignError(f"no learned bead score is installed for {inputs.weight_set}; nothing to explain")
     first = WindowCosts(inputs.model, 0, inputs.model.n_src, 0, inputs.model.n_tgt)
     return weights, first, BeadFeatures(inputs.src_spans, inputs.tgt_spans, inputs.src_chars, inputs.tgt_chars, first,
                                       inputs.typical)

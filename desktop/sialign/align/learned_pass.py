@@ -25,7 +25,9 @@ unmatched (0-1, an addition) have models of their own: how well the segment
 matches its best partner nearby, its margin over its second best, its
 length, the talk's typical cosine, and how much joining it to a neighbour
 raises that neighbour's similarity. Sentence targets and an interpreter's
-chunks have weights of their own (``RUNS``). The DP minimises the summed negative log-odds, so omissions are
+chunks have weights of their own (``RUNS``), and sentence targets of an
+interpretation a set fitted on interpreted speeches alone (``WEIGHT_SETS``,
+chosen by ``AlignParams.text_kind``). The DP minimises the summed negative log-odds, so omissions are
 decided jointly with the beads around them instead of being a fixed skip cost.
 """
 
@@ -165,13 +167,30 @@ class BeadScoreWeights:
         return 1.0 / (1.0 + math.exp(-z))
 
 
+# The weight sets of ``bead_score.json`` and the target units each is fitted for (its features):
+# "sentences" a written translation's (fitted on a book and interpreted speeches together, what
+# every sentence target gets unless it is known to be an interpretation), "interpretation" an
+# interpretation transcribed in sentences (interpreted speeches alone), "chunks" an interpreter's chunks.
+WEIGHT_SETS = {"sentences": "sentences", "interpretation": "sentences", "chunks": "chunks"}
+
+
+def weight_set(units: str, text_kind: str) -> str:
+    """The weight set for targets in ``units`` of a text of ``text_kind`` (``"interpretation"`` or ``"translation"``).
+
+    Sentence targets of an interpretation take the interpretation set, other
+    sentence targets the combined one; chunks keep their own whatever the kind.
+    """
+    return "interpretation" if units == "sentences" and text_kind == "interpretation" else units
+
+
 @lru_cache(maxsize=4)
-def shipped_weights(units: str = "sentences") -> BeadScoreWeights | None:
-    """The weights shipped with the package for ``units``, or None (then no second pass runs; the log says why)."""
+def shipped_weights(name: str = "sentences") -> BeadScoreWeights | None:
+    """The weight set ``name`` shipped with the package (see ``WEIGHT_SETS``), or None (then no second pass runs; the log says why)."""
     try:
-        return BeadScoreWeights.from_dict(json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))[units], units)
-    except (OSError, ValueError, KeyError) as exc:
-        log.warning("learned bead score for %s not available (%s): the first pass's path is kept", units, exc)
+        units = WEIGHT_SETS[name]
+        return BeadScoreWeights.from_dict(json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))[name], units)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("learned bead score %s not available (%s): the first pass's path is kept", name, exc)
         return None
 
 
@@ -468,8 +487,9 @@ class LearnedInputs:
         model: the first pass's :class:`~sialign.align.costs.BeadCostModel`.
         src_spans, tgt_spans: (runs, n, dim) / (runs, m, dim) unit vectors of concatenated runs.
         src_chars, tgt_chars: (n,), (m,) character lengths.
-        units: ``"sentences"`` or ``"chunks"`` (which weights apply).
+        units: ``"sentences"`` or ``"chunks"`` (the features).
         typical: the talk's :func:`typical_cosine` when known (else computed when read).
+        weights: the weight set that applies (``WEIGHT_SETS``; empty: the one named ``units``).
     """
 
     model: Any
@@ -479,6 +499,12 @@ class LearnedInputs:
     tgt_chars: np.ndarray
     units: str
     typical: float | None = None
+    weights: str = ""
+
+    @property
+    def weight_set(self) -> str:
+        """The name of the weight set that scored this talk."""
+        return self.weights or self.units
 
 
 @dataclass
@@ -497,7 +523,7 @@ def refine(
     path: list[tuple[int, int, int, int]], max_src: int, max_tgt: int, units: str = "sentences",
     should_stop: StopFn | None = None, typical: float | None = None,
 ) -> list[tuple[int, int, int, int]]:
-    """The second pass with the shipped weights for ``units``; the first path when none are shipped.
+    """The second pass with the shipped weight set ``units`` (``WEIGHT_SETS``); the first path when none is shipped.
 
     ``typical``: the window's :func:`typical_cosine` when the caller has it (else computed here).
     """

@@ -263,6 +263,8 @@ def align_project(
     n, m = len(src_doc), len(tgt_doc)
     units = resolve_target_units(params, n, m)
     settings = cost_settings(params, units)
+    text_kind = resolve_text_kind(params, project)
+    weights = _weight_set(units, text_kind)
 
     # ---- embedding
     embed_progress = stage(progress, 0.0, 0.5)
@@ -278,7 +280,7 @@ def align_project(
     # The second pass's runs first: the same pass over each document gives the segments'
     # vectors, which the first pass then reads from the vector cache.
     run_vectors = _learned_pass_spans(
-        params, units, main, project, tgt_texts, progress=stage(embed_progress, 0.0, 0.6), should_stop=should_stop
+        params, units, weights, main, project, tgt_texts, progress=stage(embed_progress, 0.0, 0.6), should_stop=should_stop
     )
     built = build_signals(project, params, main, should_stop=should_stop,
                           progress=embed_progress if run_vectors is None else stage(embed_progress, 0.6, 1.0))
@@ -376,7 +378,7 @@ def align_project(
             shapes = result.beads
             if run_vectors is not None:
                 whole = (s0, s1, t0, t1) == (0, n, 0, m)
-                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, units, should_stop,
+                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, weights, should_stop,
                                  typical if whole else None)
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
@@ -393,7 +395,7 @@ def align_project(
     if run_vectors is not None and model is not None:
         from sialign.align.learned_pass import LearnedInputs
 
-        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units, typical)
+        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units, typical, weights)
         _set_confidences(project, ordered, scoring, {id(bead) for _, bead in anchors}, should_stop)
     similarity = model.similarity() if model is not None else np.broadcast_to(np.float32(np.nan), (n, m))
     finished = time.perf_counter()
@@ -412,6 +414,8 @@ def align_project(
             "embedder_note": choice.note,
             "pivot_note": pivot_note,
             "target_units": units,
+            "text_kind": text_kind,
+            "bead_score": weights if run_vectors is not None else None,
             "cost_settings": dataclasses.asdict(settings),
             "time_prior": bool(timed),
             "lag": dataclasses.asdict(lag) if lag is not None else None,
@@ -463,23 +467,45 @@ def learned_pass_megabytes(n_src: int, n_tgt: int, units: str, dim: int) -> floa
     return 2 * (src_runs * n_src + tgt_runs * n_tgt) * dim * 4 / 2**20
 
 
+def resolve_text_kind(params: AlignParams, project: Project) -> str:
+    """``"interpretation"`` or ``"translation"``: what ``params.text_kind`` says the target is.
+
+    ``"auto"`` takes the talk's word for it: timestamps on both sides, or a
+    recording of the target, make it an interpretation (a written
+    translation has neither); anything else is aligned as a translation,
+    with the weights every text-only talk gets.
+    """
+    if params.text_kind != "auto":
+        return params.text_kind
+    recorded = bool(project.target.audio_path)
+    timed = project.source.has_times and project.target.has_times
+    return "interpretation" if recorded or timed else "translation"
+
+
+def _weight_set(units: str, text_kind: str) -> str:
+    from sialign.align.learned_pass import weight_set
+
+    return weight_set(units, text_kind)
+
+
 def _learned_pass_spans(
-    params: AlignParams, units: str, main: Embedder, project: Project, tgt_texts: list[str],
+    params: AlignParams, units: str, weights: str, main: Embedder, project: Project, tgt_texts: list[str],
     progress: ProgressFn | None = None, should_stop: StopFn | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Unit vectors of concatenated runs for the learned second pass, or None where it does not run.
 
     It runs with a neural encoder, on sentence targets (a written translation,
     or an interpretation transcribed in sentences) and on chunks, each with
-    its own fitted weights; not where the pivot alone decides (it compares
-    source and target with the main encoder).
+    its own fitted weights (the set ``weights``, ``learned_pass.WEIGHT_SETS``);
+    not where the pivot alone decides (it compares source and target with the
+    main encoder).
     """
     from sialign.align.learned_pass import RUNS, shipped_weights
 
     src_doc = project.source
     pivot_alone = params.pivot and project.reference is not None and float(params.pivot_weight) >= 1.0
     if (not len(src_doc) or not tgt_texts or pivot_alone or not params.learned_score or params.method != "beads"
-            or units not in RUNS or is_lexical(main) or shipped_weights(units) is None):
+            or units not in RUNS or is_lexical(main) or shipped_weights(weights) is None):
         return None
     megabytes = learned_pass_megabytes(len(src_doc), len(tgt_texts), units, main.dim)
     if megabytes > LEARNED_PASS_MAX_MB:
@@ -511,10 +537,10 @@ def _learned_pass_spans(
 
 def _refine(
     model: BeadCostModel | None, spans: tuple[np.ndarray, np.ndarray], lengths: tuple[np.ndarray, np.ndarray],
-    s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams, units: str,
+    s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams, weights: str,
     should_stop: StopFn | None = None, typical: float | None = None,
 ) -> list[tuple[int, int, int, int]]:
-    """The learned second pass over one gap (whole-document bead positions in and out)."""
+    """The learned second pass over one gap with the weight set ``weights`` (whole-document bead positions in and out)."""
     from sialign.align.dp import WindowCosts
     from sialign.align.learned_pass import refine
 
@@ -522,7 +548,7 @@ def _refine(
     window = [(i0 - s0, a, j0 - t0, b) for i0, a, j0, b in shapes]
     refined = refine(
         WindowCosts(model, s0, s1, t0, t1), spans[0][:, s0:s1], spans[1][:, t0:t1],
-        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, units, should_stop, typical,
+        lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, weights, should_stop, typical,
     )
     return [(i0 + s0, a, j0 + t0, b) for i0, a, j0, b in refined]
 

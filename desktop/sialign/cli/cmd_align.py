@@ -74,6 +74,13 @@ def add_alignment_options(parser: argparse.ArgumentParser | argparse._ArgumentGr
     parser.add_argument("--candidates", choices=["fast", "exact"], help="multi-segment vectors: sums of members (fast) or encoded concatenations (exact)")
     parser.add_argument("--method", choices=["beads", "segment"], help="beads: n:m beads with skips; segment: every source segment gets one target span")
     parser.add_argument("--target-units", choices=["auto", "chunks", "sentences"], help="cost preset: interpreter chunks or translated sentences")
+    parser.add_argument(
+        "--text-kind",
+        choices=["auto", "interpretation", "translation"],
+        help="what the target is: the learned second pass scores sentence targets with weights fitted on interpreted "
+        "speeches (interpretation) or on a written translation and speeches together (translation); auto: an "
+        "interpretation when both sides have timestamps or the target has a recording, else a translation",
+    )
     parser.add_argument("--time-prior", action=argparse.BooleanOptionalAction, default=None, help="use timestamps (ear-voice span) when both sides have them")
     parser.add_argument("--evs", nargs=2, type=float, metavar=("MIN", "MAX"), help="plausible lag window of the interpretation, seconds (default -1 10)")
     parser.add_argument("--pivot", action=argparse.BooleanOptionalAction, default=None, help="with --ref: align through the reference translation")
@@ -111,6 +118,7 @@ def params_from_args(args: argparse.Namespace, base: AlignParams | None = None) 
         "candidates": args.candidates,
         "method": args.method,
         "target_units": args.target_units,
+        "text_kind": args.text_kind,
         "time_prior": args.time_prior,
         "pivot": args.pivot,
         "pivot_weight": args.pivot_weight,

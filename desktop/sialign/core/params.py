@@ -27,6 +27,7 @@ MAX_TGT_LIMIT = 256
 Candidates = Literal["fast", "exact"]
 Method = Literal["beads", "segment"]
 TargetUnits = Literal["auto", "chunks", "sentences"]
+TextKind = Literal["auto", "interpretation", "translation"]
 PivotEmbedder = Literal["lexical", "main"]
 LagWindow = Literal["widen", "fit"]
 EtaMetric = Literal["auto", "cosine", "chrf"]
@@ -75,6 +76,13 @@ class AlignParams:
         drop_threshold: beads costing more than this are marked dropped.
         target_units: ``"chunks"``, ``"sentences"`` or ``"auto"`` (chunks
             when the target has at least 1.5 times as many segments as the source).
+        text_kind: what the target is, which picks the learned second pass's
+            weights for sentence targets: ``"interpretation"`` (weights fitted
+            on interpreted speeches), ``"translation"`` (weights fitted on a
+            written translation and interpreted speeches together) or
+            ``"auto"`` (an interpretation when the talk says so: timestamps on
+            both sides, or a recording; else the translation weights). Chunk
+            targets have weights of their own whatever the kind.
         skip_penalty: cost of a 1-0 or 0-1 bead (None: preset).
         src_size_penalty: cost multiplier per extra source segment (None: preset).
         tgt_size_penalty: cost multiplier per extra target segment (None: preset).
@@ -123,6 +131,7 @@ class AlignParams:
     max_tgt: int = 12
     drop_threshold: float = 1.0
     target_units: TargetUnits = "auto"
+    text_kind: TextKind = "auto"
     skip_penalty: float | None = None
     src_size_penalty: float | None = None
     tgt_size_penalty: float | None = None
@@ -148,6 +157,7 @@ class AlignParams:
             ParamsError: naming the parameter and the problem.
         """
         _check_choices(self, {"candidates": Candidates, "method": Method, "target_units": TargetUnits,
+                              "text_kind": TextKind,
                               "pivot_embedder": PivotEmbedder, "lag_window": LagWindow})
         for name, most in (("max_src", MAX_SRC_LIMIT), ("max_tgt", MAX_TGT_LIMIT)):
             if not 1 <= getattr(self, name) <= most:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sialign.align.result import AlignResult
@@ -50,6 +50,71 @@ def align_params(project: Project) -> AlignParams:
     if project.params is not None:
         return project.params
     return params_for(project, AlignParams(embedder=default_embedder()))
+
+
+# The words of the two settings a user chooses for the kind of target (Settings → Alignment…,
+# ``sialign align --target-units/--text-kind``), as the settings dialog shows them.
+TARGET_UNITS_CHOICES = {
+    "auto": "Automatic (chunks when the target has many more segments)",
+    "chunks": "Interpreter's chunks",
+    "sentences": "Sentences",
+}
+TEXT_KIND_CHOICES = {
+    "auto": "Automatic (from the talk's timestamps and recordings)",
+    "interpretation": "An interpretation",
+    "translation": "A written translation",
+}
+
+
+def text_kind_note(project: Project, params: AlignParams | None = None, text_kind: str | None = None) -> str:
+    """What ``params.text_kind`` (default: the talk's; ``text_kind`` instead when given) makes of the talk's target, and why, in one sentence.
+
+    Raises:
+        ParamsError: ``text_kind`` is not one of the choices.
+    """
+    from dataclasses import replace
+
+    from sialign.align.pipeline import resolve_text_kind
+
+    params = params or align_params(project)
+    if text_kind is not None:
+        chosen: dict[str, Any] = {"text_kind": text_kind}
+        params = replace(params, **chosen)  # validates
+    kind = resolve_text_kind(params, project)
+    word = "an interpretation" if kind == "interpretation" else "a written translation"
+    if params.text_kind != "auto":
+        return f"Aligned as {word}, as chosen."
+    if project.target.audio_path:
+        why = "the interpretation has a recording"
+    elif project.source.has_times and project.target.has_times:
+        why = "both transcripts have timestamps"
+    else:
+        why = "no timestamps on both sides and no interpretation recording"
+    return f"Aligned as {word}: {why}."
+
+
+def weights_note(info: dict[str, Any]) -> str:
+    """Which learned weights scored an alignment's sentence targets (from its ``info``), or "" (chunks, or no second pass)."""
+    kind = {"interpretation": "an interpretation", "sentences": "a written translation"}.get(str(info.get("bead_score")))
+    return f"sentences scored as {kind}" if kind else ""
+
+
+def alignment_settings_edit(project: Project, target_units: str, text_kind: str) -> Edit | None:
+    """The undoable edit that gives the talk these alignment settings, or None when it has them already.
+
+    Raises:
+        ParamsError: a value that is not one of the choices.
+    """
+    from dataclasses import replace
+
+    from sialign.core.edits import SetParams
+
+    params = align_params(project)
+    chosen: dict[str, Any] = {"target_units": target_units, "text_kind": text_kind}
+    new = replace(params, **chosen)  # validates
+    if new == params and project.params is not None:
+        return None
+    return SetParams(new, label="Alignment settings")
 
 
 def embedder_choice(project: Project, params: AlignParams | None = None) -> EmbedderChoice:

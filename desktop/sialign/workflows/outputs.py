@@ -304,8 +304,11 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     if lag and lag.get("note"):
         lines.append(lag["note"])
     lines.append(
-        f"settings: {info.get('target_units', '?')} preset, time prior {'on' if info.get('time_prior') else 'off'}, "
+        f"settings: {info.get('target_units', '?')} preset, "
+        + (f"{info['text_kind']}, " if info.get("text_kind") else "")
+        + f"time prior {'on' if info.get('time_prior') else 'off'}, "
         f"{'pivot through the reference' if any(s['name'] == 'pivot' for s in info.get('signals', [])) else 'direct'}"
+        + (f", learned weights: {info['bead_score']}" if info.get("bead_score") else "")
     )
     stats = summary.evs
     if stats is not None:

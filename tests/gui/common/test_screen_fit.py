@@ -148,10 +148,17 @@ def _new_corpus(qtbot: Any, tmp_path: Path) -> QWidget:
     return dialog
 
 
+def _alignment_settings(qtbot: Any, tmp_path: Path) -> QWidget:
+    from sialign.gui.dialogs.alignment_settings import AlignmentSettingsDialog
+
+    return AlignmentSettingsDialog(example_rendition(1))
+
+
 WINDOWS: dict[str, Callable[[Any, Path], QWidget]] = {
     "new talk": _new_talk, "new talk with errors": _new_talk_with_errors, "compare": _compare,
     "corpus": _corpus, "export": _export, "properties": _properties, "report": _report, "split bead": _split,
     "preferences": _preferences, "models": _models, "new corpus": _new_corpus,
+    "alignment settings": _alignment_settings,
 }
 
 

@@ -498,6 +498,23 @@ class MainWindow(QMainWindow):
 
         open_speech_models(self)
 
+    def alignment_settings(self) -> None:
+        """Settings → Alignment…: the talk's target units and text kind (one undoable step, used at the next Align)."""
+        from sialign.core.errors import SialignError
+        from sialign.gui.dialogs.alignment_settings import AlignmentSettingsDialog
+        from sialign.workflows.aligning import alignment_settings_edit
+
+        dialog = AlignmentSettingsDialog(self.session.project, self)
+        if dialog.exec() != AlignmentSettingsDialog.DialogCode.Accepted:
+            return
+        try:
+            edit = alignment_settings_edit(self.session.project, *dialog.choices())
+        except SialignError as exc:
+            self.show_error("Alignment settings", str(exc))
+            return
+        if edit is not None and self.session.apply(edit):
+            self.statusBar().showMessage("Alignment settings saved with the talk; Align (Ctrl+R) to use them.", 8000)
+
     def model_settings(self) -> None:
         from sialign.gui.dialogs.model_settings import ModelSettingsDialog
         from sialign.workflows.aligning import embedder_choice

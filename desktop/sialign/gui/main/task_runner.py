@@ -211,7 +211,7 @@ class AlignmentController(QObject):
         return answer == QMessageBox.StandardButton.Yes
 
     def _install(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams, label: str) -> None:
-        from sialign.workflows.aligning import alignment_edit
+        from sialign.workflows.aligning import alignment_edit, weights_note
 
         project = self.session.project
         first_run = project.alignment is None  # a re-alignment keeps the user's zoom
@@ -231,7 +231,9 @@ class AlignmentController(QObject):
         parts = ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items() if k != "total")
         total = result.timings.get("total", sum(result.timings.values()))
         info = result.alignment.info
-        notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", ""))]
+        weights = weights_note(info)
+        notes = [str((info.get("lag") or {}).get("note", "")), str(info.get("pivot_note", "")),
+                 f"{weights} (Settings → Alignment…)" if weights else ""]
         if not first_run:
             notes.insert(0, carried.summary())
         extra = "".join(f" {note[0].upper()}{note[1:]}." for note in notes if note)

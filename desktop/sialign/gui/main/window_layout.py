@@ -135,6 +135,9 @@ class MainActions:
                                "Ctrl+=", "Zoom the matrix around the selected bead")
         self.reset_layout = A("&Reset layout", lambda: w.panels.reset_layout(), None, "Put the panels back where they started")
         self.prefs = A("&Preferences…", w.edit_preferences, K.Preferences, "Low-confidence threshold, autosave")
+        self.align_settings = A("&Alignment…", w.alignment_settings, None,
+                                "Target units (chunks or sentences) and whether the target is an interpretation "
+                                "or a written translation")
         self.models = A("&Embedding model…", w.model_settings, None, "Choose and add sentence-embedding models")
         self.speech_models = A("&Speech models…", w.speech_models, None,
                                "Add Whisper speech models, see their languages and choose the default")
@@ -384,6 +387,7 @@ class WindowLayout(QObject):
             play_menu.addAction(action)
 
         settings_menu = bar.addMenu("&Settings")
+        settings_menu.addAction(act.align_settings)
         settings_menu.addAction(act.models)
         settings_menu.addAction(act.speech_models)
         settings_menu.addAction(act.prefs)
