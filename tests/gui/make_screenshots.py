@@ -193,6 +193,15 @@ def main(argv: list[str] | None = None) -> int:
     _save(new_talk.grab(), out, "new_talk.png")
     new_talk.close()
 
+    # Settings → Alignment… (target units and the kind of target, with what "automatic" makes of this talk).
+    from sialign.gui.dialogs.alignment_settings import AlignmentSettingsDialog
+
+    settings = AlignmentSettingsDialog(window.session.project, window)
+    settings.show()
+    _settle(app)
+    _save(settings.grab(), out, "alignment_settings.png")
+    settings.close()
+
     counts = window.session.project.alignment.counts()
     print(
         f"{counts['total']} beads, {counts['flagged']} flagged, {counts['dropped']} dropped, "
