@@ -87,8 +87,12 @@ class Doc:
 
 
 def bead_score_folds() -> dict[str, dict[str, Any]]:
-    """The bead score's weights fitted without each EPTIC speech and AHC-SI talk (cached)."""
-    path = CACHE / "doubt-bead-score-folds.pkl"
+    """The bead score's weights fitted without each EPTIC speech and AHC-SI talk (cached).
+
+    An EPTIC speech's fold also holds the ``interpretation`` set fitted on the other speeches alone (as
+    ``train_bead_score`` fits it on all of them), which is what scores a timed speech under ``text_kind="auto"``.
+    """
+    path = CACHE / "doubt-bead-score-folds-v2.pkl"
     if path.is_file():
         with path.open("rb") as fh:
             return pickle.load(fh)  # type: ignore[no-any-return]
@@ -107,6 +111,9 @@ def bead_score_folds() -> dict[str, dict[str, Any]]:
             if not name.startswith("textberg"):
                 out[name] = {"units": units, "weights": CV.fit_weights([group[i] for i in train], units,
                                                                       full if units == "chunks" else None, start=start)}
+                if name.startswith("eptic"):
+                    speeches = [group[i] for i in train if group[i].set.startswith("eptic")]
+                    out[name]["interpretation"] = CV.fit_weights(speeches, "sentences", start=start)
                 print(f"bead score without {name}: load {load()}", file=sys.stderr, flush=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
@@ -131,7 +138,7 @@ def prepare(aligner: str, bead_score: str, reference: bool = True) -> list[Doc]:
     params = AlignParams(embedder="lexical") if aligner == "lexical" else AlignParams()
     folds = bead_score_folds() if bead_score == "cv" else {}
     shipped = learned_pass.shipped_weights
-    cache = CACHE / f"doubt-{aligner}-{bead_score}{'' if reference else '-noref'}"
+    cache = CACHE / f"doubt-{aligner}-{bead_score}-v2{'' if reference else '-noref'}"
     cache.mkdir(parents=True, exist_ok=True)
     talks = [("ahcsi", t) for t in B.ahcsi_talks(B.DATA / "ahcsi-dev" / "dev.true.tsv")]
     talks += [("eptic", t) for t in B.eptic_talks(B.DATA / "eptic-dev")]
@@ -146,11 +153,14 @@ def prepare(aligner: str, bead_score: str, reference: bool = True) -> list[Doc]:
         else:
             fold = folds.get(_fold_key(set_name, talk.name))
             if fold is not None:
-                def weights(units: str = "sentences", fold: dict[str, Any] = fold) -> Any:
-                    base = shipped(units)
-                    if base is None or units != fold["units"]:
+                def weights(name: str = "sentences", fold: dict[str, Any] = fold) -> Any:
+                    base = shipped(name)
+                    units = learned_pass.WEIGHT_SETS.get(name, name)
+                    fitted = fold.get("interpretation") if name == "interpretation" else (
+                        fold["weights"] if units == fold["units"] else None)
+                    if base is None or fitted is None:
                         return base
-                    raw = {**base.to_dict(), **fold["weights"]}
+                    raw = {**base.to_dict(), **fitted}
                     return learned_pass.BeadScoreWeights.from_dict(raw, units)
 
                 learned_pass.shipped_weights = weights  # type: ignore[assignment]
