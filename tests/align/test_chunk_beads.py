@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from run_vectors import run_spans, unit
 from sialign.align import learned_pass
 from sialign.align.cost_tables import Signal
 from sialign.align.costs import BeadCostModel, CostSettings
@@ -17,27 +18,14 @@ N_SRC, PER, DIM = 6, 2, 32
 N_TGT = N_SRC * PER
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    return (x / np.linalg.norm(x, axis=-1, keepdims=True)).astype(np.float32)
-
-
-def _spans(single: np.ndarray, runs: int) -> np.ndarray:
-    n = len(single)
-    out = np.zeros((runs, n, single.shape[1]), dtype=np.float32)
-    for r in range(runs):
-        for p in range(n):
-            out[r, p] = single[p : min(p + r + 1, n)].sum(axis=0)
-    return _unit(out)
-
-
 def _align(weights: BeadScoreWeights, monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[int, int, int, int]], list[int]]:
     """Sentences 0 and 1 say one thing, rendered in chunks 0-3; the first path joins them. Returns the
     second pass's beads and the most source segments a bead could join in its DP."""
     rng = np.random.default_rng(3)
-    meaning = _unit(rng.normal(size=(N_SRC, DIM)))
+    meaning = unit(rng.normal(size=(N_SRC, DIM)))
     meaning[1] = meaning[0]
-    src = _unit(meaning + 0.3 * rng.normal(size=(N_SRC, DIM)))
-    tgt = _unit(np.repeat(meaning, PER, axis=0) + 0.3 * rng.normal(size=(N_TGT, DIM)))
+    src = unit(meaning + 0.3 * rng.normal(size=(N_SRC, DIM)))
+    tgt = unit(np.repeat(meaning, PER, axis=0) + 0.3 * rng.normal(size=(N_TGT, DIM)))
     chars = np.full(N_SRC, 60.0), np.full(N_TGT, 20.0)
     model = BeadCostModel([Signal(src, tgt, 1.0, name="source")], 2, 10,
                           CostSettings(skip=2.0, omission_skip=1.0, tgt_size_penalty=0.3), None, None, *chars)
@@ -50,7 +38,7 @@ def _align(weights: BeadScoreWeights, monkeypatch: pytest.MonkeyPatch) -> tuple[
         return dp(costs, band, **kw)
 
     monkeypatch.setattr(learned_pass, "banded_dp", spy)
-    beads = second_pass(WindowCosts(model, 0, N_SRC, 0, N_TGT), _spans(src, 2), _spans(tgt, 10), *chars, path, weights, 2, 10)
+    beads = second_pass(WindowCosts(model, 0, N_SRC, 0, N_TGT), run_spans(src, 2), run_spans(tgt, 10), *chars, path, weights, 2, 10)
     return beads, seen
 
 

@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from run_vectors import run_spans, unit
 from sialign.align import learned_pass
 from sialign.align.cost_tables import Signal
 from sialign.align.costs import BeadCostModel, CostSettings
@@ -26,27 +27,13 @@ N_TGT = N_SRC * PER
 DIM = 32
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    return (x / np.linalg.norm(x, axis=-1, keepdims=True)).astype(np.float32)
-
-
-def _spans(single: np.ndarray, runs: int) -> np.ndarray:
-    """(runs, n, dim) unit vectors of the concatenations (normalised sums), as the encoder's exact runs stand in."""
-    n = len(single)
-    out = np.zeros((runs, n, single.shape[1]), dtype=np.float32)
-    for r in range(runs):
-        for p in range(n):
-            out[r, p] = single[p : min(p + r + 1, n)].sum(axis=0)
-    return _unit(out)
-
-
 def _talk(trust: np.ndarray | None, *, pivot: bool = True) -> tuple[BeadCostModel, np.ndarray, np.ndarray, np.ndarray]:
     """Chunks near their sentence; the reference matches the chunks better than the (noisy) source does."""
     rng = np.random.default_rng(7)
-    meaning = _unit(rng.normal(size=(N_SRC, DIM)))
-    tgt = _unit(np.repeat(meaning, PER, axis=0) + 0.6 * rng.normal(size=(N_TGT, DIM)))
-    src = _unit(meaning + 2.0 * rng.normal(size=(N_SRC, DIM)))
-    ref = _unit(meaning + 0.2 * rng.normal(size=(N_SRC, DIM)))
+    meaning = unit(rng.normal(size=(N_SRC, DIM)))
+    tgt = unit(np.repeat(meaning, PER, axis=0) + 0.6 * rng.normal(size=(N_TGT, DIM)))
+    src = unit(meaning + 2.0 * rng.normal(size=(N_SRC, DIM)))
+    ref = unit(meaning + 0.2 * rng.normal(size=(N_SRC, DIM)))
     signals = [Signal(src, tgt, 0.5, name="source")]
     if pivot:
         signals.append(Signal(ref, tgt, 0.5, name="pivot", src_trust=trust))
@@ -60,7 +47,7 @@ def _costs(model: BeadCostModel, src: np.ndarray, tgt: np.ndarray, path: list[tu
     weights = weights or shipped_weights("chunks")
     assert weights is not None
     window = WindowCosts(model, 0, N_SRC, 0, N_TGT)
-    features = BeadFeatures(_spans(src, 2), _spans(tgt, 10), np.full(N_SRC, 60.0), np.full(N_TGT, 20.0), window)
+    features = BeadFeatures(run_spans(src, 2), run_spans(tgt, 10), np.full(N_SRC, 60.0), np.full(N_TGT, 20.0), window)
     return LearnedCosts(features, weights, path_band(path, N_SRC, N_TGT), 2, 10)
 
 
@@ -127,7 +114,7 @@ def test_a_trusted_reference_keeps_the_first_path_in_the_second_pass(monkeypatch
     def run(trust: np.ndarray) -> list[tuple[int, int, int, int]]:
         model, src, tgt, _ = _talk(trust)
         window = WindowCosts(model, 0, N_SRC, 0, N_TGT)
-        return second_pass(window, _spans(src, 2), _spans(tgt, 10), np.full(N_SRC, 60.0), np.full(N_TGT, 20.0),
+        return second_pass(window, run_spans(src, 2), run_spans(tgt, 10), np.full(N_SRC, 60.0), np.full(N_TGT, 20.0),
                            shifted, weights, 2, 10)
 
     monkeypatch.setattr(learned_pass, "REFERENCE_KEEP_LOGODDS", {"chunks": 0.0})

@@ -103,6 +103,18 @@ def seen_of(item: Item, project: Callable[[], Any] | None = None) -> Any:
     return _SEEN[item.key]
 
 
+def ahcsi_project(talk: Any, reference: bool) -> Callable[[], Any]:
+    """A maker of the AHC-SI talk's project, with or without its reference translation."""
+
+    def project() -> Any:
+        p = talk.project()
+        if not reference:
+            p.reference = None
+        return p
+
+    return project
+
+
 def items_for(sets: list[str], pieces: int) -> tuple[list[Item], dict[str, Any]]:
     from sialign.core.model import Document, Project
     from sialign.evaluate import load_textberg
@@ -150,13 +162,7 @@ def items_for(sets: list[str], pieces: int) -> tuple[list[Item], dict[str, Any]]
             sources["ahcsi/" + talk.name] = (talk.source, talk.target)
             for reference in (False, True):
                 key = f"ahcsi/{talk.name}" + ("/ref" if reference else "")
-
-                def project(t: Any = talk, r: bool = reference) -> Any:
-                    p = t.project()
-                    if not r:
-                        p.reference = None
-                    return p
-
+                project = ahcsi_project(talk, reference)
                 item = Item(f"ahcsi/{talk.name}", "ahcsi reference" if reference else "ahcsi", "chunks", key, gold, gold,
                             talk=talk, reference=reference)
                 seen_of(item, project)

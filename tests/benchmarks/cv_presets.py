@@ -34,16 +34,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
-DATA = REPO.parent / "shared" / "data"
-OUT = HERE / "out"
-sys.path.insert(0, str(REPO / "desktop"))
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import cv_bead_score as C  # noqa: E402
+import cv_bead_score as C  # it also puts the package on the path
 
-SETS = ["textberg", "eptic", "ahcsi"]
+DATA, OUT, SETS = C.DATA, C.OUT, C.SETS
 # One knob at a time around the shipped value (costs.PRESETS and AlignParams' defaults).
 GRIDS: dict[str, dict[str, list[float]]] = {
     "sentences": {
@@ -96,15 +91,8 @@ def documents(sets: list[str], pieces: int) -> list[tuple[C.Item, Any]]:
             gold = T.ahcsi_gold(talk)
             for reference in (False, True):
                 key = f"ahcsi/{talk.name}" + ("/ref" if reference else "")
-
-                def project(t: Any = talk, r: bool = reference) -> Any:
-                    p = t.project()
-                    if not r:
-                        p.reference = None
-                    return p
-
                 out.append((C.Item(f"ahcsi/{talk.name}", "ahcsi reference" if reference else "ahcsi", "chunks", key, gold,
-                                   gold, talk=talk, reference=reference), project))
+                                   gold, talk=talk, reference=reference), C.ahcsi_project(talk, reference)))
     return out
 
 
