@@ -1,6 +1,6 @@
 """How strongly the learned bead score is regularised, chosen as if unseen (DESIGN.md §5, issue 34 §1).
 
-    .venv/bin/python tests/benchmarks/cv_l2.py [--grid 1,10,100,1000,10000,100000] [--pieces 6] [--report-only]
+    .venv/bin/python tests/benchmarks/cv_l2.py [--grid 1,10,100,1000,1000s] [--pieces 6] [--report-only]
 
 ``train_bead_score.fit_logistic`` fits every model of the learned second pass
 by Newton's method with an L2 penalty (1 in the shipped fit, on tens of
@@ -57,12 +57,12 @@ def row_of(item: C.Item) -> str:
     return "eptic timed" if item.set == "eptic" and item.key.endswith("/timed") else item.set
 
 
-def held_out(items: list[C.Item], l2: float, full_sentences: dict[str, Any]) -> list[C.Gold]:
-    """Every scored item aligned with the weights fitted without its document at penalty ``l2``."""
+def held_out(items: list[C.Item], l2: Any, full_sentences: dict[str, Any], tag: str) -> list[C.Gold]:
+    """Every scored item aligned with the weights fitted without its document at penalty ``l2`` (or one per model)."""
     from sialign.align.learned_pass import BeadScoreWeights
     from sialign.evaluate.folds import leave_one_out
 
-    path = C.CACHE / f"l2-{l2:g}.pkl"
+    path = C.CACHE / f"l2-{tag}.pkl"
     if path.is_file():
         with path.open("rb") as fh:
             return pickle.load(fh)  # type: ignore[no-any-return]
@@ -79,21 +79,22 @@ def held_out(items: list[C.Item], l2: float, full_sentences: dict[str, Any]) -> 
             item = sentence[i]
             if item.scored and row_of(item) != "eptic timed":
                 hyps[items.index(item)] = C.aligned(item, weights)
-    print(f"l2 {l2:g} sentences: {time.perf_counter() - t0:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
+    print(f"l2 {tag} sentences: {time.perf_counter() - t0:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
     for name, train, test in leave_one_out([it.doc for it in eptic]):
         raw = C.fit_weights([eptic[i] for i in train], "sentences", start=full_sentences, l2=l2)
         weights = BeadScoreWeights.from_dict(raw, "sentences")
         for i in test:
             if row_of(eptic[i]) == "eptic timed":
                 hyps[items.index(eptic[i])] = C.aligned(eptic[i], weights)
-    print(f"l2 {l2:g} interpretation: {time.perf_counter() - t0:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
+    print(f"l2 {tag} interpretation: {time.perf_counter() - t0:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
     for name, train, test in leave_one_out([it.doc for it in chunks]):
-        raw = C.fit_weights([chunks[i] for i in train], "chunks", full_sentences, l2=l2)
+        raw = C.fit_weights([chunks[i] for i in train], "chunks", full_sentences,
+                            l2=l2["match"] if isinstance(l2, dict) else l2)
         raw.update(base=shipped_chunks["base"], learned_weight=shipped_chunks["learned_weight"], max_src=shipped_chunks["max_src"])
         weights = BeadScoreWeights.from_dict(raw, "chunks")
         for i in test:
             hyps[items.index(chunks[i])] = C.aligned(chunks[i], weights)
-    print(f"l2 {l2:g} chunks: {time.perf_counter() - t0:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
+    print(f"l2 {tag} chunks: {time.perf_counter() - t0:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
     tmp = path.with_suffix(".tmp")
     with tmp.open("wb") as fh:
         pickle.dump(hyps, fh, protocol=pickle.HIGHEST_PROTOCOL)
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from sialign.evaluate.folds import leave_one_out
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--grid", default=",".join(f"{x:g}" for x in GRID), help="L2 penalties tried")
+    parser.add_argument("--grid", default=",".join(f"{x:g}" for x in GRID), help="L2 penalties tried (Ns: N per example of the bead model)")
     parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
     parser.add_argument("--report-only", action="store_true", help="report the penalties already cached, fit nothing")
     args = parser.parse_args(argv)
@@ -115,17 +116,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": C.load()}
     items, _ = C.items_for(["textberg", "eptic", "ahcsi"], args.pieces)
-    grid = [float(x) for x in args.grid.split(",")]
+    # "1000s": 1000 for the bead model, the 1-0 / 0-1 models the same penalty per example.
+    tags = [f"{float(x.rstrip('s')):g}" + ("s" if x.endswith("s") else "") for x in args.grid.split(",")]
     if args.report_only:
-        grid = [l2 for l2 in grid if (C.CACHE / f"l2-{l2:g}.pkl").is_file()]
+        tags = [t for t in tags if (C.CACHE / f"l2-{t}.pkl").is_file()]
     sentence = [it for it in items if it.units == "sentences"]
     full_sentences = C.fit_weights(sentence, "sentences")  # the shipped penalty: the folds' start, the chunks' skips
     report["examples"] = {kind: int(sum(len(C.item_examples(it)[kind][1]) for it in sentence if it.train))
                           for kind in ("match", "omission", "addition")}
     report["examples"]["chunk match"] = int(sum(len(C.item_examples(it)["match"][1]) for it in items if it.units == "chunks"))
     hyps: dict[str, list[C.Gold]] = {"first": [C.aligned(it, None) if it.scored else [] for it in items]}
-    for l2 in grid:
-        hyps[f"{l2:g}"] = held_out(items, l2, full_sentences)
+    n = report["examples"]
+    for tag in tags:
+        x = float(tag.rstrip("s"))
+        l2 = {kind: x * n[kind] / n["match"] for kind in ("match", "omission", "addition")} if tag.endswith("s") else x
+        hyps[tag] = held_out(items, l2, full_sentences, tag)
     scored = [k for k, it in enumerate(items) if it.scored]
 
     def figure(members: list[int], column: list[C.Gold]) -> float:
@@ -145,7 +150,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                           if any(row_of(items[k]) == r for k in others)]
                 return float(np.mean(values))
 
-            best = max((f"{x:g}" for x in grid), key=lambda l2: (round(objective(l2), 6), float(l2) == SHIPPED_L2))
+            best = max(tags, key=lambda t: (round(objective(t), 6), t == f"{SHIPPED_L2:g}"))
             chosen[name] = best
             for i in test:
                 hyps["nested"][group[i]] = hyps[best][group[i]]
@@ -158,7 +163,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 table[items[k].doc] = {c: round(figure([k], h), 4) for c, h in hyps.items()}
     report["table"] = table
     report["chosen per document"] = chosen
-    report["chosen counts"] = {f"{x:g}": sum(1 for v in chosen.values() if v == f"{x:g}") for x in grid}
+    report["chosen counts"] = {t: sum(1 for v in chosen.values() if v == t) for t in tags}
     report["load at end"] = C.load()
     report["total s"] = round(time.perf_counter() - started, 1)
     C.OUT.mkdir(exist_ok=True)
