@@ -189,8 +189,8 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, start: np.ndarray | None, l2: flo
 
 
 def fit_weights(train: list[Item], units: str, sentence_skips: dict[str, Any] | None = None,
-                start: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The bead score fitted on ``train`` as ``train_bead_score`` fits it (quietly)."""
+                start: dict[str, Any] | None = None, l2: float | dict[str, float] = 1.0) -> dict[str, Any]:
+    """The bead score fitted on ``train`` as ``train_bead_score`` fits it (quietly); ``l2``: its penalty (or one per model)."""
     from sialign.align import learned_pass
 
     kinds = ["match", "omission", "addition"] if units == "sentences" else ["match"]
@@ -200,7 +200,8 @@ def fit_weights(train: list[Item], units: str, sentence_skips: dict[str, Any] | 
         parts = [item_examples(it)[kind] for it in train]
         X = np.concatenate([x for x, _ in parts])
         y = np.concatenate([t for _, t in parts]).astype(np.float64)
-        w = fit_logistic(X, y, None if start is None else np.array(list(start[kind].values())))
+        w = fit_logistic(X, y, None if start is None else np.array(list(start[kind].values())),
+                         l2[kind] if isinstance(l2, dict) else l2)
         names = learned_pass.match_features(units) if kind == "match" else learned_pass.SKIP_FEATURES
         weights[kind] = {name: float(v) for name, v in zip(names, w)}
     if units == "sentences":
