@@ -77,6 +77,16 @@ class Item:
     scored: bool = True  # it is aligned and scored
 
 
+def write_report(name: str, report: dict[str, Any], started: float) -> dict[str, Any]:
+    """Add the load and the time taken to ``report``, write it to ``out/NAME.json`` and print it."""
+    report["load at end"] = load()
+    report["total s"] = round(time.perf_counter() - started, 1)
+    OUT.mkdir(exist_ok=True)
+    (OUT / f"{name}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+    print(json.dumps(report, indent=1, ensure_ascii=False))
+    return report
+
+
 def _cached(name: str, make: Callable[[], Any]) -> Any:
     path = CACHE / f"{name}.pkl"
     if path.is_file():

@@ -185,12 +185,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 def _write(report: dict[str, Any], started: float) -> dict[str, Any]:
-    report["load at end"] = C.load()
-    report["total s"] = round(time.perf_counter() - started, 1)
-    C.OUT.mkdir(exist_ok=True)
-    (C.OUT / "cv_interp.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
-    print(json.dumps(report, indent=1, ensure_ascii=False))
-    return report
+    return C.write_report("cv_interp", report, started)
 
 
 if __name__ == "__main__":

@@ -164,12 +164,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report["table"] = table
     report["chosen per document"] = chosen
     report["chosen counts"] = {t: sum(1 for v in chosen.values() if v == t) for t in tags}
-    report["load at end"] = C.load()
-    report["total s"] = round(time.perf_counter() - started, 1)
-    C.OUT.mkdir(exist_ok=True)
-    (C.OUT / "cv_l2.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
-    print(json.dumps(report, indent=1, ensure_ascii=False))
-    return report
+    return C.write_report("cv_l2", report, started)
 
 
 if __name__ == "__main__":

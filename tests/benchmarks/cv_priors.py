@@ -211,12 +211,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         report["eptic"] = eptic(metrics, [float(x) for x in args.offsets.split(",") if x.strip()])
     if "ahcsi" in sets:
         report["ahcsi"] = ahcsi(metrics, [float(x) for x in args.grid.split(",")])
-    report["load at end"] = C.load()
-    report["total s"] = round(time.perf_counter() - started, 1)
-    C.OUT.mkdir(exist_ok=True)
-    (C.OUT / "cv_priors.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
-    print(json.dumps(report, indent=1, ensure_ascii=False))
-    return report
+    return C.write_report("cv_priors", report, started)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ under ``auto`` and with each kind stated. Captures are cached under
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -105,12 +104,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     report["table (pooled strict F1)"] = table
     report["speeches"] = len(groups["eptic timed"])
-    report["load at end"] = C.load()
-    report["total s"] = round(time.perf_counter() - started, 1)
-    C.OUT.mkdir(exist_ok=True)
-    (C.OUT / "cv_text_kind.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
-    print(json.dumps(report, indent=1, ensure_ascii=False))
-    return report
+    return C.write_report("cv_text_kind", report, started)
 
 
 if __name__ == "__main__":
