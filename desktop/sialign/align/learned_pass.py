@@ -430,9 +430,11 @@ class LearnedCosts:
 
         window = self.f.first
         model = window.model
-        trust = pivot_trust(model)
         self._keep = {}
-        if trust is None or bonus <= 0:
+        if bonus <= 0:
+            return
+        trust = pivot_trust(model)
+        if trust is None:
             return
         pivot = [signal for signal in model.signals if signal.name == "pivot"]
         direct = [signal for signal in model.signals if signal.name != "pivot"]

@@ -264,7 +264,9 @@ def align_project(
     units = resolve_target_units(params, n, m)
     settings = cost_settings(params, units)
     text_kind = resolve_text_kind(params, project)
-    weights = _weight_set(units, text_kind)
+    from sialign.align.learned_pass import weight_set
+
+    weights = weight_set(units, text_kind)
 
     # ---- embedding
     embed_progress = stage(progress, 0.0, 0.5)
@@ -477,15 +479,17 @@ def resolve_text_kind(params: AlignParams, project: Project) -> str:
     """
     if params.text_kind != "auto":
         return params.text_kind
-    recorded = bool(project.target.audio_path)
-    timed = project.source.has_times and project.target.has_times
-    return "interpretation" if recorded or timed else "translation"
+    return "interpretation" if text_kind_evidence(project) else "translation"
 
 
-def _weight_set(units: str, text_kind: str) -> str:
-    from sialign.align.learned_pass import weight_set
-
-    return weight_set(units, text_kind)
+def text_kind_evidence(project: Project) -> str:
+    """What in the talk says its target is an interpretation: ``"recording"`` (the target has a
+    recording), ``"timestamps"`` (both sides have them), or ``""`` (nothing does)."""
+    if project.target.audio_path:
+        return "recording"
+    if project.source.has_times and project.target.has_times:
+        return "timestamps"
+    return ""
 
 
 def _learned_pass_spans(

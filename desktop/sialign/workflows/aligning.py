@@ -74,7 +74,7 @@ def text_kind_note(project: Project, params: AlignParams | None = None, text_kin
     """
     from dataclasses import replace
 
-    from sialign.align.pipeline import resolve_text_kind
+    from sialign.align.pipeline import resolve_text_kind, text_kind_evidence
 
     params = params or align_params(project)
     if text_kind is not None:
@@ -84,12 +84,8 @@ def text_kind_note(project: Project, params: AlignParams | None = None, text_kin
     word = "an interpretation" if kind == "interpretation" else "a written translation"
     if params.text_kind != "auto":
         return f"Aligned as {word}, as chosen."
-    if project.target.audio_path:
-        why = "the interpretation has a recording"
-    elif project.source.has_times and project.target.has_times:
-        why = "both transcripts have timestamps"
-    else:
-        why = "no timestamps on both sides and no interpretation recording"
+    why = {"recording": "the interpretation has a recording", "timestamps": "both transcripts have timestamps"}.get(
+        text_kind_evidence(project), "no timestamps on both sides and no interpretation recording")
     return f"Aligned as {word}: {why}."
 
 
