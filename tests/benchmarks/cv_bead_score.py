@@ -269,22 +269,29 @@ _FEATURES: dict[str, Any] = {}
 _ALIGNED: dict[tuple[str, str], Gold] = {}
 
 
-def aligned(item: Item, weights: Any) -> Gold:
-    """The whole capture aligned by the second pass with ``weights`` (None: the first pass)."""
+def realign(item: Item, weights: Any, max_src: int | None = None) -> Gold:
+    """The whole capture aligned by the second pass with ``weights`` (``max_src``: fewer source segments a bead), not cached.
+
+    For callers that also change module settings the weights do not hold (the reference bonus); :func:`aligned` caches.
+    """
     from sialign.align.learned_pass import second_pass
 
+    seen = seen_of(item)
+    # The candidates' features are kept between calls (they do not depend on the weights).
+    if item.key not in _FEATURES:
+        _FEATURES[item.key] = _memo_features(seen)
+    most_src, most_tgt = seen["limits"]
+    path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
+                       seen["path"], weights, most_src if max_src is None else min(most_src, max_src), most_tgt,
+                       features=_FEATURES[item.key])
+    return path_beads(path)
+
+
+def aligned(item: Item, weights: Any) -> Gold:
+    """The whole capture aligned by the second pass with ``weights`` (None: the first pass)."""
     tag = "first" if weights is None else hashlib.sha1(json.dumps(weights.to_dict(), sort_keys=True).encode()).hexdigest()
     if (item.key, tag) not in _ALIGNED:
-        seen = seen_of(item)
-        if weights is None:
-            path = seen["path"]
-        else:
-            # The candidates' features are kept between calls (they do not depend on the weights).
-            if item.key not in _FEATURES:
-                _FEATURES[item.key] = _memo_features(seen)
-            path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
-                               seen["path"], weights, *seen["limits"], features=_FEATURES[item.key])
-        _ALIGNED[(item.key, tag)] = path_beads(path)
+        _ALIGNED[(item.key, tag)] = path_beads(seen_of(item)["path"]) if weights is None else realign(item, weights)
     return _ALIGNED[(item.key, tag)]
 
 

@@ -57,11 +57,8 @@ BONUSES = [0.0, 0.5, 1.0, 2.0, 4.0]
 
 def _aligned(item: C.Item, raw: dict[str, Any], w: str, bonus: float, max_src: int = 2) -> C.Gold:
     from sialign.align import learned_pass
-    from sialign.align.learned_pass import BeadScoreWeights, second_pass
+    from sialign.align.learned_pass import BeadScoreWeights
 
-    seen = C.seen_of(item)
-    if item.key not in C._FEATURES:
-        C._FEATURES[item.key] = C._memo_features(seen)
     w, _, most = w.partition("/")
     max_src = int(most) if most else max_src
     weights = BeadScoreWeights.from_dict(raw, item.units)
@@ -70,12 +67,9 @@ def _aligned(item: C.Item, raw: dict[str, Any], w: str, bonus: float, max_src: i
     shipped = dict(learned_pass.REFERENCE_KEEP_LOGODDS)
     learned_pass.REFERENCE_KEEP_LOGODDS = {"chunks": bonus}
     try:
-        path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
-                           seen["path"], weights, min(seen["limits"][0], max_src), seen["limits"][1],
-                           features=C._FEATURES[item.key])
+        return C.realign(item, weights, max_src)
     finally:
         learned_pass.REFERENCE_KEEP_LOGODDS = shipped
-    return C.path_beads(path)
 
 
 def eptic_chunks(metrics: Any, full: dict[str, Any], weights: list[str]) -> dict[str, Any]:

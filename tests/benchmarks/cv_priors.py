@@ -50,15 +50,9 @@ GRID = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0]
 
 
 def _second_pass(item: C.Item, raw: dict[str, Any]) -> C.Gold:
-    from sialign.align.learned_pass import BeadScoreWeights, second_pass
+    from sialign.align.learned_pass import BeadScoreWeights
 
-    seen = C.seen_of(item)
-    if item.key not in C._FEATURES:
-        C._FEATURES[item.key] = C._memo_features(seen)
-    weights = BeadScoreWeights.from_dict(raw, item.units)
-    path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
-                       seen["path"], weights, *seen["limits"], features=C._FEATURES[item.key])
-    return C.path_beads(path)
+    return C.realign(item, BeadScoreWeights.from_dict(raw, item.units))
 
 
 def _folds(items: list[C.Item], units: str, skips: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
