@@ -10,6 +10,8 @@ these variants (nothing refitted for a variant but the runs):
 
 - ``learned in-sample``: fitted on every document, the held-out one included;
 - ``learned``: the second pass as shipped (cross-validated, as every column below);
+- ``no vote``: the learned score's path alone, without the vote that ends the
+  shipped second pass on sentence targets (``learned_pass.VOTE``);
 - ``penalty β``: β added to every bead's cost (fewer, longer beads);
 - ``probability``: the DP sums −log P(bead right) = softplus(−log-odds)
   instead of −log-odds (a confident bead no longer pays for splitting);
@@ -63,7 +65,7 @@ Path_ = list[tuple[int, int, int, int]]
 
 def variants() -> dict[str, dict[str, Any]]:
     """Name -> how the second pass is changed: ``penalty`` (per bead), ``probability`` or ``trust`` (λ)."""
-    out: dict[str, dict[str, Any]] = {"learned": {}}
+    out: dict[str, dict[str, Any]] = {"learned": {}, "no vote": {"vote": False}}
     out.update({f"penalty {p}": {"penalty": p} for p in PENALTIES})
     out["probability"] = {"probability": True}
     out.update({f"stretch {t}": {"trust": t} for t in TRUSTS})
@@ -129,7 +131,9 @@ def run_variant(seen: dict[str, Any], features: Any, weights: Any, change: dict[
     per-bead penalty and the probability objective; 1-0 and 0-1 offsets are added after)."""
     from sialign.align import learned_pass as LP
 
-    original = LP.log_odds
+    original, vote = LP.log_odds, LP.VOTE
+    if "vote" in change:
+        LP.VOTE = {"sentences": change["vote"]}
     if "omission" in change:
         weights = replace(weights, omission_offset=weights.omission_offset + change["omission"])
     if "penalty" in change:
@@ -146,7 +150,7 @@ def run_variant(seen: dict[str, Any], features: Any, weights: Any, change: dict[
             costs = LP.LearnedCosts(features, weights, band, *seen["limits"])
             second = keep_surer_stretches(path, second, costs, change["trust"])
     finally:
-        LP.log_odds = original  # type: ignore[assignment]
+        LP.log_odds, LP.VOTE = original, vote  # type: ignore[assignment]
     return second  # type: ignore[no-any-return]
 
 

@@ -36,7 +36,8 @@ from __future__ import annotations
 import json
 import logging
 import math
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,13 @@ BERTALIGN_SKIP = 0.1  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
 # sentence (acc@0.8 with the reference 0.958 at 0, 0.950 at 0.5 to 2); 2 was best for the learned
 # score alone (cv_priors.py). Not measured on sentence targets, so not applied there.
 REFERENCE_KEEP_LOGODDS = {"chunks": 0.0}
+# By kind of target unit: whether the second pass ends with a vote of three paths over the same
+# band (:func:`vote_paths`): the first pass's, the learned score's and Bertalign's unlearned score's
+# (``learned_weight`` 0 on its base). A bead two of them share is kept, and every sentence the
+# learned path leaves out; elsewhere the first pass's beads.
+VOTE = {"sentences": True}
+# In the vote, what a bead of one path other than the first pass's costs (a bead of two paths earns 1).
+VOTE_MINORITY = 0.9
 # Agreement of the pivot with the direct signal on a bead: 1 where the pivot's normalised cost is
 # this much below the direct signal's, 0.5 where they are equal, 0 where it is this much above.
 REFERENCE_AGREEMENT_SPAN = 0.5
@@ -514,6 +522,57 @@ class _Skip:
     skip: float
 
 
+def vote_paths(
+    paths: list[list[tuple[int, int, int, int]]], minority: float = VOTE_MINORITY,
+    kept: Collection[tuple[int, int, int, int]] = (),
+) -> list[tuple[int, int, int, int]]:
+    """The path through the beads of ``paths`` that keeps every bead two of them share and elsewhere those of ``paths[0]``.
+
+    Every path is a list of beads (src_start, n_src, tgt_start, n_tgt) from
+    (0, 0) to the same end. A bead that k >= 2 of the paths hold earns k - 1;
+    a bead of one path earns 0 in ``paths[0]`` and ``-minority`` in any other
+    (less than a shared bead earns, so that a shared bead joined to the rest
+    by a lone bead of another path wins over the first path's stretch). The
+    beads of ``kept`` (all of one path) are all on the result. The best path
+    by the summed earnings over the union of the paths' beads (a graph on
+    their lattice points, acyclic since every bead moves forward) is
+    returned; with two paths that agree nowhere and nothing kept, ``paths[0]``.
+    """
+    Bead_ = tuple[int, int, int, int]
+    votes: dict[Bead_, int] = {}
+    for p in paths:
+        for bead in set(p):
+            votes[bead] = votes.get(bead, 0) + 1
+    primary = set(paths[0])
+    gain = {bead: (k - 1.0 if k >= 2 else (0.0 if bead in primary else -minority)) for bead, k in votes.items()}
+    # More than all the other beads can earn together: a path through every kept bead wins.
+    must = 1.0 + sum(abs(g) for g in gain.values())
+    for bead in kept:
+        gain[bead] = must
+    leaving: dict[tuple[int, int], list[Bead_]] = {}
+    for bead in gain:
+        leaving.setdefault((bead[0], bead[2]), []).append(bead)
+    points = sorted({(0, 0)} | set(leaving), key=lambda q: (q[0] + q[1], q))
+    best: dict[tuple[int, int], tuple[float, Bead_ | None]] = {(0, 0): (0.0, None)}
+    for point in points:
+        if point not in best:
+            continue
+        value = best[point][0]
+        for bead in sorted(leaving[point]) if point in leaving else ():
+            end = (bead[0] + bead[1], bead[2] + bead[3])
+            if end not in best or value + gain[bead] > best[end][0] + 1e-9:
+                best[end] = (value + gain[bead], bead)
+    i0, a, j0, b = paths[0][-1]
+    end = (i0 + a, j0 + b)
+    out: list[Bead_] = []
+    while end != (0, 0):
+        came = best[end][1]
+        assert came is not None
+        out.append(came)
+        end = (came[0], came[2])
+    return out[::-1]
+
+
 def path_band(path: list[tuple[int, int, int, int]], n: int, m: int, margin: int = MARGIN) -> Band:
     """The band of ``margin`` cells around a path of beads (src_start, n_src, tgt_start, n_tgt)."""
     points = [(0, 0)] + [(i0 + a, j0 + b) for i0, a, j0, b in path]
@@ -544,6 +603,10 @@ def second_pass(
 ) -> list[tuple[int, int, int, int]]:
     """Beads (src_start, n_src, tgt_start, n_tgt) of the best path by the learned score near ``path`` (window coordinates).
 
+    Where ``VOTE`` says so for the weights' units, the learned path is then put
+    to a vote with ``path`` and the best path by Bertalign's unlearned score
+    over the same band (:func:`vote_paths`), keeping the learned path's 1-0 beads.
+
     ``band`` replaces the band around ``path`` (the fit searches near the gold path too);
     ``features`` are the window's :class:`BeadFeatures` when the caller keeps them (they do not
     depend on the weights).
@@ -557,13 +620,29 @@ def second_pass(
     # Many small matrix products (the cosine tables): one BLAS thread, which is also
     # 7 times faster than two on a busy 2-core machine (threads waiting on each other).
     with one_blas_thread():
-        costs = LearnedCosts(features, weights, band, max_src, max_tgt)
-        costs.keep_first(path, REFERENCE_KEEP_LOGODDS.get(weights.units, 0.0))
-        check_stop(should_stop)
-        if weights.first_pass_omissions:
-            omitted = np.zeros(n, dtype=bool)
-            for i0, a, _j0, b in path:
-                if b == 0:
-                    omitted[i0 : i0 + a] = True
-            costs.omission_cost = np.where(omitted, -KEPT_OMISSION_LOGODDS, KEPT_OMISSION_LOGODDS)
-        return banded_dp(costs, band, should_stop=should_stop).beads  # type: ignore[arg-type]
+        learned = _best_path(features, weights, band, path, max_src, max_tgt, should_stop)
+        if not (VOTE.get(weights.units) and path and learned):
+            return learned
+        unlearned = replace(weights, base="bertalign", learned_weight=0.0)
+        base = _best_path(features, unlearned, band, path, max_src, max_tgt, should_stop)
+        # What the learned path leaves unmatched stays so: its omission and addition models tell a
+        # sentence left out from one compressed into a neighbour's rendering, which the first pass's
+        # fixed skip cost and Bertalign's fixed skip score do not.
+        return vote_paths([path, learned, base], kept=[bead for bead in learned if bead[1] and not bead[3]])
+
+
+def _best_path(
+    features: BeadFeatures, weights: BeadScoreWeights, band: Band, path: list[tuple[int, int, int, int]],
+    max_src: int, max_tgt: int, should_stop: StopFn | None,
+) -> list[tuple[int, int, int, int]]:
+    """The best path by ``weights``' score in ``band`` (``path``: the first pass's, for the reference bonus and kept omissions)."""
+    costs = LearnedCosts(features, weights, band, max_src, max_tgt)
+    costs.keep_first(path, REFERENCE_KEEP_LOGODDS.get(weights.units, 0.0))
+    check_stop(should_stop)
+    if weights.first_pass_omissions:
+        omitted = np.zeros(features.n_src, dtype=bool)
+        for i0, a, _j0, b in path:
+            if b == 0:
+                omitted[i0 : i0 + a] = True
+        costs.omission_cost = np.where(omitted, -KEPT_OMISSION_LOGODDS, KEPT_OMISSION_LOGODDS)
+    return banded_dp(costs, band, should_stop=should_stop).beads  # type: ignore[arg-type]

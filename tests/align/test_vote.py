@@ -1,0 +1,135 @@
+"""The vote that ends the second pass on sentence targets: shared beads are kept, the first pass's path fills the rest."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sialign.align import learned_pass
+from sialign.align.learned_pass import vote_paths
+
+Path_ = list[tuple[int, int, int, int]]
+
+# Three paths over a 6 x 6 window. The first pass joins 0-1 into a 2-2 bead and 4-5 into another;
+# the other two split the first 2-2 alike (they agree) and the last one each their own way.
+FIRST: Path_ = [(0, 2, 0, 2), (2, 1, 2, 1), (3, 1, 3, 1), (4, 2, 4, 2)]
+LEARNED: Path_ = [(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1), (3, 1, 3, 1), (4, 1, 4, 2), (5, 1, 6, 0)]
+BASE: Path_ = [(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1), (3, 1, 3, 1), (4, 2, 4, 1), (6, 0, 5, 1)]
+
+
+def test_vote_keeps_what_two_paths_share_and_the_first_path_elsewhere() -> None:
+    voted = vote_paths([FIRST, LEARNED, BASE])
+    # The split two paths agree on wins over the first pass's 2-2; where all three differ, the first pass's bead.
+    assert voted == [(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1), (3, 1, 3, 1), (4, 2, 4, 2)]
+
+
+def test_vote_of_one_path_or_of_equal_paths_is_that_path() -> None:
+    assert vote_paths([LEARNED]) == LEARNED
+    assert vote_paths([LEARNED, LEARNED, BASE]) == LEARNED
+    assert vote_paths([FIRST, FIRST, LEARNED]) == FIRST
+
+
+def test_vote_follows_a_shared_bead_through_a_lone_bead_of_another_path() -> None:
+    """A bead two paths share is worth more than a lone bead of a path other than the first costs:
+    the shared 1-1 at the start is kept though only the learned path leads on from it."""
+    first: Path_ = [(0, 2, 0, 2), (2, 1, 2, 1)]
+    learned: Path_ = [(0, 1, 0, 1), (1, 2, 1, 2)]
+    base: Path_ = [(0, 1, 0, 1), (1, 1, 1, 2), (2, 1, 3, 0)]
+    assert vote_paths([first, learned, base]) == [(0, 1, 0, 1), (1, 2, 1, 2)]
+    # A lone bead that costs more than a shared bead earns: the first pass's stretch stays.
+    assert vote_paths([first, learned, base], minority=1.5) == first
+
+
+def test_vote_keeps_the_kept_beads_of_a_path_against_the_majority() -> None:
+    """An omission of the learned path (a 1-0 bead) survives two paths that join the sentence to its neighbour."""
+    first: Path_ = [(0, 1, 0, 1), (1, 2, 1, 1), (3, 1, 2, 1)]
+    learned: Path_ = [(0, 1, 0, 1), (1, 1, 1, 0), (2, 1, 1, 1), (3, 1, 2, 1)]
+    base: Path_ = list(first)
+    assert vote_paths([first, learned, base]) == first
+    assert vote_paths([first, learned, base], kept=[(1, 1, 1, 0)]) == learned
+
+
+def _random_path(draw, n: int, m: int) -> Path_:
+    path: Path_ = []
+    i = j = 0
+    while (i, j) != (n, m):
+        a = draw(st.integers(0, min(2, n - i)))
+        b = draw(st.integers(0 if a else 1, min(2, m - j))) if j < m else 0
+        if a == 0 and b == 0:
+            a = 1 if i < n else 0
+            b = 0 if a else 1
+        path.append((i, a, j, b))
+        i, j = i + a, j + b
+    return path
+
+
+@st.composite
+def three_paths(draw):  # type: ignore[no-untyped-def]
+    n, m = draw(st.integers(1, 8)), draw(st.integers(1, 8))
+    return [_random_path(draw, n, m) for _ in range(3)], (n, m)
+
+
+@settings(max_examples=200, deadline=None)
+@given(three_paths())
+def test_vote_always_returns_a_path_of_the_voters_beads(case) -> None:  # type: ignore[no-untyped-def]
+    paths, (n, m) = case
+    voted = vote_paths(paths)
+    beads = {bead for path in paths for bead in path}
+    assert set(voted) <= beads
+    at = (0, 0)
+    for i0, a, j0, b in voted:
+        assert (i0, j0) == at and a + b > 0
+        at = (i0 + a, j0 + b)
+    assert at == (n, m)
+    # Every bead all three paths share is on the voted path.
+    shared = set(paths[0]) & set(paths[1]) & set(paths[2])
+    assert shared <= set(voted)
+    # Beads kept from one path are all on it, whatever the others say.
+    kept = [bead for bead in paths[1] if not bead[3]]
+    assert set(kept) <= set(vote_paths(paths, kept=kept))
+
+
+def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
+    """The second pass hands the vote the first pass's path, the learned path and Bertalign's unlearned path,
+    on sentence targets; ``VOTE`` turns it off, and chunks are not put to it."""
+    from sialign.align.costs import BeadCostModel, CostSettings, Signal
+    from sialign.align.dp import WindowCosts, align_window
+    from sialign.align.learned_pass import second_pass, shipped_weights
+
+    rng = np.random.default_rng(3)
+    n, m = 30, 34
+    src = rng.normal(size=(n, 24)).astype(np.float32)
+    tgt = np.concatenate([src[:20], rng.normal(size=(m - 20, 24)).astype(np.float32)]) + rng.normal(scale=0.6, size=(m, 24)).astype(np.float32)
+    src /= np.linalg.norm(src, axis=1, keepdims=True)
+    tgt /= np.linalg.norm(tgt, axis=1, keepdims=True)
+
+    def runs(x: np.ndarray, k: int) -> np.ndarray:
+        out = np.stack([np.stack([x[p : p + r + 1].sum(axis=0) for p in range(len(x))]) for r in range(k)])
+        return (out / np.linalg.norm(out, axis=-1, keepdims=True)).astype(np.float32)
+
+    chars = np.full(n, 60.0), np.full(m, 55.0)
+    model = BeadCostModel([Signal(src, tgt, 1.0)], 4, 4, CostSettings(), None, None, *chars)
+    first = WindowCosts(model, 0, n, 0, m)
+    path = align_window(model, 0, n, 0, m).beads
+    calls: list[list[Path_]] = []
+    kepts: list[Path_] = []
+
+    def spy(paths, minority=learned_pass.VOTE_MINORITY, kept=()):  # type: ignore[no-untyped-def]
+        calls.append(paths)
+        kepts.append(list(kept))
+        return vote_paths(paths, minority, kept)
+
+    assert learned_pass.VOTE.get("sentences") is True and not learned_pass.VOTE.get("chunks")
+    monkeypatch.setattr(learned_pass, "vote_paths", spy)
+    weights = shipped_weights("sentences")
+    assert weights is not None
+    voted = second_pass(first, runs(src, 4), runs(tgt, 4), *chars, path, weights, 4, 4)
+    assert len(calls) == 1 and calls[0][0] == path and voted == vote_paths(calls[0], kept=kepts[0])
+    monkeypatch.setattr(learned_pass, "VOTE", {})
+    alone = second_pass(first, runs(src, 4), runs(tgt, 4), *chars, path, weights, 4, 4)
+    assert len(calls) == 1
+    assert calls[0][1] == alone
+    # The learned path's omissions are kept through the vote, and only they.
+    assert kepts[0] == [bead for bead in alone if bead[1] and not bead[3]]
+    assert set(kepts[0]) <= set(voted)
