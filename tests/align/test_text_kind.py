@@ -65,6 +65,24 @@ def test_auto_takes_the_talks_word(times, audio, kind) -> None:
         assert resolve_text_kind(AlignParams(text_kind=stated), talk(times, audio)) == stated
 
 
+def test_transcripts_with_hesitations_are_an_interpretation_and_a_book_is_not() -> None:
+    """Transcribed speech keeps its hesitations ("ehm", "euh"); a written text has none, German "um" and "er" are words."""
+    from sialign.align.pipeline import text_kind_evidence
+    from sialign.workflows.aligning import text_kind_note
+
+    spoken = Project(source=Document.from_texts([SOURCE[0].replace("met", "ehm met"), *SOURCE[1:]], "en"),
+                     target=Document.from_texts([TARGET[0].replace("s'est", "euh s'est"), *TARGET[1:]], "fr"))
+    assert text_kind_evidence(spoken) == "hesitations"
+    assert resolve_text_kind(AlignParams(), spoken) == "interpretation"
+    assert resolve_text_kind(AlignParams(text_kind="translation"), spoken) == "translation"
+    assert "an interpretation: the transcripts keep hesitations" in text_kind_note(spoken, AlignParams())
+    book = Project(source=Document.from_texts(["Er kam um acht Uhr.", "Um zehn ging er."] * 3, "de"),
+                   target=Document.from_texts(["Il vint à huit heures.", "Eh bien, il partit à dix."] * 3, "fr"))
+    assert text_kind_evidence(book) == ""
+    assert resolve_text_kind(AlignParams(), book) == "translation"
+    assert "no hesitations" in text_kind_note(book, AlignParams())
+
+
 def test_timestamps_on_one_side_only_do_not_make_an_interpretation() -> None:
     project = talk()
     project.target = Document.from_texts(TARGET, "fr", [(2.0 + 5 * k, 6.0 + 5 * k) for k in range(len(TARGET))])

@@ -365,6 +365,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return replace(BeadScoreWeights.from_dict(raw, units), base=base, learned_weight=w)
 
     # hyps[column][k]: the beads of item k
+    speeches: dict[str, Any] = {}
+
+    def auto_kind(item: Item) -> str:
+        from sialign.align.pipeline import resolve_text_kind
+        from sialign.core.params import AlignParams
+        from sialign.evaluate.datasets import load_eptic
+
+        if not item.doc.startswith("eptic/"):
+            return "translation"
+        if not speeches:
+            speeches.update({sp.name: sp for sp in load_eptic(DATA / "eptic-dev")})
+        speech = speeches[item.key.removesuffix("/timed")]
+        return resolve_text_kind(AlignParams(), speech.project(times=item.key.endswith("/timed")))
+
     hyps: dict[str, list[Gold]] = {c: [[] for _ in items] for c in ["first", "shipped", "learned in-sample", "learned CV",
                                                                    "Bertalign peer"]}
     for w in grid:
@@ -375,8 +389,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if not item.scored:
             continue
         hyps["first"][k] = aligned(item, None)
-        # What the product scores the item with: a timed speech is an interpretation under text_kind="auto".
-        shipped = shipped_weights(weight_set(item.units, "interpretation" if item.key.endswith("/timed") else "translation"))
+        # What the product scores the item with under text_kind="auto" (a speech with timestamps or hesitations
+        # is an interpretation).
+        shipped = shipped_weights(weight_set(item.units, auto_kind(item)))
         hyps["shipped"][k] = aligned(item, shipped)
         hyps["learned in-sample"][k] = aligned(item, weights_of(full[item.units], item.units))
         for w in grid:

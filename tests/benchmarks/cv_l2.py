@@ -7,8 +7,8 @@ by Newton's method with an L2 penalty (1 in the shipped fit, on tens of
 thousands of candidate examples). For each penalty of ``--grid`` every
 document is left out in turn (a chapter-sized piece of the Text+Berg dev
 book, an EPTIC dev speech text only and timed together, an AHC-SI dev talk
-with and without the reference), the weight set ``text_kind="auto"`` uses
-for it is refitted on the other documents with that penalty, and the
+with and without the reference), the weight set ``text_kind="auto"`` used
+for it on 2026-11-28 (before a speech's hesitations counted) is refitted on the other documents with that penalty, and the
 held-out document is aligned with it (``cv_bead_score.py``'s machinery):
 
 * the book and EPTIC text only: the ``sentences`` set (book + speeches);

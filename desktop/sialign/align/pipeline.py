@@ -472,10 +472,11 @@ def learned_pass_megabytes(n_src: int, n_tgt: int, units: str, dim: int) -> floa
 def resolve_text_kind(params: AlignParams, project: Project) -> str:
     """``"interpretation"`` or ``"translation"``: what ``params.text_kind`` says the target is.
 
-    ``"auto"`` takes the talk's word for it: timestamps on both sides, or a
-    recording of the target, make it an interpretation (a written
-    translation has neither); anything else is aligned as a translation,
-    with the weights every text-only talk gets.
+    ``"auto"`` takes the talk's word for it: timestamps on both sides, a
+    recording of the target, or transcripts that keep the speakers'
+    hesitations ("ehm", "euh") make it an interpretation (a written
+    translation has none of them); anything else is aligned as a
+    translation.
     """
     if params.text_kind != "auto":
         return params.text_kind
@@ -484,11 +485,17 @@ def resolve_text_kind(params: AlignParams, project: Project) -> str:
 
 def text_kind_evidence(project: Project) -> str:
     """What in the talk says its target is an interpretation: ``"recording"`` (the target has a
-    recording), ``"timestamps"`` (both sides have them), or ``""`` (nothing does)."""
+    recording), ``"timestamps"`` (both sides have them), ``"hesitations"`` (the transcripts hold
+    hesitation sounds as transcribed speech does, :func:`sialign.text.speech.reads_as_speech`),
+    or ``""`` (nothing does)."""
+    from sialign.text.speech import reads_as_speech
+
     if project.target.audio_path:
         return "recording"
     if project.source.has_times and project.target.has_times:
         return "timestamps"
+    if reads_as_speech((_texts(project.source), project.source.language), (_texts(project.target), project.target.language)):
+        return "hesitations"
     return ""
 
 

@@ -60,7 +60,7 @@ TARGET_UNITS_CHOICES = {
     "sentences": "Sentences",
 }
 TEXT_KIND_CHOICES = {
-    "auto": "Automatic (from the talk's timestamps and recordings)",
+    "auto": "Automatic (from the talk's timestamps, recordings and hesitations)",
     "interpretation": "An interpretation",
     "translation": "A written translation",
 }
@@ -84,8 +84,9 @@ def text_kind_note(project: Project, params: AlignParams | None = None, text_kin
     word = "an interpretation" if kind == "interpretation" else "a written translation"
     if params.text_kind != "auto":
         return f"Aligned as {word}, as chosen."
-    why = {"recording": "the interpretation has a recording", "timestamps": "both transcripts have timestamps"}.get(
-        text_kind_evidence(project), "no timestamps on both sides and no interpretation recording")
+    why = {"recording": "the interpretation has a recording", "timestamps": "both transcripts have timestamps",
+           "hesitations": "the transcripts keep hesitations (ehm, euh…) as transcribed speech does"}.get(
+        text_kind_evidence(project), "no timestamps on both sides, no interpretation recording and no hesitations")
     return f"Aligned as {word}: {why}."
 
 

@@ -1,0 +1,54 @@
+"""Whether transcripts read as transcribed speech: hesitation sounds ("ehm", "euh", "äh", "えーと").
+
+A transcript of a speech or of its interpretation keeps the speaker's
+hesitations; a written text, a book or its translation, has none. The
+sounds counted are those that are no word in any language the app aligns
+("um" is German for "around", "er" for "he", "その" Japanese for "that"),
+plus English "um" and "er" in English text. Used by
+:func:`sialign.align.pipeline.text_kind_evidence` to take a talk in
+sentences with hesitations for an interpretation.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+# Hesitation sounds that are no word of the languages aligned, lower case.
+HESITATIONS = frozenset("ehm ehmm erm uhm umm uh euh heu äh ähm öh öhm hmm mmm ehh yyy eee".split())
+# ... and those that are hesitations in one language only (a word in another).
+HESITATIONS_BY_LANGUAGE = {"en": frozenset({"um", "er"})}
+# Japanese hesitations, found as substrings (the script has no spaces).
+HESITATIONS_JA = ("えーっと", "えーと", "ええと", "えっと", "えー", "あのー", "あのう", "うーん")
+# A transcript reads as speech with at least this many hesitations, and at least one per this many words.
+SPEECH_MIN_HESITATIONS = 2
+SPEECH_WORDS_PER_HESITATION = 1000
+
+
+def hesitations(texts: Iterable[str], language: str) -> tuple[int, int]:
+    """(hesitation sounds, words) in ``texts`` of ``language`` (a BCP 47 tag; Japanese counts characters / 2 as words)."""
+    text = unicodedata.normalize("NFKC", " ".join(texts)).casefold()
+    primary = (language or "").split("-")[0].lower()
+    found = 0
+    if primary == "ja":
+        for sound in HESITATIONS_JA:
+            found += text.count(sound)
+            text = text.replace(sound, " ")
+        return found, max(len(re.sub(r"\s", "", text)) // 2, found)
+    words = [w for w in re.split(r"[\W_]+", text) if w]
+    sounds = HESITATIONS | HESITATIONS_BY_LANGUAGE.get(primary, frozenset())
+    return sum(w in sounds for w in words), len(words)
+
+
+def reads_as_speech(*sides: tuple[Iterable[str], str]) -> bool:
+    """Whether transcripts (each ``(texts, language)``) together hold hesitations as transcribed speech does:
+    at least ``SPEECH_MIN_HESITATIONS``, and one per ``SPEECH_WORDS_PER_HESITATION`` words or more."""
+    found = words = 0
+    for texts, language in sides:
+        f, w = hesitations(texts, language)
+        found, words = found + f, words + w
+    return found >= SPEECH_MIN_HESITATIONS and found * SPEECH_WORDS_PER_HESITATION >= words
+
+
+__all__ = ["HESITATIONS", "hesitations", "reads_as_speech"]

@@ -1,0 +1,38 @@
+"""Transcripts that read as speech: hesitation sounds counted in each language, and the threshold."""
+
+from __future__ import annotations
+
+import pytest
+
+from sialign.text.speech import SPEECH_WORDS_PER_HESITATION, hesitations, reads_as_speech
+
+
+@pytest.mark.parametrize(("texts", "language", "expected"), [
+    (["So ehm we have to , uh , act now ."], "en", 2),
+    (["Well um , er , I think so ."], "en", 2),  # English hesitations that are words elsewhere
+    (["Er kam um acht Uhr , um zu essen ."], "de", 0),  # German "er" (he) and "um" (around) are words
+    (["Ich , äh , ähm , glaube schon ."], "de", 2),
+    (["Alors euh , nous devons , heu , agir ."], "fr", 2),
+    (["Eh bien , c'est ça ."], "fr", 0),  # an interjection of written French
+    (["Dobrze , yyy , eee , tak ."], "pl", 2),
+    (["えーと、今日はですね、えー、パンの話です。", "その本はあのー面白い。"], "ja", 3),  # その is a word
+    (["ÄHM , EHM ."], "de", 2),  # any case
+])
+def test_hesitations_counts_the_sounds_of_each_language(texts, language, expected) -> None:
+    assert hesitations(texts, language)[0] == expected
+
+
+def test_a_transcript_reads_as_speech_with_two_hesitations_at_one_per_thousand_words() -> None:
+    sentence = "The committee met in Brussels on Monday to discuss the budget ."
+    words = len(sentence.split()) - 1  # the full stop is no word
+    spoken = [sentence, "And ehm the farmers , uh , have suffered ."]
+    assert reads_as_speech((spoken, "en"))
+    # One hesitation is not enough, whatever the length.
+    assert not reads_as_speech(([sentence, "And ehm the farmers have suffered ."], "en"))
+    # Two in a long written text are too few: under one per thousand words.
+    long_text = [sentence] * (2 * SPEECH_WORDS_PER_HESITATION // words + 1) + ["ehm", "uh"]
+    assert not reads_as_speech((long_text, "en"))
+    assert reads_as_speech(([sentence] * (2 * SPEECH_WORDS_PER_HESITATION // words - 1) + ["ehm", "uh"], "en"))
+    # The two sides of a talk count together: one hesitation in each makes two.
+    assert reads_as_speech(([sentence, "Ehm , yes ."], "en"), (["Euh , oui ."], "fr"))
+    assert not reads_as_speech(([], "en"), ([], "fr"))
