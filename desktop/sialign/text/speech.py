@@ -26,19 +26,30 @@ SPEECH_MIN_HESITATIONS = 2
 SPEECH_WORDS_PER_HESITATION = 1000
 
 
+_WORD = re.compile(r"[^\W_]+")
+_SPACE = re.compile(r"\s+")
+
+
 def hesitations(texts: Iterable[str], language: str) -> tuple[int, int]:
-    """(hesitation sounds, words) in ``texts`` of ``language`` (a BCP 47 tag; Japanese counts characters / 2 as words)."""
-    text = unicodedata.normalize("NFKC", " ".join(texts)).casefold()
+    """(hesitation sounds, words) in ``texts`` of ``language`` (a BCP 47 tag; Japanese counts characters / 2 as words).
+
+    Read one text at a time: a long book holds no more than one segment's words at once.
+    """
     primary = (language or "").split("-")[0].lower()
-    found = 0
-    if primary == "ja":
-        for sound in HESITATIONS_JA:
-            found += text.count(sound)
-            text = text.replace(sound, " ")
-        return found, max(len(re.sub(r"\s", "", text)) // 2, found)
-    words = [w for w in re.split(r"[\W_]+", text) if w]
     sounds = HESITATIONS | HESITATIONS_BY_LANGUAGE.get(primary, frozenset())
-    return sum(w in sounds for w in words), len(words)
+    found = words = 0
+    for raw in texts:
+        text = unicodedata.normalize("NFKC", raw).casefold()
+        if primary == "ja":
+            for sound in HESITATIONS_JA:
+                found += text.count(sound)
+                text = text.replace(sound, " ")
+            words += len(_SPACE.sub("", text)) // 2
+            continue
+        for match in _WORD.finditer(text):
+            words += 1
+            found += match.group() in sounds
+    return found, max(words, found)
 
 
 def reads_as_speech(*sides: tuple[Iterable[str], str]) -> bool:
