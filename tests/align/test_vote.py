@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,6 +89,48 @@ def test_vote_always_returns_a_path_of_the_voters_beads(case) -> None:  # type: 
     # Beads kept from one path are all on it, whatever the others say.
     kept = [bead for bead in paths[1] if not bead[3]]
     assert set(kept) <= set(vote_paths(paths, kept=kept))
+    # And it is the best of all the paths through the union of the beads (brute force).
+    assert _score(voted, paths, ()) == max(_score(p, paths, ()) for p in _all_paths(paths, (n, m)))
+    assert _score(vote_paths(paths, kept=kept), paths, kept) == max(_score(p, paths, kept) for p in _all_paths(paths, (n, m)))
+
+
+def _score(path: Path_, paths: list[Path_], kept) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
+    """What the vote compares: kept beads held, earnings in tenths, first-path beads held."""
+    earned = 0
+    for bead in path:
+        k = sum(bead in p for p in paths)
+        earned += 10 * (k - 1) if k >= 2 else (0 if bead in paths[0] else -9)
+    return (sum(bead in set(kept) for bead in path), earned, sum(bead in paths[0] for bead in path))
+
+
+def _all_paths(paths: list[Path_], end: tuple[int, int]) -> list[Path_]:
+    beads = sorted({bead for p in paths for bead in p})
+    out: list[Path_] = []
+
+    def walk(at: tuple[int, int], so_far: Path_) -> None:
+        if at == end:
+            out.append(list(so_far))
+            return
+        for bead in beads:
+            if (bead[0], bead[2]) == at:
+                walk((bead[0] + bead[1], bead[2] + bead[3]), [*so_far, bead])
+
+    walk((0, 0), [])
+    return out
+
+
+def test_vote_breaks_ties_towards_the_first_path_and_refuses_an_empty_bead() -> None:
+    """Of two ways on from a shared bead that earn the same, the one through more of the first path's
+    beads is taken; a bead that holds no segment is refused."""
+    first: Path_ = [(0, 1, 0, 2), (1, 1, 2, 0), (2, 0, 2, 1)]
+    learned: Path_ = [(0, 0, 0, 2), (0, 1, 2, 0), (1, 1, 2, 1)]
+    base: Path_ = [(0, 0, 0, 2), (0, 2, 2, 1)]
+    # The shared 0-2 bead (+1), then one lone bead either way (-0.9): the learned path's 1-0 leads on
+    # to the first path's last two beads, Bertalign's 2-1 does not.
+    assert vote_paths([first, learned, base]) == [(0, 0, 0, 2), (0, 1, 2, 0), (1, 1, 2, 0), (2, 0, 2, 1)]
+    assert vote_paths([[]]) == [] and vote_paths([]) == []
+    with pytest.raises(ValueError, match="segment"):
+        vote_paths([[(0, 0, 0, 0), (0, 1, 0, 1)]])
 
 
 def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
@@ -126,6 +169,14 @@ def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
     assert weights is not None
     voted = second_pass(first, runs(src, 4), runs(tgt, 4), *chars, path, weights, 4, 4)
     assert len(calls) == 1 and calls[0][0] == path and voted == vote_paths(calls[0], kept=kepts[0])
+    # The third voter is Bertalign's unlearned score over the same band.
+    from dataclasses import replace
+
+    features = learned_pass.BeadFeatures(runs(src, 4), runs(tgt, 4), *chars, first)
+    band = learned_pass.path_band(path, n, m)
+    unlearned = replace(weights, base="bertalign", learned_weight=0.0)
+    assert calls[0][2] == learned_pass._best_path(features, unlearned, band, path, 4, 4, None)
+    assert calls[0][2] != calls[0][1] or calls[0][1] == path
     monkeypatch.setattr(learned_pass, "VOTE", {})
     alone = second_pass(first, runs(src, 4), runs(tgt, 4), *chars, path, weights, 4, 4)
     assert len(calls) == 1
@@ -133,3 +184,9 @@ def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
     # The learned path's omissions are kept through the vote, and only they.
     assert kepts[0] == [bead for bead in alone if bead[1] and not bead[3]]
     assert set(kepts[0]) <= set(voted)
+    # Chunks are not put to the vote.
+    monkeypatch.setattr(learned_pass, "VOTE", {"sentences": True})
+    chunk = shipped_weights("chunks")
+    assert chunk is not None
+    second_pass(first, runs(src, 2), runs(tgt, 10), *chars, path, chunk, 2, 4)
+    assert len(calls) == 1

@@ -17,6 +17,11 @@ from sialign.text.speech import SPEECH_WORDS_PER_HESITATION, hesitations, reads_
     (["Dobrze , yyy , eee , tak ."], "pl", 2),
     (["えーと、今日はですね、えー、パンの話です。", "その本はあのー面白い。"], "ja", 3),  # その is a word
     (["ÄHM , EHM ."], "de", 2),  # any case
+    (["え～と、えーと、え〜と"], "ja", 3),  # waves for the long vowel mark
+    (["ehm、そうですね"], "ja", 1),  # a Latin hesitation in Japanese text
+    (["Well um , er , I think so ."], "en_GB", 2),  # the tag's primary subtag
+    (["Well um , er ."], None, 0),  # no language: only the sounds that are no word anywhere
+    ([], "en", 0),
 ])
 def test_hesitations_counts_the_sounds_of_each_language(texts, language, expected) -> None:
     assert hesitations(texts, language)[0] == expected
@@ -36,3 +41,11 @@ def test_a_transcript_reads_as_speech_with_two_hesitations_at_one_per_thousand_w
     # The two sides of a talk count together: one hesitation in each makes two.
     assert reads_as_speech(([sentence, "Ehm , yes ."], "en"), (["Euh , oui ."], "fr"))
     assert not reads_as_speech(([], "en"), ([], "fr"))
+
+
+def test_a_language_without_spaces_counts_words_by_characters() -> None:
+    """5,000 Chinese characters are 2,500 words, not one: two hesitations in an English dialogue beside them are too few."""
+    chinese = ["我们今天讨论预算的问题。" * 10] * 40
+    found, words = hesitations(chinese, "zh")
+    assert found == 0 and words >= 2000
+    assert not reads_as_speech((chinese, "zh"), (["Hmm , he said .", "Uh , she said ."], "en"))

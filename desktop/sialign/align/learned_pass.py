@@ -65,8 +65,9 @@ BERTALIGN_SKIP = 0.1  # Bertalign's score of a 1-0 or 0-1 bead is -0.1
 REFERENCE_KEEP_LOGODDS = {"chunks": 0.0}
 # By kind of target unit: whether the second pass ends with a vote of three paths over the same
 # band (:func:`vote_paths`): the first pass's, the learned score's and Bertalign's unlearned score's
-# (``learned_weight`` 0 on its base). A bead two of them share is kept, and every sentence the
-# learned path leaves out; elsewhere the first pass's beads.
+# (``learned_weight`` 0 on its base, with the same penalty for renderings far outside the
+# ear-voice-span window). Beads two of them share are favoured, every sentence the learned path
+# leaves out is kept out, and elsewhere the first pass's beads stay.
 VOTE = {"sentences": True}
 # In the vote, what a bead of one path other than the first pass's costs (a bead of two paths earns 1).
 VOTE_MINORITY = 0.9
@@ -526,42 +527,51 @@ def vote_paths(
     paths: list[list[tuple[int, int, int, int]]], minority: float = VOTE_MINORITY,
     kept: Collection[tuple[int, int, int, int]] = (),
 ) -> list[tuple[int, int, int, int]]:
-    """The path through the beads of ``paths`` that keeps every bead two of them share and elsewhere those of ``paths[0]``.
+    """The path through the beads of ``paths`` that favours beads two or more of them share and otherwise those of ``paths[0]``.
 
     Every path is a list of beads (src_start, n_src, tgt_start, n_tgt) from
     (0, 0) to the same end. A bead that k >= 2 of the paths hold earns k - 1;
     a bead of one path earns 0 in ``paths[0]`` and ``-minority`` in any other
     (less than a shared bead earns, so that a shared bead joined to the rest
     by a lone bead of another path wins over the first path's stretch). The
-    beads of ``kept`` (all of one path) are all on the result. The best path
-    by the summed earnings over the union of the paths' beads (a graph on
-    their lattice points, acyclic since every bead moves forward) is
-    returned; with two paths that agree nowhere and nothing kept, ``paths[0]``.
+    result is the best path over the union of the paths' beads (a graph on
+    their lattice points, acyclic since every bead moves forward), compared
+    first by how many beads of ``kept`` it holds (all of them when they are
+    all on one of the paths), then by its earnings (in tenths, exactly), then
+    by how many beads of ``paths[0]`` it holds: a bead all the paths share is
+    always on it, one two of them share is unless reaching it costs lone
+    beads, and where the paths agree nowhere and nothing is kept it is
+    ``paths[0]``.
     """
     Bead_ = tuple[int, int, int, int]
+    if not paths or not paths[0]:
+        return list(paths[0]) if paths else []
     votes: dict[Bead_, int] = {}
     for p in paths:
         for bead in set(p):
+            if bead[1] + bead[3] <= 0:
+                raise ValueError(f"a bead must hold a segment: {bead}")
             votes[bead] = votes.get(bead, 0) + 1
-    primary = set(paths[0])
-    gain = {bead: (k - 1.0 if k >= 2 else (0.0 if bead in primary else -minority)) for bead, k in votes.items()}
-    # More than all the other beads can earn together: a path through every kept bead wins.
-    must = 1.0 + sum(abs(g) for g in gain.values())
-    for bead in kept:
-        gain[bead] = must
+    primary, must = set(paths[0]), set(kept)
+    lone = -round(10 * minority)
+    # Per bead, what it adds: (a kept bead, earnings in tenths, a bead of the first path).
+    gain = {bead: (int(bead in must), 10 * (k - 1) if k >= 2 else (0 if bead in primary else lone), int(bead in primary))
+            for bead, k in votes.items()}
     leaving: dict[tuple[int, int], list[Bead_]] = {}
     for bead in gain:
         leaving.setdefault((bead[0], bead[2]), []).append(bead)
     points = sorted({(0, 0)} | set(leaving), key=lambda q: (q[0] + q[1], q))
-    best: dict[tuple[int, int], tuple[float, Bead_ | None]] = {(0, 0): (0.0, None)}
+    best: dict[tuple[int, int], tuple[tuple[int, int, int], Bead_ | None]] = {(0, 0): ((0, 0, 0), None)}
     for point in points:
         if point not in best:
             continue
         value = best[point][0]
-        for bead in sorted(leaving[point]) if point in leaving else ():
+        for bead in sorted(leaving.get(point, ())):
             end = (bead[0] + bead[1], bead[2] + bead[3])
-            if end not in best or value + gain[bead] > best[end][0] + 1e-9:
-                best[end] = (value + gain[bead], bead)
+            add = gain[bead]
+            total = (value[0] + add[0], value[1] + add[1], value[2] + add[2])
+            if end not in best or total > best[end][0]:
+                best[end] = (total, bead)
     i0, a, j0, b = paths[0][-1]
     end = (i0 + a, j0 + b)
     out: list[Bead_] = []

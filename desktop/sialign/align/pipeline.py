@@ -494,7 +494,8 @@ def text_kind_evidence(project: Project) -> str:
         return "recording"
     if project.source.has_times and project.target.has_times:
         return "timestamps"
-    if reads_as_speech((_texts(project.source), project.source.language), (_texts(project.target), project.target.language)):
+    if reads_as_speech(((s.text for s in project.source.segments), project.source.language),
+                       ((s.text for s in project.target.segments), project.target.language)):
         return "hesitations"
     return ""
 

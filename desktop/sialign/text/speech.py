@@ -15,12 +15,17 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from sialign.core.documents import UNSPACED_LANGUAGES
+from sialign.core.languages import language_code
+
 # Hesitation sounds that are no word of the languages aligned, lower case.
 HESITATIONS = frozenset("ehm ehmm erm uhm umm uh euh heu äh ähm öh öhm hmm mmm ehh yyy eee".split())
 # ... and those that are hesitations in one language only (a word in another).
 HESITATIONS_BY_LANGUAGE = {"en": frozenset({"um", "er"})}
 # Japanese hesitations, found as substrings (the script has no spaces).
 HESITATIONS_JA = ("えーっと", "えーと", "ええと", "えっと", "えー", "あのー", "あのう", "うーん")
+# Waves written for the long vowel mark ("え～と", which NFKC makes "え~と"): read as "ー".
+_LONG_VOWEL = str.maketrans({"~": "ー", "〜": "ー"})
 # A transcript reads as speech with at least this many hesitations, and at least one per this many words.
 SPEECH_MIN_HESITATIONS = 2
 SPEECH_WORDS_PER_HESITATION = 1000
@@ -30,20 +35,26 @@ _WORD = re.compile(r"[^\W_]+")
 _SPACE = re.compile(r"\s+")
 
 
-def hesitations(texts: Iterable[str], language: str) -> tuple[int, int]:
-    """(hesitation sounds, words) in ``texts`` of ``language`` (a BCP 47 tag; Japanese counts characters / 2 as words).
+def hesitations(texts: Iterable[str], language: str | None) -> tuple[int, int]:
+    """(hesitation sounds, words) in ``texts`` of ``language`` (a BCP 47 tag).
 
-    Read one text at a time: a long book holds no more than one segment's words at once.
+    A language written without spaces (Japanese, Chinese, Thai…) counts one
+    word per two characters. Read one text at a time: a long book holds no
+    more than one segment's words at once.
     """
-    primary = (language or "").split("-")[0].lower()
+    primary = language_code(language)
     sounds = HESITATIONS | HESITATIONS_BY_LANGUAGE.get(primary, frozenset())
     found = words = 0
     for raw in texts:
         text = unicodedata.normalize("NFKC", raw).casefold()
-        if primary == "ja":
-            for sound in HESITATIONS_JA:
-                found += text.count(sound)
-                text = text.replace(sound, " ")
+        if primary in UNSPACED_LANGUAGES:
+            if primary == "ja":
+                text = text.translate(_LONG_VOWEL)
+                for sound in HESITATIONS_JA:
+                    found += text.count(sound)
+                    text = text.replace(sound, " ")
+            # Latin-script hesitations in the text ("ehm") count too.
+            found += sum(match.group() in sounds for match in _WORD.finditer(text) if match.group().isascii())
             words += len(_SPACE.sub("", text)) // 2
             continue
         for match in _WORD.finditer(text):
