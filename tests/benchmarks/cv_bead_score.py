@@ -295,6 +295,32 @@ def aligned(item: Item, weights: Any) -> Gold:
     return _ALIGNED[(item.key, tag)]
 
 
+_AUTO_KIND: dict[str, str] = {}
+_SPEECHES: dict[str, Any] = {}
+
+
+def auto_text_kind(item: Item) -> str:
+    """What ``text_kind="auto"`` makes of a sentence item's project (``pipeline.resolve_text_kind``): an EPTIC
+    speech as captured (text only or timed), the book; ``"translation"`` for chunk items (their weights do not
+    depend on it)."""
+    from sialign.align.pipeline import resolve_text_kind
+    from sialign.core.params import AlignParams
+    from sialign.evaluate import load_textberg
+    from sialign.evaluate.datasets import load_eptic
+
+    if item.key not in _AUTO_KIND:
+        if item.doc.startswith("eptic/"):
+            if not _SPEECHES:
+                _SPEECHES.update({sp.name: sp for sp in load_eptic(DATA / "eptic-dev")})
+            project = _SPEECHES[item.key.removesuffix("/timed")].project(times=item.key.endswith("/timed"))
+        elif item.doc.startswith("textberg"):
+            project = load_textberg(DATA / "textberg-dev").project()
+        else:
+            return "translation"
+        _AUTO_KIND[item.key] = resolve_text_kind(AlignParams(), project)
+    return _AUTO_KIND[item.key]
+
+
 def scored_beads(item: Item, beads: Gold) -> Gold:
     from sialign.evaluate.folds import beads_in
 
@@ -365,20 +391,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return replace(BeadScoreWeights.from_dict(raw, units), base=base, learned_weight=w)
 
     # hyps[column][k]: the beads of item k
-    speeches: dict[str, Any] = {}
-
-    def auto_kind(item: Item) -> str:
-        from sialign.align.pipeline import resolve_text_kind
-        from sialign.core.params import AlignParams
-        from sialign.evaluate.datasets import load_eptic
-
-        if not item.doc.startswith("eptic/"):
-            return "translation"
-        if not speeches:
-            speeches.update({sp.name: sp for sp in load_eptic(DATA / "eptic-dev")})
-        speech = speeches[item.key.removesuffix("/timed")]
-        return resolve_text_kind(AlignParams(), speech.project(times=item.key.endswith("/timed")))
-
     hyps: dict[str, list[Gold]] = {c: [[] for _ in items] for c in ["first", "shipped", "learned in-sample", "learned CV",
                                                                    "Bertalign peer"]}
     for w in grid:
@@ -391,7 +403,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         hyps["first"][k] = aligned(item, None)
         # What the product scores the item with under text_kind="auto" (a speech with timestamps or hesitations
         # is an interpretation).
-        shipped = shipped_weights(weight_set(item.units, auto_kind(item)))
+        shipped = shipped_weights(weight_set(item.units, auto_text_kind(item)))
         hyps["shipped"][k] = aligned(item, shipped)
         hyps["learned in-sample"][k] = aligned(item, weights_of(full[item.units], item.units))
         for w in grid:

@@ -40,10 +40,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from bench_peers import _metrics
 
     from sialign.align.learned_pass import BeadScoreWeights, shipped_weights
-    from sialign.align.pipeline import resolve_text_kind
-    from sialign.core.params import AlignParams
-    from sialign.evaluate import load_textberg
-    from sialign.evaluate.datasets import load_eptic
     from sialign.evaluate.folds import leave_one_out
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -67,19 +63,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         folds["interpretation"][name] = C.fit_weights([eptic[i] for i in train], "sentences", start=full["interpretation"])
     print(f"fitted: {time.perf_counter() - started:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
 
-    speeches = {sp.name: sp for sp in load_eptic(C.DATA / "eptic-dev")}
-    auto_kind: dict[str, str] = {}
-
     def kind_set(item: C.Item, kind: str) -> str:
         """The weight set ``kind`` selects for the item (auto: what ``resolve_text_kind`` makes of its project)."""
         if kind == "auto":
-            if item.key not in auto_kind:
-                if item.doc.startswith("eptic/"):
-                    project = speeches[item.key.removesuffix("/timed")].project(times=item.key.endswith("/timed"))
-                else:
-                    project = load_textberg(C.DATA / "textberg-dev").project()
-                auto_kind[item.key] = resolve_text_kind(AlignParams(), project)
-            kind = auto_kind[item.key]
+            kind = C.auto_text_kind(item)
         return "interpretation" if kind == "interpretation" else "sentences"
 
     def hyp(item: C.Item, kind: str, how: str) -> C.Gold:
@@ -130,8 +117,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(group, omissions[group], file=sys.stderr, flush=True)
     report["omitted sentences"] = omissions
     report["speeches"] = len(groups["eptic timed"])
-    report["auto takes as an interpretation (items)"] = sum(1 for v in auto_kind.values() if v == "interpretation")
-    report["auto takes as a translation (items)"] = sorted(k for k, v in auto_kind.items() if v != "interpretation")
+    kinds = {it.key: C.auto_text_kind(it) for members in groups.values() for it in members}
+    report["auto takes as an interpretation (items)"] = sum(1 for v in kinds.values() if v == "interpretation")
+    report["auto takes as a translation (items)"] = sorted(k for k, v in kinds.items() if v != "interpretation")
     return C.write_report("cv_text_kind", report, started)
 
 
