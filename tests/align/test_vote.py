@@ -190,3 +190,86 @@ def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
     assert chunk is not None
     second_pass(first, runs(src, 2), runs(tgt, 10), *chars, path, chunk, 2, 4)
     assert len(calls) == 1
+
+
+def _small_window(n: int = 30, m: int = 34):  # type: ignore[no-untyped-def]
+    """A first pass over random vectors (the first 20 target rows render the first 20 source rows), its runs and path."""
+    from sialign.align.costs import BeadCostModel, CostSettings, Signal
+    from sialign.align.dp import WindowCosts, align_window
+
+    rng = np.random.default_rng(5)
+    src = rng.normal(size=(n, 24)).astype(np.float32)
+    tgt = np.concatenate([src[:20], rng.normal(size=(m - 20, 24)).astype(np.float32)]) + rng.normal(scale=0.6, size=(m, 24)).astype(np.float32)
+    src /= np.linalg.norm(src, axis=1, keepdims=True)
+    tgt /= np.linalg.norm(tgt, axis=1, keepdims=True)
+
+    def runs(x: np.ndarray, k: int) -> np.ndarray:
+        out = np.stack([np.stack([x[p : p + r + 1].sum(axis=0) for p in range(len(x))]) for r in range(k)])
+        return (out / np.linalg.norm(out, axis=-1, keepdims=True)).astype(np.float32)
+
+    chars = np.full(n, 60.0), np.full(m, 55.0)
+    model = BeadCostModel([Signal(src, tgt, 1.0)], 4, 4, CostSettings(), None, None, *chars)
+    return WindowCosts(model, 0, n, 0, m), runs(src, 4), runs(tgt, 4), chars, align_window(model, 0, n, 0, m).beads
+
+
+def test_shared_costs_are_the_costs_computed_alone_and_read_once() -> None:
+    """The vote's two DPs read costs computed from one set of features: every block the second DP reads
+    is the block its own weights give, and each is handed over once."""
+    from dataclasses import replace
+
+    from sialign.align.dp import banded_dp
+    from sialign.align.learned_pass import BeadFeatures, LearnedCosts, path_band, shipped_weights
+
+    first, src_runs, tgt_runs, chars, path = _small_window()
+    weights = shipped_weights("sentences")
+    assert weights is not None
+    unlearned = replace(weights, base="bertalign", learned_weight=0.0)
+    features = BeadFeatures(src_runs, tgt_runs, *chars, first)
+    band = path_band(path, first.n_src, first.n_tgt)
+    learned_costs, base_costs = LearnedCosts(features, weights, band, 4, 4), LearnedCosts(features, unlearned, band, 4, 4)
+    learned_costs.share_with(base_costs)
+    learned_path = banded_dp(learned_costs, band, block_rows=8).beads
+    handed = dict(base_costs._ready)
+    assert len(handed) == -(-first.n_src // 8)  # one block per 8 rows of the DP
+    alone = LearnedCosts(BeadFeatures(src_runs, tgt_runs, *chars, first), unlearned, band, 4, 4)
+    for key, block in handed.items():
+        types, r0, r1, shape, j0, _j1 = key
+        rows = np.arange(r0, r1 + 1)
+        j_grid = band.lo[rows][:, None] + np.arange(shape[1])[None, :]
+        assert j_grid[0, 0] == j0
+        assert np.array_equal(block, alone.band_costs(list(types), rows, j_grid))
+    base_path = banded_dp(base_costs, band, block_rows=8).beads
+    assert not base_costs._ready  # every block read, none kept
+    assert base_path == banded_dp(alone, band, block_rows=8).beads
+    assert learned_path == banded_dp(LearnedCosts(features, weights, band, 4, 4), band, block_rows=8).beads
+    with pytest.raises(ValueError, match="different features"):
+        learned_costs.share_with(alone)
+
+
+def test_the_vote_computes_the_features_once(monkeypatch) -> None:
+    """With the vote the second pass computes each bead's features no more often than the learned DP alone does."""
+    from sialign.align.learned_pass import BeadFeatures, second_pass, shipped_weights
+
+    first, src_runs, tgt_runs, chars, path = _small_window()
+    weights = shipped_weights("sentences")
+    assert weights is not None
+    calls = {"match": 0, "skips": 0}
+    match, skips = BeadFeatures.match, BeadFeatures._skip_features
+
+    def counted_match(self, *args):  # type: ignore[no-untyped-def]
+        calls["match"] += 1
+        return match(self, *args)
+
+    def counted_skips(self, *args):  # type: ignore[no-untyped-def]
+        calls["skips"] += 1
+        return skips(self, *args)
+
+    monkeypatch.setattr(BeadFeatures, "match", counted_match)
+    monkeypatch.setattr(BeadFeatures, "_skip_features", counted_skips)
+    voted = second_pass(first, src_runs, tgt_runs, *chars, path, weights, 4, 4)
+    with_vote = dict(calls)
+    calls.update(match=0, skips=0)
+    monkeypatch.setattr(learned_pass, "VOTE", {})
+    second_pass(first, src_runs, tgt_runs, *chars, path, weights, 4, 4)
+    assert with_vote == calls and calls["match"] > 0 and calls["skips"] == 2
+    assert voted  # a path came out of the vote

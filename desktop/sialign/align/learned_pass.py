@@ -230,6 +230,8 @@ class BeadFeatures:
         # Per run shape (a, b): cosines of a block of source runs with a block of target runs
         # (first source run, first target run, table), reused while the DP's rows stay inside it.
         self._tables: dict[tuple[int, int], tuple[int, int, np.ndarray]] = {}
+        # Per side: the band last asked for and the skip features over it (they read no weights).
+        self._skips: dict[str, tuple[Band, np.ndarray]] = {}
 
     def _cos(self, a: int, b: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Cosine of the a-run ending at source i (exclusive) and the b-run ending at target j, any shape."""
@@ -295,8 +297,17 @@ class BeadFeatures:
         length, the talk's typical cosine, and how much joining it to a
         neighbour raises that neighbour's similarity to the neighbour's best
         partner (a sentence an interpreter compressed into its neighbour's
-        rendering, rather than left out).
+        rendering, rather than left out). Computed once per side and band:
+        every weight set reads the same.
         """
+        held = self._skips.get(side)
+        if held is not None and held[0] is band:
+            return held[1]
+        out = self._skip_features(side, band)
+        self._skips[side] = (band, out)
+        return out
+
+    def _skip_features(self, side: str, band: Band) -> np.ndarray:
         runs = self.src if side == "src" else self.tgt
         single = runs[0]
         other = self.tgt[0] if side == "src" else self.src[0]
@@ -397,6 +408,10 @@ class LearnedCosts:
         self.settings = _Skip(top)
         self.tgt_skip_scale = np.clip(addition_cost / top, 0.0, 1.0)
         self._keep: dict[tuple[int, int], dict[tuple[int, int], float]] = {}
+        # Costs of other weight sets over the same band and features (:meth:`share_with`), and the
+        # blocks of costs another's :meth:`band_costs` computed for this one, waiting to be read.
+        self._twins: list[LearnedCosts] = []
+        self._ready: dict[tuple[Any, ...], np.ndarray] = {}
 
     def _far_lag(self, features: np.ndarray) -> np.ndarray | float:
         """``FAR_LAG_LOGODDS`` per second a bead is rendered beyond ``time_near`` seconds outside the
@@ -472,22 +487,56 @@ class LearnedCosts:
             out[(i == ki) & (j == kj)] = value
         return out
 
+    def share_with(self, other: LearnedCosts) -> None:
+        """Compute ``other``'s bead costs alongside this one's, from the same features.
+
+        Both must score the same :class:`BeadFeatures` (and so the same
+        first-pass costs) over the same band, for DPs that ask for the same
+        blocks of rows (:func:`~sialign.align.dp.banded_dp` over one band).
+        Each block this one's :meth:`band_costs` computes is also scored by
+        ``other``'s weights and held for ``other`` until its own DP reads it
+        (once), so the features and the first pass's costs, which do not
+        depend on the weights, are computed once for both DPs. A block
+        ``other`` is asked for and does not hold is computed as usual.
+        """
+        if other.f is not self.f:
+            raise ValueError("costs shared between different features")
+        self._twins.append(other)
+
+    @staticmethod
+    def _block_key(types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> tuple[Any, ...]:
+        return (tuple(types), int(rows[0]), int(rows[-1]), j_grid.shape, int(j_grid[0, 0]), int(j_grid[-1, 0]))
+
+    def _match_cost(self, a: int, b: int, i: np.ndarray, j: np.ndarray, features: np.ndarray, far_lag: np.ndarray | float) -> np.ndarray:
+        learned = -log_odds(self.w.match, features)
+        if self.on_base:
+            learned = self.w.learned_weight * learned - bertalign_score(features)
+        return learned + b * self.per_target + far_lag - self._kept(a, b, i, j)  # type: ignore[no-any-return]
+
     def band_costs(self, types: list[tuple[int, int]], rows: np.ndarray, j_grid: np.ndarray) -> np.ndarray:
+        key = self._block_key(types, rows, j_grid)
+        held = self._ready.pop(key, None)
+        if held is not None:
+            return held
+        group = [self, *self._twins]
         first = self.f.first.band_costs(types, rows, j_grid)
-        out = np.empty((len(types), len(rows), j_grid.shape[1]))
+        outs = [np.empty((len(types), len(rows), j_grid.shape[1])) for _ in group]
         i = np.broadcast_to(rows[:, None], j_grid.shape)
         for k, (a, b) in enumerate(types):
+            bad = (i < a) | (j_grid < b) | (j_grid > self.n_tgt) | ~np.isfinite(first[k])
             if b == 0:
-                cost = self.omission_cost[np.clip(i - 1, 0, self.n_src - 1)]
+                at = np.clip(i - 1, 0, self.n_src - 1)
+                for costs, out in zip(group, outs):
+                    out[k] = np.where(bad, np.inf, costs.omission_cost[at])
             else:
                 features = self.f.match(a, b, i, j_grid, first[k])
-                learned = -log_odds(self.w.match, features)
-                if self.on_base:
-                    learned = self.w.learned_weight * learned - bertalign_score(features)
-                cost = learned + b * self.per_target + self._far_lag(features) - self._kept(a, b, i, j_grid)
-            bad = (i < a) | (j_grid < b) | (j_grid > self.n_tgt) | ~np.isfinite(first[k])
-            out[k] = np.where(bad, np.inf, cost)
-        return out
+                # The far-lag penalty reads only the features and the talk's settings.
+                far = self._far_lag(features)
+                for costs, out in zip(group, outs):
+                    out[k] = np.where(bad, np.inf, costs._match_cost(a, b, i, j_grid, features, far))
+        for twin, out in zip(self._twins, outs[1:]):
+            twin._ready[key] = out
+        return outs[0]
 
 
 @dataclass(frozen=True)
@@ -630,11 +679,19 @@ def second_pass(
     # Many small matrix products (the cosine tables): one BLAS thread, which is also
     # 7 times faster than two on a busy 2-core machine (threads waiting on each other).
     with one_blas_thread():
-        learned = _best_path(features, weights, band, path, max_src, max_tgt, should_stop)
-        if not (VOTE.get(weights.units) and path and learned):
+        costs = _path_costs(features, weights, band, path, max_src, max_tgt)
+        voting = bool(VOTE.get(weights.units) and path)
+        if voting:
+            # Bertalign's unlearned score over the same band: its costs are computed
+            # alongside the learned ones, from features computed once.
+            base_costs = _path_costs(features, replace(weights, base="bertalign", learned_weight=0.0), band, path, max_src, max_tgt)
+            costs.share_with(base_costs)
+        check_stop(should_stop)
+        learned: list[tuple[int, int, int, int]] = banded_dp(costs, band, should_stop=should_stop).beads  # type: ignore[arg-type]
+        if not (voting and learned):
             return learned
-        unlearned = replace(weights, base="bertalign", learned_weight=0.0)
-        base = _best_path(features, unlearned, band, path, max_src, max_tgt, should_stop)
+        check_stop(should_stop)
+        base: list[tuple[int, int, int, int]] = banded_dp(base_costs, band, should_stop=should_stop).beads  # type: ignore[arg-type]
         # The sentences the learned path leaves out stay out: its omission model tells a sentence
         # left out from one compressed into a neighbour's rendering, which the first pass's fixed
         # skip cost and Bertalign's fixed skip score do not (without this the vote finds 4 of
@@ -642,18 +699,27 @@ def second_pass(
         return vote_paths([path, learned, base], kept=[bead for bead in learned if bead[1] and not bead[3]])
 
 
-def _best_path(
+def _path_costs(
     features: BeadFeatures, weights: BeadScoreWeights, band: Band, path: list[tuple[int, int, int, int]],
-    max_src: int, max_tgt: int, should_stop: StopFn | None,
-) -> list[tuple[int, int, int, int]]:
-    """The best path by ``weights``' score in ``band`` (``path``: the first pass's, for the reference bonus and kept omissions)."""
+    max_src: int, max_tgt: int,
+) -> LearnedCosts:
+    """The costs ``weights`` give the beads of ``band`` (``path``: the first pass's, for the reference bonus and kept omissions)."""
     costs = LearnedCosts(features, weights, band, max_src, max_tgt)
     costs.keep_first(path, REFERENCE_KEEP_LOGODDS.get(weights.units, 0.0))
-    check_stop(should_stop)
     if weights.first_pass_omissions:
         omitted = np.zeros(features.n_src, dtype=bool)
         for i0, a, _j0, b in path:
             if b == 0:
                 omitted[i0 : i0 + a] = True
         costs.omission_cost = np.where(omitted, -KEPT_OMISSION_LOGODDS, KEPT_OMISSION_LOGODDS)
+    return costs
+
+
+def _best_path(
+    features: BeadFeatures, weights: BeadScoreWeights, band: Band, path: list[tuple[int, int, int, int]],
+    max_src: int, max_tgt: int, should_stop: StopFn | None,
+) -> list[tuple[int, int, int, int]]:
+    """The best path by ``weights``' score in ``band`` (``path``: the first pass's, for the reference bonus and kept omissions)."""
+    costs = _path_costs(features, weights, band, path, max_src, max_tgt)
+    check_stop(should_stop)
     return banded_dp(costs, band, should_stop=should_stop).beads  # type: ignore[arg-type]
