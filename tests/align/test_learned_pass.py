@@ -169,9 +169,13 @@ def test_calibration_maps_log_odds_to_the_shown_probability() -> None:
     assert raw.calibrated(0.0, False) == pytest.approx(0.5)  # no calibration: the logistic itself
     a, b = weights.calibration["bead"]
     assert weights.calibrated(-2.0, False) == pytest.approx(1 / (1 + np.exp(-(a * -2.0 + b))))
-    # Monotone: a higher score is never shown as less likely right.
-    values = [weights.calibrated(x, False) for x in np.linspace(-10, 10, 21)]
-    assert values == sorted(values)
+    # Monotone: a higher score is never shown as less likely right, in any shipped set, beads and skips.
+    for name in learned_pass.WEIGHT_SETS:
+        shipped = shipped_weights(name)
+        assert shipped is not None
+        for skip in (False, True):
+            values = [shipped.calibrated(x, skip) for x in np.linspace(-10, 10, 21)]
+            assert values == sorted(values), (name, skip)
 
 
 def test_bertalign_base_with_no_learned_weight_ignores_the_learned_models(monkeypatch) -> None:

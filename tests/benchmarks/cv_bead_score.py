@@ -199,8 +199,10 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, start: np.ndarray | None, l2: flo
 
 
 def fit_weights(train: list[Item], units: str, sentence_skips: dict[str, Any] | None = None,
-                start: dict[str, Any] | None = None, l2: float | dict[str, float] = 1.0) -> dict[str, Any]:
-    """The bead score fitted on ``train`` as ``train_bead_score`` fits it (quietly); ``l2``: its penalty (or one per model)."""
+                start: dict[str, Any] | None = None, l2: float | dict[str, float] = 1.0,
+                offsets: tuple[float, float] | None = None) -> dict[str, Any]:
+    """The bead score fitted on ``train`` as ``train_bead_score`` fits it (quietly); ``l2``: its penalty (or one per model);
+    ``offsets``: the sentence set's 1-0 / 0-1 offsets (default the combined set's; :func:`interpretation_offsets`)."""
     from sialign.align import learned_pass
 
     kinds = ["match", "omission", "addition"] if units == "sentences" else ["match"]
@@ -215,7 +217,7 @@ def fit_weights(train: list[Item], units: str, sentence_skips: dict[str, Any] | 
         names = learned_pass.match_features(units) if kind == "match" else learned_pass.SKIP_FEATURES
         weights[kind] = {name: float(v) for name, v in zip(names, w)}
     if units == "sentences":
-        weights["omission_offset"], weights["addition_offset"] = T.OMISSION_OFFSET, T.ADDITION_OFFSET
+        weights["omission_offset"], weights["addition_offset"] = offsets or (T.OMISSION_OFFSET, T.ADDITION_OFFSET)
         weights["first_pass_omissions"] = False
     else:
         assert sentence_skips is not None
@@ -223,6 +225,11 @@ def fit_weights(train: list[Item], units: str, sentence_skips: dict[str, Any] | 
         weights["omission_offset"], weights["addition_offset"] = T.CHUNK_OMISSION_OFFSET, T.CHUNK_ADDITION_OFFSET
         weights["first_pass_omissions"] = True
     return weights
+
+
+def interpretation_offsets() -> tuple[float, float]:
+    """The interpretation weight set's 1-0 / 0-1 offsets, as ``train_bead_score`` ships them."""
+    return T.INTERPRETATION_OMISSION_OFFSET, T.INTERPRETATION_ADDITION_OFFSET
 
 
 def path_beads(path: list[tuple[int, int, int, int]]) -> Gold:

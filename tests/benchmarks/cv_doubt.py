@@ -92,7 +92,7 @@ def bead_score_folds() -> dict[str, dict[str, Any]]:
     An EPTIC speech's fold also holds the ``interpretation`` set fitted on the other speeches alone (as
     ``train_bead_score`` fits it on all of them), which is what scores a timed speech under ``text_kind="auto"``.
     """
-    path = CACHE / "doubt-bead-score-folds-v2.pkl"
+    path = CACHE / "doubt-bead-score-folds-v3.pkl"
     if path.is_file():
         with path.open("rb") as fh:
             return pickle.load(fh)  # type: ignore[no-any-return]
@@ -113,7 +113,8 @@ def bead_score_folds() -> dict[str, dict[str, Any]]:
                                                                       full if units == "chunks" else None, start=start)}
                 if name.startswith("eptic"):
                     speeches = [group[i] for i in train if group[i].set.startswith("eptic")]
-                    out[name]["interpretation"] = CV.fit_weights(speeches, "sentences", start=start)
+                    out[name]["interpretation"] = CV.fit_weights(speeches, "sentences", start=start,
+                                                                      offsets=CV.interpretation_offsets())
                 print(f"bead score without {name}: load {load()}", file=sys.stderr, flush=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
@@ -138,7 +139,7 @@ def prepare(aligner: str, bead_score: str, reference: bool = True) -> list[Doc]:
     params = AlignParams(embedder="lexical") if aligner == "lexical" else AlignParams()
     folds = bead_score_folds() if bead_score == "cv" else {}
     shipped = learned_pass.shipped_weights
-    cache = CACHE / f"doubt-{aligner}-{bead_score}-v2{'' if reference else '-noref'}"
+    cache = CACHE / f"doubt-{aligner}-{bead_score}-v3{'' if reference else '-noref'}"
     cache.mkdir(parents=True, exist_ok=True)
     talks = [("ahcsi", t) for t in B.ahcsi_talks(B.DATA / "ahcsi-dev" / "dev.true.tsv")]
     talks += [("eptic", t) for t in B.eptic_talks(B.DATA / "eptic-dev")]
