@@ -392,3 +392,20 @@ def test_learned_pass_reads_a_document_once_and_after_an_edit_only_what_changed(
     align_project(Project(source=Document.from_texts(edited, "en"), target=Document.from_texts(TARGET * 30, "fr")), params)
     assert not calls
     assert whole and all("help with the drought" in text for text in whole) and len(whole) <= 10
+
+
+def test_a_constant_calibration_is_explained_as_the_share_right() -> None:
+    """Where the training paths' skips were not more often right the higher they scored, every one is shown
+    the share right: ``sialign explain`` says so instead of "calibrated from the score"."""
+    from sialign.align.explain import BeadExplanation
+
+    weights = shipped_weights("sentences")
+    assert weights is not None
+    flat = BeadScoreWeights.from_dict({**weights.to_dict(), "calibration": {"bead": [0.4, 1.9], "skip": [0.0, -0.3]}}, "sentences")
+    assert flat.shown_by_score(False) and not flat.shown_by_score(True)
+    assert flat.calibrated(-5.0, True) == flat.calibrated(5.0, True) == pytest.approx(1 / (1 + np.exp(0.3)))
+    assert BeadScoreWeights.from_dict({**weights.to_dict(), "calibration": {}}, "sentences").shown_by_score(True)
+    said = BeadExplanation(0, "1-0", "omission", -1.2, calibrated=0.43, flat=True).lines()[0]
+    assert "P(a sentence left unrendered) = 0.43" in said and "whatever their score" in said and "calibrated from" not in said
+    graded = BeadExplanation(0, "1-0", "omission", -1.2, calibrated=0.43).lines()[0]
+    assert "calibrated from the score -1.20" in graded

@@ -71,6 +71,8 @@ class BeadExplanation:
         offset: the decision offset added to 1-0 / 0-1 costs.
         note: what could not be scored, or "".
         calibrated: the probability shown to a reader (see :attr:`probability`).
+        flat: the shown probability is the same for every such bead (the share right on the
+            training paths), whatever its score.
     """
 
     index: int
@@ -81,6 +83,7 @@ class BeadExplanation:
     offset: float = 0.0
     note: str = ""
     calibrated: float = math.nan
+    flat: bool = False
 
     @property
     def probability(self) -> float:
@@ -100,6 +103,9 @@ class BeadExplanation:
         # The shares below add up to the model's score; the probability shown is that score
         # calibrated on the aligned training talks, so a negative score can still read above 0.5.
         source = "calibrated from the score" if math.isfinite(self.calibrated) else "score"
+        if self.flat and math.isfinite(self.calibrated):
+            # The training paths' beads of this kind were no more often right the higher they scored.
+            source = "the share of such beads right on the training talks, whatever their score; score"
         out = [f"bead {self.index + 1} ({self.shape}): P({what[self.model]}) = {self.probability:.2f} "
                f"({source} {self.log_odds:+.2f}, the sum of the lines below)"]
         shown = [c for c in self.contributions if abs(c.amount) >= 0.005][:top]
@@ -210,7 +216,8 @@ def explain_spans(inputs: LearnedInputs, spans: list[tuple[int, int, int, int]],
                 continue
             parts.sort(key=lambda c: -abs(c.amount))
             log_odds = sum(c.amount for c in parts) - offset
-            out.append(BeadExplanation(index, shape, model, log_odds, parts, offset, calibrated=weights.calibrated(log_odds, True)))
+            out.append(BeadExplanation(index, shape, model, log_odds, parts, offset, calibrated=weights.calibrated(log_odds, True),
+                                       flat=not weights.shown_by_score(True)))
             continue
         if a > features.src.shape[0] or b > features.tgt.shape[0]:
             out.append(BeadExplanation(index, shape, "bead", float("nan"), note=(
@@ -226,5 +233,6 @@ def explain_spans(inputs: LearnedInputs, spans: list[tuple[int, int, int, int]],
         parts = [c for c in parts if c.name in BASE_MATCH_FEATURES or c.value]
         parts.sort(key=lambda c: -abs(c.amount))
         log_odds = sum(c.amount for c in parts)
-        out.append(BeadExplanation(index, shape, "bead", log_odds, parts, calibrated=weights.calibrated(log_odds, False)))
+        out.append(BeadExplanation(index, shape, "bead", log_odds, parts, calibrated=weights.calibrated(log_odds, False),
+                                   flat=not weights.shown_by_score(False)))
     return out

@@ -175,6 +175,11 @@ class BeadScoreWeights:
         z = max(min(a * log_odds + b, 50.0), -50.0)
         return 1.0 / (1.0 + math.exp(-z))
 
+    def shown_by_score(self, skip: bool) -> bool:
+        """Whether the probability shown for such a bead depends on its log-odds (False: a constant, the
+        share right on the training paths, where they ranked the other way; ``train_bead_score.calibrate``)."""
+        return self.calibration.get("skip" if skip else "bead", (1.0, 0.0))[0] != 0
+
 
 # The weight sets of ``bead_score.json`` and the target units each is fitted for (its features):
 # "sentences" a written translation's (fitted on a book and interpreted speeches together, what

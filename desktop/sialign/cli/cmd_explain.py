@@ -54,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
             {
                 "bead": e.index + 1, "shape": e.shape, "model": e.model,
                 "probability": None if e.note else round(e.probability, 4),
+                # False: the probability is the share right of such beads, the same whatever the score.
+                "probability_follows_score": None if e.note else not e.flat,
                 "log_odds": None if e.note else round(e.log_odds, 4), "offset": e.offset, "note": e.note,
                 "features": [{"name": c.name, "value": round(c.value, 4), "weight": round(c.weight, 4),
                               "share": round(c.amount, 4)} for c in e.contributions],
