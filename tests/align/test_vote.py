@@ -133,28 +133,35 @@ def test_vote_breaks_ties_towards_the_first_path_and_refuses_an_empty_bead() -> 
         vote_paths([[(0, 0, 0, 0), (0, 1, 0, 1)]])
 
 
-def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
-    """The second pass hands the vote the first pass's path, the learned path and Bertalign's unlearned path,
-    on sentence targets; ``VOTE`` turns it off, and chunks are not put to it."""
+def _runs(x: np.ndarray, k: int) -> np.ndarray:
+    """Unit vectors of the runs of 1..k rows of ``x`` starting at each row (as the encoder's run vectors)."""
+    out = np.stack([np.stack([x[p : p + r + 1].sum(axis=0) for p in range(len(x))]) for r in range(k)])
+    return (out / np.linalg.norm(out, axis=-1, keepdims=True)).astype(np.float32)
+
+
+def _small_window(seed: int = 5, n: int = 30, m: int = 34):  # type: ignore[no-untyped-def]
+    """A first pass over random vectors (the first 20 target rows render the first 20 source rows): its window
+    costs, the source and target vectors, the character lengths and its path."""
     from sialign.align.costs import BeadCostModel, CostSettings, Signal
     from sialign.align.dp import WindowCosts, align_window
-    from sialign.align.learned_pass import second_pass, shipped_weights
 
-    rng = np.random.default_rng(3)
-    n, m = 30, 34
+    rng = np.random.default_rng(seed)
     src = rng.normal(size=(n, 24)).astype(np.float32)
     tgt = np.concatenate([src[:20], rng.normal(size=(m - 20, 24)).astype(np.float32)]) + rng.normal(scale=0.6, size=(m, 24)).astype(np.float32)
     src /= np.linalg.norm(src, axis=1, keepdims=True)
     tgt /= np.linalg.norm(tgt, axis=1, keepdims=True)
-
-    def runs(x: np.ndarray, k: int) -> np.ndarray:
-        out = np.stack([np.stack([x[p : p + r + 1].sum(axis=0) for p in range(len(x))]) for r in range(k)])
-        return (out / np.linalg.norm(out, axis=-1, keepdims=True)).astype(np.float32)
-
     chars = np.full(n, 60.0), np.full(m, 55.0)
     model = BeadCostModel([Signal(src, tgt, 1.0)], 4, 4, CostSettings(), None, None, *chars)
-    first = WindowCosts(model, 0, n, 0, m)
-    path = align_window(model, 0, n, 0, m).beads
+    return WindowCosts(model, 0, n, 0, m), src, tgt, chars, align_window(model, 0, n, 0, m).beads
+
+
+def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
+    """The second pass hands the vote the first pass's path, the learned path and Bertalign's unlearned path,
+    on sentence targets; ``VOTE`` turns it off, and chunks are not put to it."""
+    from sialign.align.learned_pass import second_pass, shipped_weights
+
+    first, src, tgt, chars, path = _small_window(seed=3)
+    n, m = first.n_src, first.n_tgt
     calls: list[list[Path_]] = []
     kepts: list[Path_] = []
 
@@ -167,18 +174,18 @@ def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
     monkeypatch.setattr(learned_pass, "vote_paths", spy)
     weights = shipped_weights("sentences")
     assert weights is not None
-    voted = second_pass(first, runs(src, 4), runs(tgt, 4), *chars, path, weights, 4, 4)
+    voted = second_pass(first, _runs(src, 4), _runs(tgt, 4), *chars, path, weights, 4, 4)
     assert len(calls) == 1 and calls[0][0] == path and voted == vote_paths(calls[0], kept=kepts[0])
     # The third voter is Bertalign's unlearned score over the same band.
     from dataclasses import replace
 
-    features = learned_pass.BeadFeatures(runs(src, 4), runs(tgt, 4), *chars, first)
+    features = learned_pass.BeadFeatures(_runs(src, 4), _runs(tgt, 4), *chars, first)
     band = learned_pass.path_band(path, n, m)
     unlearned = replace(weights, base="bertalign", learned_weight=0.0)
     assert calls[0][2] == learned_pass._best_path(features, unlearned, band, path, 4, 4, None)
     assert calls[0][2] != calls[0][1] or calls[0][1] == path
     monkeypatch.setattr(learned_pass, "VOTE", {})
-    alone = second_pass(first, runs(src, 4), runs(tgt, 4), *chars, path, weights, 4, 4)
+    alone = second_pass(first, _runs(src, 4), _runs(tgt, 4), *chars, path, weights, 4, 4)
     assert len(calls) == 1
     assert calls[0][1] == alone
     # The learned path's omissions are kept through the vote, and only they.
@@ -188,28 +195,8 @@ def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
     monkeypatch.setattr(learned_pass, "VOTE", {"sentences": True})
     chunk = shipped_weights("chunks")
     assert chunk is not None
-    second_pass(first, runs(src, 2), runs(tgt, 10), *chars, path, chunk, 2, 4)
+    second_pass(first, _runs(src, 2), _runs(tgt, 10), *chars, path, chunk, 2, 4)
     assert len(calls) == 1
-
-
-def _small_window(n: int = 30, m: int = 34):  # type: ignore[no-untyped-def]
-    """A first pass over random vectors (the first 20 target rows render the first 20 source rows), its runs and path."""
-    from sialign.align.costs import BeadCostModel, CostSettings, Signal
-    from sialign.align.dp import WindowCosts, align_window
-
-    rng = np.random.default_rng(5)
-    src = rng.normal(size=(n, 24)).astype(np.float32)
-    tgt = np.concatenate([src[:20], rng.normal(size=(m - 20, 24)).astype(np.float32)]) + rng.normal(scale=0.6, size=(m, 24)).astype(np.float32)
-    src /= np.linalg.norm(src, axis=1, keepdims=True)
-    tgt /= np.linalg.norm(tgt, axis=1, keepdims=True)
-
-    def runs(x: np.ndarray, k: int) -> np.ndarray:
-        out = np.stack([np.stack([x[p : p + r + 1].sum(axis=0) for p in range(len(x))]) for r in range(k)])
-        return (out / np.linalg.norm(out, axis=-1, keepdims=True)).astype(np.float32)
-
-    chars = np.full(n, 60.0), np.full(m, 55.0)
-    model = BeadCostModel([Signal(src, tgt, 1.0)], 4, 4, CostSettings(), None, None, *chars)
-    return WindowCosts(model, 0, n, 0, m), runs(src, 4), runs(tgt, 4), chars, align_window(model, 0, n, 0, m).beads
 
 
 def test_shared_costs_are_the_costs_computed_alone_and_read_once() -> None:
@@ -220,7 +207,8 @@ def test_shared_costs_are_the_costs_computed_alone_and_read_once() -> None:
     from sialign.align.dp import banded_dp
     from sialign.align.learned_pass import BeadFeatures, LearnedCosts, path_band, shipped_weights
 
-    first, src_runs, tgt_runs, chars, path = _small_window()
+    first, src, tgt, chars, path = _small_window()
+    src_runs, tgt_runs = _runs(src, 4), _runs(tgt, 4)
     weights = shipped_weights("sentences")
     assert weights is not None
     unlearned = replace(weights, base="bertalign", learned_weight=0.0)
@@ -250,7 +238,8 @@ def test_the_vote_computes_the_features_once(monkeypatch) -> None:
     """With the vote the second pass computes each bead's features no more often than the learned DP alone does."""
     from sialign.align.learned_pass import BeadFeatures, second_pass, shipped_weights
 
-    first, src_runs, tgt_runs, chars, path = _small_window()
+    first, src, tgt, chars, path = _small_window()
+    src_runs, tgt_runs = _runs(src, 4), _runs(tgt, 4)
     weights = shipped_weights("sentences")
     assert weights is not None
     calls = {"match": 0, "skips": 0}
