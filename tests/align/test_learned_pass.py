@@ -405,7 +405,8 @@ def test_a_constant_calibration_is_explained_as_the_share_right() -> None:
     assert flat.shown_by_score(False) and not flat.shown_by_score(True)
     assert flat.calibrated(-5.0, True) == flat.calibrated(5.0, True) == pytest.approx(1 / (1 + np.exp(0.3)))
     assert BeadScoreWeights.from_dict({**weights.to_dict(), "calibration": {}}, "sentences").shown_by_score(True)
-    said = BeadExplanation(0, "1-0", "omission", -1.2, calibrated=0.43, flat=True).lines()[0]
-    assert "P(a sentence left unrendered) = 0.43" in said and "whatever their score" in said and "calibrated from" not in said
-    graded = BeadExplanation(0, "1-0", "omission", -1.2, calibrated=0.43).lines()[0]
-    assert "calibrated from the score -1.20" in graded
+    said = BeadExplanation(0, "1-0", "omission", -1.2, calibrated=0.43, flat=True).lines()
+    assert said[0] == "bead 1 (1-0): P(a sentence left unrendered) = 0.43 (score -1.20, the sum of the lines below)"
+    assert said[1] == "  (0.43 is the share of such beads right on the training talks, whatever their score)"
+    graded = BeadExplanation(0, "1-0", "omission", -1.2, calibrated=0.43).lines()
+    assert "calibrated from the score -1.20" in graded[0] and "share" not in " ".join(graded)

@@ -24,7 +24,7 @@ class ExplainDialog(QDialog):
         intro = QLabel(
             "The aligner scores every candidate bead by a model learned from gold alignments and keeps the "
             "path with the best total, so a bead can be kept at a probability below one half when its "
-            "alternatives score lower. What each feature added to this bead's score (the probability is calibrated on the training talks; the first line says from what):"
+            "alternatives score lower. What each feature added to this bead's score (the probability is calibrated on the training talks; the top lines say how):"
         )
         intro.setWordWrap(True)
         self.text = QPlainTextEdit("\n".join(lines))
