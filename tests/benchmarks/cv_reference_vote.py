@@ -12,8 +12,10 @@ score (margin × length agreement) of the exact concatenations of the
 for every document aligned with its reference, each with the bead score
 fitted without it (leave one document out, ``cv_bead_score.fit_weights``;
 AHC-SI: the chunk score as shipped, fitted on the other three talks; EPTIC:
-the combined sentence set fitted on the book's pieces and the other
-speeches):
+the set ``text_kind="auto"`` gives the speech, as shipped — the
+interpretation set (with its own offsets) fitted on the other speeches for
+the 56 with hesitations, the combined set fitted on the book's pieces and
+the other speeches for the other two):
 
 - ``first``: the first pass (with the pivot);
 - ``learned``: the learned score's path alone;
@@ -23,6 +25,13 @@ speeches):
   Bertalign path (the learned 1-0 beads kept, as shipped);
 - ``vote 4``: the vote of all four paths;
 - and, for comparison, the same documents without their reference (shipped).
+
+EPTIC also gets ``keep bonus b``: the shipped second pass with the chunks'
+reference bonus (``learned_pass.REFERENCE_KEEP_LOGODDS``, the first path's
+beads made cheaper by b log-odds × the reference's trust × its agreement
+with the direct signal; ``LearnedCosts.keep_first``) applied to sentence
+targets too, b in ``KEEP_BONUSES``, and b chosen for each held-out speech by
+the other speeches' pooled figure.
 
 AHC-SI: acc@0.8 (DESIGN.md §5), by talk and pooled; EPTIC: pooled strict
 F1 (``../shared/tools/metrics.py``), and by direction. Nothing is chosen on
@@ -47,6 +56,33 @@ sys.path.insert(0, str(REPO / "desktop"))
 sys.path.insert(0, str(HERE))
 
 import cv_bead_score as C  # noqa: E402
+
+KEEP_BONUSES = [0.5, 1.0, 2.0, 4.0, 8.0]
+
+
+def keep_bonus_columns(items: list[C.Item], weights: list[Any], hyps: dict[str, list[C.Gold]], metrics: Any) -> dict[str, int]:
+    """Add ``keep bonus b`` columns (and ``keep bonus chosen``, b picked leave one speech out, 0 = shipped among
+    the candidates) to ``hyps``; returns how often each b was chosen."""
+    from sialign.align import learned_pass
+    from sialign.evaluate.folds import leave_one_out
+
+    shipped = learned_pass.REFERENCE_KEEP_LOGODDS
+    try:
+        for bonus in KEEP_BONUSES:
+            learned_pass.REFERENCE_KEEP_LOGODDS = {**shipped, "sentences": bonus}
+            hyps[f"keep bonus {bonus}"] = [C.realign(it, w) for it, w in zip(items, weights)]
+    finally:
+        learned_pass.REFERENCE_KEEP_LOGODDS = shipped
+    columns = {0.0: hyps["shipped"], **{b: hyps[f"keep bonus {b}"] for b in KEEP_BONUSES}}
+    chosen: dict[str, int] = {}
+    picked: list[C.Gold] = [[] for _ in items]
+    for _name, train, test in leave_one_out([it.doc for it in items]):
+        best = max(columns, key=lambda b: (round(C.score([items[i] for i in train], [columns[b][i] for i in train], metrics), 6), -b))
+        chosen[str(best)] = chosen.get(str(best), 0) + 1
+        for i in test:
+            picked[i] = columns[best][i]
+    hyps["keep bonus chosen"] = picked
+    return chosen
 
 
 def reference_runs(reference: list[str], target: list[str], runs: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -157,9 +193,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             full = C.fit_weights(sentences, "sentences")
             folds = {name: C.fit_weights([sentences[i] for i in train], "sentences", start=full)
                      for name, train, _ in leave_one_out([it.doc for it in sentences])}
+        eptic_items = [it for it in sentences if it.doc.startswith("eptic/")]
+        offsets = C.interpretation_offsets()
+        interp_full = C.fit_weights(eptic_items, "sentences", offsets=offsets)
+        interp_folds = {name: C.fit_weights([eptic_items[i] for i in train], "sentences", start=interp_full, offsets=offsets)
+                        for name, train, _ in leave_one_out([it.doc for it in eptic_items])}
         speeches = {s.name: s for s in load_eptic(C.DATA / "eptic-dev")}
         hyps: dict[str, list[C.Gold]] = {}
-        ref_items = []
+        ref_items, ref_weights = [], []
         for name, speech in speeches.items():
             if speech.reference is None:
                 continue
@@ -167,13 +208,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             item = C.Item(f"eptic/{name}", "eptic reference", "sentences", name + "/ref", gold, gold, train=False)
             C.seen_of(item, lambda sp=speech: sp.project(times=False, reference=True))
             ref_items.append(item)
-            weights = BeadScoreWeights.from_dict(folds[item.doc], "sentences")
+            plain = next(it for it in items if it.key == name)
+            # The reference changes nothing in what auto reads (hesitations, timestamps, a recording).
+            interpretation = C.auto_text_kind(plain) == "interpretation"
+            weights = BeadScoreWeights.from_dict((interp_folds if interpretation else folds)[item.doc], "sentences")
             pivot = reference_runs(list(speech.reference), list(speech.target), (4, 4))
+            ref_weights.append(weights)
             for k, v in variants(paths(item, weights, pivot), "sentences").items():
                 hyps.setdefault(k, []).append(C.path_beads(v))
-            plain = next(it for it in items if it.key == name)
             hyps.setdefault("no reference (shipped)", []).append(C.aligned(plain, weights))
         report["EPTIC speeches with a reference"] = len(ref_items)
+        report["EPTIC keep bonus chosen (speeches)"] = keep_bonus_columns(ref_items, ref_weights, hyps, metrics)
         table = {"pooled": {k: round(C.score(ref_items, v, metrics), 4) for k, v in hyps.items()}}
         for direction in sorted({it.key.split("/")[0] for it in ref_items}):
             idx = [k for k, it in enumerate(ref_items) if it.key.startswith(direction + "/")]
