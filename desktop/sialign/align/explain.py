@@ -102,11 +102,11 @@ class BeadExplanation:
         what = {"bead": "right", "omission": "a sentence left unrendered", "addition": "a chunk that renders nothing"}
         # The shares below add up to the model's score; the probability shown is that score
         # calibrated on the aligned training talks, so a negative score can still read above 0.5.
-        flat = self.flat and math.isfinite(self.calibrated)
-        source = "calibrated from the score" if math.isfinite(self.calibrated) and not flat else "score"
+        calibrated = math.isfinite(self.calibrated)
+        source = "calibrated from the score" if calibrated and not self.flat else "score"
         out = [f"bead {self.index + 1} ({self.shape}): P({what[self.model]}) = {self.probability:.2f} "
                f"({source} {self.log_odds:+.2f}, the sum of the lines below)"]
-        if flat:
+        if calibrated and self.flat:
             # The training paths' beads of this kind were no more often right the higher they scored.
             out.append(f"  ({self.probability:.2f} is the share of such beads right on the training talks, whatever their score)")
         shown = [c for c in self.contributions if abs(c.amount) >= 0.005][:top]

@@ -478,9 +478,16 @@ def resolve_text_kind(params: AlignParams, project: Project) -> str:
     translation has none of them); anything else is aligned as a
     translation.
     """
+    return text_kind_and_evidence(params, project)[0]
+
+
+def text_kind_and_evidence(params: AlignParams, project: Project) -> tuple[str, str]:
+    """:func:`resolve_text_kind`'s answer and, under ``"auto"``, the :func:`text_kind_evidence` it rests on
+    (``""`` when the kind is stated: nothing is read)."""
     if params.text_kind != "auto":
-        return params.text_kind
-    return "interpretation" if text_kind_evidence(project) else "translation"
+        return params.text_kind, ""
+    evidence = text_kind_evidence(project)
+    return ("interpretation" if evidence else "translation"), evidence
 
 
 def text_kind_evidence(project: Project) -> str:

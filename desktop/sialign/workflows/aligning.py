@@ -74,19 +74,17 @@ def text_kind_note(project: Project, params: AlignParams | None = None, text_kin
     """
     from dataclasses import replace
 
-    from sialign.align.pipeline import resolve_text_kind, text_kind_evidence
+    from sialign.align.pipeline import text_kind_and_evidence
 
     params = params or align_params(project)
     if text_kind is not None:
         chosen: dict[str, Any] = {"text_kind": text_kind}
         params = replace(params, **chosen)  # validates
+    # The transcripts are scanned once (for hesitations), for the kind and the reason both.
+    kind, evidence = text_kind_and_evidence(params, project)
+    word = "an interpretation" if kind == "interpretation" else "a written translation"
     if params.text_kind != "auto":
-        kind = resolve_text_kind(params, project)
-        word = "an interpretation" if kind == "interpretation" else "a written translation"
         return f"Aligned as {word}, as chosen."
-    # What resolve_text_kind reads, read once (it scans the transcripts for hesitations).
-    evidence = text_kind_evidence(project)
-    word = "an interpretation" if evidence else "a written translation"
     why = {"recording": "the interpretation has a recording", "timestamps": "both transcripts have timestamps",
            "hesitations": "the transcripts keep hesitations (ehm, euh…) as transcribed speech does"}.get(
         evidence, "no timestamps on both sides, no interpretation recording and no hesitations")
