@@ -232,6 +232,18 @@ def interpretation_offsets() -> tuple[float, float]:
     return T.INTERPRETATION_OMISSION_OFFSET, T.INTERPRETATION_ADDITION_OFFSET
 
 
+def interpretation_fits(items: list[Item]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The interpretation set as ``train_bead_score`` ships it (its own offsets), fitted on the EPTIC speeches of
+    ``items``: on all of them, and for each speech on the others (name -> weights)."""
+    from sialign.evaluate.folds import leave_one_out
+
+    eptic = [it for it in items if it.doc.startswith("eptic/")]
+    full = fit_weights(eptic, "sentences", offsets=interpretation_offsets())
+    folds = {name: fit_weights([eptic[i] for i in train], "sentences", start=full, offsets=interpretation_offsets())
+             for name, train, _ in leave_one_out([it.doc for it in eptic])}
+    return full, folds
+
+
 def path_beads(path: list[tuple[int, int, int, int]]) -> Gold:
     return [(tuple(range(i0, i0 + a)), tuple(range(j0, j0 + b))) for i0, a, j0, b in path]
 

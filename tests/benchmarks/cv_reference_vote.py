@@ -193,11 +193,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             full = C.fit_weights(sentences, "sentences")
             folds = {name: C.fit_weights([sentences[i] for i in train], "sentences", start=full)
                      for name, train, _ in leave_one_out([it.doc for it in sentences])}
-        eptic_items = [it for it in sentences if it.doc.startswith("eptic/")]
-        offsets = C.interpretation_offsets()
-        interp_full = C.fit_weights(eptic_items, "sentences", offsets=offsets)
-        interp_folds = {name: C.fit_weights([eptic_items[i] for i in train], "sentences", start=interp_full, offsets=offsets)
-                        for name, train, _ in leave_one_out([it.doc for it in eptic_items])}
+        _interp_full, interp_folds = C.interpretation_fits(sentences)
         speeches = {s.name: s for s in load_eptic(C.DATA / "eptic-dev")}
         hyps: dict[str, list[C.Gold]] = {}
         ref_items, ref_weights = [], []

@@ -55,13 +55,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return BeadScoreWeights.from_dict(raw, "sentences")
 
     # Each set fitted on every document it is fitted on (in-sample), then leaving each document out.
-    full = {"sentences": C.fit_weights(items, "sentences"), "interpretation": C.fit_weights(eptic, "sentences", offsets=C.interpretation_offsets())}
-    folds: dict[str, dict[str, Any]] = {"sentences": {}, "interpretation": {}}
+    interp_full, interp_folds = C.interpretation_fits(items)
+    full = {"sentences": C.fit_weights(items, "sentences"), "interpretation": interp_full}
+    folds: dict[str, dict[str, Any]] = {"sentences": {}, "interpretation": interp_folds}
     for name, train, _ in leave_one_out([it.doc for it in items]):
         folds["sentences"][name] = C.fit_weights([items[i] for i in train], "sentences", start=full["sentences"])
-    for name, train, _ in leave_one_out([it.doc for it in eptic]):
-        folds["interpretation"][name] = C.fit_weights([eptic[i] for i in train], "sentences", start=full["interpretation"],
-                                                       offsets=C.interpretation_offsets())
     print(f"fitted: {time.perf_counter() - started:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
 
     def kind_set(item: C.Item, kind: str) -> str:
