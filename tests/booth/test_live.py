@@ -64,7 +64,7 @@ def test_recording_clock_maps_wall_time_at_the_feeds_speed() -> None:
 
 
 def test_feed_never_blocks_while_a_pass_runs() -> None:
-    gate = threading.Event()
+    gate = threading.Event()  # set once the backlog is queued
 
     class Slow:
         def transcribe(self, samples: np.ndarray, prompt: str) -> Heard:
@@ -105,7 +105,7 @@ def test_a_bead_without_target_has_no_latency() -> None:
 
 
 def test_a_backlog_is_read_one_buffer_at_a_time() -> None:
-    gate = threading.Event()
+    gate = threading.Event()  # set once the backlog is queued
     spans: list[float] = []
 
     class Recorded:
@@ -146,7 +146,7 @@ def test_each_pass_over_a_backlog_reads_most_of_a_buffer_of_new_audio_even_when_
 
     from sialign.transcribe.recognise import Word
 
-    gate = threading.Event()
+    gate = threading.Event()  # set once the backlog is queued
     spans: list[tuple[float, float]] = []
 
     class Stubborn:
@@ -161,9 +161,11 @@ def test_each_pass_over_a_backlog_reads_most_of_a_buffer_of_new_audio_even_when_
             return Heard(words)
 
     live = LiveAligner(talk(2), tgt_lang="ja", model=None, transcriber=Stubborn(), embedder=TopicEmbedder(), speed=1.0)
-    live.start()
-    _feed(live, 90.0)  # a backlog of 90 s while the first pass waits
+    # A backlog of 90 s, all queued before the worker reads any: fed while the worker runs, its first
+    # read could end part-way and its pass over that part-filled buffer would advance less (a race).
+    _feed(live, 90.0)
     gate.set()
+    live.start()
     result = live.finish()
     assert result.processed_s == pytest.approx(90.0)  # nothing skipped
     rec = live.recogniser
