@@ -52,6 +52,24 @@ def test_learned_pass_finds_an_unrendered_sentence() -> None:
     assert [(s, t) for s, t in shapes if s and t] == [((0,), (0,)), ((1,), (1,)), ((2,), (2,)), ((4,), (3,)), ((5,), (4,))]
 
 
+def test_the_pipeline_hands_the_second_pass_each_segments_shared_words(monkeypatch) -> None:
+    seen: list[tuple] = []
+    original = learned_pass.refine
+
+    def spy(*args, **kwargs):
+        seen.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(learned_pass, "refine", spy)
+    project = Project(source=Document.from_texts(SOURCE, "en"), target=Document.from_texts(TARGET, "fr"))
+    align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences"))
+    assert len(seen) == 1
+    src_words, tgt_words = seen[0][11]  # after the weight set, the stop and the typical cosine
+    assert list(src_words) == [learned_pass.shared_words(t) for t in SOURCE]
+    assert list(tgt_words) == [learned_pass.shared_words(t) for t in TARGET]
+    assert "brussels" in src_words[0] and "bruxelles" in tgt_words[0]
+
+
 def test_learned_pass_can_be_turned_off(monkeypatch) -> None:
     calls: list[int] = []
     original = learned_pass.refine

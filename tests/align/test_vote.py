@@ -199,6 +199,59 @@ def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
     assert len(calls) == 1
 
 
+def test_shared_words_are_names_numbers_and_longer_words() -> None:
+    from sialign.align.learned_pass import shared_words
+
+    assert shared_words("- Heinrich Roiss : « Austria-Peak ( 7729 m ) » , 2. Juli") == {"heinrich", "roiss", "austria", "peak", "7729", "juli"}
+    assert shared_words("Dziękuję .") == {"dziękuję"}
+    assert shared_words(", . m 1") == frozenset()
+
+
+def test_found_nearby_reads_the_target_segments_around_a_left_out_sentence() -> None:
+    from sialign.align.learned_pass import FOUND_REACH, found_nearby, shared_words
+
+    src = [shared_words(t) for t in ["Erstbesteigung durch", "- Heinrich Roiss :", "Dziękuję .", ", ."]]
+    tgt = [shared_words(t) for t in ["Première ascension", "- H. Roiss , Austria Peak", "Thank you"]]
+    assert found_nearby((1, 1, 1, 0), src, tgt)  # "roiss" of 2 words {heinrich, roiss}: half found
+    assert not found_nearby((2, 1, 3, 0), src, tgt)  # nothing of "dziękuję" in the target
+    assert not found_nearby((3, 1, 3, 0), src, tgt)  # no word to tell by: left to the learned path
+    far = [frozenset()] * (FOUND_REACH + 1) + tgt
+    assert found_nearby((1, 1, FOUND_REACH + 1, 0), src, far)
+    assert not found_nearby((1, 1, 0, 0), src, far)  # the name stands beyond the reach
+
+
+def test_the_vote_puts_a_left_out_sentence_whose_words_stand_beside_it_to_the_vote(monkeypatch) -> None:
+    """A learned 1-0 bead stays out whatever the other paths say unless its sentence's words stand in the
+    target segments around it; then the vote decides, as for any other bead."""
+    from sialign.align.learned_pass import FOUND_REACH, second_pass, shipped_weights
+
+    first, src, tgt, chars, path = _small_window(seed=10, m=26)  # the learned path leaves source rows 20 and 21 out
+    kepts: list[Path_] = []
+
+    def spy(paths, minority=learned_pass.VOTE_MINORITY, kept=()):  # type: ignore[no-untyped-def]
+        kepts.append(list(kept))
+        return vote_paths(paths, minority, kept)
+
+    monkeypatch.setattr(learned_pass, "vote_paths", spy)
+    weights = shipped_weights("sentences")
+    assert weights is not None
+    args = (first, _runs(src, 4), _runs(tgt, 4), *chars, path, weights, 4, 4)
+    second_pass(*args)
+    omissions = kepts[-1]
+    assert len(omissions) >= 2
+    named = omissions[0]
+    src_words = [frozenset({f"word{i}"}) for i in range(first.n_src)]
+    tgt_words = [frozenset() for _ in range(first.n_tgt)]
+    # The first omission's word stands in the target next to where it would go.
+    tgt_words[min(named[2], first.n_tgt - 1)] = src_words[named[0]]
+    assert named[2] - FOUND_REACH <= min(named[2], first.n_tgt - 1) < named[2] + FOUND_REACH
+    second_pass(*args, words=(src_words, tgt_words))
+    assert kepts[-1] == omissions[1:]
+    # With no words to tell by (or none given) every learned omission is kept.
+    second_pass(*args, words=([frozenset()] * first.n_src, tgt_words))
+    assert kepts[-1] == omissions
+
+
 def test_shared_costs_are_the_costs_computed_alone_and_read_once() -> None:
     """The vote's two DPs read costs computed from one set of features: every block the second DP reads
     is the block its own weights give, and each is handed over once."""

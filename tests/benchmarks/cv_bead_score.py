@@ -109,7 +109,15 @@ def seen_of(item: Item, project: Callable[[], Any] | None = None) -> Any:
         if project is None:
             raise KeyError(item.key)
         make = project
-        _SEEN[item.key] = _cached("capture-" + item.key.replace("/", "_"), lambda: T.capture(make(), item.units))
+        seen = _cached("capture-" + item.key.replace("/", "_"), lambda: T.capture(make(), item.units))
+        if seen.get("words") is None:
+            # A capture cached before the second pass read the words both sides share.
+            from sialign.align.learned_pass import shared_words
+
+            made = make()
+            seen["words"] = ([shared_words(s.text) for s in made.source.segments],
+                             [shared_words(s.text) for s in made.target.segments])
+        _SEEN[item.key] = seen
     return _SEEN[item.key]
 
 
@@ -302,7 +310,7 @@ def realign(item: Item, weights: Any, max_src: int | None = None) -> Gold:
     most_src, most_tgt = seen["limits"]
     path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
                        seen["path"], weights, most_src if max_src is None else min(most_src, max_src), most_tgt,
-                       features=_FEATURES[item.key])
+                       features=_FEATURES[item.key], words=seen.get("words"))
     return path_beads(path)
 
 

@@ -36,7 +36,8 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -71,6 +72,12 @@ REFERENCE_KEEP_LOGODDS = {"chunks": 0.0}
 VOTE = {"sentences": True}
 # In the vote, what a bead of one path other than the first pass's costs (a bead of two paths earns 1).
 VOTE_MINORITY = 0.9
+# The vote keeps a learned 1-0 bead unless at least this share of its sentence's words
+# (:func:`shared_words`) stand in the FOUND_REACH target segments either side of where it
+# would go: a list entry or a caption whose names the translation holds beside it was rendered
+# there, not left out. Set before any run (tests/benchmarks/cv_anchors.py measures it).
+FOUND_SHARE = 0.5
+FOUND_REACH = 3
 # Agreement of the pivot with the direct signal on a bead: 1 where the pivot's normalised cost is
 # this much below the direct signal's, 0.5 where they are equal, 0 where it is this much above.
 REFERENCE_AGREEMENT_SPAN = 0.5
@@ -577,6 +584,29 @@ class _Skip:
     skip: float
 
 
+_WORD = re.compile(r"\w+")
+
+
+def shared_words(text: str) -> frozenset[str]:
+    """The words of ``text`` a translation may keep unchanged: every word of 4 letters or more and
+    every token with a digit (2 characters or more), case-folded (names, numbers, some cognates)."""
+    return frozenset(w.casefold() for w in _WORD.findall(text) if len(w) >= 4 or (len(w) >= 2 and any(c.isdigit() for c in w)))
+
+
+def found_nearby(bead: tuple[int, int, int, int], src_words: Sequence[frozenset[str]], tgt_words: Sequence[frozenset[str]]) -> bool:
+    """Whether at least ``FOUND_SHARE`` of the words of a 1-0 bead's source sentence stand in the
+    ``FOUND_REACH`` target segments either side of its place (False for a sentence without such words).
+
+    ``bead``: (src_start, n_src, tgt_start, 0); ``src_words`` / ``tgt_words``: :func:`shared_words` of each segment.
+    """
+    i0, a, j0, _ = bead
+    mine = frozenset().union(*src_words[i0 : i0 + a])
+    if not mine:
+        return False
+    near = frozenset().union(*tgt_words[max(0, j0 - FOUND_REACH) : j0 + FOUND_REACH])
+    return len(mine & near) >= FOUND_SHARE * len(mine)
+
+
 def vote_paths(
     paths: list[list[tuple[int, int, int, int]]], minority: float = VOTE_MINORITY,
     kept: Collection[tuple[int, int, int, int]] = (),
@@ -647,29 +677,35 @@ def refine(
     first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
     path: list[tuple[int, int, int, int]], max_src: int, max_tgt: int, units: str = "sentences",
     should_stop: StopFn | None = None, typical: float | None = None,
+    words: tuple[Sequence[frozenset[str]], Sequence[frozenset[str]]] | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """The second pass with the shipped weight set ``units`` (``WEIGHT_SETS``); the first path when none is shipped.
 
-    ``typical``: the window's :func:`typical_cosine` when the caller has it (else computed here).
+    ``typical``: the window's :func:`typical_cosine` when the caller has it (else computed here);
+    ``words``: the window's :func:`shared_words` per source and target segment (see :func:`second_pass`).
     """
     weights = shipped_weights(units)
     if weights is None:
         return path
     features = BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first, typical)
     return second_pass(first, src_spans, tgt_spans, src_chars, tgt_chars, path, weights, max_src, max_tgt,
-                       should_stop=should_stop, features=features)
+                       should_stop=should_stop, features=features, words=words)
 
 
 def second_pass(
     first: WindowCosts, src_spans: np.ndarray, tgt_spans: np.ndarray, src_chars: np.ndarray, tgt_chars: np.ndarray,
     path: list[tuple[int, int, int, int]], weights: BeadScoreWeights, max_src: int, max_tgt: int,
     band: Band | None = None, should_stop: StopFn | None = None, features: BeadFeatures | None = None,
+    words: tuple[Sequence[frozenset[str]], Sequence[frozenset[str]]] | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """Beads (src_start, n_src, tgt_start, n_tgt) of the best path by the learned score near ``path`` (window coordinates).
 
     Where ``VOTE`` says so for the weights' units, the learned path is then put
     to a vote with ``path`` and the best path by Bertalign's unlearned score
-    over the same band (:func:`vote_paths`), keeping the learned path's 1-0 beads.
+    over the same band (:func:`vote_paths`), keeping the learned path's 1-0 beads
+    but those whose sentence's words stand in the target beside them
+    (:func:`found_nearby`, with ``words``: each window segment's :func:`shared_words`;
+    None keeps them all).
 
     ``band`` replaces the band around ``path`` (the fit searches near the gold path too);
     ``features`` are the window's :class:`BeadFeatures` when the caller keeps them (they do not
@@ -700,8 +736,10 @@ def second_pass(
         # The sentences the learned path leaves out stay out: its omission model tells a sentence
         # left out from one compressed into a neighbour's rendering, which the first pass's fixed
         # skip cost and Bertalign's fixed skip score do not (without this the vote finds 4 of
-        # EPTIC dev's 30 omitted sentences instead of 18). Its 0-1 beads are put to the vote.
-        return vote_paths([path, learned, base], kept=[bead for bead in learned if bead[1] and not bead[3]])
+        # EPTIC dev's 30 omitted sentences instead of 18). Its 0-1 beads are put to the vote,
+        # and so is a 1-0 bead whose sentence's names and numbers the target holds beside it.
+        kept = [bead for bead in learned if bead[1] and not bead[3] and not (words and found_nearby(bead, *words))]
+        return vote_paths([path, learned, base], kept=kept)
 
 
 def _path_costs(
