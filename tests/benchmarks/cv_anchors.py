@@ -12,19 +12,22 @@ target. This measures whether the words themselves help, each way cross-validate
 as ``cv_text_kind.py`` does (``text_kind`` auto; every fold's weights fitted
 without the held-out document, the interpretation set with its own offsets):
 
+- ``every learned 1-0 kept``: the vote as it was before the test below (every
+  sentence the learned path leaves out stays out); the variants after it start
+  from there;
 - ``omission share, words``: a skip feature, the share of the segment's words
   (4 letters or more, or with a digit) found among the other side's segments
   near it (the window the skip features' best partner is sought in); both
   skip models refitted with it;
 - ``omission share, names``: the same for capitalised words after the first
   and words with a digit only;
-- ``vote keeps only unfound``: no refit; the vote keeps a learned 1-0 bead only
-  where fewer than half of its sentence's words are found in the 3 target
-  segments either side of it (set before any run, not fitted);
 - ``bead agreement``: a match feature, 2 × the words shared between the bead's
   two sides / all their words (0 where they have none); the match model refitted;
 - ``bead agreement + found outside``: also log(1 + the bead's words found in the
-  segments just outside it on the other side), a boundary on the wrong side.
+  segments just outside it on the other side), a boundary on the wrong side;
+- ``as shipped``: no refit; the vote keeps a learned 1-0 bead only where fewer
+  than half of its sentence's words stand in the 3 target segments either side
+  of it (``learned_pass.found_nearby``, set before any run, not fitted).
 
 Figures: pooled strict F1 (``../shared/tools/metrics.py``) of the book (and by
 piece) and of EPTIC text only / timed, CV and in-sample, and EPTIC's omitted
@@ -52,22 +55,23 @@ sys.path.insert(0, str(HERE))
 import cv_bead_score as C  # noqa: E402
 
 _WORD = re.compile(r"\w+")
-VARIANTS = ["as shipped", "omission share, words", "omission share, names", "vote keeps only unfound",
-            "bead agreement", "bead agreement + found outside"]
+VARIANTS = ["every learned 1-0 kept", "omission share, words", "omission share, names", "bead agreement",
+            "bead agreement + found outside", "as shipped"]
 
 
 def words(text: str, kind: str = "words") -> set[str]:
     """The words of ``text`` that may stand unchanged in a translation.
 
-    ``kind`` "words": every word of 4 letters or more and every token with a
-    digit (2 characters or more), case-folded; "names": capitalised words after
-    the first and tokens with a digit.
+    ``kind`` "words": ``learned_pass.shared_words`` (every word of 4 letters or
+    more and every token with a digit, case-folded); "names": capitalised words
+    after the first and tokens with a digit.
     """
-    found = _WORD.findall(text)
-    if kind == "names":
-        return {w.casefold() for k, w in enumerate(found)
-                if (len(w) >= 2 and any(c.isdigit() for c in w)) or (k > 0 and len(w) >= 3 and w[0].isupper())}
-    return {w.casefold() for w in found if (len(w) >= 2 and any(c.isdigit() for c in w)) or len(w) >= 4}
+    from sialign.align.learned_pass import shared_words
+
+    if kind != "names":
+        return set(shared_words(text))
+    return {w.casefold() for k, w in enumerate(_WORD.findall(text))
+            if (len(w) >= 2 and any(c.isdigit() for c in w)) or (k > 0 and len(w) >= 3 and w[0].isupper())}
 
 
 class Shared:
@@ -113,7 +117,7 @@ def _install(variant: str) -> Callable[[], None]:
     """Patch ``learned_pass`` for ``variant``; returns the function that undoes it."""
     from sialign.align import learned_pass as LP
 
-    saved = {name: getattr(LP, name) for name in ("SKIP_FEATURES", "match_features", "vote_paths", "second_pass")}
+    saved = {name: getattr(LP, name) for name in ("SKIP_FEATURES", "match_features", "found_nearby")}
     saved_skip, saved_match = LP.BeadFeatures._skip_features, LP.BeadFeatures.match
 
     def undo() -> None:
@@ -121,6 +125,10 @@ def _install(variant: str) -> Callable[[], None]:
             setattr(LP, name, value)
         LP.BeadFeatures._skip_features, LP.BeadFeatures.match = saved_skip, saved_match  # type: ignore[method-assign]
 
+    if variant not in VARIANTS:
+        raise SystemExit(f"unknown variant {variant!r}; one of {VARIANTS}")
+    if variant != "as shipped":
+        LP.found_nearby = lambda bead, src_words, tgt_words: False  # type: ignore[assignment]
     if variant.startswith("omission share"):
         LP.SKIP_FEATURES = [*saved["SKIP_FEATURES"], "found_share"]
 
@@ -163,27 +171,6 @@ def _install(variant: str) -> Callable[[], None]:
             return np.concatenate([base, np.stack(rows)])
 
         LP.BeadFeatures.match = match  # type: ignore[method-assign]
-    elif variant == "vote keeps only unfound":
-        current: dict[str, Shared] = {}
-
-        def vote(paths: Any, minority: float = LP.VOTE_MINORITY, kept: Any = ()) -> Any:
-            s = current["shared"]
-            keep = []
-            for bead in kept:
-                ws = s.src[bead[0]]
-                near = set().union(*s.tgt[max(0, bead[2] - 3) : bead[2] + 3])
-                if not ws or len(ws & near) / len(ws) < 0.5:
-                    keep.append(bead)
-            return saved["vote_paths"](paths, minority, keep)
-
-        def second_pass(first: Any, *args: Any, **kwargs: Any) -> Any:
-            current["shared"] = _shared_of(first)
-            return saved["second_pass"](first, *args, **kwargs)
-
-        LP.vote_paths, LP.second_pass = vote, second_pass  # type: ignore[assignment]
-    elif variant != "as shipped":
-        undo()
-        raise SystemExit(f"unknown variant {variant!r}; one of {VARIANTS}")
     return undo
 
 
@@ -197,7 +184,7 @@ def run_variant(variant: str, items: list[C.Item], metrics: Any) -> dict[str, An
     tag = "examples-anchors-" + re.sub(r"\W+", "_", variant) + "-"
     C._ALIGNED.clear()
     C._FEATURES.clear()
-    if variant not in ("as shipped", "vote keeps only unfound"):
+    if variant.startswith(("omission share", "bead agreement")):
         C._cached = lambda name, make: cached(name.replace("examples-", tag, 1) if name.startswith("examples-") else name, make)
     try:
         full = C.fit_weights(items, "sentences")
