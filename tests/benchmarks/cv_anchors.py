@@ -176,9 +176,6 @@ def _install(variant: str) -> Callable[[], None]:
 
 def run_variant(variant: str, items: list[C.Item], metrics: Any) -> dict[str, Any]:
     """Fit every fold under ``variant`` and score the book and EPTIC (CV and in-sample)."""
-    from sialign.align.learned_pass import BeadScoreWeights
-    from sialign.evaluate.folds import leave_one_out
-
     undo = _install(variant)
     cached = C._cached
     tag = "examples-anchors-" + re.sub(r"\W+", "_", variant) + "-"
@@ -187,23 +184,12 @@ def run_variant(variant: str, items: list[C.Item], metrics: Any) -> dict[str, An
     if variant.startswith(("omission share", "bead agreement")):
         C._cached = lambda name, make: cached(name.replace("examples-", tag, 1) if name.startswith("examples-") else name, make)
     try:
-        full = C.fit_weights(items, "sentences")
-        folds = {name: C.fit_weights([items[i] for i in train], "sentences", start=full)
-                 for name, train, _ in leave_one_out([it.doc for it in items])}
-        interp_full, interp_folds = C.interpretation_fits(items)
-
-        def hyp(item: C.Item, in_sample: bool) -> C.Gold:
-            if C.auto_text_kind(item) == "interpretation":
-                raw = interp_full if in_sample else interp_folds[item.doc]
-            else:
-                raw = full if in_sample else folds[item.doc]
-            return C.aligned(item, BeadScoreWeights.from_dict(raw, "sentences"))
-
+        fits = C.auto_fits(items)
         out: dict[str, Any] = {}
         for group in ("textberg", "eptic", "eptic timed"):
             members = [it for it in items if it.set == group and it.scored]
             for how in ("CV", "in-sample"):
-                hyps = [hyp(it, how == "in-sample") for it in members]
+                hyps = [fits.aligned(it, how == "in-sample") for it in members]
                 row: dict[str, Any] = {"pooled": round(C.score(members, hyps, metrics), 4)}
                 if group == "textberg":
                     row["pieces"] = [round(C.score([it], [h], metrics), 3) for it, h in zip(members, hyps)]
@@ -213,9 +199,9 @@ def run_variant(variant: str, items: list[C.Item], metrics: Any) -> dict[str, An
                                                 f"{sc['omissions_flagged']} flagged (precision {sc['omission_p']:.2f})")
                 out[f"{group}, {how}"] = row
         if variant.startswith(("omission share", "bead agreement")):
-            added = [k for k in ("found_share", "words_agree", "words_outside")]
+            added = ("found_share", "words_agree", "words_outside")
             out["weights of the new features (combined set; interpretation set)"] = {
-                part: [round(raw[part][k], 2) for raw in (full, interp_full) for k in added if k in raw[part]]
+                part: [round(raw[part][k], 2) for raw in (fits.combined, fits.interpretation) for k in added if k in raw[part]]
                 for part in ("match", "omission", "addition")}
         return out
     finally:

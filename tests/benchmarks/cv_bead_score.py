@@ -252,6 +252,38 @@ def interpretation_fits(items: list[Item]) -> tuple[dict[str, Any], dict[str, di
     return full, folds
 
 
+@dataclass
+class AutoFits:
+    """The two sentence weight sets as ``text_kind`` auto picks them for each document: fitted on every
+    document (in-sample) and leaving each out (name -> weights)."""
+
+    combined: dict[str, Any]
+    combined_folds: dict[str, dict[str, Any]]
+    interpretation: dict[str, Any]
+    interpretation_folds: dict[str, dict[str, Any]]
+
+    def raw(self, item: Item, in_sample: bool = False) -> dict[str, Any]:
+        if auto_text_kind(item) == "interpretation":
+            return self.interpretation if in_sample else self.interpretation_folds[item.doc]
+        return self.combined if in_sample else self.combined_folds[item.doc]
+
+    def aligned(self, item: Item, in_sample: bool = False) -> Gold:
+        """The item aligned by the second pass with the weights ``auto`` gives it, held out unless ``in_sample``."""
+        from sialign.align.learned_pass import BeadScoreWeights
+
+        return aligned(item, BeadScoreWeights.from_dict(self.raw(item, in_sample), "sentences"))
+
+
+def auto_fits(items: list[Item]) -> AutoFits:
+    """:class:`AutoFits` of the sentence ``items`` (the combined set on all of them, the interpretation set on EPTIC's)."""
+    from sialign.evaluate.folds import leave_one_out
+
+    full = fit_weights(items, "sentences")
+    folds = {name: fit_weights([items[i] for i in train], "sentences", start=full)
+             for name, train, _ in leave_one_out([it.doc for it in items])}
+    return AutoFits(full, folds, *interpretation_fits(items))
+
+
 def path_beads(path: list[tuple[int, int, int, int]]) -> Gold:
     return [(tuple(range(i0, i0 + a)), tuple(range(j0, j0 + b))) for i0, a, j0, b in path]
 

@@ -41,9 +41,7 @@ def auc(wrong: np.ndarray, score: np.ndarray) -> float:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    from sialign.align.learned_pass import BeadScoreWeights
     from sialign.evaluate.datasets import load_eptic
-    from sialign.evaluate.folds import leave_one_out
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--reach", type=int, default=4, help="beads either side whose lags make the local lag")
@@ -52,10 +50,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": C.load()}
     all_items, _ = C.items_for(["textberg", "eptic"], 6)
     items = [it for it in all_items if it.units == "sentences"]
-    full = C.fit_weights(items, "sentences")
-    folds = {name: C.fit_weights([items[i] for i in train], "sentences", start=full)
-             for name, train, _ in leave_one_out([it.doc for it in items])}
-    _, interp_folds = C.interpretation_fits(items)
+    fits = C.auto_fits(items)
     speeches = {s.name: s for s in load_eptic(C.DATA / "eptic-dev")}
     rows: list[tuple[bool, float, float, float, float]] = []
     for item in items:
@@ -64,8 +59,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         speech = speeches[item.key.split("/timed")[0]]
         if speech.source_times is None or speech.target_times is None:
             continue
-        raw = interp_folds[item.doc] if C.auto_text_kind(item) == "interpretation" else folds[item.doc]
-        path = [b for b in C.aligned(item, BeadScoreWeights.from_dict(raw, "sentences")) if b[0] and b[1]]
+        path = [b for b in fits.aligned(item) if b[0] and b[1]]
         gold = set(item.gold)
         starts = np.array([speech.target_times[t[0]][0] - speech.source_times[s[0]][0] for s, t in path])
         ends = np.array([speech.target_times[t[-1]][1] - speech.source_times[s[-1]][1] for s, t in path])

@@ -78,9 +78,6 @@ def read_notes(folder: Path) -> dict[str, list[Note]]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     from bench_peers import _metrics
 
-    from sialign.align.learned_pass import BeadScoreWeights
-    from sialign.evaluate.folds import leave_one_out
-
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--notes", type=Path, required=True, help="folder of <direction>.verdict.md")
     args = parser.parse_args(argv)
@@ -90,10 +87,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": C.load()}
     all_items, _ = C.items_for(["textberg", "eptic"], 6)
     items = [it for it in all_items if it.units == "sentences"]
-    full = C.fit_weights(items, "sentences")
-    folds = {name: C.fit_weights([items[i] for i in train], "sentences", start=full)
-             for name, train, _ in leave_one_out([it.doc for it in items])}
-    _, interp_folds = C.interpretation_fits(items)
+    fits = C.auto_fits(items)
     counts: dict[str, dict[str, list[int]]] = {}
     for direction, rows in notes.items():
         by: dict[str, list[int]] = {}
@@ -110,8 +104,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for item in items:
             if item.set != group:
                 continue
-            raw = interp_folds[item.doc] if C.auto_text_kind(item) == "interpretation" else folds[item.doc]
-            hyp = C.aligned(item, BeadScoreWeights.from_dict(raw, "sentences"))
+            hyp = fits.aligned(item)
             direction, speech = item.key.split("/")[:2]
             gold = list(item.gold)
             for name, verdict, aligner, theirs in notes[direction]:
