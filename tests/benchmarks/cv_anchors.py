@@ -27,7 +27,9 @@ without the held-out document, the interpretation set with its own offsets):
   segments just outside it on the other side), a boundary on the wrong side;
 - ``as shipped``: no refit; the vote keeps a learned 1-0 bead only where fewer
   than half of its sentence's words stand in the 3 target segments either side
-  of it (``learned_pass.found_nearby``, set before any run, not fitted).
+  of it (``learned_pass.found_nearby``, set before any run, not fitted);
+- ``found 1-0 out of the vote``: as shipped, and such a bead is not even a
+  candidate of the vote (taken off the learned path before it votes).
 
 Figures: pooled strict F1 (``../shared/tools/metrics.py``) of the book (and by
 piece) and of EPTIC text only / timed, CV and in-sample, and EPTIC's omitted
@@ -56,7 +58,7 @@ import cv_bead_score as C  # noqa: E402
 
 _WORD = re.compile(r"\w+")
 VARIANTS = ["every learned 1-0 kept", "omission share, words", "omission share, names", "bead agreement",
-            "bead agreement + found outside", "as shipped"]
+            "bead agreement + found outside", "as shipped", "found 1-0 out of the vote"]
 
 
 def words(text: str, kind: str = "words") -> set[str]:
@@ -117,7 +119,7 @@ def _install(variant: str) -> Callable[[], None]:
     """Patch ``learned_pass`` for ``variant``; returns the function that undoes it."""
     from sialign.align import learned_pass as LP
 
-    saved = {name: getattr(LP, name) for name in ("SKIP_FEATURES", "match_features", "found_nearby")}
+    saved = {name: getattr(LP, name) for name in ("SKIP_FEATURES", "match_features", "found_nearby", "vote_paths")}
     saved_skip, saved_match = LP.BeadFeatures._skip_features, LP.BeadFeatures.match
 
     def undo() -> None:
@@ -127,8 +129,15 @@ def _install(variant: str) -> Callable[[], None]:
 
     if variant not in VARIANTS:
         raise SystemExit(f"unknown variant {variant!r}; one of {VARIANTS}")
-    if variant != "as shipped":
+    if variant not in ("as shipped", "found 1-0 out of the vote"):
         LP.found_nearby = lambda bead, src_words, tgt_words: False  # type: ignore[assignment]
+    if variant == "found 1-0 out of the vote":
+        def vote(paths: Any, minority: float = LP.VOTE_MINORITY, kept: Any = ()) -> Any:
+            # The learned path's 1-0 beads not kept are those whose words stand beside them.
+            found = {bead for bead in paths[1] if bead[1] and not bead[3]} - set(kept)
+            return saved["vote_paths"]([paths[0], [b for b in paths[1] if b not in found], *paths[2:]], minority, kept)
+
+        LP.vote_paths = vote  # type: ignore[assignment]
     if variant.startswith("omission share"):
         LP.SKIP_FEATURES = [*saved["SKIP_FEATURES"], "found_share"]
 
