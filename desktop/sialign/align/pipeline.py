@@ -337,11 +337,12 @@ def align_project(
     typical: float | None = None
     words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None
     if run_vectors is not None:
-        from sialign.align.learned_pass import shared_words, typical_cosine
+        from sialign.align.learned_pass import VOTE, shared_words, typical_cosine
 
         # Read by the second pass over the whole talk and by the confidences: computed once.
         typical = typical_cosine(run_vectors[0][0], run_vectors[1][0])
-        words = ([shared_words(t) for t in _texts(src_doc)], [shared_words(t) for t in tgt_texts])
+        if VOTE.get(units):  # only the vote reads them
+            words = ([shared_words(t) for t in _texts(src_doc)], [shared_words(t) for t in tgt_texts])
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []
     levels: list[list[int]] = []
