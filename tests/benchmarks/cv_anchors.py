@@ -149,13 +149,7 @@ def _install(variant: str) -> Callable[[], None]:
             for k, ws in enumerate(mine):
                 if not ws:
                     continue
-                # The window of the skip features' best partner (BeadFeatures._skip_features).
-                if side == "src":
-                    lo, hi = int(band.lo[k]), int(band.lo[k + 1] + band.width)
-                else:
-                    rows = np.nonzero((band.lo <= k + 1) & (k < band.lo + band.width))[0]
-                    lo, hi = (int(rows.min()) - 1, int(rows.max()) + 1) if rows.size else (0, len(other))
-                lo, hi = max(lo - LP.MARGIN, 0), min(hi + LP.MARGIN, len(other))
+                lo, hi = LP.skip_window(band, side, k, len(other))  # where the skip features' best partner is sought
                 near = set().union(*other[lo:hi]) if hi > lo else set()
                 share[k] = len(ws & near) / len(ws)
             return np.vstack([base, share[None, :]])
@@ -224,10 +218,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from bench_peers import _metrics
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--variants", default="all", help=f"comma-separated, or all: {VARIANTS}")
+    parser.add_argument("--variants", default="all", help=f"separated by semicolons (the names hold commas), or all: {VARIANTS}")
     parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
     args = parser.parse_args(argv)
-    variants = VARIANTS if args.variants == "all" else [v.strip() for v in args.variants.split(",")]
+    variants = VARIANTS if args.variants == "all" else [v.strip() for v in args.variants.split(";")]
     started = time.perf_counter()
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": C.load()}
     all_items, sources = C.items_for(["textberg", "eptic"], args.pieces)

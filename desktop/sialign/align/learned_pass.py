@@ -328,12 +328,7 @@ class BeadFeatures:
         second = np.zeros(count)
         partner = np.zeros(count, dtype=np.int64)
         for k in range(count):
-            if side == "src":
-                lo, hi = int(band.lo[k]), int(band.lo[k + 1] + band.width)
-            else:
-                rows = np.nonzero((band.lo <= k + 1) & (k < band.lo + band.width))[0]
-                lo, hi = (int(rows.min()) - 1, int(rows.max()) + 1) if rows.size else (0, len(other))
-            lo, hi = max(lo - MARGIN, 0), min(hi + MARGIN, len(other))
+            lo, hi = skip_window(band, side, k, len(other))
             sims = other[lo:hi] @ single[k] if hi > lo else np.zeros(1)
             order = np.argsort(sims)[::-1]
             best[k] = sims[order[0]]
@@ -353,6 +348,17 @@ class BeadFeatures:
                 gain[k] = max(gains)
         chars = self.src_chars if side == "src" else self.tgt_chars
         return np.stack([np.ones(count), best, best - second, np.log1p(chars), np.full(count, self.typical), gain])
+
+
+def skip_window(band: Band, side: str, k: int, n_other: int) -> tuple[int, int]:
+    """The other side's segments ``lo:hi`` a skip feature of segment ``k`` of ``side`` ("src" or "tgt")
+    reads: those the band pairs it with, ``MARGIN`` more either way (``n_other``: the other side's length)."""
+    if side == "src":
+        lo, hi = int(band.lo[k]), int(band.lo[k + 1] + band.width)
+    else:
+        rows = np.nonzero((band.lo <= k + 1) & (k < band.lo + band.width))[0]
+        lo, hi = (int(rows.min()) - 1, int(rows.max()) + 1) if rows.size else (0, n_other)
+    return max(lo - MARGIN, 0), min(hi + MARGIN, n_other)
 
 
 def typical_cosine(src: np.ndarray, tgt: np.ndarray, block: int = 1024) -> float:
