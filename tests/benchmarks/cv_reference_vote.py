@@ -150,7 +150,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     from sialign.align.learned_pass import BeadScoreWeights, shipped_weights
     from sialign.evaluate.datasets import load_eptic
-    from sialign.evaluate.folds import leave_one_out
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--parts", default="ahcsi,eptic")
@@ -188,12 +187,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if "eptic" in args.parts:
         items, _ = C.items_for(["textberg", "eptic"], 6)
         sentences = [it for it in items if it.units == "sentences"]
-        folds = C._cached("expfolds-textberg_eptic", lambda: None)
-        if folds is None:
-            full = C.fit_weights(sentences, "sentences")
-            folds = {name: C.fit_weights([sentences[i] for i in train], "sentences", start=full)
-                     for name, train, _ in leave_one_out([it.doc for it in sentences])}
-        _interp_full, interp_folds = C.interpretation_fits(sentences)
+        fits = C.auto_fits(sentences)
         speeches = {s.name: s for s in load_eptic(C.DATA / "eptic-dev")}
         hyps: dict[str, list[C.Gold]] = {}
         ref_items, ref_weights = [], []
@@ -206,8 +200,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ref_items.append(item)
             plain = next(it for it in items if it.key == name)
             # The reference changes nothing in what auto reads (hesitations, timestamps, a recording).
-            interpretation = C.auto_text_kind(plain) == "interpretation"
-            weights = BeadScoreWeights.from_dict((interp_folds if interpretation else folds)[item.doc], "sentences")
+            weights = BeadScoreWeights.from_dict(fits.raw(plain), "sentences")
             pivot = reference_runs(list(speech.reference), list(speech.target), (4, 4))
             ref_weights.append(weights)
             for k, v in variants(paths(item, weights, pivot), "sentences").items():

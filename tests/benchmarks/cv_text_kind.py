@@ -40,7 +40,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from bench_peers import _metrics
 
     from sialign.align.learned_pass import BeadScoreWeights, shipped_weights
-    from sialign.evaluate.folds import leave_one_out
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
@@ -55,11 +54,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return BeadScoreWeights.from_dict(raw, "sentences")
 
     # Each set fitted on every document it is fitted on (in-sample), then leaving each document out.
-    interp_full, interp_folds = C.interpretation_fits(items)
-    full = {"sentences": C.fit_weights(items, "sentences"), "interpretation": interp_full}
-    folds: dict[str, dict[str, Any]] = {"sentences": {}, "interpretation": interp_folds}
-    for name, train, _ in leave_one_out([it.doc for it in items]):
-        folds["sentences"][name] = C.fit_weights([items[i] for i in train], "sentences", start=full["sentences"])
+    fits = C.auto_fits(items)
+    full = {"sentences": fits.combined, "interpretation": fits.interpretation}
+    folds = {"sentences": fits.combined_folds, "interpretation": fits.interpretation_folds}
     print(f"fitted: {time.perf_counter() - started:.0f} s, load {C.load()}", file=sys.stderr, flush=True)
 
     def kind_set(item: C.Item, kind: str) -> str:
