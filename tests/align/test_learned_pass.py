@@ -68,6 +68,15 @@ def test_the_pipeline_hands_the_second_pass_each_segments_shared_words(monkeypat
     assert list(src_words) == [learned_pass.shared_words(t) for t in SOURCE]
     assert list(tgt_words) == [learned_pass.shared_words(t) for t in TARGET]
     assert "brussels" in src_words[0] and "bruxelles" in tgt_words[0]
+    # A written translation (auto takes this pair for one) also hands on the names that join beads.
+    src_names, tgt_names = seen[0][12]
+    assert list(src_names) == [learned_pass.shared_names(t) for t in SOURCE]
+    assert list(tgt_names) == [learned_pass.shared_names(t) for t in TARGET]
+    assert "brussels" in src_names[0] and "committee" not in src_names[0]
+    # An interpretation does not.
+    seen.clear()
+    align_project(project, AlignParams(embedder="use-multilingual", target_units="sentences", text_kind="interpretation"))
+    assert len(seen) == 1 and seen[0][12] is None
 
 
 def test_learned_pass_can_be_turned_off(monkeypatch) -> None:

@@ -315,3 +315,77 @@ def test_the_vote_computes_the_features_once(monkeypatch) -> None:
     second_pass(first, src_runs, tgt_runs, *chars, path, weights, 4, 4)
     assert with_vote == calls and calls["match"] > 0 and calls["skips"] == 2
     assert voted  # a path came out of the vote
+
+
+def test_shared_names_are_capitalised_words_and_numbers() -> None:
+    from sialign.align.learned_pass import shared_names
+
+    assert shared_names("- G.O.Dyhrenfurth : « Baltoro » ( ibidem 1939 ) .") == {"dyhrenfurth", "baltoro", "1939"}
+    assert shared_names("il est certain que la Commission") == {"commission"}  # "certain" is not a name
+    assert shared_names("Der Berg , 2. Juli") == {"berg", "juli"}  # 3 letters and a lone digit are not
+
+
+def test_a_name_crosses_a_boundary_only_from_one_beads_source_to_the_others_target() -> None:
+    from sialign.align.learned_pass import crossing, shared_names
+
+    src = [shared_names(t) for t in ["- Günter Dyhrenfurth : Zum dritten Pol", "( Basel :", "Benno Schwabe 1935 ) ."]]
+    tgt = [shared_names(t) for t in ["- G. Dyhrenfurth , Au troisième pôle", "Benno Schwabe , Basel 1935 ."]]
+    # s0-s1 -> t0 and s2 -> t1: "basel" of the left source stands only in the right target.
+    assert crossing((0, 2, 0, 1), (2, 1, 1, 1), src, tgt) == {"basel"}
+    # Joined the other way round nothing crosses: every name stays on its own side.
+    assert crossing((0, 1, 0, 1), (1, 2, 1, 1), src, tgt) == frozenset()
+    # A name both sources hold, or both targets, tells nothing of the boundary.
+    assert crossing((0, 2, 0, 1), (2, 1, 1, 1), [src[0], src[1], src[2] | {"basel"}], tgt) == frozenset()
+    assert crossing((0, 2, 0, 1), (2, 1, 1, 1), src, [tgt[0] | {"basel"}, tgt[1]]) == frozenset()
+
+
+def test_join_crossed_joins_neighbours_a_name_crosses_within_the_runs() -> None:
+    from sialign.align.learned_pass import join_crossed
+
+    def names(*words: str) -> list[frozenset[str]]:
+        return [frozenset(w.split()) if w else frozenset() for w in words]
+
+    src = names("abalakow", "", "plain", "evans", "", "")
+    tgt = names("", "abalakow", "plain", "evans", "")
+    path = [(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1), (3, 1, 3, 1), (4, 1, 4, 0), (5, 1, 4, 1)]
+    # s0's name stands in the next bead's target: the two are one bead; "plain" and "evans" stay where they are,
+    # and a bead with an empty side is never joined.
+    assert join_crossed(path, src, tgt, 4, 4) == [(0, 2, 0, 2), (2, 1, 2, 1), (3, 1, 3, 1), (4, 1, 4, 0), (5, 1, 4, 1)]
+    # Not beyond the runs the second pass reads.
+    assert join_crossed(path, src, tgt, 1, 4) == path
+    # A chain joins while the names cross and the runs allow.
+    chain = names("a", "b", "")
+    assert join_crossed([(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1)], chain, names("", "a", "b"), 4, 4) == [(0, 3, 0, 3)]
+    assert join_crossed([(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1)], chain, names("", "a", "b"), 2, 2) == [(0, 2, 0, 2), (2, 1, 2, 1)]
+
+
+def test_the_second_pass_joins_crossed_beads_for_the_written_translation_set_only(monkeypatch) -> None:
+    """``refine`` hands the names on where ``JOIN_CROSSED`` says so for the weight set, and ``second_pass``
+    joins the voted path's beads a name crosses."""
+    from sialign.align.learned_pass import refine, second_pass, shipped_weights
+
+    first, src, tgt, chars, path = _small_window(seed=3)
+    weights = shipped_weights("sentences")
+    assert weights is not None
+    args = (first, _runs(src, 4), _runs(tgt, 4), *chars, path, weights, 4, 4)
+    plain = second_pass(*args)
+    k = next(k for k in range(len(plain) - 1) if all(plain[k][1:4:2]) and all(plain[k + 1][1:4:2]) and plain[k][1] + plain[k + 1][1] <= 4
+             and plain[k][3] + plain[k + 1][3] <= 4)
+    left, right = plain[k], plain[k + 1]
+    src_names = [frozenset() for _ in range(first.n_src)]
+    tgt_names = [frozenset() for _ in range(first.n_tgt)]
+    src_names[left[0]] = frozenset({"dyhrenfurth"})
+    tgt_names[right[2]] = frozenset({"dyhrenfurth"})
+    joined = second_pass(*args, names=(src_names, tgt_names))
+    assert joined == plain[:k] + [(left[0], left[1] + right[1], left[2], left[3] + right[3])] + plain[k + 2:]
+    seen: list[object] = []
+
+    def spy(*a, **kw):  # type: ignore[no-untyped-def]
+        seen.append(kw.get("names"))
+        return path
+
+    monkeypatch.setattr(learned_pass, "second_pass", spy)
+    rest = (first, _runs(src, 4), _runs(tgt, 4), *chars, path, 4, 4)
+    refine(*rest, "sentences", names=(src_names, tgt_names))
+    refine(*rest, "interpretation", names=(src_names, tgt_names))
+    assert seen == [(src_names, tgt_names), None]

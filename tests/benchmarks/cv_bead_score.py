@@ -110,13 +110,13 @@ def seen_of(item: Item, project: Callable[[], Any] | None = None) -> Any:
             raise KeyError(item.key)
         make = project
         seen = _cached("capture-" + item.key.replace("/", "_"), lambda: T.capture(make(), item.units))
-        if seen.get("words") is None:
-            # A capture cached before the second pass read the words both sides share.
-            from sialign.align.learned_pass import shared_words
+        if seen.get("words") is None or seen.get("names") is None:
+            # A capture cached before the second pass read the words and names both sides share.
+            from sialign.align.learned_pass import shared_names, shared_words
 
             made = make()
-            seen["words"] = ([shared_words(s.text) for s in made.source.segments],
-                             [shared_words(s.text) for s in made.target.segments])
+            for name, of in (("words", shared_words), ("names", shared_names)):
+                seen[name] = ([of(s.text) for s in made.source.segments], [of(s.text) for s in made.target.segments])
         _SEEN[item.key] = seen
     return _SEEN[item.key]
 
@@ -328,29 +328,42 @@ _FEATURES: dict[str, Any] = {}
 _ALIGNED: dict[tuple[str, str], Gold] = {}
 
 
-def realign(item: Item, weights: Any, max_src: int | None = None) -> Gold:
+def joins(item: Item, kind: str | None = None) -> bool:
+    """Whether the second pass joins the beads a name crosses for ``item`` as the pipeline does
+    (``learned_pass.JOIN_CROSSED`` of the weight set its text kind takes; ``kind`` None: what auto makes of it)."""
+    from sialign.align.learned_pass import JOIN_CROSSED, weight_set
+
+    return bool(JOIN_CROSSED.get(weight_set(item.units, kind or auto_text_kind(item))))
+
+
+def realign(item: Item, weights: Any, max_src: int | None = None, join: bool | None = None) -> Gold:
     """The whole capture aligned by the second pass with ``weights`` (``max_src``: fewer source segments a bead), not cached.
 
+    ``join``: whether beads a name crosses are joined (None: as :func:`joins` says under auto).
     For callers that also change module settings the weights do not hold (the reference bonus); :func:`aligned` caches.
     """
     from sialign.align.learned_pass import second_pass
 
     seen = seen_of(item)
+    join = joins(item) if join is None else join
     # The candidates' features are kept between calls (they do not depend on the weights).
     if item.key not in _FEATURES:
         _FEATURES[item.key] = _memo_features(seen)
     most_src, most_tgt = seen["limits"]
     path = second_pass(seen["first"], seen["src_spans"], seen["tgt_spans"], seen["src_chars"], seen["tgt_chars"],
                        seen["path"], weights, most_src if max_src is None else min(most_src, max_src), most_tgt,
-                       features=_FEATURES[item.key], words=seen.get("words"))
+                       features=_FEATURES[item.key], words=seen.get("words"), names=seen["names"] if join else None)
     return path_beads(path)
 
 
-def aligned(item: Item, weights: Any) -> Gold:
-    """The whole capture aligned by the second pass with ``weights`` (None: the first pass)."""
+def aligned(item: Item, weights: Any, join: bool | None = None) -> Gold:
+    """The whole capture aligned by the second pass with ``weights`` (None: the first pass; ``join``: see :func:`realign`)."""
+    join = joins(item) if join is None else join
     tag = "first" if weights is None else hashlib.sha1(json.dumps(weights.to_dict(), sort_keys=True).encode()).hexdigest()
+    if weights is not None and join:
+        tag += "+joined"
     if (item.key, tag) not in _ALIGNED:
-        _ALIGNED[(item.key, tag)] = path_beads(seen_of(item)["path"]) if weights is None else realign(item, weights)
+        _ALIGNED[(item.key, tag)] = path_beads(seen_of(item)["path"]) if weights is None else realign(item, weights, join=join)
     return _ALIGNED[(item.key, tag)]
 
 

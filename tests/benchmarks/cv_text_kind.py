@@ -67,15 +67,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     def hyp(item: C.Item, kind: str, how: str) -> C.Gold:
         name = kind_set(item, kind)
+        join = C.joins(item, None if kind == "auto" else kind)  # names join beads as the kind's weight set says
         if how == "shipped":
             shipped = shipped_weights(name)
             assert shipped is not None, name
-            return C.aligned(item, shipped)
+            return C.aligned(item, shipped, join)
         if how == "in-sample":
-            return C.aligned(item, weights(full[name]))
+            return C.aligned(item, weights(full[name]), join)
         if name == "interpretation" and item.doc not in folds[name]:
-            return C.aligned(item, weights(full[name]))  # never: the book is not in the interpretation fit
-        return C.aligned(item, weights(folds[name][item.doc]))
+            return C.aligned(item, weights(full[name]), join)  # never: the book is not in the interpretation fit
+        return C.aligned(item, weights(folds[name][item.doc]), join)
 
     groups = {
         "eptic text only": [it for it in eptic if not it.key.endswith("/timed")],

@@ -100,7 +100,7 @@ def capture(project: Any, units: str = "sentences") -> dict[str, Any]:
 
     def spy(first: Any, src_spans: Any, tgt_spans: Any, src_chars: Any, tgt_chars: Any, path: Any, *a: Any) -> Any:
         seen.update(first=first, src_spans=src_spans, tgt_spans=tgt_spans, src_chars=src_chars, tgt_chars=tgt_chars, path=path,
-                    limits=tuple(a[:2]), words=a[5] if len(a) > 5 else None)
+                    limits=tuple(a[:2]), words=a[5] if len(a) > 5 else None, names=a[6] if len(a) > 6 else None)
         return path
 
     learned_pass.refine = spy  # type: ignore[assignment]

@@ -78,6 +78,15 @@ VOTE_MINORITY = 0.9
 # there, not left out. Set before any run (tests/benchmarks/cv_anchors.py measures it).
 FOUND_SHARE = 0.5
 FOUND_REACH = 3
+# By weight set (``WEIGHT_SETS``): whether the second pass joins two neighbouring beads of its
+# result when a name or a number crosses the boundary between them (:func:`join_crossed`): one
+# bead's source holds it and the other's target, and neither of the other two sides. A written
+# translation keeps its names and numbers with the sentence they belong to, so such a boundary
+# is none: a list line, a caption or a bibliography entry split where the translator merged
+# (held out on the dev book, 9 of the 11 joins make a gold bead and none undoes two right ones).
+# An interpreter moves and repeats names across sentences: on EPTIC dev 2 of the 3 joins would
+# undo two right beads, so the interpretation set does not join (tests/benchmarks/cv_crossed.py).
+JOIN_CROSSED = {"sentences": True}
 # Agreement of the pivot with the direct signal on a bead: 1 where the pivot's normalised cost is
 # this much below the direct signal's, 0.5 where they are equal, 0 where it is this much above.
 REFERENCE_AGREEMENT_SPAN = 0.5
@@ -599,6 +608,46 @@ def shared_words(text: str) -> frozenset[str]:
     return frozenset(w.casefold() for w in _WORD.findall(text) if len(w) >= 4 or (len(w) >= 2 and any(c.isdigit() for c in w)))
 
 
+def shared_names(text: str) -> frozenset[str]:
+    """The words of :func:`shared_words` that ``text`` writes with a capital, and its tokens with a digit (names, numbers)."""
+    return frozenset(w.casefold() for w in _WORD.findall(text)
+                     if (len(w) >= 4 and w[0].isupper()) or (len(w) >= 2 and any(c.isdigit() for c in w)))
+
+
+def crossing(left: tuple[int, int, int, int], right: tuple[int, int, int, int],
+             src_names: Sequence[frozenset[str]], tgt_names: Sequence[frozenset[str]]) -> frozenset[str]:
+    """The names that cross the boundary between two neighbouring beads (src_start, n_src, tgt_start, n_tgt):
+    those of one bead's source that stand in the other's target and on neither of the other two sides."""
+    def held(names: Sequence[frozenset[str]], start: int, count: int) -> frozenset[str]:
+        return frozenset().union(*names[start : start + count])
+
+    s1, s2 = held(src_names, left[0], left[1]), held(src_names, right[0], right[1])
+    t1, t2 = held(tgt_names, left[2], left[3]), held(tgt_names, right[2], right[3])
+    return ((s1 - s2) & (t2 - t1)) | ((s2 - s1) & (t1 - t2))
+
+
+def join_crossed(
+    path: list[tuple[int, int, int, int]], src_names: Sequence[frozenset[str]], tgt_names: Sequence[frozenset[str]],
+    max_src: int, max_tgt: int,
+) -> list[tuple[int, int, int, int]]:
+    """``path`` with every two neighbouring beads that hold segments on both sides joined where a name
+    crosses the boundary between them (:func:`crossing`), left to right, while the joined bead keeps
+    to ``max_src`` × ``max_tgt`` segments (a bead the second pass could make itself).
+
+    ``src_names`` / ``tgt_names``: :func:`shared_names` of each segment, in the path's coordinates.
+    """
+    out: list[tuple[int, int, int, int]] = []
+    for bead in path:
+        if out:
+            last = out[-1]
+            if (last[1] and last[3] and bead[1] and bead[3] and last[1] + bead[1] <= max_src
+                    and last[3] + bead[3] <= max_tgt and crossing(last, bead, src_names, tgt_names)):
+                out[-1] = (last[0], last[1] + bead[1], last[2], last[3] + bead[3])
+                continue
+        out.append(bead)
+    return out
+
+
 def found_nearby(bead: tuple[int, int, int, int], src_words: Sequence[frozenset[str]], tgt_words: Sequence[frozenset[str]]) -> bool:
     """Whether at least ``FOUND_SHARE`` of the words of a 1-0 bead's source sentence stand in the
     ``FOUND_REACH`` target segments either side of its place (False for a sentence without such words).
@@ -684,18 +733,21 @@ def refine(
     path: list[tuple[int, int, int, int]], max_src: int, max_tgt: int, units: str = "sentences",
     should_stop: StopFn | None = None, typical: float | None = None,
     words: tuple[Sequence[frozenset[str]], Sequence[frozenset[str]]] | None = None,
+    names: tuple[Sequence[frozenset[str]], Sequence[frozenset[str]]] | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """The second pass with the shipped weight set ``units`` (``WEIGHT_SETS``); the first path when none is shipped.
 
     ``typical``: the window's :func:`typical_cosine` when the caller has it (else computed here);
-    ``words``: the window's :func:`shared_words` per source and target segment (see :func:`second_pass`).
+    ``words``, ``names``: the window's :func:`shared_words` and :func:`shared_names` per source and
+    target segment (see :func:`second_pass`; the names are read only where ``JOIN_CROSSED`` says so for ``units``).
     """
     weights = shipped_weights(units)
     if weights is None:
         return path
     features = BeadFeatures(src_spans, tgt_spans, src_chars, tgt_chars, first, typical)
     return second_pass(first, src_spans, tgt_spans, src_chars, tgt_chars, path, weights, max_src, max_tgt,
-                       should_stop=should_stop, features=features, words=words)
+                       should_stop=should_stop, features=features, words=words,
+                       names=names if JOIN_CROSSED.get(units) else None)
 
 
 def second_pass(
@@ -703,6 +755,7 @@ def second_pass(
     path: list[tuple[int, int, int, int]], weights: BeadScoreWeights, max_src: int, max_tgt: int,
     band: Band | None = None, should_stop: StopFn | None = None, features: BeadFeatures | None = None,
     words: tuple[Sequence[frozenset[str]], Sequence[frozenset[str]]] | None = None,
+    names: tuple[Sequence[frozenset[str]], Sequence[frozenset[str]]] | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """Beads (src_start, n_src, tgt_start, n_tgt) of the best path by the learned score near ``path`` (window coordinates).
 
@@ -711,7 +764,8 @@ def second_pass(
     over the same band (:func:`vote_paths`), keeping the learned path's 1-0 beads
     but those whose sentence's words stand in the target beside them
     (:func:`found_nearby`, with ``words``: each window segment's :func:`shared_words`;
-    None keeps them all).
+    None keeps them all). With ``names`` (each window segment's :func:`shared_names`)
+    the voted path's neighbouring beads that a name crosses are then joined (:func:`join_crossed`).
 
     ``band`` replaces the band around ``path`` (the fit searches near the gold path too);
     ``features`` are the window's :class:`BeadFeatures` when the caller keeps them (they do not
@@ -745,7 +799,9 @@ def second_pass(
         # EPTIC dev's 30 omitted sentences instead of 18). Its 0-1 beads are put to the vote,
         # and so is a 1-0 bead whose sentence's names and numbers the target holds beside it.
         kept = [bead for bead in learned if bead[1] and not bead[3] and not (words and found_nearby(bead, *words))]
-        return vote_paths([path, learned, base], kept=kept)
+        voted = vote_paths([path, learned, base], kept=kept)
+        # Joined beads keep to the runs the second pass reads (a bead it could make itself).
+        return join_crossed(voted, *names, costs.max_src, costs.max_tgt) if names else voted
 
 
 def _path_costs(

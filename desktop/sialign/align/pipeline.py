@@ -336,13 +336,16 @@ def align_project(
         run_vectors = None
     typical: float | None = None
     words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None
+    seg_names: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None
     if run_vectors is not None:
-        from sialign.align.learned_pass import VOTE, shared_words, typical_cosine
+        from sialign.align.learned_pass import JOIN_CROSSED, VOTE, shared_names, shared_words, typical_cosine
 
         # Read by the second pass over the whole talk and by the confidences: computed once.
         typical = typical_cosine(run_vectors[0][0], run_vectors[1][0])
         if VOTE.get(units):  # only the vote reads them
             words = ([shared_words(t) for t in _texts(src_doc)], [shared_words(t) for t in tgt_texts])
+            if JOIN_CROSSED.get(weights):  # a written translation's names join beads
+                seg_names = ([shared_names(t) for t in _texts(src_doc)], [shared_names(t) for t in tgt_texts])
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []
     levels: list[list[int]] = []
@@ -384,7 +387,7 @@ def align_project(
             if run_vectors is not None:
                 whole = (s0, s1, t0, t1) == (0, n, 0, m)
                 shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, weights, should_stop,
-                                 typical if whole else None, words)
+                                 typical if whole else None, words, seg_names)
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
             beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes)
@@ -562,9 +565,11 @@ def _refine(
     s0: int, s1: int, t0: int, t1: int, shapes: list[tuple[int, int, int, int]], params: AlignParams, weights: str,
     should_stop: StopFn | None = None, typical: float | None = None,
     words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None,
+    names: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """The learned second pass over one gap with the weight set ``weights`` (whole-document bead positions in and out;
-    ``words``: :func:`~sialign.align.learned_pass.shared_words` of every source and target segment)."""
+    ``words``, ``names``: :func:`~sialign.align.learned_pass.shared_words` and ``shared_names`` of every source and
+    target segment)."""
     from sialign.align.dp import WindowCosts
     from sialign.align.learned_pass import refine
 
@@ -574,6 +579,7 @@ def _refine(
         WindowCosts(model, s0, s1, t0, t1), spans[0][:, s0:s1], spans[1][:, t0:t1],
         lengths[0][s0:s1], lengths[1][t0:t1], window, params.max_src, params.max_tgt, weights, should_stop, typical,
         None if words is None else (words[0][s0:s1], words[1][t0:t1]),
+        None if names is None else (names[0][s0:s1], names[1][t0:t1]),
     )
     return [(i0 + s0, a, j0 + t0, b) for i0, a, j0, b in refined]
 

@@ -1,0 +1,139 @@
+"""Beads a name crosses: how often the second pass's result splits where a name says it should not, held out (issue 34 §1).
+
+    .venv/bin/python tests/benchmarks/cv_crossed.py [--pieces 6]
+
+Every sentence document of the dev sets (a chapter-sized piece of the
+Text+Berg book, an EPTIC speech text only and timed) is aligned as
+``cv_text_kind.py`` aligns it held out (``text_kind`` auto, the weights fitted
+without it), three ways: the voted path as it was (nothing joined); joined as
+shipped (``learned_pass.join_crossed`` where ``JOIN_CROSSED`` says so for the
+weight set auto takes: the book and the two speeches auto takes for written
+translations); and joined everywhere (the interpretation set too). Two
+neighbouring beads are joined where a name or a number (``shared_names``)
+crosses the boundary between them: one bead's source holds it, the other's
+target, and neither of the other two sides; the joined bead keeps to the
+second pass's runs. Nothing is fitted.
+
+Reported: pooled strict F1 (``../shared/tools/metrics.py``) per set and per
+book piece, with the first pass's; each join made by the "everywhere" variant
+by what the gold says of it (the joined bead is a gold bead; both parts were
+gold beads, so the join is wrong; neither); and, as a check on the premise,
+how many of the gold's own neighbouring beads a name crosses. Variants
+(scored where the shipped join applies): joined beads up to 5 or 8 segments
+a side instead of the runs' 4, and any word of ``shared_words`` (4 letters
+or more, lower case too) instead of names. Writes
+``tests/benchmarks/out/cv_crossed.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "desktop"))
+sys.path.insert(0, str(HERE))
+
+import cv_bead_score as C  # noqa: E402
+
+Bead4 = tuple[int, int, int, int]
+# Variants of the shipped join: (most segments a side of a joined bead, the words that cross).
+VARIANTS = {"joined up to 5 a side": (5, "names"), "joined up to 8 a side": (8, "names"),
+            "any shared word crosses": (4, "words")}
+
+
+def as_path(beads: C.Gold) -> list[Bead4]:
+    """Beads (src ids, tgt ids) in path order as (src_start, n_src, tgt_start, n_tgt)."""
+    out: list[Bead4] = []
+    i = j = 0
+    for src, tgt in beads:
+        out.append((i, len(src), j, len(tgt)))
+        i, j = i + len(src), j + len(tgt)
+    return out
+
+
+def as_gold(bead: Bead4) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    i0, a, j0, b = bead
+    return tuple(range(i0, i0 + a)), tuple(range(j0, j0 + b))
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    from bench_peers import _metrics
+
+    from sialign.align.learned_pass import BeadScoreWeights, crossing, join_crossed
+
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
+    args = parser.parse_args(argv)
+    metrics = _metrics()
+    started = time.perf_counter()
+    report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": C.load()}
+    all_items, _ = C.items_for(["textberg", "eptic"], args.pieces)
+    fitted = [it for it in all_items if it.units == "sentences"]
+    fits = C.auto_fits(fitted)
+    items = [it for it in fitted if it.scored]
+
+    def group(item: C.Item) -> str:
+        return "textberg" if item.doc.startswith("textberg") else ("eptic timed" if item.key.endswith("/timed") else "eptic text only")
+
+    ways = ("first pass", "nothing joined", "joined as shipped", "joined everywhere", *VARIANTS)
+    hyps: dict[tuple[str, str], list[C.Gold]] = {}
+    members: dict[str, list[C.Item]] = {}
+    pieces: dict[str, dict[str, float]] = {}
+    joins: dict[str, dict[str, list[str]]] = {}
+    gold_crossed: dict[str, list[int]] = {}
+    changed: dict[str, list[str]] = {}
+    for item in items:
+        g = group(item)
+        members.setdefault(g, []).append(item)
+        seen = C.seen_of(item)
+        weights = BeadScoreWeights.from_dict(fits.raw(item), "sentences")
+        plain = C.aligned(item, weights, join=False)
+        caps = (min(seen["limits"][0], seen["src_spans"].shape[0]), min(seen["limits"][1], seen["tgt_spans"].shape[0]))
+        everywhere = [as_gold(b) for b in join_crossed(as_path(plain), *seen["names"], *caps)]
+        by_way = {"first pass": C.aligned(item, None), "nothing joined": plain,
+                  "joined as shipped": C.aligned(item, weights), "joined everywhere": everywhere}
+        for variant, (cap, kind) in VARIANTS.items():
+            joined = join_crossed(as_path(plain), *seen[kind], cap, cap) if C.joins(item) else as_path(plain)
+            by_way[variant] = [as_gold(b) for b in joined]
+        scored = {way: C.scored_beads(item, h) for way, h in by_way.items()}
+        for way, h in scored.items():
+            hyps.setdefault((g, way), []).append(h)
+        if set(scored["joined as shipped"]) != set(scored["nothing joined"]):
+            changed.setdefault(g, []).append(item.key)
+        if g == "textberg":
+            pieces[item.doc] = {way: round(C.score([item], [scored[way]], metrics), 4) for way in ways}
+        gold = set(item.gold)
+        made = set(scored["joined everywhere"]) - set(scored["nothing joined"])
+        tally = joins.setdefault(g, {"joined bead is gold": [], "both parts were gold (wrong join)": [], "one part was gold": [], "neither": []})
+        plain_scored = set(scored["nothing joined"])
+        for src, tgt in sorted(made):
+            parts = [b for b in plain_scored if set(b[0]) <= set(src) and set(b[1]) <= set(tgt) and (b[0] or b[1])]
+            right = sum(1 for b in parts if b in gold)
+            kind = ("joined bead is gold" if (src, tgt) in gold else "both parts were gold (wrong join)" if right >= 2
+                    else "one part was gold" if right == 1 else "neither")
+            tally[kind].append(f"{item.key}: {list(src)} -> {list(tgt)}")
+        # The premise: how many of the gold's own neighbouring beads (both sides held, adjacent) a name crosses.
+        ordered = sorted((b for b in item.gold if b[0] and b[1]), key=lambda b: (b[0][0], b[1][0]))
+        pairs = [(x, y) for x, y in zip(ordered, ordered[1:]) if x[0][-1] + 1 == y[0][0] and x[1][-1] + 1 == y[1][0]]
+        crossed = sum(1 for x, y in pairs
+                      if crossing((x[0][0], len(x[0]), x[1][0], len(x[1])), (y[0][0], len(y[0]), y[1][0], len(y[1])), *seen["names"]))
+        counts = gold_crossed.setdefault(g, [0, 0])
+        counts[0] += crossed
+        counts[1] += len(pairs)
+    report["pooled strict F1"] = {g: {way: round(C.score(its, hyps[(g, way)], metrics), 4) for way in ways}
+                                  for g, its in members.items()}
+    report["book pieces"] = pieces
+    report["joins made everywhere, by the gold"] = {g: {k: len(v) for k, v in t.items()} for g, t in joins.items()}
+    report["joins (everywhere)"] = joins
+    report["gold neighbours a name crosses"] = {g: f"{c} of {n}" for g, (c, n) in gold_crossed.items()}
+    report["documents whose beads the shipped join changes"] = {g: len(v) for g, v in changed.items()}
+    report["auto takes as a translation (items)"] = sorted(it.key for it in items if C.joins(it))
+    return C.write_report("cv_crossed", report, started)
+
+
+if __name__ == "__main__":
+    main()
