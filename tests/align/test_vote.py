@@ -345,12 +345,12 @@ def test_join_crossed_joins_neighbours_a_name_crosses_within_the_runs() -> None:
     def names(*words: str) -> list[frozenset[str]]:
         return [frozenset(w.split()) if w else frozenset() for w in words]
 
-    src = names("abalakow", "", "plain", "evans", "", "")
-    tgt = names("", "abalakow", "plain", "evans", "")
-    path = [(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1), (3, 1, 3, 1), (4, 1, 4, 0), (5, 1, 4, 1)]
-    # s0's name stands in the next bead's target: the two are one bead; "plain" and "evans" stay where they are,
-    # and a bead with an empty side is never joined.
-    assert join_crossed(path, src, tgt, 4, 4) == [(0, 2, 0, 2), (2, 1, 2, 1), (3, 1, 3, 1), (4, 1, 4, 0), (5, 1, 4, 1)]
+    src = names("abalakow", "", "plain", "evans", "", "", "reist", "")
+    tgt = names("", "abalakow", "plain", "evans", "", "gunten reist")
+    path = [(0, 1, 0, 1), (1, 1, 1, 1), (2, 1, 2, 1), (3, 1, 3, 1), (4, 1, 4, 0), (5, 1, 4, 1), (6, 1, 5, 0), (7, 1, 5, 1)]
+    # s0's name stands in the next bead's target: the two are one bead; "plain" and "evans" stay where they are;
+    # the left-out s6 "Reist ." joins the next bead, whose target names him; the other left-out sentence stays out.
+    assert join_crossed(path, src, tgt, 4, 4) == [(0, 2, 0, 2), (2, 1, 2, 1), (3, 1, 3, 1), (4, 1, 4, 0), (5, 1, 4, 1), (6, 2, 5, 1)]
     # Not beyond the runs the second pass reads.
     assert join_crossed(path, src, tgt, 1, 4) == path
     # A chain joins while the names cross and the runs allow.

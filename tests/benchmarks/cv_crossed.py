@@ -11,8 +11,9 @@ weight set auto takes: the book and the two speeches auto takes for written
 translations); and joined everywhere (the interpretation set too). Two
 neighbouring beads are joined where a name or a number (``shared_names``)
 crosses the boundary between them: one bead's source holds it, the other's
-target, and neither of the other two sides; the joined bead keeps to the
-second pass's runs. Nothing is fitted.
+target, and neither of the other two sides (a sentence left out joins the
+neighbour whose target names it); the joined bead keeps to the second pass's
+runs. Nothing is fitted.
 
 Reported: pooled strict F1 (``../shared/tools/metrics.py``) per set and per
 book piece, with the first pass's; each join made by the "everywhere" variant
@@ -116,11 +117,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             kind = ("joined bead is gold" if (src, tgt) in gold else "both parts were gold (wrong join)" if right >= 2
                     else "one part was gold" if right == 1 else "neither")
             tally[kind].append(f"{item.key}: {list(src)} -> {list(tgt)}")
-        # The premise: how many of the gold's own neighbouring beads (both sides held, adjacent) a name crosses.
-        ordered = sorted((b for b in item.gold if b[0] and b[1]), key=lambda b: (b[0][0], b[1][0]))
-        pairs = [(x, y) for x, y in zip(ordered, ordered[1:]) if x[0][-1] + 1 == y[0][0] and x[1][-1] + 1 == y[1][0]]
-        crossed = sum(1 for x, y in pairs
-                      if crossing((x[0][0], len(x[0]), x[1][0], len(x[1])), (y[0][0], len(y[0]), y[1][0], len(y[1])), *seen["names"]))
+        # The premise: how many pairs of the gold's own neighbouring beads a name crosses.
+        gold_path: list[Bead4] = []
+        for src, tgt in item.gold:  # in path order; a one-sided bead stands where the last one ended
+            i_end, j_end = (gold_path[-1][0] + gold_path[-1][1], gold_path[-1][2] + gold_path[-1][3]) if gold_path else (0, 0)
+            gold_path.append((src[0] if src else i_end, len(src), tgt[0] if tgt else j_end, len(tgt)))
+        pairs = [(x, y) for x, y in zip(gold_path, gold_path[1:]) if (x[0] + x[1], x[2] + x[3]) == (y[0], y[2])]
+        crossed = sum(1 for x, y in pairs if crossing(x, y, *seen["names"]))
         counts = gold_crossed.setdefault(g, [0, 0])
         counts[0] += crossed
         counts[1] += len(pairs)
