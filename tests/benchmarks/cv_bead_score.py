@@ -77,6 +77,18 @@ class Item:
     scored: bool = True  # it is aligned and scored
 
 
+def begin(doc: str | None, argv: list[str] | None) -> tuple[argparse.Namespace, Any, float, dict[str, Any]]:
+    """The start of a sentence-set script: its arguments (``--pieces``), the metrics, the start time and the
+    report's first lines (date, load)."""
+    from bench_peers import _metrics
+
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
+    args = parser.parse_args(argv)
+    metrics = _metrics()
+    return args, metrics, time.perf_counter(), {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": load()}
+
+
 def write_report(name: str, report: dict[str, Any], started: float) -> dict[str, Any]:
     """Add the load and the time taken to ``report``, write it to ``out/NAME.json`` and print it."""
     report["load at end"] = load()

@@ -28,9 +28,7 @@ or more, lower case too) instead of names. Writes
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -62,16 +60,9 @@ def as_gold(bead: Bead4) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    from bench_peers import _metrics
-
     from sialign.align.learned_pass import BeadScoreWeights, crossing, join_crossed
 
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
-    args = parser.parse_args(argv)
-    metrics = _metrics()
-    started = time.perf_counter()
-    report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": C.load()}
+    args, metrics, started, report = C.begin(__doc__, argv)
     all_items, _ = C.items_for(["textberg", "eptic"], args.pieces)
     fitted = [it for it in all_items if it.units == "sentences"]
     fits = C.auto_fits(fitted)
@@ -94,11 +85,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         weights = BeadScoreWeights.from_dict(fits.raw(item), "sentences")
         plain = C.aligned(item, weights, join=False)
         caps = (min(seen["limits"][0], seen["src_spans"].shape[0]), min(seen["limits"][1], seen["tgt_spans"].shape[0]))
-        everywhere = [as_gold(b) for b in join_crossed(as_path(plain), *seen["names"], *caps)]
+        src_names, tgt_names = seen["names"]
+        everywhere = [as_gold(b) for b in join_crossed(as_path(plain), src_names, tgt_names, *caps)]
         by_way = {"first pass": C.aligned(item, None), "nothing joined": plain,
                   "joined as shipped": C.aligned(item, weights), "joined everywhere": everywhere}
         for variant, (cap, kind) in VARIANTS.items():
-            joined = join_crossed(as_path(plain), *seen[kind], cap, cap) if C.joins(item) else as_path(plain)
+            src_of, tgt_of = seen[kind]
+            joined = join_crossed(as_path(plain), src_of, tgt_of, cap, cap) if C.joins(item) else as_path(plain)
             by_way[variant] = [as_gold(b) for b in joined]
         scored = {way: C.scored_beads(item, h) for way, h in by_way.items()}
         for way, h in scored.items():

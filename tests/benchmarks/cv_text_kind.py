@@ -22,7 +22,6 @@ under ``auto`` and with each kind stated. Captures are cached under
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -37,16 +36,9 @@ import cv_bead_score as C  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    from bench_peers import _metrics
-
     from sialign.align.learned_pass import BeadScoreWeights, shipped_weights
 
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
-    args = parser.parse_args(argv)
-    metrics = _metrics()
-    started = time.perf_counter()
-    report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": C.load()}
+    args, metrics, started, report = C.begin(__doc__, argv)
     items, _ = C.items_for(["textberg", "eptic"], args.pieces)
     eptic = [it for it in items if it.doc.startswith("eptic/")]
 
