@@ -77,13 +77,15 @@ class Item:
     scored: bool = True  # it is aligned and scored
 
 
-def begin(doc: str | None, argv: list[str] | None) -> tuple[argparse.Namespace, Any, float, dict[str, Any]]:
-    """The start of a sentence-set script: its arguments (``--pieces``), the metrics, the start time and the
-    report's first lines (date, load)."""
+def begin(doc: str | None, argv: list[str] | None, flags: dict[str, str] | None = None) -> tuple[argparse.Namespace, Any, float, dict[str, Any]]:
+    """The start of a sentence-set script: its arguments (``--pieces`` and the on/off ``flags``, name -> help),
+    the metrics, the start time and the report's first lines (date, load)."""
     from bench_peers import _metrics
 
     parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument("--pieces", type=int, default=6, help="chapter-sized pieces the dev book is cut into")
+    for flag, text in (flags or {}).items():
+        parser.add_argument(flag, action="store_true", help=text)
     args = parser.parse_args(argv)
     metrics = _metrics()
     return args, metrics, time.perf_counter(), {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load at start": load()}
