@@ -26,7 +26,9 @@ The AUC is pooled over a set's beads (``roc_auc``). Variants:
   against the talk's own median and spread (robust z, absolute value);
 - ``confidence``: the log-odds of the learned bead score's ``Bead.confidence``;
 - ``neighbour cost``: the bead's cost minus its neighbours' mean and minus the
-  talk's median.
+  talk's median (``context_features``' last two columns, which the shipped
+  combination reads since 2026-12-02; checked against this script's own
+  reckoning of them).
 
 ``--bead-score cv`` aligns each held-out document with the bead score fitted
 without it (as ``cv_bead_score.py`` fits it), so the alignment the doubt
@@ -63,7 +65,7 @@ sys.path.insert(0, str(REPO / "desktop"))
 sys.path.insert(0, str(HERE))
 
 SETS = {"ahcsi": "AHC-SI dev", "eptic": "EPTIC dev"}
-SHIPPED = "own model + boundary (combined, direct)"
+SHIPPED = "own model + boundary (combined, direct) + neighbour cost"
 
 
 def load() -> str:
@@ -134,7 +136,7 @@ def prepare(aligner: str, bead_score: str, reference: bool = True) -> list[Doc]:
     from sialign.align.pipeline import align_project
     from sialign.core.params import AlignParams
     from sialign.filters.doubt_features import _reported_costs, bead_spans, span_features, talk_context
-    from sialign.filters.learned import combined_features, compute_doubt, fit_combiner
+    from sialign.filters.learned import COMBINED_FEATURES, combined_features, compute_doubt, fit_combiner
 
     params = AlignParams(embedder="lexical") if aligner == "lexical" else AlignParams()
     folds = bead_score_folds() if bead_score == "cv" else {}
@@ -144,7 +146,7 @@ def prepare(aligner: str, bead_score: str, reference: bool = True) -> list[Doc]:
     talks = [("ahcsi", t) for t in B.ahcsi_talks(B.DATA / "ahcsi-dev" / "dev.true.tsv")]
     talks += [("eptic", t) for t in B.eptic_talks(B.DATA / "eptic-dev")]
     # Any combination will do for the own model's log-odds (the combined doubt is not read here).
-    placeholder = fit_combiner(np.zeros((2, 3)), np.array([0.0, 1.0]))
+    placeholder = fit_combiner(np.zeros((2, len(COMBINED_FEATURES))), np.array([0.0, 1.0]))
     docs = []
     for set_name, talk in talks:
         path = cache / (set_name + "-" + talk.name.replace("/", "_") + ".pkl")
@@ -230,8 +232,13 @@ def own(d: Doc) -> np.ndarray:
     return d.combined[:, :1]
 
 
-def boundary(d: Doc, which: slice = slice(1, None)) -> np.ndarray:
+def boundary(d: Doc, which: slice = slice(1, 3)) -> np.ndarray:
     return d.combined[:, which]
+
+
+def own_and_boundary(d: Doc) -> np.ndarray:
+    """The shipped combination's columns before the neighbour costs (its features until 2026-12-02)."""
+    return d.combined[:, :3]
 
 
 def lag_z(d: Doc) -> np.ndarray:
@@ -253,10 +260,11 @@ VARIANTS: dict[str, Callable[[Doc], np.ndarray]] = {
     "own model + neighbour cost": lambda d: np.column_stack([own(d), neighbour_cost(d)]),
     "own model + boundary (combined)": lambda d: np.column_stack([own(d), boundary(d, slice(1, 2))]),
     "own model + boundary (direct)": lambda d: np.column_stack([own(d), boundary(d, slice(2, 3))]),
+    "own model + boundary (combined, direct)": own_and_boundary,
+    "… + lag z + length z": lambda d: np.column_stack([own_and_boundary(d), lag_z(d), length_z(d)]),
+    "… + confidence": lambda d: np.column_stack([own_and_boundary(d), confidence_log_odds(d)]),
     SHIPPED: lambda d: d.combined,
-    "… + lag z + length z": lambda d: np.column_stack([d.combined, lag_z(d), length_z(d)]),
-    "… + confidence": lambda d: np.column_stack([d.combined, confidence_log_odds(d)]),
-    "… + neighbour cost": lambda d: np.column_stack([d.combined, neighbour_cost(d)]),
+    "… + neighbour cost + confidence": lambda d: np.column_stack([d.combined, confidence_log_odds(d)]),
     "boundary + lag z + length z + confidence (no own model)": lambda d: np.column_stack(
         [boundary(d), lag_z(d), length_z(d), confidence_log_odds(d)]),
 }
@@ -306,6 +314,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report["beads / wrong"] = {label: [int(sum(len(d.wrong) for d in docs if d.set == key)),
                                        int(sum(d.wrong.sum() for d in docs if d.set == key))] for key, label in SETS.items()}
     report["prepared s"] = round(time.perf_counter() - started, 1)
+    for d in docs:  # the app's neighbour costs are the ones this script reckons
+        assert np.allclose(d.combined[:, 3:], neighbour_cost(d)), d.name
     table: dict[str, dict[str, Any]] = {}
     for name, scores in (("cost", [d.cost for d in docs]), ("own model (the doubt before)", [d.own_log_odds for d in docs])):
         auc = pooled_auc(docs, scores)
@@ -317,11 +327,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if MODEL_FILE.is_file():
         from sialign.filters.learned import combiner_from_dict
 
-        shipped = combiner_from_dict(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
-        auc = pooled_auc(docs, [shipped.decision(d.combined) for d in docs])
-        # In-sample where the file was fitted on this set-up; a transfer to it otherwise.
-        table["the shipped doubt_model.json as it is"] = {"in-sample": auc, "CV": None}
-        report["shipped model fitted on"] = json.loads(MODEL_FILE.read_text(encoding="utf-8")).get("fitted_on", "")
+        try:
+            shipped = combiner_from_dict(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
+        except ValueError as exc:  # a file of other features (before a --write-model)
+            report["shipped model"] = f"not read: {exc}"
+        else:
+            auc = pooled_auc(docs, [shipped.decision(d.combined) for d in docs])
+            # In-sample where the file was fitted on this set-up; a transfer to it otherwise.
+            table["the shipped doubt_model.json as it is"] = {"in-sample": auc, "CV": None}
+            report["shipped model fitted on"] = json.loads(MODEL_FILE.read_text(encoding="utf-8")).get("fitted_on", "")
     report["AUC"] = table
     before = table["own model (the doubt before)"]["CV"]
     wins = all(table[SHIPPED]["CV"][label] > before[label] for label in SETS.values())

@@ -28,6 +28,7 @@ from sialign.filters.doubt_decisions import (
 from sialign.filters.doubt_features import (
     COST_CLIP,
     FEATURE_NAMES,
+    _reported_costs,
     bead_spans,
     boundary_margins,
     char_f_score,
@@ -205,7 +206,7 @@ def test_learned_context_features_are_relative_to_the_talk(talk: Project) -> Non
     ctx = talk_context(project)
     spans = bead_spans(project)
     X = context_features(ctx, spans)
-    assert X.shape == (len(spans), 2)
+    assert X.shape == (len(spans), 4)
     for col, model in enumerate((ctx.combined, ctx.direct)):
         margins = boundary_margins(model, spans)
         scale = float(np.median(margins[margins > 0]))
@@ -219,6 +220,17 @@ def test_learned_context_features_are_relative_to_the_talk(talk: Project) -> Non
     # Halving every cost of the talk leaves the features as they were: they are relative.
     scaled = dataclasses.replace(ctx, combined=_Scaled(ctx.combined, 0.5), direct=_Scaled(ctx.direct, 0.5))
     assert np.allclose(context_features(scaled, spans), X)
+    # The bead's cost (as stored on beads, clipped) over its neighbours' mean and over the talk's median.
+    i0, a, j0, b = np.array(spans).T
+    cost = np.minimum(_reported_costs(ctx.combined, a, b, i0 + a, j0 + b), COST_CLIP)
+    assert X[0, 2] == pytest.approx(cost[0] - cost[1])
+    assert X[17, 2] == pytest.approx(cost[17] - (cost[16] + cost[18]) / 2)
+    assert X[-1, 2] == pytest.approx(cost[-1] - cost[-2])
+    assert np.allclose(X[:, 3], cost - np.median(cost))
+    # The beads around the moved chunk cost more than their neighbours and than the talk's beads.
+    assert X[16, 3] > 0 and X[17, 3] > 0 and max(X[16, 2], X[17, 2]) > 0
+    # A talk of one bead has no neighbours to compare with.
+    assert np.all(context_features(ctx, spans[:1])[:, 2:] == 0)
 
 
 class _Scaled:
@@ -238,13 +250,14 @@ def test_learned_shipped_combiner_matches_the_code_and_is_used(talk: Project) ->
     shipped = shipped_combiner()
     stored = json.loads(COMBINER_FILE.read_text(encoding="utf-8"))
     assert tuple(stored["features"]) == COMBINED_FEATURES == shipped.feature_names
-    # The talk's own model counts for more doubt, a wide boundary margin for less.
+    # The talk's own model counts for more doubt, a wide boundary margin for less, and a bead dearer
+    # than the talk's beads for more.
     weights = shipped.weights()
-    assert weights["self_log_odds"] > 0 and weights["boundary_margin_direct"] < 0
+    assert weights["self_log_odds"] > 0 and weights["boundary_margin_direct"] < 0 and weights["cost_over_talk"] > 0
     assert combiner_from_dict(combiner_to_dict(shipped, fitted_on="x")).weights() == weights
     with pytest.raises(ValueError, match="the code computes"):
         combiner_from_dict({**stored, "features": ["self_log_odds", "cost", "boundary_margin"]})
-    with pytest.raises(ValueError, match="3 numbers"):
+    with pytest.raises(ValueError, match=f"{len(COMBINED_FEATURES)} numbers"):
         combiner_from_dict({**stored, "coef": [1.0, 2.0]})
     project = _moved_boundaries(talk, (16, 25))
     ctx = talk_context(project)
@@ -254,7 +267,7 @@ def test_learned_shipped_combiner_matches_the_code_and_is_used(talk: Project) ->
     assert np.allclose(result.doubt, expected)
     assert result.own_doubt is not None and not np.allclose(result.doubt, result.own_doubt)
     # Another combination changes the doubt: compute_doubt takes the one it is given.
-    flat = fit_combiner(np.array([[0.0, 0, 0], [1.0, 0, 0]]), np.array([0.0, 1.0]))
+    flat = fit_combiner(np.eye(2, len(COMBINED_FEATURES)), np.array([0.0, 1.0]))
     other = compute_doubt(project, context=ctx, combiner=flat)
     assert not np.allclose(other.doubt, result.doubt)
     # Without any review, the four beads around the moved chunks are the most doubtful.

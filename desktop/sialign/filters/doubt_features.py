@@ -59,7 +59,7 @@ N_FEATURES = len(FEATURE_NAMES)
 
 
 # Features of an alignment's bead among its neighbours (:func:`context_features`).
-CONTEXT_FEATURE_NAMES: tuple[str, ...] = ("boundary_margin", "boundary_margin_direct")
+CONTEXT_FEATURE_NAMES: tuple[str, ...] = ("boundary_margin", "boundary_margin_direct", "cost_over_neighbours", "cost_over_talk")
 
 
 # Costs and margins are clipped here: unrelated text costs about 1.
@@ -475,7 +475,10 @@ def context_features(ctx: TalkContext, spans: Sequence[Span]) -> np.ndarray:
     boundary margin, clipped to ±COST_CLIP. Costs are on different scales
     from talk to talk (chunks of a talk through its reference, sentences of
     a speech), so an absolute margin would not carry over; the ratio to the
-    talk's typical margin does.
+    talk's typical margin does. Then the bead's calibrated cost under the
+    combined model (as stored on beads, clipped to COST_CLIP) minus the mean
+    of its neighbours' and minus the talk's median: a bead dearer than the
+    beads around it, or than the talk's own beads, is more often wrong.
 
     Args:
         ctx: the talk.
@@ -495,6 +498,12 @@ def context_features(ctx: TalkContext, spans: Sequence[Span]) -> np.ndarray:
         edge = np.array([COST_CLIP])
         nearest = np.minimum(np.concatenate([edge, margins]), np.concatenate([margins, edge]))
         out[:, col] = np.clip(nearest / scale, -COST_CLIP, COST_CLIP)
+    if ctx.combined is not None and len(spans) >= 2:
+        i0, a, j0, b = np.asarray(spans, dtype=np.int64).reshape(-1, 4).T
+        cost = np.minimum(_reported_costs(ctx.combined, a, b, i0 + a, j0 + b), COST_CLIP)
+        around = np.nanmean(np.vstack([np.r_[np.nan, cost[:-1]], np.r_[cost[1:], np.nan]]), axis=0)
+        out[:, 2] = cost - around
+        out[:, 3] = cost - np.median(cost)
     return out
 
 

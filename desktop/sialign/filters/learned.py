@@ -33,11 +33,12 @@ real one:
   (reference and interpretation compared by meaning: short chunks the
   lexical pivot cannot place, the encoder often can).
 
-The talk's own model's log-odds are then combined with two features of
+The talk's own model's log-odds are then combined with four features of
 each bead among its neighbours (:func:`~sialign.filters.doubt_features.context_features`:
 how much the cost of the bead and its neighbour rises when the boundary
 between them moves by one segment, relative to the talk's typical rise, for
-the aligner's cost and for the direct signal) by a small logistic regression
+the aligner's cost and for the direct signal; the bead's cost minus its
+neighbours' mean and minus the talk's median) by a small logistic regression
 fitted on the gold of the dev data and shipped in ``doubt_model.json``
 (``tests/benchmarks/cv_doubt.py`` fits it and reports it leave-one-document-out).
 Most wrong beads are one chunk off at a boundary the learned second pass or
