@@ -61,11 +61,6 @@ def as_path(beads: C.Gold) -> list[Bead4]:
     return out
 
 
-def as_gold(bead: Bead4) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    i0, a, j0, b = bead
-    return tuple(range(i0, i0 + a)), tuple(range(j0, j0 + b))
-
-
 def written_translations(metrics: Any) -> dict[str, Any]:
     """EPTIC dev's sources against their official translations, line against line, with and without the joins."""
     from sialign.align import learned_pass
@@ -90,8 +85,9 @@ def written_translations(metrics: Any) -> dict[str, Any]:
         golds.append(gold)
         src_names, tgt_names = [shared_names(t) for t in speech.source], [shared_names(t) for t in lines]
         ones = [(s[0], 1, t[0], 1) for s, t in gold if t]
-        pairs += sum(1 for x, y in zip(ones, ones[1:]) if (x[0] + 1, x[2] + 1) == (y[0], y[2]))
-        crossed += sum(1 for x, y in zip(ones, ones[1:]) if (x[0] + 1, x[2] + 1) == (y[0], y[2]) and crossing(x, y, src_names, tgt_names))
+        neighbours = [(x, y) for x, y in zip(ones, ones[1:]) if (x[0] + 1, x[2] + 1) == (y[0], y[2])]
+        pairs += len(neighbours)
+        crossed += sum(1 for x, y in neighbours if crossing(x, y, src_names, tgt_names))
         project = Project(source=Document.from_texts(speech.source, speech.src_lang), target=Document.from_texts(lines, speech.tgt_lang))
         shipped = dict(learned_pass.JOIN_CROSSED)
         for way, join in (("joined (as shipped)", shipped), ("nothing joined", {})):
@@ -138,13 +134,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         plain = C.aligned(item, weights, join=False)
         caps = (min(seen["limits"][0], seen["src_spans"].shape[0]), min(seen["limits"][1], seen["tgt_spans"].shape[0]))
         src_names, tgt_names = seen["names"]
-        everywhere = [as_gold(b) for b in join_crossed(as_path(plain), src_names, tgt_names, *caps)]
+        everywhere = C.path_beads(join_crossed(as_path(plain), src_names, tgt_names, *caps))
         by_way = {"first pass": C.aligned(item, None), "nothing joined": plain,
                   "joined as shipped": C.aligned(item, weights), "joined everywhere": everywhere}
         for variant, (cap, kind) in VARIANTS.items():
             src_of, tgt_of = seen[kind]
             joined = join_crossed(as_path(plain), src_of, tgt_of, cap, cap) if C.joins(item) else as_path(plain)
-            by_way[variant] = [as_gold(b) for b in joined]
+            by_way[variant] = C.path_beads(joined)
         scored = {way: C.scored_beads(item, h) for way, h in by_way.items()}
         for way, h in scored.items():
             hyps.setdefault((g, way), []).append(h)

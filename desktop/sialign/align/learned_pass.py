@@ -602,27 +602,33 @@ class _Skip:
 _WORD = re.compile(r"\w+")
 
 
+def _number(word: str) -> bool:
+    """A token with a digit, 2 characters or more."""
+    return len(word) >= 2 and any(c.isdigit() for c in word)
+
+
 def shared_words(text: str) -> frozenset[str]:
     """The words of ``text`` a translation may keep unchanged: every word of 4 letters or more and
     every token with a digit (2 characters or more), case-folded (names, numbers, some cognates)."""
-    return frozenset(w.casefold() for w in _WORD.findall(text) if len(w) >= 4 or (len(w) >= 2 and any(c.isdigit() for c in w)))
+    return frozenset(w.casefold() for w in _WORD.findall(text) if len(w) >= 4 or _number(w))
 
 
 def shared_names(text: str) -> frozenset[str]:
     """The words of :func:`shared_words` that ``text`` writes with a capital, and its tokens with a digit (names, numbers)."""
-    return frozenset(w.casefold() for w in _WORD.findall(text)
-                     if (len(w) >= 4 and w[0].isupper()) or (len(w) >= 2 and any(c.isdigit() for c in w)))
+    return frozenset(w.casefold() for w in _WORD.findall(text) if (len(w) >= 4 and w[0].isupper()) or _number(w))
+
+
+def _held(words: Sequence[frozenset[str]], start: int, count: int) -> frozenset[str]:
+    """The words of segments ``start .. start + count - 1`` together (those before the first left out)."""
+    return frozenset().union(*words[max(0, start) : start + count])
 
 
 def crossing(left: tuple[int, int, int, int], right: tuple[int, int, int, int],
              src_names: Sequence[frozenset[str]], tgt_names: Sequence[frozenset[str]]) -> frozenset[str]:
     """The names that cross the boundary between two neighbouring beads (src_start, n_src, tgt_start, n_tgt):
     those of one bead's source that stand in the other's target and on neither of the other two sides."""
-    def held(names: Sequence[frozenset[str]], start: int, count: int) -> frozenset[str]:
-        return frozenset().union(*names[start : start + count])
-
-    s1, s2 = held(src_names, left[0], left[1]), held(src_names, right[0], right[1])
-    t1, t2 = held(tgt_names, left[2], left[3]), held(tgt_names, right[2], right[3])
+    s1, s2 = _held(src_names, left[0], left[1]), _held(src_names, right[0], right[1])
+    t1, t2 = _held(tgt_names, left[2], left[3]), _held(tgt_names, right[2], right[3])
     return ((s1 - s2) & (t2 - t1)) | ((s2 - s1) & (t1 - t2))
 
 
@@ -656,10 +662,10 @@ def found_nearby(bead: tuple[int, int, int, int], src_words: Sequence[frozenset[
     ``bead``: (src_start, n_src, tgt_start, 0); ``src_words`` / ``tgt_words``: :func:`shared_words` of each segment.
     """
     i0, a, j0, _ = bead
-    mine = frozenset().union(*src_words[i0 : i0 + a])
+    mine = _held(src_words, i0, a)
     if not mine:
         return False
-    near = frozenset().union(*tgt_words[max(0, j0 - FOUND_REACH) : j0 + FOUND_REACH])
+    near = _held(tgt_words, j0 - FOUND_REACH, 2 * FOUND_REACH)  # j0 - FOUND_REACH .. j0 + FOUND_REACH - 1
     return len(mine & near) >= FOUND_SHARE * len(mine)
 
 

@@ -343,9 +343,10 @@ def align_project(
         # Read by the second pass over the whole talk and by the confidences: computed once.
         typical = typical_cosine(run_vectors[0][0], run_vectors[1][0])
         if VOTE.get(units):  # only the vote reads them
-            words = ([shared_words(t) for t in _texts(src_doc)], [shared_words(t) for t in tgt_texts])
+            src_texts = _texts(src_doc)
+            words = ([shared_words(t) for t in src_texts], [shared_words(t) for t in tgt_texts])
             if JOIN_CROSSED.get(weights):  # a written translation's names join beads
-                seg_names = ([shared_names(t) for t in _texts(src_doc)], [shared_names(t) for t in tgt_texts])
+                seg_names = ([shared_names(t) for t in src_texts], [shared_names(t) for t in tgt_texts])
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []
     levels: list[list[int]] = []

@@ -499,8 +499,8 @@ def context_features(ctx: TalkContext, spans: Sequence[Span]) -> np.ndarray:
         nearest = np.minimum(np.concatenate([edge, margins]), np.concatenate([margins, edge]))
         out[:, col] = np.clip(nearest / scale, -COST_CLIP, COST_CLIP)
     if ctx.combined is not None and len(spans) >= 2:
-        i0, a, j0, b = np.asarray(spans, dtype=np.int64).reshape(-1, 4).T
-        cost = np.minimum(_reported_costs(ctx.combined, a, b, i0 + a, j0 + b), COST_CLIP)
+        # The clipped cost :func:`span_features` holds (cached on the talk: the doubt reads them first).
+        cost = span_features(ctx, spans)[:, FEATURE_NAMES.index("cost")]
         around = np.nanmean(np.vstack([np.r_[np.nan, cost[:-1]], np.r_[cost[1:], np.nan]]), axis=0)
         out[:, 2] = cost - around
         out[:, 3] = cost - np.median(cost)
