@@ -14,6 +14,8 @@ from sialign.core.model import BeadStatus, Project
 from sialign.io import edit_journal
 from sialign.io.edit_journal import EditJournal, autosave_base, edits_after, file_base, read_journal, replay_journal
 from sialign.io.project_file import (
+    autosave_path,
+    discard_autosave,
     find_unsaved_work,
     journal_path,
     load_project,
@@ -107,9 +109,11 @@ def test_edit_journal_starts_over_at_each_autosave(tmp_path: Path) -> None:
     work = find_unsaved_work(path, "rivers")
     assert work is not None and work.edits == 2
     assert load_unsaved_work(work, path).project.to_dict() == live.project.to_dict()
-    # A save removes both.
+    # A save leaves nothing to recover; the app then removes both (they are its files, never a save's).
     save_project(live.project, path)
-    assert not live.journal.path.exists() and find_unsaved_work(path, "rivers") is None
+    assert live.journal.path.exists() and find_unsaved_work(path, "rivers") is None
+    discard_autosave(path, "rivers")
+    assert not live.journal.path.exists() and not autosave_path(path, "rivers").exists()
 
 
 def test_edit_journal_torn_last_line_is_left_out(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from sialign.io.project_file import (
     MIGRATIONS,
     SCHEMA_VERSION,
     autosave_path,
+    discard_autosave,
     find_recovery,
     load_project,
     read_project_data,
@@ -287,8 +288,8 @@ def test_project_file_autosave_and_recovery(tmp_path: Path) -> None:
     assert recovered.path == str(path)  # saving the recovered project writes the real file
     assert state(recovered) == state(project)
     save_project(recovered, recovered.path)
-    assert not written.exists()
-    assert find_recovery(path) is None
+    # The saved file is newer: nothing to recover; the autosave itself is the app's to remove.
+    assert written.exists() and find_recovery(path) is None
 
 
 def test_project_file_older_autosave_is_not_offered(tmp_path: Path) -> None:
@@ -314,6 +315,8 @@ def test_project_file_untitled_autosave(tmp_path: Path, monkeypatch: pytest.Monk
     assert recovered.path is None
     assert read_project_data(written)["autosave_of"] is None
     save_project(recovered, tmp_path / "rivers.sialign")
+    assert untitled_autosaves() == [written]  # a save leaves the app's recovery files alone
+    discard_autosave(None, project.talk_id)
     assert untitled_autosaves() == []
 
 

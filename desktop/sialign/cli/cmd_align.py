@@ -23,6 +23,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from sialign.cli.project_args import add_write_guard, write_guard
+
 if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import AlignParams
@@ -57,6 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--talk-id", metavar="NAME", help="talk name written into exports (default: the name both transcripts share, else their folder's name)")
     parser.add_argument("--rows", type=int, default=5, metavar="N", help="beads to print after the summary")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    add_write_guard(parser)
 
 
 def add_alignment_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -272,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     aligned = align_talk(project, params, filters=filters, progress=progress)
     if progress is not None:
         print(file=sys.stderr)
-    written = export(project, args.output, format=fmt)
+    written = export(project, args.output, format=fmt, **write_guard(args))
     if written.why:
         # Said even with -q: an empty file from two non-empty transcripts looks like a failure.
         print(f"sialign align: warning: wrote no bead to {written.path}: {written.why}; to write the dropped beads, "

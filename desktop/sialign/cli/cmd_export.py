@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sialign.cli.project_args import add_write_guard, write_guard
 from sialign.core.plurals import count_noun
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--two-column", action="store_true", help="with tsv: write source<TAB>target only (same as -f tsv2)")
     parser.add_argument("--links", action="store_true",
                         help="with tsv or jsonl: add each bead's word links as 0-based i-j token pairs (those the project lacks are drawn first)")
+    add_write_guard(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.links:
         _draw_links(project)
     written = export(project, output, format=fmt, only_confirmed=args.only_confirmed, include_dropped=args.include_dropped,
-                     links=args.links)
+                     links=args.links, **write_guard(args))
     total = len(project.alignment.beads) if project.alignment is not None else 0
     print(f"Wrote {written.beads} of {count_noun(total, 'bead')} to {output} ({fmt})"
           + (f": {written.why} (--include-dropped writes them)" if written.why and not args.include_dropped else ""),

@@ -22,7 +22,7 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from sialign.cli.project_args import add_project_and_output
+from sialign.cli.project_args import add_project_and_output, add_write_guard, write_guard
 from sialign.core.plurals import count_noun
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ IN_PLACE = ("project",)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_and_output(parser)
+    add_write_guard(parser)
     parser.add_argument("--intra", action=argparse.BooleanOptionalAction, default=None, help="trim leading/trailing chunks without a content word")
     parser.add_argument("--alpha-min", type=float, metavar="X", help="least share of content words rendered (0..1)")
     parser.add_argument("--gamma-min", type=float, metavar="X", help="least length ratio target/reference")
@@ -141,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     done = apply_filters(project, names, params=params, embedder=args.embedder, others=others, progress=_progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    save(project, args.output or args.project)
+    save(project, args.output or args.project, **write_guard(args))
     if args.learned_only:
         print(_learned_line(done))
         if args.report:

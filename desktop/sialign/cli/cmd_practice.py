@@ -21,6 +21,8 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
+from sialign.cli.project_args import add_write_guard, write_guard
+
 HELP = "practise interpreting a talk: align a rendition live while it is spoken, then save the session's project"
 
 
@@ -35,10 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=1.0, metavar="N", help="with --input-file: feed N times faster than real time (0: as fast as possible; default 1)")
     parser.add_argument("--whisper-model", metavar="NAME|DIR", help="Whisper model folder, or the name of one added with 'sialign models add' (default: the default Whisper model)")
     parser.add_argument("--events", metavar="EVENTS.jsonl", help="write one JSON line per bead as it is committed or revised")
-    parser.add_argument("--recording", metavar="REC.wav", help="with --record: where to write the recording (default: beside -o, SESSION.wav)")
+    parser.add_argument("--recording", metavar="REC.wav", help="with --record: where to write the recording (default: beside -o, SESSION.wav); an existing "
+                        "file is never written over: SESSION.practice-YYYYmmdd-HHMMSS.wav beside it is chosen instead")
     parser.add_argument("--threads", type=int, default=2, metavar="N", help="CPU threads for the live recogniser (default 2)")
     parser.add_argument("-o", "--output", metavar="SESSION.sialign", required=True, help="the session's project")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    add_write_guard(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
                                progress=progress)
     if progress is not None:
         print(file=sys.stderr)
-    saved = export(project, output)
+    saved = export(project, output, **write_guard(args))
     if not args.quiet:
         assert project.alignment is not None
         counts = project.alignment.counts()
@@ -155,8 +159,12 @@ def _record(args: argparse.Namespace, output: Path, src_audio: str | None, live:
     import time
 
     from sialign.booth.recorder import BoothRecorder
+    from sialign.workflows.booth import free_recording_path
 
-    target = Path(args.recording) if args.recording else output.with_suffix(".wav")
+    wanted = Path(args.recording).expanduser() if args.recording else output.with_suffix(".wav")
+    target = free_recording_path(wanted)
+    if target != wanted and not args.quiet:
+        print(f"{wanted} exists: recording to {target} instead", file=sys.stderr)
     recorder = BoothRecorder(Path(src_audio) if src_audio else None, target, on_block=live.feed)
     recorder.start()
     if not args.quiet:

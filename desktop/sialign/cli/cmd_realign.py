@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sialign.cli.project_args import add_project_and_output
+from sialign.cli.project_args import add_project_and_output, add_write_guard, write_guard
 from sialign.core.plurals import count_noun
 
 NAME = "realign"
@@ -27,7 +27,8 @@ IN_PLACE = ("project",)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_and_output(parser)
     parser.add_argument("--all", action="store_true", help="re-align confirmed beads too (their review data is still carried)")
-    parser.add_argument("--force", action="store_true", help="apply even when some review data cannot be carried")
+    add_write_guard(parser, force_help="apply even when some review data cannot be carried, or while SI Aligner or "
+                    "another command holds the project open")
     parser.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
     parser.add_argument(
         "--model", metavar="PATH|NAME|lexical",
@@ -73,6 +74,6 @@ def run(args: argparse.Namespace) -> int:
             "nothing was written — review them, or run again with --force"
         )
     target = args.output or args.project
-    save(project, target)
+    save(project, target, **write_guard(args))
     print(f"saved {target}", file=sys.stderr)
     return 0

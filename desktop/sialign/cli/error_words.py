@@ -21,6 +21,7 @@ OPTION_NAMES: dict[str, tuple[str, ...]] = {
     "model_link": ("link",),
     "language": ("language", "src_lang"),
     "speech_model": ("whisper_model",),
+    "write_held": ("force",),
 }
 # ... and where one command's option of that name means another setting (``--model`` is the embedder of
 # ``align`` but the speech model of ``transcribe``).

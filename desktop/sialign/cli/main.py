@@ -21,21 +21,31 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
+import json
 import logging
 import os
 import pkgutil
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import sialign
 from sialign.cli.error_words import error_line
 from sialign.cli.usage import UsageError, check_number_ranges
-from sialign.core.errors import OutputIsInputError, OutputNameError, SialignError, UnknownLanguageError, printable
+from sialign.core.errors import (
+    OutputIsInputError,
+    OutputNameError,
+    ProjectBusyError,
+    SialignError,
+    UnknownLanguageError,
+    printable,
+)
 
 EXIT_OK = 0
 EXIT_INPUT = 2  # a file cannot be read or written as asked (bad input, disk full...)
 EXIT_INTERNAL = 70  # a defect of SI Aligner (sysexits EX_SOFTWARE)
 EXIT_USAGE = 64  # wrong command-line arguments (sysexits EX_USAGE)
+EXIT_BUSY = 75  # the project is held by another program, or the app's unsaved review stands beside it (EX_TEMPFAIL)
 EXIT_INTERRUPTED = 130  # Ctrl+C
 EXIT_BROKEN_PIPE = 141  # the reader of standard output went away (as a SIGPIPE death)
 
@@ -46,6 +56,8 @@ EXIT_STATUSES = (
     (EXIT_OK, "success"),
     (EXIT_INPUT, "a file cannot be read or written as asked (the message names it and the fix)"),
     (EXIT_USAGE, "wrong command-line arguments"),
+    (EXIT_BUSY, "the project is open in SI Aligner or another command, or the app holds unsaved review of it "
+                "(the message names which; --force or --discard-recovery writes anyway)"),
     (EXIT_INTERNAL, "internal error of SI Aligner (run again with --debug for the traceback and report it)"),
     (EXIT_INTERRUPTED, "interrupted"),
     (EXIT_BROKEN_PIPE, "standard output was closed early (for example by 'head')"),
@@ -202,7 +214,7 @@ def configure_logging(verbose: int = 0, debug: bool = False) -> None:
 
 
 # The options through which commands write files; every other file named on the command line is read.
-OUTPUT_OPTIONS = {"output": "-o", "json": "--json", "events": "--events"}
+OUTPUT_OPTIONS = {"output": "-o", "json": "--json", "events": "--events", "recording": "--recording"}
 
 
 def refuse_output_over_input(args: argparse.Namespace) -> None:
@@ -225,19 +237,70 @@ def refuse_output_over_input(args: argparse.Namespace) -> None:
     # How the command's usage line names its arguments, where not as their upper-cased names (convert's IN and OUT).
     names = {"output": "-o", **getattr(module, "ARGUMENT_NAMES", {})}
     inputs: list[tuple[str, str]] = []
+    folders: list[tuple[str, str]] = []
     for dest, value in values.items():
         if dest.startswith("_") or dest in OUTPUT_OPTIONS:
             continue
         for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str) and item not in ("", "-") and os.path.isfile(os.path.expanduser(item)):
+            if not isinstance(item, str) or item in ("", "-"):
+                continue
+            if os.path.isfile(os.path.expanduser(item)):
                 inputs.append((dest, item))
+            elif os.path.isdir(os.path.expanduser(item)):
+                folders.append((dest, item))
     for dest, option in OUTPUT_OPTIONS.items():
         output = values.get(dest)
         if not isinstance(output, str) or output in ("", "-"):
             continue
-        reads = [(f"the input {names.get(dest_in, dest_in.upper())}", item) for dest_in, item in inputs
-                 if not (dest == "output" and dest_in in in_place)]
+        reads: list[tuple[str, str | Path | None]] = []
+        for dest_in, item in inputs:
+            named = f"the input {names.get(dest_in, dest_in.upper())}"
+            if not (dest == "output" and dest_in in in_place):
+                reads.append((named, item))
+            if os.path.exists(os.path.expanduser(output)):
+                # What a project or a corpus stands on is an input too (only a file that exists can be one).
+                reads.extend(standing_on(item, named))
+        if os.path.exists(os.path.expanduser(output)):
+            for dest_in, item in folders:
+                reads.extend(standing_on(item, f"the input {names.get(dest_in, dest_in.upper())}"))
         check_not_an_input(output, reads, names.get(dest, option))
+
+
+def standing_on(path: str, named: str) -> list[tuple[str, str | Path | None]]:
+    """The files an input stands on: a project's transcripts and recordings; a corpus folder's state, manifest and talks.
+
+    Nothing for any other file (or one that cannot be read: the command itself says why).
+    """
+    from sialign.corpus.runner import STATE_FILE
+    from sialign.io.project_file import PROJECT_SUFFIX
+    from sialign.workflows.outputs import project_files
+
+    found: list[tuple[str, str | Path | None]] = []
+    expanded = Path(path).expanduser()
+    if expanded.is_dir():
+        state_path = expanded / STATE_FILE
+        if not state_path.is_file():
+            return found
+        found.append((f"the corpus state file of {named}", state_path))
+        try:
+            data = json.loads(state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return found
+        if not isinstance(data, dict):
+            return found
+        manifest = data.get("manifest")
+        if isinstance(manifest, str) and manifest:
+            found.append((f"the manifest of {named}", manifest))
+        talks = data.get("talks")
+        for talk in talks if isinstance(talks, dict) else {}:
+            project = expanded / f"{talk}{PROJECT_SUFFIX}"
+            if project.is_file():
+                found.append((f"talk {talk}'s project in {named}", project))
+                found.extend((f"{what} of talk {talk} in {named}", file) for what, file in project_files(project))
+        return found
+    if expanded.suffix.lower() == PROJECT_SUFFIX and expanded.is_file():
+        found.extend((f"{what} named by {named}", file) for what, file in project_files(expanded))
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args._run(args) or 0)
         sys.stdout.flush()
         return code
+    except ProjectBusyError as exc:  # another program holds the project, or the app's unsaved review would be lost
+        print(f"sialign {args.command}: error: {error_line(exc, parser, args.command)}", file=sys.stderr)
+        return EXIT_BUSY
     except (OutputIsInputError, OutputNameError) as exc:  # refused before any work: a usage error, in the one line that says it all
         print(f"sialign {args.command}: error: {printable(exc)}", file=sys.stderr)
         return EXIT_USAGE

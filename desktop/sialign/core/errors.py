@@ -68,6 +68,8 @@ SETTINGS: dict[str, str] = {
     "split_corpus": "assigning a corpus's talks to splits",
     "remove_model": "removing an added model",
     "align": "aligning the talk",
+    "write_held": "writing a project another program holds open",
+    "discard_recovery": "writing a project over the app's unsaved review of it",
 }
 
 
@@ -247,6 +249,14 @@ class OutputIsInputError(SialignError):
 
     Refused before any work: writing it would destroy the input. Front ends
     treat it as a usage error (the command line's exit status 64).
+    """
+
+
+class ProjectBusyError(SialignError):
+    """A project cannot be written now: another program holds it open, or the app's unsaved review stands beside it.
+
+    Refused before anything is written; the command line's exit status 75
+    (sysexits EX_TEMPFAIL: try again once the other program is done).
     """
 
 

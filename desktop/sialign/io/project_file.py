@@ -202,8 +202,10 @@ def _write_payload(payload: dict[str, Any], path: Path) -> None:
 def save_project(project: Project, path: str | Path) -> None:
     """Save ``project`` to ``path`` atomically and make ``path`` its file.
 
-    Also removes the autosave of that file (and of the project's previous
-    location), which is now older than the saved state.
+    The autosave and edit journal beside ``path`` are left alone: they are
+    the desktop app's, which removes them after its own save
+    (:func:`discard_autosave`); a command that writes a project checks them
+    first (:func:`sialign.workflows.outputs.check_no_unsaved_review`).
 
     Raises:
         TypeError: a value in ``params``/``metadata`` is not JSON-serialisable
@@ -211,12 +213,9 @@ def save_project(project: Project, path: str | Path) -> None:
         OSError: the folder cannot be written.
     """
     path = Path(path)
-    previous = project.path
     rebase_document_paths(project, path)
     _write_payload(_payload(project, autosave=False), path)
     project.path = str(path)
-    discard_autosave(previous, project.talk_id)
-    discard_autosave(path)
 
 
 def rebase_document_paths(project: Project, path: str | Path) -> None:

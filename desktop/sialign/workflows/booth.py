@@ -137,6 +137,26 @@ def session_files(talk: BoothTalk, when: float | None = None) -> tuple[Path, Pat
     return folder / f"{base}.wav", folder / f"{base}.sialign"
 
 
+def free_recording_path(wanted: Path, when: float | None = None) -> Path:
+    """Where to record when ``wanted`` is asked for: ``wanted`` itself when no file has that name, else a new name.
+
+    A recording is never written over an existing file (the talk's own
+    recording, an earlier session): the new name is
+    ``STEM.practice-YYYYmmdd-HHMMSS.wav`` beside it, with ``-2``, ``-3``… when taken.
+    """
+    wanted = Path(wanted)
+    if not wanted.exists():
+        return wanted
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when if when is not None else time.time()))
+    stem = wanted.stem.split(SESSION_INFIX)[0]
+    candidate = wanted.with_name(f"{stem}{SESSION_INFIX}{stamp}{wanted.suffix}")
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = wanted.with_name(f"{stem}{SESSION_INFIX}{stamp}-{n}{wanted.suffix}")
+    return candidate
+
+
 def earlier_sessions(project_path: str | Path) -> list[Path]:
     """The other practice sessions of the same talk beside ``project_path``, oldest first (for *Compare renditions*)."""
     path = Path(project_path)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sialign.core.errors import ProjectBusyError
 from sialign.core.plurals import count_noun
 
 if TYPE_CHECKING:
@@ -85,6 +86,41 @@ def project_inputs(project: Project) -> list[tuple[str, str | Path | None]]:
     return found
 
 
+def project_files(project_file: str | Path) -> list[tuple[str, Path]]:
+    """The transcripts and recordings a saved project names, read from its file without loading the project.
+
+    ``(what, path)`` pairs (``the source transcript``, ``the interpretation recording``…); stored
+    paths are resolved against the project's folder. Nothing for a file that is no readable project.
+    """
+    import json
+
+    from sialign.core.paths import resolve_project_path
+
+    try:
+        with open(project_file, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError, RecursionError):
+        return []
+    body = data.get("project") if isinstance(data, dict) else None
+    if not isinstance(body, dict):
+        return []
+    found: list[tuple[str, Path]] = []
+    for key, name in (("source", "source"), ("target", "interpretation"), ("reference", "reference")):
+        doc = body.get(key)
+        if not isinstance(doc, dict):
+            continue
+        for field, what in (("path", "transcript"), ("audio_path", "recording")):
+            raw = doc.get(field)
+            if isinstance(raw, str) and raw:
+                try:
+                    resolved = resolve_project_path(raw, str(project_file))
+                except (OSError, ValueError):
+                    continue
+                if resolved is not None:
+                    found.append((f"the {name} {what}", Path(resolved)))
+    return found
+
+
 def check_output_name(output: str, format: str | None, *, project: bool) -> None:
     """Refuse an output whose name says no format (``x.docx``, ``out``) when no format is chosen with -f.
 
@@ -123,20 +159,85 @@ def check_project_output(output: str, command: str, option: str = "-o") -> None:
     check_output_folder(output, option)
 
 
-def save(project: Project, path: str | Path) -> Written:
+def save(project: Project, path: str | Path, *, app: bool = False, force: bool = False,
+         discard_recovery: bool = False, program: str = "a sialign command") -> Written:
     """Write the project file ``path`` (atomically; its transcript and audio paths made relative to it).
 
     The one way a front end writes a project (the app's Save, ``filter``,
     ``realign``, corpus mode); :func:`export` writes one too when its output
     ends in ``.sialign``.
 
+    A project has one writer at a time (:mod:`sialign.io.project_lock`), and
+    its edit journal and autosave belong to the desktop app. The app
+    (``app=True``) holds the lock while the project is open and clears its
+    own recovery files after a save. A command (``program`` names it) takes
+    the lock while it writes, leaves the recovery files alone, and refuses
+    while they hold review newer than the file.
+
+    Args:
+        force: write although another program holds the project.
+        discard_recovery: write although the app's unsaved review stands beside the file (it is removed).
+
     Raises:
+        ProjectBusyError: the project is held by another program, or has unsaved review (nothing written).
         OutputError / OSError: the file cannot be written (the old one is left as it was).
     """
     from sialign.io.project_file import save_project
+    from sialign.io.project_lock import acquire
 
-    save_project(project, path)
+    if app:
+        save_project(project, path)
+        return Written(str(path))
+    lock = None
+    try:
+        lock = acquire(path, program)
+    except ProjectBusyError:
+        if not force:
+            raise
+    try:
+        check_no_unsaved_review(path, discard=discard_recovery)
+        save_project(project, path)
+    finally:
+        if lock is not None:
+            lock.release()
     return Written(str(path))
+
+
+def check_no_unsaved_review(path: str | Path, *, discard: bool = False) -> None:
+    """Refuse to overwrite a project whose autosave or edit journal holds review the file does not.
+
+    Those are the app's recovery files (after a crash, or while it is open
+    with unsaved edits); with ``discard`` they are removed instead.
+
+    Raises:
+        ProjectBusyError: there is unsaved review, and ``discard`` is False.
+    """
+    import time
+
+    from sialign.io.project_file import discard_autosave, find_unsaved_work
+
+    if not Path(path).is_file():
+        work = None
+    else:
+        try:
+            work = find_unsaved_work(path)
+        except (OSError, ValueError):
+            work = None
+    if work is None:
+        return
+    if discard:
+        discard_autosave(path)
+        log.warning("%s: the app's unsaved review was discarded", path)
+        return
+    what = (f"{count_noun(work.edits, 'unsaved edit')}" if work.autosave is None
+            else "an autosave newer than the file" + (f" and {count_noun(work.edits, 'later edit')}" if work.edits else ""))
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(work.when))
+    raise ProjectBusyError(
+        f"{path}: SI Aligner holds review of this project that is not saved ({what}, last change {when}) — "
+        "open the project in the app to recover and save it, or write the project anyway and lose that review; "
+        "nothing was written",
+        settings=("discard_recovery",),
+    )
 
 
 @dataclass(frozen=True)
@@ -164,6 +265,9 @@ def export(
     two_column: bool = False,
     links: bool = False,
     option: str = "-o",
+    force: bool = False,
+    discard_recovery: bool = False,
+    program: str = "a sialign command",
 ) -> Written:
     """Write the project (a ``.sialign`` output without a format) or its alignment in any export format.
 
@@ -177,11 +281,13 @@ def export(
         only_confirmed / include_dropped / two_column: which beads, and ``tsv`` as two columns.
         links: the stored word links too (``tsv`` and ``jsonl``; see :func:`~sialign.io.writers.write_alignment`).
         option: how the caller names ``output`` in a message (``-o``, ``export()``).
+        force / discard_recovery / program: for a ``.sialign`` output, as :func:`save`.
 
     Raises:
         OutputError: the folder of ``output`` does not exist.
         OutputIsInputError: ``output`` is the project's file (unless a project is written), a transcript or a recording of it.
         ExportError: no alignment, or an unknown format.
+        ProjectBusyError: a ``.sialign`` output is held by another program or has unsaved review.
     """
     from sialign.io.project_file import PROJECT_SUFFIX
     from sialign.io.writers import write_alignment
@@ -191,7 +297,7 @@ def export(
     # Saving a project over its own file is a save; anything else over a file the talk stands on destroys it.
     check_not_an_input(output, project_inputs(project)[1 if writes_project else 0 :], option)
     if writes_project:
-        return save(project, output)
+        return save(project, output, force=force, discard_recovery=discard_recovery, program=program)
     rows = write_alignment(project, output, format=format, only_confirmed=only_confirmed,
                            include_dropped=include_dropped, two_column=two_column, links=links)
     log.info("wrote %d beads to %s", rows, output)
@@ -327,4 +433,4 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     return lines
 
 
-__all__ = ["Written", "check_output_folder", "check_output_name", "check_project_output", "export", "summary_lines"]
+__all__ = ["Written", "check_no_unsaved_review", "check_output_folder", "check_output_name", "check_project_output", "export", "summary_lines"]

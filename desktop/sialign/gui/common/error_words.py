@@ -47,6 +47,9 @@ WHERE_IN_THE_APP: dict[str, str] = {
     "split_corpus": "",
     "remove_model": "the Remove button",
     "align": "Align → Align",
+    # The app takes the lock itself and owns the recovery files: nothing to change there.
+    "write_held": "",
+    "discard_recovery": "",
 }
 
 

@@ -328,6 +328,8 @@ class MainWindow(QMainWindow):
             self.saved_label.setText("")
             return
         name = Path(project.path).name if project.path else f"{project.talk_id} (not saved)"
+        if project.path is None and self.files.read_only_of:
+            name = f"{Path(self.files.read_only_of).name} (read-only copy: open in {self.files.read_only_holder})"
         self.setWindowTitle(f"{name}[*] — {APP_NAME}")
         self.setWindowModified(self.session.is_modified)
         if project.path is None:
@@ -566,6 +568,7 @@ class MainWindow(QMainWindow):
         self.panels.save_layout()
         self.autosave_timer.stop()
         self.files.close_journal()
+        self.files.release_lock()
         self.audio_panel.shutdown()
         self.doubt.shutdown()
         self.colours.shutdown()

@@ -89,12 +89,18 @@ class ProjectFilesController(QObject):
         self.journal_enabled = True
         self._journal: Any = None
         self._journal_base: dict[str, str] | None = None
+        # The lock on the open project's file (one writer at a time); ``read_only_of`` is the file another
+        # program held when it was opened here as a copy, and ``read_only_holder`` who held it.
+        self._lock: Any = None
+        self.read_only_of: str | None = None
+        self.read_only_holder: str = ""
         self._sync_timer = QTimer(self)
         self._sync_timer.setSingleShot(True)
         self._sync_timer.setInterval(1000)
         self._sync_timer.timeout.connect(self._sync_journal)
         session.step_applied.connect(self._journal_step)
         session.project_replaced.connect(self._journal_project_replaced)
+        session.project_replaced.connect(self._project_replaced)
         self.autosave_written.connect(self._autosave_written, Qt.ConnectionType.QueuedConnection)
 
     def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
@@ -157,6 +163,9 @@ class ProjectFilesController(QObject):
         if not ok:
             return False
         project.path = str(path)
+        holder = self._take_lock(path)
+        if holder is not None:
+            return self._open_read_only(project, path, holder)
         modified = False
         recovered: Any = None
         work = find_unsaved_work(path, project.talk_id)
@@ -199,6 +208,62 @@ class ProjectFilesController(QObject):
         self.notify(f"Opened {path}", 5000)
         self.offer_to_locate_missing_audio()
         return True
+
+    # -- one writer per project ------------------------------------------------------
+    def _take_lock(self, path: str | Path) -> str | None:
+        """Hold ``path`` for this window; who holds it (one line) when another program does, else None."""
+        from sialign.core.errors import ProjectBusyError
+        from sialign.io.project_lock import acquire, holder_of
+
+        if self._lock is not None and self._lock.held and self._lock.project_path == Path(path):
+            return None
+        try:
+            lock = acquire(path, "SI Aligner")
+        except ProjectBusyError as exc:
+            other = holder_of(path)
+            return other.describe() if other is not None else str(exc).split("open in ", 1)[-1].split(" — ", 1)[0]
+        self._release_lock()
+        self._lock = lock
+        return None
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def release_lock(self) -> None:
+        """Give the open project's file back (the window closes)."""
+        self._release_lock()
+
+    def _open_read_only(self, project: Project, path: str, holder: str) -> bool:
+        """Open a project another program holds as a copy: its file, autosave and journal stay the holder's."""
+        from sialign.core.paths import resolve_project_path
+
+        QMessageBox.information(
+            self.window, "Opened as a copy",
+            f"{Path(path).name} is open in {holder}.\n\nIt opens here as a read-only copy: the file and its recovery "
+            "files stay with that program. Save asks for a new name; close the project there to edit it here.")
+        # Detached from the file: its transcripts and recordings are named absolutely, so the copy can be saved anywhere.
+        for doc in (project.source, project.target, project.reference):
+            if doc is None:
+                continue
+            for name in ("path", "audio_path"):
+                resolved = resolve_project_path(getattr(doc, name), path)
+                if resolved is not None:
+                    setattr(doc, name, str(resolved))
+        project.path = None
+        self.discard_current_autosave()
+        self.read_only_of, self.read_only_holder = str(path), holder
+        self.session.set_project(project, modified=False)
+        self.notify(f"{Path(path).name} is open in {holder}: this is a read-only copy (Save asks for a new name)", 15000)
+        return True
+
+    def _project_replaced(self) -> None:
+        project = self.session.project
+        if self._lock is not None and (project.path is None or Path(project.path) != self._lock.project_path):
+            self._release_lock()
+        if project.path is not None:
+            self.read_only_of, self.read_only_holder = None, ""
 
     # -- project properties and missing audio ------------------------------------
     def project_properties(self) -> None:
@@ -325,12 +390,21 @@ class ProjectFilesController(QObject):
 
         self.session.commit_pending()
         project = self.session.project
+        holder = self._take_lock(path)
+        if holder is not None:
+            self.show_error("Cannot save", f"{path} is open in {holder}: save under another name, or close it there first.")
+            return False
         # Undo goes on after the project is opened again.
         project.undo = self.session.undo_steps()
-        ok, _ = self._file_operation("Cannot save", path, lambda: save(project, path), " — choose another folder")
+        previous = project.path
+        ok, _ = self._file_operation("Cannot save", path, lambda: save(project, path, app=True), " — choose another folder")
         if not ok:
             return False
         project.path = str(path)
+        self.read_only_of, self.read_only_holder = None, ""
+        # The recovery files are the app's: the saved file holds all they held (here and where it was before).
+        if previous != str(path):
+            discard_autosave(previous, project.talk_id)
         discard_autosave(path, project.talk_id)
         # The saved file holds every edit: the journal goes, and the next one goes on from this file.
         self._drop_journal()
