@@ -66,7 +66,7 @@ def test_docs_api_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     # The outputs the page shows in its comments are what the code prints.
     for shown in re.findall(r"^# (<.*>)$", text, flags=re.M):
         assert shown in out
-    assert "34 beads to " in out
+    assert "33 beads to " in out
 
 
 # ---------------------------------------------------------------------------

@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         beads = [Bead(tuple(ids_s[p] for p in s), tuple(ids_t[j] for j in t)) for s, t in layout]
         return Project(talk_id="talk", source=source, target=doc, alignment=Alignment(beads=beads, embedder="usem3"),
                        metadata={"target_transcript": MACHINE_TRANSCRIPT, "speech_model": str(model),
-                                 "practice": {"recording": str(recording), "live": live_summary(live)}})
+                                 "practice": {"recording": str(recording), "live": live_summary(live, source)}})
 
     window.practice.booth_options = {"recorder_factory": recorder, "live_factory": live, "practice_fn": full_pass,
                                      "models_fn": lambda: ([("whisper-base", model)], "whisper-base")}

@@ -97,6 +97,25 @@ def _anchor_gaps(
 
 
 # ------------------------------------------------------------------ beads
+# The reason of a 1-0 bead the omission decision made (sialign.align.omissions).
+OMISSION_REASON = ("no rendition found in the interpretation (1-0, omission): the chunks it was given render none "
+                   "of it and went to the neighbours they render")
+
+
+def decide_omissions(model: BeadCostModel, shapes: list[tuple[int, int, int, int]], words: list[int],
+                     units: str, pivot: bool = False) -> tuple[list[tuple[int, int, int, int]], dict[int, float]]:
+    """The omission decision of ``units`` over one window's beads (unchanged where there is none).
+
+    ``pivot``: the costs read a reference translation too (its own threshold).
+    """
+    from sialign.align.omissions import OMISSION_MODELS, reassign_unrendered
+
+    decision = OMISSION_MODELS.get(units)
+    if decision is None:
+        return list(shapes), {}
+    return reassign_unrendered(model, shapes, words, decision.for_pivot(pivot))
+
+
 def _make_bead(
     project: Project,
     i0: int,
@@ -347,6 +366,9 @@ def align_project(
             words = ([shared_words(t) for t in src_texts], [shared_words(t) for t in tgt_texts])
             if JOIN_CROSSED.get(weights):  # a written translation's names join beads
                 seg_names = ([shared_names(t) for t in src_texts], [shared_names(t) for t in tgt_texts])
+    source_words = [len(t.split()) or max(1, len(t) // 3) for t in _texts(src_doc)]
+    decided: dict[int, float] = {}  # id of a bead the omission decision left out -> its probability
+    pivoted = any(sg.name == "pivot" for sg in signals)
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
     gap_beads: list[list[Bead]] = []
     levels: list[list[int]] = []
@@ -391,7 +413,15 @@ def align_project(
                                  typical if whole else None, words, seg_names)
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
-            beads.extend(_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes)
+            # The decision was fitted on the costs of an encoder that compares the two languages directly.
+            shapes, left_out = (decide_omissions(model, shapes, source_words, units, pivoted) if run_vectors is not None
+                                else (shapes, {}))
+            made = [_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes]
+            for bead, (i0, a, _j0, b) in zip(made, shapes):
+                if a == 1 and not b and i0 in left_out:
+                    bead.reason = OMISSION_REASON
+                    decided[id(bead)] = left_out[i0]
+            beads.extend(made)
         gap_beads.append(beads)
     ordered: list[Bead] = []
     anchor_after: dict[int, list[Bead]] = {}
@@ -406,6 +436,9 @@ def align_project(
 
         scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units, typical, weights)
         _set_confidences(project, ordered, scoring, {id(bead) for _, bead in anchors}, should_stop)
+    for bead in ordered:  # the *Conf.* of a sentence left out: the probability that it was
+        if id(bead) in decided:
+            bead.confidence = round(decided[id(bead)], 4)
     similarity = model.similarity() if model is not None else np.broadcast_to(np.float32(np.nan), (n, m))
     finished = time.perf_counter()
     timings = {

@@ -75,8 +75,11 @@ def run(args: argparse.Namespace) -> int:
     if args.events:
         check_output_folder(args.events, "--events")
         events_file = open(args.events, "w", encoding="utf-8")  # closed below: written as beads come
+    from sialign.core.coverage import live_coverage
+
     written = 0
     lock = threading.Lock()
+    source_ids = source.ids()
 
     def show(update: Any) -> None:
         nonlocal written
@@ -88,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
                 events_file.write(json.dumps(event, ensure_ascii=False) + "\n")
             events_file.flush()
         if not args.quiet and sys.stderr.isatty():
-            rendered = sum(1 for b in update.beads if b.state == "rendered" and b.src)
-            amber = sum(1 for b in update.beads if b.state == "unrendered")
+            covered = live_coverage(update.beads, source_ids)
+            rendered, amber = covered.rendered, covered.omitted
             print(f"\r{update.committed_until_s:7.1f} s  {len(update.target):4d} chunks  {rendered:4d} sentences rendered"
                   f"  {amber:3d} unrendered", end="", file=sys.stderr, flush=True)
 
@@ -109,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         if sys.stderr.isatty():
             print(file=sys.stderr)
-        summary = live_summary(result) or {}
+        summary = live_summary(result, source) or {}
         print(f"live: {summary.get('rendered')} of {len(source)} sentences rendered, {summary.get('unrendered')} unrendered; "
               f"bead latency median {summary.get('latency_median_s')} s, 90th percentile {summary.get('latency_p90_s')} s; "
               f"{result.processed_s:.1f} of {result.received_s:.1f} s of audio read in {result.passes} passes", file=sys.stderr)

@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.project_file import load_project
+    from sialign.review.figures import format_clock
     from sialign.review.report import REPORT_FILES, write_report
     from sialign.workflows.outputs import check_output_folder
 
@@ -59,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
         terms = check_terms(project, glossary)
     report = write_report(project, output, terms=terms)
     fig = report.figures
+    # What was left out first, as the report lists it.
+    for row in report.omissions:
+        print(f"left out: sentence {row['sentence']} at {format_clock(row['src_start'])}: {row['source']}", file=sys.stderr)
     print(
         f"Wrote the report of {fig.talk} ({fig.interpreter}) to {output}: coverage "
         f"{report.summary[0].text}, {count_noun(len(fig.omissions), 'omission')}, {count_noun(len(fig.additions), 'addition')}, "

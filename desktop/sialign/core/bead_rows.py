@@ -20,7 +20,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
-from sialign.core.documents import Alignment, Bead, Document, alignment_summary, bead_text, bead_times, join_segments
+from sialign.core.coverage import bead_state
+from sialign.core.documents import (
+    Alignment,
+    Bead,
+    BeadStatus,
+    Document,
+    alignment_summary,
+    bead_text,
+    bead_times,
+    join_segments,
+)
 from sialign.core.plurals import count_noun
 from sialign.core.word_links import LinkedTalk, links_of
 
@@ -56,6 +66,8 @@ class BeadRow:
         src_start, src_end, tgt_start, tgt_end: times in seconds, None when unknown.
         cost: the aligner's cost (lower is better), None when unknown.
         status: ``auto``, ``confirmed`` or ``dropped``.
+        state: what the bead says of its source sentences (:mod:`sialign.core.coverage`): ``rendered``,
+            ``omitted``, ``dropped`` or ``not reached``; empty for an addition (0-1).
         reason: why the bead was dropped.
         flags: names of the checks the bead fails (``omission``, ``alpha``...).
         good_align, good_mt: the reviewer's labels (None: not judged).
@@ -85,6 +97,7 @@ class BeadRow:
     tgt_end: float | None
     cost: float | None
     status: str
+    state: str
     reason: str
     flags: tuple[str, ...]
     good_align: bool | None
@@ -148,6 +161,7 @@ def bead_row(project: Talk, index: int, bead: Bead) -> BeadRow:
         tgt_end=tgt_end,
         cost=bead.cost,
         status=bead.status.value,
+        state=bead_state(bead.src, bead.tgt, bead.status is BeadStatus.DROPPED, bead.reason) or "",
         reason=bead.reason,
         flags=tuple(f.name for f in bead.failed_flags),
         good_align=bead.good_align,

@@ -9,7 +9,8 @@ mode's per-talk figures and the notebook's summary line all read
 - low confidence: an unreviewed (``auto``) bead the aligner doubts: below
   :data:`LOW_PROBABILITY` where the learned bead score judged it (its Conf.),
   else costing more than the threshold (:data:`DEFAULT_LOW_CONFIDENCE` unless
-  the reviewer set another in the app's preferences);
+  the reviewer set another in the app's preferences); and any whose word links
+  render none of its source (*Rendered* 0%);
 - ear-voice span: start lag of every bead not dropped with times on both sides
   (:func:`sialign.core.lags.evs_table`), its median and quartiles.
 """
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sialign.core.coverage import coverage
 from sialign.core.lags import EvsStats, evs_stats, evs_table
 from sialign.core.model import Bead, BeadStatus, Project
+from sialign.core.word_links import rendered_share
 
 # A bead with a cost above this is "low confidence" unless the user changes it
 # in the preferences: costs are 1 - cosine-like similarities, so 0.6 means the
@@ -30,16 +33,22 @@ DEFAULT_LOW_CONFIDENCE = 0.6
 LOW_PROBABILITY = 0.5
 
 
-def low_confidence_of(cost: float | None, confidence: float | None, threshold: float) -> bool:
-    """Whether a bead with this cost and confidence counts as low-confidence (``threshold``: the cost one)."""
+def low_confidence_of(cost: float | None, confidence: float | None, threshold: float, rendered: float | None = None) -> bool:
+    """Whether a bead with this cost and confidence counts as low-confidence (``threshold``: the cost one).
+
+    A bead whose word links render none of the source's content words (``rendered`` 0, the *Rendered*
+    column) is never a confident one, whatever the score says.
+    """
+    if rendered is not None and rendered <= 0.0:
+        return True
     if confidence is not None:
         return confidence < LOW_PROBABILITY
     return cost is not None and cost > threshold
 
 
-def is_low_confidence(bead: Bead, threshold: float = DEFAULT_LOW_CONFIDENCE) -> bool:
-    """An unreviewed bead the aligner doubts (see the module docstring)."""
-    return bead.status is BeadStatus.AUTO and low_confidence_of(bead.cost, bead.confidence, threshold)
+def is_low_confidence(bead: Bead, threshold: float = DEFAULT_LOW_CONFIDENCE, rendered: float | None = None) -> bool:
+    """An unreviewed bead the aligner doubts (see the module docstring); ``rendered``: its *Rendered* share, if linked."""
+    return bead.status is BeadStatus.AUTO and low_confidence_of(bead.cost, bead.confidence, threshold, rendered)
 
 
 @dataclass(frozen=True)
@@ -51,7 +60,7 @@ class BeadSummary:
         auto, confirmed, dropped: beads by status.
         flagged: beads a check failed on, whatever their status.
         low_confidence: unreviewed beads the aligner doubts.
-        omissions: beads with source sentences and no target (1-0).
+        omissions: beads of sentences left out (:mod:`sialign.core.coverage`).
         flags: (check name, beads it failed on), by name.
         evs: statistics of the start lag over the beads not dropped with times on both sides; None without times.
     """
@@ -92,8 +101,8 @@ def bead_summary(project: Project, low_confidence: float = DEFAULT_LOW_CONFIDENC
         confirmed=counts[BeadStatus.CONFIRMED.value],
         dropped=counts[BeadStatus.DROPPED.value],
         flagged=counts["flagged"],
-        low_confidence=sum(1 for b in alignment.beads if is_low_confidence(b, low_confidence)),
-        omissions=sum(1 for b in alignment.beads if b.src and not b.tgt),
+        low_confidence=sum(1 for b in alignment.beads if is_low_confidence(b, low_confidence, rendered_share(project, b))),
+        omissions=coverage(project).omissions,
         flags=tuple(sorted(flags.items())),
         evs=evs_stats(evs_table(project)),
     )

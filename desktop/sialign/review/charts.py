@@ -136,11 +136,12 @@ def evs_chart(fig: RenditionFigures, project_source_starts: Sequence[float | Non
 
 
 def coverage_chart(fig: RenditionFigures, window: int = 5) -> Chart:
-    """Share of sentences rendered in a moving window of ``window`` sentences, omitted sentences marked."""
+    """Coverage (:mod:`sialign.core.coverage`) in a moving window of ``window`` sentences, omitted sentences marked."""
     xs, ys = fig.coverage_curve(window)
     chart = Chart(f"Coverage along the talk ({window}-sentence window)", "source sentence", "coverage (%)")
     chart.series.append(Series(xs.tolist(), (100 * ys).tolist(), "line", COLOURS["coverage"], "coverage"))
-    for i in np.flatnonzero(~fig.rendered):
+    # Only what was left out: a pair a reviewer or its cost dropped is not an omission.
+    for i in np.flatnonzero(fig.omitted):
         chart.vlines.append((float(i + 1), COLOURS["omission"], "omitted"))
     chart.xlim = (1.0, float(max(fig.n_sentences, 2)))
     chart.ylim = (0.0, 105.0)

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from sialign.core.errors import SialignError
-from sialign.core.model import Project, bead_text
+from sialign.core.model import BeadStatus, Project, bead_text
 from sialign.core.plurals import count_noun
 from sialign.io.output_formats import OutputFormats
 from sialign.review.figures import (
@@ -99,7 +99,7 @@ class InterpreterRow:
         interpreter / rank: id and rank (rank empty when no project gives one).
         talks: talk ids, one per project.
         sentences / rendered / omitted: source sentences in all, rendered, omitted.
-        coverage: rendered / sentences.
+        coverage: rendered / sentences (:mod:`sialign.core.coverage`).
         omissions_per_100: omitted sentences per 100 source sentences.
         evs_median: median start lag over all their timed beads (s).
         compression: summed target units over summed basis units (reference, else source).
@@ -191,6 +191,8 @@ def rendition_names(projects: Sequence[Project], paths: Sequence[str]) -> list[s
 
 def _cells(project: Project) -> list[Cell]:
     """One cell per source sentence of ``project`` (see :class:`Cell`)."""
+    from sialign.core.coverage import OMITTED, bead_state
+
     src, tgt = project.source, project.target
     positions = {s.id: i for i, s in enumerate(src.segments)}
     cells: list[Cell | None] = [None] * len(src)
@@ -207,7 +209,8 @@ def _cells(project: Project) -> list[Cell]:
         first = positions[bead.src[0]]
         for n, sid in enumerate(bead.src):
             cells[positions[sid]] = Cell(
-                text=text if n == 0 else "", bead=k, lag=lag, flags=flags, omitted=not bead.tgt,
+                text=text if n == 0 else "", bead=k, lag=lag, flags=flags,
+                omitted=bead_state(bead.src, bead.tgt, bead.status is BeadStatus.DROPPED, bead.reason) == OMITTED,
                 joined_to=None if n == 0 else first + 1, status=bead.status.value, tgt_start=t0, tgt_end=t1,
             )
     empty = Cell("", None, None, (), False, None, "", None, None)

@@ -97,7 +97,7 @@ class RenditionFigures:
         src_lang / tgt_lang: document languages.
         n_sentences / n_chunks / n_beads: sizes of the source, the target and the alignment.
         rendered: per source sentence (document order), whether a kept bead with target chunks holds it; shape (n_sentences,).
-        omissions / additions: bead indices of 1-0 and 0-1 beads.
+        omissions / additions: bead indices of omissions (:mod:`sialign.core.coverage`) and of 0-1 beads.
         under / over: bead indices with a failed under-/over-translation flag.
         flagged: every flagged bead (:attr:`~sialign.core.model.Bead.flagged`: a check failed on it),
             with the failed checks as reasons (and its drop reason when a reviewer or the cost dropped it).
@@ -114,7 +114,8 @@ class RenditionFigures:
         fillers: number of trimmed target chunks.
         confidence: mean alignment confidence in [0, 1], None without costs.
         embedder / created: from the alignment.
-        omitted_sentences: source sentences in 1-0 beads.
+        omitted_sentences: source sentences left out (:mod:`sialign.core.coverage`).
+        omitted: per source sentence, whether it was left out; shape (n_sentences,) (empty: none).
         filtered: the fine-grained filters have run (filter settings saved, or a
             bead carries a trim or a flag); without them there are no fillers
             and no under-/over-translation flags to count, which is not zero.
@@ -155,11 +156,12 @@ class RenditionFigures:
     omitted_sentences: int = 0
     filtered: bool = True
     extras: dict[str, float] = field(default_factory=dict)
+    omitted: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
     # ---- derived numbers -------------------------------------------------
     @property
     def coverage(self) -> float | None:
-        """Share of source sentences rendered, None for an empty source."""
+        """Share of the source sentences rendered, None for an empty source (:mod:`sialign.core.coverage`)."""
         return float(self.rendered.mean()) if self.n_sentences else None
 
     @property
@@ -192,13 +194,13 @@ class RenditionFigures:
 
     def summary(self) -> list[Figure]:
         """The summary figures in reading order, each with its one-line explanation."""
-        n = self.n_sentences
+        rendered = int(self.rendered.sum())
         cov = self.coverage
         unfiltered = "— (filters not run)"
         needs_filters = " Needs the intra- and inter-sentence filters to have run."
         figures = [
             Figure("coverage", "Coverage", cov,
-                   "—" if cov is None else f"{100 * cov:.0f}% ({int(self.rendered.sum())} of {n})",
+                   "—" if cov is None else f"{100 * cov:.0f}% ({rendered} of {self.n_sentences})",
                    "Share of the speaker's sentences that have some interpretation aligned to them."),
             Figure("omissions", "Omissions", float(len(self.omissions)),
                    f"{len(self.omissions)} ({count_noun(self.omitted_sentences, 'sentence')})",
@@ -338,11 +340,15 @@ def rendition_figures(project: Project) -> RenditionFigures:
     Costs only the walk over the beads and the EVS arrays (milliseconds for
     thousands of beads).
     """
+    from sialign.core.coverage import OMITTED, RENDERED
+    from sialign.core.coverage import coverage as coverage_of
+
     src, tgt = project.source, project.target
     beads = project.alignment.beads if project.alignment is not None else []
-    positions = {s.id: i for i, s in enumerate(src.segments)}
-    rendered = np.zeros(len(src), dtype=bool)
-    omissions: list[int] = []
+    covered = coverage_of(project)
+    rendered = np.array(covered.mask(RENDERED), dtype=bool)
+    omitted_mask = np.array(covered.mask(OMITTED), dtype=bool)
+    omissions = list(covered.omission_beads)
     additions: list[int] = []
     under: list[int] = []
     over: list[int] = []
@@ -350,18 +356,12 @@ def rendition_figures(project: Project) -> RenditionFigures:
     dropped_pairs: list[FlaggedBead] = []
     fillers = 0
     confidences: list[float] = []
-    omitted_sentences = 0
+    omitted_sentences = covered.omitted
     for k, bead in enumerate(beads):
         if bead.src and bead.tgt:
-            if bead.status is not BeadStatus.DROPPED:
-                for i in bead.src:
-                    rendered[positions[i]] = True
             if bead.cost is not None and math.isfinite(bead.cost):
                 confidences.append(min(1.0, max(0.0, 1.0 - float(bead.cost))))
-        elif bead.src:
-            omissions.append(k)
-            omitted_sentences += len(bead.src)
-        elif bead.tgt:
+        elif not bead.src and bead.tgt:
             additions.append(k)
         names = {f.name for f in bead.failed_flags}
         if UNDER_FLAG in names:
@@ -395,7 +395,7 @@ def rendition_figures(project: Project) -> RenditionFigures:
         src_duration=src_span, tgt_duration=tgt_span, src_speech=src_speech, tgt_speech=tgt_speech,
         fillers=fillers, confidence=float(np.mean(confidences)) if confidences else None,
         embedder=alignment.embedder if alignment is not None else "", created=alignment.created if alignment is not None else "",
-        omitted_sentences=omitted_sentences,
+        omitted_sentences=omitted_sentences, omitted=omitted_mask,
         filtered=any(b.trimmed or b.flags for b in beads),
     )
 

@@ -168,6 +168,15 @@ def report_pdf_bytes(report: Any) -> bytes:
         pdf.set_text_color(0, 0, 0)
         pdf.multi_cell(0, 5, wrap_text(value, pdf.w - pdf.r_margin - pdf.get_x() - 2 * pdf.c_margin - 0.2, pdf.get_string_width),
                        new_x="LMARGIN", new_y="NEXT")
+    # What was left out comes first: it is what a trainer reads first.
+    _heading(pdf, f"Omissions ({len(report.omissions)})")
+    if report.omissions:
+        _table(pdf, (18, 11, 60, 42, 42, 10), ("Sentence", "at", "Source sentence not interpreted", "Rendition before",
+                                              "Rendition after", "Bead"),
+               [([str(r["sentence"]), format_clock(r["src_start"]), r["source"], r["before"], r["after"], str(r["index"])], None)
+                for r in report.omissions])
+    else:
+        pdf.cell(0, 5, "None: every sentence was rendered.", new_x="LMARGIN", new_y="NEXT")
     _heading(pdf, "Summary")
     _table(pdf, (40, 30, 110), ("Figure", "Value", "What it means"),
            [([f.label, f.text, f.explanation], None) for f in report.summary])
@@ -185,12 +194,6 @@ def report_pdf_bytes(report: Any) -> bytes:
         pdf.set_fill_color(255, 255, 255)
         pdf.set_draw_color(0, 0, 0)
         pdf.set_font("body", "", 9)
-    _heading(pdf, f"Omissions ({len(report.omissions)})")
-    if report.omissions:
-        _table(pdf, (18, 14, 138, 12), ("Sentence", "at", "Source sentence not interpreted", "Bead"),
-               [([str(r["sentence"]), format_clock(r["src_start"]), r["source"], str(r["index"])], None) for r in report.omissions])
-    else:
-        pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
     _heading(pdf, f"Additions ({len(report.additions)})")
     if report.additions:
         _table(pdf, (18, 14, 138, 12), ("Sentence", "at", "Interpretation without a source", "Bead"),

@@ -96,13 +96,27 @@ def build_report(project: Project, *, today: _dt.date | None = None, terms: Term
         figures=fig,
         summary=fig.summary(),
         charts=charts,
-        omissions=[table[k] for k in fig.omissions],
+        omissions=[{**table[k], **neighbour_renditions(beads, table, k)} for k in fig.omissions],
         additions=[table[k] for k in fig.additions],
         flagged=[(table[f.bead], f.reasons) for f in fig.flagged],
         dropped_pairs=[(table[f.bead], f.reasons) for f in fig.dropped_pairs],
         table=table,
         terms=terms,
     )
+
+
+def neighbour_renditions(beads: list[Any], table: list[dict[str, Any]], k: int) -> dict[str, str]:
+    """``before`` / ``after``: the renditions of the nearest beads before and after bead ``k`` ("" at the ends).
+
+    What a trainer reads beside a sentence left out: where the interpreter was just before and just after it.
+    """
+    found: dict[str, str] = {"before": "", "after": ""}
+    for key, order in (("before", range(k - 1, -1, -1)), ("after", range(k + 1, len(beads)))):
+        for q in order:
+            if beads[q].src and beads[q].tgt:
+                found[key] = str(table[q]["target"])
+                break
+    return found
 
 
 # ---- HTML -----------------------------------------------------------------
@@ -160,14 +174,7 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
                     f"<title>{_e(report.title)}</title><style>{_CSS}</style></head><body>",
                     f"<h1>{_e(report.title)}</h1>", '<table class="header">']
     p.extend(f"<tr><td>{_e(k)}</td><td>{_e(v)}</td></tr>" for k, v in report.header)
-    p.append("</table><h2>Summary</h2><table class=\"summary\">")
-    p.extend(f'<tr><td>{_e(f.label)}</td><td>{_e(f.text)}</td><td class="expl">{_e(f.explanation)}</td></tr>' for f in report.summary)
-    p.append("</table><h2>Over the talk</h2>")
-    p.append('<p class="expl">Each dot is one rendition: when the speaker started the sentence, and how many seconds later '
-             "you started interpreting it. The grey line is your median lag, the blue band the middle half of your lags; "
-             "red dots are unusual lags, red dashed lines sentences left out.</p>")
-    markup = chart_markup or (lambda _i, c: chart_svg(c))
-    p.extend(f"<div>{markup(i, c)}</div>" for i, c in enumerate(report.charts))
+
     def cut(items: list[Any]) -> list[Any]:
         return items if max_rows is None else items[:max_rows]
 
@@ -175,8 +182,18 @@ def report_html(report: Report, *, chart_markup: Callable[[int, Chart], str] | N
         left = len(items) - len(cut(items))
         return f"<p>… and {left} more in the saved report.</p>" if left else ""
 
-    p.append(f"<h2>Omissions ({len(report.omissions)})</h2>")
-    p.append(_simple_table(cut(report.omissions), "source", "Source sentence not interpreted", "src_start", "at") + more(report.omissions))
+    # What was left out comes first: it is what a trainer reads first.
+    p.append(f"</table><h2>Omissions ({len(report.omissions)})</h2>")
+    p.append(_omission_table(cut(report.omissions)) + more(report.omissions))
+    p.append("<h2>Summary</h2><table class=\"summary\">")
+    p.extend(f'<tr><td>{_e(f.label)}</td><td>{_e(f.text)}</td><td class="expl">{_e(f.explanation)}</td></tr>' for f in report.summary)
+    p.append("</table><h2>Over the talk</h2>")
+    p.append('<p class="expl">Each dot is one rendition: when the speaker started the sentence, and how many seconds later '
+             "you started interpreting it. The grey line is your median lag, the blue band the middle half of your lags; "
+             "red dots are unusual lags, red dashed lines sentences left out.</p>")
+    markup = chart_markup or (lambda _i, c: chart_svg(c))
+    p.extend(f"<div>{markup(i, c)}</div>" for i, c in enumerate(report.charts))
+
     p.append(f"<h2>Additions ({len(report.additions)})</h2>")
     p.append(_simple_table(cut(report.additions), "target", "Interpretation without a source", "tgt_start", "at") + more(report.additions))
     for title, items, explanation in (
@@ -241,6 +258,18 @@ def terms_html(check: TermCheck, cut: Callable[[list[Any]], list[Any]] = lambda 
             out.append(f"<p>… and {left} more in the saved report.</p>")
     if check.missing:
         out.append(f"<p>Never in the source: {_e(', '.join(check.missing))}.</p>")
+    return "".join(out)
+
+
+def _omission_table(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "<p>None: every sentence was rendered.</p>"
+    out = ["<table><tr><th>Sentence</th><th>at</th><th>Source sentence not interpreted</th><th>Rendition before</th>"
+           "<th>Rendition after</th><th>Bead</th></tr>"]
+    out.extend(f'<tr><td class="num">{r["sentence"] or "—"}</td><td class="num">{format_clock(r["src_start"])}</td>'
+               f'<td>{_e(r["source"])}</td><td class="expl">{_e(r["before"])}</td><td class="expl">{_e(r["after"])}</td>'
+               f'<td class="num">{r["index"]}</td></tr>' for r in rows)
+    out.append("</table>")
     return "".join(out)
 
 

@@ -148,6 +148,16 @@ class Token:
     ud_pos: str = ""
 
 
+# True adverbs (副詞) an interpreter says while thinking: the chunks they stand alone in are fillers.
+FILLER_ADVERBS = frozenset({"まあ", "ま", "ちょっと", "なんか", "こう", "そう", "やっぱり", "やっぱ", "とりあえず", "ええと", "えっと"})
+
+
+def is_content_adverb(token: Token) -> bool:
+    """A true adverb (副詞) that carries meaning (だんだん, すぐ), not a hesitation (:data:`FILLER_ADVERBS`)."""
+    return token.pos == "ADV" and token.tag.startswith("副詞") and token.lemma not in FILLER_ADVERBS \
+        and token.text not in FILLER_ADVERBS
+
+
 def effective_pos(ud_pos: str, tag: str) -> str:
     """GiNZA's UD tag, except for nouns it mis-tags ADJ or ADV.
 
@@ -188,9 +198,16 @@ class Analysis:
     bunsetsu_starts: tuple[int, ...]
 
     def has_pos(self, tags: Sequence[str] | frozenset[str]) -> bool:
-        """Whether any word carries one of the POS ``tags``."""
+        """Whether any word carries one of the POS ``tags`` (content ``tags``: an adverb of meaning counts too).
+
+        Asked for content words (``NOUN`` among the tags), a true adverb that
+        carries meaning (だんだん "gradually", すぐ, まだ) counts as one: only
+        the hesitation adverbs of :data:`FILLER_ADVERBS` (まあ, ちょっと,
+        なんか) are fillers an interpreter's chunk may be trimmed for.
+        """
         wanted = set(tags)
-        return any(t.pos in wanted for t in self.tokens)
+        content = "NOUN" in wanted
+        return any(t.pos in wanted or (content and is_content_adverb(t)) for t in self.tokens)
 
 
 def _windows(text: str, size: int) -> list[tuple[int, int]]:

@@ -390,7 +390,7 @@ def summary_lines(project: Project, timings: dict[str, float], rows: int = 5, fi
     dropped = [b for b in alignment.beads if b.status is BeadStatus.DROPPED]
     reasons: dict[str, int] = {}
     for bead in dropped:
-        key = "cost above the drop threshold" if bead.reason.startswith("cost") else bead.reason
+        key = "cost above the drop threshold" if bead.reason.startswith("cost") else bead.reason.split(":")[0]
         reasons[key] = reasons.get(key, 0) + 1
     if reasons:
         lines.append("dropped: " + "; ".join(f"{v} × {k}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))

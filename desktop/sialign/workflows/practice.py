@@ -18,6 +18,7 @@ import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sialign.core.coverage import NOT_REACHED_REASON
 from sialign.core.errors import SialignError
 from sialign.core.model import Document
 
@@ -151,7 +152,7 @@ def practice_project(
     metadata: dict[str, Any] = {
         "target_transcript": MACHINE_TRANSCRIPT,
         "speech_model": str(model),
-        "practice": {"recording": str(Path(recording).expanduser().resolve()), "live": live_summary(live)},
+        "practice": {"recording": str(Path(recording).expanduser().resolve()), "live": live_summary(live, source)},
     }
     # The talk exactly as `sialign align SOURCE RECORDING` builds it: the recording transcribed into
     # chunks, a machine transcript on the recordings' clock, aligned with the parameters for one.
@@ -185,7 +186,7 @@ def live_project(source: Document, live: LiveResult, *, recording: Path | None =
     project = talk_from_documents(
         copy.deepcopy(source), target, source_path=source.path or "", target_path=recording or "", talk_id=talk_id,
         source_audio=str(src_audio) if src_audio else (source.audio_path or ""),
-        metadata={"target_transcript": MACHINE_TRANSCRIPT, "speech_model": live.model, "practice": {"live": live_summary(live)}},
+        metadata={"target_transcript": MACHINE_TRANSCRIPT, "speech_model": live.model, "practice": {"live": live_summary(live, source)}},
     )
     beads: list[Bead] = []
     for live_bead in live.beads:
@@ -196,21 +197,25 @@ def live_project(source: Document, live: LiveResult, *, recording: Path | None =
         else:
             beads.append(Bead((), live_bead.tgt, None, BeadStatus.DROPPED, "no source segment: nothing in the source matches this (0-1)"))
     shown = {i for b in live.beads for i in b.src}
-    beads += [Bead((seg.id,), (), None, BeadStatus.DROPPED, "the session stopped before this sentence")
+    beads += [Bead((seg.id,), (), None, BeadStatus.DROPPED, NOT_REACHED_REASON)
               for seg in project.source.segments if seg.id not in shown]
     apply_edit(project, ReplaceAlignment(Alignment(beads=beads, embedder="live"), label="Live alignment"))
     return project
 
 
-def live_summary(live: LiveResult | None) -> dict[str, Any] | None:
-    """The live session in figures: beads, latency median and 90th percentile, audio read, passes."""
+def live_summary(live: LiveResult | None, source: Document) -> dict[str, Any] | None:
+    """The live session in figures: sentences rendered and left out (:mod:`sialign.core.coverage`), latency
+    median and 90th percentile, audio read, passes."""
     if live is None:
         return None
+    from sialign.core.coverage import live_coverage
+
     latencies = sorted(live.latencies())
+    covered = live_coverage(live.beads, source.ids())
     return {
         "beads": len(live.beads),
-        "rendered": sum(1 for b in live.beads if b.state == "rendered" and b.src),
-        "unrendered": sum(1 for b in live.beads if b.state == "unrendered"),
+        "rendered": covered.rendered,
+        "unrendered": covered.omitted,
         "events": len(live.events),
         "latency_median_s": _round(statistics.median(latencies)) if latencies else None,
         "latency_p90_s": _round(percentile(latencies, 90)) if latencies else None,

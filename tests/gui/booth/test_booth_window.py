@@ -259,7 +259,7 @@ def test_live_table_grows_and_shrinks_with_the_updates(qtbot) -> None:  # type: 
     assert model.index(2, COL_SOURCE).data() == "Three." and model.index(2, COL_TIME).data() == "1:02.0"
     assert model.index(0, COL_LATENCY).data() == "2.5 s" and model.index(1, COL_LATENCY).data() == ""
     model.apply_update(updates[2])
-    assert model.counts == {"rendered": 3} and model.latencies == [2.5, 2.5, 2.5]
+    assert model.counts == {"rendered": 3, "unrendered": 0, "pending": 0} and model.latencies == [2.5, 2.5, 2.5]
     # A revision that merges beads: fewer rows, the view is reset rather than told wrong rows.
     merged = updates[2]
     merged.beads = merged.beads[:1] + [type(merged.beads[1])(1, (1, 2), (1, 2), 70.0, 5.0, "rendered")]
@@ -267,6 +267,27 @@ def test_live_table_grows_and_shrinks_with_the_updates(qtbot) -> None:  # type: 
     model.modelReset.connect(lambda: resets.append(1))
     model.apply_update(merged)
     assert model.rowCount() == 2 and resets == [1]
+
+
+def test_after_stop_the_live_table_says_what_the_full_pass_found(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The live view took sentence 2 as rendered; the full pass (what the session saves) finds it left out."""
+    from sialign.core.model import Alignment, Bead, BeadStatus, Project
+    from sialign.gui.booth.live_table import COL_STATE, LiveTableModel
+
+    source = Document.from_texts(["One.", "Two.", "Three."], "en", [(0.0, 1.0), (1.0, 2.0), (3.0, 4.0)])
+    chunks = [("いち", 1.0, 1.5), ("に", 2.5, 3.0), ("さん", 4.0, 5.0)]
+    model = LiveTableModel(source)
+    updates = scripted_updates(source, chunks, [((0,), (0,)), ((1,), (1,)), ((2,), (2,))], lag_s=2.5)
+    model.apply_update(updates[-1])
+    assert model.counts["rendered"] == 3
+    ids = source.ids()
+    target = Document.from_texts(["いち", "にさん"], "ja")
+    final = Project(talk_id="t", source=source, target=target, alignment=Alignment([
+        Bead((ids[0],), (target.ids()[0],)), Bead((ids[1],), (), status=BeadStatus.DROPPED, reason="left out"),
+        Bead((ids[2],), (target.ids()[1],))]))
+    assert model.revise_from(final) == 1
+    assert model.index(1, COL_STATE).data() == "NOT RENDERED"
+    assert model.counts == {"rendered": 2, "unrendered": 1, "pending": 0}
 
 
 def test_devices_that_refuse_to_open_are_said_and_nothing_stays_running(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]

@@ -50,7 +50,7 @@ def test_status_bar_cli_summary_and_corpus_figures_agree(open_window, make_proje
     assert figures["median_evs"] == pytest.approx(0.6)
 
     window = open_window(project)
-    assert window.counts_label.text() == "6 beads · 1 confirmed · 2 flagged · 1 dropped · median EVS 0.6 s"
+    assert window.counts_label.text() == "6 beads · 0 omissions · 1 confirmed · 2 flagged · 1 dropped · median EVS 0.6 s"
     assert window.counts_label.toolTip().startswith("4 unreviewed, 2 of them low confidence; 0 omissions")
 
 
@@ -69,4 +69,4 @@ def test_the_summary_follows_an_edit(open_window, make_project) -> None:
     project = _mixed(make_project)
     window = open_window(project)
     window.session.apply(SetStatus(indices=(1,), status=BeadStatus.CONFIRMED))
-    assert window.counts_label.text().startswith("6 beads · 2 confirmed · 2 flagged · 1 dropped")
+    assert window.counts_label.text().startswith("6 beads · 0 omissions · 2 confirmed · 2 flagged · 1 dropped")

@@ -668,12 +668,23 @@ class BoothWindow(QWidget):
         self.host.set_locked("")
         if self.host.apply_full_pass(final):
             self.finished_path = str(session.project_path)
+            self._show_full_pass_counts(final)
             self.status.setText(f"Done: the full pass replaced the live beads in the main window (Undo brings them back); "
                                 f"saved as {session.project_path.name}, the recording is {Path(session.result.path).name if session.result else ''}.")
             self._set_state("done")
         else:
             self.status.setText("The full pass could not be installed; the live result stays in the main window.")
             self._set_state("idle")
+
+    def _show_full_pass_counts(self, final: Project) -> None:
+        """The live table and its summary say what the saved session says (the full pass), not what the live view guessed."""
+        from sialign.core.coverage import NOT_REACHED, coverage
+
+        revised = self.live_model.revise_from(final)
+        covered = coverage(final)
+        self.live_summary.setText(
+            f"Full pass: {covered.rendered} rendered · {covered.omitted} left out · {covered.count(NOT_REACHED)} not reached"
+            + (f" ({revised} row{'s' if revised != 1 else ''} of the live view revised)" if revised else ""))
 
     def _full_pass_failed(self) -> None:
         self.host.set_locked("")

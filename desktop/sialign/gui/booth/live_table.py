@@ -33,11 +33,21 @@ def _clock(seconds: float | None) -> str:
     return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
 
 
+def live_counts(beads: list[Any], source: Document | None) -> dict[str, int]:
+    """Sentences rendered, left out (``unrendered``) and not reached yet (``pending``), as the full pass counts them."""
+    from sialign.core.coverage import NOT_REACHED, live_coverage
+
+    if source is None:
+        return {}
+    covered = live_coverage(beads, source.ids())
+    return {"rendered": covered.rendered, "unrendered": covered.omitted, "pending": covered.count(NOT_REACHED)}
+
+
 class LiveTableModel(QAbstractTableModel):
     """Rows of the latest ``LiveUpdate`` against the talk's source ``Document``.
 
     Attributes:
-        counts: beads per state in the latest update.
+        counts: source sentences per live state in the latest update (:func:`live_counts`).
     """
 
     def __init__(self, source: Document | None = None, parent: Any = None) -> None:
@@ -79,10 +89,7 @@ class LiveTableModel(QAbstractTableModel):
                 # Revised beads, and pending rows turning amber without being revised (the student moved on):
                 # one signal for the old rows; the view repaints only what it shows.
                 self.dataChanged.emit(self.index(0, 0), self.index(old - 1, len(COLUMNS) - 1))
-        counts: dict[str, int] = {}
-        for bead in beads:
-            counts[bead.state] = counts.get(bead.state, 0) + 1
-        self.counts = counts
+        self.counts = live_counts(beads, self._source)
         self.latencies = [b.latency_s for b in beads if b.tgt and math.isfinite(b.latency_s)]
         return sorted(set(changed) | set(range(old, new)))
 
@@ -102,6 +109,33 @@ class LiveTableModel(QAbstractTableModel):
 
     def bead(self, row: int) -> Any:
         return self._beads[row]
+
+    def revise_from(self, project: Any) -> int:
+        """Revise the rows by the full pass's ``project``: a sentence it finds left out is shown so, and one it
+        finds rendered is no longer amber (:mod:`sialign.core.coverage`); returns the rows revised.
+
+        The live view decided from a few seconds of speech at a time; the full pass reads the whole recording,
+        and it is what the session saves. After Stop the live table says what the saved session says.
+        """
+        import dataclasses
+
+        from sialign.core.coverage import OMITTED, RENDERED, coverage
+
+        if self._source is None or project.alignment is None:
+            return 0
+        states = coverage(project).states
+        place = {sid: i for i, sid in enumerate(project.source.ids())}
+        revised = 0
+        for row, bead in enumerate(self._beads):
+            found = {states[place[sid]] for sid in bead.src if sid in place}
+            state = "unrendered" if found == {OMITTED} else "rendered" if RENDERED in found and bead.tgt else bead.state
+            if state != bead.state:
+                self._beads[row] = dataclasses.replace(bead, state=state)
+                revised += 1
+        self.counts = live_counts(self._beads, self._source)
+        if self._beads:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._beads) - 1, len(COLUMNS) - 1))
+        return revised
 
     def current_row(self) -> int:
         """The last row the student has reached (rendered or left out); -1 before the first."""

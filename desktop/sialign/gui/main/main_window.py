@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
             [act.confirm, act.drop],
         )
         self.table_panel.add_navigation(
-            [act.next_unconfirmed, act.next_flagged, act.next_low, act.next_doubtful]
+            [act.next_unconfirmed, act.next_omission, act.next_flagged, act.next_low, act.next_doubtful]
         )
         parts = self.panels.build(self.recent_menu)
         # Short names for the parts the window updates (tests use them too).
@@ -363,7 +363,9 @@ class MainWindow(QMainWindow):
         self.embedder_label.setText(metrics.elidedText(full, Qt.TextElideMode.ElideRight, EMBEDDER_LABEL_WIDTH))
         self.embedder_label.setToolTip("\n".join(part for part in (full, note) if part))
         summary = bead_summary(project, self.prefs.low_confidence)
-        text = f"{summary.beads} beads · {summary.confirmed} confirmed · {summary.flagged} flagged · {summary.dropped} dropped"
+        # What was left out first: it is what a trainer reads first (the one count of sialign.core.coverage).
+        text = (f"{summary.beads} beads · {count_noun(summary.omissions, 'omission')} · {summary.confirmed} confirmed · "
+                f"{summary.flagged} flagged · {summary.dropped} dropped")
         if summary.median_evs is not None:
             text += f" · median EVS {summary.median_evs:.1f} s"
         self.counts_label.setText(text)
@@ -395,7 +397,7 @@ class MainWindow(QMainWindow):
                        self.act.move_next, self.act.good_align, self.act.good_mt, self.act.post_edit,
                        self.act.confirm_up_to, self.act.edit_text, self.act.edit_times, self.act.explain):
             action.setEnabled(selected and not busy)
-        for action in (self.act.next_unconfirmed, self.act.prev_unconfirmed, self.act.next_flagged, self.act.next_low,
+        for action in (self.act.next_unconfirmed, self.act.prev_unconfirmed, self.act.next_omission, self.act.next_flagged, self.act.next_low,
                        self.act.next_doubtful):
             action.setEnabled(aligned)
         self.act.undo.setEnabled(self.session.undo_stack.canUndo() and not busy)

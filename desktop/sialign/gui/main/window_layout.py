@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMainWindow, QMenu, Q
 
 from sialign.core.bead_summary import is_low_confidence
 from sialign.gui.common.screen_fit import FRAME_MARGIN, available_area
-from sialign.gui.table.table_model import Column, is_flagged, is_unconfirmed
+from sialign.gui.table.table_model import Column, is_flagged, is_omission, is_unconfirmed
 
 if TYPE_CHECKING:
     from sialign.gui.audio.audio_panel import AudioPanel
@@ -125,6 +125,8 @@ class MainActions:
                              "The learned bead score's probability and what each feature added (sialign explain)")
         self.check_terms = A("Check &terms…", lambda: w.terms.check_terms(), None,
                                  "How each term of a glossary was rendered: as expected, otherwise or not (sialign terms)")
+        self.next_omission = A("Next &omission", lambda: panel.go_next(is_omission), "O",
+                                   "Go to the next sentence the interpreter left out (a bead with no rendition)")
         self.next_low = A("Next &low-confidence", lambda: panel.go_next(is_low_confidence), "W",
                               "Go to the next unreviewed bead with a high cost")
         self.next_doubtful = A("Next most &doubtful", panel.go_most_doubtful, "Q",
@@ -364,7 +366,7 @@ class WindowLayout(QObject):
         _add_all(bar.addMenu("&Review"), (act.confirm, act.confirm_up_to, act.confirm_advance, act.drop,
                                           act.reset_status, None, act.good_align,
                                           act.good_mt, act.post_edit, None, act.next_unconfirmed,
-                                          act.prev_unconfirmed, act.next_flagged, act.next_low,
+                                          act.prev_unconfirmed, act.next_omission, act.next_flagged, act.next_low,
                                           act.next_doubtful, None, act.explain, act.check_terms))
         _add_all(bar.addMenu("&Align"), (act.align, act.realign, act.align_scratch, act.cancel, None, act.filters,
                                          None, act.time_from_audio))

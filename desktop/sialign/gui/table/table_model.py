@@ -334,7 +334,7 @@ class SegmentTableModel(QAbstractTableModel):
         return row
 
     def is_low_confidence(self, row: BeadRow) -> bool:
-        return low_confidence_of(row.cost, row.confidence, self.low_confidence)
+        return low_confidence_of(row.cost, row.confidence, self.low_confidence, row.rendered)
 
     # -- QAbstractTableModel -----------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
@@ -405,7 +405,8 @@ class SegmentTableModel(QAbstractTableModel):
         else:
             lines[0] += ", no cost: the reviewer merged or split it (Re-align unconfirmed scores it again)"
         if self.is_low_confidence(row):
-            lines[0] += (f" (low confidence: Conf. below {LOW_PROBABILITY:g})" if row.confidence is not None
+            lines[0] += (" (low confidence: its words render none of the source)" if row.rendered is not None and row.rendered <= 0
+                         else f" (low confidence: Conf. below {LOW_PROBABILITY:g})" if row.confidence is not None
                          else f" (low confidence: cost above {self.low_confidence:g})")
         if row.confidence is not None:
             what = "the sentence has no rendition" if row.kind.endswith("-0") else (
@@ -525,6 +526,13 @@ class SegmentFilterProxy(QSortFilterProxyModel):
 
 def is_unconfirmed(bead: Bead, low_confidence: float) -> bool:
     return bead.status is BeadStatus.AUTO
+
+
+def is_omission(bead: Bead, low_confidence: float) -> bool:
+    """A bead of sentences left out (:mod:`sialign.core.coverage`), whatever its status."""
+    from sialign.core.coverage import OMITTED, bead_state
+
+    return bead_state(bead.src, bead.tgt, bead.status is BeadStatus.DROPPED, bead.reason) == OMITTED
 
 
 def is_flagged(bead: Bead, low_confidence: float) -> bool:
