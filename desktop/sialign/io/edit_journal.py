@@ -219,7 +219,7 @@ def read_journal(path: str | Path) -> JournalEntries | None:
             continue
         try:
             value = json.loads(row)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past what the reader follows
             log.warning("%s: line %d is damaged; the journal is read up to it", path, n + 1)
             break
         if not isinstance(value, dict):
@@ -227,7 +227,11 @@ def read_journal(path: str | Path) -> JournalEntries | None:
         if header is None:
             if value.get("format") != JOURNAL_FORMAT or not isinstance(value.get("base"), dict):
                 return None
-            if int(value.get("version", 0)) > JOURNAL_VERSION:
+            version = value.get("version", 0)
+            if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+                log.warning("%s: the journal's version %r is damaged; not replayed", path, version)
+                return None
+            if version > JOURNAL_VERSION:
                 log.warning("%s: written by a newer SI Aligner; not replayed", path)
                 return None
             header = value
@@ -281,7 +285,8 @@ def replay_journal(project: Project, lines: list[dict[str, Any]]) -> Replayed:
             if op not in ("do", "undo", "redo"):
                 raise ValueError(f"unknown op {op!r}")
             apply_edit(project, edit_from_dict(applied))
-        except (KeyError, TypeError, ValueError, EditError, InvariantError, SialignError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError,
+                EditError, InvariantError, SialignError) as exc:  # a damaged line: what came before stays
             return Replayed(n, len(lines), f"journal edit {n + 1} ({line.get('label', '?')}) could not be applied: {exc}")
         step = {"label": str(line.get("label", "")), "forward": forward, "inverse": inverse}
         if op == "do":
