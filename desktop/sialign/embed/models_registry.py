@@ -344,6 +344,9 @@ def check_whisper_folder(path: str | Path) -> WhisperCheck:
     if problem:
         raise ModelLoadError(problem)
     try:
+        from sialign.core.offline import no_telemetry
+
+        no_telemetry()
         from faster_whisper import WhisperModel
     except ImportError as exc:
         raise ModelLoadError(

@@ -31,6 +31,9 @@ def require_recogniser() -> None:
     Raises:
         ModelLoadError: :func:`whisper_missing`'s message.
     """
+    from sialign.core.offline import no_telemetry
+
+    no_telemetry()
     try:
         import faster_whisper  # noqa: F401
     except (ImportError, OSError) as exc:  # OSError: a native library of CTranslate2 or PyAV that does not load
