@@ -111,20 +111,25 @@ def coverage(project: Any) -> Coverage:
 
 
 def live_coverage(beads: Iterable[Any], source_ids: Sequence[Any]) -> Coverage:
-    """The coverage of the booth's live beads (``state``: rendered, pending, unrendered) over the source's ids.
+    """The coverage of the booth's live beads over the source's ids, by the live engine's own word on each.
 
-    A sentence the student has not passed yet (pending) is not reached; one passed without a rendition
-    (unrendered) is left out, as the full pass would count it.
+    ``state`` ``pending`` (the student has not passed the sentence yet) is not reached; ``unrendered`` (passed
+    without a rendition) is left out, as the full pass would count it; any other (``rendered``, and
+    ``full pass`` for a row the full pass revised) is rendered.
     """
     positions = {sid: i for i, sid in enumerate(source_ids)}
-
-    def as_bead(b: Any) -> tuple[Sequence[Any], Sequence[Any], bool, str]:
-        # The live engine's own word on a sentence it has passed: "unrendered" is left out whatever it holds.
-        if b.state == "pending":
-            return b.src, (), False, NOT_REACHED_REASON
-        return b.src, () if b.state == "unrendered" else b.tgt, False, ""
-
-    return coverage_of_beads((as_bead(b) for b in beads), positions, len(positions))
+    states = [NOT_REACHED] * len(positions)
+    omissions: list[int] = []
+    for k, bead in enumerate(beads):
+        if not bead.src:
+            continue
+        state = NOT_REACHED if bead.state == "pending" else OMITTED if bead.state == "unrendered" else RENDERED
+        if state == OMITTED:
+            omissions.append(k)
+        for sid in bead.src:
+            if sid in positions:
+                states[positions[sid]] = state
+    return Coverage(tuple(states), tuple(omissions))
 
 
 __all__ = ["live_coverage", "DROPPED", "NOT_REACHED", "NOT_REACHED_REASON", "OMITTED", "RENDERED", "Coverage", "bead_state", "coverage",

@@ -288,6 +288,12 @@ def test_after_stop_the_live_table_says_what_the_full_pass_found(qtbot) -> None:
     assert model.revise_from(final) == 1
     assert model.index(1, COL_STATE).data() == "NOT RENDERED"
     assert model.counts == {"rendered": 2, "unrendered": 1, "pending": 0}
+    # A row the live view had not reached when the student stopped, which the full pass found rendered.
+    model.apply_update(updates[0])
+    assert model.counts["pending"] == 2
+    assert model.revise_from(final) == 2
+    assert model.index(2, COL_STATE).data() == "rendered (full pass)"
+    assert model.counts == {"rendered": 2, "unrendered": 1, "pending": 0}
 
 
 def test_devices_that_refuse_to_open_are_said_and_nothing_stays_running(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]

@@ -21,7 +21,10 @@ from sialign.core.model import Document
 COLUMNS = ("#", "Time", "Source", "Interpretation (live)", "State", "Shown after")
 COL_NUMBER, COL_TIME, COL_SOURCE, COL_TARGET, COL_STATE, COL_LATENCY = range(len(COLUMNS))
 STATE_COLOURS = {"unrendered": QColor("#ffd98a"), "pending": QColor("#eeeeee")}
-STATE_WORDS = {"rendered": "rendered", "pending": "not reached yet", "unrendered": "NOT RENDERED"}
+# A row the live view had not reached, which the full pass at Stop found rendered (its chunks are in the main window).
+FULL_PASS = "full pass"
+STATE_WORDS = {"rendered": "rendered", "pending": "not reached yet", "unrendered": "NOT RENDERED",
+               FULL_PASS: "rendered (full pass)"}
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -128,7 +131,8 @@ class LiveTableModel(QAbstractTableModel):
         revised = 0
         for row, bead in enumerate(self._beads):
             found = {states[place[sid]] for sid in bead.src if sid in place}
-            state = "unrendered" if found == {OMITTED} else "rendered" if RENDERED in found and bead.tgt else bead.state
+            state = ("unrendered" if found == {OMITTED} else "rendered" if RENDERED in found and bead.tgt
+                     else FULL_PASS if RENDERED in found else bead.state)
             if state != bead.state:
                 self._beads[row] = dataclasses.replace(bead, state=state)
                 revised += 1
