@@ -106,8 +106,14 @@ def transcribe_recording(
 
     require_recogniser()
     folder = whisper_model_for(model)
-    result = transcribe_file(audio, folder, language=language, role=role, threads=threads,
-                             progress=progress, should_stop=should_stop)
+    try:
+        result = transcribe_file(audio, folder, language=language, role=role, threads=threads,
+                                 progress=progress, should_stop=should_stop)
+    except SialignError as exc:
+        # The rendition's language is the interpretation's setting, not the source's.
+        if role == "interpretation" and "language" in exc.settings:
+            exc.settings = tuple("tgt_lang" if s == "language" else s for s in exc.settings)
+        raise
     if result.recognition.interrupted:
         raise AlignmentCancelled(f"Transcription of {Path(audio).name} cancelled; nothing was kept.")
     return result
