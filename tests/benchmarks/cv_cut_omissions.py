@@ -19,8 +19,6 @@ for ``OMISSION_MODELS``. Writes ``out/cv_cut_omissions.json``.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
 from collections import defaultdict
@@ -34,8 +32,9 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "desktop"))
 
 from cut_renditions import CutDoc, ahcsi_docs, eptic_docs, example_docs  # noqa: E402
+from cv_bead_score import load as load_now  # noqa: E402
+from cv_bead_score import write_report  # noqa: E402
 
-OUT = HERE / "out"
 L2 = 1.0
 THRESHOLDS = np.round(np.arange(0.30, 0.96, 0.05), 2)
 # The most strict F1 the decision may cost the interpretations with no cut (pooled over the training documents).
@@ -177,7 +176,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     metrics = _metrics()
     started = time.perf_counter()
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    load = load_now()
     sets = args.sets.split(",")
     docs: list[CutDoc] = []
     if "ahcsi" in sets:
@@ -242,12 +241,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 rows[f"{set_name} {mode} {pattern}"]["acc@0.8 before → CV"] = [round(acc_before, 4), round(acc_after or 0.0, 4)]
     report["rows"] = rows
     report["capture s"] = round(captured_s, 1)
-    report["load at end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    report["total s"] = round(time.perf_counter() - started, 1)
-    OUT.mkdir(exist_ok=True)
-    (OUT / "cv_cut_omissions.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
-    print(json.dumps(report, indent=1, ensure_ascii=False))
-    return report
+    return write_report("cv_cut_omissions", report, started)
 
 
 if __name__ == "__main__":

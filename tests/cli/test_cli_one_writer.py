@@ -20,6 +20,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from tests.cli.test_cli_output_over_input import _refused
 
 from sialign.cli.main import EXIT_BUSY, EXIT_USAGE, main
 from sialign.core.errors import ProjectBusyError
@@ -211,15 +212,6 @@ def test_the_lock_is_shared_within_one_process(talk: dict[str, Path]) -> None:
 
 
 # -- 4. every file a command stands on is an input -----------------------------------------------------------------
-def _refused(argv: list[str], kept: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    before = kept.read_bytes()
-    assert main(argv) == EXIT_USAGE
-    assert kept.read_bytes() == before
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "nothing was written" in err, err
-    return err
-
-
 def test_evs_json_over_a_transcript_or_recording_the_project_names(talk: dict[str, Path],
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     p = str(talk["project"])
