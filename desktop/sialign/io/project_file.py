@@ -541,13 +541,60 @@ def autosave_path(path: str | Path | None, talk_id: str = "untitled") -> Path:
     """The autosave of a project file: ``talk.sialign`` → ``talk.sialign.autosave`` beside it.
 
     A project never saved (``path`` None) autosaves into :func:`autosave_dir`
-    under its talk id.
+    under its talk id. A project whose folder cannot be written to (a
+    read-only folder, one where a write failed: :func:`mark_unwritable`)
+    autosaves into the per-user folder instead (:func:`fallback_autosave_path`),
+    and its journal goes beside that autosave.
     """
     if path is None:
         safe = re.sub(r"[^\w.-]+", "_", talk_id).strip("._") or "untitled"
         return autosave_dir() / f"{safe}{PROJECT_SUFFIX}{AUTOSAVE_SUFFIX}"
     path = Path(path)
-    return path.with_name(path.name + AUTOSAVE_SUFFIX)
+    beside = path.with_name(path.name + AUTOSAVE_SUFFIX)
+    return beside if folder_writable(beside.parent) else fallback_autosave_path(path)
+
+
+# Folders where writing the recovery files failed in this process (a full disk, a folder made read-only).
+_UNWRITABLE: set[str] = set()
+
+
+def folder_writable(folder: Path) -> bool:
+    """Whether the recovery files of a project in ``folder`` go beside it (see :func:`autosave_path`)."""
+    import os
+
+    key = os.path.realpath(folder)
+    return key not in _UNWRITABLE and os.access(folder, os.W_OK | os.X_OK)
+
+
+def mark_unwritable(folder: str | Path) -> None:
+    """Writing recovery files in ``folder`` failed: from now on this process keeps them in the per-user folder."""
+    import os
+
+    _UNWRITABLE.add(os.path.realpath(folder))
+
+
+def fallback_autosave_path(path: str | Path) -> Path:
+    """The per-user autosave of a saved project whose own folder cannot hold one.
+
+    ``autosave_dir()/projects/NAME-DIGEST.sialign.autosave``, DIGEST naming the
+    project file's full path; a subfolder, so it is never offered as a talk
+    never saved.
+    """
+    import hashlib
+    import os
+
+    path = Path(path)
+    digest = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    safe = re.sub(r"[^\w.-]+", "_", path.stem).strip("._") or "project"
+    return autosave_dir() / "projects" / f"{safe}-{digest}{PROJECT_SUFFIX}{AUTOSAVE_SUFFIX}"
+
+
+def recovery_candidates(path: str | Path | None, talk_id: str = "untitled") -> list[Path]:
+    """Where the autosave of ``path`` may be: beside it and in the per-user folder (a folder's state may have changed)."""
+    if path is None:
+        return [autosave_path(None, talk_id)]
+    path = Path(path)
+    return [path.with_name(path.name + AUTOSAVE_SUFFIX), fallback_autosave_path(path)]
 
 
 def save_autosave(project: Project, journal_mark: str | None = None) -> Path:
@@ -558,8 +605,9 @@ def save_autosave(project: Project, journal_mark: str | None = None) -> Path:
     :mod:`sialign.io.edit_journal`).
     """
     target = autosave_path(project.path, project.talk_id)
-    if project.path is None:
+    if project.path is None or target.parent != Path(project.path).parent:
         _check_autosave_folder(target.parent)
+        target.parent.mkdir(parents=True, exist_ok=True)
     _write_payload(_payload(project, autosave=True, journal_mark=journal_mark), target)
     return target
 
@@ -636,7 +684,11 @@ def find_unsaved_work(path: str | Path | None, talk_id: str = "untitled", *, aut
 
     if autosave is None:
         autosave = find_recovery(path, talk_id)
-    journal_file = journal_path_for(autosave if autosave is not None else autosave_path(path, talk_id))
+    if autosave is not None:
+        journal_file = journal_path_for(autosave)
+    else:  # a journal from the file, beside it or in the per-user folder
+        journals = [journal_path_for(c) for c in recovery_candidates(path, talk_id)]
+        journal_file = next((j for j in journals if j.is_file()), journal_path_for(autosave_path(path, talk_id)))
     journal = read_journal(journal_file)
     lines: list[dict[str, Any]] | None = None
     if journal is not None:
@@ -683,6 +735,8 @@ def load_unsaved_work(work: UnsavedWork, path: str | Path | None) -> RecoveredWo
         data = read_project_data(work.autosave)
         project = _project_from_payload(work.autosave, data)
         project.path = project_path_of(work.autosave, data)
+        if path is not None and project.path is not None:  # a per-user autosave of the file at ``path``
+            project.path = str(path)
         mark = data.get("journal_mark")
         base = autosave_base(mark) if isinstance(mark, str) and mark else None
     else:
@@ -708,9 +762,10 @@ def find_recovery(path: str | Path | None, talk_id: str = "untitled") -> Path | 
     The GUI offers to open it (with the edit journal's later edits, see
     :func:`find_unsaved_work`) when the project is opened after a crash.
     """
-    candidate = autosave_path(path, talk_id)
-    if not candidate.is_file():
+    found = [c for c in recovery_candidates(path, talk_id) if c.is_file()]
+    if not found:
         return None
+    candidate = max(found, key=lambda c: c.stat().st_mtime)
     if path is not None and Path(path).is_file() and Path(path).stat().st_mtime > candidate.stat().st_mtime:
         return None
     return candidate
@@ -727,7 +782,9 @@ def untitled_autosaves() -> list[Path]:
 
 def discard_autosave(path: str | Path | None, talk_id: str = "untitled") -> None:
     """Remove the autosave of ``path`` and its edit journal (after a save, or when the user declines recovery)."""
-    for stale in (autosave_path(path, talk_id), journal_path(path, talk_id)):
+    from sialign.io.edit_journal import journal_path_for
+
+    for stale in (p for autosave in recovery_candidates(path, talk_id) for p in (autosave, journal_path_for(autosave))):
         try:
             stale.unlink()
         except FileNotFoundError:
@@ -750,10 +807,13 @@ __all__ = [
     "autosave_path",
     "discard_autosave",
     "find_recovery",
+    "fallback_autosave_path",
     "find_unsaved_work",
+    "folder_writable",
     "journal_path",
     "load_unsaved_work",
     "load_project",
+    "mark_unwritable",
     "read_project_data",
     "replay_history",
     "save_autosave",

@@ -53,6 +53,7 @@ class ProjectFilesController(QObject):
             emitted from the autosave thread, delivered queued.
         autosave_written(str): the autosave with this journal mark is on
             disk (from the autosave thread; the edit journal then starts there).
+        autosave_failed(str): the autosave could not be written (why), from the autosave thread.
 
     Between autosaves every applied edit goes to the edit journal
     (:mod:`sialign.io.edit_journal`) at once, so a crash loses at most the
@@ -62,6 +63,7 @@ class ProjectFilesController(QObject):
 
     autosave_done = Signal(str)
     autosave_written = Signal(str)
+    autosave_failed = Signal(str)
 
     def __init__(self, window: QWidget, session: ProjectSession, runner: WorkerRunner, settings: QSettings, *,
                  recent_menu: QMenu, show_error: Callable[[str, str], None], notify: Callable[[str, int], None],
@@ -102,6 +104,9 @@ class ProjectFilesController(QObject):
         session.project_replaced.connect(self._journal_project_replaced)
         session.project_replaced.connect(self._project_replaced)
         self.autosave_written.connect(self._autosave_written, Qt.ConnectionType.QueuedConnection)
+        self.autosave_failed.connect(self._autosave_failed, Qt.ConnectionType.QueuedConnection)
+        # Said once per project: nothing protects its unsaved review (neither beside it nor in the per-user folder).
+        self._warned_unprotected = False
 
     def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
                         hint: str = "") -> tuple[bool, Any]:
@@ -259,6 +264,7 @@ class ProjectFilesController(QObject):
         return True
 
     def _project_replaced(self) -> None:
+        self._warned_unprotected = False
         project = self.session.project
         if self._lock is not None and (project.path is None or Path(project.path) != self._lock.project_path):
             self._release_lock()
@@ -445,6 +451,7 @@ class ProjectFilesController(QObject):
                 path = save_autosave(copy, journal_mark=mark)
             except (SialignError, OSError) as exc:
                 self.autosave_done.emit(f"Autosave failed: {exc}")
+                self.autosave_failed.emit(str(exc))
             else:
                 self.autosave_written.emit(mark)
                 self.autosave_done.emit(f"Autosaved to {path}")
@@ -531,11 +538,47 @@ class ProjectFilesController(QObject):
         return True
 
     def _journal_failed(self, exc: OSError) -> None:
-        """Say once that edits are no longer journalled (autosave still runs)."""
+        """The journal cannot be written where it is: go on in the per-user folder, or say that nothing protects the review."""
         log.warning("edit journal: %s", exc)
-        self.notify(f"Edit journal stopped: {exc}. Autosave still runs; save often.", 10000)
         self._journal = None
         self._journal_base = None
+        if self._move_recovery_files():
+            self.notify(f"The edit journal cannot be written beside the project ({exc}); autosave and journal go on "
+                        "in SI Aligner's own folder.", 10000)
+            # The whole state first (once the edit being journalled is in): the new journal goes on from it.
+            QTimer.singleShot(0, self.autosave)
+            return
+        self._warn_unprotected(str(exc))
+
+    def _autosave_failed(self, message: str) -> None:
+        if self._move_recovery_files():
+            self.notify("The autosave cannot be written beside the project; it goes to SI Aligner's own folder.", 10000)
+            self.autosave()
+            return
+        self._warn_unprotected(message)
+
+    def _move_recovery_files(self) -> bool:
+        """Keep the open project's autosave and journal in the per-user folder from now on; False when they already are."""
+        from sialign.io.project_file import folder_writable, mark_unwritable
+
+        project = self.session.project
+        if project.path is None or not folder_writable(Path(project.path).parent):
+            return False
+        mark_unwritable(Path(project.path).parent)
+        self.close_journal()  # its lines stay until the autosave in the per-user folder holds them
+        return True
+
+    def _warn_unprotected(self, why: str) -> None:
+        """A dialog, once per project: neither the autosave nor the journal can be written anywhere."""
+        self.notify(f"Your unsaved review is not protected: {why}", 15000)
+        if self._warned_unprotected:
+            return
+        self._warned_unprotected = True
+        QMessageBox.warning(
+            self.window, "Your review is not protected",
+            f"SI Aligner cannot write the autosave or the edit journal of this project ({why}), beside it nor in "
+            "its own folder, so a crash would lose the review you have not saved.\n\nSave the project now to a "
+            "folder you can write to, with File → Save As…, and free some disk space.")
 
     def _journal_step(self, step: dict[str, Any]) -> None:
         if not self.journal_enabled:
