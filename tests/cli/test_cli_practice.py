@@ -78,3 +78,23 @@ def test_input_file_and_record_are_exclusive(capsys: pytest.CaptureFixture[str])
     code = main(["practice", "talk.srt", "--src-lang", "en", "--tgt-lang", "ja", "--input-file", "a.wav", "--record", "-o", "s.sialign"])
     assert code == EXIT_USAGE
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_a_failed_full_pass_keeps_the_live_session(whisper_multilingual: Path, rendition_clip: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The full pass at the end once failed and the student's whole session was lost with it."""
+    import sialign
+    from sialign.core.errors import SialignError
+    from sialign.workflows import practice
+
+    def fails(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise SialignError("the recogniser ran out of memory")
+
+    monkeypatch.setattr(practice, "practice_project", fails)
+    session = tmp_path / "session.sialign"
+    code = main(["practice", str(EXAMPLES / "talk.en.srt"), "--src-lang", "en", "--tgt-lang", "ja", "--input-file",
+                 str(rendition_clip), "--speed", "0", "--whisper-model", str(whisper_multilingual), "-q", "-o", str(session)])
+    err = capsys.readouterr().err
+    assert code == 2 and "the full pass over the recording failed" in err and "live session was saved" in err
+    project = sialign.load(session)
+    assert project.alignment is not None and project.alignment.embedder == "live"

@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from sialign.booth.live import LiveAligner
     from sialign.cli.cmd_align import console_progress
     from sialign.cli.usage import usage_error
+    from sialign.core.errors import SialignError
     from sialign.core.languages import normalise_language
     from sialign.transcribe.models import whisper_model_for
     from sialign.transcribe.recognise import require_recogniser
@@ -116,9 +117,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"live: {summary.get('rendered')} of {len(source)} sentences rendered, {summary.get('unrendered')} unrendered; "
               f"bead latency median {summary.get('latency_median_s')} s, 90th percentile {summary.get('latency_p90_s')} s; "
               f"{result.processed_s:.1f} of {result.received_s:.1f} s of audio read in {result.passes} passes", file=sys.stderr)
-    project = practice_project(source, recording, tgt_lang=tgt_lang, model=model, live=result,
-                               src_audio=Path(src_audio_path) if src_audio_path else None, threads=args.threads,
-                               progress=progress)
+    try:
+        project = practice_project(source, recording, tgt_lang=tgt_lang, model=model, live=result,
+                                   src_audio=Path(src_audio_path) if src_audio_path else None, threads=args.threads,
+                                   progress=progress)
+    except (SialignError, OSError) as exc:
+        # The student's session is not lost with the full pass: the live alignment is saved as it was shown.
+        from sialign.workflows.practice import live_project
+
+        saved = export(live_project(source, result, recording=recording,
+                                    src_audio=Path(src_audio_path) if src_audio_path else None), output, **write_guard(args))
+        raise SialignError(f"the full pass over the recording failed ({exc}); the live session was saved as it was shown: "
+                           f"{saved} — align it again later with 'sialign realign'") from exc
     if progress is not None:
         print(file=sys.stderr)
     saved = export(project, output, **write_guard(args))
