@@ -211,3 +211,12 @@ def test_cli_doctor_says_where_the_japanese_english_dictionary_is(
     monkeypatch.setenv("SIALIGN_EDICT", str(tmp_path / "edict"))
     check = _report(capsys)["Japanese analysis (GiNZA)"]["Japanese-English dictionary"]
     assert check["status"] == "ok" and str(tmp_path / "edict") in check["value"]
+
+
+def test_cli_doctor_says_no_network_is_used(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ORT_DISABLE_TELEMETRY", raising=False)
+    network = _report(capsys)["System"]["network"]
+    assert network["status"] == "ok" and network["value"].startswith("none used")
+    monkeypatch.setenv("ORT_DISABLE_TELEMETRY", "0")  # a user who switched the runtime's reports back on is told
+    network = _report(capsys)["System"]["network"]
+    assert network["status"] == "warn" and "ORT_DISABLE_TELEMETRY" in network["value"]

@@ -172,6 +172,16 @@ def _system_section() -> Section:
         s.add("memory", f"{mem:.1f} GiB")
     offline = os.environ.get("HF_HUB_OFFLINE", "")
     s.add("HF_HUB_OFFLINE", offline or "(unset; SI Aligner sets it when loading models)")
+    from sialign.core.offline import no_telemetry
+
+    no_telemetry()  # as every command that starts the recogniser does
+    ort = os.environ.get("ORT_DISABLE_TELEMETRY", "")
+    if ort == "1":
+        s.add("network", "none used: models load from local folders, the speech runtime's usage reports are off "
+              "(ORT_DISABLE_TELEMETRY=1)")
+    else:
+        s.add("network", f"the speech runtime may report usage (ORT_DISABLE_TELEMETRY={ort!r})", "warn",
+              "unset ORT_DISABLE_TELEMETRY, or set it to 1")
     return s
 
 
