@@ -438,3 +438,17 @@ def test_hostile_jsonl_reader(tmp_path: Path, line: str, message: str) -> None:
     with pytest.raises(FormatError, match=message) as info:
         read_jsonl(path)
     assert info.value.line == 2
+
+
+def test_an_eaf_entity_defined_outside_the_file_is_refused_not_dropped(tmp_path: Path) -> None:
+    """Expat skips an entity that an external DTD would define; its annotation's text vanished without a word."""
+    path = tmp_path / "talk.eaf"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE ANNOTATION_DOCUMENT SYSTEM "elan.dtd">\n'
+        '<ANNOTATION_DOCUMENT><TIME_ORDER><TIME_SLOT TIME_SLOT_ID="ts1" TIME_VALUE="0"/>'
+        '<TIME_SLOT TIME_SLOT_ID="ts2" TIME_VALUE="1000"/></TIME_ORDER>\n'
+        '<TIER TIER_ID="en"><ANNOTATION><ALIGNABLE_ANNOTATION ANNOTATION_ID="a1" TIME_SLOT_REF1="ts1" TIME_SLOT_REF2="ts2">'
+        '<ANNOTATION_VALUE>&brand; is here.</ANNOTATION_VALUE></ALIGNABLE_ANNOTATION></ANNOTATION></TIER></ANNOTATION_DOCUMENT>\n',
+        encoding="utf-8")
+    with pytest.raises(FormatError, match=r"line 4: the entity &brand; is not defined"):
+        read_transcript(path)

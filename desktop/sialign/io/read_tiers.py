@@ -238,9 +238,15 @@ def parse_eaf_tiers(text: str, path: str | Path) -> list[EafTier]:
         if stack and stack[-1] == "ANNOTATION_VALUE":
             value_parts.append(data)
 
+    def skipped(name: str, is_parameter: bool) -> None:
+        # An entity a declaration outside the file would define: expat skips it, and its annotation's text with it.
+        raise FormatError(path, f"the entity &{name[:40]}; is not defined in the file, so the text it stands for is unknown",
+                          line=parser.CurrentLineNumber, hint="replace it by its text (in ELAN or a text editor)")
+
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = chars
+    parser.SkippedEntityHandler = skipped
     try:
         parser.Parse(text, True)
     except xml.parsers.expat.ExpatError as exc:
