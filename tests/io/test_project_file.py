@@ -202,6 +202,8 @@ def _break(key: str) -> Any:
             del p["alignment"]["beads"][1]
         elif key == "history":
             p["history"] = [{"type": "Teleport"}]
+        elif key == "history_status":
+            p["history"] = [{"type": "ReplaceBeads", "start": 0, "stop": 1, "beads": [{"src": [0], "tgt": [0], "status": "\x00"}]}]
         elif key == "schema":
             d["schema"] = "one"
         elif key == "format":
@@ -221,6 +223,7 @@ def _break(key: str) -> Any:
         ("status", r"'alignment.beads\[0\].status' is 'maybe'"),
         ("coverage", "does not cover the source"),
         ("history", r"'history\[0\]' is not an edit"),
+        ("history_status", r"'history\[0\]' bead 0 has the status '\\x00'"),
         ("schema", "schema number 'one'"),
         ("format", "is not an SI Aligner project"),
         ("times", r"'source.segments\[0\].end' is 'soon', not a time"),

@@ -304,6 +304,12 @@ def _check_history_entry(path: Path, entry: Any, where: str) -> None:
         )
         if not ok:
             raise _damaged(path, f"'{where}' bead {n} needs lists of integer segment ids in 'src' and 'tgt'")
+        status = bead.get("status", "auto")
+        if status not in _BEAD_STATUSES:
+            raise _damaged(path, f"'{where}' bead {n} has the status {str(status)[:20]!r}, not auto, confirmed or dropped")
+
+
+_BEAD_STATUSES = ("auto", "confirmed", "dropped")
 
 
 def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
