@@ -576,8 +576,8 @@ class ProjectFilesController(QObject):
         self._warned_unprotected = True
         QMessageBox.warning(
             self.window, "Your review is not protected",
-            f"SI Aligner cannot write the autosave or the edit journal of this project ({why}), beside it nor in "
-            "its own folder, so a crash would lose the review you have not saved.\n\nSave the project now to a "
+            "SI Aligner can write the autosave and the edit journal of this project neither beside it nor in its "
+            f"own folder ({why}), so a crash would lose the review you have not saved.\n\nSave the project now to a "
             "folder you can write to, with File → Save As…, and free some disk space.")
 
     def _journal_step(self, step: dict[str, Any]) -> None:
