@@ -46,9 +46,9 @@ def refused(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     project_file._UNWRITABLE.clear()
 
 
-def test_the_review_goes_on_being_protected_in_the_per_user_folder(qtbot, window, tmp_path, monkeypatch, refused) -> None:
-    from sialign.io.project_file import find_unsaved_work, load_unsaved_work
-
+@pytest.fixture
+def saved(window, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """The window's talk saved as talks/talk.sialign; per-user autosaves in auto/; warning dialogs collected."""
     auto = tmp_path / "auto"
     monkeypatch.setenv("SIALIGN_AUTOSAVE_DIR", str(auto))
     folder = tmp_path / "talks"
@@ -58,6 +58,13 @@ def test_the_review_goes_on_being_protected_in_the_per_user_folder(qtbot, window
     window.act.save.trigger()
     warnings: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: warnings.append(text))
+    return target, folder, auto, warnings
+
+
+def test_the_review_goes_on_being_protected_in_the_per_user_folder(qtbot, window, saved, refused) -> None:
+    from sialign.io.project_file import find_unsaved_work, load_unsaved_work
+
+    target, folder, auto, warnings = saved
 
     refused.append(folder)  # from now on the project's folder takes no write
     window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
@@ -78,16 +85,8 @@ def test_the_review_goes_on_being_protected_in_the_per_user_folder(qtbot, window
     assert recovered.path == str(target)
 
 
-def test_where_nothing_can_be_written_a_dialog_says_so(qtbot, window, tmp_path, monkeypatch, refused) -> None:
-    auto = tmp_path / "auto"
-    monkeypatch.setenv("SIALIGN_AUTOSAVE_DIR", str(auto))
-    folder = tmp_path / "talks"
-    folder.mkdir()
-    target = folder / "talk.sialign"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    window.act.save.trigger()
-    warnings: list[str] = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: warnings.append(text))
+def test_where_nothing_can_be_written_a_dialog_says_so(qtbot, window, saved, refused) -> None:
+    target, folder, auto, warnings = saved
     refused.extend([folder, auto])
     window.session.apply(SetStatus((0,), BeadStatus.CONFIRMED))
     qtbot.waitUntil(lambda: bool(warnings), timeout=10000)
