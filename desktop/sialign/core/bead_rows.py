@@ -21,16 +21,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from sialign.core.coverage import bead_state
-from sialign.core.documents import (
-    Alignment,
-    Bead,
-    BeadStatus,
-    Document,
-    alignment_summary,
-    bead_text,
-    bead_times,
-    join_segments,
-)
+from sialign.core.documents import Alignment, Bead, Document, alignment_summary, bead_text, bead_times, join_segments
 from sialign.core.plurals import count_noun
 from sialign.core.word_links import LinkedTalk, links_of
 
@@ -161,7 +152,7 @@ def bead_row(project: Talk, index: int, bead: Bead) -> BeadRow:
         tgt_end=tgt_end,
         cost=bead.cost,
         status=bead.status.value,
-        state=bead_state(bead.src, bead.tgt, bead.status is BeadStatus.DROPPED, bead.reason) or "",
+        state=bead_state(bead) or "",
         reason=bead.reason,
         flags=tuple(f.name for f in bead.failed_flags),
         good_align=bead.good_align,

@@ -31,13 +31,15 @@ NOT_REACHED = "not reached"
 NOT_REACHED_REASON = "the session stopped before this sentence"
 
 
-def bead_state(src: Sequence[Any], tgt: Sequence[Any], dropped: bool = False, reason: str = "") -> str | None:
-    """The state of the sentences of a bead (None for a bead without source: an addition)."""
-    if not src:
+def bead_state(bead: Any) -> str | None:
+    """The state of the sentences of a bead (:class:`~sialign.core.model.Bead`); None for one without source (an addition)."""
+    from sialign.core.documents import BeadStatus
+
+    if not bead.src:
         return None
-    if not tgt:
-        return NOT_REACHED if reason == NOT_REACHED_REASON else OMITTED
-    return DROPPED if dropped else RENDERED
+    if not bead.tgt:
+        return NOT_REACHED if bead.reason == NOT_REACHED_REASON else OMITTED
+    return DROPPED if bead.status is BeadStatus.DROPPED else RENDERED
 
 
 @dataclass(frozen=True)
@@ -82,13 +84,12 @@ class Coverage:
         return [s == state for s in self.states]
 
 
-def coverage_of_beads(beads: Iterable[tuple[Sequence[Any], Sequence[Any], bool, str]], positions: dict[Any, int],
-                      n_sentences: int) -> Coverage:
-    """The coverage of ``beads`` given as (src ids, tgt ids, dropped, reason); ``positions`` maps a source id to its place."""
-    states = [NOT_REACHED] * n_sentences
+def _collect(beads: Iterable[tuple[Sequence[Any], str | None]], source_ids: Sequence[Any]) -> Coverage:
+    """The coverage of beads given as (source ids, state); sentences no bead holds are not reached."""
+    positions = {sid: i for i, sid in enumerate(source_ids)}
+    states = [NOT_REACHED] * len(positions)
     omissions: list[int] = []
-    for k, (src, tgt, dropped, reason) in enumerate(beads):
-        state = bead_state(src, tgt, dropped, reason)
+    for k, (src, state) in enumerate(beads):
         if state is None:
             continue
         if state == OMITTED:
@@ -102,12 +103,8 @@ def coverage_of_beads(beads: Iterable[tuple[Sequence[Any], Sequence[Any], bool, 
 def coverage(project: Any) -> Coverage:
     """The coverage of ``project``'s alignment (a :class:`~sialign.core.model.Project`, or any object with its
     ``source`` and ``alignment``); every sentence is not reached before the first alignment."""
-    from sialign.core.documents import BeadStatus
-
-    positions = {s.id: i for i, s in enumerate(project.source.segments)}
     beads = project.alignment.beads if project.alignment is not None else []
-    return coverage_of_beads(((b.src, b.tgt, b.status is BeadStatus.DROPPED, b.reason) for b in beads), positions,
-                             len(project.source))
+    return _collect(((b.src, bead_state(b)) for b in beads), project.source.ids())
 
 
 def live_coverage(beads: Iterable[Any], source_ids: Sequence[Any]) -> Coverage:
@@ -117,20 +114,8 @@ def live_coverage(beads: Iterable[Any], source_ids: Sequence[Any]) -> Coverage:
     without a rendition) is left out, as the full pass would count it; any other (``rendered``, and
     ``full pass`` for a row the full pass revised) is rendered.
     """
-    positions = {sid: i for i, sid in enumerate(source_ids)}
-    states = [NOT_REACHED] * len(positions)
-    omissions: list[int] = []
-    for k, bead in enumerate(beads):
-        if not bead.src:
-            continue
-        state = NOT_REACHED if bead.state == "pending" else OMITTED if bead.state == "unrendered" else RENDERED
-        if state == OMITTED:
-            omissions.append(k)
-        for sid in bead.src:
-            if sid in positions:
-                states[positions[sid]] = state
-    return Coverage(tuple(states), tuple(omissions))
+    live = {"pending": NOT_REACHED, "unrendered": OMITTED}
+    return _collect(((b.src, live.get(b.state, RENDERED) if b.src else None) for b in beads), source_ids)
 
 
-__all__ = ["live_coverage", "DROPPED", "NOT_REACHED", "NOT_REACHED_REASON", "OMITTED", "RENDERED", "Coverage", "bead_state", "coverage",
-           "coverage_of_beads"]
+__all__ = ["live_coverage", "DROPPED", "NOT_REACHED", "NOT_REACHED_REASON", "OMITTED", "RENDERED", "Coverage", "bead_state", "coverage"]

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from sialign.core.errors import SialignError
-from sialign.core.model import BeadStatus, Project, bead_text
+from sialign.core.model import Project, bead_text
 from sialign.core.plurals import count_noun
 from sialign.io.output_formats import OutputFormats
 from sialign.review.figures import (
@@ -210,7 +210,7 @@ def _cells(project: Project) -> list[Cell]:
         for n, sid in enumerate(bead.src):
             cells[positions[sid]] = Cell(
                 text=text if n == 0 else "", bead=k, lag=lag, flags=flags,
-                omitted=bead_state(bead.src, bead.tgt, bead.status is BeadStatus.DROPPED, bead.reason) == OMITTED,
+                omitted=bead_state(bead) == OMITTED,
                 joined_to=None if n == 0 else first + 1, status=bead.status.value, tgt_start=t0, tgt_end=t1,
             )
     empty = Cell("", None, None, (), False, None, "", None, None)

@@ -532,7 +532,7 @@ def is_omission(bead: Bead, low_confidence: float) -> bool:
     """A bead of sentences left out (:mod:`sialign.core.coverage`), whatever its status."""
     from sialign.core.coverage import OMITTED, bead_state
 
-    return bead_state(bead.src, bead.tgt, bead.status is BeadStatus.DROPPED, bead.reason) == OMITTED
+    return bead_state(bead) == OMITTED
 
 
 def is_flagged(bead: Bead, low_confidence: float) -> bool:
