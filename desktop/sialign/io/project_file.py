@@ -218,6 +218,24 @@ def save_project(project: Project, path: str | Path) -> None:
     project.path = str(path)
 
 
+def detach_from_file(project: Project) -> None:
+    """Make ``project`` a copy that belongs to no file: its transcript and audio paths absolute, ``path`` None.
+
+    A project another program holds opens so (it is saved under another name
+    later, :func:`rebase_document_paths` making its paths relative to that file).
+    """
+    from sialign.core.paths import resolve_project_path
+
+    for doc in (project.source, project.target, project.reference):
+        if doc is None:
+            continue
+        for name in ("path", "audio_path"):
+            resolved = resolve_project_path(getattr(doc, name), project.path)
+            if resolved is not None:
+                setattr(doc, name, str(resolved))
+    project.path = None
+
+
 def rebase_document_paths(project: Project, path: str | Path) -> None:
     """Make the transcript and audio paths of ``project`` relative to the folder of ``path``, its new file.
 
@@ -305,11 +323,8 @@ def _check_history_entry(path: Path, entry: Any, where: str) -> None:
         if not ok:
             raise _damaged(path, f"'{where}' bead {n} needs lists of integer segment ids in 'src' and 'tgt'")
         status = bead.get("status", "auto")
-        if status not in _BEAD_STATUSES:
+        if status not in {s.value for s in BeadStatus}:
             raise _damaged(path, f"'{where}' bead {n} has the status {str(status)[:20]!r}, not auto, confirmed or dropped")
-
-
-_BEAD_STATUSES = ("auto", "confirmed", "dropped")
 
 
 def _project_from_payload(path: Path, data: dict[str, Any]) -> Project:
@@ -555,9 +570,14 @@ def autosave_path(path: str | Path | None, talk_id: str = "untitled") -> Path:
     if path is None:
         safe = re.sub(r"[^\w.-]+", "_", talk_id).strip("._") or "untitled"
         return autosave_dir() / f"{safe}{PROJECT_SUFFIX}{AUTOSAVE_SUFFIX}"
-    path = Path(path)
-    beside = path.with_name(path.name + AUTOSAVE_SUFFIX)
+    beside = _beside(path)
     return beside if folder_writable(beside.parent) else fallback_autosave_path(path)
+
+
+def _beside(path: str | Path) -> Path:
+    """``talk.sialign`` → ``talk.sialign.autosave`` beside it."""
+    path = Path(path)
+    return path.with_name(path.name + AUTOSAVE_SUFFIX)
 
 
 # Folders where writing the recovery files failed in this process (a full disk, a folder made read-only).
@@ -599,8 +619,7 @@ def recovery_candidates(path: str | Path | None, talk_id: str = "untitled") -> l
     """Where the autosave of ``path`` may be: beside it and in the per-user folder (a folder's state may have changed)."""
     if path is None:
         return [autosave_path(None, talk_id)]
-    path = Path(path)
-    return [path.with_name(path.name + AUTOSAVE_SUFFIX), fallback_autosave_path(path)]
+    return [_beside(path), fallback_autosave_path(path)]
 
 
 def save_autosave(project: Project, journal_mark: str | None = None) -> Path:
@@ -811,6 +830,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "autosave_dir",
     "autosave_path",
+    "detach_from_file",
     "discard_autosave",
     "find_recovery",
     "fallback_autosave_path",

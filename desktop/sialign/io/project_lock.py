@@ -50,6 +50,14 @@ class Holder:
         return f"{self.program} (process {self.pid} on {where}, since {when})"
 
 
+class ProjectLockedError(ProjectBusyError):
+    """Another process holds the project: ``holder`` says who."""
+
+    def __init__(self, message: str, holder: Holder) -> None:
+        super().__init__(message, settings=("write_held",))
+        self.holder = holder
+
+
 def lock_path(project_path: str | Path) -> Path:
     """``talk.sialign`` → ``talk.sialign.lock`` beside it."""
     path = Path(project_path)
@@ -185,7 +193,7 @@ def acquire(project_path: str | Path, program: str) -> ProjectLock:
     either.
 
     Raises:
-        ProjectBusyError: another process holds the project; the message names it.
+        ProjectLockedError: another process holds the project; the message and ``holder`` name it.
     """
     project = Path(project_path)
     key = _key(project)
@@ -212,8 +220,8 @@ def acquire(project_path: str | Path, program: str) -> ProjectLock:
         if not locked:
             other = _read_holder(fd) or Holder("another program", 0, "", 0.0)
             os.close(fd)
-            raise ProjectBusyError(f"{project}: the project is open in {other.describe()} — close it there, or write "
-                                   "it anyway; nothing was written", settings=("write_held",))
+            raise ProjectLockedError(f"{project}: the project is open in {other.describe()} — close it there, or write "
+                                     "it anyway; nothing was written", other)
         # The file we locked may have been removed by a holder releasing it meanwhile: lock the one on disk.
         try:
             same = os.path.samestat(os.fstat(fd), os.stat(path))
@@ -240,4 +248,4 @@ def _register(lock: ProjectLock) -> ProjectLock:
     return lock
 
 
-__all__ = ["Holder", "LOCK_SUFFIX", "ProjectBusyError", "ProjectLock", "acquire", "holder_of", "lock_path"]
+__all__ = ["Holder", "LOCK_SUFFIX", "ProjectBusyError", "ProjectLock", "ProjectLockedError", "acquire", "holder_of", "lock_path"]

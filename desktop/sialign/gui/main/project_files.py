@@ -217,46 +217,33 @@ class ProjectFilesController(QObject):
     # -- one writer per project ------------------------------------------------------
     def _take_lock(self, path: str | Path) -> str | None:
         """Hold ``path`` for this window; who holds it (one line) when another program does, else None."""
-        from sialign.core.errors import ProjectBusyError
-        from sialign.io.project_lock import acquire, holder_of
+        from sialign.io.project_lock import ProjectLockedError, acquire
 
         if self._lock is not None and self._lock.held and self._lock.project_path == Path(path):
             return None
         try:
             lock = acquire(path, "SI Aligner")
-        except ProjectBusyError as exc:
-            other = holder_of(path)
-            return other.describe() if other is not None else str(exc).split("open in ", 1)[-1].split(" — ", 1)[0]
-        self._release_lock()
+        except ProjectLockedError as exc:
+            return exc.holder.describe()
+        self.release_lock()
         self._lock = lock
         return None
 
-    def _release_lock(self) -> None:
+    def release_lock(self) -> None:
+        """Give the open project's file back (another project replaces it, the window closes)."""
         if self._lock is not None:
             self._lock.release()
             self._lock = None
 
-    def release_lock(self) -> None:
-        """Give the open project's file back (the window closes)."""
-        self._release_lock()
-
     def _open_read_only(self, project: Project, path: str, holder: str) -> bool:
         """Open a project another program holds as a copy: its file, autosave and journal stay the holder's."""
-        from sialign.core.paths import resolve_project_path
+        from sialign.io.project_file import detach_from_file
 
         QMessageBox.information(
             self.window, "Opened as a copy",
             f"{Path(path).name} is open in {holder}.\n\nIt opens here as a read-only copy: the file and its recovery "
             "files stay with that program. Save asks for a new name; close the project there to edit it here.")
-        # Detached from the file: its transcripts and recordings are named absolutely, so the copy can be saved anywhere.
-        for doc in (project.source, project.target, project.reference):
-            if doc is None:
-                continue
-            for name in ("path", "audio_path"):
-                resolved = resolve_project_path(getattr(doc, name), path)
-                if resolved is not None:
-                    setattr(doc, name, str(resolved))
-        project.path = None
+        detach_from_file(project)  # the copy can be saved anywhere
         self.discard_current_autosave()
         self.read_only_of, self.read_only_holder = str(path), holder
         self.session.set_project(project, modified=False)
@@ -267,7 +254,7 @@ class ProjectFilesController(QObject):
         self._warned_unprotected = False
         project = self.session.project
         if self._lock is not None and (project.path is None or Path(project.path) != self._lock.project_path):
-            self._release_lock()
+            self.release_lock()
         if project.path is not None:
             self.read_only_of, self.read_only_holder = None, ""
 
