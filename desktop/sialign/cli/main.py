@@ -252,15 +252,16 @@ def refuse_output_over_input(args: argparse.Namespace) -> None:
         output = values.get(dest)
         if not isinstance(output, str) or output in ("", "-"):
             continue
+        # What a project or a corpus stands on is an input too; only a file that exists can be one.
+        exists = os.path.exists(os.path.expanduser(output))
         reads: list[tuple[str, str | Path | None]] = []
         for dest_in, item in inputs:
             named = f"the input {names.get(dest_in, dest_in.upper())}"
             if not (dest == "output" and dest_in in in_place):
                 reads.append((named, item))
-            if os.path.exists(os.path.expanduser(output)):
-                # What a project or a corpus stands on is an input too (only a file that exists can be one).
+            if exists:
                 reads.extend(standing_on(item, named))
-        if os.path.exists(os.path.expanduser(output)):
+        if exists:
             for dest_in, item in folders:
                 reads.extend(standing_on(item, f"the input {names.get(dest_in, dest_in.upper())}"))
         check_not_an_input(output, reads, names.get(dest, option))
