@@ -53,7 +53,9 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
     """
     p = Path(path).expanduser()
     audio = str(src_audio) if src_audio else None
-    if p.suffix.lower() == ".sialign":
+    from sialign.io.project_file import PROJECT_SUFFIX
+
+    if p.suffix.lower() == PROJECT_SUFFIX:
         from sialign.io.project_file import load_project
 
         # As the app's booth reads a project: its stored paths against the project's folder, named absolutely.

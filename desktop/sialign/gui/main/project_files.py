@@ -31,8 +31,9 @@ from sialign.gui.common.file_dialogs import (
 )
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import WorkerRunner, snapshot
+from sialign.io.project_file import PROJECT_SUFFIX
 
-PROJECT_FILTER = "SI Aligner projects (*.sialign);;All files (*)"
+PROJECT_FILTER = f"SI Aligner projects (*{PROJECT_SUFFIX});;All files (*)"
 MAX_RECENT = 10
 
 log = logging.getLogger(__name__)
@@ -367,12 +368,12 @@ class ProjectFilesController(QObject):
 
     def save_as(self) -> bool:
         project = self.session.project
-        path = save_file_name(self.window, "Save project as", f"{project.talk_id}.sialign", PROJECT_FILTER, kind="project",
+        path = save_file_name(self.window, "Save project as", f"{project.talk_id}{PROJECT_SUFFIX}", PROJECT_FILTER, kind="project",
                               current=project.path, settings=self.settings)
         if not path:
             return False
-        if not path.endswith(".sialign"):
-            path += ".sialign"
+        if Path(path).suffix.lower() != PROJECT_SUFFIX:
+            path += PROJECT_SUFFIX
         self.discard_current_autosave()
         return self.save_to(path)
 
