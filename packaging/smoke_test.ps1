@@ -31,18 +31,25 @@ $script:Failures = 0
 function Pass([string]$What) { Write-Host "  ok    $What" }
 function Fail([string]$What) { Write-Host "  FAIL  $What"; $script:Failures++ }
 
-# Run-Program NAME EXE ARGS...: output in $Work\NAME.log; returns the exit code, sets $script:Seconds.
+# Run-Program NAME EXE ARGS...: output in $Work\NAME.log (standard output alone in NAME.log.out);
+# returns the exit code, sets $script:Seconds.
 function Run-Program([string]$Name, [string]$Exe, [string[]]$Arguments) {
     $log = Join-Path $Work "$Name.log"
     $watch = [Diagnostics.Stopwatch]::StartNew()
     $p = Start-Process -FilePath $Exe -ArgumentList $Arguments -NoNewWindow -Wait -PassThru `
-        -RedirectStandardOutput $log -RedirectStandardError "$log.err"
+        -RedirectStandardOutput "$log.out" -RedirectStandardError "$log.err"
     $watch.Stop()
+    Copy-Item "$log.out" $log -ErrorAction SilentlyContinue
     Get-Content "$log.err" -ErrorAction SilentlyContinue | Add-Content $log
     $script:Seconds = "{0:N2}" -f $watch.Elapsed.TotalSeconds
     return $p.ExitCode
 }
 function Log([string]$Name) { return (Get-Content (Join-Path $Work "$Name.log") -Raw -ErrorAction SilentlyContinue) + "" }
+# Facts NAME: the facts of a `doctor --json` run, by section and key (tests/cli/test_cli_doctor.py holds
+# the keys read here); never the layout of the text report. $null when the output is not JSON.
+function Facts([string]$Name) {
+    try { return ((Get-Content (Join-Path $Work "$Name.log.out") -Raw -Encoding UTF8) | ConvertFrom-Json).facts } catch { return $null }
+}
 
 $Header = (& python packaging\tsv_header.py)
 if ($LASTEXITCODE -ne 0 -or -not $Header) { Write-Error "cannot read the TSV header from the export code"; exit 2 }
@@ -64,19 +71,25 @@ $Size = "{0:N0} MB" -f ((Get-ChildItem $Dist -Recurse -File | Measure-Object Len
 
 if ((Run-Program "version" $Cli @("--version")) -eq 0 -and (Log "version") -match "^sialign ") { Pass "sialign --version ($Seconds s)" } else { Fail "sialign --version" }
 if ((Run-Program "help" $Cli @("--help")) -eq 0) { Pass "sialign --help ($Seconds s)" } else { Fail "sialign --help" }
-if ((Run-Program "doctor" $Cli @("doctor")) -eq 0) {
-    $d = Log "doctor"
-    if ($d -match "installed   yes") { Pass "doctor: GiNZA installed" } else { Fail "doctor: GiNZA not found in the bundle" }
-    if ($d -match "libsndfile *[0-9]") { Pass "doctor: libsndfile" } else { Fail "doctor: libsndfile" }
-    if ($d -match "PortAudio *PortAudio") { Pass "doctor: PortAudio" } else { Fail "doctor: PortAudio" }
-    if ($d -match "platform plugins .*windows" -and $d -match "platform plugins .*offscreen") { Pass "doctor: Qt platforms windows + offscreen" } else { Fail "doctor: Qt platform plugins" }
-} else { Fail "sialign doctor"; Log "doctor" | Write-Host }
-$rc = Run-Program "doctor_full" $Cli @("doctor", "--full")
-$d = Log "doctor_full"
-if ($d -match "load check  loaded in") { Pass "GiNZA loads frozen" } else { Fail "GiNZA load in the bundle" }
+if ((Run-Program "doctor" $Cli @("doctor")) -eq 0) { Pass "doctor (the text report, $Seconds s)" } else { Fail "sialign doctor"; Log "doctor" | Write-Host }
+$f = $null
+if ((Run-Program "doctor_json" $Cli @("doctor", "--json")) -eq 0) { $f = Facts "doctor_json" }
+if ($null -ne $f) {
+    if ($f.ginza.installed -eq $true) { Pass "doctor: GiNZA installed" } else { Fail "doctor: GiNZA not found in the bundle" }
+    if ($null -ne $f.audio.libsndfile) { Pass "doctor: libsndfile $($f.audio.libsndfile)" } else { Fail "doctor: libsndfile" }
+    if ($null -ne $f.audio.portaudio) { Pass "doctor: PortAudio" } else { Fail "doctor: PortAudio" }
+    if (($f.qt.platform_plugins -contains "windows") -and ($f.qt.platform_plugins -contains "offscreen")) { Pass "doctor: Qt platforms windows + offscreen" } else { Fail "doctor: Qt platform plugins ($($f.qt.platform_plugins -join ', '))" }
+    if ($f.system.network -eq "none used") { Pass "doctor: no network used" } else { Fail "doctor: network $($f.system.network)" }
+    if ($null -ne $f.speech.faster_whisper) { Pass "doctor: faster-whisper" } else { Fail "doctor: faster-whisper not in the bundle" }
+} else { Fail "sialign doctor --json"; Log "doctor_json" | Write-Host }
+$rc = Run-Program "doctor_full" $Cli @("doctor", "--full", "--json")
+$ff = Facts "doctor_full"
+if ($null -ne $ff -and $ff.ginza.load_check.loaded -eq $true) {
+    Pass "GiNZA loads frozen: loaded in $($ff.ginza.load_check.seconds) s; $($ff.ginza.load_check.tokens) tokens in a test sentence"
+} else { Fail "GiNZA load in the bundle"; Log "doctor_full" | Write-Host }
 if ($Variant -eq "lean") {
     if (-not (Test-Path (Join-Path $Dist "_internal\torch"))) { Pass "lean build: no torch in the bundle" } else { Fail "lean build carries torch" }
-} elseif ($rc -eq 0 -and $d -match "version *[0-9]") { Pass "torch imports frozen" } else { Fail "sialign doctor --full / torch import" }
+} elseif ($rc -eq 0 -and $null -ne $ff -and $null -ne $ff.torch.version) { Pass "torch imports frozen" } else { Fail "sialign doctor --full / torch import" }
 if ((Run-Program "models" $Cli @("models", "list")) -eq 0) { Pass "models list" } else { Fail "models list" }
 
 # sialign-gui.exe is a windowed program: its exit status is the verdict.

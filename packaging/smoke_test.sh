@@ -37,13 +37,15 @@ declare -a SUMMARY=()
 pass() { echo "  ok    $1"; SUMMARY+=("ok    $1"); }
 fail() { echo "  FAIL  $1" >&2; SUMMARY+=("FAIL  $1"); failures=$((failures + 1)); }
 
-# run NAME CMD...: run with the bare environment, keep output in $WORK/NAME.log, time it.
+# run NAME CMD...: run with the bare environment, keep its output in $WORK/NAME.log (standard output
+# alone in $WORK/NAME.out), time it.
 run() {
     local name=$1; shift
     local t0 t1
     t0=$(date +%s.%N)
-    "${BARE[@]}" "$@" > "$WORK/$name.log" 2>&1
+    "${BARE[@]}" "$@" > "$WORK/$name.out" 2> "$WORK/$name.err"
     local rc=$?
+    cat "$WORK/$name.out" "$WORK/$name.err" > "$WORK/$name.log"
     t1=$(date +%s.%N)
     LAST_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
     return $rc
@@ -67,26 +69,47 @@ run version_warm "$CLI" --version && WARM=$LAST_S || WARM="-"
 if grep -q "^sialign " "$WORK/version_warm.log"; then pass "sialign --version ($(cat "$WORK/version_warm.log"))"; else fail "sialign --version"; fi
 run help "$CLI" --help && HELP_S=$LAST_S && pass "sialign --help (${HELP_S} s)" || fail "sialign --help"
 
+# fact NAME KEY.KEY...: one of the facts in `doctor --json`'s output $WORK/NAME.out, as JSON text
+# (null when it is missing). The checks read these keys, never the layout of the text report;
+# tests/cli/test_cli_doctor.py holds the keys read here.
+fact() {
+    python3 - "$WORK/$1.out" "$2" <<'PY' 2>/dev/null || echo null
+import json, sys
+value = json.load(open(sys.argv[1], encoding="utf-8"))["facts"]
+for key in sys.argv[2].split("."):
+    value = value.get(key) if isinstance(value, dict) else None
+print(json.dumps(value))
+PY
+}
 if run doctor "$CLI" doctor; then
     DOCTOR_S=$LAST_S
-    grep -q "installed   yes" "$WORK/doctor.log" && pass "doctor: GiNZA installed" || fail "doctor: GiNZA not found in the bundle"
-    grep -q "libsndfile *[0-9]" "$WORK/doctor.log" && pass "doctor: libsndfile" || fail "doctor: libsndfile"
-    grep -q "PortAudio *PortAudio" "$WORK/doctor.log" && pass "doctor: PortAudio" || fail "doctor: PortAudio"
-    # The desktop's own Qt platform: X11 on Linux, Cocoa on macOS.
-    WINDOWING=xcb; [ "$(uname -s)" = Darwin ] && WINDOWING=cocoa
-    grep -q "platform plugins .*offscreen" "$WORK/doctor.log" && grep -q "platform plugins .*$WINDOWING" "$WORK/doctor.log" \
-        && pass "doctor: Qt platforms $WINDOWING + offscreen" || fail "doctor: Qt platform plugins"
+    pass "doctor (the text report, ${DOCTOR_S} s)"
 else
     fail "sialign doctor (see below)"; sed 's/^/    /' "$WORK/doctor.log" | tail -20
 fi
-if run doctor_full "$CLI" doctor --full || [ "$VARIANT" = lean ]; then
-    GINZA_LINE=$(grep "load check" "$WORK/doctor_full.log" | sed 's/^ *//')
-    grep -q "load check  loaded in" "$WORK/doctor_full.log" && pass "GiNZA loads frozen: ${GINZA_LINE#load check  }" \
-        || { fail "GiNZA load in the bundle"; grep -A1 "load check" "$WORK/doctor_full.log" >&2; }
+if run doctor_json "$CLI" doctor --json; then
+    [ "$(fact doctor_json ginza.installed)" = true ] && pass "doctor: GiNZA installed" || fail "doctor: GiNZA not found in the bundle"
+    [ "$(fact doctor_json audio.libsndfile)" != null ] && pass "doctor: libsndfile $(fact doctor_json audio.libsndfile)" || fail "doctor: libsndfile"
+    [ "$(fact doctor_json audio.portaudio)" != null ] && pass "doctor: PortAudio" || fail "doctor: PortAudio"
+    # The desktop's own Qt platform: X11 on Linux, Cocoa on macOS.
+    WINDOWING=xcb; [ "$(uname -s)" = Darwin ] && WINDOWING=cocoa
+    PLUGINS=$(fact doctor_json qt.platform_plugins)
+    case "$PLUGINS" in *'"offscreen"'*) case "$PLUGINS" in *"\"$WINDOWING\""*) OK_QT=1 ;; *) OK_QT= ;; esac ;; *) OK_QT= ;; esac
+    [ -n "$OK_QT" ] && pass "doctor: Qt platforms $WINDOWING + offscreen" || fail "doctor: Qt platform plugins ($PLUGINS)"
+    [ "$(fact doctor_json system.network)" = '"none used"' ] && pass "doctor: no network used" || fail "doctor: network $(fact doctor_json system.network)"
+else
+    fail "sialign doctor --json (see below)"; sed 's/^/    /' "$WORK/doctor_json.log" | tail -20
+fi
+if run doctor_full "$CLI" doctor --full --json || [ "$VARIANT" = lean ]; then
+    if [ "$(fact doctor_full ginza.load_check.loaded)" = true ]; then
+        pass "GiNZA loads frozen: loaded in $(fact doctor_full ginza.load_check.seconds) s; $(fact doctor_full ginza.load_check.tokens) tokens in a test sentence"
+    else
+        fail "GiNZA load in the bundle: $(fact doctor_full ginza.load_check)"
+    fi
     if [ "$VARIANT" = lean ]; then
         [ ! -e "$DIST/_internal/torch" ] && pass "lean build: no torch in the bundle" || fail "lean build carries torch"
     else
-        grep -q "version *[0-9]" "$WORK/doctor_full.log" && pass "torch imports frozen" || fail "torch import in the bundle"
+        [ "$(fact doctor_full torch.version)" != null ] && pass "torch imports frozen" || fail "torch import in the bundle"
     fi
 else
     fail "sialign doctor --full"; tail -20 "$WORK/doctor_full.log" >&2
@@ -217,7 +240,7 @@ if run transcribe_help "$CLI" transcribe --help && grep -q -- "--model NAME|DIR"
 else
     fail "sialign transcribe --help"; tail -5 "$WORK/transcribe_help.log" >&2
 fi
-grep -q "faster-whisper *[0-9]" "$WORK/doctor.log" 2>/dev/null && pass "doctor: faster-whisper" || fail "doctor: faster-whisper not in the bundle"
+[ "$(fact doctor_json speech.faster_whisper)" != null ] && pass "doctor: faster-whisper" || fail "doctor: faster-whisper not in the bundle"
 [ ! -e "$DIST/_internal/av" ] && pass "no PyAV in the bundle" || fail "the bundle carries PyAV"
 WHISPER_ARGS=()
 if [ -n "${BUNDLED_WHISPER:-}" ]; then

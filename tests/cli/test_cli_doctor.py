@@ -220,3 +220,89 @@ def test_cli_doctor_says_no_network_is_used(capsys: pytest.CaptureFixture[str], 
     monkeypatch.setenv("ORT_DISABLE_TELEMETRY", "0")  # a user who switched the runtime's reports back on is told
     network = _report(capsys)["System"]["network"]
     assert network["status"] == "warn" and "ORT_DISABLE_TELEMETRY" in network["value"]
+
+
+# The installers' smoke tests read `doctor --json`'s facts by key: every key they read must exist, so
+# that a change to doctor breaks this fast test and not only a bundle build.
+PACKAGING = Path(__file__).resolve().parents[2] / "packaging"
+
+
+def _keys_read_by_smoke_tests() -> dict[str, set[str]]:
+    import re
+
+    sh = (PACKAGING / "smoke_test.sh").read_text(encoding="utf-8")
+    ps1 = (PACKAGING / "smoke_test.ps1").read_text(encoding="utf-8")
+    return {
+        "doctor --json": set(re.findall(r"fact doctor_json ([\w.]+)", sh)) | set(re.findall(r"\$f\.([\w.]+)", ps1)),
+        "doctor --full --json": set(re.findall(r"fact doctor_full ([\w.]+)", sh)) | set(re.findall(r"\$ff\.([\w.]+)", ps1)),
+    }
+
+
+def _lookup(facts: dict, dotted: str) -> tuple[bool, object]:
+    value: object = facts
+    for key in dotted.split("."):
+        if not isinstance(value, dict) or key not in value:
+            return False, None
+        value = value[key]
+    return True, value
+
+
+def test_smoke_tests_read_doctor_as_data_not_by_layout() -> None:
+    keys = _keys_read_by_smoke_tests()
+    assert {"ginza.installed", "audio.libsndfile", "qt.platform_plugins", "speech.faster_whisper"} <= keys["doctor --json"]
+    assert {"ginza.load_check.loaded", "torch.version"} <= keys["doctor --full --json"]
+    for script in ("smoke_test.sh", "smoke_test.ps1"):
+        text = (PACKAGING / script).read_text(encoding="utf-8")
+        # No check greps the text report's columns (issue: "installed   yes" broke when a label grew).
+        assert "installed   yes" not in text and "load check  loaded" not in text
+
+
+@pytest.mark.slow
+def test_every_key_the_smoke_tests_read_is_in_doctor_json(tmp_path: Path) -> None:
+    """The real command, as the smoke tests run it, and the sh script's own reader of the facts."""
+    import os
+    import shutil
+    import subprocess
+
+    pytest.importorskip("ja_ginza")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "desktop")}
+    for name, argv in (("doctor_json", ["--json"]), ("doctor_full", ["--full", "--json"])):
+        out = subprocess.run(
+            [sys.executable, "-m", "sialign", "doctor", *argv], capture_output=True, text=True, env=env, timeout=300, check=True
+        ).stdout
+        (tmp_path / f"{name}.out").write_text(out, encoding="utf-8")
+    facts = {
+        "doctor --json": json.loads((tmp_path / "doctor_json.out").read_text(encoding="utf-8"))["facts"],
+        "doctor --full --json": json.loads((tmp_path / "doctor_full.out").read_text(encoding="utf-8"))["facts"],
+    }
+    for run, keys in _keys_read_by_smoke_tests().items():
+        for dotted in sorted(keys):
+            found, value = _lookup(facts[run], dotted)
+            assert found, f"{run}: the smoke tests read {dotted}, which doctor does not give"
+            if dotted != "qt.platform_plugins":
+                assert value is not None, f"{run}: {dotted} is null in the development environment"
+    assert facts["doctor --json"]["ginza"]["installed"] is True
+    assert {"offscreen", "xcb"} <= set(facts["doctor --json"]["qt"]["platform_plugins"]) or sys.platform != "linux"
+    assert facts["doctor --full --json"]["ginza"]["load_check"]["tokens"] > 0
+    # The sh script's own `fact` reader, on these outputs.
+    if shutil.which("bash") and shutil.which("python3"):
+        script = (PACKAGING / "smoke_test.sh").read_text(encoding="utf-8")
+        reader = script[script.index("fact() {"): script.index("\n}\n", script.index("fact() {")) + 3]
+        probe = f'WORK="{tmp_path}"\n{reader}\nfact doctor_json ginza.installed\nfact doctor_full ginza.load_check.loaded\nfact doctor_json no.such.key\n'
+        lines = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60, check=True).stdout.split()
+        assert lines == ["true", "true", "null"]
+
+
+def test_doctor_json_facts_are_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    facts = data["facts"]
+    assert facts["ginza"]["load_check"] is None  # skipped without --full
+    assert isinstance(facts["system"]["cpus"], int)
+    assert facts["system"]["network"] == "none used"
+    assert isinstance(facts["qt"]["platform_plugins"], list)
+    import numpy
+
+    assert facts["libraries"]["numpy"] == numpy.__version__
+    assert all("." in p for p in data["problems"])
+    assert data["status"]["system"]["network"] == "ok"

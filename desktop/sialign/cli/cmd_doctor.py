@@ -12,10 +12,12 @@ import argparse
 import json
 import os
 import platform
+import re
 import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 HELP = "report versions, models, GiNZA, audio, Qt and cache status (paste it into a bug report)"
 
@@ -52,23 +54,62 @@ _MODULE_OF = {
 }
 
 
+_UNSET: Any = object()
+
+
+def fact_key(label: str) -> str:
+    """The stable key of a report line in ``doctor --json``'s facts: ``"PortAudio"`` -> ``"portaudio"``."""
+    return re.sub(r"[^0-9a-z]+", "_", label.lower()).strip("_")
+
+
 @dataclass
 class Check:
-    """One line of the report: ``label: value``, with ``status`` ok / warn / error."""
+    """One line of the report: ``label: value``, with ``status`` ok / warn / error.
+
+    ``value`` is the text a person reads; ``data`` is the same fact for programs (``doctor --json``:
+    a version string or None, a bool, a list, a number), so that nothing has to parse the text.
+    """
 
     label: str
     value: str
     status: str = "ok"
     hint: str = ""
+    key: str = ""
+    data: Any = None
 
 
 @dataclass
 class Section:
+    """A block of the report; ``key`` names it in ``doctor --json``'s facts (default: the title's :func:`fact_key`)."""
+
     title: str
+    key: str = ""
     checks: list[Check] = field(default_factory=list)
 
-    def add(self, label: str, value: str, status: str = "ok", hint: str = "") -> None:
-        self.checks.append(Check(label, value, status, hint))
+    def __post_init__(self) -> None:
+        self.key = self.key or fact_key(self.title)
+
+    def add(self, label: str, value: str, status: str = "ok", hint: str = "", *, key: str = "", data: Any = _UNSET) -> None:
+        """One line; ``data`` defaults to ``value`` (the text is the fact), ``key`` to the label's :func:`fact_key`."""
+        self.checks.append(Check(label, value, status, hint, key or fact_key(label), value if data is _UNSET else data))
+
+
+def facts(sections: list[Section]) -> dict[str, Any]:
+    """``doctor --json``: the facts by section key and line key, the problems, and the lines as printed.
+
+    The keys are the stable interface (the installers' smoke tests and ``tests/cli/test_cli_doctor.py``
+    read them); labels and spacing of the text report may change.
+    """
+    import sialign
+
+    problems = [f"{s.key}.{c.key}" for s in sections for c in s.checks if c.status != "ok"]
+    return {
+        "sialign": sialign.__version__,
+        "facts": {s.key: {c.key: c.data for c in s.checks} for s in sections},
+        "status": {s.key: {c.key: c.status for c in s.checks} for s in sections},
+        "problems": problems,
+        "sections": [{"title": s.title, "key": s.key, "checks": [asdict(c) for c in s.checks]} for s in sections],
+    }
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if args.json:
         json.dump(
-            {"sections": [{"title": s.title, "checks": [asdict(c) for c in s.checks]} for s in sections]},
+            facts(sections),
             sys.stdout,
             indent=2,
             ensure_ascii=False,
@@ -160,16 +201,17 @@ def _version(dist: str) -> tuple[str, str]:
 def _system_section() -> Section:
     import sialign
 
-    s = Section("System")
+    s = Section("System", "system")
     s.add("sialign", sialign.__version__)
     s.add("python", f"{platform.python_version()} ({sys.executable})")
     s.add("platform", f"{platform.platform()} {platform.machine()}")
     frozen = getattr(sys, "frozen", False)
-    s.add("installation", f"bundle at {getattr(sys, '_MEIPASS', '?')}" if frozen else f"source at {Path(sialign.__file__).parent}")
-    s.add("CPUs", str(os.cpu_count()))
+    s.add("installation", f"bundle at {getattr(sys, '_MEIPASS', '?')}" if frozen else f"source at {Path(sialign.__file__).parent}",
+          data="bundle" if frozen else "source")
+    s.add("CPUs", str(os.cpu_count()), data=os.cpu_count())
     mem = _memory_gib()
     if mem is not None:
-        s.add("memory", f"{mem:.1f} GiB")
+        s.add("memory", f"{mem:.1f} GiB", key="memory_gib", data=round(mem, 1))
     offline = os.environ.get("HF_HUB_OFFLINE", "")
     s.add("HF_HUB_OFFLINE", offline or "(unset; SI Aligner sets it when loading models)")
     from sialign.core.offline import no_telemetry
@@ -178,10 +220,10 @@ def _system_section() -> Section:
     ort = os.environ.get("ORT_DISABLE_TELEMETRY", "")
     if ort == "1":
         s.add("network", "none used: models load from local folders, the speech runtime's usage reports are off "
-              "(ORT_DISABLE_TELEMETRY=1)")
+              "(ORT_DISABLE_TELEMETRY=1)", data="none used")
     else:
         s.add("network", f"the speech runtime may report usage (ORT_DISABLE_TELEMETRY={ort!r})", "warn",
-              "unset ORT_DISABLE_TELEMETRY, or set it to 1")
+              "unset ORT_DISABLE_TELEMETRY, or set it to 1", data="telemetry possible")
     return s
 
 
@@ -197,25 +239,29 @@ def _memory_gib() -> float | None:
 
 
 def _versions_section() -> Section:
-    s = Section("Libraries")
+    s = Section("Libraries", "libraries")
     for dist in _DISTRIBUTIONS:
         version, status = _version(dist)
-        s.add(dist, version, status)
+        s.add(dist, version, status, data=None if status != "ok" else version)
     return s
 
 
 def _torch_section() -> Section:
-    s = Section("torch")
+    s = Section("torch", "torch")
     try:
         start = time.perf_counter()
         import torch
 
-        s.add("import", f"{time.perf_counter() - start:.1f} s")
+        seconds = time.perf_counter() - start
+        s.add("import", f"{seconds:.1f} s", key="import_seconds", data=round(seconds, 2))
         s.add("version", torch.__version__)
-        s.add("CUDA", "available" if torch.cuda.is_available() else "not available (CPU build or no GPU)")
-        s.add("threads", str(torch.get_num_threads()))
+        cuda = torch.cuda.is_available()
+        s.add("CUDA", "available" if cuda else "not available (CPU build or no GPU)", data=cuda)
+        s.add("threads", str(torch.get_num_threads()), data=torch.get_num_threads())
     except Exception as exc:  # report any import failure instead of crashing the report
-        s.add("import", f"failed: {type(exc).__name__}: {exc}", "error", "neural models cannot be used; 'lexical' still works")
+        s.add("import", f"failed: {type(exc).__name__}: {exc}", "error", "neural models cannot be used; 'lexical' still works",
+              key="import_seconds", data=None)
+        s.add("version", "not imported", "error", data=None)
     return s
 
 
@@ -223,7 +269,7 @@ def _models_section() -> Section:
     from sialign.core.errors import SialignError
     from sialign.embed import models_registry as mr
 
-    s = Section("Models")
+    s = Section("Models", "models")
     s.add("user models folder", str(mr.user_model_dir()))
     s.add("bundled models folder", str(mr.bundled_model_dir()))
     s.add("Hugging Face cache", str(mr.hf_cache_dir()))
@@ -280,11 +326,12 @@ def _speech_section() -> Section:
     from sialign.core.errors import SialignError
     from sialign.embed import models_registry as mr
 
-    s = Section("Speech recognition (sialign transcribe)")
+    s = Section("Speech recognition (sialign transcribe)", "speech")
     if _installed("faster_whisper"):
         s.add("faster-whisper", _version("faster-whisper")[0])
     else:
-        s.add("faster-whisper", "not installed", "warn", "install SI Aligner with its 'transcribe' extra to transcribe recordings")
+        s.add("faster-whisper", "not installed", "warn", "install SI Aligner with its 'transcribe' extra to transcribe recordings",
+              data=None)
     try:
         registry = mr.ModelRegistry()
         entries = registry.list_models(kind=mr.KIND_WHISPER, include_hf_cache=False)
@@ -310,10 +357,10 @@ def _ginza_section(*, full: bool) -> Section:
     from sialign.text.edict import edict_path
     from sialign.text.japanese import SUDACHI_DICTIONARIES, sudachi_dictionary
 
-    s = Section("Japanese analysis (GiNZA)")
+    s = Section("Japanese analysis (GiNZA)", "ginza")
     dictionary = edict_path()
     if dictionary is not None and dictionary.is_file():
-        s.add("Japanese-English dictionary", f"EDICT at {dictionary}")
+        s.add("Japanese-English dictionary", f"EDICT at {dictionary}", key="edict", data=str(dictionary))
     else:
         s.add(
             "Japanese-English dictionary",
@@ -321,6 +368,8 @@ def _ginza_section(*, full: bool) -> Section:
             "warn",
             "word links of Japanese-English beads are drawn without it; install Debian's edict package "
             "or set SIALIGN_EDICT to an EDICT file",
+            key="edict",
+            data=None,
         )
     missing = [m for m in ("spacy", "ginza", "ja_ginza", "sudachipy") if not _installed(m)]
     dictionaries = [name for name in SUDACHI_DICTIONARIES if _installed(f"sudachidict_{name}")]
@@ -332,16 +381,17 @@ def _ginza_section(*, full: bool) -> Section:
             "no — missing " + ", ".join(missing),
             "warn",
             "Japanese chunking and the content-word filter are unavailable; install ginza and ja_ginza",
+            data=False,
         )
         return s
-    s.add("installed", f"yes (spacy, ginza, ja_ginza, sudachipy, sudachidict_{' / '.join(dictionaries)})")
+    s.add("installed", f"yes (spacy, ginza, ja_ginza, sudachipy, sudachidict_{' / '.join(dictionaries)})", data=True)
     try:
         s.add("dictionary", f"SudachiDict {sudachi_dictionary()}")
     except Exception as exc:  # SIALIGN_SUDACHI_DICT naming one that is not there
-        s.add("dictionary", str(exc), "error", "unset SIALIGN_SUDACHI_DICT or install the dictionary it names")
+        s.add("dictionary", str(exc), "error", "unset SIALIGN_SUDACHI_DICT or install the dictionary it names", data=None)
         return s
     if not full:
-        s.add("load check", "skipped (takes several seconds; run `sialign doctor --full`)")
+        s.add("load check", "skipped (takes several seconds; run `sialign doctor --full`)", data=None)
         return s
     try:
         start = time.perf_counter()
@@ -350,20 +400,22 @@ def _ginza_section(*, full: bool) -> Section:
         nlp = ginza_nlp()
         loaded = time.perf_counter() - start
         doc = nlp("今日は政府の話をします。")
-        s.add("load check", f"loaded in {loaded:.1f} s; {len(doc)} tokens in a test sentence")
+        s.add("load check", f"loaded in {loaded:.1f} s; {len(doc)} tokens in a test sentence",
+              data={"loaded": True, "seconds": round(loaded, 2), "tokens": len(doc)})
     except Exception as exc:  # a broken model install is exactly what this reports
-        s.add("load check", f"failed: {type(exc).__name__}: {exc}", "error", "reinstall ginza and ja_ginza")
+        s.add("load check", f"failed: {type(exc).__name__}: {exc}", "error", "reinstall ginza and ja_ginza",
+              data={"loaded": False, "error": f"{type(exc).__name__}: {exc}"})
     return s
 
 
 def _audio_section() -> Section:
-    s = Section("Audio")
+    s = Section("Audio", "audio")
     try:
         import soundfile
 
         s.add("libsndfile", str(getattr(soundfile, "__libsndfile_version__", "loaded")))
     except Exception as exc:  # OSError when the library is missing, anything else is reported too
-        s.add("libsndfile", f"unavailable: {exc}", "error", "audio files cannot be read; reinstall soundfile")
+        s.add("libsndfile", f"unavailable: {exc}", "error", "audio files cannot be read; reinstall soundfile", data=None)
     try:
         import sounddevice
     except Exception as exc:  # OSError: PortAudio library not found
@@ -372,6 +424,7 @@ def _audio_section() -> Section:
             f"unavailable: {exc}",
             "warn",
             "playback is disabled (alignment and review still work); install libportaudio2",
+            data=None,
         )
         return s
     s.add("PortAudio", sounddevice.get_portaudio_version()[1])
@@ -379,17 +432,17 @@ def _audio_section() -> Section:
         devices = sounddevice.query_devices()
         outputs = [d for d in devices if d.get("max_output_channels", 0) > 0]
     except Exception as exc:  # PortAudioError while querying
-        s.add("output devices", f"query failed: {exc}", "warn", "playback is disabled")
+        s.add("output devices", f"query failed: {exc}", "warn", "playback is disabled", data=[])
         return s
     if not outputs:
-        s.add("output devices", "none", "warn", "no sound output: playback is disabled (everything else works)")
+        s.add("output devices", "none", "warn", "no sound output: playback is disabled (everything else works)", data=[])
         return s
-    s.add("output devices", ", ".join(str(d["name"]) for d in outputs))
+    s.add("output devices", ", ".join(str(d["name"]) for d in outputs), data=[str(d["name"]) for d in outputs])
     try:
         default_out = sounddevice.query_devices(kind="output")
         s.add("default output", str(default_out["name"]))
     except Exception as exc:
-        s.add("default output", f"none ({exc})", "warn", "choose an output device in the system settings")
+        s.add("default output", f"none ({exc})", "warn", "choose an output device in the system settings", data=None)
     return s
 
 
@@ -411,10 +464,11 @@ def _qt_plugin_root() -> Path | None:
 
 
 def _qt_section() -> Section:
-    s = Section("Qt (desktop app)")
+    s = Section("Qt (desktop app)", "qt")
     root = _qt_plugin_root()
     if root is None:
-        s.add("PySide6", "not installed", "warn", "the desktop app needs PySide6; the command line works")
+        s.add("PySide6", "not installed", "warn", "the desktop app needs PySide6; the command line works", data=None)
+        s.add("platform plugins", "none", "error", data=[])
         return s
     platforms_dir = root / "platforms"
     found = sorted(
@@ -422,7 +476,8 @@ def _qt_section() -> Section:
         for p in platforms_dir.glob("*")
         if p.suffix in {".so", ".dll", ".dylib"}
     ) if platforms_dir.is_dir() else []
-    s.add("platform plugins", ", ".join(found) or "none", "ok" if found else "error")
+    s.add("PySide6", str(root.parent), data=str(root.parent))
+    s.add("platform plugins", ", ".join(found) or "none", "ok" if found else "error", data=found)
     wanted = os.environ.get("QT_QPA_PLATFORM", "")
     if wanted:
         chosen = wanted.split(":")[0]
@@ -443,9 +498,9 @@ def _qt_section() -> Section:
     if sys.platform.startswith("linux"):
         fonts = _japanese_fonts()
         if fonts is None:
-            s.add("Japanese fonts", "not checked (fc-list unavailable)")
+            s.add("Japanese fonts", "not checked (fc-list unavailable)", data=None)
         elif fonts:
-            s.add("Japanese fonts", ", ".join(fonts[:3]) + (f" and {len(fonts) - 3} more" if len(fonts) > 3 else ""))
+            s.add("Japanese fonts", ", ".join(fonts[:3]) + (f" and {len(fonts) - 3} more" if len(fonts) > 3 else ""), data=fonts)
         else:
             s.add(
                 "Japanese fonts",
@@ -453,11 +508,12 @@ def _qt_section() -> Section:
                 "warn",
                 "Japanese text will show as empty boxes; install one (Debian/Ubuntu: fonts-noto-cjk "
                 "or fonts-ipaexfont-gothic)",
+                data=[],
             )
     if sys.platform.startswith("linux") and "xcb" in found:
         missing = _missing_shared_libraries(platforms_dir / "libqxcb.so")
         if missing is None:
-            s.add("xcb libraries", "not checked (ldd unavailable)")
+            s.add("xcb libraries", "not checked (ldd unavailable)", key="xcb_missing", data=None)
         elif missing:
             s.add(
                 "xcb libraries",
@@ -465,9 +521,11 @@ def _qt_section() -> Section:
                 "warn",
                 "the X11 window plugin will not load; install them (Debian: libxcb-icccm4 "
                 "libxcb-keysyms1 libxcb-cursor0 libxkbcommon-x11-0)",
+                key="xcb_missing",
+                data=missing,
             )
         else:
-            s.add("xcb libraries", "all found")
+            s.add("xcb libraries", "all found", key="xcb_missing", data=[])
     return s
 
 
@@ -512,7 +570,7 @@ def _cache_section() -> Section:
     from sialign.embed import models_registry as mr
     from sialign.embed.cache import CACHE_FILE, user_cache_dir
 
-    s = Section("Cache and data")
+    s = Section("Cache and data", "cache")
     cache = user_cache_dir()
     if cache.exists():
         s.add("cache folder", f"{cache} ({_human_size(mr.folder_size(cache))} in all)")
