@@ -76,7 +76,9 @@ case "${1:-}" in
     bundle)
         setup
         shift
-        "$VENV/bin/python" -m pip install -q -e ".[packaging]"
+        # The packaging extra, unless there (CI installs it from its own checkout: the environment stays pointed there).
+        "$VENV/bin/python" -c 'import PyInstaller, sudachidict_small' 2>/dev/null \
+            || "$VENV/bin/python" -m pip install -q -e ".[packaging]"
         # The multilingual Whisper base, joined from the dev extra's two packages (tests/whisper_models.py):
         # the full build carries it; the lean build's smoke test transcribes with it from outside.
         WHISPER_DIR=$("$VENV/bin/python" -c 'import sys; sys.path.insert(0, "tests")
