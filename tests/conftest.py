@@ -46,6 +46,10 @@ def _fresh_vector_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     from sialign.embed.cache import close_shared_caches
 
     monkeypatch.setenv("SIALIGN_CACHE_DIR", str(tmp_path_factory.mktemp("vector-cache")))
+    # ... and a data folder of its own: the folders it allows (files it names on a command line) and its
+    # autosaves never reach the user's, nor the next test.
+    monkeypatch.setenv("SIALIGN_DATA_DIR", str(tmp_path_factory.mktemp("user-data")))
+    monkeypatch.delenv("SIALIGN_ALLOWED_FOLDERS", raising=False)
     yield
     close_shared_caches()
 

@@ -8,13 +8,20 @@ from pathlib import Path
 import pytest
 
 from sialign.audio.decode import audio_file_problem, load_audio, resolve_audio_path
-from sialign.core.errors import InputError
+from sialign.core.errors import InputError, OutsideAllowedFolders
+from sialign.core.stored_files import allow
 
 
 def test_resolve_audio_path(tmp_path: Path) -> None:
     assert resolve_audio_path(None, tmp_path / "p.sialign") is None
     assert resolve_audio_path("a.wav", tmp_path / "p.sialign") == tmp_path / "a.wav"
+    # A project never saved was read from no file: its paths were chosen in this session.
     assert resolve_audio_path(str(tmp_path / "b.wav"), None) == tmp_path / "b.wav"
+    # A saved one reads only its own folder and the allowed ones.
+    with pytest.raises(OutsideAllowedFolders, match="'source.audio_path' names /elsewhere/a.wav, outside"):
+        resolve_audio_path("../../../../../../../../elsewhere/a.wav", tmp_path / "p.sialign", "source.audio_path")
+    allow(["/"])
+    assert resolve_audio_path("/elsewhere/a.wav", tmp_path / "p.sialign") == Path("/elsewhere/a.wav")
 
 
 def test_audio_file_problem_names_the_kind(tmp_path: Path) -> None:

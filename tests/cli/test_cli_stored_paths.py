@@ -34,10 +34,19 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     project.parent.mkdir(parents=True)
     elsewhere = root / "w1" / "w2" / "w3"
     elsewhere.mkdir(parents=True)
-    assert main(["align", str(texts / "talk.en.tagged.srt"), str(texts / "talk.ja.srt"), "-q", "-o", str(project)]) == 0
+    # One user's data folder for the module: align remembers the transcripts' folder there as allowed.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SIALIGN_DATA_DIR", str(root / "user-data"))
+        assert main(["align", str(texts / "talk.en.tagged.srt"), str(texts / "talk.ja.srt"), "-q", "-o", str(project)]) == 0
     stored = json.loads(project.read_text(encoding="utf-8"))["project"]["source"]["path"]
     assert not Path(stored).is_absolute() and stored.startswith("..")  # relative to the project's folder
     return {"texts": texts, "project": project, "cwd": elsewhere, "root": root}
+
+
+@pytest.fixture(autouse=True)
+def _one_user(places: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user who aligned the talk: the transcripts' folder is one they allowed by naming its files."""
+    monkeypatch.setenv("SIALIGN_DATA_DIR", str(places["root"] / "user-data"))
 
 
 @pytest.mark.parametrize(
@@ -73,10 +82,11 @@ def test_project_tags_from_the_filesystem_root(places: dict[str, Path], tmp_path
 
 
 def test_a_stored_path_that_names_a_device_or_a_missing_file_is_one_line_naming_the_key(
-    places: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    places: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = load_project(places["project"])
     moved = tmp_path / "talk.sialign"
+    monkeypatch.setenv("SIALIGN_ALLOWED_FOLDERS", "/dev")  # past the folder check, to the file check
     project.source.path = "/dev/zero"
     save_project(project, moved)
     assert main(["project-tags", str(moved), "-o", str(tmp_path / "t.srt")]) == EXIT_INPUT

@@ -70,6 +70,7 @@ def places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     }
     monkeypatch.setenv(mr.ENV_MODEL_DIR, str(p["user"]))
     monkeypatch.setenv("XDG_DATA_HOME", str(p["data"]))
+    monkeypatch.delenv("SIALIGN_DATA_DIR", raising=False)  # the data folder follows XDG here
     monkeypatch.setenv("HF_HUB_CACHE", str(p["hf"]))
     monkeypatch.setattr(mr, "bundled_model_dir", lambda: p["bundled"])
     return p

@@ -32,6 +32,7 @@ def test_models_registry_user_model_dir_follows_environment(tmp_path: Path, monk
     monkeypatch.setenv(mr.ENV_MODEL_DIR, str(tmp_path / "elsewhere"))
     assert mr.user_model_dir() == tmp_path / "elsewhere"
     monkeypatch.delenv(mr.ENV_MODEL_DIR)
+    monkeypatch.delenv("SIALIGN_DATA_DIR", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     if sys.platform.startswith("linux"):
         assert mr.user_model_dir() == tmp_path / "xdg" / "sialign" / "models"

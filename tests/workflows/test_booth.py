@@ -57,7 +57,8 @@ def test_booth_talk_from_a_project_takes_its_source_and_recording(talk_project: 
     ("change", "message"),
     [
         (lambda p: setattr(p.source, "audio_path", None), "no source recording"),
-        (lambda p: setattr(p.source, "audio_path", "/nowhere/talk.wav"), "no such file"),
+        (lambda p: setattr(p.source, "audio_path", "nowhere/talk.wav"), "no such file"),
+        (lambda p: setattr(p.source, "audio_path", "/nowhere/talk.wav"), "outside the project's folder"),
         (lambda p: setattr(p.source, "segments", [s.__class__(s.id, s.text) for s in p.source.segments]), "has no times"),
         (lambda p: setattr(p.source, "segments", []), "no source transcript"),
     ],

@@ -60,11 +60,18 @@ class AudioTrack:
         return Path(self.path).name
 
 
-def resolve_audio_path(raw: str | None, project_path: str | Path | None) -> Path | None:
-    """A document's ``audio_path`` as a file path (see :func:`sialign.core.paths.resolve_project_path`)."""
-    from sialign.core.paths import resolve_project_path
+def resolve_audio_path(raw: str | None, project_path: str | Path | None, key: str = "audio_path") -> Path | None:
+    """A document's ``audio_path`` as a file path, inside the project's folder or an allowed one.
 
-    return resolve_project_path(raw, project_path)
+    See :func:`sialign.core.paths.confined_path`; ``key`` names the stored
+    value in the refusal (``source.audio_path``).
+
+    Raises:
+        OutsideAllowedFolders: the recording lies outside the allowed folders (it is not opened).
+    """
+    from sialign.core.stored_files import confined_path
+
+    return confined_path(raw, project_path, key)
 
 
 def audio_path_to_store(chosen: str | Path, previous: str | None, project_path: str | Path | None) -> str:

@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "source_times": "sialign retime",
     "align": "sialign align SOURCE TARGET -o TALK.sialign",
     "project_files": "in sialign-gui: File → Project properties…",
+    "allowed_folders": "sialign allow FOLDER",
 }
 
 

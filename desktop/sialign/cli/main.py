@@ -267,6 +267,29 @@ def refuse_output_over_input(args: argparse.Namespace) -> None:
         check_not_an_input(output, reads, names.get(dest, option))
 
 
+def remember_command_line_files(args: argparse.Namespace) -> None:
+    """The folders of the files named on the command line become ones a project may name files in.
+
+    A transcript or recording the user names is their own choice, so the
+    project made from it may be read again later (see
+    :mod:`sialign.core.stored_files`). Projects and outputs are left out:
+    naming a project does not make what it names trusted.
+    """
+    from sialign.core.stored_files import remember_chosen
+    from sialign.io.project_file import PROJECT_SUFFIX
+
+    chosen: list[str] = []
+    for dest, value in vars(args).items():
+        if dest.startswith("_") or dest in OUTPUT_OPTIONS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if (isinstance(item, str) and item not in ("", "-") and not item.lower().endswith(PROJECT_SUFFIX)
+                    and os.path.isfile(os.path.expanduser(item))):
+                chosen.append(item)
+    if chosen:
+        remember_chosen(chosen)
+
+
 def standing_on(path: str, named: str) -> list[tuple[str, str | Path | None]]:
     """The files an input stands on: a project's transcripts and recordings; a corpus folder's state, manifest and talks.
 
@@ -318,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     try:
         refuse_output_over_input(args)
+        remember_command_line_files(args)
         code = int(args._run(args) or 0)
         sys.stdout.flush()
         return code

@@ -52,6 +52,7 @@ SETTINGS: dict[str, str] = {
     "src_audio": "the project's source recording",
     "tgt_audio": "the project's interpretation recording",
     "project_files": "the files a project names",
+    "allowed_folders": "the folders a project may name files in",
     "source_times": "the times of the source transcript",
     "speech_model": "the speech model (Whisper)",
     "model_name": "the name a model is added under",
@@ -123,6 +124,14 @@ class InputError(SialignError):
         if hint:
             text += f" — {hint}"
         super().__init__(printable(text), settings=settings)
+
+
+
+class OutsideAllowedFolders(InputError):
+    """A file a project names lies outside the project's folder and the folders the user allowed.
+
+    The file was not opened (see :mod:`sialign.core.stored_files`).
+    """
 
 
 class EncodingError(InputError):

@@ -18,7 +18,7 @@ folder                 override                    used for
 =====================  ==========================  ===========================
 
 The folders may not exist yet; writers create them. Nothing here touches
-the disk, except :func:`stored_file`, which checks a file a project names.
+the disk (the files a project names are checked in :mod:`sialign.core.stored_files`).
 """
 
 from __future__ import annotations
@@ -166,65 +166,6 @@ def resolve_project_path(raw: str | None, project_path: str | os.PathLike[str] |
         base = Path(project_path).parent if project_path else Path.cwd()
         path = base / path
     return Path(os.path.abspath(path))
-
-
-def stored_file(raw: str | None, project_path: str | os.PathLike[str] | None, key: str) -> Path | None:
-    """A path stored in a project under ``key`` (``source.path``, ``target.audio_path``...), resolved and checked.
-
-    The one way a command opens a file a project names: relative paths are
-    taken from the project file's folder (:func:`resolve_project_path`),
-    never from the current folder, and only a regular file is accepted — a
-    project naming ``/dev/zero`` or a folder gets an error naming the key.
-    None for an empty value.
-
-    Raises:
-        InputError: the file is missing or is not a regular file (the
-            project file and the key are named, with what to do).
-    """
-    from sialign.core.errors import InputError
-    from sialign.core.file_kind import special_file_kind_of_mode
-
-    path = resolve_project_path(raw, project_path)
-    if path is None:
-        return None
-    where = str(project_path) if project_path else None
-    fix = "correct the file the project names, or name the file yourself"
-    settings = ("project_files",)
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise InputError(where, f"'{key}' names {path}, which does not exist (moved or renamed?)", hint=fix, settings=settings) from None
-    except OSError as exc:
-        raise InputError(where, f"'{key}' names {path}, which cannot be read ({exc.strerror or exc})", hint=fix,
-                         settings=settings) from None
-    if kind := special_file_kind_of_mode(mode):
-        raise InputError(where, f"'{key}' names {path}, which is {kind}, not a file", hint=fix, settings=settings)
-    return path
-
-
-def linked_media(project_path: str | os.PathLike[str] | None, documents: list[tuple[str, str | None]]) -> list[str]:
-    """The recordings an export links to (ELAN's media descriptors), from ``(side, audio_path)`` pairs.
-
-    Resolved against the project's folder; a recording that is missing is
-    still linked (it may sit on a drive not connected now), but a path that
-    names a device, a pipe or a folder is refused with the key named.
-
-    Raises:
-        InputError: a stored audio path names something that is not a file.
-    """
-    from sialign.core.errors import InputError
-
-    media = []
-    for side, raw in documents:
-        try:
-            path = stored_file(raw, project_path, f"{side}.audio_path")
-        except InputError as exc:
-            if "does not exist" not in exc.message:
-                raise
-            path = resolve_project_path(raw, project_path)
-        if path is not None:
-            media.append(str(path))
-    return media
 
 
 def path_to_store(path: str | os.PathLike[str], project_path: str | os.PathLike[str]) -> str:

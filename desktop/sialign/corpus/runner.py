@@ -37,6 +37,7 @@ from sialign.core.errors import InputError, SialignError
 from sialign.core.params import AlignParams
 from sialign.core.plurals import count_noun
 from sialign.core.progress import StopFn
+from sialign.core.stored_files import remember_chosen
 from sialign.corpus.manifest import TalkSpec, read_manifest
 
 if TYPE_CHECKING:
@@ -457,6 +458,8 @@ def align_corpus(
     # another folder, or on another machine) resolves nothing against its own
     # current folder.
     specs = read_manifest(Path(manifest).absolute())
+    # The manifest is the user's list: the projects made from it may name its files (wherever they are).
+    remember_chosen(p for spec in specs for p in (*spec.inputs(), spec.source_audio, spec.target_audio))
     state = CorpusState(Path(os.path.abspath(out_dir)))
     state.manifest = str(Path(manifest).resolve())
     todo, skipped, failed_early = _plan(specs, state, params, filters, force)

@@ -66,7 +66,7 @@ from sialign.core.atomic import atomic_open
 from sialign.core.bead_rows import BeadRow, bead_row
 from sialign.core.errors import ExportError, OutputNameError
 from sialign.core.model import Bead, BeadStatus, Document, Project, bead_text, bead_times, join_segments
-from sialign.core.paths import linked_media
+from sialign.core.stored_files import linked_media
 from sialign.core.word_links import links_of
 from sialign.io.escaping import escape_tsv_field
 from sialign.io.export_formats import (

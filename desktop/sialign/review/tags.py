@@ -268,7 +268,7 @@ def project_tags(
     if alignment is None or not alignment.beads:
         where = f"{project.path}: " if project.path else ""
         raise SialignError(f"{where}the project has no alignment yet — align it first", settings=("align",))
-    from sialign.core.paths import stored_file
+    from sialign.core.stored_files import stored_file
 
     path = tagged_path or stored_file(project.source.path, project.path, "source.path")
     if not path:
@@ -441,7 +441,7 @@ def write_projected_tags(project: Project, result: TagProjection, path: str | Pa
 
     fmt = TAG_FILES.format_of(path)
     if fmt == "eaf":
-        from sialign.core.paths import linked_media
+        from sialign.core.stored_files import linked_media
         from sialign.io.tier_files import eaf_text  # the EAF writer of the alignment exports
 
         tiers = tag_tiers(project, result)

@@ -90,12 +90,18 @@ def project_source(project: Project, src_audio: str | Path | None = None) -> tup
 
     The stored paths are relative to the project's folder; the copy returned
     names both files absolutely, so a session's project saved in another
-    folder still finds them. Nothing is checked here (see the callers).
-    """
-    from sialign.core.paths import resolve_project_path
+    folder still finds them. Whether they exist is not checked here (see the
+    callers), but a stored path outside the project's folder and the allowed
+    folders is refused (:func:`sialign.core.paths.confined_path`).
 
-    audio = Path(src_audio).expanduser().resolve() if src_audio else resolve_project_path(project.source.audio_path, project.path)
-    transcript = resolve_project_path(project.source.path, project.path)
+    Raises:
+        OutsideAllowedFolders: a stored path lies outside the allowed folders.
+    """
+    from sialign.core.stored_files import confined_path
+
+    audio = (Path(src_audio).expanduser().resolve() if src_audio
+             else confined_path(project.source.audio_path, project.path, "source.audio_path"))
+    transcript = confined_path(project.source.path, project.path, "source.path")
     source = Document(language=project.source.language, segments=list(project.source.segments),
                       path=str(transcript) if transcript is not None else None,
                       audio_path=str(audio) if audio is not None else None,

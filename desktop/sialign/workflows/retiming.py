@@ -34,13 +34,14 @@ def side_audio(project: Project, side: str) -> Path:
     """The recording of ``side`` (``src``/``tgt``), resolved beside the project file.
 
     Raises:
-        SialignError: the side has no recording, or it is missing.
+        SialignError: the side has no recording, or it is missing, or outside the allowed folders.
     """
     from sialign.audio.decode import audio_file_problem, resolve_audio_path
 
     doc = project.document(side)
     name = SIDE_NAMES.get(side, side)
-    path = resolve_audio_path(doc.audio_path if doc is not None else None, project.path)
+    key = f"{'source' if side == 'src' else 'target'}.audio_path"
+    path = resolve_audio_path(doc.audio_path if doc is not None else None, project.path, key)
     if path is None:
         raise SialignError(f"the {name} has no recording — set the project's {name} recording first.", settings=(f"{side}_audio",))
     if problem := audio_file_problem(path):

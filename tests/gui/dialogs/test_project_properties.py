@@ -291,3 +291,38 @@ def test_locate_on_open_keeps_the_saved_selection(bare_window: MainWindow, qtbot
     qtbot.wait(50)
     assert bare_window.session.selected_bead == 3
     assert bare_window.table_panel.proxy.bead_of(bare_window.table.currentIndex()) == 3
+
+
+@pytest.mark.parametrize("answer", ["No", "Yes"])
+def test_a_recording_outside_the_projects_folder_is_read_only_when_the_user_allows_it(
+    bare_window: MainWindow, qtbot: Any, make_project: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: str
+) -> None:
+    """A project from elsewhere naming a file outside its folder: the app asks before reading it."""
+    from sialign.core.stored_files import allowed_folders
+
+    (tmp_path / "project").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    outside = write_wav(tmp_path / "elsewhere" / "source.wav")
+    path = saved_project(make_project, tmp_path / "project", source_audio=str(outside), target_audio=None)
+    asked: list[str] = []
+
+    def question(parent: Any, title: str, text: str, *args: Any) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.Yes if answer == "Yes" else QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail(f"unexpected dialog: {box.text()}"))
+    assert bare_window.files.open_path(str(path))
+    assert len(asked) == 1 and "source.audio_path" in asked[0] and str(tmp_path / "elsewhere") in asked[0]
+    panel = bare_window.audio_panel
+    if answer == "No":
+        assert allowed_folders() == []
+        assert "outside the project's folder" in panel.audio_problems["src"] and panel.tracks["src"] is None
+        assert "not read" in bare_window.statusBar().currentMessage()
+    else:
+        assert allowed_folders() == [(tmp_path / "elsewhere").resolve()]
+        qtbot.waitUntil(lambda: panel.tracks["src"] is not None, timeout=5000)
+        assert panel.audio_problems["src"] == ""
+        # Opened again, the folder is allowed: no question.
+        assert bare_window.files.open_path(str(path), ask_save=False)
+        assert len(asked) == 1

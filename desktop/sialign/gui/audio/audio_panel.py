@@ -41,7 +41,7 @@ from sialign.audio.decode import AudioTrack, load_audio, resolve_audio_path
 from sialign.audio.envelope import EnvelopePyramid, load_envelopes
 from sialign.audio.player import SPEEDS, Player, PlayItem, bead_play_items, segment_play_item
 from sialign.core.changes import Changes
-from sialign.core.errors import AlignmentCancelled, AudioUnavailable, SialignError
+from sialign.core.errors import AlignmentCancelled, AudioUnavailable, OutsideAllowedFolders, SialignError
 from sialign.core.model import bead_times
 from sialign.gui.audio.evs_view import EvsView
 from sialign.gui.audio.waveform_view import SIDE_NAMES, WAVE_COLORS, WaveformView
@@ -323,8 +323,13 @@ class AudioPanel(QWidget):
 
     # -- project and audio -------------------------------------------------
     def _audio_path(self, side: str) -> Path | None:
-        """The side's audio file, relative paths taken from the project file's folder."""
-        return resolve_audio_path(self.session.project.document(side).audio_path, self.session.project.path)
+        """The side's audio file, relative paths taken from the project file's folder.
+
+        Raises:
+            OutsideAllowedFolders: the project names a recording outside its folder and the allowed ones.
+        """
+        key = f"{'source' if side == 'src' else 'target'}.audio_path"
+        return resolve_audio_path(self.session.project.document(side).audio_path, self.session.project.path, key)
 
     def reload(self) -> None:
         """Open the project's audio files on worker threads: headers first, then the envelopes.
@@ -349,7 +354,11 @@ class AudioPanel(QWidget):
             self.audio_problems[side] = ""
             view.set_envelope(None)
             view.refresh_segments()
-            path = self._audio_path(side)
+            try:
+                path = self._audio_path(side)
+            except OutsideAllowedFolders as exc:  # never opened: said where the other problems are
+                self._on_unreadable(side, generation, error_text(exc))
+                continue
             if path is None:
                 view.set_message(f"No {SIDE_NAMES[side]} audio loaded. Add a recording to the project "
                                  f"to see and hear it; alignment and review work without it.")

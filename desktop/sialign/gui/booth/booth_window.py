@@ -504,6 +504,10 @@ class BoothWindow(QWidget):
             return
         open_project = snapshot(current) if current is not None else None
         transcript = self.transcript_path.text().strip() or None
+        if kind == TALK_RECORDING:  # files the user named: the session's project may name them (core.allowed_folders)
+            from sialign.core.stored_files import remember_chosen
+
+            remember_chosen([path, transcript])
         src_lang = self.src_lang.currentText().strip() or None
         inp, out = self.input_device.currentData(), self.output_device.currentData()
         bridge = self.bridge

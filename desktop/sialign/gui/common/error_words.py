@@ -31,6 +31,7 @@ WHERE_IN_THE_APP: dict[str, str] = {
     "src_audio": f"{PROPERTIES}: Source audio, Locate…",
     "tgt_audio": f"{PROPERTIES}: Interpreter audio, Locate…",
     "project_files": f"{PROPERTIES}: Locate…",
+    "allowed_folders": "open the project again and choose Allow",
     "source_times": "Align → Time from audio…",
     "speech_model": "Settings → Speech models…",
     "model_name": "",

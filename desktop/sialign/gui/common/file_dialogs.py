@@ -3,7 +3,10 @@
 Each kind of file (``"project"``, ``"transcript"``, ``"audio"``...) keeps its
 own last folder in ``QSettings``; a kind never used yet starts in the folder
 last used for any file, then in the home folder. Choosing a file remembers
-its folder, so the next dialog starts where the user was working.
+its folder, so the next dialog starts where the user was working. A file
+or folder chosen here is the user's own choice, so its folder becomes one a
+project may name files in (:func:`sialign.core.stored_files.remember_chosen`);
+picking a project file does not widen that.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QWidget
+
+from sialign.core.stored_files import remember_chosen
 
 # The key the main window has always kept its last project folder under.
 ANY_KIND_KEY = "last_dir"
@@ -57,6 +62,8 @@ def open_file_name(parent: QWidget | None, caption: str, file_filter: str, *, ki
     path, _ = QFileDialog.getOpenFileName(parent, caption, _start(kind, current, settings), file_filter)
     if path:
         remember_folder(path, kind, settings)
+        if kind != "project":
+            remember_chosen([path])
     return str(path or "")
 
 
@@ -75,6 +82,7 @@ def existing_folder(parent: QWidget | None, caption: str, *, kind: str, settings
     folder = QFileDialog.getExistingDirectory(parent, caption, last_folder(kind, settings))
     if folder:
         remember_folder(folder, kind, settings)
+        remember_chosen([folder])
     return str(folder or "")
 
 

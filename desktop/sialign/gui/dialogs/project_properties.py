@@ -171,16 +171,23 @@ class ProjectPropertiesDialog(QDialog):
 
     # -- audio ---------------------------------------------------------------
     def _resolved(self, raw: str) -> Path | None:
-        from sialign.audio.decode import resolve_audio_path
+        """The path as written in the box, resolved beside the project file (not checked)."""
+        from sialign.core.paths import resolve_project_path
 
-        return resolve_audio_path(raw, self.project.path)
+        return resolve_project_path(raw, self.project.path)
 
     def _check_audio(self, side: str) -> None:
         from sialign.audio.decode import audio_file_problem
+        from sialign.core.stored_files import is_allowed
 
         row = self.audio[side]
         path = self._resolved(row.edit.text())
-        problem = audio_file_problem(path) if path is not None else ""
+        stored = self.project.document(side).audio_path
+        # The project's own value outside the allowed folders is not read; one the user typed or located is theirs.
+        if path is not None and row.edit.text() == (stored or "") and not is_allowed(path, self.project.path):
+            problem = "outside the project's folder and the folders you allowed (not read)"
+        else:
+            problem = audio_file_problem(path) if path is not None else ""
         row.set_status(f"{problem} — use Locate… to choose it" if problem else "", error=True)
         row.remove.setEnabled(bool(row.edit.text()))
 

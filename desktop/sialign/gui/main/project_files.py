@@ -19,7 +19,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
-from sialign.core.errors import SialignError
+from sialign.core.errors import OutsideAllowedFolders, SialignError
 from sialign.core.model import Project
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.file_dialogs import (
@@ -201,6 +201,7 @@ class ProjectFilesController(QObject):
                         self.show_error("Recovered in part", recovered.problem)
             else:
                 discard_autosave(path, project.talk_id)
+        unread = self.ask_to_allow_outside_files(project)
         self.discard_current_autosave()
         self.session.set_project(project, modified=modified)
         if recovered is not None:
@@ -211,7 +212,10 @@ class ProjectFilesController(QObject):
             self.session.select_bead(int(str(selected)))
         self._add_recent(str(path))
         remember_folder(path, "project", self.settings)
-        self.notify(f"Opened {path}", 5000)
+        if unread:
+            self.notify(f"Opened {path}; {unread}", 15000)
+        else:
+            self.notify(f"Opened {path}", 5000)
         self.offer_to_locate_missing_audio()
         return True
 
@@ -244,12 +248,55 @@ class ProjectFilesController(QObject):
             self.window, "Opened as a copy",
             f"{Path(path).name} is open in {holder}.\n\nIt opens here as a read-only copy: the file and its recovery "
             "files stay with that program. Save asks for a new name; close the project there to edit it here.")
+        from sialign.core.stored_files import outside_files
+
+        unread = self.ask_to_allow_outside_files(project)
+        if unread:  # declined: a copy belongs to no folder, so it does not keep what was not allowed
+            for key, _path in outside_files(project):
+                side, attribute = key.split(".")
+                setattr(getattr(project, side), attribute, None)
         detach_from_file(project)  # the copy can be saved anywhere
         self.discard_current_autosave()
         self.read_only_of, self.read_only_holder = str(path), holder
         self.session.set_project(project, modified=False)
-        self.notify(f"{Path(path).name} is open in {holder}: this is a read-only copy (Save asks for a new name)", 15000)
+        self.notify(f"{Path(path).name} is open in {holder}: this is a read-only copy (Save asks for a new name)"
+                    + (f"; {unread}" if unread else ""), 15000)
         return True
+
+    def ask_to_allow_outside_files(self, project: Project) -> str:
+        """Before a project's files are opened: ask to allow the folders of those outside its own and the allowed ones.
+
+        A project received from someone else may name any file; SI Aligner
+        reads only files in the project's folder and the folders the user
+        allowed (:mod:`sialign.core.stored_files`). Declined, those files
+        stay unread and the audio panel says why. Returns what to tell the
+        user when some stay unread ("" otherwise).
+        """
+        from sialign.core.stored_files import allow, outside_files
+
+        outside = outside_files(project)
+        if not outside:
+            return ""
+        folders = sorted({str(path.parent) for _key, path in outside})
+        listed = "\n".join(f"  {key}: {path}" for key, path in outside)
+        answer = QMessageBox.question(
+            self.window,
+            "Allow files outside the project's folder?",
+            f"{Path(project.path or '').name} names files outside its own folder:\n{listed}\n\n"
+            "SI Aligner reads such files only in folders you allow, so that a project from elsewhere cannot read "
+            f"other files on this computer. Allow {'this folder' if len(folders) == 1 else 'these folders'}?\n  "
+            + "\n  ".join(folders),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return "files outside its folder were not read (File → Project properties… to locate them)"
+        try:
+            allow(folders)
+        except SialignError as exc:
+            self.show_error("Cannot remember the allowed folders", error_text(exc))
+            return "files outside its folder were not read"
+        return ""
 
     def _project_replaced(self) -> None:
         self._warned_unprotected = False
@@ -267,9 +314,17 @@ class ProjectFilesController(QObject):
         if self.runner.busy:
             self.notify("Wait for the running task to end (or cancel it) first.", 6000)
             return
-        dialog = ProjectPropertiesDialog(self.session.project, self.window, settings=self.settings)
+        from sialign.core.paths import resolve_project_path
+        from sialign.core.stored_files import remember_chosen
+
+        project = self.session.project
+        dialog = ProjectPropertiesDialog(project, self.window, settings=self.settings)
         if dialog.exec():
-            self._apply_properties(dialog.properties(), "Change project properties")
+            properties = dialog.properties()
+            # Recordings the user named here are their choice: their folders may be read from now on.
+            remember_chosen(resolve_project_path(raw, project.path) for side, raw in properties.audio.items()
+                            if raw and raw != project.document(side).audio_path)
+            self._apply_properties(properties, "Change project properties")
 
     def _apply_properties(self, properties: Any, text: str) -> None:
         """Apply ``properties`` as one core edit (undoable, in the history); the views follow its changes."""
@@ -287,7 +342,10 @@ class ProjectFilesController(QObject):
         found_in: Path | None = None  # where the user found a recording: the other one is likely there too
         for side, name in (("src", "source"), ("tgt", "interpreter")):
             stored = project.document(side).audio_path
-            path = resolve_audio_path(stored, project.path)
+            try:
+                path = resolve_audio_path(stored, project.path, f"{'source' if side == 'src' else 'target'}.audio_path")
+            except OutsideAllowedFolders:  # the user was asked on opening and declined; the audio panel says so
+                continue
             if path is None:
                 continue
             problem = audio_file_problem(path)
