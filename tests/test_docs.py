@@ -110,7 +110,10 @@ def test_readme_commands_are_the_ones_ci_and_dev_sh_run() -> None:
     dev = (ROOT / "packaging" / "dev.sh").read_text(encoding="utf-8")
     assert "\n    run)\n" in dev and "\n    test)\n" in dev
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    last = [line for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")][-1]
-    assert last.endswith("bash packaging/dev.sh test"), last
+    lines = [line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    tests = [k for k, line in enumerate(lines) if line.endswith("bash packaging/dev.sh test")]
+    assert len(tests) == 1, lines
+    # ... and after the test suite, the installers' check: the lean bundle and its smoke test.
+    assert any(line.endswith("bash packaging/dev.sh bundle --lean") for line in lines[tests[0] + 1:]), lines
     # ... from a clone in a freshly made folder of another depth (a test that depends on where the checkout sits fails in CI).
     assert "mktemp -d" in ci and "git clone" in ci
