@@ -254,6 +254,20 @@ def raw_tsv_field(value: str) -> str:
     return _TSV_BREAKERS.sub(" ", value)
 
 
+def tsv_line(row: AlignmentRow, *, two_column: bool = False) -> str | None:
+    """One row of the parallel TSV, or of the two-column ``source<TAB>target`` one, with its newline.
+
+    The one row writer of a talk's export and of the pooled corpus export. A
+    two-column file is for training: a bead with one side empty (an omission,
+    an addition) has no pair and is left out (None).
+    """
+    if not two_column:
+        return format_tsv_row(row) + "\n"
+    if not row.source.strip() or not row.target.strip():
+        return None
+    return raw_tsv_field(row.source) + "\t" + raw_tsv_field(row.target) + "\n"
+
+
 def write_parallel_tsv(rows: list[AlignmentRow], path: str | Path, *, two_column: bool = False) -> int:
     """Write rows as the parallel TSV (or ``source<TAB>target``); returns rows written."""
     written = 0
@@ -262,13 +276,9 @@ def write_parallel_tsv(rows: list[AlignmentRow], path: str | Path, *, two_column
             with_links = any(row.links is not None for row in rows)
             fh.write("\t".join(LINKS_TSV_COLUMNS if with_links else PARALLEL_TSV_COLUMNS) + "\n")
         for row in rows:
-            if two_column:
-                if not row.source.strip() or not row.target.strip():
-                    continue
-                fh.write(raw_tsv_field(row.source) + "\t" + raw_tsv_field(row.target) + "\n")
-            else:
-                fh.write(format_tsv_row(row) + "\n")
-            written += 1
+            if (line := tsv_line(row, two_column=two_column)) is not None:
+                fh.write(line)
+                written += 1
     return written
 
 
@@ -470,8 +480,9 @@ def write_pooled(projects: Iterable[Project], path: str | Path, fmt: str, *, onl
             talks += 1
             if fmt in ("tsv", "tsv2"):
                 for row in alignment_rows(project, only_confirmed=only_confirmed):
-                    fh.write((format_tsv_row(row) if fmt == "tsv" else f"{raw_tsv_field(row.source)}\t{raw_tsv_field(row.target)}") + "\n")
-                    rows += 1
+                    if (line := tsv_line(row, two_column=fmt == "tsv2")) is not None:
+                        fh.write(line)
+                        rows += 1
             elif fmt == "jsonl":
                 for record in alignment_records(project, only_confirmed=only_confirmed):
                     fh.write(json_line(record) + "\n")
