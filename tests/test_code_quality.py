@@ -49,3 +49,28 @@ def test_ruff_sorts_imports_and_keeps_the_current_spelling() -> None:
 
     lint = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]["lint"]
     assert {"I", "UP", "TID"} <= set(lint["select"]) | set(lint.get("extend-select", []))
+
+
+def _literals_outside(pattern: str, allowed: set[str]) -> list[str]:
+    import re
+
+    found = []
+    for path in sorted((REPO / "desktop" / "sialign").rglob("*.py")):
+        rel = path.relative_to(REPO / "desktop").as_posix()
+        if rel in allowed:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(pattern, line) and not line.lstrip().startswith("#"):
+                found.append(f"{rel}:{number}: {line.strip()}")
+    return found
+
+
+def test_the_audio_suffixes_and_the_project_suffix_are_listed_once() -> None:
+    """One registry each (core/file_kind.py, io/project_schema.py): a second list drifts (a dialog that hid .MP3)."""
+    assert _literals_outside(r"""["']\.(wav|flac|ogg|mp3)["'].*["']\.(wav|flac|ogg|mp3)["']|\*\.wav""",
+                             {"sialign/core/file_kind.py", "sialign/booth/recorder.py", "sialign/io/tier_files.py"}) == []
+    assert _literals_outside(r"""["']\.sialign["']""", {"sialign/io/project_schema.py"}) == []
+    from sialign.core.file_kind import AUDIO_SUFFIXES, audio_file_filter, is_media
+
+    assert all(f"*{s}" in audio_file_filter() and f"*{s.upper()}" in audio_file_filter() for s in AUDIO_SUFFIXES)
+    assert is_media("talk.ja.M4A") and is_media("a.wav") and not is_media("talk.ja.srt")

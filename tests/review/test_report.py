@@ -137,3 +137,16 @@ def test_report_says_a_machine_transcript_is_not_corrected() -> None:
     assert header["Source transcript"] == "machine transcript (Whisper tiny.en), not corrected"
     assert "Interpretation transcript" not in header
     assert "machine transcript (Whisper tiny.en), not corrected" in report_html(report)
+
+
+def test_a_practice_sessions_report_says_its_transcript_is_a_machines() -> None:
+    """Practice sessions once wrote ``target_transcript``, which the report did not read: one key now, the old one read."""
+    from sialign.core.model import mark_machine_transcript
+
+    project = _reviewed_example()
+    project.metadata["target_transcript"] = "machine transcript, not corrected"  # a session saved before
+    assert dict(build_report(project).header)["Interpretation transcript"] == "machine transcript, not corrected"
+    del project.metadata["target_transcript"]
+    mark_machine_transcript(project.metadata, "tgt", "whisper-base")
+    assert project.metadata == {**project.metadata, "interpretation_transcript": "machine transcript (Whisper whisper-base), not corrected"}
+    assert dict(build_report(project).header)["Interpretation transcript"].startswith("machine transcript (Whisper whisper-base)")

@@ -8,8 +8,9 @@ import pytest
 import soundfile as sf
 
 from sialign.core.errors import SialignError
+from sialign.core.model import machine_transcript_note
 from sialign.io.readers import read_transcript
-from sialign.workflows.practice import MACHINE_TRANSCRIPT, percentile, practice_project, practice_source
+from sialign.workflows.practice import percentile, practice_project, practice_source
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
@@ -28,7 +29,7 @@ def test_full_pass_equals_sialign_align_of_the_same_files(whisper_multilingual: 
 
     source, audio = practice_source(EXAMPLES / "talk.en.srt", src_lang="en", src_audio=EXAMPLES / "talk.en.ogg")
     project = practice_project(source, rendition_clip, tgt_lang="ja", model=whisper_multilingual, live=None, src_audio=Path(audio or ""), threads=2)
-    assert project.metadata["target_transcript"] == MACHINE_TRANSCRIPT
+    assert machine_transcript_note(project.metadata, "tgt") == f"machine transcript (Whisper {whisper_multilingual.name}), not corrected"
     assert project.metadata["speech_model"] == str(whisper_multilingual)
     assert project.target.format == "whisper" and project.target.audio_path == str(rendition_clip.resolve())
     assert project.source.audio_path == str(EXAMPLES / "talk.en.ogg")
@@ -90,7 +91,7 @@ def test_live_project_keeps_what_was_shown_and_drops_the_rest_with_reasons() -> 
     assert got == [((0,), (0, 1), BeadStatus.AUTO), ((1,), (), BeadStatus.DROPPED), ((2,), (2,), BeadStatus.AUTO),
                    ((), (3,), BeadStatus.DROPPED), ((3,), (), BeadStatus.DROPPED)]
     assert "stopped before" in project.alignment.beads[-1].reason
-    assert project.metadata["target_transcript"] == MACHINE_TRANSCRIPT
+    assert machine_transcript_note(project.metadata, "tgt").startswith("machine transcript")
     assert project.metadata["practice"]["live"]["rendered"] == 2
 
 

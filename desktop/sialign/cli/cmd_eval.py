@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from sialign.core.plurals import count_noun
+from sialign.io.project_file import PROJECT_SUFFIX
 
 HELP = "score an alignment against gold beads (strict/lax F1) or AHC-SI gold spans (LCS accuracy)"
 
@@ -51,7 +52,7 @@ def bead_f1_scores(hyp_path: str, gold_path: str) -> dict[str, float]:
 
     gold = read_beads(gold_path)
     _require_beads(gold, gold_path, "gold")
-    if Path(hyp_path).suffix.lower() == ".sialign":
+    if Path(hyp_path).suffix.lower() == PROJECT_SUFFIX:
         from sialign.io.project_file import load_project
 
         project = load_project(hyp_path)
@@ -81,7 +82,7 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
     """F^a for each source sentence of ``talk`` read from a .align, .tsv or .sialign hypothesis."""
     suffix = Path(hyp_path).suffix.lower()
     n = len(talk.source)
-    if suffix == ".sialign":
+    if suffix == PROJECT_SUFFIX:
         from sialign.evaluate import automatic_targets
         from sialign.io.project_file import load_project
 
@@ -119,7 +120,7 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
 def _hypothesis_talk(hyp_path: str) -> str | None:
     """The talk a hypothesis names: the project's talk id or the TSV's talk column."""
     suffix = Path(hyp_path).suffix.lower()
-    if suffix == ".sialign":
+    if suffix == PROJECT_SUFFIX:
         from sialign.io.project_file import load_project
 
         return load_project(hyp_path).talk_id

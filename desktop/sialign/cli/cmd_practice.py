@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sialign.cli.project_args import add_write_guard, write_guard
+from sialign.io.project_file import PROJECT_SUFFIX
 
 HELP = "practise interpreting a talk: align a rendition live while it is spoken, then save the session's project"
 
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from sialign.workflows.practice import is_recording, live_summary, practice_project, practice_source
 
     output = Path(args.output)
-    if output.suffix.lower() != ".sialign":
+    if output.suffix.lower() != PROJECT_SUFFIX:
         usage_error(f"-o {args.output}: a session is saved as a project — give a name ending in .sialign")
     check_output_folder(args.output)
     rendition = _input_file(args)

@@ -4,8 +4,12 @@ The status bar of the desktop app, ``sialign align``'s summary lines, corpus
 mode's per-talk figures and the notebook's summary line all read
 :func:`bead_summary`, so "flagged" or "median EVS" never means two things:
 
-- flagged: a check failed on the bead (:attr:`sialign.core.model.Bead.flagged`),
-  whatever its status;
+- flagged: a kept bead a check failed on (:attr:`sialign.core.model.Bead.flagged`);
+  a dropped one counts as dropped only;
+- dropped: a dropped bead that is not an omission (those are counted as omissions,
+  :mod:`sialign.core.coverage`);
+- unreviewed: neither confirmed nor dropped by the reviewer
+  (:attr:`sialign.core.model.Bead.unreviewed`);
 - low confidence: an unreviewed (``auto``) bead the aligner doubts: below
   :data:`LOW_PROBABILITY` where the learned bead score judged it (its Conf.),
   else costing more than the threshold (:data:`DEFAULT_LOW_CONFIDENCE` unless
@@ -19,7 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sialign.core.coverage import coverage
 from sialign.core.lags import EvsStats, evs_stats, evs_table
 from sialign.core.model import Bead, BeadStatus, Project
 from sialign.core.word_links import rendered_share
@@ -57,8 +60,10 @@ class BeadSummary:
 
     Attributes:
         beads: all beads (0 before the first alignment).
-        auto, confirmed, dropped: beads by status.
-        flagged: beads a check failed on, whatever their status.
+        auto, confirmed: beads by status.
+        dropped: dropped beads that are not omissions.
+        unreviewed: beads neither confirmed nor dropped by the reviewer.
+        flagged: kept beads a check failed on.
         low_confidence: unreviewed beads the aligner doubts.
         omissions: beads of sentences left out (:mod:`sialign.core.coverage`).
         flags: (check name, beads it failed on), by name.
@@ -69,6 +74,7 @@ class BeadSummary:
     auto: int = 0
     confirmed: int = 0
     dropped: int = 0
+    unreviewed: int = 0
     flagged: int = 0
     low_confidence: int = 0
     omissions: int = 0
@@ -100,9 +106,10 @@ def bead_summary(project: Project, low_confidence: float = DEFAULT_LOW_CONFIDENC
         auto=counts[BeadStatus.AUTO.value],
         confirmed=counts[BeadStatus.CONFIRMED.value],
         dropped=counts[BeadStatus.DROPPED.value],
+        unreviewed=counts["unreviewed"],
         flagged=counts["flagged"],
         low_confidence=sum(1 for b in alignment.beads if is_low_confidence(b, low_confidence, rendered_share(project, b))),
-        omissions=coverage(project).omissions,
+        omissions=counts["omitted"],
         flags=tuple(sorted(flags.items())),
         evs=evs_stats(evs_table(project)),
     )

@@ -33,13 +33,11 @@ NOT_REACHED_REASON = "the session stopped before this sentence"
 
 def bead_state(bead: Any) -> str | None:
     """The state of the sentences of a bead (:class:`~sialign.core.model.Bead`); None for one without source (an addition)."""
-    from sialign.core.documents import BeadStatus
-
     if not bead.src:
         return None
     if not bead.tgt:
         return NOT_REACHED if bead.reason == NOT_REACHED_REASON else OMITTED
-    return DROPPED if bead.status is BeadStatus.DROPPED else RENDERED
+    return DROPPED if bead.status == "dropped" else RENDERED  # BeadStatus.DROPPED (a str enum): no import circle
 
 
 @dataclass(frozen=True)

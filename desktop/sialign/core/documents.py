@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from sialign.core.coverage import OMITTED, bead_state
 from sialign.core.errors import InvariantError
 from sialign.core.plurals import count_noun
 
@@ -30,6 +31,11 @@ UNSPACED_LANGUAGES = frozenset({"ja", "zh", "th", "lo", "km", "my", "bo"})
 def joiner_for(language: str) -> str:
     """The string that joins segments of ``language`` into running text."""
     return "" if language.split("-")[0].lower() in UNSPACED_LANGUAGES else " "
+
+
+# What the review window writes when the reviewer drops a bead; a bead dropped with this reason, or none,
+# is the reviewer's decision (:attr:`Bead.reviewer_dropped`).
+REVIEWER_DROP_REASON = "dropped by the reviewer"
 
 
 @dataclass
@@ -305,13 +311,34 @@ class Bead:
 
     @property
     def flagged(self) -> bool:
-        """A check failed on this bead: the one meaning of "flagged" (status bar, reports, summaries).
+        """A check failed on this bead and it is kept: the one meaning of "flagged".
 
-        Whatever its status: a dropped bead stays flagged by its checks. A bead
-        dropped by the reviewer or for its cost, with no failed check, is
-        dropped, not flagged.
+        The status bar, *Next flagged*, ``sialign align``'s summary, the reports
+        and the corpus figures all read it. A dropped bead counts as dropped,
+        never also as flagged (it once counted as both, so the status bar said 7
+        flagged where the filters had kept 5); a bead only trimmed of fillers is
+        not flagged.
         """
-        return any(f.failed for f in self.flags)
+        return self.status is not BeadStatus.DROPPED and any(f.failed for f in self.flags)
+
+    @property
+    def omission(self) -> bool:
+        """Sentences left out: a bead with no target (:mod:`sialign.core.coverage`), whatever its status."""
+        return bead_state(self) == OMITTED
+
+    @property
+    def reviewer_dropped(self) -> bool:
+        """The reviewer (not the aligner, nor a filter) dropped this bead."""
+        return self.status is BeadStatus.DROPPED and (self.reason == "" or self.reason.startswith(REVIEWER_DROP_REASON))
+
+    @property
+    def unreviewed(self) -> bool:
+        """Neither confirmed nor dropped by the reviewer: the one meaning of "unreviewed".
+
+        *Next unreviewed*, *Next most doubtful* and the doubt filter visit these;
+        a bead the aligner or a filter dropped (an omission too) is still unreviewed.
+        """
+        return self.status is not BeadStatus.CONFIRMED and not self.reviewer_dropped
 
     def __repr__(self) -> str:
         # Short: a project's repr must not dump every field of every bead.
@@ -431,12 +458,24 @@ class Alignment:
         raise KeyError(f"no bead holds target segment {seg_id}")
 
     def counts(self) -> dict[str, int]:
+        """Beads by the one rule of each count (every view reads these):
+
+        ``auto``, ``confirmed``: by status; ``dropped``: dropped beads that are not
+        omissions (nor sentences a practice session never reached); ``omitted``:
+        omissions, whatever their status (:attr:`Bead.omission`); ``flagged``:
+        kept beads a check failed on (:attr:`Bead.flagged`); ``unreviewed``
+        (:attr:`Bead.unreviewed`); ``total``.
+        """
         c = {s.value: 0 for s in BeadStatus}
-        flagged = 0
+        c.update(flagged=0, omitted=0, unreviewed=0)
         for b in self.beads:
-            c[b.status.value] += 1
-            flagged += b.flagged
-        c["flagged"] = flagged
+            if b.status is BeadStatus.DROPPED and bead_state(b) in (None, "dropped"):
+                c[BeadStatus.DROPPED.value] += 1
+            elif b.status is not BeadStatus.DROPPED:
+                c[b.status.value] += 1
+            c["flagged"] += b.flagged
+            c["omitted"] += b.omission
+            c["unreviewed"] += b.unreviewed
         c["total"] = len(self.beads)
         return c
 
@@ -503,7 +542,7 @@ def bead_times(bead: Bead, doc: Document, side: str) -> tuple[float | None, floa
 def alignment_summary(alignment: Alignment) -> str:
     """``"35 beads (30 auto, 3 confirmed, 2 dropped; 4 flagged), embedder use-multilingual"``."""
     counts = alignment.counts()
-    parts = [f"{counts[name]} {name}" for name in ("auto", "confirmed", "dropped") if counts[name]]
+    parts = [f"{counts[name]} {name}" for name in ("auto", "confirmed", "dropped", "omitted") if counts[name]]
     detail = ", ".join(parts)
     if counts["flagged"]:
         detail += f"; {counts['flagged']} flagged"
@@ -511,5 +550,6 @@ def alignment_summary(alignment: Alignment) -> str:
     return text + (f", embedder {alignment.embedder}" if alignment.embedder else "")
 
 
-__all__ = ["Alignment", "Bead", "BeadStatus", "Document", "Flag", "Segment", "UNSPACED_LANGUAGES", "alignment_summary",
+__all__ = ["Alignment", "Bead", "BeadStatus", "Document", "Flag", "REVIEWER_DROP_REASON", "Segment", "UNSPACED_LANGUAGES",
+           "alignment_summary",
            "bead_text", "bead_times", "join_segments", "joiner_for"]

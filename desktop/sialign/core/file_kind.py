@@ -1,8 +1,31 @@
-"""What a path is when it exists but is not a regular file, told from its ``stat`` mode."""
+"""What a file is: a recording or not, by its name; and, when it exists but is not a regular file, what it is.
+
+The one list of audio suffixes (issue: they were listed in five places):
+:data:`AUDIO_SUFFIXES` are the recordings SI Aligner plays, shows and looks for
+beside a transcript; :data:`MEDIA_SUFFIXES` add what else names a recording
+rather than a transcript (a command told ``sialign align SOURCE RECORDING``).
+"""
 
 from __future__ import annotations
 
 import stat
+
+# What libsndfile decodes for playback and the waveform, in the order a recording beside a transcript is looked for.
+AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
+# A recording, to tell it from a transcript: the audio above and other audio and video containers.
+MEDIA_SUFFIXES = (*AUDIO_SUFFIXES, ".m4a", ".aac", ".opus", ".wma", ".mp4", ".mkv", ".webm", ".mov")
+
+
+def audio_file_filter() -> str:
+    """A file dialog's filter for :data:`AUDIO_SUFFIXES` (either case), then all files."""
+    patterns = [f"*{s}" for s in AUDIO_SUFFIXES] + [f"*{s.upper()}" for s in AUDIO_SUFFIXES]
+    return f"Audio ({' '.join(patterns)});;All files (*)"
+
+
+def is_media(path: str) -> bool:
+    """Whether ``path`` names a recording (:data:`MEDIA_SUFFIXES`, by its extension) rather than a transcript."""
+    name = path.lower()
+    return any(name.endswith(suffix) for suffix in MEDIA_SUFFIXES)
 
 
 def special_file_kind_of_mode(mode: int) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 from sialign.core.bead_rows import BeadRow, bead_rows, project_html, project_repr, to_dataframe
 from sialign.core.documents import (
+    REVIEWER_DROP_REASON,
     UNSPACED_LANGUAGES,
     Alignment,
     Bead,
@@ -32,6 +33,25 @@ from sialign.core.errors import InvariantError
 from sialign.core.params import AlignParams, FilterParams
 from sialign.core.plurals import count_noun
 from sialign.core.word_links import WordLinks
+
+# Project.metadata says a transcript was made by a speech model (its errors are not the interpreter's), one key a side.
+MACHINE_TRANSCRIPT_KEYS = {"src": "source_transcript", "tgt": "interpretation_transcript"}
+# ... and what practice sessions wrote before, read as the interpretation's.
+_OLD_MACHINE_TRANSCRIPT_KEYS = {"tgt": ("target_transcript",)}
+
+
+def mark_machine_transcript(metadata: dict[str, Any], side: str, model: str | None = None) -> None:
+    """Note in ``metadata`` that ``side``'s (``src``/``tgt``) transcript is a speech model's, not corrected."""
+    metadata[MACHINE_TRANSCRIPT_KEYS[side]] = (f"machine transcript (Whisper {model}), not corrected" if model
+                                               else "machine transcript, not corrected")
+
+
+def machine_transcript_note(metadata: dict[str, Any], side: str) -> str:
+    """What ``metadata`` says of ``side``'s transcript being a speech model's ("" when it is not)."""
+    for key in (MACHINE_TRANSCRIPT_KEYS[side], *_OLD_MACHINE_TRANSCRIPT_KEYS.get(side, ())):
+        if metadata.get(key):
+            return str(metadata[key])
+    return ""
 
 
 @dataclass
@@ -150,5 +170,6 @@ class Project:
         )
 
 
-__all__ = ["UNSPACED_LANGUAGES", "Alignment", "Bead", "BeadStatus", "Document", "Flag", "Project", "Segment", "bead_text",
-           "bead_times", "join_segments", "joiner_for"]
+__all__ = ["MACHINE_TRANSCRIPT_KEYS", "REVIEWER_DROP_REASON", "UNSPACED_LANGUAGES", "Alignment", "Bead", "BeadStatus",
+           "Document", "Flag", "Project", "Segment", "bead_text", "bead_times", "join_segments", "joiner_for",
+           "machine_transcript_note", "mark_machine_transcript"]

@@ -20,9 +20,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from sialign.core.file_kind import AUDIO_SUFFIXES
 from sialign.corpus.manifest import REQUIRED
 
-AUDIO_SUFFIXES = (".ogg", ".wav", ".mp3", ".flac")
 # The manifest's columns, in the order the proposal and the saved file use.
 COLUMNS = ("talk", "source", "target", "reference", "source_audio", "target_audio", "interpreter", "src_lang", "tgt_lang")
 _SIDE_NAMES = {"src": "source", "source": "source", "tgt": "target", "target": "target", "ref": "reference",

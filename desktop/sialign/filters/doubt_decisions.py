@@ -18,19 +18,6 @@ DOUBT_FLAG = "doubt"
 # prefix is "filter: ") leaves them alone and the doubt filter may restore them.
 DOUBT_REASON_PREFIX = "learned filter: "
 
-# What the review window writes when the reviewer drops a bead (see gui.main_window).
-REVIEWER_DROP_REASON = "dropped by the reviewer"
-
-
-def is_reviewer_drop(bead: Bead) -> bool:
-    """Whether the reviewer (not the aligner or a filter) dropped this bead."""
-    return bead.status is BeadStatus.DROPPED and (bead.reason == "" or bead.reason.startswith(REVIEWER_DROP_REASON))
-
-
-def is_unreviewed(bead: Bead) -> bool:
-    """Neither confirmed nor dropped by the reviewer: what *Next most doubtful* visits."""
-    return bead.status is not BeadStatus.CONFIRMED and not is_reviewer_drop(bead)
-
 # ---------------------------------------------------------------- decisions
 def doubt_decisions(result: DoubtResult, beads: Sequence[Bead], threshold: float, drop: bool) -> tuple[np.ndarray, np.ndarray]:
     """Which beads the doubt filter drops and which it restores.
@@ -106,7 +93,7 @@ def most_doubtful(beads: Sequence[Bead], doubt: dict[tuple[tuple[int, ...], tupl
     """
     best, best_value = -1, -1.0
     for k, bead in enumerate(beads):
-        if not is_unreviewed(bead):
+        if not bead.unreviewed:
             continue
         value = doubt.get((bead.src, bead.tgt))
         if value is not None and value > best_value:

@@ -65,7 +65,7 @@ import numpy as np
 
 from sialign.core.model import Bead, BeadStatus, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
-from sialign.filters.doubt_decisions import apply_doubt, is_reviewer_drop, is_unreviewed
+from sialign.filters.doubt_decisions import apply_doubt
 from sialign.filters.doubt_features import (
     CONTEXT_FEATURE_NAMES,
     FEATURE_NAMES,
@@ -290,7 +290,7 @@ def training_set(
     positives = [k for k, b in enumerate(beads) if b.status is BeadStatus.CONFIRMED]
     kinds = ["confirmed"] * len(positives)
     if with_unreviewed and len(positives) < MIN_CONFIRMED:
-        candidates = [k for k, b in enumerate(beads) if is_unreviewed(b) and b.src and b.tgt]
+        candidates = [k for k, b in enumerate(beads) if b.unreviewed and b.src and b.tgt]
         if candidates:
             costs = span_features(ctx, [spans[k] for k in candidates], should_stop)[:, 0]
             take = max(int(round(CONFIDENT_SHARE * len(candidates))), min(len(candidates), MIN_CONFIRMED - len(positives)))
@@ -309,7 +309,7 @@ def training_set(
                                max_tgt=params.max_tgt, per_positive=NEGATIVES_PER_POSITIVE, rng=rng)
     neg_spans = [s for s, _, _ in negatives]
     neg_kinds = [kind for _, kind, _ in negatives]
-    dropped = [k for k, b in enumerate(beads) if is_reviewer_drop(b)]
+    dropped = [k for k, b in enumerate(beads) if b.reviewer_dropped]
     neg_spans += [spans[k] for k in dropped]
     neg_kinds += ["reviewer_drop"] * len(dropped)
     for src, tgt in rejected_proposals(project):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import SialignError
-from sialign.core.model import Project
+from sialign.core.model import Project, machine_transcript_note
 from sialign.core.plurals import count_noun
 from sialign.io.output_formats import OutputFormats
 from sialign.review.charts import Chart, chart_svg, coverage_chart, evs_chart
@@ -87,9 +87,9 @@ def build_report(project: Project, *, today: _dt.date | None = None, terms: Term
         ("Aligned / reported", f"{created} / {date}"),
     ]
     # A transcript made by a speech model (New talk → Transcribe…) says so: its errors are not the interpreter's.
-    for key, label in (("source_transcript", "Source transcript"), ("interpretation_transcript", "Interpretation transcript")):
-        if project.metadata.get(key):
-            header.insert(6, (label, str(project.metadata[key])))
+    for side, label in (("src", "Source transcript"), ("tgt", "Interpretation transcript")):
+        if note := machine_transcript_note(project.metadata, side):
+            header.insert(6, (label, note))
     return Report(
         title=f"Review report — {fig.talk}",
         header=header,

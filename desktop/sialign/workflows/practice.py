@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sialign.core.coverage import NOT_REACHED_REASON
 from sialign.core.errors import SialignError
-from sialign.core.model import Document
+from sialign.core.model import Document, mark_machine_transcript
 
 if TYPE_CHECKING:
     from sialign.booth.live import LiveResult
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from sialign.core.params import AlignParams
     from sialign.core.progress import ProgressFn, StopFn
 
-# What a session's project says about its target (Project.metadata["target_transcript"]).
-MACHINE_TRANSCRIPT = "machine transcript, not corrected"
 
 
 def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio: str | Path | None = None,
@@ -158,7 +156,6 @@ def practice_project(
     from sialign.workflows.recordings import talk_from_recordings
 
     metadata: dict[str, Any] = {
-        "target_transcript": MACHINE_TRANSCRIPT,
         "speech_model": str(model),
         "practice": {"recording": str(Path(recording).expanduser().resolve()), "live": live_summary(live, source)},
     }
@@ -191,10 +188,11 @@ def live_project(source: Document, live: LiveResult, *, recording: Path | None =
     target = copy.deepcopy(live.target)
     if recording is not None:
         target.audio_path = str(Path(recording).expanduser().resolve())
+    metadata: dict[str, Any] = {"speech_model": live.model, "practice": {"live": live_summary(live, source)}}
+    mark_machine_transcript(metadata, "tgt", Path(live.model).name if live.model else None)
     project = talk_from_documents(
         copy.deepcopy(source), target, source_path=source.path or "", target_path=recording or "", talk_id=talk_id,
-        source_audio=str(src_audio) if src_audio else (source.audio_path or ""),
-        metadata={"target_transcript": MACHINE_TRANSCRIPT, "speech_model": live.model, "practice": {"live": live_summary(live, source)}},
+        source_audio=str(src_audio) if src_audio else (source.audio_path or ""), metadata=metadata,
     )
     beads: list[Bead] = []
     for live_bead in live.beads:
@@ -251,6 +249,6 @@ def _round(x: float) -> float:
 
 
 __all__ = [
-    "MACHINE_TRANSCRIPT", "is_recording", "live_project", "live_summary", "percentile", "practice_project", "practice_source",
+    "is_recording", "live_project", "live_summary", "percentile", "practice_project", "practice_source",
     "project_source",
 ]

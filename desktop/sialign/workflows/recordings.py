@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import AlignmentCancelled, SialignError
+from sialign.core.file_kind import is_media
+from sialign.core.model import mark_machine_transcript
 from sialign.workflows.aligning import align_params, align_talk
 from sialign.workflows.recording_params import (
     RECORDING_DROP_THRESHOLD,
@@ -57,14 +59,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Written into the project's metadata for a side whose transcript a speech model made.
-MACHINE_NOTE = "machine transcript (Whisper {model}), not corrected"
-AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3", ".m4a", ".aac", ".opus", ".wma", ".mp4", ".mkv", ".webm", ".mov")
 
 
 def is_recording(path: str | Path) -> bool:
     """Whether ``path`` names a recording (by its extension) rather than a transcript."""
-    return Path(str(path)).suffix.lower() in AUDIO_SUFFIXES
+    return is_media(str(path))
 
 
 @dataclass
@@ -191,7 +190,7 @@ def talk_from_recordings(
     meta = dict(metadata or {})
     if folder is not None:
         for side in done:
-            meta[f"{SIDES[side]}_transcript"] = MACHINE_NOTE.format(model=folder.name)
+            mark_machine_transcript(meta, side, folder.name)
         meta["whisper_model"] = folder.name
     project = talk_from_documents(
         docs["src"], docs["tgt"],
@@ -233,7 +232,6 @@ def align_recorded_talk(
 
 
 __all__ = [
-    "MACHINE_NOTE",
     "RECORDING_DROP_THRESHOLD",
     "RECORDING_TIME_WEIGHT",
     "RecordedTalk",

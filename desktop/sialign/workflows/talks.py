@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import SialignError
+from sialign.core.file_kind import AUDIO_SUFFIXES
 
 if TYPE_CHECKING:
     from sialign.core.model import Document, Project
 
 log = logging.getLogger(__name__)
 
-AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 # Language codes and role words that file names of a talk's transcripts carry
 # ("ted_42.en.srt", "talk-ja.vtt", "lecture_src.txt"): stripped from the end
 # of a stem, and never a talk id on their own.

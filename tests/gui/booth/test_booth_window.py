@@ -13,7 +13,7 @@ from heartbeat import STALL_LIMIT_S
 from audio_fakes import FakeDuplexFactory
 from booth_fakes import FakeLiveFactory, fake_practice, fake_whisper_folder, scripted_updates
 from sialign.booth.recorder import NO_INPUT_MESSAGE, AudioDevice, BoothDevices, BoothRecorder, sidecar_path
-from sialign.core.model import Document, Project
+from sialign.core.model import Document, Project, machine_transcript_note
 
 pytestmark = pytest.mark.gui
 
@@ -184,7 +184,7 @@ def test_a_session_records_grows_live_and_stop_installs_the_full_pass_as_one_ste
     project = session.project
     assert project.path == str(booth.session.project_path) and Path(project.path).exists()
     assert project.target.texts() == [text for text, _, _ in FINAL]
-    assert project.metadata["target_transcript"] == "machine transcript, not corrected"
+    assert machine_transcript_note(project.metadata, "tgt").startswith("machine transcript")
     assert project.metadata["speech_model"].endswith("whisper-base")
     practice = project.metadata["practice"]
     assert practice["booth"]["latency_s"] == pytest.approx(0.03) and practice["booth"]["input_device"] == "3"

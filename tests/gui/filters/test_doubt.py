@@ -74,14 +74,13 @@ def test_doubt_column_updates_as_the_reviewer_confirms(qtbot, window) -> None:
 
 
 def test_doubt_next_most_doubtful_key(qtbot, window) -> None:
-    from sialign.filters.doubt_decisions import is_unreviewed
 
     doubt = window.doubt.by_bead
     beads = window.session.project.alignment.beads
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_Q)
     first = window.session.selected_bead
-    unreviewed = [k for k, b in enumerate(beads) if is_unreviewed(b)]
+    unreviewed = [k for k, b in enumerate(beads) if b.unreviewed]
     assert doubt[(beads[first].src, beads[first].tgt)] == max(doubt[(beads[k].src, beads[k].tgt)] for k in unreviewed)
     # Confirm it: the next press goes elsewhere, to an unreviewed bead.
     window.act.confirm.trigger()
@@ -89,16 +88,15 @@ def test_doubt_next_most_doubtful_key(qtbot, window) -> None:
     qtbot.waitUntil(lambda: window.doubt.runs > runs and window.doubt.is_current(), timeout=20_000)
     window.act.next_doubtful.trigger()
     second = window.session.selected_bead
-    assert second != first and is_unreviewed(window.session.project.alignment.beads[second])
+    assert second != first and window.session.project.alignment.beads[second].unreviewed
 
 
 def test_doubt_next_most_doubtful_skips_dropped_beads(qtbot, window) -> None:
     """The aligner's omissions (doubt 1 by construction) are dropped already: Q goes to the kept beads."""
-    from sialign.filters.doubt_decisions import is_unreviewed
 
     beads = window.session.project.alignment.beads
     beads[1].status, beads[1].reason = BeadStatus.DROPPED, "omission: nothing in the interpretation"
-    assert is_unreviewed(beads[1])
+    assert beads[1].unreviewed
     doubt = {key: 0.5 for key in window.doubt.by_bead}
     doubt[(beads[1].src, beads[1].tgt)] = 1.0
     window.doubt.by_bead = doubt

@@ -11,7 +11,8 @@ pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignor
 
 
 def _mixed(make_project) -> Project:
-    """Six timed beads: one dropped with a failed check, one confirmed, one flagged, two of low confidence."""
+    """Six timed beads: one dropped with a failed check (dropped, not flagged), one confirmed, one flagged, two of low
+    confidence."""
     project = make_project()
     beads = project.alignment.beads
     beads[0].status = BeadStatus.DROPPED
@@ -33,11 +34,11 @@ def test_status_bar_cli_summary_and_corpus_figures_agree(open_window, make_proje
     summary = bead_summary(project)
     # Start lags of the kept beads: 0.2, 0.6, 1.0, 0.2, 0.6 s (the dropped bead's 1.0 s is left out).
     assert (summary.beads, summary.auto, summary.confirmed, summary.dropped) == (6, 4, 1, 1)
-    assert (summary.flagged, summary.low_confidence, summary.omissions) == (2, 2, 0)
+    assert (summary.flagged, summary.low_confidence, summary.omissions, summary.unreviewed) == (1, 2, 0, 4)
     assert summary.median_evs == pytest.approx(0.6) and summary.evs is not None and summary.evs.n == 5
 
     lines = summary_lines(project, {"embedding": 0.0, "aligning": 0.0, "total": 0.0})
-    assert any(line.startswith("beads: 6 (4 auto, 1 confirmed, 1 dropped, 2 flagged, 2 low confidence)") for line in lines)
+    assert any(line.startswith("beads: 6 (4 auto, 1 confirmed, 1 dropped, 1 flagged, 2 low confidence)") for line in lines)
     assert any(line.startswith("ear-voice span: median 0.60 s") and "5 beads" in line for line in lines)
 
     report = build_report(project)
@@ -45,13 +46,17 @@ def test_status_bar_cli_summary_and_corpus_figures_agree(open_window, make_proje
 
     figures = summary_figures(project)
     assert {k: figures[k] for k in ("beads", "confirmed", "dropped", "flagged", "low_confidence", "omissions")} == {
-        "beads": 6, "confirmed": 1, "dropped": 1, "flagged": 2, "low_confidence": 2, "omissions": 0,
+        "beads": 6, "confirmed": 1, "dropped": 1, "flagged": 1, "low_confidence": 2, "omissions": 0,
     }
     assert figures["median_evs"] == pytest.approx(0.6)
 
     window = open_window(project)
-    assert window.counts_label.text() == "6 beads · 0 omissions · 1 confirmed · 2 flagged · 1 dropped · median EVS 0.6 s"
-    assert window.counts_label.toolTip().startswith("4 unreviewed, 2 of them low confidence; 0 omissions")
+    assert window.counts_label.text() == "6 beads · 0 omissions · 1 confirmed · 1 flagged · 1 dropped · median EVS 0.6 s"
+    assert window.counts_label.toolTip().startswith("4 unreviewed, 2 low confidence; 0 omissions")
+    # *Next flagged* visits exactly the beads the status bar counts.
+    from sialign.gui.table.table_model import find_next, is_flagged
+
+    assert find_next(project.alignment.beads, -1, is_flagged) == 4 and find_next(project.alignment.beads, 4, is_flagged) == 4
 
 
 def test_the_status_bar_counts_low_confidence_with_the_preferences_threshold(open_window, make_project) -> None:
@@ -59,7 +64,7 @@ def test_the_status_bar_counts_low_confidence_with_the_preferences_threshold(ope
     window = open_window(project)
     window.prefs.low_confidence = 0.95  # no unscored bead costs more
     window._update_counts()
-    assert window.counts_label.toolTip().startswith("4 unreviewed, 1 of them low confidence")
+    assert window.counts_label.toolTip().startswith("4 unreviewed, 1 low confidence")
     assert bead_summary(project, 0.95).low_confidence == 1
 
 
@@ -69,4 +74,4 @@ def test_the_summary_follows_an_edit(open_window, make_project) -> None:
     project = _mixed(make_project)
     window = open_window(project)
     window.session.apply(SetStatus(indices=(1,), status=BeadStatus.CONFIRMED))
-    assert window.counts_label.text().startswith("6 beads · 0 omissions · 2 confirmed · 2 flagged · 1 dropped")
+    assert window.counts_label.text().startswith("6 beads · 0 omissions · 2 confirmed · 1 flagged · 1 dropped")

@@ -23,7 +23,7 @@ from sialign.gui.table.table_model import (
     find_next,
     is_flagged,
     is_low_confidence,
-    is_unconfirmed,
+    is_unreviewed,
 )
 
 # Qt warnings fail these tests (as in pyqtgraph's suite): a warning about threads or
@@ -209,10 +209,10 @@ def test_table_model_bad_regex_is_reported_not_raised(session) -> None:
 @pytest.mark.parametrize(
     "predicate, current, backwards, expected",
     [
-        (is_unconfirmed, -1, False, 0),
-        (is_unconfirmed, 2, False, 4),  # bead 3 (index 3) is confirmed
-        (is_unconfirmed, 5, False, 0),  # wraps round
-        (is_unconfirmed, 4, True, 2),
+        (is_unreviewed, -1, False, 0),
+        (is_unreviewed, 2, False, 4),  # bead 3 (index 3) is confirmed
+        (is_unreviewed, 5, False, 0),  # wraps round
+        (is_unreviewed, 4, True, 2),
         (is_flagged, 0, False, 4),
         (is_flagged, 4, False, 4),  # the only one: found again after a full turn
         (is_low_confidence, 0, False, 5),
@@ -225,8 +225,8 @@ def test_table_model_find_next(project, predicate, current, backwards, expected)
 def test_table_model_find_next_none(project) -> None:
     for bead in project.alignment.beads:
         bead.status = BeadStatus.CONFIRMED
-    assert find_next(project.alignment.beads, 0, is_unconfirmed) == -1
-    assert find_next([], -1, is_unconfirmed) == -1
+    assert find_next(project.alignment.beads, 0, is_unreviewed) == -1
+    assert find_next([], -1, is_unreviewed) == -1
 
 
 def test_table_model_a_bead_without_a_cost_says_why(session) -> None:

@@ -50,6 +50,7 @@ from PySide6.QtWidgets import (
 
 from sialign.booth.recorder import SILENCE_DBFS, BoothDevices, RecordingResult, list_devices
 from sialign.core.errors import SialignError
+from sialign.core.file_kind import audio_file_filter
 from sialign.core.model import Project
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.booth.live_table import (
@@ -390,7 +391,7 @@ class BoothWindow(QWidget):
         if self.talk_kind.currentIndex() == TALK_FILE:
             path, _ = QFileDialog.getOpenFileName(self, "The talk's project", "", "SI Aligner projects (*.sialign)")
         else:
-            path, _ = QFileDialog.getOpenFileName(self, "The source recording", "", "Audio (*.wav *.flac *.ogg *.mp3);;All files (*)")
+            path, _ = QFileDialog.getOpenFileName(self, "The source recording", "", audio_file_filter())
         if path:
             self.talk_path.setText(path)
 

@@ -40,7 +40,8 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.errors import SialignError
-from sialign.core.model import Document, Project
+from sialign.core.file_kind import audio_file_filter
+from sialign.core.model import Document, Project, mark_machine_transcript
 from sialign.core.plurals import count_noun
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.file_dialogs import open_file_name
@@ -54,7 +55,7 @@ TRANSCRIPT_FILTER = (
     "Plain text (*.txt);;TSV (*.tsv);;Subtitles (*.srt *.vtt);;Praat TextGrid (*.TextGrid *.textgrid);;"
     "ELAN (*.eaf);;All files (*)"
 )
-AUDIO_FILTER = "Audio (*.wav *.flac *.ogg *.mp3 *.WAV *.FLAC *.OGG *.MP3);;All files (*)"
+AUDIO_FILTER = audio_file_filter()
 LANGUAGES = ["en", "ja", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "nl"]
 RANKS = ["", "S", "A", "B", "C"]
 
@@ -690,9 +691,8 @@ class NewTalkDialog(QDialog):
             metadata["interpreter"] = self.interpreter.text().strip()
         if self.rank.currentText().strip():
             metadata["rank"] = self.rank.currentText().strip()
-        for key, model in self.machine_transcripts().items():
-            side = "source" if key == "src" else "interpretation"
-            metadata[f"{side}_transcript"] = f"machine transcript (Whisper {model}), not corrected"
+        for side, model in self.machine_transcripts().items():
+            mark_machine_transcript(metadata, side, model)
         return talk_from_documents(
             src,
             tgt,

@@ -370,7 +370,7 @@ class MainWindow(QMainWindow):
             text += f" · median EVS {summary.median_evs:.1f} s"
         self.counts_label.setText(text)
         self.counts_label.setToolTip(
-            f"{summary.auto} unreviewed, {summary.low_confidence} of them low confidence; "
+            f"{summary.unreviewed} unreviewed, {summary.low_confidence} low confidence; "
             f"{count_noun(summary.omissions, 'omission')}"
             + ("" if summary.evs is None else f"; ear-voice span over {count_noun(summary.evs.n, 'bead')} with times")
         )

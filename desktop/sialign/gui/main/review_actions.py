@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sialign.core.edit_base import Edit
-from sialign.core.model import BeadStatus
+from sialign.core.model import REVIEWER_DROP_REASON, BeadStatus
 from sialign.gui.dialogs.review_questions import ReviewQuestions
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class ReviewActions:
         if all(alignment.beads[i].status is BeadStatus.DROPPED for i in indices):
             self._apply(SetStatus(tuple(indices), BeadStatus.AUTO))
         else:
-            self._apply(SetStatus(tuple(indices), BeadStatus.DROPPED, "dropped by the reviewer"))
+            self._apply(SetStatus(tuple(indices), BeadStatus.DROPPED, REVIEWER_DROP_REASON))
 
     def reset_status(self) -> None:
         from sialign.core.edits import SetStatus

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMainWindow, QMenu, Q
 
 from sialign.core.bead_summary import is_low_confidence
 from sialign.gui.common.screen_fit import FRAME_MARGIN, available_area
-from sialign.gui.table.table_model import Column, is_flagged, is_omission, is_unconfirmed
+from sialign.gui.table.table_model import Column, is_flagged, is_omission, is_unreviewed
 
 if TYPE_CHECKING:
     from sialign.gui.audio.audio_panel import AudioPanel
@@ -115,12 +115,12 @@ class MainActions:
         self.find = A("&Find…", panel.focus_search, K.Find, "Search source and target text and notes")
         self._build_review_extras(free_area)
 
-        self.next_unconfirmed = A("Next &unconfirmed", lambda: panel.go_next(is_unconfirmed), "N",
+        self.next_unconfirmed = A("Next &unreviewed", lambda: panel.go_next(is_unreviewed), "N",
                                       "Go to the next bead nobody confirmed or dropped")
-        self.prev_unconfirmed = A("Previous unconfirmed", lambda: panel.go_next(is_unconfirmed, True), "Shift+N",
-                                      "Go to the previous unconfirmed bead")
+        self.prev_unconfirmed = A("Previous unreviewed", lambda: panel.go_next(is_unreviewed, True), "Shift+N",
+                                      "Go to the previous bead nobody confirmed or dropped")
         self.next_flagged = A("Next &flagged", lambda: panel.go_next(is_flagged), "F",
-                                  "Go to the next bead a filter flagged or trimmed")
+                                  "Go to the next kept bead a check failed on (the status bar's flagged count)")
         self.explain = A("&Why this bead?", lambda: w.explainer.explain_selected(), "Ctrl+Shift+W",
                              "The learned bead score's probability and what each feature added (sialign explain)")
         self.check_terms = A("Check &terms…", lambda: w.terms.check_terms(), None,
@@ -152,9 +152,9 @@ class MainActions:
 
         w = self._window
         A, review, settings, panel = self._action, w.review, w.settings, w.table_panel
-        review.next_unconfirmed = lambda: panel.go_next(is_unconfirmed)
-        self.confirm_advance = A("Confirm &moves to next unconfirmed", lambda: self._remember_option(
-            "review/confirm_advances", self.confirm_advance), None, "After C, go to the next unconfirmed bead", True)
+        review.next_unconfirmed = lambda: panel.go_next(is_unreviewed)
+        self.confirm_advance = A("Confirm &moves to next unreviewed", lambda: self._remember_option(
+            "review/confirm_advances", self.confirm_advance), None, "After C, go to the next unreviewed bead", True)
         self.confirm_up_to = A("Confirm all beads &up to here", review.confirm_up_to_here, "Shift+C",
                                    "Confirm every auto bead from the first to the selected one (dropped beads stay)")
         self.edit_text = A("Edit segment &text…", review.edit_segment_text, "F2",

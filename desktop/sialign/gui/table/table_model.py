@@ -524,8 +524,9 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         return self.mapFromSource(model.index(bead_index, 0)).row()
 
 
-def is_unconfirmed(bead: Bead, low_confidence: float) -> bool:
-    return bead.status is BeadStatus.AUTO
+def is_unreviewed(bead: Bead, low_confidence: float) -> bool:
+    """Neither confirmed nor dropped by the reviewer (:attr:`~sialign.core.model.Bead.unreviewed`)."""
+    return bead.unreviewed
 
 
 def is_omission(bead: Bead, low_confidence: float) -> bool:
@@ -536,7 +537,8 @@ def is_omission(bead: Bead, low_confidence: float) -> bool:
 
 
 def is_flagged(bead: Bead, low_confidence: float) -> bool:
-    return bead.status is not BeadStatus.DROPPED and bool(bead.failed_flags or bead.trimmed)
+    """Kept, and a check failed on it (:attr:`~sialign.core.model.Bead.flagged`, what the status bar counts)."""
+    return bead.flagged
 
 
 def find_next(

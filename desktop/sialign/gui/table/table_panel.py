@@ -441,8 +441,9 @@ class TablePanel(QWidget):
     def go_most_doubtful(self) -> None:
         """Select the unreviewed bead still in the output with the highest doubt (the model retrains after each review).
 
-        Dropped beads are left out: the aligner's omissions have a doubt of 1 by
-        construction and would always come first.
+        Of the unreviewed beads (:attr:`~sialign.core.model.Bead.unreviewed`, which
+        :func:`most_doubtful` reads), the dropped ones are left out: the aligner's
+        omissions have a doubt of 1 by construction and would always come first.
         """
         from sialign.core.model import BeadStatus
         from sialign.workflows.doubt import most_doubtful
