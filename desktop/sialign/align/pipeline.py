@@ -367,6 +367,7 @@ def align_project(
             if JOIN_CROSSED.get(weights):  # a written translation's names join beads
                 seg_names = ([shared_names(t) for t in src_texts], [shared_names(t) for t in tgt_texts])
     source_words = [len(t.split()) or max(1, len(t) // 3) for t in _texts(src_doc)]
+    decides = model is not None and direct and not is_lexical(main)
     decided: dict[int, float] = {}  # id of a bead the omission decision left out -> its probability
     pivoted = any(sg.name == "pivot" for sg in signals)
     gaps, anchors = _anchor_gaps(project, keep_confirmed)
@@ -413,8 +414,9 @@ def align_project(
                                  typical if whole else None, words, seg_names)
             if params.peel_threshold is not None:
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
-            # The decision was fitted on the costs of an encoder that compares the two languages directly.
-            shapes, left_out = (decide_omissions(model, shapes, source_words, units, pivoted) if run_vectors is not None
+            # The decision was fitted on the costs of a neural encoder that compares the two languages directly;
+            # it also reads talks whose learned pass is off (from recordings: cut_recordings.py measures those).
+            shapes, left_out = (decide_omissions(model, shapes, source_words, units, pivoted) if decides
                                 else (shapes, {}))
             made = [_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes]
             for bead, (i0, a, _j0, b) in zip(made, shapes):

@@ -24,13 +24,13 @@ RECORDING_DROP_THRESHOLD = 1.2
 
 def machine_sides(project: Project) -> set[str]:
     """The sides (``src``/``tgt``) whose transcript a speech model made and nobody has said was corrected."""
+    from sialign.core.model import machine_transcript_note
     from sialign.transcribe.transcribing import MACHINE_FORMAT
 
     found = set()
-    for side, name in SIDES.items():
+    for side in SIDES:
         doc = project.document(side)
-        note = str(project.metadata.get(f"{name}_transcript", ""))
-        if (doc is not None and doc.format == MACHINE_FORMAT) or note.startswith("machine transcript"):
+        if (doc is not None and doc.format == MACHINE_FORMAT) or machine_transcript_note(project.metadata, side):
             found.add(side)
     return found
 
