@@ -75,6 +75,22 @@ def test_booth_says_when_there_is_no_microphone(qtbot, open_window, talk, booth_
     assert booth.output_device.currentText() == "Headphones (ALSA, default) · 9 ms"
 
 
+def test_booth_takes_back_no_speech_model_once_one_is_chosen(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]
+    """It once said "No speech model" beside the whisper-base its own box had chosen since."""
+    from sialign.gui.booth.booth_window import NO_SPEECH_MODEL
+
+    window = open_window(talk)
+    _, _, options = booth_parts
+    models = {"found": []}
+    options["models_fn"] = lambda: (models["found"], "whisper-base" if models["found"] else None)
+    booth = _open_booth(window, options)
+    assert booth.status.text() == NO_SPEECH_MODEL and not booth.start_button.isEnabled()
+    models["found"] = [("whisper-base", Path("/models/whisper-base"))]
+    booth.refresh_models()
+    assert booth.model.currentText() == "whisper-base" and booth.start_button.isEnabled()
+    assert booth.status.text() == ""
+
+
 def test_booth_offers_the_open_project_and_the_talk_files(qtbot, open_window, talk, booth_parts, tmp_path) -> None:  # type: ignore[no-untyped-def]
     window = open_window(talk)
     booth = _open_booth(window, booth_parts[2])

@@ -72,6 +72,11 @@ METER_FLOOR_DB = -60
 TICK_MS = 100
 
 
+
+# Said while no speech model is chosen (Start stays off).
+NO_SPEECH_MODEL = ("No speech model: add a Whisper model with Models… (Settings → Speech models), "
+                   "or choose its folder with Folder….")
+
 class BoothHost(Protocol):
     """What the booth needs of the main window (:class:`sialign.gui.booth.practice.PracticeController`)."""
 
@@ -468,10 +473,14 @@ class BoothWindow(QWidget):
             widget.setEnabled(idle)
         self.report_button.setVisible(state == "done")
         self.compare_button.setVisible(state == "done")
-        if idle and not ready and not self.status.text():
-            if not self.model.currentData():
-                self.status.setText("No speech model: add a Whisper model with Models… (Settings → Speech models), "
-                                    "or choose its folder with Folder….")
+        # What keeps Start off, said while it does and taken back as soon as it does not (it once went on
+        # saying "No speech model" beside the model the box had chosen since).
+        current = self.status.text()
+        if not idle or ready:
+            if current == NO_SPEECH_MODEL:
+                self.status.setText("")
+        elif not self.model.currentData() and not current:
+            self.status.setText(NO_SPEECH_MODEL)
 
     @property
     def busy(self) -> bool:
