@@ -114,8 +114,8 @@ class BeadRow:
 
     @property
     def flagged(self) -> bool:
-        """A check failed on the bead (:attr:`sialign.core.model.Bead.flagged`)."""
-        return bool(self.flags)
+        """Kept, and a check failed on the bead: the rule of :attr:`sialign.core.model.Bead.flagged`."""
+        return bool(self.flags) and self.status != "dropped"
 
     @property
     def start_lag(self) -> float | None:

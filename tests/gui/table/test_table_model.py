@@ -159,6 +159,17 @@ def test_table_model_proxy_filters_and_sorts(session) -> None:
     assert [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())] == [4]
     proxy.set_flag("any")
     assert proxy.rowCount() == 1
+    # A dropped bead is counted as dropped, not flagged: "Flagged" hides it, its check's own entry shows it.
+    beads = session.project.alignment.beads
+    flagged_one = [proxy.bead_of(proxy.index(r, 0)) for r in range(proxy.rowCount())][0]
+    beads[flagged_one] = replace(beads[flagged_one], status=BeadStatus.DROPPED)
+    model.reset()
+    assert proxy.rowCount() == 0 == session.project.alignment.counts()["flagged"]
+    proxy.set_flag("alpha")
+    assert proxy.rowCount() == 1
+    beads[flagged_one] = replace(beads[flagged_one], status=BeadStatus.AUTO)
+    model.reset()
+    proxy.set_flag("any")
     # A trimmed bead is not "flagged" (the status bar's count); it has its own entry.
     beads = session.project.alignment.beads
     beads[0] = replace(beads[0], trimmed=beads[0].tgt[:1])

@@ -497,8 +497,9 @@ class SegmentFilterProxy(QSortFilterProxyModel):
         row = model.row(source_row)
         if self._statuses is not None and BeadStatus(row.status) not in self._statuses:
             return False
-        # "Any flag" counts what the status bar calls flagged: a failed filter; trimming is its own entry.
-        if self._flag == "any" and not row.flags:
+        # "Flagged" shows what the status bar counts (Bead.flagged: kept, a check failed); a check's own entry
+        # shows every bead it failed on, dropped ones too; trimming is its own entry.
+        if self._flag == "any" and not row.flagged:
             return False
         if self._flag not in (None, "any") and self._flag not in flag_names(row):
             return False

@@ -248,7 +248,7 @@ class TablePanel(QWidget):
         self.status_filter.addItems([name for name, _ in STATUS_CHOICES])
         self.flag_filter = QComboBox()
         self.flag_filter.addItem("All beads", None)
-        self.flag_filter.addItem("Any flag", "any")
+        self.flag_filter.addItem("Flagged", "any")
         self.cost_filter = QDoubleSpinBox()
         self.cost_filter.setRange(0.0, 2.0)
         self.cost_filter.setSingleStep(0.05)
