@@ -54,6 +54,20 @@ def machine_transcript_note(metadata: dict[str, Any], side: str) -> str:
     return ""
 
 
+def target_role(project: Project | None) -> str:
+    """What the target is called in the views: ``"translation"`` for a written translation, else ``"interpretation"``.
+
+    The aligner's decision where it made one (``alignment.info["text_kind"]``, from ``text_kind="auto"``),
+    else what the parameters say; an interpretation until either says otherwise.
+    """
+    if project is None:
+        return "interpretation"
+    decided = project.alignment.info.get("text_kind") if project.alignment is not None else None
+    if decided in ("interpretation", "translation"):
+        return str(decided)
+    return "translation" if project.params is not None and project.params.text_kind == "translation" else "interpretation"
+
+
 @dataclass
 class Project:
     """Everything about one talk and one interpretation of it.
@@ -172,4 +186,4 @@ class Project:
 
 __all__ = ["MACHINE_TRANSCRIPT_KEYS", "REVIEWER_DROP_REASON", "UNSPACED_LANGUAGES", "Alignment", "Bead", "BeadStatus",
            "Document", "Flag", "Project", "Segment", "bead_text", "bead_times", "join_segments", "joiner_for",
-           "machine_transcript_note", "mark_machine_transcript"]
+           "machine_transcript_note", "mark_machine_transcript", "target_role"]

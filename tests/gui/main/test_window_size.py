@@ -191,3 +191,34 @@ def test_a_long_embedder_name_is_cut_in_the_status_bar_and_whole_in_its_tooltip(
     label = window.embedder_label
     assert label.fontMetrics().horizontalAdvance(label.text()) <= EMBEDDER_LABEL_WIDTH
     assert label.text().endswith("…") and name in label.toolTip() and "no model was named" in label.toolTip()
+
+
+def test_a_written_translation_is_not_called_an_interpretation(qtbot, session) -> None:
+    """The matrix's axis and the bead panel said "interpretation" for a book's translation."""
+    import dataclasses
+
+    from sialign.core.model import target_role
+    from sialign.gui.matrix.matrix_view import TITLES_MIN_HEIGHT, MatrixView
+
+    project = session.project
+    assert target_role(project) == "interpretation"
+    project.alignment.info["text_kind"] = "translation"  # what the aligner decided (text_kind "auto")
+    assert target_role(project) == "translation"
+    view = MatrixView()
+    qtbot.addWidget(view)
+    view.resize(400, TITLES_MIN_HEIGHT + 100)
+    view.show()
+    view.set_project(project, session.similarity)
+    assert view.plot.getAxis("top").labelText == "target segment (translation)"
+    project.alignment.info.pop("text_kind")
+    project.params = dataclasses.replace(project.params, text_kind="interpretation") if project.params else None
+    view.set_project(project, session.similarity)
+    assert view.plot.getAxis("top").labelText == "target segment (interpretation)"
+
+
+def test_the_bead_panel_names_the_target_by_what_it_is(qtbot, window) -> None:
+    inspector = window.inspector
+    assert inspector.target_box.title() == "Target segments (interpretation)"
+    window.session.project.alignment.info["text_kind"] = "translation"
+    inspector.show_bead(0)
+    assert inspector.target_box.title() == "Target segments (translation)"

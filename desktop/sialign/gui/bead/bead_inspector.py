@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.edit_base import Edit
-from sialign.core.model import Bead, Document, Project, bead_text
+from sialign.core.model import Bead, Document, Project, bead_text, target_role
 from sialign.core.word_links import link_texts, links_of
 from sialign.gui.bead.word_links_view import HELP as LINKS_HELP
 from sialign.gui.bead.word_links_view import PARAPHRASE_COLOUR, UNRENDERED_COLOUR, WordLinksView, rendered_share_text
@@ -172,7 +172,7 @@ class BeadInspector(QWidget):
         source_box = QGroupBox("Source segments")
         source_layout = QVBoxLayout(source_box)
         source_layout.addWidget(self.source_view)
-        target_box = QGroupBox("Target segments (interpretation)")
+        target_box = self.target_box = QGroupBox("Target segments (interpretation)")
         target_layout = QVBoxLayout(target_box)
         target_layout.addWidget(self.target_view)
         for box_layout in (source_layout, target_layout):
@@ -335,6 +335,7 @@ class BeadInspector(QWidget):
 
     def show_bead(self, index: int) -> None:
         self._index = index
+        self.target_box.setTitle(f"Target segments ({target_role(self.project)})")
         bead = self._bead()
         enabled = bead is not None
         for w in (self.good_align, self.good_mt, self.note, self.post_edit, *self._buttons):

@@ -19,7 +19,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPen, QResizeEvent
 from PySide6.QtWidgets import QGraphicsRectItem, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from sialign.core.model import Bead, BeadStatus, Project
+from sialign.core.model import Bead, BeadStatus, Project, target_role
 from sialign.core.similarity import SimilarityGrid
 
 # Outline colours of beads on the heat map (viridis runs dark blue → yellow,
@@ -214,6 +214,7 @@ class MatrixView(QWidget):
         self.colour_bar.axis.enableAutoSIPrefix(False)
 
         self._titles: tuple[str, str] = FULL_TITLES
+        self._role = "interpretation"  # what the target is called (core.model.target_role)
 
         self._bead_curves: dict[str, pg.PlotCurveItem] = {}
         for key, colour in BEAD_PENS.items():
@@ -288,6 +289,10 @@ class MatrixView(QWidget):
         """Show ``project``'s alignment over ``grid`` (either may be missing)."""
         self._project = project
         self._grid = grid
+        role = target_role(project)
+        if role != self._role:  # a written translation is not called an interpretation
+            self._role = role
+            self._show_titles(self._titles_for(self.height()), force=True)
         self._refresh_image()
         self.refresh_beads()
         self._update_empty_label()
@@ -361,22 +366,29 @@ class MatrixView(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        height = self.height()
-        self._show_titles(FULL_TITLES if height >= TITLES_MIN_HEIGHT else SHORT_TITLES
-                          if height >= SHORT_TITLES_MIN_HEIGHT else ("", ""))
+        self._show_titles(self._titles_for(self.height()))
         self._place_empty_label()
 
-    def _show_titles(self, titles: tuple[str, str]) -> None:
+    def _full_titles(self) -> tuple[str, str]:
+        return FULL_TITLES[0], f"target segment ({self._role})"
+
+    def _titles_for(self, height: int) -> tuple[str, str]:
+        """The full titles, the short ones on a low matrix, none on the lowest."""
+        if height >= TITLES_MIN_HEIGHT:
+            return self._full_titles()
+        return (SHORT_TITLES[0], self._role) if height >= SHORT_TITLES_MIN_HEIGHT else ("", "")
+
+    def _show_titles(self, titles: tuple[str, str], *, force: bool = False) -> None:
         """Title the axes (left, top) with ``titles``: the full ones, the short ones in a small font, or none."""
         # The colour bar keeps its label: toggling it while the bar is hidden
         # (no colours yet) leaves the axis too narrow and the label over the bar.
-        changed = titles != self._titles
+        changed = force or titles != self._titles
         self._titles = titles
         for axis, title in zip((self.plot.getAxis("left"), self.plot.getAxis("top")), titles):
             if changed and title:
                 # setLabel without a style keeps the last one (and its colour): swap the font size only.
                 axis.labelStyle = {k: v for k, v in axis.labelStyle.items() if k not in SHORT_TITLE_STYLE}
-                if titles != FULL_TITLES:
+                if titles != self._full_titles():
                     axis.labelStyle.update(SHORT_TITLE_STYLE)
                 axis.setLabel(title)
             axis.showLabel(bool(title))
