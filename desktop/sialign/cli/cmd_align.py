@@ -23,6 +23,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from sialign.cli.progress import console_progress
 from sialign.cli.project_args import add_write_guard, write_guard
 
 if TYPE_CHECKING:
@@ -150,17 +151,6 @@ def parse_filters(text: str | None) -> set[str]:
         return set(parse_filter_names(text))
     except FilterNameError as exc:
         usage_error(f"--filters: {exc}")
-
-
-def console_progress(quiet: bool) -> ProgressFn | None:
-    """A progress callback drawing one line on a terminal's stderr (silent otherwise)."""
-    if quiet or not sys.stderr.isatty():
-        return None
-
-    def show(fraction: float, message: str) -> None:
-        print(f"\r{100 * fraction:5.1f}% {message[:60]:<60}", end="", file=sys.stderr, flush=True)
-
-    return show
 
 
 def audio_argument(args: argparse.Namespace, side: str) -> str | None:

@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.cli.cmd_align import console_progress
+    from sialign.cli.progress import console_progress
     from sialign.core.params import AlignParams
     from sialign.workflows.aligning import align_talk
     from sialign.workflows.filtering import FINE_FILTERS

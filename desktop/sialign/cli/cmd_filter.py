@@ -22,6 +22,7 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from sialign.cli.progress import add_quiet, console_progress, end_progress
 from sialign.cli.project_args import add_project_and_output, add_write_guard, write_guard
 from sialign.core.plurals import count_noun
 
@@ -39,6 +40,7 @@ IN_PLACE = ("project",)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_and_output(parser)
     add_write_guard(parser)
+    add_quiet(parser)
     parser.add_argument("--intra", action=argparse.BooleanOptionalAction, default=None, help="trim leading/trailing chunks without a content word")
     parser.add_argument("--alpha-min", type=float, metavar="X", help="least share of content words rendered (0..1)")
     parser.add_argument("--gamma-min", type=float, metavar="X", help="least length ratio target/reference")
@@ -84,11 +86,6 @@ def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
     except ParamsError as exc:  # FilterParams validates; an option given out of range is a wrong argument
         problem = exc.problem.replace(exc.other, f"--{exc.other.replace('_', '-')}") if exc.other else exc.problem
         usage_error(f"--{exc.field.replace('_', '-')} {problem}")
-
-
-def _progress(fraction: float, message: str) -> None:
-    if sys.stderr.isatty():
-        print(f"\r{100 * fraction:5.1f}% {message[:60]:<60}", end="", file=sys.stderr, flush=True)
 
 
 def _learned_line(done: Filtered) -> str:
@@ -139,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
 
         others = learning_projects(args.learned_from, besides=args.project)
     names = ([] if args.learned_only else list(FINE_FILTERS)) + (["learned"] if use_learned else [])
-    done = apply_filters(project, names, params=params, embedder=args.embedder, others=others, progress=_progress)
+    progress = console_progress(args.quiet)
+    done = apply_filters(project, names, params=params, embedder=args.embedder, others=others, progress=progress)
+    end_progress(progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
     save(project, args.output or args.project, **write_guard(args))

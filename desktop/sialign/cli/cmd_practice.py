@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.booth.live import LiveAligner
-    from sialign.cli.cmd_align import console_progress
+    from sialign.cli.progress import console_progress
     from sialign.cli.usage import usage_error
     from sialign.core.errors import SialignError
     from sialign.core.languages import normalise_language

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sialign.cli.progress import add_quiet, console_progress, end_progress
 from sialign.cli.project_args import add_project_and_output, add_write_guard, write_guard
 from sialign.core.plurals import count_noun
 
@@ -26,6 +27,7 @@ IN_PLACE = ("project",)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_and_output(parser)
+    add_quiet(parser)
     parser.add_argument("--all", action="store_true", help="re-align confirmed beads too (their review data is still carried)")
     add_write_guard(parser, force_help="apply even when some review data cannot be carried, or while SI Aligner or "
                     "another command holds the project open")
@@ -39,7 +41,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from sialign.cli.cmd_align import console_progress
     from sialign.core.errors import SialignError
     from sialign.io.project_file import load_project
     from sialign.workflows.aligning import align_params, align_talk
@@ -54,11 +55,10 @@ def run(args: argparse.Namespace) -> int:
     params = align_params(project)
     if args.model:
         params = dataclasses.replace(params, embedder=args.model)
-    progress = console_progress(False)
+    progress = console_progress(args.quiet)
     aligned = align_talk(project, params, keep_confirmed=not args.all, progress=progress,
                          accept=lambda carried: not args.dry_run and (args.force or not carried.lost))
-    if progress is not None:
-        print(file=sys.stderr)
+    end_progress(progress)
     report = aligned.carried
     print(f"{count_noun(len(aligned.result.alignment.beads), 'bead')} (before {before}): {report.summary()}")
     for item in report.lost[:20]:

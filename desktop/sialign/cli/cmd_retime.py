@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.cli.cmd_align import console_progress
+    from sialign.cli.progress import console_progress
     from sialign.core.errors import AlignmentCancelled, SialignError
     from sialign.embed.models_registry import ModelRegistry
     from sialign.io.readers import read_transcript

@@ -30,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.cli.cmd_align import console_progress
     from sialign.cli.main import EXIT_INTERRUPTED
+    from sialign.cli.progress import console_progress
     from sialign.embed.models_registry import ModelRegistry
     from sialign.io.writers import transcript_format_for, write_transcript
     from sialign.transcribe import transcribe_file
