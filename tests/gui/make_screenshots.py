@@ -8,7 +8,7 @@ Writes ``resources/screenshots/main_window.png`` (the whole window with the
 example aligned and filtered, a flagged bead selected),
 ``matrix_zoomed.png`` (the alignment matrix zoomed around that bead),
 ``evs_dock.png`` (the interpreter-lag tab beside it) and
-``table_flags.png`` (the segment table showing only flagged beads),
+``table_flags.png`` (the segment table showing the beads one check failed on),
 ``shortcuts.png`` (Help → Keyboard shortcuts…) and ``new_talk.png`` (File →
 New talk… with the example's transcripts chosen). The window opens as the
 app opens it on this screen: its default size, or maximised on a smaller
@@ -159,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     _save(window.evs_dock.grab(), out, "evs_dock.png")
     window.matrix_dock.raise_()
 
-    window.flag_filter.setCurrentIndex(window.flag_filter.findData("any"))
+    # One check's own entry: the beads it failed on, dropped ones too (here the two omissions).
+    window.table_panel.refresh_flag_filter()
+    window.flag_filter.setCurrentIndex(max(window.flag_filter.findData("omission"), window.flag_filter.findData("any")))
     window.table.scrollToTop()
     _settle(app)
     _save(window.table_panel.grab(), out, "table_flags.png")
