@@ -194,7 +194,7 @@ def example_docs(patterns: tuple[str, ...] = CUT_PATTERNS, *, uncut: bool = True
 
 
 # ------------------------------------------------------------------ EPTIC
-def eptic_docs(patterns: tuple[str, ...] = CUT_PATTERNS) -> list[CutDoc]:
+def eptic_docs(patterns: tuple[str, ...] = CUT_PATTERNS, *, uncut: bool = True) -> list[CutDoc]:
     from sialign.core.model import Document, Project
     from sialign.evaluate.datasets import load_eptic
 
@@ -205,8 +205,8 @@ def eptic_docs(patterns: tuple[str, ...] = CUT_PATTERNS) -> list[CutDoc]:
         single = {s[0]: ts for s, ts in gold if len(s) == 1}
         renders = [[speech.target[j] for j in single.get(i, ())] for i in range(n)]
         words = [len(s.split()) for s in speech.source]
-        for pattern in patterns:
-            cut = set(choose_cuts(n, pattern, renders, words))
+        for pattern in (["none"] if uncut else []) + list(patterns):
+            cut = set() if pattern == "none" else set(choose_cuts(n, pattern, renders, words))
             cut_gold, kept = _gold_after_cut(gold, cut, len(speech.target))
             for mode in ("text", "timed"):
                 def make(speech: Any = speech, kept: list[int] = kept, mode: str = mode) -> Any:

@@ -38,6 +38,11 @@ Shape = tuple[int, int, int, int]  # (src_start, n_src, tgt_start, n_tgt)
 
 # The features, in the order of a model's weights.
 FEATURES = ("own_cost", "own_vs_typical", "neighbour_gain", "log_words", "length_ratio")
+# A model that also reads the edge sentences of many-sentence beads (``OmissionModel.peel``) has one more:
+# 1 for such a sentence, 0 for a one-sentence bead. For an edge sentence the others read: its cost against
+# the bead's whole target, the same against the talk's median bead, how much better the target is explained
+# by the bead's other sentences alone, its length, and the bead's target length against the talk's ratio.
+PEEL_FEATURES = (*FEATURES, "peeled")
 
 
 @dataclass(frozen=True)
@@ -52,12 +57,13 @@ class OmissionModel:
     intercept: float
     threshold: float
     pivot_threshold: float | None = None
+    peel: bool = False
 
     def for_pivot(self, pivot: bool) -> OmissionModel:
         """The model with the threshold of a talk aligned through its reference (``pivot``) or not."""
         if not pivot or self.pivot_threshold is None:
             return self
-        return OmissionModel(self.weights, self.intercept, self.pivot_threshold)
+        return OmissionModel(self.weights, self.intercept, self.pivot_threshold, peel=self.peel)
 
     def probability(self, features: Sequence[float]) -> float:
         if len(features) != len(self.weights):
@@ -66,29 +72,37 @@ class OmissionModel:
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
-# Fitted by tests/benchmarks/cv_cut_omissions.py (--fit) on every dev document with cut renditions; the
-# figures, cross-validated leave one document out, are in tests/benchmarks/RESULTS.md (Omissions).
-# Sentence targets keep the second pass's own omission model: there the decision found few more omissions
-# at the same precision (EPTIC dev, cut renditions), and the books were not checked with it.
+# By weight set (``learned_pass.WEIGHT_SETS``), fitted by tests/benchmarks/cv_cut_omissions.py on every dev
+# document with cut renditions; the figures, cross-validated leave one document out, are in
+# tests/benchmarks/RESULTS.md (Omissions). Interpreted speeches in sentences (EPTIC) also read the edge
+# sentences of many-sentence beads (``peel``), at a threshold that costs their real interpretations no strict
+# F1. A written translation (the ``sentences`` set: books) has no decision: its alignment stays the second pass's.
 OMISSION_MODELS: dict[str, OmissionModel] = {
-    "chunks": OmissionModel(weights=(6.4277, 2.1683, 12.6418, -2.0533, -3.6419), intercept=-1.8196, threshold=0.55,
+    "chunks": OmissionModel(weights=(5.8547, 3.2044, 12.5472, -1.8144, -3.3944), intercept=-2.0909, threshold=0.55,
                             pivot_threshold=0.7),
+    "interpretation": OmissionModel(weights=(5.9477, 0.0765, 7.6947, 0.8095, -2.2636, 1.1936), intercept=-9.854,
+                                    threshold=0.75, peel=True),
 }
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A bead of one source sentence that may be an omission.
+    """A sentence that may be an omission: a one-sentence bead, or the edge sentence of a many-sentence one.
 
     Attributes:
         index: the bead's position in the shapes.
-        features: the values of :data:`FEATURES`.
-        split: how many of its target segments go to the bead before (the rest to the bead after).
+        features: the values of :data:`FEATURES` (:data:`PEEL_FEATURES` for a model that peels).
+        split: how many of a one-sentence bead's target segments go to the bead before (the rest to the bead after).
+        sentence: the source position of the sentence.
+        peel: ``"first"`` or ``"last"``: the sentence is that edge of a many-sentence bead, whose other
+            sentences keep the whole target; "" for a one-sentence bead.
     """
 
     index: int
     features: tuple[float, ...]
     split: int
+    sentence: int = -1
+    peel: str = ""
 
 
 class _Costs:
@@ -169,7 +183,40 @@ def candidate(costs: _Costs, shapes: Sequence[Shape], k: int, typical: float, wo
     if not math.isfinite(best_gain):
         return None
     features = (own, own - typical, best_gain, math.log1p(words[i0]), costs.length_ratio(shapes[k]))
-    return Candidate(k, features, _chunk_split(costs, shapes, k, before, after))
+    return Candidate(k, features, _chunk_split(costs, shapes, k, before, after), i0)
+
+
+def peel_candidates(costs: _Costs, shapes: Sequence[Shape], k: int, typical: float, words: Sequence[int]) -> list[Candidate]:
+    """The first and the last sentence of bead ``k`` as omissions, when it has several sentences and a target.
+
+    An interpreter who leaves a sentence out of sentence-long renditions leaves its neighbour's rendition
+    to cover two source sentences: the aligner makes a 2-1 bead. Its features are :data:`PEEL_FEATURES`.
+    """
+    i0, a, j0, b = shapes[k]
+    if a < 2 or b < 1:
+        return []
+    whole = costs.of(shapes[k])
+    if not math.isfinite(whole):
+        return []
+    found = []
+    for edge, i, rest in (("first", i0, (i0 + 1, a - 1, j0, b)), ("last", i0 + a - 1, (i0, a - 1, j0, b))):
+        own, kept = costs.of((i, 1, j0, b)), costs.of(rest)
+        if not (math.isfinite(own) and math.isfinite(kept)):
+            continue
+        features = (own, own - typical, whole - kept, math.log1p(words[i]), costs.length_ratio(shapes[k]), 1.0)
+        found.append(Candidate(k, features, 0, i, edge))
+    return found
+
+
+def _all_candidates(costs: _Costs, shapes: Sequence[Shape], typical: float, words: Sequence[int], peel: bool) -> list[Candidate]:
+    found: list[Candidate] = []
+    for k in range(len(shapes)):
+        single = candidate(costs, shapes, k, typical, words)
+        if single is not None:
+            found.append(Candidate(single.index, (*single.features, 0.0), single.split, single.sentence) if peel else single)
+        if peel:
+            found.extend(peel_candidates(costs, shapes, k, typical, words))
+    return found
 
 
 def _chunk_split(costs: _Costs, shapes: Sequence[Shape], k: int, before: int | None, after: int | None) -> int:
@@ -198,10 +245,17 @@ def _chunk_split(costs: _Costs, shapes: Sequence[Shape], k: int, before: int | N
 
 
 def omit(shapes: Sequence[Shape], found: Candidate) -> list[Shape]:
-    """``shapes`` with bead ``found.index`` a 1-0 bead and its target given to its neighbours."""
+    """``shapes`` with the candidate's sentence a 1-0 bead: a one-sentence bead's target given to its neighbours,
+    an edge sentence taken out of its bead (the others keep the target)."""
     out = list(shapes)
     k = found.index
     i0, a, j0, b = out[k]
+    if found.peel == "first":
+        out[k:k + 1] = [(i0, 1, j0, 0), (i0 + 1, a - 1, j0, b)]
+        return out
+    if found.peel == "last":
+        out[k:k + 1] = [(i0, a - 1, j0, b), (i0 + a - 1, 1, j0 + b, 0)]
+        return out
     before, after = _neighbour(out, k, -1), _neighbour(out, k, +1)
     if found.split and before is not None:
         p = out[before]
@@ -219,12 +273,11 @@ def typical_cost(costs: _Costs, shapes: Sequence[Shape]) -> float:
     return float(np.median(values)) if values else 0.5
 
 
-def candidates(model: BeadCostModel, shapes: Sequence[Shape], words: Sequence[int]) -> list[Candidate]:
-    """Every one-sentence bead of ``shapes`` with its features (what the benchmark fits the model on)."""
+def candidates(model: BeadCostModel, shapes: Sequence[Shape], words: Sequence[int], peel: bool = False) -> list[Candidate]:
+    """Every one-sentence bead of ``shapes`` with its features, and with ``peel`` the edge sentences of the
+    many-sentence beads (what the benchmark fits the models on)."""
     costs = _Costs(model)
-    typical = typical_cost(costs, shapes)
-    found = (candidate(costs, shapes, k, typical, words) for k in range(len(shapes)))
-    return [c for c in found if c is not None]
+    return _all_candidates(costs, shapes, typical_cost(costs, shapes), words, peel)
 
 
 def reassign_unrendered(model: BeadCostModel, shapes: Sequence[Shape], words: Sequence[int],
@@ -250,14 +303,11 @@ def reassign_unrendered(model: BeadCostModel, shapes: Sequence[Shape], words: Se
     found: dict[int, float] = {}
     while True:
         best: tuple[float, Candidate] | None = None
-        for k in range(len(out)):
-            c = candidate(costs, out, k, typical, words)
-            if c is None:
-                continue
+        for c in _all_candidates(costs, out, typical, words, decision.peel):
             p = decision.probability(c.features)
             if p >= decision.threshold and (best is None or p > best[0]):
                 best = (p, c)
         if best is None:
             return out, found
         out = omit(out, best[1])
-        found[out[best[1].index][0]] = best[0]
+        found[best[1].sentence] = best[0]

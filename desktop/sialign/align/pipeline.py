@@ -103,14 +103,15 @@ OMISSION_REASON = ("no rendition found in the interpretation (1-0, omission): th
 
 
 def decide_omissions(model: BeadCostModel, shapes: list[tuple[int, int, int, int]], words: list[int],
-                     units: str, pivot: bool = False) -> tuple[list[tuple[int, int, int, int]], dict[int, float]]:
-    """The omission decision of ``units`` over one window's beads (unchanged where there is none).
+                     weights: str, pivot: bool = False) -> tuple[list[tuple[int, int, int, int]], dict[int, float]]:
+    """The omission decision of the weight set ``weights`` (chunks, interpretation...) over one window's beads
+    (unchanged where there is none: a written translation's).
 
     ``pivot``: the costs read a reference translation too (its own threshold).
     """
     from sialign.align.omissions import OMISSION_MODELS, reassign_unrendered
 
-    decision = OMISSION_MODELS.get(units)
+    decision = OMISSION_MODELS.get(weights)
     if decision is None:
         return list(shapes), {}
     return reassign_unrendered(model, shapes, words, decision.for_pivot(pivot))
@@ -416,7 +417,7 @@ def align_project(
                 shapes = peel_unrendered(model, shapes, params.peel_threshold)
             # The decision was fitted on the costs of a neural encoder that compares the two languages directly;
             # it also reads talks whose learned pass is off (from recordings: cut_recordings.py measures those).
-            shapes, left_out = (decide_omissions(model, shapes, source_words, units, pivoted) if decides
+            shapes, left_out = (decide_omissions(model, shapes, source_words, weights, pivoted) if decides
                                 else (shapes, {}))
             made = [_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes]
             for bead, (i0, a, _j0, b) in zip(made, shapes):
