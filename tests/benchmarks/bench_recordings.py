@@ -1,6 +1,7 @@
 """A talk from its recordings: span accuracy on the example talk (run on demand, not by pytest).
 
     .venv/bin/python tests/benchmarks/bench_recordings.py [--model DIR] [--threads 2] [--words-cache DIR]
+        [--talk-dir DIR [DIR ...]]
 
 Both example recordings (``talk.en.ogg`` and ``talk.ja.ogg``, espeak-ng speech,
 168 s each; and the second rendition ``rendition2/talk.ja2.ogg``, 2 s further
@@ -46,6 +47,7 @@ sys.path.insert(0, str(REPO / "tests"))
 EXAMPLES = REPO / "resources" / "examples"
 SPANACC = REPO.parent / "shared" / "tools" / "spanacc.py"
 RESULTS = Path(__file__).with_name("RESULTS_recordings.md")
+SPOKEN = Path(__file__).with_name("RESULTS_spoken.md")
 OMITTED = 28  # 0-based index of source sentence 29, left out by the first interpreter
 
 
@@ -65,6 +67,12 @@ def _gold_folder(rendition: int, scratch: Path) -> Path:
     return folder
 
 
+# How recognised words are cut (``words_to_document``'s ``max_chars`` and ``long_sentence``); empty: as shipped.
+CUTS: dict[str, Any] = {}
+# The cuts before 2026-12-07: Japanese chunks up to 40 characters, recognised sentences never cut at pauses.
+EARLIER_CUTS: dict[str, Any] = {"max_chars": 40, "long_sentence": None}
+
+
 def _transcribe(audio: Path, role: str, language: str, model: Path, threads: int, cache: Path | None) -> tuple[Any, float]:
     """The recording's transcript (as ``sialign align`` makes it) and the recognition seconds (0 when cached)."""
     from sialign.transcribe import Word, transcribe_file, words_to_document
@@ -72,7 +80,7 @@ def _transcribe(audio: Path, role: str, language: str, model: Path, threads: int
     cached = cache / f"{audio.stem}.words.json" if cache else None
     if cached is not None and cached.is_file():
         words = [Word(*w) for w in json.loads(cached.read_text(encoding="utf-8"))]
-        doc = words_to_document(words, language, role=role)
+        doc = words_to_document(words, language, role=role, **CUTS)
         doc.audio_path, doc.format = str(audio), "whisper"
         return doc, 0.0
     started = time.perf_counter()
@@ -82,6 +90,10 @@ def _transcribe(audio: Path, role: str, language: str, model: Path, threads: int
         cached.parent.mkdir(parents=True, exist_ok=True)
         cached.write_text(json.dumps([[w.text, w.start, w.end, w.probability] for w in result.recognition.words]),
                           encoding="utf-8")
+    if CUTS:
+        doc = words_to_document(result.recognition.words, language, role=role, **CUTS)
+        doc.audio_path, doc.format = str(audio), "whisper"
+        return doc, seconds
     return result.document, seconds
 
 
@@ -98,7 +110,7 @@ def _span_accuracy(project: Any, gold: Path, scratch: Path, name: str) -> tuple[
     return float(match.group(1)), [int(x) for x in match.group(2).split(",") if x.strip()]
 
 
-def run(model: Path, threads: int, cache: Path | None) -> dict[str, Any]:
+def run(model: Path, threads: int, cache: Path | None, talk_dir: Path | None = None) -> dict[str, Any]:
     from sialign.core.params import AlignParams
     from sialign.io.readers import read_transcript
     from sialign.workflows.aligning import align_params, align_talk
@@ -106,20 +118,24 @@ def run(model: Path, threads: int, cache: Path | None) -> dict[str, Any]:
     from sialign.workflows.talks import talk_from_documents
 
     load_before = _load()
-    src_audio = EXAMPLES / "talk.en.ogg"
-    renditions = {1: (EXAMPLES / "talk.ja.ogg", EXAMPLES / "talk.ja.srt"),
-                  2: (EXAMPLES / "rendition2" / "talk.ja2.ogg", EXAMPLES / "rendition2" / "talk.ja2.srt")}
+    folder = talk_dir or EXAMPLES
+    src_audio = folder / "talk.en.ogg"
+    renditions = {1: (folder / "talk.ja.ogg", folder / "talk.ja.srt")}
+    if talk_dir is None:
+        renditions[2] = (EXAMPLES / "rendition2" / "talk.ja2.ogg", EXAMPLES / "rendition2" / "talk.ja2.srt")
+    if cache is not None and talk_dir is not None:
+        cache = cache / talk_dir.name
     timings: dict[str, float] = {}
     heard_src, timings["transcribe talk.en.ogg"] = _transcribe(src_audio, "source", "en", model, threads, cache)
     heard_tgt = {}
     for r, (audio, _) in renditions.items():
         heard_tgt[r], timings[f"transcribe {audio.name}"] = _transcribe(audio, "interpretation", "ja", model, threads, cache)
-    manual_src = read_transcript(EXAMPLES / "talk.en.srt")
+    manual_src = read_transcript(folder / "talk.en.srt")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         for r, (audio, manual_path) in renditions.items():
-            gold = _gold_folder(r, scratch)
+            gold = folder if talk_dir is not None else _gold_folder(r, scratch)
             manual_tgt = read_transcript(manual_path)
             for inputs, src, tgt in (("both recognised", heard_src, heard_tgt[r]),
                                      ("manual source + recognised interpretation", manual_src, heard_tgt[r]),
@@ -140,7 +156,8 @@ def run(model: Path, threads: int, cache: Path | None) -> dict[str, Any]:
                                  "span_accuracy": accuracy, "misses": misses, "omission_29_found": OMITTED not in misses,
                                  "source_segments": len(project.source), "target_segments": len(project.target),
                                  "align_seconds": round(seconds, 2), "lag": lag})
-    return {"model": model.name, "threads": threads, "load_before": load_before, "load_after": _load(),
+    return {"talk": folder.name if talk_dir is not None else "example", "sentences": len(manual_src),
+            "model": model.name, "threads": threads, "load_before": load_before, "load_after": _load(),
             "timings": {k: round(v, 1) for k, v in timings.items()}, "rows": rows}
 
 
@@ -166,12 +183,43 @@ def report(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def spoken_report(spoken: list[dict[str, Any]]) -> str:
+    """The section of RESULTS_spoken.md: each talk's rows with the earlier and the shipped cuts."""
+    first = spoken[0]["shipped"]
+    lines = [
+        "## Spoken talks in other voices, from their recordings (bench_recordings.py --talk-dir)",
+        "",
+        f"Talks written by `spoken_talks.py` (see its docstring), Whisper {first['model']} (multilingual, int8, "
+        f"{first['threads']} threads), load average {first['load_before']} at start, "
+        f"{spoken[-1]['shipped']['load_after']} at end. Span accuracy (`../shared/tools/spanacc.py`) with the cuts "
+        "of recognised words before 2026-12-07 (Japanese chunks up to 40 characters, sentences never cut at "
+        "pauses) and as shipped (`sialign/transcribe/segmenting.py`: MACHINE_CHUNK_CHARS, LONG_SENTENCE), from the "
+        "same recognised words.",
+        "",
+        "| talk | sentences | inputs | settings | earlier cuts | **shipped cuts** | segments src/tgt (shipped) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for pair in spoken:
+        before, after = pair["earlier"], pair["shipped"]
+        for b, a in zip(before["rows"], after["rows"]):
+            lines.append(f"| {after['talk']} | {after['sentences']} | {a['inputs']} | {a['settings']} | "
+                         f"{b['span_accuracy']:.3f} | **{a['span_accuracy']:.3f}** | "
+                         f"{a['source_segments']}/{a['target_segments']} |")
+    lines += ["", "Recognition: " + "; ".join(
+        f"{pair['shipped']['talk']} " + ", ".join(f"{k} {v} s" for k, v in pair["earlier"]["timings"].items())
+        for pair in spoken) + " (0 s: read from --words-cache).", ""]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, help="Whisper model folder (default: the dev packages' multilingual base)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--words-cache", type=Path, help="keep the recognised words here and reuse them (skips recognition)")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
+    parser.add_argument("--talk-dir", type=Path, nargs="+",
+                        help="other talks in the example's layout (spoken_talks.py writes them), each aligned with "
+                             "the shipped cuts and the earlier ones; writes RESULTS_spoken.md, not RESULTS_recordings.md")
     args = parser.parse_args()
     if args.model is None:
         from whisper_models import missing_reason, multilingual_whisper_folder
@@ -180,6 +228,22 @@ def main() -> None:
         if reason:
             sys.exit(f"bench_recordings: {reason}")
         args.model = multilingual_whisper_folder()
+    if args.talk_dir:
+        spoken = []
+        for folder in args.talk_dir:
+            CUTS.clear()
+            CUTS.update(EARLIER_CUTS)
+            earlier = run(args.model, args.threads, args.words_cache, folder)
+            CUTS.clear()
+            shipped = run(args.model, args.threads, args.words_cache, folder)
+            spoken.append({"earlier": earlier, "shipped": shipped})
+        text = spoken_report(spoken)
+        print(text)
+        SPOKEN.write_text(text + "\n", encoding="utf-8")
+        if args.json:
+            args.json.write_text(json.dumps(spoken, indent=2), encoding="utf-8")
+        print(f"wrote {SPOKEN}")
+        return
     results = run(args.model, args.threads, args.words_cache)
     text = report(results)
     print(text)

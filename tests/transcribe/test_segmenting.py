@@ -63,3 +63,43 @@ def test_a_recognised_sentence_end_cuts_before_a_lower_case_word(words: list[Wor
     doc = words_to_document(words, "en")
     assert doc.texts() == expected
     assert doc.segments[-1].end == words[-1].end
+
+
+def _spoken(sentences: list[str], pause: float, word_seconds: float = 0.35) -> list[Word]:
+    """Words of ``sentences`` spoken one after the other, ``pause`` seconds between sentences (no full stops)."""
+    words, t = [], 0.0
+    for sentence in sentences:
+        for token in sentence.split():
+            words.append(w(" " + token, t, t + word_seconds))
+            t += word_seconds
+        t += pause
+    return words
+
+
+def test_a_long_recognised_sentence_is_cut_at_its_longest_pauses() -> None:
+    """Whisper leaves out the full stop at a short pause: the speaker's pauses cut the run of words again."""
+    sentences = ["so what we are looking at right here is a typical mortality chart organised by age",
+                 "this is because in the middle people are at their most active",
+                 "and over here they are at their most frail and we can see it"]
+    words = _spoken(sentences, pause=0.45)
+    doc = words_to_document(words, "en")
+    assert doc.texts() == sentences
+    assert doc.segments[1].start == words[16].start and doc.segments[0].end == words[15].end
+    assert len(words_to_document(words, "en", long_sentence=None)) == 1  # the sentence splitter alone
+    # A sentence no longer than LONG_SENTENCE is not cut at its pauses; pieces keep three words at least.
+    short = _spoken(["we start", "again now", "and then"], pause=0.5)
+    assert len(words_to_document(short, "en")) == 1
+    # The interpretation's chunks are not cut this way.
+    assert len(words_to_document(words, "en", role="interpretation")) == 1
+
+
+def test_a_recognised_japanese_interpretation_without_punctuation_is_cut_like_a_typed_one() -> None:
+    """Whisper writes Japanese mostly without 、 and 。: the chunks are at most MACHINE_CHUNK_CHARS long."""
+    pytest.importorskip("ja_ginza")
+    from sialign.transcribe.segmenting import MACHINE_CHUNK_CHARS
+
+    text = "消費するようなデータの全体というのは部分の合計よりも大きいと情報オーバーロードということを考えるよりも"
+    words = [w(ch, 0.1 * i, 0.1 * (i + 1)) for i, ch in enumerate(text)]
+    doc = words_to_document(words, "ja", role="interpretation")
+    assert "".join(doc.texts()) == text
+    assert len(doc) >= 3 and max(len(t) for t in doc.texts()) <= MACHINE_CHUNK_CHARS

@@ -32,7 +32,7 @@ from sialign.core.model import Document, Segment
 from sialign.core.params import AlignParams
 from sialign.embed.base import Embedder
 from sialign.transcribe.recognise import Word
-from sialign.transcribe.segmenting import DEFAULT_PAUSE, words_to_document
+from sialign.transcribe.segmenting import DEFAULT_PAUSE, MACHINE_CHUNK_CHARS, words_to_document
 
 if TYPE_CHECKING:
     from sialign.align.costs import BeadCostModel
@@ -83,7 +83,7 @@ class LiveChunker:
         max_chars: longest chunk (bunsetsu cuts, as ``sialign transcribe --role interpretation``).
     """
 
-    def __init__(self, language: str, *, pause: float = DEFAULT_PAUSE, max_chars: int = 40) -> None:
+    def __init__(self, language: str, *, pause: float = DEFAULT_PAUSE, max_chars: int = MACHINE_CHUNK_CHARS) -> None:
         self.language = language
         self.pause = pause
         self.max_chars = max_chars

@@ -17,6 +17,16 @@ ROLES = ("source", "interpretation")
 # A silence this long ends a piece even without punctuation (Whisper leaves
 # some out, and an interpreter's pauses are where chunks end).
 DEFAULT_PAUSE = 1.5
+# Longest chunk of a recognised interpretation in Japanese. Whisper writes Japanese mostly without 、 and 。,
+# so the bunsetsu packer makes every chunk: 20 characters is the 90th percentile of typed interpreters'
+# chunks (AHC-SI dev, cut at 、 and 。; median 11), where typed transcripts keep sialign segment's 40.
+MACHINE_CHUNK_CHARS = 20
+# A recognised source sentence longer than this (seconds) is cut again at its longest pauses of at least
+# SENTENCE_PAUSE seconds, each piece MIN_PIECE_WORDS words or more (see _split_at_pauses). Both chosen on
+# spoken dev talks (tests/benchmarks/RESULTS_recordings.md).
+LONG_SENTENCE = 8.0
+SENTENCE_PAUSE = 0.3
+MIN_PIECE_WORDS = 3
 
 
 def word_runs(words: Sequence[Word], pause: float = DEFAULT_PAUSE, language: str | None = None) -> list[list[Word]]:
@@ -60,7 +70,7 @@ def ends_sentence_before_lower_case(word: str, following: str, language: str) ->
 
 def words_to_document(
     words: Sequence[Word], language: str, *, role: str = "source", pause: float = DEFAULT_PAUSE,
-    max_chars: int = 40,
+    max_chars: int = MACHINE_CHUNK_CHARS, long_sentence: float | None = LONG_SENTENCE,
 ) -> Document:
     """A timed transcript from recognised words.
 
@@ -73,6 +83,8 @@ def words_to_document(
             sentences for other languages, as ``sialign segment`` does.
         pause: seconds of silence that always end a piece.
         max_chars: longest Japanese chunk.
+        long_sentence: a source sentence longer than this many seconds is cut again at its longest
+            pauses (Whisper leaves out full stops at short pauses); None keeps the sentences as split.
 
     Returns:
         A document whose segments carry the times of their first and last word.
@@ -106,7 +118,51 @@ def words_to_document(
         pieces = split_sentences(doc, language)
     pieces.language = language
     _times_from_words(pieces, spans)
+    if role == "source" and long_sentence is not None:
+        pieces = _split_at_pauses(pieces, spans, long_sentence)
     return pieces
+
+
+def _split_at_pauses(doc: Document, spans: Sequence[tuple[int, int, Word]], longest: float) -> Document:
+    """Sentences longer than ``longest`` seconds cut again at their longest silences between words.
+
+    Whisper leaves out the full stop between sentences spoken with a short
+    pause, and the sentence splitter then sees one long sentence. Such a
+    piece is cut where the speaker paused longest (at least
+    :data:`SENTENCE_PAUSE`), again until every piece is short enough or has
+    no such pause; each piece keeps at least :data:`MIN_PIECE_WORDS` words.
+    """
+    from sialign.text.spans import content_spans, document_from_spans, segment_ranges
+
+    full = doc.full_text()
+    pieces: list[tuple[int, int]] = []
+    changed = False
+    for r, seg in zip(segment_ranges(doc), doc.segments):
+        inside = [(a, w) for a, b, w in spans if a < r.end and b > r.start]
+        cuts = _pause_cuts(inside, longest) if seg.start is not None and seg.end is not None \
+            and seg.end - seg.start > longest else []
+        changed = changed or bool(cuts)
+        pieces.extend(content_spans(full[r.start : r.end], [c - r.start for c in cuts], base=r.start))
+    if not changed:
+        return doc
+    result = document_from_spans(doc, pieces)
+    result.language = doc.language
+    _times_from_words(result, spans)
+    return result
+
+
+def _pause_cuts(words: Sequence[tuple[int, Word]], longest: float) -> list[int]:
+    """Character offsets (of the words' starts) where a run of ``words`` longer than ``longest`` s is cut."""
+    if len(words) < 2 * MIN_PIECE_WORDS or words[-1][1].end - words[0][1].start <= longest:
+        return []
+    best, gap = -1, SENTENCE_PAUSE
+    for k in range(MIN_PIECE_WORDS, len(words) - MIN_PIECE_WORDS + 1):
+        silence = words[k][1].start - words[k - 1][1].end
+        if silence >= gap:
+            best, gap = k, silence
+    if best < 0:
+        return []
+    return [*_pause_cuts(words[:best], longest), words[best][0], *_pause_cuts(words[best:], longest)]
 
 
 def _times_from_words(doc: Document, spans: Sequence[tuple[int, int, Word]]) -> None:
