@@ -45,3 +45,27 @@ def test_the_model_its_rows_and_its_word_links_import_no_circle() -> None:
         for b in modules:
             if a < b:
                 assert not (graph.chain_exists(a, b) and graph.chain_exists(b, a)), f"{a} and {b} import each other"
+
+
+def test_a_machine_transcript_aligned_without_the_learned_score_is_not_all_low_confidence() -> None:
+    """Over a speech model's transcript the text cost says nothing of right and wrong: no screen of red."""
+    import math
+
+    from sialign.core.bead_summary import cost_threshold_for, unscored_machine_beads
+    from sialign.core.model import MACHINE_FORMAT, mark_machine_transcript
+
+    typed = _project()
+    typed.alignment.info["params"] = {"learned_score": False}
+    assert bead_summary(typed).low_confidence == 1 and cost_threshold_for(typed, 0.6) == 0.6
+    machine = _project()
+    machine.target.format = MACHINE_FORMAT
+    machine.alignment.info["params"] = {"learned_score": False}
+    assert unscored_machine_beads(machine) and cost_threshold_for(machine, 0.6) == math.inf
+    assert bead_summary(machine).low_confidence == 0
+    # Scored by the learned pass (a corrected transcript, or another setting), the threshold is the user's again.
+    machine.alignment.info["params"] = {"learned_score": True}
+    assert bead_summary(machine).low_confidence == 1
+    noted = _project()
+    mark_machine_transcript(noted.metadata, "src", "base")
+    noted.alignment.info["params"] = {"learned_score": False}
+    assert bead_summary(noted).low_confidence == 0

@@ -13,18 +13,20 @@ mode's per-talk figures and the notebook's summary line all read
 - low confidence: an unreviewed (``auto``) bead the aligner doubts: below
   :data:`LOW_PROBABILITY` where the learned bead score judged it (its Conf.),
   else costing more than the threshold (:data:`DEFAULT_LOW_CONFIDENCE` unless
-  the reviewer set another in the app's preferences); and any whose word links
-  render none of its source (*Rendered* 0%);
+  the reviewer set another in the app's preferences; none where a machine
+  transcript was aligned without the learned score: :func:`cost_threshold_for`);
+  and any whose word links render none of its source (*Rendered* 0%);
 - ear-voice span: start lag of every bead not dropped with times on both sides
   (:func:`sialign.core.lags.evs_table`), its median and quartiles.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from sialign.core.lags import EvsStats, evs_stats, evs_table
-from sialign.core.model import Bead, BeadStatus, Project
+from sialign.core.model import Bead, BeadStatus, Project, machine_sides
 from sialign.core.word_links import rendered_share
 
 # A bead with a cost above this is "low confidence" unless the user changes it
@@ -34,6 +36,26 @@ DEFAULT_LOW_CONFIDENCE = 0.6
 # A bead the learned score judged is "low confidence" below this probability of
 # being right (its Conf. column); the cost threshold applies to the others.
 LOW_PROBABILITY = 0.5
+
+
+def cost_threshold_for(project: Project, threshold: float) -> float:
+    """The cost above which an unscored bead of ``project`` counts as low confidence (``threshold``: the user's).
+
+    A talk aligned over a machine transcript without the learned score (the recording settings) has none
+    (infinity): there the text cost does not tell right beads from wrong ones (ROC AUC 0.29–0.92 on five
+    recognised dev talks, 0.44 pooled: ``tests/benchmarks/RESULTS_spoken.md``), and 87 % of the beads cost
+    more than a typed transcript's threshold, so the whole table would read as doubtful. Its beads are
+    marked low confidence only when their words render none of the source.
+    """
+    alignment = project.alignment
+    if alignment is None or (alignment.info.get("params") or {}).get("learned_score", True) is not False:
+        return threshold
+    return math.inf if machine_sides(project) else threshold
+
+
+def unscored_machine_beads(project: Project) -> bool:
+    """Whether ``project``'s beads carry no confidence because their transcript is a speech model's (see above)."""
+    return cost_threshold_for(project, 0.0) == math.inf
 
 
 def low_confidence_of(cost: float | None, confidence: float | None, threshold: float, rendered: float | None = None) -> bool:
@@ -108,11 +130,13 @@ def bead_summary(project: Project, low_confidence: float = DEFAULT_LOW_CONFIDENC
         dropped=counts[BeadStatus.DROPPED.value],
         unreviewed=counts["unreviewed"],
         flagged=counts["flagged"],
-        low_confidence=sum(1 for b in alignment.beads if is_low_confidence(b, low_confidence, rendered_share(project, b))),
+        low_confidence=sum(1 for b in alignment.beads
+                           if is_low_confidence(b, cost_threshold_for(project, low_confidence), rendered_share(project, b))),
         omissions=counts["omitted"],
         flags=tuple(sorted(flags.items())),
         evs=evs_stats(evs_table(project)),
     )
 
 
-__all__ = ["DEFAULT_LOW_CONFIDENCE", "LOW_PROBABILITY", "BeadSummary", "bead_summary", "is_low_confidence", "low_confidence_of"]
+__all__ = ["DEFAULT_LOW_CONFIDENCE", "LOW_PROBABILITY", "BeadSummary", "bead_summary", "cost_threshold_for", "is_low_confidence",
+           "low_confidence_of", "unscored_machine_beads"]

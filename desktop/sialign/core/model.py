@@ -46,6 +46,20 @@ def mark_machine_transcript(metadata: dict[str, Any], side: str, model: str | No
                                                else "machine transcript, not corrected")
 
 
+# The ``Document.format`` of a transcript a speech model made (``sialign transcribe``, a talk from recordings).
+MACHINE_FORMAT = "whisper"
+
+
+def machine_sides(project: Project) -> set[str]:
+    """The sides (``src``/``tgt``) whose transcript a speech model made and nobody has said was corrected."""
+    found = set()
+    for side in MACHINE_TRANSCRIPT_KEYS:
+        doc = project.document(side)
+        if (doc is not None and doc.format == MACHINE_FORMAT) or machine_transcript_note(project.metadata, side):
+            found.add(side)
+    return found
+
+
 def machine_transcript_note(metadata: dict[str, Any], side: str) -> str:
     """What ``metadata`` says of ``side``'s transcript being a speech model's ("" when it is not)."""
     for key in (MACHINE_TRANSCRIPT_KEYS[side], *_OLD_MACHINE_TRANSCRIPT_KEYS.get(side, ())):

@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sialign.core.model import Document
+from sialign.core.model import MACHINE_FORMAT, Document
 from sialign.core.progress import ProgressFn, StopFn, stage
 from sialign.transcribe.recognise import Recognition, recognise
 from sialign.transcribe.segmenting import words_to_document
 
 # Written into a machine transcript's Document.format, so projects and reports can say so.
-MACHINE_FORMAT = "whisper"
 
 
 @dataclass

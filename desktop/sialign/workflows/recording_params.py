@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from sialign.core.model import machine_sides  # the one rule, in core; named here too
+
 if TYPE_CHECKING:
     from sialign.core.model import Project
     from sialign.core.params import AlignParams
@@ -20,19 +22,6 @@ SIDES = {"src": "source", "tgt": "interpretation"}
 # What the parameters of a talk from recordings change (see sialign.workflows.recordings).
 RECORDING_TIME_WEIGHT = 0.3
 RECORDING_DROP_THRESHOLD = 1.2
-
-
-def machine_sides(project: Project) -> set[str]:
-    """The sides (``src``/``tgt``) whose transcript a speech model made and nobody has said was corrected."""
-    from sialign.core.model import machine_transcript_note
-    from sialign.transcribe.transcribing import MACHINE_FORMAT
-
-    found = set()
-    for side in SIDES:
-        doc = project.document(side)
-        if (doc is not None and doc.format == MACHINE_FORMAT) or machine_transcript_note(project.metadata, side):
-            found.add(side)
-    return found
 
 
 def recording_params(base: AlignParams) -> AlignParams:

@@ -71,6 +71,15 @@ def test_table_model_low_confidence_colour(session) -> None:
     assert model.data(model.index(5, Column.COST), Qt.ItemDataRole.BackgroundRole).color() == LOW_CONFIDENCE_COLOUR
     assert model.data(model.index(0, Column.COST), Qt.ItemDataRole.BackgroundRole) is None
     assert "low confidence" in model.data(model.index(5, Column.COST), Qt.ItemDataRole.ToolTipRole)
+    # The same beads over a machine transcript aligned without the learned score: no cost makes them doubtful,
+    # and the tooltip says why there is no confidence.
+    from sialign.core.model import MACHINE_FORMAT
+
+    session.project.target.format = MACHINE_FORMAT
+    session.project.alignment.info["params"] = {"learned_score": False}
+    assert model.data(model.index(5, Column.COST), Qt.ItemDataRole.BackgroundRole) is None
+    tip = model.data(model.index(5, Column.COST), Qt.ItemDataRole.ToolTipRole)
+    assert "low confidence" not in tip and "No confidence: the talk was aligned over a machine transcript" in tip
 
 
 # (edit, expected structural signals, rows whose data changed)

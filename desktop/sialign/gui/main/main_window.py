@@ -21,7 +21,7 @@ from PySide6.QtCore import QPoint, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
-from sialign.core.bead_summary import bead_summary
+from sialign.core.bead_summary import bead_summary, cost_threshold_for
 from sialign.core.changes import Changes
 from sialign.core.params import AlignParams
 from sialign.core.plurals import count_noun
@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
         # The review table with its search bar; it sees the session, the
         # low-confidence threshold and the doubt per bead, not the window.
         self.table_panel = TablePanel(
-            self.session, lambda: self.prefs.low_confidence, lambda: (self.doubt.by_bead, self.doubt.busy)
+            self.session, self._cost_threshold, lambda: (self.doubt.by_bead, self.doubt.busy)
         )
         self.table_model = self.table_panel.model
         self.table_model.set_low_confidence(self.prefs.low_confidence)
@@ -479,6 +479,11 @@ class MainWindow(QMainWindow):
     def show_filters(self) -> None:
         self.filter_dock.show()
         self.filter_dock.raise_()
+
+    def _cost_threshold(self) -> float:
+        """The low-confidence cost of the open project (none over a machine transcript: ``cost_threshold_for``)."""
+        project = self.session.project
+        return self.prefs.low_confidence if project is None else cost_threshold_for(project, self.prefs.low_confidence)
 
     def _apply_prefs(self) -> None:
         self.table_model.set_low_confidence(self.prefs.low_confidence)

@@ -23,7 +23,13 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QBrush, QColor
 
 from sialign.core.bead_rows import BeadRow, bead_row
-from sialign.core.bead_summary import DEFAULT_LOW_CONFIDENCE, LOW_PROBABILITY, low_confidence_of
+from sialign.core.bead_summary import (
+    DEFAULT_LOW_CONFIDENCE,
+    LOW_PROBABILITY,
+    cost_threshold_for,
+    low_confidence_of,
+    unscored_machine_beads,
+)
 
 # The table's "next low-confidence" rule is the summary's (the status bar counts the same beads).
 from sialign.core.bead_summary import is_low_confidence as is_low_confidence
@@ -333,8 +339,12 @@ class SegmentTableModel(QAbstractTableModel):
             self._rows[index] = row
         return row
 
+    def cost_threshold(self) -> float:
+        """The cost above which an unscored row is low confidence in this project (:func:`cost_threshold_for`)."""
+        return cost_threshold_for(self.project, self.low_confidence)
+
     def is_low_confidence(self, row: BeadRow) -> bool:
-        return low_confidence_of(row.cost, row.confidence, self.low_confidence, row.rendered)
+        return low_confidence_of(row.cost, row.confidence, self.cost_threshold(), row.rendered)
 
     # -- QAbstractTableModel -----------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
@@ -407,7 +417,10 @@ class SegmentTableModel(QAbstractTableModel):
         if self.is_low_confidence(row):
             lines[0] += (" (low confidence: its words render none of the source)" if row.rendered is not None and row.rendered <= 0
                          else f" (low confidence: Conf. below {LOW_PROBABILITY:g})" if row.confidence is not None
-                         else f" (low confidence: cost above {self.low_confidence:g})")
+                         else f" (low confidence: cost above {self.cost_threshold():g})")
+        if row.confidence is None and row.cost is not None and unscored_machine_beads(self.project):
+            lines.append("No confidence: the talk was aligned over a machine transcript, where the text cost does not "
+                         "tell right beads from wrong ones; check the rows by ear (the audio) and by what they say")
         if row.confidence is not None:
             what = "the sentence has no rendition" if row.kind.endswith("-0") else (
                 "the chunk renders nothing" if row.kind.startswith("0-") else "the bead is right")
