@@ -81,3 +81,24 @@ def test_check_whisper_folder_loads_tiny_en() -> None:
     assert check.multilingual is False and check.load_seconds > 0
     with pytest.raises(ModelLoadError, match="not a Whisper model folder"):
         mr.check_whisper_folder(folder.parent)
+
+
+def test_a_folder_missing_a_whisper_file_is_told_in_one_line(tmp_path: Path) -> None:
+    """A model copied in pieces, or half copied, is named for what it lacks, not taken for another kind."""
+    split = fake_whisper(tmp_path / "split")
+    (split / "model.bin").unlink()
+    (split / "model.bin.part1").write_bytes(b"\0")
+    (split / "model.bin.part2").write_bytes(b"\0")
+    problem = mr.whisper_folder_problem(split) or ""
+    assert "model.bin is missing; this folder has model.bin.part1, model.bin.part2" in problem
+    assert "sentence-transformers" not in problem and "\n" not in problem
+    no_tokenizer = fake_whisper(tmp_path / "half")
+    (no_tokenizer / "tokenizer.json").unlink()
+    assert "tokenizer.json (or vocabulary.txt) is missing" in (mr.whisper_folder_problem(no_tokenizer) or "")
+    bare = fake_whisper(tmp_path / "bare")
+    (bare / "model.bin").unlink()
+    assert "model.bin is missing — copy the whole model folder again" in (mr.whisper_folder_problem(bare) or "")
+    sentence = tmp_path / "s"
+    sentence.mkdir()
+    (sentence / "config.json").write_text("{}")
+    assert "a sentence-transformers model folder" in (mr.whisper_folder_problem(sentence) or "")

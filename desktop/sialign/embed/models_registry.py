@@ -319,17 +319,50 @@ def whisper_folder_problem(folder: Path) -> str | None:
         return f"{folder}: is a file, not a folder — give the folder that holds the Whisper model's model.bin."
     if is_whisper_folder(folder):
         return None
+    missing = _whisper_part_missing(folder)
+    if missing:
+        return f"{folder}: {missing}"
     convert = (
         "Convert a Whisper model with `ct2-transformers-converter --model openai/whisper-small "
         "--output_dir FOLDER --quantization int8` on a connected machine, copy FOLDER to this computer and add it "
-        f"with `sialign models add FOLDER` (it is copied into {user_model_dir()}) or choose it with Folder… "
-        "(see docs/transcription.md)."
+        f"with `sialign models add FOLDER` (it is copied into {user_model_dir()}) or with Add folder… among the "
+        "app's speech models (linked where it is; see docs/transcription.md)."
     )
     if is_model_folder(folder):
         return f"{folder}: a sentence-transformers model folder, not a Whisper speech model. {convert}"
     if is_ctranslate2_folder(folder):
         return f"{folder}: a CTranslate2 model, but not a Whisper one (no Whisper keys in config.json). {convert}"
     return f"{folder}: not a Whisper model folder (no model.bin, config.json and tokenizer.json). {convert}"
+
+
+def _whisper_config(folder: Path) -> bool:
+    """Whether ``folder``'s config.json has Whisper's keys (a Whisper model, whatever else is missing)."""
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(config, dict) and any(key in config for key in _WHISPER_CONFIG_KEYS)
+
+
+def _whisper_part_missing(folder: Path) -> str | None:
+    """What a Whisper model folder lacks, in one clause with the fix; None when it is not one or lacks nothing.
+
+    A folder is taken for a Whisper model when its config.json has Whisper's keys, or when it holds pieces
+    of a model.bin (``model.bin.part1``: a model split for transfer).
+    """
+    parts = sorted(p.name for p in folder.glob("model.bin.*") if p.is_file())
+    if not (_whisper_config(folder) or parts):
+        return None
+    if not (folder / "model.bin").is_file():
+        if parts:
+            return (f"model.bin is missing; this folder has {', '.join(parts)} — join the pieces into one model.bin "
+                    "(in order: `cat model.bin.part1 model.bin.part2 > model.bin`) and add the folder again.")
+        return "model.bin is missing — copy the whole model folder again."
+    if not (folder / "config.json").is_file():
+        return "config.json is missing — copy the whole model folder again."
+    if not any((folder / name).is_file() for name in ("tokenizer.json", "vocabulary.txt", "vocabulary.json")):
+        return "tokenizer.json (or vocabulary.txt) is missing — copy the whole model folder again."
+    return None
 
 
 def check_whisper_folder(path: str | Path) -> WhisperCheck:

@@ -174,3 +174,46 @@ def test_transcribe_dialog_refuses_an_english_only_model_for_japanese(qtbot, whi
     assert "recognises English only, not 'ja'" in dialog.model_info.text() and not dialog.start_button.isEnabled()
     dialog.language.setEditText("en")
     assert dialog.model_info.text().startswith("English only") and dialog.start_button.isEnabled()
+
+
+def test_file_menu_transcribes_a_recording_as_the_chosen_speaker(qtbot, window, whisper_registry: Path, clip: Path,  # type: ignore[no-untyped-def]
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """*File → Transcribe a recording…* (not only a button inside New talk): who speaks decides the cut."""
+    from sialign.gui.dialogs import transcribe_dialog
+    from sialign.gui.main import project_files
+
+    menu_texts = [a.text() for a in window.menuBar().actions()[0].menu().actions()]
+    assert "&Transcribe a recording…" in menu_texts
+    seen: list[transcribe_dialog.TranscribeDialog] = []
+
+    def run_at_once(self) -> int:  # type: ignore[no-untyped-def]
+        seen.append(self)
+        assert self.speaker is not None
+        self.speaker.setCurrentIndex(self.speaker.findData("interpretation"))
+        self.start()
+        qtbot.waitUntil(lambda: self.output is not None, timeout=60_000)
+        return 1
+
+    monkeypatch.setattr(project_files, "open_file_name", lambda *a, **k: str(clip))
+    monkeypatch.setattr(transcribe_dialog.TranscribeDialog, "exec", run_at_once)
+    window.act.transcribe.trigger()
+    out = clip.with_name("talk.en.whisper.srt")
+    assert seen and seen[0].role == "interpretation" and seen[0].recordings[0].role == "interpretation"
+    assert out.is_file() and "Good morning" in out.read_text(encoding="utf-8")
+    assert str(out) in window.statusBar().currentMessage()
+
+
+def test_new_talk_create_aligns_at_once(qtbot, window, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """*Create* aligns the talk in the background, as the README says; no second step."""
+    from sialign.gui.dialogs import new_talk_dialog
+    from sialign.workflows.talks import TalkFiles, read_talk
+
+    project = read_talk(TalkFiles(EXAMPLES / "talk.en.srt", EXAMPLES / "talk.ja.srt", source_language="en",
+                                  target_language="ja"))
+    monkeypatch.setattr(new_talk_dialog.NewTalkDialog, "exec", lambda self: 1)
+    monkeypatch.setattr(new_talk_dialog.NewTalkDialog, "project", lambda self: project)
+    monkeypatch.setattr(window.act.align, "trigger", lambda: pytest.fail("not through the button"))
+    window.files.new_talk()
+    qtbot.waitUntil(lambda: window.session.project is not None and window.session.project.alignment is not None,
+                    timeout=120_000)
+    assert len(window.session.project.alignment.beads) > 30

@@ -75,7 +75,8 @@ class SpeechModelsDialog(RegistryDialog):
             "its languages; an English-only one (base.en…) only English."
         )
         intro.setWordWrap(True)
-        self.folder_label = QLabel(f"Added models are kept in: {self.registry.model_dir}")
+        self.folder_label = QLabel("Add folder… links a model folder where it is (nothing is copied: keep the folder "
+                                   f"there); the list of added models is kept in {self.registry.model_dir}.")
         self.folder_label.setWordWrap(True)
         self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.default_label = QLabel()

@@ -69,10 +69,11 @@ class TranscribeDialog(QDialog):
         audio: the recording, or several :class:`Recording` to transcribe in turn.
         language: the language to start with (the New talk dialog's; one recording only).
         role: ``source`` (sentences) or ``interpretation`` (chunks; one recording only).
+        choose_role: show a choice of who speaks (one recording: *File → Transcribe a recording…*).
     """
 
     def __init__(self, audio: str | Sequence[Recording], language: str = "", role: str = "source",
-                 parent: QWidget | None = None, settings: QSettings | None = None) -> None:
+                 parent: QWidget | None = None, settings: QSettings | None = None, *, choose_role: bool = False) -> None:
         super().__init__(parent)
         self.recordings = [Recording(audio, language, role)] if isinstance(audio, str) else list(audio)
         several = len(self.recordings) > 1
@@ -116,6 +117,14 @@ class TranscribeDialog(QDialog):
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
+        self.speaker: QComboBox | None = None
+        if choose_role and not several:
+            self.speaker = QComboBox()
+            self.speaker.addItem("The speaker (cut into sentences)", "source")
+            self.speaker.addItem("An interpreter (cut into chunks in Japanese, sentences otherwise)", "interpretation")
+            self.speaker.setCurrentIndex(max(0, self.speaker.findData(role)))
+            self.speaker.setToolTip("Who speaks on the recording: a source transcript is cut into sentences, "
+                                    "an interpretation into the interpreter's chunks")
         form = QFormLayout()
         if several:
             listing = QLabel("\n".join(f"{Path(r.audio).name} — {_role_words(r.role)}, language {r.language or 'detected'}"
@@ -127,11 +136,15 @@ class TranscribeDialog(QDialog):
         form.addRow("", self.model_info)
         if not several:
             form.addRow("Language", self.language)
+        if self.speaker is not None:
+            form.addRow("Who speaks", self.speaker)
         names = ", ".join(transcript_path_for(r.audio).name for r in self.recordings)
         cuts = []
-        if any(r.role == "source" for r in self.recordings):
+        if self.speaker is not None:
+            cuts.append("a speaker is cut into sentences, an interpreter into chunks (Japanese) or sentences")
+        elif any(r.role == "source" for r in self.recordings):
             cuts.append("the source is cut into sentences")
-        if any(r.role != "source" for r in self.recordings):
+        if self.speaker is None and any(r.role != "source" for r in self.recordings):
             cuts.append(f"the interpretation {'into' if cuts else 'is cut into'} chunks (Japanese) or sentences")
         cut = "; ".join(cuts)
         note = QLabel(f"{cut[0].upper()}{cut[1:]}. Saved beside the recording{'s' if several else ''} as {names}, "
@@ -251,6 +264,8 @@ class TranscribeDialog(QDialog):
         from sialign.transcribe import transcribe_file
 
         model = str(self.model.currentData())
+        if self.speaker is not None:
+            self.role = str(self.speaker.currentData())
         if len(self.recordings) == 1:
             self.recordings[0] = Recording(self.audio, self.language.currentText().strip(), self.role)
         recordings = list(self.recordings)
@@ -288,6 +303,8 @@ class TranscribeDialog(QDialog):
         self.start_button.setEnabled(False)
         self.model.setEnabled(False)
         self.language.setEnabled(False)
+        if self.speaker is not None:
+            self.speaker.setEnabled(False)
         self.models_button.setEnabled(False)
         self.folder_button.setEnabled(False)
         self._show("Loading the model…")
@@ -320,6 +337,8 @@ class TranscribeDialog(QDialog):
         self.progress.hide()
         self.model.setEnabled(True)
         self.language.setEnabled(True)
+        if self.speaker is not None:
+            self.speaker.setEnabled(True)
         self.models_button.setEnabled(True)
         self.folder_button.setEnabled(True)
         self._model_changed()

@@ -150,7 +150,23 @@ class ProjectFilesController(QObject):
             project = dialog.project()
             self.discard_current_autosave()
             self.session.set_project(project, modified=True)
-            self.notify("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
+            # Create aligns at once (in the background); where it cannot start, the talk waits for Align.
+            if not self._align():
+                self.notify("Talk loaded. Press Align (Ctrl+R) to align it.", 8000)
+
+    def transcribe_recording(self) -> None:
+        """*File → Transcribe a recording…*: a recording → a timed transcript saved beside it (``talk.whisper.srt``)."""
+        from sialign.core.file_kind import audio_file_filter
+        from sialign.gui.dialogs.transcribe_dialog import TranscribeDialog
+
+        path = open_file_name(self.window, "Transcribe a recording", audio_file_filter(), kind="audio",
+                              settings=self.settings)
+        if not path:
+            return
+        dialog = TranscribeDialog(path, parent=self.window, settings=self.settings, choose_role=True)
+        if dialog.exec() and dialog.output is not None:
+            self.notify(f"Transcript saved: {dialog.output} (a machine transcript: open it in New talk "
+                        "to align it, and correct it in the review).", 15000)
 
     def open_dialog(self) -> None:
         if self.runner.busy or not self.maybe_save():

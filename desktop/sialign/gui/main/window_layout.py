@@ -65,6 +65,8 @@ class MainActions:
         self.new_corpus = A("New c&orpus…", files.new_corpus, None,
                                 "Pair a folder's transcripts into a manifest and align every talk")
         self.corpus = A("Open &corpus…", files.open_corpus_dialog, None, "Show the talks of a corpus folder (sialign corpus align)")
+        self.transcribe = A("&Transcribe a recording…", files.transcribe_recording, None,
+                            "A recording → a timed transcript saved beside it, with a local speech model (sialign transcribe)")
         self.report = A("Export &report…", files.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
         self.compare = A("&Compare renditions…", files.compare_window, None, "Several renditions of this source side by side")
         self.practice = A("&New session…", lambda: w.practice.new_session(), None,
@@ -340,6 +342,7 @@ class WindowLayout(QObject):
         file_menu.addAction(act.example)
         file_menu.addAction(act.new_corpus)
         file_menu.addAction(act.corpus)
+        file_menu.addAction(act.transcribe)
         file_menu.addSeparator()
         for action in (act.save, act.save_as, act.export, act.report, act.compare):
             file_menu.addAction(action)
