@@ -311,3 +311,22 @@ def test_a_killed_session_keeps_all_but_the_last_second(tmp_path: Path) -> None:
     assert elapsed - 1.0 <= seconds <= elapsed + 0.2
     assert np.allclose(data, tone(0, data.shape[0]), atol=1e-4)  # and it holds what was spoken
     assert json.loads(sidecar_path(out).read_text(encoding="utf-8"))["complete"] is False
+
+
+def test_the_sidecar_keeps_the_start_time_and_is_replaced_whole(tmp_path: Path, source_wav: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """``started`` is when the session began, not when the sidecar was last written; no temporary file is left."""
+    import sialign.booth.recorder as recorder_module
+
+    clock = iter(["2026-12-07T10:00:00", "2026-12-07T10:05:00", "2026-12-07T10:09:00"])
+    monkeypatch.setattr(recorder_module.time, "strftime", lambda fmt, *a: next(clock))
+    factory = FakeDuplexFactory(latency=(0.0, 0.0))
+    rec = _recorder(tmp_path, source_wav, factory)
+    rec.start()
+    first = json.loads(sidecar_path(rec.out_path).read_text(encoding="utf-8"))
+    for _ in range(20):
+        factory.streams[0].pump(BLOCK)
+    result = rec.stop()
+    final = json.loads(sidecar_path(result.path).read_text(encoding="utf-8"))
+    assert first["started"] == final["started"] == "2026-12-07T10:00:00" and final["complete"] is True
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["source.wav", result.path.name, sidecar_path(result.path).name])

@@ -32,6 +32,7 @@ def test_practice_aligns_live_writes_events_and_saves_the_full_pass(whisper_mult
     import sialign
 
     events = tmp_path / "events.jsonl"
+    events.write_text("an earlier file\n", encoding="utf-8")  # replaced whole when the session ends
     session = tmp_path / "session.sialign"
     code = main(["practice", str(EXAMPLES / "talk.en.srt"), "--src-audio", str(EXAMPLES / "talk.en.ogg"), "--src-lang", "en",
                  "--tgt-lang", "ja", "--input-file", str(rendition_clip), "--speed", "0", "--whisper-model", str(whisper_multilingual),
@@ -41,6 +42,7 @@ def test_practice_aligns_live_writes_events_and_saves_the_full_pass(whisper_mult
     assert "live: 1 of 35 sentences rendered" in err or "live: 2 of 35 sentences rendered" in err, err
     assert "bead latency median" in err and "8.0 of 8.0 s of audio read" in err and "full pass:" in err
     lines = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") or p.suffix == ".tmp"]  # no temporary left
     assert lines and all(set(e) == {"bead", "src", "tgt", "shown_at_s", "latency_s", "state"} for e in lines)
     first = next(e for e in lines if e["tgt"])
     assert first["src"] == [0] and 0 < first["latency_s"] < 8.0 and first["state"] == "rendered"

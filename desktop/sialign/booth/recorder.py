@@ -418,6 +418,7 @@ class BoothRecorder:
         self._written = 0  # frames in the file
         self._pauses: list[float] = []
         self._result: RecordingResult | None = None
+        self._started_at = ""  # local time the session started, kept in the sidecar to the end
 
     # -- set-up -----------------------------------------------------------------------
     @property
@@ -480,6 +481,7 @@ class BoothRecorder:
         self._live_pending = 0
         self._live_sent = 0
         self._stream = stream
+        self._started_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         self._write_sidecar(final=False)
         self._writer = threading.Thread(target=self._write_loop, name="booth-writer", daemon=True)
         self._writer.start()
@@ -589,15 +591,17 @@ class BoothRecorder:
             "output_latency_s": out_lat,
             "input_device": self.input_name,
             "output_device": self.output_name,
-            "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "started": self._started_at,
             "complete": final,
             "note": "Time 0 of the recording is time 0 of the source: the first latency_s of the microphone was left out.",
         }
         if final and self._result is not None:
             data.update({k: v for k, v in self._result.to_dict().items() if k not in ("path", "source_audio")})
-        try:
-            sidecar_path(self.out_path).write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-        except OSError as exc:
+        from sialign.core.atomic import atomic_write_text
+
+        try:  # replaced whole: a reader (or a crash) never sees half a sidecar
+            atomic_write_text(sidecar_path(self.out_path), json.dumps(data, indent=1, ensure_ascii=False))
+        except OSError as exc:  # OutputError is one
             self.error = self.error or f"{sidecar_path(self.out_path)}: cannot be written ({exc})"
 
     # -- controls (any thread but the callback's) -----------------------------------------

@@ -15,6 +15,7 @@ end, one full offline pass (as 'sialign transcribe' then 'sialign align') makes 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import threading
@@ -74,9 +75,14 @@ def run(args: argparse.Namespace) -> int:
     elif progress is not None:
         print(file=sys.stderr)
     events_file: IO[str] | None = None
+    closing = contextlib.ExitStack()
     if args.events:
+        from sialign.core.atomic import atomic_open
+
         check_output_folder(args.events, "--events")
-        events_file = open(args.events, "w", encoding="utf-8")  # closed below: written as beads come
+        # Written as beads come into a temporary file beside it, which replaces --events when the session
+        # ends: an earlier file of that name is never left half-written.
+        events_file = closing.enter_context(atomic_open(args.events, "w", encoding="utf-8", newline=None))
     from sialign.core.coverage import live_coverage
 
     written = 0
@@ -109,8 +115,7 @@ def run(args: argparse.Namespace) -> int:
             recording = _record(args, output, src_audio_path, live)
         result = live.finish()
     finally:
-        if events_file is not None:
-            events_file.close()
+        closing.close()
     if not args.quiet:
         if sys.stderr.isatty():
             print(file=sys.stderr)
