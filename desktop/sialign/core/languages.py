@@ -9,6 +9,8 @@ refuses what is not a language, so the mistake is reported where it was made.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sialign.core.errors import UnknownLanguageError
 
 # Every ISO 639-1 two-letter code (184, ``bh`` included).
@@ -78,3 +80,16 @@ def normalise_language(code: str) -> str:
     if any(not p.isalnum() or len(p) > 8 for p in rest):
         raise UnknownLanguageError(code)
     return "-".join([primary, *(_subtag(p) for p in rest)])
+
+
+def language_from_name(path: str | Path) -> str | None:
+    """The language a file's name gives as its last inner suffix (``talk.ja.ogg`` → ``ja``), or None.
+
+    Only a two-letter ISO 639-1 code counts (``talk.whisper.srt`` and ``talk.2024.wav`` give None): the
+    common way to name the two sides of a talk, which the dialogs propose and check a choice against.
+    """
+    suffixes = Path(path).suffixes
+    if len(suffixes) < 2:
+        return None
+    code = suffixes[-2].lstrip(".")
+    return code.lower() if len(code) == 2 and code.lower() in ISO_639_1_CODES else None

@@ -217,3 +217,35 @@ def test_new_talk_create_aligns_at_once(qtbot, window, monkeypatch: pytest.Monke
     qtbot.waitUntil(lambda: window.session.project is not None and window.session.project.alignment is not None,
                     timeout=120_000)
     assert len(window.session.project.alignment.beads) > 30
+
+
+def test_a_recordings_name_gives_its_language_and_a_choice_against_it_is_warned(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """talk.ja.ogg is Japanese: New talk proposes ja for a side with no transcript, Transcribe warns at en."""
+    import shutil
+
+    from sialign.core.languages import language_from_name
+    from sialign.gui.dialogs.new_talk_dialog import NewTalkDialog
+    from sialign.gui.dialogs.transcribe_dialog import Recording, TranscribeDialog
+
+    assert language_from_name("talk.ja.ogg") == "ja" and language_from_name("talk.whisper.srt") is None
+    assert language_from_name("talk.ogg") is None and language_from_name("a/b.EN.wav") == "en"
+    ja = tmp_path / "talk.ja.ogg"
+    shutil.copy(EXAMPLES / "talk.ja.ogg", ja)
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog.source_language.setEditText("en")
+    dialog.target_language.setEditText("en")
+    dialog.target_audio.set_path(str(ja))
+    assert dialog.target_language.currentText() == "ja" and "language ja, from its name" in dialog.target_audio.status.text()
+    dialog.target.set_path(str(EXAMPLES / "talk.ja.srt"))  # a transcript's own language is not overridden by a name
+    dialog.source_audio.set_path(str(EXAMPLES / "talk.en.ogg"))
+    assert dialog.source_language.currentText() == "en"
+
+    single = TranscribeDialog(str(ja))
+    qtbot.addWidget(single)
+    assert single.language.currentText() == "ja" and single.language_note.isHidden()
+    single.language.setEditText("en")
+    assert "talk.ja.ogg: its name says ja, but the language chosen is en" in single.language_note.text()
+    several = TranscribeDialog([Recording(str(EXAMPLES / "talk.en.ogg"), "en", "source"), Recording(str(ja), "en", "interpretation")])
+    qtbot.addWidget(several)
+    assert "talk.ja.ogg: its name says ja" in several.language_note.text() and "talk.en.ogg" not in several.language_note.text()

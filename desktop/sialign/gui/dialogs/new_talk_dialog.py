@@ -556,7 +556,19 @@ class NewTalkDialog(QDialog):
             field.show_error(_name_only(f"{path}: {problem}", path))
         else:
             field.show_ok(Path(path).name)
+            self._language_from_recording(field, path)
         self._fit_height()
+
+    def _language_from_recording(self, field: FileField, path: str) -> None:
+        """A side with a recording and no transcript yet takes the language its name gives (``talk.ja.ogg``: ja)."""
+        from sialign.core.languages import language_from_name
+
+        transcript, box = ((self.source, self.source_language) if field is self.source_audio
+                           else (self.target, self.target_language))
+        named = language_from_name(path)
+        if named and not transcript.path and box.currentText().strip() != named:
+            box.setEditText(named)
+            field.show_ok(f"{Path(path).name} · language {named}, from its name")
 
     def transcribe(self, key: str) -> None:
         """Transcribe the recording of side ``key`` (``src``/``tgt``) and use the result as its transcript."""

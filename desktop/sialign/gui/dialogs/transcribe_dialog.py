@@ -75,6 +75,10 @@ class TranscribeDialog(QDialog):
     def __init__(self, audio: str | Sequence[Recording], language: str = "", role: str = "source",
                  parent: QWidget | None = None, settings: QSettings | None = None, *, choose_role: bool = False) -> None:
         super().__init__(parent)
+        if isinstance(audio, str):
+            from sialign.core.languages import language_from_name
+
+            language = language or language_from_name(audio) or ""  # talk.ja.ogg: Japanese
         self.recordings = [Recording(audio, language, role)] if isinstance(audio, str) else list(audio)
         several = len(self.recordings) > 1
         self.setWindowTitle("Transcribe the recordings" if several else "Transcribe a recording")
@@ -110,6 +114,11 @@ class TranscribeDialog(QDialog):
         if self.recordings[0].language:
             self.language.setEditText(self.recordings[0].language)
         self.language.currentTextChanged.connect(lambda _t: self._model_changed())
+        self.language_note = QLabel("")
+        self.language_note.setObjectName("languageNote")
+        self.language_note.setWordWrap(True)
+        self.language_note.setStyleSheet("color: #8a5a00;")
+        self.language.currentTextChanged.connect(lambda _t: self._check_names())
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.hide()
@@ -138,6 +147,7 @@ class TranscribeDialog(QDialog):
             form.addRow("Language", self.language)
         if self.speaker is not None:
             form.addRow("Who speaks", self.speaker)
+        form.addRow("", self.language_note)
         names = ", ".join(transcript_path_for(r.audio).name for r in self.recordings)
         cuts = []
         if self.speaker is not None:
@@ -162,6 +172,21 @@ class TranscribeDialog(QDialog):
         layout.addStretch(1)
         layout.addWidget(self.buttons)
         self._fill_models()
+        self._check_names()
+
+    def _check_names(self) -> None:
+        """Warn where a recording's name gives another language than the one chosen (``talk.ja.ogg``, language en)."""
+        from sialign.core.languages import language_from_name
+
+        chosen = ([(r.audio, r.language) for r in self.recordings] if len(self.recordings) > 1
+                  else [(self.audio, self.language.currentText().strip())])
+        notes = []
+        for audio, language in chosen:
+            named = language_from_name(audio)
+            if named and language and language.split("-")[0].lower() != named:
+                notes.append(f"{Path(audio).name}: its name says {named}, but the language chosen is {language}")
+        self.language_note.setText("; ".join(notes) + (" — change it if the name is right." if notes else ""))
+        self.language_note.setVisible(bool(notes))
 
     def _fill_models(self) -> None:
         """The speech models of the registry, the default chosen; says what to do when there is none."""
