@@ -147,3 +147,24 @@ def test_recordings_decode_with_soundfile_without_pyav(tmp_path: Path, monkeypat
         _, samples = decode_audio_file(tmp_path / name)
         assert samples.dtype == np.float32 and samples.ndim == 1
         assert abs(samples.size - 2 * SAMPLE_RATE) <= 2 and 0.4 < float(np.max(np.abs(samples))) < 0.6
+
+
+def test_the_recogniser_decodes_with_the_booths_decoder_as_the_whole_signal_would(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """One decoder to 16 kHz mono (sialign.audio.mono): block by block, sample for sample the whole-signal result."""
+    import math
+
+    import numpy as np
+    import soundfile as sf
+
+    from sialign.audio.resample import resample_poly
+    from sialign.transcribe.recognise import decode_with_soundfile
+
+    rate = 44100
+    stereo = (np.random.default_rng(3).standard_normal((rate * 12 + 77, 2)) * 0.1).astype(np.float32)
+    path = tmp_path / "two.wav"
+    sf.write(str(path), stereo, rate, subtype="FLOAT")
+    g = math.gcd(rate, 16000)
+    whole = resample_poly(stereo.mean(axis=1), 16000 // g, rate // g).astype(np.float32)
+    assert np.array_equal(decode_with_soundfile(path), whole)
+    (tmp_path / "notes.txt").write_text("not audio")
+    assert decode_with_soundfile(tmp_path / "notes.txt") is None  # PyAV is tried next

@@ -133,25 +133,21 @@ def check_language(language: str | None, multilingual: bool, model: Path) -> str
 def decode_with_soundfile(path: Path) -> np.ndarray | None:
     """16 kHz mono float32 samples of ``path`` through libsndfile (WAV, FLAC, OGG, MP3...); None when it cannot read it.
 
-    The recogniser needs no PyAV for the formats every build reads anyway:
-    channels are averaged and the rate converted with a polyphase filter
-    (:func:`sialign.audio.resample.resample_poly`, SciPy's method).
+    The recogniser needs no PyAV for the formats every build reads anyway: the
+    booth's decoder (:func:`sialign.audio.mono.read_mono`) averages the
+    channels and converts the rate with a polyphase filter, block by block.
     """
-    import math
-
     import soundfile as sf
 
-    from sialign.audio.resample import resample_poly
+    from sialign.audio.mono import read_mono
 
     try:
-        data, rate = sf.read(str(path), dtype="float32", always_2d=True)
+        info = sf.info(str(path))
     except (RuntimeError, TypeError, ValueError):  # sf.LibsndfileError is a RuntimeError: a format it does not know
         return None
-    mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
-    if rate != SAMPLE_RATE and mono.size:
-        g = math.gcd(int(rate), SAMPLE_RATE)
-        mono = resample_poly(mono, SAMPLE_RATE // g, int(rate) // g).astype(np.float32)
-    return np.ascontiguousarray(mono, dtype=np.float32)
+    if info.frames <= 0:
+        return np.zeros(0, dtype=np.float32)
+    return np.ascontiguousarray(read_mono(path, SAMPLE_RATE), dtype=np.float32)
 
 
 def decode_audio_file(path: str | Path) -> tuple[Path, np.ndarray]:
