@@ -31,11 +31,14 @@ import random
 import re
 import sys
 import wave
-from dataclasses import dataclass
 from math import gcd
 from pathlib import Path
 
 import numpy as np
+
+# The example's builder: its timeline item, mixer (peak 0.8) and SubRip writer (it needs only numpy here).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "resources" / "examples"))
+from make_example import Timed, mix, write_srt
 
 SAMPLE_RATE = 16_000
 AHCSI = Path(__file__).resolve().parents[3] / "shared" / "data" / "ahcsi-dev" / "dev.true.tsv"
@@ -43,14 +46,6 @@ PAUSES = (0.25, 0.9)  # seconds between the speaker's sentences
 LAGS = (1.5, 5.0)  # the interpreter's ear-voice span
 CHUNK_PAUSE = {"、": 0.12, "。": 0.3}
 MIN_GAP = 0.2  # between two renditions
-
-
-@dataclass
-class Timed:
-    text: str
-    start: float
-    end: float
-    audio: np.ndarray
 
 
 def resample(samples: np.ndarray, rate: int) -> np.ndarray:
@@ -138,27 +133,6 @@ def build(talk: list[tuple[str, str]], voices: Voices, seed: int) -> tuple[list[
         t = end + rng.uniform(*PAUSES)
         print(f"{index + 1}/{len(talk)} {start:7.1f}s +{(placed[0].start - start) if placed else 0:4.1f}s", flush=True)
     return sources, renditions
-
-
-def mix(track: list[Timed], total: float) -> np.ndarray:
-    out = np.zeros(int(np.ceil(total * SAMPLE_RATE)), dtype=np.float32)
-    for item in track:
-        i = int(round(item.start * SAMPLE_RATE))
-        out[i : i + len(item.audio)] += item.audio[: len(out) - i]
-    return out
-
-
-def srt_time(seconds: float) -> str:
-    ms = int(round(seconds * 1000))
-    h, rest = divmod(ms, 3_600_000)
-    m, rest = divmod(rest, 60_000)
-    s, ms = divmod(rest, 1000)
-    return f"{h:02d}:{m:02d}:{s:02d},{ms:03d}"
-
-
-def write_srt(track: list[Timed], path: Path) -> None:
-    blocks = [f"{i}\n{srt_time(x.start)} --> {srt_time(x.end)}\n{x.text}\n" for i, x in enumerate(track, start=1)]
-    path.write_text("\n".join(blocks), encoding="utf-8", newline="\n")
 
 
 def write_ogg(samples: np.ndarray, path: Path) -> None:

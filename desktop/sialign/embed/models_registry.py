@@ -142,11 +142,7 @@ def is_whisper_folder(path: Path) -> bool:
         return False
     if not any((path / name).is_file() for name in ("tokenizer.json", "vocabulary.txt", "vocabulary.json")):
         return False
-    try:
-        config = json.loads((path / "config.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return False
-    return isinstance(config, dict) and any(key in config for key in _WHISPER_CONFIG_KEYS)
+    return _whisper_config(path)
 
 
 def model_kind(path: Path) -> str | None:
