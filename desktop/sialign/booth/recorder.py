@@ -158,7 +158,8 @@ def list_devices(query: Callable[[], tuple[Sequence[dict[str, Any]], Sequence[di
             outputs.append(AudioDevice(index, str(dev.get("name", index)), api, int(dev["max_output_channels"]), rate,
                                        float(dev.get("default_low_output_latency", 0.0)),
                                        float(dev.get("default_high_output_latency", 0.0)), index == default_out))
-    problem = NO_INPUT_MESSAGE if not inputs else NO_OUTPUT_MESSAGE if not outputs else ""
+    problem = " ".join(message for message, missing in ((NO_INPUT_MESSAGE, not inputs), (NO_OUTPUT_MESSAGE, not outputs))
+                       if missing)
     return BoothDevices(inputs, outputs, problem)
 
 

@@ -73,6 +73,38 @@ def test_booth_says_when_there_is_no_microphone(qtbot, open_window, talk, booth_
     assert booth.device_message.isVisibleTo(booth) and "No microphone" in booth.device_message.text()
     assert not booth.start_button.isEnabled()
     assert booth.output_device.currentText() == "Headphones (ALSA, default) · 9 ms"
+    assert booth.input_device.currentIndex() == -1 and booth.input_device.placeholderText() == "no microphone found: see below"
+
+
+def test_the_clock_shows_the_talks_length_before_start(qtbot, open_window, talk, booth_parts, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """0:00 / 0:12 for the open project's 12 s recording; a source recording chosen by path gives its own length."""
+    window = open_window(talk)
+    _, _, options = booth_parts
+    booth = _open_booth(window, options)
+    assert booth.elapsed.text() == "0:00 / 0:12"
+    other = tmp_path / "longer.wav"
+    sf.write(str(other), np.zeros(65 * 8000, dtype=np.float32), 8000)
+    booth.talk_kind.setCurrentIndex(2)  # a source recording
+    booth.talk_path.setText(str(other))
+    booth.talk_path.editingFinished.emit()
+    assert booth.elapsed.text() == "0:00 / 1:05"
+    booth.talk_path.setText(str(tmp_path / "missing.wav"))
+    booth.talk_path.editingFinished.emit()
+    assert booth.elapsed.text() == "0:00"  # said at Start, where the talk is read
+
+
+def test_booth_says_when_there_are_no_headphones_either(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]
+    """An empty Headphones list says so, and the message names both missing devices (it named only the microphone)."""
+    from sialign.booth.recorder import NO_OUTPUT_MESSAGE, list_devices
+
+    nothing = list_devices(lambda: ([], [{"name": "ALSA"}], (-1, -1)))
+    assert NO_INPUT_MESSAGE in nothing.problem and NO_OUTPUT_MESSAGE in nothing.problem
+    window = open_window(talk)
+    _, _, options = booth_parts
+    options["devices_fn"] = lambda: nothing
+    booth = _open_booth(window, options)
+    assert booth.output_device.count() == 0 and booth.output_device.placeholderText() == "no headphones or speakers found: see below"
+    assert "No headphones or speakers were found" in booth.device_message.text() and not booth.start_button.isEnabled()
 
 
 def test_booth_takes_back_no_speech_model_once_one_is_chosen(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]

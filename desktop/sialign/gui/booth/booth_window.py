@@ -75,7 +75,7 @@ TICK_MS = 100
 
 # Said while no speech model is chosen (Start stays off).
 NO_SPEECH_MODEL = ("No speech model: add a Whisper model with Models… (Settings → Speech models), "
-                   "or choose its folder with Folder….")
+                   "or choose its folder with the Folder… button.")
 
 class BoothHost(Protocol):
     """What the booth needs of the main window (:class:`sialign.gui.booth.practice.PracticeController`)."""
@@ -215,6 +215,7 @@ class BoothWindow(QWidget):
         self.talk_kind.currentIndexChanged.connect(self._talk_kind_changed)
         self.talk_path = QLineEdit()
         self.talk_path.setPlaceholderText("the project file (.sialign) or the source recording")
+        self.talk_path.editingFinished.connect(self._show_talk_length)
         self.talk_browse = QPushButton("Browse…")
         self.talk_browse.clicked.connect(self._browse_talk)
         path_row = QHBoxLayout()
@@ -366,6 +367,7 @@ class BoothWindow(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
         self.resize(1280, 800)
+        self._show_talk_length()
 
     # ==================================================================================
     # choices
@@ -391,6 +393,32 @@ class BoothWindow(QWidget):
         form.setRowVisible(2, kind == TALK_RECORDING)
         form.setRowVisible(3, kind == TALK_RECORDING)
         self.talk_path.setPlaceholderText("the project file (.sialign)" if kind == TALK_FILE else "the source recording (WAV, FLAC, OGG, MP3)")
+        self._show_talk_length()
+
+    def talk_length_s(self) -> float | None:
+        """The length of the chosen talk's recording (its header only), None when it is not known before Start."""
+        from sialign.audio.decode import load_audio, resolve_audio_path
+
+        kind = self.talk_kind.currentIndex()
+        try:
+            if kind == TALK_OPEN:
+                project = self.host.open_project()
+                audio = (resolve_audio_path(project.source.audio_path, project.path, "source.audio_path")
+                         if project is not None and project.source.audio_path else None)
+            elif kind == TALK_RECORDING and self.talk_path.text().strip():
+                audio = Path(self.talk_path.text().strip()).expanduser()
+            else:
+                return None  # a project file: read at Start
+            return load_audio(audio).duration if audio is not None else None
+        except (SialignError, OSError):
+            return None  # said at Start, where the talk is read
+
+    def _show_talk_length(self) -> None:
+        """Before Start the clock reads 0:00 / the talk's length."""
+        if getattr(self, "elapsed", None) is None or self.state != "idle" or self.session is not None:
+            return
+        total = self.talk_length_s()
+        self.elapsed.setText(f"{_clock(0)} / {_clock(total)}" if total else _clock(0))
 
     def _browse_talk(self) -> None:
         if self.talk_kind.currentIndex() == TALK_FILE:
@@ -409,8 +437,10 @@ class BoothWindow(QWidget):
     def refresh_devices(self) -> None:
         """List the headphones and microphones again; say what is missing."""
         devices = self._devices_fn()
-        for combo, found in ((self.output_device, devices.outputs), (self.input_device, devices.inputs)):
+        for combo, found, kind in ((self.output_device, devices.outputs, "headphones or speakers"),
+                                   (self.input_device, devices.inputs, "microphone")):
             combo.clear()
+            combo.setPlaceholderText(f"no {kind} found: see below")  # shown while the list is empty
             for device in found:
                 combo.addItem(device.label(), device.index)
                 combo.setItemData(combo.count() - 1, f"{device.name}: {device.channels} channels, "
