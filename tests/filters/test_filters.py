@@ -327,3 +327,14 @@ def test_filters_apply_honours_statuses_changed_after_scoring(scored: tuple[Proj
     beads = apply_filters(project, FilterParams(gamma_min=0.9), scores)
     assert beads[1].status == BeadStatus.CONFIRMED
     assert any(f.name == "gamma" and f.failed for f in beads[1].flags)
+
+
+def test_newly_dropped_and_restored_are_counted_once() -> None:
+    """One count of what a filter run changed, read by both of sialign filter's summary lines."""
+    from sialign.core.model import Bead, BeadStatus
+    from sialign.filters.apply import drop_changes
+
+    before = [BeadStatus.AUTO, BeadStatus.DROPPED, BeadStatus.DROPPED, BeadStatus.CONFIRMED]
+    beads = [Bead(src=(0,), tgt=(0,), status=BeadStatus.DROPPED), Bead(src=(1,), tgt=(1,), status=BeadStatus.AUTO),
+             Bead(src=(2,), tgt=(2,), status=BeadStatus.DROPPED), Bead(src=(3,), tgt=(3,), status=BeadStatus.CONFIRMED)]
+    assert drop_changes(before, beads) == (1, 1)

@@ -90,13 +90,10 @@ def _params(args: argparse.Namespace, saved: FilterParams) -> FilterParams:
 
 def _learned_line(done: Filtered) -> str:
     """A summary line of what the learned filter did."""
-    from sialign.core.model import BeadStatus
-
     assert done.doubt is not None and done.learned is not None and done.params is not None
-    result, beads, before, params = done.doubt, done.learned, done.before_learned, done.params
+    result, params = done.doubt, done.params
     above = int((result.doubt > params.doubt_max).sum())
-    newly = sum(1 for old, b in zip(before, beads) if b.status == BeadStatus.DROPPED and old != BeadStatus.DROPPED)
-    restored = sum(1 for old, b in zip(before, beads) if old == BeadStatus.DROPPED and b.status != BeadStatus.DROPPED)
+    newly, restored = done.learned_drops()
     good, wrong = result.counts
     seconds = sum(result.seconds.values())
     return (f"doubt: trained on {result.source} ({good} good, {wrong} wrong examples) in {seconds:.2f} s; "
@@ -150,10 +147,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     assert done.fine is not None and done.scores is not None
-    beads, scores, before = done.fine, done.scores, done.before
+    beads, scores = done.fine, done.scores
     failed = Counter(f.name for b in beads for f in b.flags if f.failed)
-    newly = sum(1 for old, b in zip(before, beads) if b.status == BeadStatus.DROPPED and old != BeadStatus.DROPPED)
-    restored = sum(1 for old, b in zip(before, beads) if old == BeadStatus.DROPPED and b.status != BeadStatus.DROPPED)
+    newly, restored = done.fine_drops()
     trimmed = sum(1 for b in beads if b.trimmed)
     print(f"{count_noun(len(beads), 'bead')}: {trimmed} trimmed, {newly} newly dropped, {restored} restored "
           f"(alpha by {', '.join(sorted({d.method for row in scores.alpha_details for d in row if d})) or 'nothing'}; "

@@ -20,6 +20,7 @@ Rules:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,6 +102,13 @@ def preview_flips(scores: BeadScores, params: FilterParams) -> list[int]:
     """Indices of the beads whose status (dropped or not) would change under ``params``."""
     d = decide(scores, params)
     return np.flatnonzero(d.dropped_after != d.dropped_before).tolist()
+
+
+def drop_changes(before: Sequence[BeadStatus], beads: Sequence[Bead]) -> tuple[int, int]:
+    """(newly dropped, restored): how a filter run changed the statuses ``before`` into ``beads``' own."""
+    newly = sum(1 for old, b in zip(before, beads) if b.status is BeadStatus.DROPPED and old is not BeadStatus.DROPPED)
+    restored = sum(1 for old, b in zip(before, beads) if old is BeadStatus.DROPPED and b.status is not BeadStatus.DROPPED)
+    return newly, restored
 
 
 def _quote(text: str, limit: int = 60) -> str:

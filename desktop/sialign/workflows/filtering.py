@@ -131,6 +131,18 @@ class Filtered:
     learned: list[Bead] | None = None
     doubt: DoubtResult | None = None
 
+    def fine_drops(self) -> tuple[int, int]:
+        """(newly dropped, restored) by the fine-grained filters ((0, 0) when they did not run)."""
+        from sialign.filters.apply import drop_changes
+
+        return drop_changes(self.before, self.fine) if self.fine is not None else (0, 0)
+
+    def learned_drops(self) -> tuple[int, int]:
+        """(newly dropped, restored) by the learned filter ((0, 0) when it did not run)."""
+        from sialign.filters.apply import drop_changes
+
+        return drop_changes(self.before_learned, self.learned) if self.learned is not None else (0, 0)
+
     def skipped_note(self) -> str:
         """One line naming the filters not applied for the talk's target language ("" when all were)."""
         if self.scores is None or not self.scores.skipped:
