@@ -23,7 +23,7 @@ DEFAULT_PAUSE = 1.5
 MACHINE_CHUNK_CHARS = 20
 # A recognised source sentence longer than this (seconds) is cut again at its longest pauses of at least
 # SENTENCE_PAUSE seconds, each piece MIN_PIECE_WORDS words or more (see _split_at_pauses). Both chosen on
-# spoken dev talks (tests/benchmarks/RESULTS_recordings.md).
+# spoken dev talks (tests/benchmarks/RESULTS_spoken.md).
 LONG_SENTENCE = 8.0
 SENTENCE_PAUSE = 0.3
 MIN_PIECE_WORDS = 3
@@ -132,15 +132,24 @@ def _split_at_pauses(doc: Document, spans: Sequence[tuple[int, int, Word]], long
     :data:`SENTENCE_PAUSE`), again until every piece is short enough or has
     no such pause; each piece keeps at least :data:`MIN_PIECE_WORDS` words.
     """
+    import bisect
+    from itertools import islice
+
     from sialign.text.spans import content_spans, document_from_spans, segment_ranges
 
     full = doc.full_text()
+    ends = [b for _a, b, _w in spans]  # in order: the words' spans follow the running text
     pieces: list[tuple[int, int]] = []
     changed = False
     for r, seg in zip(segment_ranges(doc), doc.segments):
-        inside = [(a, w) for a, b, w in spans if a < r.end and b > r.start]
-        cuts = _pause_cuts(inside, longest) if seg.start is not None and seg.end is not None \
-            and seg.end - seg.start > longest else []
+        cuts: list[int] = []
+        if seg.start is not None and seg.end is not None and seg.end - seg.start > longest:
+            inside = []
+            for a, _b, w in islice(spans, bisect.bisect_right(ends, r.start), None):
+                if a >= r.end:
+                    break
+                inside.append((a, w))
+            cuts = _pause_cuts(inside, longest)
         changed = changed or bool(cuts)
         pieces.extend(content_spans(full[r.start : r.end], [c - r.start for c in cuts], base=r.start))
     if not changed:
