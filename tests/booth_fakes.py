@@ -115,7 +115,7 @@ def fake_practice(chunks: Sequence[tuple[str, float, float]], layout: Sequence[t
         beads = [Bead(tuple(ids[p] for p in src), tuple(tgt)) for src, tgt in layout]
         return Project(talk_id="session", source=source, target=target, alignment=Alignment(beads=beads, embedder="lexical"),
                        metadata={"interpretation_transcript": "machine transcript, not corrected", "speech_model": str(model),
-                                 "practice": {"recording": str(recording), "live": {"beads": len(live.beads)}}})
+                                 "practice": {"recording": str(recording), "live": {"beads": len(live.beads)} if live is not None else None}})
 
     return practice_project
 

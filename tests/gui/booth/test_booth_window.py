@@ -107,6 +107,35 @@ def test_booth_says_when_there_are_no_headphones_either(qtbot, open_window, talk
     assert "No headphones or speakers were found" in booth.device_message.text() and not booth.start_button.isEnabled()
 
 
+def test_a_rendition_recorded_elsewhere_is_reviewed_without_devices(qtbot, open_window, talk, booth_parts, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Practice → Review a recorded rendition…: a file, the full pass at Stop, a saved session; no microphone needed."""
+    from PySide6.QtWidgets import QFileDialog
+
+    import sialign
+
+    rendition = tmp_path / "student.ja.wav"
+    sf.write(str(rendition), np.zeros(16 * 8000, dtype=np.float32), 8000)
+    window = open_window(talk)
+    _, _, options = booth_parts
+    options["devices_fn"] = lambda: BoothDevices([], [], NO_INPUT_MESSAGE)  # a trainer's laptop without a headset
+    window.practice.booth_options = options
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(rendition), ""))
+    window.act.review_rendition.trigger()
+    booth = window.practice.booth
+    assert not booth.start_button.isEnabled()
+    qtbot.waitUntil(lambda: booth.state in ("done", "idle") and not booth.runner.busy, timeout=10_000)
+    assert booth.state == "done", booth.status.text()
+    project = window.session.project
+    assert project.metadata["practice"]["recording"] == str(rendition)
+    assert [(b.src, b.tgt) for b in project.alignment.beads][:2] == [((0,), (0,)), ((1,), (1, 2))]
+    saved = Path(booth.finished_path)
+    assert saved.is_file() and saved.name.startswith("water.practice-") and saved.suffix == ".sialign"
+    assert len(sialign.load(saved).alignment.beads) == 6
+    assert "6 rendered" in booth.live_summary.text() and booth.report_button.isVisible()
+    assert "saved as " + saved.name in booth.status.text()
+
+
 def test_booth_takes_back_no_speech_model_once_one_is_chosen(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]
     """It once said "No speech model" beside the whisper-base its own box had chosen since."""
     from sialign.gui.booth.booth_window import NO_SPEECH_MODEL

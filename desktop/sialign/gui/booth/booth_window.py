@@ -88,6 +88,8 @@ class BoothHost(Protocol):
 
     def apply_full_pass(self, final: Project) -> bool: ...
 
+    def install_reviewed(self, project: Project) -> None: ...
+
     def set_locked(self, reason: str) -> None: ...
 
     def open_report(self) -> None: ...
@@ -116,6 +118,37 @@ class BoothSession:
     model: Path
     result: RecordingResult | None = None
     live_result: Any = None
+
+
+@dataclass
+class _Choices:
+    """The talk, languages and model chosen in the window, read when a session starts or a file is reviewed."""
+
+    kind: int
+    path: str
+    open_project: Project | None
+    transcript: str | None
+    src_lang: str | None
+    tgt_lang: str
+    model: str
+
+    def read_talk(self, progress: ProgressFn, should_stop: StopFn) -> BoothTalk:
+        """The talk (in a worker): the model is checked first, as a source recording may take a minute to transcribe."""
+        from sialign.transcribe.models import whisper_model_info
+        from sialign.workflows.booth import booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording
+
+        info = whisper_model_info(self.model)
+        if not info.knows(self.tgt_lang):
+            raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {self.tgt_lang!r}: "
+                               "choose a multilingual model with Models… (Settings → Speech models).")
+        progress(0.0, "Reading the talk…")
+        if self.kind == TALK_OPEN:
+            assert self.open_project is not None
+            return booth_talk_from_project(self.open_project)
+        if self.kind == TALK_FILE:
+            return booth_talk_from_file(self.path)
+        return booth_talk_from_recording(self.path, self.transcript, src_lang=self.src_lang, model=self.model,
+                                         progress=progress, should_stop=should_stop)
 
 
 def default_live_factory(source: Any, *, tgt_lang: str, model: Path, src_lang: str | None,
@@ -291,6 +324,10 @@ class BoothWindow(QWidget):
         for button in (self.start_button, self.pause_button, self.stop_button):
             button.setMinimumHeight(34)
             buttons.addWidget(button)
+        self.review_button = QPushButton("Review a recorded rendition…")
+        self.review_button.setToolTip("A rendition recorded elsewhere (a file a student sent): aligned against the talk "
+                                      "by the same full pass as at Stop, and saved as a session (sialign practice --input-file)")
+        self.review_button.clicked.connect(lambda: self.review_recording())
         self.meter = QProgressBar()
         # 0 = the floor (METER_FLOOR_DB), 60 = full scale.
         self.meter.setRange(0, -METER_FLOOR_DB)
@@ -317,6 +354,7 @@ class BoothWindow(QWidget):
         control_box = QGroupBox("Session")
         control_layout = QVBoxLayout(control_box)
         control_layout.addLayout(buttons)
+        control_layout.addWidget(self.review_button)
         control_layout.addWidget(self.elapsed)
         control_layout.addWidget(self.meter)
         control_layout.addWidget(self.status)
@@ -495,9 +533,12 @@ class BoothWindow(QWidget):
         idle = state in ("idle", "done")
         ready = bool(self.input_device.count()) and bool(self.output_device.count()) and bool(self.model.currentData())
         self.start_button.setEnabled(idle and ready)
+        self.review_button.setEnabled(idle and bool(self.model.currentData()))  # no devices needed
         self.pause_button.setEnabled(state in ("recording", "paused"))
         self.pause_button.setText("Resume" if state == "paused" else "Pause")
         self.stop_button.setEnabled(state in ("recording", "paused"))
+        if state == "reviewing":
+            self.review_button.setEnabled(False)
         for widget in (self.talk_kind, self.talk_path, self.talk_browse, self.transcript_path, self.transcript_browse,
                        self.src_lang, self.tgt_lang, self.output_device, self.input_device, self.model, self.models_button):
             widget.setEnabled(idle)
@@ -515,66 +556,54 @@ class BoothWindow(QWidget):
     @property
     def busy(self) -> bool:
         """A session is being recorded or finished."""
-        return self.state in ("preparing", "recording", "paused", "finishing")
+        return self.state in ("preparing", "recording", "paused", "finishing", "reviewing")
 
     # ==================================================================================
     # start
-    def start(self) -> None:
-        """Prepare the talk in a worker, then play and record."""
-        if self.busy or self.runner.busy:
-            return
+    def _choices(self) -> _Choices | None:
+        """What Start and *Review a recorded rendition* read from the window; None (said in the status) when incomplete."""
         tgt_lang = self.tgt_lang.currentText().strip().lower()
         model = str(self.model.currentData() or "")
         if not tgt_lang:
             self.status.setText("Say which language the student interprets into.")
-            return
+            return None
         if not model:
             self.status.setText("Choose a Whisper model first.")
-            return
+            return None
         kind = self.talk_kind.currentIndex()
         path = self.talk_path.text().strip()
         if kind != TALK_OPEN and not path:
             self.status.setText("Choose the talk's project file or its source recording first.")
-            return
+            return None
         current = self.host.open_project() if kind == TALK_OPEN else None
         if kind == TALK_OPEN and current is None:
             self.status.setText("No talk is open: open one first, or pick a project file or a source recording.")
-            return
+            return None
         if not self.host.may_replace():
-            return
-        open_project = snapshot(current) if current is not None else None
+            return None
         transcript = self.transcript_path.text().strip() or None
         if kind == TALK_RECORDING:  # files the user named: the session's project may name them (core.allowed_folders)
             from sialign.core.stored_files import remember_chosen
 
             remember_chosen([path, transcript])
-        src_lang = self.src_lang.currentText().strip() or None
+        return _Choices(kind, path, snapshot(current) if current is not None else None, transcript,
+                        self.src_lang.currentText().strip() or None, tgt_lang, model)
+
+    def start(self) -> None:
+        """Prepare the talk in a worker, then play and record."""
+        if self.busy or self.runner.busy:
+            return
+        choices = self._choices()
+        if choices is None:
+            return
+        tgt_lang, model = choices.tgt_lang, choices.model
         inp, out = self.input_device.currentData(), self.output_device.currentData()
         bridge = self.bridge
 
         def prepare(progress: ProgressFn, should_stop: StopFn) -> BoothSession:
-            from sialign.transcribe.models import whisper_model_info
-            from sialign.workflows.booth import (
-                booth_talk_from_file,
-                booth_talk_from_project,
-                booth_talk_from_recording,
-                session_files,
-            )
+            from sialign.workflows.booth import session_files
 
-            # The model first: a source recording may take a minute to transcribe before the talk is ready.
-            info = whisper_model_info(model)
-            if not info.knows(tgt_lang):
-                raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {tgt_lang!r}: "
-                                   "choose a multilingual model with Models… (Settings → Speech models).")
-            progress(0.0, "Reading the talk…")
-            if kind == TALK_OPEN:
-                assert open_project is not None
-                talk = booth_talk_from_project(open_project)
-            elif kind == TALK_FILE:
-                talk = booth_talk_from_file(path)
-            else:
-                talk = booth_talk_from_recording(path, transcript, src_lang=src_lang, model=model, progress=progress,
-                                                 should_stop=should_stop)
+            talk = choices.read_talk(progress, should_stop)
             recording, project_path = session_files(talk)
             progress(0.5, "Loading the speech model…")
             live = self._live_factory(talk.source, tgt_lang=tgt_lang, model=Path(model), src_lang=talk.src_lang,
@@ -663,6 +692,57 @@ class BoothWindow(QWidget):
         current = self.live_model.current_row()
         if current >= 0:  # keep where the student is in view, with what comes next below it
             self.live_table.scrollTo(self.live_model.index(current, 0), QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    # ==================================================================================
+    # a rendition recorded elsewhere
+    def review_recording(self, recording: str | None = None) -> None:
+        """Align a rendition from a file against the chosen talk by the full pass at Stop, and save it as a session.
+
+        The GUI twin of ``sialign practice --input-file`` without the live view: nothing is played or recorded,
+        so no audio device is needed. ``recording``: the file (asked for when None).
+        """
+        if self.busy or self.runner.busy:
+            return
+        if recording is None:
+            recording, _ = QFileDialog.getOpenFileName(self, "A rendition recorded elsewhere", "", audio_file_filter())
+            if not recording:
+                return
+        choices = self._choices()
+        if choices is None:
+            return
+        from sialign.core.stored_files import remember_chosen
+
+        remember_chosen([recording])  # the session's project names it (core.allowed_folders)
+        rendition = Path(recording)
+        practice = self._practice_fn
+
+        def review(progress: ProgressFn, should_stop: StopFn) -> Project:
+            from sialign.core.progress import stage
+            from sialign.workflows.booth import session_files
+
+            talk = choices.read_talk(progress, should_stop)
+            project_path = session_files(talk)[1]
+            project = practice(talk.source, rendition, tgt_lang=choices.tgt_lang, model=Path(choices.model), live=None,
+                               src_audio=talk.src_audio, progress=stage(progress, 0.1, 1.0), should_stop=should_stop)
+            project.path = str(project_path)
+            return project
+
+        self.session = None
+        self.finished_path = ""
+        self.status.setText(f"Reviewing {rendition.name}: transcribing and aligning it like `sialign align`…")
+        self._set_state("reviewing")
+        self._run(TaskWorker(review, "Reviewing a recorded rendition"), self._reviewed, on_fail=lambda: self._set_state("idle"))
+
+    def _reviewed(self, project: Project) -> None:
+        from sialign.core.coverage import NOT_REACHED, coverage
+
+        self.host.install_reviewed(project)
+        self.finished_path = str(project.path or "")
+        covered = coverage(project)
+        self.live_summary.setText(f"Full pass: {covered.rendered} rendered · {covered.omitted} left out · "
+                                  f"{covered.count(NOT_REACHED)} not reached")
+        self.status.setText(f"Done: the rendition is in the main window, saved as {Path(self.finished_path).name}.")
+        self._set_state("done")
 
     # ==================================================================================
     # stop

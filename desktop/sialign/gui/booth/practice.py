@@ -60,6 +60,13 @@ class PracticeController(QObject):
         self.booth.activateWindow()
         return self.booth
 
+    def review_recording(self) -> Any:
+        """*Practice → Review a recorded rendition…*: the booth, asking for the file (a session running keeps going)."""
+        booth = self.new_session()
+        if not booth.busy:
+            booth.review_recording()
+        return booth
+
     def may_quit(self) -> bool:
         """The application is closing: a running session asks first (its recording is kept)."""
         return self.booth is None or self.booth.may_quit()
@@ -92,6 +99,14 @@ class PracticeController(QObject):
             self.files.save_to(path)
         self.notify(f"{PRACTICE_LABEL}: done (Undo shows the live beads again).", 10000)
         return True
+
+    def install_reviewed(self, project: Project) -> None:
+        """Show a rendition reviewed from a file (the full pass, no live view) and save it as a session at once."""
+        self.files.discard_current_autosave()
+        self.session.set_project(project, modified=True)
+        if project.path:
+            self.files.save_to(project.path)
+        self.notify("The recorded rendition is aligned and saved as a practice session.", 10000)
 
     def speech_models(self) -> None:
         """Settings → Speech models (modal); the booth lists the models again afterwards."""

@@ -69,6 +69,8 @@ class MainActions:
                             "A recording → a timed transcript saved beside it, with a local speech model (sialign transcribe)")
         self.report = A("Export &report…", files.report_dialog, None, "A trainee's review report of this rendition (HTML or PDF)")
         self.compare = A("&Compare renditions…", files.compare_window, None, "Several renditions of this source side by side")
+        self.review_rendition = A("&Review a recorded rendition…", lambda: w.practice.review_recording(), None,
+                                  "A rendition a student recorded elsewhere: aligned against a talk and saved as a session")
         self.practice = A("&New session…", lambda: w.practice.new_session(), None,
                               "Interpret a talk in the booth: the talk plays, the microphone is recorded and aligned live")
         self.quit = A("&Quit", w.close, K.Quit, "Close SI Aligner")
@@ -374,7 +376,7 @@ class WindowLayout(QObject):
         _add_all(bar.addMenu("&Align"), (act.align, act.realign, act.align_scratch, act.cancel, None, act.filters,
                                          None, act.time_from_audio))
 
-        _add_all(bar.addMenu("&Practice"), (act.practice, None, act.compare, act.report))
+        _add_all(bar.addMenu("&Practice"), (act.practice, act.review_rendition, None, act.compare, act.report))
 
         view_menu = bar.addMenu("&View")
         matrix_dock, inspector_dock, filter_dock, audio_dock, evs_dock = docks
