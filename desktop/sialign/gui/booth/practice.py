@@ -80,13 +80,17 @@ class PracticeController(QObject):
         """A session's result will replace the open project: offer to save it first."""
         return bool(self.files.maybe_save())
 
-    def install_live(self, project: Project) -> None:
-        """Show the session as the live view left it, and save it at once (the full pass then replaces its beads)."""
+    def _install(self, project: Project, message: str) -> None:
+        """Show a session's project in the main window and save it at once (to its path, when it has one)."""
         self.files.discard_current_autosave()
         self.session.set_project(project, modified=True)
         if project.path:
             self.files.save_to(project.path)
-        self.notify("The live alignment is in the main window; the full pass over the recording is running.", 10000)
+        self.notify(message, 10000)
+
+    def install_live(self, project: Project) -> None:
+        """Show the session as the live view left it, and save it at once (the full pass then replaces its beads)."""
+        self._install(project, "The live alignment is in the main window; the full pass over the recording is running.")
 
     def apply_full_pass(self, final: Project) -> bool:
         """Replace the live transcript and beads with the full pass (one undoable step) and save the session."""
@@ -102,11 +106,7 @@ class PracticeController(QObject):
 
     def install_reviewed(self, project: Project) -> None:
         """Show a rendition reviewed from a file (the full pass, no live view) and save it as a session at once."""
-        self.files.discard_current_autosave()
-        self.session.set_project(project, modified=True)
-        if project.path:
-            self.files.save_to(project.path)
-        self.notify("The recorded rendition is aligned and saved as a practice session.", 10000)
+        self._install(project, "The recorded rendition is aligned and saved as a practice session.")
 
     def speech_models(self) -> None:
         """Settings → Speech models (modal); the booth lists the models again afterwards."""
