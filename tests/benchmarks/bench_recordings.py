@@ -67,20 +67,22 @@ def _gold_folder(rendition: int, scratch: Path) -> Path:
     return folder
 
 
-# How recognised words are cut (``words_to_document``'s ``max_chars`` and ``long_sentence``); empty: as shipped.
-CUTS: dict[str, Any] = {}
 # The cuts before 2026-12-07: Japanese chunks up to 40 characters, recognised sentences never cut at pauses.
 EARLIER_CUTS: dict[str, Any] = {"max_chars": 40, "long_sentence": None}
 
 
-def _transcribe(audio: Path, role: str, language: str, model: Path, threads: int, cache: Path | None) -> tuple[Any, float]:
-    """The recording's transcript (as ``sialign align`` makes it) and the recognition seconds (0 when cached)."""
+def _transcribe(audio: Path, role: str, language: str, model: Path, threads: int, cache: Path | None,
+                cuts: dict[str, Any] | None = None) -> tuple[Any, float]:
+    """The recording's transcript (as ``sialign align`` makes it) and the recognition seconds (0 when cached).
+
+    ``cuts``: how recognised words are cut (``words_to_document``'s ``max_chars``, ``long_sentence``); None: as shipped.
+    """
     from sialign.transcribe import Word, transcribe_file, words_to_document
 
     cached = cache / f"{audio.stem}.words.json" if cache else None
     if cached is not None and cached.is_file():
         words = [Word(*w) for w in json.loads(cached.read_text(encoding="utf-8"))]
-        doc = words_to_document(words, language, role=role, **CUTS)
+        doc = words_to_document(words, language, role=role, **(cuts or {}))
         doc.audio_path, doc.format = str(audio), "whisper"
         return doc, 0.0
     started = time.perf_counter()
@@ -90,8 +92,8 @@ def _transcribe(audio: Path, role: str, language: str, model: Path, threads: int
         cached.parent.mkdir(parents=True, exist_ok=True)
         cached.write_text(json.dumps([[w.text, w.start, w.end, w.probability] for w in result.recognition.words]),
                           encoding="utf-8")
-    if CUTS:
-        doc = words_to_document(result.recognition.words, language, role=role, **CUTS)
+    if cuts:
+        doc = words_to_document(result.recognition.words, language, role=role, **cuts)
         doc.audio_path, doc.format = str(audio), "whisper"
         return doc, seconds
     return result.document, seconds
@@ -110,7 +112,8 @@ def _span_accuracy(project: Any, gold: Path, scratch: Path, name: str) -> tuple[
     return float(match.group(1)), [int(x) for x in match.group(2).split(",") if x.strip()]
 
 
-def run(model: Path, threads: int, cache: Path | None, talk_dir: Path | None = None) -> dict[str, Any]:
+def run(model: Path, threads: int, cache: Path | None, talk_dir: Path | None = None,
+        cuts: dict[str, Any] | None = None) -> dict[str, Any]:
     from sialign.core.params import AlignParams
     from sialign.io.readers import read_transcript
     from sialign.workflows.aligning import align_params, align_talk
@@ -126,10 +129,10 @@ def run(model: Path, threads: int, cache: Path | None, talk_dir: Path | None = N
     if cache is not None and talk_dir is not None:
         cache = cache / talk_dir.name
     timings: dict[str, float] = {}
-    heard_src, timings["transcribe talk.en.ogg"] = _transcribe(src_audio, "source", "en", model, threads, cache)
+    heard_src, timings["transcribe talk.en.ogg"] = _transcribe(src_audio, "source", "en", model, threads, cache, cuts)
     heard_tgt = {}
     for r, (audio, _) in renditions.items():
-        heard_tgt[r], timings[f"transcribe {audio.name}"] = _transcribe(audio, "interpretation", "ja", model, threads, cache)
+        heard_tgt[r], timings[f"transcribe {audio.name}"] = _transcribe(audio, "interpretation", "ja", model, threads, cache, cuts)
     manual_src = read_transcript(folder / "talk.en.srt")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -229,28 +232,21 @@ def main() -> None:
             sys.exit(f"bench_recordings: {reason}")
         args.model = multilingual_whisper_folder()
     if args.talk_dir:
-        spoken = []
-        for folder in args.talk_dir:
-            CUTS.clear()
-            CUTS.update(EARLIER_CUTS)
-            earlier = run(args.model, args.threads, args.words_cache, folder)
-            CUTS.clear()
-            shipped = run(args.model, args.threads, args.words_cache, folder)
-            spoken.append({"earlier": earlier, "shipped": shipped})
-        text = spoken_report(spoken)
-        print(text)
-        SPOKEN.write_text(text + "\n", encoding="utf-8")
-        if args.json:
-            args.json.write_text(json.dumps(spoken, indent=2), encoding="utf-8")
-        print(f"wrote {SPOKEN}")
+        spoken = [{"earlier": run(args.model, args.threads, args.words_cache, folder, EARLIER_CUTS),
+                   "shipped": run(args.model, args.threads, args.words_cache, folder)} for folder in args.talk_dir]
+        _write(spoken_report(spoken), SPOKEN, spoken, args.json)
         return
     results = run(args.model, args.threads, args.words_cache)
-    text = report(results)
+    _write(report(results), RESULTS, results, args.json)
+
+
+def _write(text: str, path: Path, results: Any, json_path: Path | None) -> None:
+    """Print the section, write it to ``path`` and the results as JSON to ``json_path`` (when given)."""
     print(text)
-    RESULTS.write_text(text + "\n", encoding="utf-8")
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
-    print(f"wrote {RESULTS}")
+    path.write_text(text + "\n", encoding="utf-8")
+    if json_path:
+        json_path.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":
