@@ -189,6 +189,23 @@ def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, t
     return project
 
 
+def reviewed_session(talk: BoothTalk, project: Project) -> Project:
+    """A rendition reviewed from a file (the full pass, no live view) as a new session of ``talk``.
+
+    It is named like a recorded session (:func:`session_files`: saved beside the talk, so *Compare
+    renditions* finds it) and keeps the talk's metadata and where the talk came from, as
+    :func:`session_project` does.
+
+    Raises:
+        InputError: the talk's folder cannot be written to.
+    """
+    project.path = str(session_files(talk)[1])
+    practice = dict(project.metadata.get("practice") or {})
+    practice.update({"talk": talk.origin, "pass": "full", "from_file": True})
+    project.metadata = {**talk.metadata, **project.metadata, "practice": practice}
+    return project
+
+
 def practice_edit(project: Project, final: Project) -> Edit:
     """The one undoable edit that replaces a session's live transcript and beads with the full pass ``final``.
 

@@ -128,6 +128,7 @@ def test_a_rendition_recorded_elsewhere_is_reviewed_without_devices(qtbot, open_
     assert booth.state == "done", booth.status.text()
     project = window.session.project
     assert project.metadata["practice"]["recording"] == str(rendition)
+    assert project.metadata["practice"]["from_file"] is True and project.metadata["practice"]["pass"] == "full"
     assert [(b.src, b.tgt) for b in project.alignment.beads][:2] == [((0,), (0,)), ((1,), (1, 2))]
     saved = Path(booth.finished_path)
     assert saved.is_file() and saved.name.startswith("water.practice-") and saved.suffix == ".sialign"

@@ -718,14 +718,12 @@ class BoothWindow(QWidget):
 
         def review(progress: ProgressFn, should_stop: StopFn) -> Project:
             from sialign.core.progress import stage
-            from sialign.workflows.booth import session_files
+            from sialign.workflows.booth import reviewed_session
 
             talk = choices.read_talk(progress, should_stop)
-            project_path = session_files(talk)[1]
             project = practice(talk.source, rendition, tgt_lang=choices.tgt_lang, model=Path(choices.model), live=None,
                                src_audio=talk.src_audio, progress=stage(progress, 0.1, 1.0), should_stop=should_stop)
-            project.path = str(project_path)
-            return project
+            return reviewed_session(talk, project)
 
         self.session = None
         self.finished_path = ""
