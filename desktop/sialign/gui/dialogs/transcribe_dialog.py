@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.core.errors import AlignmentCancelled, SialignError
+from sialign.core.errors import SialignError
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.form_layout import grow_to_fit
 from sialign.gui.common.workers import TaskWorker, WorkerRunner
@@ -286,7 +286,7 @@ class TranscribeDialog(QDialog):
             return
         from sialign.core.progress import ProgressFn, StopFn, stage
         from sialign.io.writers import write_transcript
-        from sialign.transcribe import transcribe_file
+        from sialign.workflows.recordings import transcribe_recording
 
         model = str(self.model.currentData())
         if self.speaker is not None:
@@ -306,11 +306,9 @@ class TranscribeDialog(QDialog):
                     if part is not None:
                         part(fraction, f"{name}: {message}" if len(recordings) > 1 else message)
 
-                result = transcribe_file(rec.audio, model, language=rec.language or None, role=rec.role,
-                                         progress=report, should_stop=should_stop)
-                if result.recognition.interrupted:
-                    raise AlignmentCancelled("Transcription cancelled; nothing was saved.")
-                done.append(result)
+                # Raises AlignmentCancelled when stopped: nothing is written.
+                done.append(transcribe_recording(rec.audio, role=rec.role, language=rec.language or None, model=model,
+                                                 progress=report, should_stop=should_stop))
             outs = []
             for rec, result in zip(recordings, done):  # written only when all were heard
                 out = transcript_path_for(rec.audio)
