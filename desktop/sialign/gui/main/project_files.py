@@ -184,6 +184,7 @@ class ProjectFilesController(QObject):
         ok, project = self._file_operation("Cannot open the project", path, lambda: load_project(path))
         if not ok:
             return False
+        project.path = str(path)
         holder = self._take_lock(path)
         if holder is not None:
             return self._open_read_only(project, path, holder)
