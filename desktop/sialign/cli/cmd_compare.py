@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from sialign.core.file_kind import PROJECT_SUFFIX
 from sialign.core.plurals import count_noun
 
 NAME = "compare"
@@ -36,7 +37,7 @@ def expand_projects(items: list[str]) -> list[str]:
     for item in items:
         path = Path(item)
         if path.is_dir():
-            found = sorted(str(p) for p in path.glob("*.sialign"))
+            found = sorted(str(p) for p in path.glob(f"*{PROJECT_SUFFIX}"))
             if not found:
                 raise SialignError(f"{item}: the folder holds no .sialign project — give project files or a folder of them")
             paths.extend(found)

@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from sialign.core.file_kind import PROJECT_SUFFIX
+
 HELP = "align the bundled example talk headless and print what came out (no display needed)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     tsv = out / f"{project.talk_id}.tsv"
     written = export(project, tsv)
-    project_path = out / f"{project.talk_id}.sialign"
+    project_path = out / f"{project.talk_id}{PROJECT_SUFFIX}"
     export(project, project_path)
     print(f"wrote {written} and the project to {project_path} ({time.perf_counter() - started:.1f} s in all)")
     return 0

@@ -18,8 +18,8 @@ import json
 from pathlib import Path
 from typing import Any, NoReturn
 
+from sialign.core.file_kind import PROJECT_SUFFIX, is_project_file
 from sialign.core.plurals import count_noun
-from sialign.io.project_file import PROJECT_SUFFIX
 
 HELP = "score an alignment against gold beads (strict/lax F1) or AHC-SI gold spans (LCS accuracy)"
 
@@ -52,7 +52,7 @@ def bead_f1_scores(hyp_path: str, gold_path: str) -> dict[str, float]:
 
     gold = read_beads(gold_path)
     _require_beads(gold, gold_path, "gold")
-    if Path(hyp_path).suffix.lower() == PROJECT_SUFFIX:
+    if is_project_file(hyp_path):
         from sialign.io.project_file import load_project
 
         project = load_project(hyp_path)

@@ -275,8 +275,8 @@ def remember_command_line_files(args: argparse.Namespace) -> None:
     :mod:`sialign.core.stored_files`). Projects and outputs are left out:
     naming a project does not make what it names trusted.
     """
+    from sialign.core.file_kind import PROJECT_SUFFIX
     from sialign.core.stored_files import remember_chosen
-    from sialign.io.project_file import PROJECT_SUFFIX
 
     chosen: list[str] = []
     for dest, value in vars(args).items():
@@ -295,8 +295,8 @@ def standing_on(path: str, named: str) -> list[tuple[str, str | Path | None]]:
 
     Nothing for any other file (or one that cannot be read: the command itself says why).
     """
+    from sialign.core.file_kind import PROJECT_SUFFIX, is_project_file
     from sialign.corpus.runner import STATE_FILE
-    from sialign.io.project_file import PROJECT_SUFFIX
     from sialign.workflows.outputs import project_files
 
     found: list[tuple[str, str | Path | None]] = []
@@ -322,7 +322,7 @@ def standing_on(path: str, named: str) -> list[tuple[str, str | Path | None]]:
                 found.append((f"talk {talk}'s project in {named}", project))
                 found.extend((f"{what} of talk {talk} in {named}", file) for what, file in project_files(project))
         return found
-    if expanded.suffix.lower() == PROJECT_SUFFIX and expanded.is_file():
+    if is_project_file(expanded) and expanded.is_file():
         found.extend((f"{what} named by {named}", file) for what, file in project_files(expanded))
     return found
 

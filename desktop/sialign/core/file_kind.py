@@ -4,16 +4,26 @@ The one list of audio suffixes (issue: they were listed in five places):
 :data:`AUDIO_SUFFIXES` are the recordings SI Aligner plays, shows and looks for
 beside a transcript; :data:`MEDIA_SUFFIXES` add what else names a recording
 rather than a transcript (a command told ``sialign align SOURCE RECORDING``).
+:data:`PROJECT_SUFFIX` names a project file, compared case-insensitively
+(:func:`is_project_file`).
 """
 
 from __future__ import annotations
 
 import stat
+from pathlib import Path
 
 # What libsndfile decodes for playback and the waveform, in the order a recording beside a transcript is looked for.
 AUDIO_SUFFIXES = (".wav", ".flac", ".ogg", ".mp3")
 # A recording, to tell it from a transcript: the audio above and other audio and video containers.
 MEDIA_SUFFIXES = (*AUDIO_SUFFIXES, ".m4a", ".aac", ".opus", ".wma", ".mp4", ".mkv", ".webm", ".mov")
+# A project file (the format: sialign.io.project_file).
+PROJECT_SUFFIX = ".sialign"
+
+
+def is_project_file(path: str | Path) -> bool:
+    """Whether ``path`` names a project file by its suffix (``talk.SIALIGN`` too)."""
+    return Path(path).suffix.lower() == PROJECT_SUFFIX
 
 
 def audio_file_filter() -> str:

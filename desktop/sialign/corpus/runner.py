@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import InputError, SialignError
+from sialign.core.file_kind import PROJECT_SUFFIX
 from sialign.core.params import AlignParams
 from sialign.core.plurals import count_noun
 from sialign.core.progress import StopFn
@@ -111,7 +112,7 @@ class CorpusState:
                 ) from None
 
     def project_path(self, talk: str) -> Path:
-        return self.folder / f"{talk}.sialign"
+        return self.folder / f"{talk}{PROJECT_SUFFIX}"
 
     def reviewed(self, talk: str) -> bool:
         """Whether the talk's project changed since this runner wrote it (a reviewer edited it)."""
@@ -222,7 +223,7 @@ def run_talk_job(job: TalkJob) -> TalkOutcome:
     spec = job.spec
     record = TalkRecord(talk=spec.talk, inputs=dict(job.inputs), params=job.params_digest, split=spec.split,
                         interpreter=spec.interpreter)
-    path = Path(job.out_dir) / f"{spec.talk}.sialign"
+    path = Path(job.out_dir) / f"{spec.talk}{PROJECT_SUFFIX}"
     try:
         _check_visible(job)
         params = AlignParams.from_dict(job.params)

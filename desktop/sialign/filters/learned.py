@@ -63,6 +63,7 @@ from typing import Any
 
 import numpy as np
 
+from sialign.core.file_kind import PROJECT_SUFFIX
 from sialign.core.model import Bead, BeadStatus, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
 from sialign.filters.doubt_decisions import apply_doubt
@@ -604,7 +605,7 @@ def find_projects(paths: Iterable[str]) -> list[str]:
     for text in paths:
         path = Path(text)
         if path.is_dir():
-            inside = sorted(str(p) for p in path.rglob("*.sialign"))
+            inside = sorted(str(p) for p in path.rglob(f"*{PROJECT_SUFFIX}"))
             if not inside:
                 raise InputError(path, "the folder holds no .sialign project", hint="give a corpus folder or project files")
             found.extend(inside)

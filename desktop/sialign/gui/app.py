@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import sialign
 from sialign.core.errors import SialignError
+from sialign.core.file_kind import PROJECT_SUFFIX
 from sialign.core.model import Project
 from sialign.gui.common.error_words import error_text
 
@@ -265,7 +266,7 @@ def _smoke_audio_and_reopen(window: object) -> list[str]:
         if track.duration <= 0:
             problems.append(f"{side} audio {path.name} decoded empty")
     with tempfile.TemporaryDirectory(prefix="sialign-smoke-") as scratch:
-        saved = Path(scratch) / "example.sialign"
+        saved = Path(scratch) / f"example{PROJECT_SUFFIX}"
         try:
             save(copy.deepcopy(project), saved)  # a copy: saving makes the file the project's own
             again = load_project(saved)

@@ -53,8 +53,9 @@ from sialign.core.errors import (
     ProjectVersionError,
     printable,
 )
+from sialign.core.file_kind import PROJECT_SUFFIX
 from sialign.core.model import BeadStatus, Project
-from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, PROJECT_SUFFIX, SchemaError, has_surrogate
+from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, SchemaError, has_surrogate
 from sialign.io.project_schema import payload as check_payload
 
 log = logging.getLogger(__name__)
@@ -462,7 +463,7 @@ def _transcript_instead(path: Path, text: str) -> FormatError | None:
     return FormatError(
         path,
         f"this is a transcript ({name}), not a SI Aligner project",
-        hint=f"align it first: sialign align SOURCE TARGET -o {_stem(path)}.sialign",
+        hint=f"align it first: sialign align SOURCE TARGET -o {_stem(path)}{PROJECT_SUFFIX}",
     )
 
 

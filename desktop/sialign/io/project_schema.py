@@ -24,7 +24,6 @@ from sialign.io.timecodes import MAX_SECONDS
 
 # What names a project file, for its own module and for the readers, which refuse a project given as a transcript.
 FORMAT_NAME = "sialign-project"
-PROJECT_SUFFIX = ".sialign"
 AUTOSAVE_SUFFIX = ".autosave"
 
 # Deeper nesting than this is no project: it is refused before anything

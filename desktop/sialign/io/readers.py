@@ -22,11 +22,12 @@ from sialign.core.errors import (
     TierNotFoundError,
     TimestampError,
 )
+from sialign.core.file_kind import PROJECT_SUFFIX
 from sialign.core.languages import normalise_language
 from sialign.core.model import Document, Segment
 from sialign.io.encoding import MAX_TRANSCRIPT_BYTES, read_text
 from sialign.io.language_words import UKRAINIAN_LETTERS, cyrillic_language, guess_from_words
-from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, PROJECT_SUFFIX
+from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME
 from sialign.io.read_subtitles import parse_srt, parse_vtt
 from sialign.io.read_tiers import parse_eaf, parse_eaf_tiers, parse_textgrid, parse_textgrid_tiers
 from sialign.io.read_tsv import END_COLUMNS, START_COLUMNS, TEXT_COLUMNS, parse_tsv, tsv_header

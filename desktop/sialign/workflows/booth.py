@@ -22,6 +22,7 @@ from typing import Any
 from sialign.booth.recorder import RecordingResult
 from sialign.core.edits import Batch, Edit, ReplaceTranscript, SetParams
 from sialign.core.errors import InputError
+from sialign.core.file_kind import PROJECT_SUFFIX
 from sialign.core.model import Document, Project
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.workflows.practice import live_project, practice_source, project_source
@@ -131,10 +132,10 @@ def session_files(talk: BoothTalk, when: float | None = None) -> tuple[Path, Pat
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when if when is not None else time.time()))
     base = f"{talk.talk_id}{SESSION_INFIX}{stamp}"
     n = 1
-    while (folder / f"{base}.wav").exists() or (folder / f"{base}.sialign").exists():
+    while (folder / f"{base}.wav").exists() or (folder / f"{base}{PROJECT_SUFFIX}").exists():
         n += 1
         base = f"{talk.talk_id}{SESSION_INFIX}{stamp}-{n}"
-    return folder / f"{base}.wav", folder / f"{base}.sialign"
+    return folder / f"{base}.wav", folder / f"{base}{PROJECT_SUFFIX}"
 
 
 def free_recording_path(wanted: Path, when: float | None = None) -> Path:
@@ -161,7 +162,7 @@ def earlier_sessions(project_path: str | Path) -> list[Path]:
     """The other practice sessions of the same talk beside ``project_path``, oldest first (for *Compare renditions*)."""
     path = Path(project_path)
     talk = path.name.split(SESSION_INFIX)[0]
-    return sorted(p for p in path.parent.glob(f"{talk}{SESSION_INFIX}*.sialign") if p != path)
+    return sorted(p for p in path.parent.glob(f"{talk}{SESSION_INFIX}*{PROJECT_SUFFIX}") if p != path)
 
 
 def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, tgt_lang: str, model: str | Path | None,

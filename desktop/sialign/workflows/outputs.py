@@ -128,8 +128,8 @@ def check_output_name(output: str, format: str | None, *, project: bool) -> None
     output (``-``) takes the default format.
     """
     from sialign.core.errors import OutputNameError
+    from sialign.core.file_kind import PROJECT_SUFFIX
     from sialign.io.export_formats import ALIGNMENT_EXTENSIONS, EXPORT_FORMATS, SUBTITLE_SUFFIXES
-    from sialign.io.project_file import PROJECT_SUFFIX
 
     suffix = Path(output).suffix.lower()
     if format is not None or output == "-" or suffix in ALIGNMENT_EXTENSIONS or suffix in SUBTITLE_SUFFIXES:
@@ -148,9 +148,9 @@ def check_project_output(output: str, command: str, option: str = "-o") -> None:
     ``z.tsv`` would otherwise hold project JSON under a TSV's name.
     """
     from sialign.core.errors import OutputError
-    from sialign.io.project_file import PROJECT_SUFFIX
+    from sialign.core.file_kind import PROJECT_SUFFIX, is_project_file
 
-    if Path(output).suffix.lower() != PROJECT_SUFFIX:
+    if not is_project_file(output):
         raise OutputError(
             output,
             f"sialign {command} writes a project, so {option} must end in {PROJECT_SUFFIX}",
@@ -289,11 +289,11 @@ def export(
         ExportError: no alignment, or an unknown format.
         ProjectBusyError: a ``.sialign`` output is held by another program or has unsaved review.
     """
-    from sialign.io.project_file import PROJECT_SUFFIX
+    from sialign.core.file_kind import is_project_file
     from sialign.io.writers import write_alignment
 
     check_output_folder(str(output), option)
-    writes_project = format is None and Path(output).suffix.lower() == PROJECT_SUFFIX
+    writes_project = format is None and is_project_file(output)
     # Saving a project over its own file is a save; anything else over a file the talk stands on destroys it.
     check_not_an_input(output, project_inputs(project)[1 if writes_project else 0 :], option)
     if writes_project:

@@ -51,9 +51,9 @@ def practice_source(path: str | Path, *, src_lang: str | None = None, src_audio:
     """
     p = Path(path).expanduser()
     audio = str(src_audio) if src_audio else None
-    from sialign.io.project_file import PROJECT_SUFFIX
+    from sialign.core.file_kind import is_project_file
 
-    if p.suffix.lower() == PROJECT_SUFFIX:
+    if is_project_file(p):
         from sialign.io.project_file import load_project
 
         # As the app's booth reads a project: its stored paths against the project's folder, named absolutely.

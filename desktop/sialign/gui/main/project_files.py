@@ -20,7 +20,9 @@ from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from sialign.core.errors import OutsideAllowedFolders, SialignError
+from sialign.core.file_kind import PROJECT_SUFFIX, is_project_file
 from sialign.core.model import Project
+from sialign.core.plurals import count_noun
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.file_dialogs import (
     existing_folder,
@@ -31,7 +33,7 @@ from sialign.gui.common.file_dialogs import (
 )
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import WorkerRunner, snapshot
-from sialign.io.project_file import PROJECT_SUFFIX
+from sialign.workflows.keeping import Opening, ProjectKeeper, RecoveredWork, Trouble, UnsavedWork
 
 PROJECT_FILTER = f"SI Aligner projects (*{PROJECT_SUFFIX});;All files (*)"
 MAX_RECENT = 10
@@ -86,23 +88,13 @@ class ProjectFilesController(QObject):
         self._autosave_again = False
         # The last corpus window opened from here (it is the window's child).
         self.corpus_window: QWidget | None = None
-        # The edit journal of the open project; ``_journal_base`` is what a
-        # journal started now would go on from (the saved file), None when
-        # only an autosave can start one (a talk never saved).
-        self.journal_enabled = True
-        self._journal: Any = None
-        self._journal_base: dict[str, str] | None = None
-        # The lock on the open project's file (one writer at a time); ``read_only_of`` is the file another
-        # program held when it was opened here as a copy, and ``read_only_holder`` who held it.
-        self._lock: Any = None
-        self.read_only_of: str | None = None
-        self.read_only_holder: str = ""
+        # The open project's file: its lock, save, autosave, edit journal and recovery (Qt-free, in workflows).
+        self.keeper = ProjectKeeper(self._trouble)
         self._sync_timer = QTimer(self)
         self._sync_timer.setSingleShot(True)
         self._sync_timer.setInterval(1000)
         self._sync_timer.timeout.connect(self._sync_journal)
         session.step_applied.connect(self._journal_step)
-        session.project_replaced.connect(self._journal_project_replaced)
         session.project_replaced.connect(self._project_replaced)
         self.autosave_written.connect(self._autosave_written, Qt.ConnectionType.QueuedConnection)
         self.autosave_failed.connect(self._autosave_failed, Qt.ConnectionType.QueuedConnection)
@@ -177,46 +169,26 @@ class ProjectFilesController(QObject):
 
     def open_path(self, path: str, *, ask_save: bool = True) -> bool:
         """Open a project file, offering its autosave when it is newer (after a crash)."""
-        from sialign.io.project_file import discard_autosave, find_unsaved_work, load_project, load_unsaved_work
-
         if ask_save and not self.maybe_save():
             return False
-        ok, project = self._file_operation("Cannot open the project", path, lambda: load_project(path))
+        ok, opening = self._file_operation("Cannot open the project", path, lambda: self.keeper.open(path))
         if not ok:
             return False
-        project.path = str(path)
-        holder = self._take_lock(path)
-        if holder is not None:
-            return self._open_read_only(project, path, holder)
-        modified = False
-        recovered: Any = None
-        work = find_unsaved_work(path, project.talk_id)
-        if work is not None:
-            what = (f"autosaved work for {Path(path).name} newer than the file" if work.autosave is not None
-                    else f"unsaved edits for {Path(path).name}")
-            edits = f", with {work.edits} later edit{'s' if work.edits != 1 else ''}" if work.autosave is not None and work.edits else ""
-            if work.autosave is None:
-                edits = f" ({work.edits} edit{'s' if work.edits != 1 else ''})"
-            answer = QMessageBox.question(
-                self.window,
-                "Recover unsaved work?",
-                f"There is {what}{edits} "
-                f"(last change {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(work.when))}). "
-                "SI Aligner may not have closed properly. Open the recovered version?",
-            )
-            if answer == QMessageBox.StandardButton.Yes:
+        if opening.holder is not None:
+            return self._open_read_only(opening)
+        project, modified, recovered = opening.project, False, None
+        if opening.work is not None:
+            if self._ask_to_recover(opening.work, path):
                 try:
-                    recovered = load_unsaved_work(work, path)
-                    project = recovered.project
-                    project.path = str(path)
-                    modified = True
+                    recovered = self.keeper.recover(opening)
+                    project, modified = recovered.project, True
                 except SialignError as exc:
                     self.show_error("Cannot recover", error_text(exc))
                 else:
                     if recovered.problem:
                         self.show_error("Recovered in part", recovered.problem)
             else:
-                discard_autosave(path, project.talk_id)
+                self.keeper.decline_recovery(opening)
         unread = self.ask_to_allow_outside_files(project)
         self.discard_current_autosave()
         self.session.set_project(project, modified=modified)
@@ -235,48 +207,53 @@ class ProjectFilesController(QObject):
         self.offer_to_locate_missing_audio()
         return True
 
-    # -- one writer per project ------------------------------------------------------
-    def _take_lock(self, path: str | Path) -> str | None:
-        """Hold ``path`` for this window; who holds it (one line) when another program does, else None."""
-        from sialign.io.project_lock import ProjectLockedError, acquire
+    def _ask_to_recover(self, work: UnsavedWork, path: str) -> bool:
+        """Ask whether to open the unsaved ``work`` found beside ``path`` (the app did not close properly)."""
+        what = (f"autosaved work for {Path(path).name} newer than the file" if work.autosave is not None
+                else f"unsaved edits for {Path(path).name}")
+        if work.autosave is None:
+            edits = f" ({count_noun(work.edits, 'edit')})"
+        else:
+            edits = f", with {count_noun(work.edits, 'later edit')}" if work.edits else ""
+        answer = QMessageBox.question(
+            self.window,
+            "Recover unsaved work?",
+            f"There is {what}{edits} "
+            f"(last change {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(work.when))}). "
+            "SI Aligner may not have closed properly. Open the recovered version?",
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
-        if self._lock is not None and self._lock.held and self._lock.project_path == Path(path):
-            return None
-        try:
-            lock = acquire(path, "SI Aligner")
-        except ProjectLockedError as exc:
-            return exc.holder.describe()
-        self.release_lock()
-        self._lock = lock
-        return None
+    # -- one writer per project ------------------------------------------------------
+    @property
+    def read_only_of(self) -> str | None:
+        """The file another program held when the open project was opened here as a copy (None: not a copy)."""
+        return self.keeper.read_only_of
+
+    @property
+    def read_only_holder(self) -> str:
+        """Who held :attr:`read_only_of`."""
+        return self.keeper.read_only_holder
 
     def release_lock(self) -> None:
-        """Give the open project's file back (another project replaces it, the window closes)."""
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
+        """Give the open project's file back (the window closes)."""
+        self.keeper.release_lock()
 
-    def _open_read_only(self, project: Project, path: str, holder: str) -> bool:
+    def _open_read_only(self, opening: Opening) -> bool:
         """Open a project another program holds as a copy: its file, autosave and journal stay the holder's."""
-        from sialign.io.project_file import detach_from_file
+        from sialign.core.stored_files import outside_files
 
         QMessageBox.information(
             self.window, "Opened as a copy",
-            f"{Path(path).name} is open in {holder}.\n\nIt opens here as a read-only copy: the file and its recovery "
-            "files stay with that program. Save asks for a new name; close the project there to edit it here.")
-        from sialign.core.stored_files import outside_files
-
-        unread = self.ask_to_allow_outside_files(project)
-        if unread:  # declined: a copy belongs to no folder, so it does not keep what was not allowed
-            for key, _path in outside_files(project):
-                side, attribute = key.split(".")
-                setattr(getattr(project, side), attribute, None)
-        detach_from_file(project)  # the copy can be saved anywhere
+            f"{Path(opening.path).name} is open in {opening.holder}.\n\nIt opens here as a read-only copy: the file and "
+            "its recovery files stay with that program. Save asks for a new name; close the project there to edit it here.")
+        unread = self.ask_to_allow_outside_files(opening.project)
+        # Declined: a copy belongs to no folder, so it does not keep what was not allowed.
+        project = self.keeper.open_copy(opening, outside_files(opening.project) if unread else [])
         self.discard_current_autosave()
-        self.read_only_of, self.read_only_holder = str(path), holder
         self.session.set_project(project, modified=False)
-        self.notify(f"{Path(path).name} is open in {holder}: this is a read-only copy (Save asks for a new name)"
-                    + (f"; {unread}" if unread else ""), 15000)
+        self.notify(f"{Path(opening.path).name} is open in {opening.holder}: this is a read-only copy (Save asks for a "
+                    "new name)" + (f"; {unread}" if unread else ""), 15000)
         return True
 
     def ask_to_allow_outside_files(self, project: Project) -> str:
@@ -316,11 +293,8 @@ class ProjectFilesController(QObject):
 
     def _project_replaced(self) -> None:
         self._warned_unprotected = False
-        project = self.session.project
-        if self._lock is not None and (project.path is None or Path(project.path) != self._lock.project_path):
-            self.release_lock()
-        if project.path is not None:
-            self.read_only_of, self.read_only_holder = None, ""
+        self._sync_timer.stop()
+        self.keeper.project_replaced(self.session.project, self.session.is_modified)
 
     # -- project properties and missing audio ------------------------------------
     def project_properties(self) -> None:
@@ -396,40 +370,26 @@ class ProjectFilesController(QObject):
 
     def offer_untitled_recovery(self) -> bool:
         """At start-up: offer the newest autosave of a never-saved project (and its journal); True if one was opened."""
-        from sialign.io.edit_journal import journal_path_for
-        from sialign.io.project_file import autosave_path, find_unsaved_work, load_unsaved_work, untitled_autosaves
-
-        found = untitled_autosaves()
-        if not found:
+        untitled = self.keeper.untitled_work()
+        if untitled is None:
             return False
-        newest = found[0]
-        work = find_unsaved_work(None, autosave=newest)
-        when = work.when if work is not None else newest.stat().st_mtime
-        edits = f", with {work.edits} later edit{'s' if work.edits != 1 else ''}" if work is not None and work.edits else ""
+        work = untitled.work
+        edits = f", with {count_noun(work.edits, 'later edit')}" if work is not None and work.edits else ""
         answer = QMessageBox.question(
             self.window,
             "Recover unsaved work?",
-            f"SI Aligner did not close properly last time. Recover the unsaved talk “{newest.name.split('.')[0]}” "
-            f"(autosaved{edits}, last change {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(when))})?",
+            f"SI Aligner did not close properly last time. Recover the unsaved talk “{untitled.talk_id}” "
+            f"(autosaved{edits}, last change {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(untitled.when))})?",
         )
         if answer != QMessageBox.StandardButton.Yes or work is None:
-            for path in found:
-                path.unlink(missing_ok=True)
-                journal_path_for(path).unlink(missing_ok=True)
+            self.keeper.discard_untitled(untitled)
             return False
         try:
-            recovered = load_unsaved_work(work, None)
+            recovered = self.keeper.recover_untitled(untitled)
         except SialignError as exc:
             self.show_error("Cannot recover", error_text(exc))
             return False
-        project = recovered.project
-        project.path = None
-        self.session.set_project(project, modified=True)
-        if newest != autosave_path(None, project.talk_id):
-            # Files named after another talk id: the next autosave goes elsewhere.
-            newest.unlink(missing_ok=True)
-            journal_path_for(newest).unlink(missing_ok=True)
-            recovered.base = None
+        self.session.set_project(recovered.project, modified=True)
         self._go_on_after_recovery(recovered)
         if recovered.problem:
             self.show_error("Recovered in part", recovered.problem)
@@ -446,37 +406,20 @@ class ProjectFilesController(QObject):
                               current=project.path, settings=self.settings)
         if not path:
             return False
-        if Path(path).suffix.lower() != PROJECT_SUFFIX:
+        if not is_project_file(path):
             path += PROJECT_SUFFIX
         self.discard_current_autosave()
         return self.save_to(path)
 
     def save_to(self, path: str) -> bool:
         """Save the project to ``path`` (its autosave goes); False when it could not be written."""
-        from sialign.io.project_file import discard_autosave
-        from sialign.workflows.outputs import save
-
         self.session.commit_pending()
         project = self.session.project
-        holder = self._take_lock(path)
-        if holder is not None:
-            self.show_error("Cannot save", f"{path} is open in {holder}: save under another name, or close it there first.")
-            return False
-        # Undo goes on after the project is opened again.
-        project.undo = self.session.undo_steps()
-        previous = project.path
-        ok, _ = self._file_operation("Cannot save", path, lambda: save(project, path, app=True), " — choose another folder")
+        self._sync_timer.stop()
+        ok, _ = self._file_operation("Cannot save", path, lambda: self.keeper.save(project, path, self.session.undo_steps()),
+                                     " — choose another folder")
         if not ok:
             return False
-        project.path = str(path)
-        self.read_only_of, self.read_only_holder = None, ""
-        # The recovery files are the app's: the saved file holds all they held (here and where it was before).
-        if previous != str(path):
-            discard_autosave(previous, project.talk_id)
-        discard_autosave(path, project.talk_id)
-        # The saved file holds every edit: the journal goes, and the next one goes on from this file.
-        self._drop_journal()
-        self._journal_base = self._file_base(path)
         self.settings.setValue(_selected_key(path), self.session.selected_bead)
         self.session.mark_saved()
         self._add_recent(str(path))
@@ -493,8 +436,6 @@ class ProjectFilesController(QObject):
         The edit journal notes the snapshot (a checkpoint) and starts over
         from the autosave once it is written.
         """
-        from sialign.io.edit_journal import new_mark
-
         project = self.session.project
         if not self.session.is_modified or (not len(project.source) and not len(project.target)):
             return
@@ -503,14 +444,11 @@ class ProjectFilesController(QObject):
             return
         copy = snapshot(project)
         copy.undo = self.session.undo_steps()
-        mark = new_mark()
-        self._journal_checkpoint(mark)
+        mark = self.keeper.begin_autosave(project)
 
         def write() -> None:
-            from sialign.io.project_file import save_autosave
-
             try:
-                path = save_autosave(copy, journal_mark=mark)
+                path = self.keeper.write_autosave(copy, mark)
             except (SialignError, OSError) as exc:
                 self.autosave_done.emit(f"Autosave failed: {exc}")
                 self.autosave_failed.emit(str(exc))
@@ -527,108 +465,46 @@ class ProjectFilesController(QObject):
             self._autosave_thread.join(timeout_s)
 
     def discard_current_autosave(self) -> None:
-        from sialign.io.project_file import discard_autosave
-
+        """The open project's autosave and journal go (its changes were discarded, or another project comes)."""
         self.wait_for_autosave()
-        self._drop_journal()
-        self._journal_base = None
-        project = self.session.project
-        if len(project.source) or len(project.target):
-            discard_autosave(project.path, project.talk_id)
+        self._sync_timer.stop()
+        self.keeper.discard_recovery(self.session.project)
 
     # -- the edit journal ---------------------------------------------------------
+    @property
+    def journal_enabled(self) -> bool:
+        return self.keeper.journal_enabled
+
     def set_journal_enabled(self, enabled: bool) -> None:
         """Journal edits (on while autosave is on: the journal lives from one autosave to the next)."""
-        self.journal_enabled = enabled
         if not enabled:
-            self._drop_journal()
+            self._sync_timer.stop()
+        self.keeper.set_journal_enabled(enabled)
 
     def close_journal(self) -> None:
         """Flush and close the journal, leaving its file (the window closes with unsaved work kept for recovery)."""
-        if self._journal is not None:
-            try:
-                self._journal.close()
-            except OSError as exc:
-                log.warning("edit journal: %s", exc)
-            self._journal = None
+        self.keeper.close_journal()
 
-    @staticmethod
-    def _file_base(path: str | Path) -> dict[str, str] | None:
-        from sialign.io.edit_journal import file_base
-
-        try:
-            return file_base(path)
-        except OSError:
-            return None
-
-    def _journal_project_replaced(self) -> None:
-        # The previous project's journal was discarded with its autosave, or
-        # stays for recovery; a project opened from its file journals from it.
-        self.close_journal()
-        project = self.session.project
-        self._journal_base = None
-        if project.path and not self.session.is_modified:
-            self._journal_base = self._file_base(project.path)
-
-    def _go_on_after_recovery(self, recovered: Any) -> None:
+    def _go_on_after_recovery(self, recovered: RecoveredWork) -> None:
         """After recovering: the journal goes on from what was recovered, or an autosave starts a new one now."""
-        from sialign.io.edit_journal import EditJournal
-        from sialign.io.project_file import journal_path
-
-        project = self.session.project
-        if recovered.base is None or not self.journal_enabled:
-            self.autosave()
-            return
-        try:
-            self._journal = EditJournal(journal_path(project.path, project.talk_id), recovered.base, project.talk_id,
-                                        lines=recovered.lines)
-        except OSError as exc:
-            log.warning("edit journal not resumed: %s", exc)
-            self._journal = None
+        if not self.keeper.go_on_after_recovery(self.session.project, recovered):
             self.autosave()
 
-    def _open_journal(self, base: dict[str, str]) -> bool:
-        from sialign.io.edit_journal import EditJournal
-        from sialign.io.project_file import journal_path
-
-        project = self.session.project
-        try:
-            self._journal = EditJournal(journal_path(project.path, project.talk_id), base, project.talk_id)
-        except OSError as exc:
-            self._journal_failed(exc)
-            return False
-        return True
-
-    def _journal_failed(self, exc: OSError) -> None:
-        """The journal cannot be written where it is: go on in the per-user folder, or say that nothing protects the review."""
-        log.warning("edit journal: %s", exc)
-        self._journal = None
-        self._journal_base = None
-        if self._move_recovery_files():
-            self.notify(f"The edit journal cannot be written beside the project ({exc}); autosave and journal go on "
-                        "in SI Aligner's own folder.", 10000)
+    def _trouble(self, trouble: Trouble) -> None:
+        """The journal or the autosave cannot be written where it is: say where they went, or that nothing protects the review."""
+        if trouble.outcome == "unprotected":
+            self._warn_unprotected(trouble.why)
+        elif trouble.source == "journal":
+            self.notify(f"The edit journal cannot be written beside the project ({trouble.why}); autosave and journal "
+                        "go on in SI Aligner's own folder.", 10000)
             # The whole state first (once the edit being journalled is in): the new journal goes on from it.
             QTimer.singleShot(0, self.autosave)
-            return
-        self._warn_unprotected(str(exc))
-
-    def _autosave_failed(self, message: str) -> None:
-        if self._move_recovery_files():
+        else:
             self.notify("The autosave cannot be written beside the project; it goes to SI Aligner's own folder.", 10000)
             self.autosave()
-            return
-        self._warn_unprotected(message)
 
-    def _move_recovery_files(self) -> bool:
-        """Keep the open project's autosave and journal in the per-user folder from now on; False when they already are."""
-        from sialign.io.project_file import folder_writable, mark_unwritable
-
-        project = self.session.project
-        if project.path is None or not folder_writable(Path(project.path).parent):
-            return False
-        mark_unwritable(Path(project.path).parent)
-        self.close_journal()  # its lines stay until the autosave in the per-user folder holds them
-        return True
+    def _autosave_failed(self, message: str) -> None:
+        self.keeper.autosave_failed(self.session.project, message)
 
     def _warn_unprotected(self, why: str) -> None:
         """A dialog, once per project: neither the autosave nor the journal can be written anywhere."""
@@ -643,63 +519,17 @@ class ProjectFilesController(QObject):
             "folder you can write to, with File → Save As…, and free some disk space.")
 
     def _journal_step(self, step: dict[str, Any]) -> None:
-        if not self.journal_enabled:
-            return
-        if self._journal is None and (self._journal_base is None or not self._open_journal(self._journal_base)):
-            return  # a talk never saved journals from its first autosave on
-        try:
-            self._journal.record(step["op"], step["label"], step["forward"], step["inverse"])
-        except OSError as exc:
-            self._journal_failed(exc)
-            return
-        if self._journal.needs_sync and not self._sync_timer.isActive():
+        if self.keeper.record(self.session.project, step) and not self._sync_timer.isActive():
             self._sync_timer.start()
 
     def _sync_journal(self) -> None:
-        if self._journal is not None:
-            try:
-                self._journal.sync()
-            except OSError as exc:
-                self._journal_failed(exc)
-
-    def _journal_checkpoint(self, mark: str) -> None:
-        """An autosave with ``mark`` starts: the journal notes it (or starts at it, for a talk never journalled)."""
-        from sialign.io.edit_journal import autosave_base
-        from sialign.io.project_file import journal_path
-
-        if not self.journal_enabled:
-            return
-        project = self.session.project
-        if self._journal is not None and self._journal.path != journal_path(project.path, project.talk_id):
-            self._drop_journal()  # the talk id of a project never saved changed: its autosave moves
-            self._journal_base = None
-        if self._journal is None:
-            if not self._open_journal(self._journal_base or autosave_base(mark)):
-                return
-        if self._journal.base != autosave_base(mark):
-            try:
-                self._journal.checkpoint(mark)
-            except OSError as exc:
-                self._journal_failed(exc)
+        self.keeper.sync(self.session.project)
 
     def _autosave_written(self, mark: str) -> None:
-        if self._journal is not None:
-            try:
-                self._journal.rebase(mark)  # a mark of a journal since replaced is not known: nothing happens
-            except OSError as exc:
-                self._journal_failed(exc)
+        self.keeper.autosave_written(self.session.project, mark)
         if self._autosave_again:
             self._autosave_again = False
             self.autosave()
-
-    def _drop_journal(self) -> None:
-        self._sync_timer.stop()
-        if self._journal is not None:
-            try:
-                self._journal.remove()
-            except OSError as exc:
-                log.warning("edit journal not removed: %s", exc)
-            self._journal = None
 
     def open_corpus_dialog(self) -> None:
         folder = existing_folder(self.window, "Open corpus folder", kind="corpus", settings=self.settings)
