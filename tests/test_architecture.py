@@ -184,6 +184,19 @@ def test_architecture_one_door_contract_covers_the_engines() -> None:
 KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
+
+def test_architecture_project_files_are_written_through_workflows() -> None:
+    """The front ends name neither the project file's writers, the lock nor the edit journal (workflows.keeping does)."""
+    import tomllib
+
+    config = tomllib.loads((PKG.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == "one-door-project-files")
+    assert contract["type"] == "forbidden"
+    assert set(contract["source_modules"]) >= {"sialign.cli", "sialign.gui"}
+    assert set(contract["forbidden_modules"]) >= {"sialign.io.project_file", "sialign.io.project_lock",
+                                                 "sialign.io.edit_journal"}
+
+
 def _import_circles(graph: object) -> list[frozenset[str]]:
     """The strongly connected groups (two modules or more) of the graph of direct imports (Tarjan, iterative)."""
     modules = sorted(graph.modules)  # type: ignore[attr-defined]

@@ -52,3 +52,21 @@ def test_talk_from_documents_normalises_or_refuses_the_languages_given() -> None
     with pytest.raises(UnknownLanguageError):
         talk_from_documents(source, target, target_language="xx")
     assert target.language == "fr"
+
+
+def test_the_interpreter_is_named_by_an_edit_that_can_be_undone() -> None:
+    from sialign.core.edits import apply_edit
+    from sialign.workflows.talks import example_folder, load_example, name_interpreter
+
+    project = load_example(example_folder(None))
+    before = dict(project.metadata)
+    first = name_interpreter(project, "104", None)
+    assert project.metadata["interpreter"] == "104" and "rank" not in project.metadata
+    second = name_interpreter(project, None, "A")  # None keeps the interpreter
+    assert project.metadata["interpreter"] == "104" and project.metadata["rank"] == "A"
+    assert [step["label"] for step in project.history] == ["Name the interpreter"] * 2
+    assert name_interpreter(project, None, None) is None and len(project.history) == 2  # nothing changed
+    assert first is not None and second is not None
+    apply_edit(project, second)
+    apply_edit(project, first)
+    assert project.metadata == before

@@ -48,7 +48,6 @@ def expand_projects(items: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.core.atomic import atomic_write_text
-    from sialign.io.project_file import load_project
     from sialign.review.compare import (
         COMPARE_FILES,
         compare_renditions,
@@ -60,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         interpreters_tsv,
     )
     from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.talks import load_project
 
     fmt = COMPARE_FILES.format_of(args.output) if args.output else None
     if args.output:

@@ -53,7 +53,7 @@ def bead_f1_scores(hyp_path: str, gold_path: str) -> dict[str, float]:
     gold = read_beads(gold_path)
     _require_beads(gold, gold_path, "gold")
     if is_project_file(hyp_path):
-        from sialign.io.project_file import load_project
+        from sialign.workflows.talks import load_project
 
         project = load_project(hyp_path)
         if project.alignment is None:
@@ -84,7 +84,7 @@ def automatic_spans(hyp_path: str, talk: Any) -> list[str]:
     n = len(talk.source)
     if suffix == PROJECT_SUFFIX:
         from sialign.evaluate import automatic_targets
-        from sialign.io.project_file import load_project
+        from sialign.workflows.talks import load_project
 
         project = load_project(hyp_path)
         if len(project.source) != n:
@@ -121,7 +121,7 @@ def _hypothesis_talk(hyp_path: str) -> str | None:
     """The talk a hypothesis names: the project's talk id or the TSV's talk column."""
     suffix = Path(hyp_path).suffix.lower()
     if suffix == PROJECT_SUFFIX:
-        from sialign.io.project_file import load_project
+        from sialign.workflows.talks import load_project
 
         return load_project(hyp_path).talk_id
     if suffix == ".tsv":

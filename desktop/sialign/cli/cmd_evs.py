@@ -28,9 +28,9 @@ def _fmt(value: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     from sialign.core.errors import SialignError
     from sialign.evaluate.evs import compare_interpreters, file_labels, interpreter_label, talk_labels
-    from sialign.io.project_file import load_project
     from sialign.review.figures import lag_summary
     from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.talks import load_project
 
     if args.json and args.json != "-":
         check_output_folder(args.json, "--json")

@@ -38,8 +38,8 @@ def _bead_number(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.project_file import load_project
     from sialign.workflows.explaining import explain_beads
+    from sialign.workflows.talks import load_project
 
     project = load_project(args.project)
     indices = [n - 1 for group in args.beads for n in group]

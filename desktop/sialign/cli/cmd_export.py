@@ -45,9 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.io.export_formats import ALIGNMENT_FILES, SUBTITLE_SUFFIXES, export_format, export_path
-    from sialign.io.project_file import load_project
     from sialign.io.writers import alignment_format_for
     from sialign.workflows.outputs import check_output_folder, check_output_name, export
+    from sialign.workflows.talks import load_project
 
     fmt = args.format
     if args.output:

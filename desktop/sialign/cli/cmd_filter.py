@@ -116,9 +116,9 @@ def _report_doubt(project: Project) -> None:
 def run(args: argparse.Namespace) -> int:
     from sialign.core.errors import SialignError
     from sialign.core.model import BeadStatus, bead_text
-    from sialign.io.project_file import load_project
     from sialign.workflows.filtering import FINE_FILTERS, apply_filters
     from sialign.workflows.outputs import check_project_output, save
+    from sialign.workflows.talks import load_project
 
     if args.output:
         check_project_output(args.output, "filter")

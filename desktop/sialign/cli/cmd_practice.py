@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sialign.cli.project_args import add_write_guard, write_guard
-from sialign.io.project_file import PROJECT_SUFFIX
+from sialign.core.file_kind import PROJECT_SUFFIX
 
 HELP = "practise interpreting a talk: align a rendition live while it is spoken, then save the session's project"
 

@@ -28,9 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.project_file import load_project
     from sialign.review.tags import TAG_FILES, project_tags, write_projected_tags
     from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.talks import load_project
 
     TAG_FILES.format_of(args.output)  # an unknown extension fails before anything is read
     check_output_folder(args.output)

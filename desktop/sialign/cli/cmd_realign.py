@@ -42,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from sialign.core.errors import SialignError
-    from sialign.io.project_file import load_project
     from sialign.workflows.aligning import align_params, align_talk
     from sialign.workflows.outputs import check_project_output, save
+    from sialign.workflows.talks import load_project
 
     if args.output:
         check_project_output(args.output, "realign")

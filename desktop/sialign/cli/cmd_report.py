@@ -35,10 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.project_file import load_project
     from sialign.review.figures import format_clock
     from sialign.review.report import REPORT_FILES, write_report
     from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.talks import load_project, name_interpreter
 
     output = args.output or str(Path(args.project).with_suffix(".html"))
     REPORT_FILES.format_of(output)  # an unknown extension fails before the project is read
@@ -49,10 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
         glossary = read_glossary(args.glossary)  # a malformed glossary fails before the slow part
     project = load_project(args.project)
-    if args.interpreter:
-        project.metadata["interpreter"] = args.interpreter
-    if args.rank:
-        project.metadata["rank"] = args.rank
+    name_interpreter(project, args.interpreter or None, args.rank or None)
     terms = None
     if glossary is not None:
         from sialign.review.terms import check_terms

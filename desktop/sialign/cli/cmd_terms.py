@@ -24,9 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.io.project_file import load_project
     from sialign.review.terms import TERMS_FILES, check_terms, read_glossary, terms_tsv, write_terms
     from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.talks import load_project
 
     if args.output:
         TERMS_FILES.format_of(args.output)  # an unknown extension fails before anything is read

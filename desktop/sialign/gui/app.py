@@ -58,10 +58,6 @@ def preload_engine() -> None:
     freeze the window for a few hundred milliseconds. Torch and
     sentence-transformers stay lazy: they load in the worker with the model.
     """
-    import sialign.core.edits
-    import sialign.io.project_file
-    import sialign.io.readers
-    import sialign.io.writers  # noqa: F401
     from sialign.workflows.aligning import load_aligner
     from sialign.workflows.filtering import load_filters
 
@@ -246,8 +242,8 @@ def _smoke_audio_and_reopen(window: object) -> list[str]:
 
     from sialign.audio.decode import load_audio, resolve_audio_path
     from sialign.gui.main.main_window import MainWindow
-    from sialign.io.project_file import load_project
     from sialign.workflows.outputs import save
+    from sialign.workflows.talks import load_project
 
     assert isinstance(window, MainWindow)
     project = window.session.project

@@ -1,4 +1,8 @@
-"""Building a talk from files: one way for ``sialign align``, ``sialign demo``, the New talk dialog and the example."""
+"""Building a talk from files: one way for ``sialign align``, ``sialign demo``, the New talk dialog and the example.
+
+Also the front ends' way to read a project file (:func:`load_project`) and to
+name its interpreter for a report (:func:`name_interpreter`, an edit).
+"""
 
 from __future__ import annotations
 
@@ -10,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from sialign.core.errors import SialignError
 from sialign.core.file_kind import AUDIO_SUFFIXES
+from sialign.io.project_file import load_project
 
 if TYPE_CHECKING:
+    from sialign.core.edit_base import Edit
     from sialign.core.model import Document, Project
 
 log = logging.getLogger(__name__)
@@ -307,6 +313,22 @@ def load_example(folder: Path) -> Project:
     )
 
 
+def name_interpreter(project: Project, interpreter: str | None = None, rank: str | None = None) -> Edit | None:
+    """Set the interpreter's id and rank that reports print (an edit, as *Project properties* makes it).
+
+    None leaves a value as it is. Returns the edit that undoes it, None when nothing changed.
+    """
+    from dataclasses import replace
+
+    from sialign.core.edits import apply_edit
+    from sialign.core.param_edits import SetTalkInfo
+
+    current = SetTalkInfo.of(project, label="Name the interpreter")
+    wanted = replace(current, interpreter=current.interpreter if interpreter is None else interpreter,
+                     rank=current.rank if rank is None else rank)
+    return apply_edit(project, wanted) if wanted != current else None
+
+
 __all__ = [
     "TalkFiles",
     "audio_beside",
@@ -314,6 +336,8 @@ __all__ = [
     "encoding_doubts",
     "example_folder",
     "load_example",
+    "load_project",
+    "name_interpreter",
     "read_talk",
     "talk_from_documents",
     "talk_id_from_path",

@@ -333,8 +333,8 @@ class CompareWindow(QMainWindow):
         projects, paths = list(self._projects), list(self._paths)
 
         def task(_progress: ProgressFn, _stop: StopFn) -> tuple[list[Project], list[str], Any]:
-            from sialign.io.project_file import load_project
             from sialign.review.compare import compare_renditions
+            from sialign.workflows.talks import load_project
 
             for path in new_paths:
                 projects.append(load_project(path))

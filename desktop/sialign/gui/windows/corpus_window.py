@@ -187,7 +187,7 @@ class CorpusWindow(QMainWindow):
     def refresh(self) -> None:
         """Re-read corpus.json and the figures of talks edited since they were aligned."""
         from sialign.corpus.runner import CorpusState, summary_figures
-        from sialign.io.project_file import load_project
+        from sialign.workflows.talks import load_project
 
         selected = self.selected_talk()
         self.state = CorpusState(self.folder)
