@@ -51,17 +51,17 @@ def test_mistyped_subcommand_suggests_the_nearest(argv: list[str], suggestion: s
 def test_corpus_progress_falls_back_to_plain_lines_without_columns(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import sys
 
-    import sialign.cli.cmd_corpus as cmd
+    import sialign.cli.progress as cmd
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(cmd, "terminal_columns", lambda: 0)
-    progress = cmd._Progress(2, quiet=False)
+    progress = cmd.CountProgress(2, quiet=False)
     assert progress.bar is None
     progress(1, 2, "first", "done in 1.0 s")
     progress.close()
     assert "[1/2] first: done in 1.0 s" in capsys.readouterr().err
     monkeypatch.setattr(cmd, "terminal_columns", lambda: 120)
-    progress = cmd._Progress(2, quiet=False)
+    progress = cmd.CountProgress(2, quiet=False)
     assert progress.bar is not None
     progress.close()
 

@@ -23,7 +23,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from sialign.cli.progress import console_progress
+from sialign.cli.progress import console_progress, end_progress
 from sialign.cli.project_args import add_write_guard, write_guard
 
 if TYPE_CHECKING:
@@ -223,8 +223,7 @@ def build_project_from_recordings(args: argparse.Namespace, progress: ProgressFn
         source_audio=audio_argument(args, "src"), target_audio=audio_argument(args, "tgt"),
         model=args.whisper_model, talk_id=args.talk_id or _recordings_talk_id(args), progress=progress,
     )
-    if progress is not None:
-        print(file=sys.stderr)
+    end_progress(progress)
     if not args.quiet and talk.transcriptions:
         heard = ", ".join(
             f"the {'source' if side == 'src' else 'interpretation'} into {len(t.document)} "
@@ -263,8 +262,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         project = build_project(args)
     aligned = align_talk(project, params, filters=filters, progress=progress)
-    if progress is not None:
-        print(file=sys.stderr)
+    end_progress(progress)
     written = export(project, args.output, format=fmt, **write_guard(args))
     if written.why:
         # Said even with -q: an empty file from two non-empty transcripts looks like a failure.

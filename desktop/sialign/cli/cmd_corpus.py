@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from typing import Any
 
+from sialign.cli.progress import CountProgress
 from sialign.core.plurals import count_noun
 
 NAME = "corpus"
@@ -66,53 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     "id of the manifest; talks without one are listed, not scored")
 
 
-# A bar needs room: a terminal that reports fewer columns (0 under some
-# serial consoles and CI runners) gets the plain lines instead.
-MIN_BAR_COLUMNS = 40
-
-
-def terminal_columns() -> int:
-    """The width standard error's terminal reports (0 when it reports none)."""
-    import os
-
-    try:
-        return os.get_terminal_size(sys.stderr.fileno()).columns
-    except (OSError, ValueError, AttributeError):
-        return 0
-
-
-class _Progress:
-    """Talks done / total, rate and ETA: a tqdm bar on a terminal, plain lines otherwise."""
-
-    def __init__(self, total: int, quiet: bool) -> None:
-        self.quiet = quiet
-        self.started = time.perf_counter()
-        self.bar: Any = None
-        if not quiet and sys.stderr.isatty() and terminal_columns() >= MIN_BAR_COLUMNS:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, unit="talk", file=sys.stderr, dynamic_ncols=True)
-
-    def __call__(self, finished: int, total: int, talk: str, line: str) -> None:
-        if self.quiet:
-            if line.startswith("FAILED"):
-                print(f"{talk}: {line}", file=sys.stderr)
-            return
-        if self.bar is not None:
-            self.bar.n = finished
-            self.bar.set_postfix_str(f"{talk}: {line}"[:60])
-            self.bar.refresh()
-            return
-        elapsed = time.perf_counter() - self.started
-        rate = finished / elapsed if elapsed > 0 else 0.0
-        eta = (total - finished) / rate if rate > 0 else 0.0
-        print(f"[{finished}/{total}] {talk}: {line} ({rate * 60:.1f} talks/min, ETA {eta:.0f} s)", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 # Dask distributed's address schemes (distributed.comm.registry); a bare host:port is tcp.
 DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 
@@ -166,7 +118,7 @@ def _align(args: argparse.Namespace) -> int:
     check_corpus_folder(args.output)
     params = params_from_args(args)
     total = len(read_manifest(args.manifest))
-    progress = _Progress(total, args.quiet)
+    progress = CountProgress(total, args.quiet)
     try:
         report = align_corpus(args.manifest, args.output, params, filters=filters, jobs=args.jobs, dask=args.dask,
                               force=args.force, progress=progress)

@@ -10,10 +10,10 @@ median ear-voice span, embedder, timings) and the first rows, and writes a paral
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
+from sialign.cli.progress import add_quiet
 from sialign.core.file_kind import PROJECT_SUFFIX
 
 HELP = "align the bundled example talk headless and print what came out (no display needed)"
@@ -24,10 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="PATH|NAME|lexical", default="auto", help="embedder for the source ↔ target signal (auto: the default model, else use-multilingual for en→ja)")
     parser.add_argument("--no-filters", action="store_true", help="skip the fine-grained filters (they load GiNZA, a few seconds)")
     parser.add_argument("--rows", type=int, default=8, metavar="N", help="beads to print")
+    add_quiet(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.cli.progress import console_progress
+    from sialign.cli.progress import console_progress, end_progress
     from sialign.core.params import AlignParams
     from sialign.workflows.aligning import align_talk
     from sialign.workflows.filtering import FINE_FILTERS
@@ -39,11 +40,10 @@ def run(args: argparse.Namespace) -> int:
     project = load_example(folder)
     print(f"example talk from {folder}")
     params = AlignParams(embedder=args.model, pivot=True, time_prior=True)
-    progress = console_progress(False)
+    progress = console_progress(args.quiet)
     filters = set() if args.no_filters else set(FINE_FILTERS)
     aligned = align_talk(project, params, filters=filters, progress=progress)
-    if progress is not None:
-        print(file=sys.stderr)
+    end_progress(progress)
     for line in summary_lines(project, aligned.result.timings, rows=args.rows):
         print(line)
     gold = sorted(folder.glob("*.gold.align"))

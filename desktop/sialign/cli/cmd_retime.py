@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sialign.cli.progress import add_quiet
+
 HELP = "time a transcript from its recording (word alignment to a local Whisper model's recognition)"
 
 
@@ -24,11 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tier", help="tier (TextGrid/EAF) or column (TSV) to read")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto", help="where to run the model")
     parser.add_argument("--threads", type=int, metavar="N", help="CPU threads (default: the cores, at most 4)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    add_quiet(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.cli.progress import console_progress
+    from sialign.cli.progress import console_progress, end_progress
     from sialign.core.errors import AlignmentCancelled, SialignError
     from sialign.embed.models_registry import ModelRegistry
     from sialign.io.readers import read_transcript
@@ -49,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
     except AlignmentCancelled:
         raise KeyboardInterrupt from None
     finally:
-        if progress is not None:
-            print(file=sys.stderr)
+        end_progress(progress)
     timed.audio_path = args.audio
     n = write_transcript(timed, args.output, format=fmt)
     print(f"Timed {n} segments ({stats.matched} of {stats.tokens} words found in the recording, "
