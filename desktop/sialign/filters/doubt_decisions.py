@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sialign.core.doubt import DoubtScores
 from sialign.core.model import Bead, BeadStatus, Flag, Project
-
-if TYPE_CHECKING:
-    from sialign.filters.learned import DoubtResult
 
 DOUBT_FLAG = "doubt"
 
@@ -19,7 +16,7 @@ DOUBT_FLAG = "doubt"
 DOUBT_REASON_PREFIX = "learned filter: "
 
 # ---------------------------------------------------------------- decisions
-def doubt_decisions(result: DoubtResult, beads: Sequence[Bead], threshold: float, drop: bool) -> tuple[np.ndarray, np.ndarray]:
+def doubt_decisions(result: DoubtScores, beads: Sequence[Bead], threshold: float, drop: bool) -> tuple[np.ndarray, np.ndarray]:
     """Which beads the doubt filter drops and which it restores.
 
     Rules as for the α/γ/η filters: confirmed beads are never dropped, a
@@ -45,13 +42,13 @@ def doubt_decisions(result: DoubtResult, beads: Sequence[Bead], threshold: float
     return drop_now, restore
 
 
-def preview_doubt_flips(result: DoubtResult, beads: Sequence[Bead], threshold: float, drop: bool) -> list[int]:
+def preview_doubt_flips(result: DoubtScores, beads: Sequence[Bead], threshold: float, drop: bool) -> list[int]:
     """Indices of the beads whose status (dropped or not) the doubt filter would change."""
     drop_now, restore = doubt_decisions(result, beads, threshold, drop)
     return np.flatnonzero(drop_now | restore).tolist()
 
 
-def apply_doubt(project: Project, result: DoubtResult, threshold: float, *, drop: bool = True) -> list[Bead]:
+def apply_doubt(project: Project, result: DoubtScores, threshold: float, *, drop: bool = True) -> list[Bead]:
     """New copies of the project's beads with a ``doubt`` flag each and the filter's drops.
 
     Every bead gets a :class:`Flag` named ``doubt`` (score = doubt,

@@ -14,24 +14,31 @@ the learned filter through :func:`sialign.workflows.filtering.apply_filters`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sialign.core.doubt import BeadKey, DoubtScores
 
 if TYPE_CHECKING:
     from sialign.core.model import Bead, Project
     from sialign.core.progress import StopFn
-    from sialign.filters.learned import DoubtResult
-
-BeadKey = tuple[tuple[int, ...], tuple[int, ...]]
 
 
-def doubt_context(project: Project, *, should_stop: StopFn | None = None) -> Any:
+class DoubtContext:
+    """What retraining reads of a talk (its vectors and cost models), kept by a front end and handed back as it is."""
+
+    def __init__(self, context: object) -> None:
+        self._context = context
+
+
+def doubt_context(project: Project, *, should_stop: StopFn | None = None) -> DoubtContext:
     """What retraining reads of the talk (its vectors and cost models), to reuse while the segments stay the same."""
     from sialign.filters.learned import talk_context
 
-    return talk_context(project, should_stop=should_stop)
+    return DoubtContext(talk_context(project, should_stop=should_stop))
 
 
-def retrain_doubt(project: Project, context: Any = None, *, should_stop: StopFn | None = None) -> DoubtResult:
+def retrain_doubt(project: Project, context: DoubtContext | None = None, *,
+                  should_stop: StopFn | None = None) -> DoubtScores:
     """Train the doubt model on the talk's reviewed beads and score every bead; the project is not changed.
 
     Args:
@@ -41,12 +48,14 @@ def retrain_doubt(project: Project, context: Any = None, *, should_stop: StopFn 
         ValueError: the project has no alignment.
         AlignmentCancelled: when ``should_stop()`` says so.
     """
-    from sialign.filters.learned import compute_doubt
+    from sialign.filters.learned import TalkContext, compute_doubt
 
-    return compute_doubt(project, context=context, should_stop=should_stop)
+    talk = context._context if context is not None else None
+    assert talk is None or isinstance(talk, TalkContext)
+    return compute_doubt(project, context=talk, should_stop=should_stop)
 
 
-def preview_doubt(result: DoubtResult, beads: Sequence[Bead], threshold: float, drop: bool) -> list[int]:
+def preview_doubt(result: DoubtScores, beads: Sequence[Bead], threshold: float, drop: bool) -> list[int]:
     """The beads whose status applying the doubt at ``threshold`` would change (dropped or given back)."""
     from sialign.filters.doubt_decisions import preview_doubt_flips
 

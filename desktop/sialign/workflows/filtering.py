@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from sialign.core.changes import Changes
+    from sialign.core.doubt import DoubtScores
     from sialign.core.edits import Edit
     from sialign.core.model import Bead, BeadStatus, Project
     from sialign.core.params import FilterParams
@@ -260,7 +261,7 @@ def compute_filters(
     return decide_filters(project, params, scores, progress=progress, should_stop=should_stop), scores
 
 
-def compute_doubt(project: Project, result: DoubtResult, threshold: float, *, drop: bool) -> list[Bead]:
+def compute_doubt(project: Project, result: DoubtScores, threshold: float, *, drop: bool) -> list[Bead]:
     """The beads with the learned filter's doubt flags (and drops above ``threshold`` when ``drop``), to apply with
     :func:`filters_edit` as one step; the project is not changed."""
     from sialign.filters.doubt_decisions import apply_doubt

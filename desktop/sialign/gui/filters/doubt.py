@@ -19,25 +19,29 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from sialign.core.doubt import BeadKey, DoubtScores
+from sialign.core.model import Bead, Document, Project
 from sialign.core.plurals import plural
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.session import ProjectSession
+from sialign.gui.common.workers import TaskWorker
+
+if TYPE_CHECKING:
+    from sialign.gui.filters.filter_panel import ThresholdRow
+    from sialign.workflows.doubt import DoubtContext
 
 # Retrain this long after the last edit: a burst of edits costs one run.
 RETRAIN_DELAY_MS = 300
 
-BeadKey = tuple[tuple[int, ...], tuple[int, ...]]
-
-
-def _context_key(project: Any) -> tuple[Any, ...]:
+def _context_key(project: Project) -> tuple[object, ...]:
     """What the talk's vectors and cost models depend on (segments and alignment parameters)."""
 
-    def texts(doc: Any) -> tuple[Any, ...]:
+    def texts(doc: Document | None) -> tuple[object, ...]:
         return tuple((s.id, s.text, s.start) for s in doc.segments) if doc is not None else ()
 
     params = tuple(sorted((k, repr(v)) for k, v in (project.params.to_dict() if project.params else {}).items()))
@@ -59,7 +63,7 @@ class DoubtService(QObject):
     def __init__(self, session: ProjectSession, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.result: Any = None
+        self.result: DoubtScores | None = None
         self.by_bead: dict[BeadKey, float] = {}
         self.last_error = ""
         self.runs = 0
@@ -68,8 +72,8 @@ class DoubtService(QObject):
         self._pending = False
         self._thread: threading.Thread | None = None
         # Touched by the background thread only (one run at a time).
-        self._context: Any = None
-        self._context_key: tuple[Any, ...] | None = None
+        self._context: DoubtContext | None = None
+        self._context_key: tuple[object, ...] | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(RETRAIN_DELAY_MS)
@@ -90,10 +94,16 @@ class DoubtService(QObject):
         """A retraining is running or due."""
         return self._running or self._timer.isActive() or self._pending
 
+    def current(self) -> DoubtScores | None:
+        """:attr:`result` when it scored exactly the project's current beads, else None."""
+        alignment = self.session.project.alignment
+        if self.result is not None and alignment is not None and self.result.matches(alignment.beads):
+            return self.result
+        return None
+
     def is_current(self) -> bool:
         """Whether :attr:`result` scored exactly the project's current beads."""
-        alignment = self.session.project.alignment
-        return self.result is not None and alignment is not None and self.result.matches(alignment.beads)
+        return self.current() is not None
 
     def _project_replaced(self) -> None:
         self._generation += 1
@@ -122,7 +132,7 @@ class DoubtService(QObject):
         self._thread = threading.Thread(target=self._work, args=(copy, generation), name="doubt", daemon=True)
         self._thread.start()
 
-    def _work(self, project: Any, generation: int) -> None:
+    def _work(self, project: Project, generation: int) -> None:
         """Runs on the background thread; reports through a queued signal only."""
         from sialign.workflows.doubt import doubt_context, retrain_doubt
 
@@ -134,7 +144,7 @@ class DoubtService(QObject):
             if key != self._context_key:
                 self._context = doubt_context(project, should_stop=should_stop)
                 self._context_key = key
-            result: Any = retrain_doubt(project, self._context, should_stop=should_stop)
+            result: DoubtScores | Exception = retrain_doubt(project, self._context, should_stop=should_stop)
         except Exception as exc:
             result = exc
         try:
@@ -148,7 +158,7 @@ class DoubtService(QObject):
         self._pending = False
         self._generation += 1
 
-    def _finished(self, result: Any, generation: int) -> None:
+    def _finished(self, result: DoubtScores | Exception, generation: int) -> None:
         self._running = False
         self._thread = None
         if generation == self._generation:
@@ -189,7 +199,8 @@ class DoubtFilterBox(QWidget):
     flips_changed = Signal(list)
 
     def __init__(self, session: ProjectSession, service: DoubtService,
-                 run_task: Callable[[Any, Callable[[Any], None]], Any], drop_box: QCheckBox, threshold_row: Any,
+                 run_task: Callable[[TaskWorker, Callable[[Any], None]], object], drop_box: QCheckBox,
+                 threshold_row: ThresholdRow,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
@@ -230,40 +241,41 @@ class DoubtFilterBox(QWidget):
         from sialign.workflows.doubt import preview_doubt
 
         alignment = self.session.project.alignment
+        result = self.service.current()
         self.flips = []
         if alignment is None or not alignment.beads:
             self.count_label.setText("Align the talk first.")
-        elif not self.service.is_current():
+        elif result is None:
             self.count_label.setText("Computing the doubt of every bead…")
         else:
             threshold = self.threshold.value()
-            self.flips = preview_doubt(self.service.result, alignment.beads, threshold, self.drop_box.isChecked())
-            above = int((self.service.result.doubt > threshold).sum())
-            good, wrong = self.service.result.counts
+            self.flips = preview_doubt(result, alignment.beads, threshold, self.drop_box.isChecked())
+            above = int((result.doubt > threshold).sum())
+            good, wrong = result.counts
             self.count_label.setText(
                 f"<b>{len(self.flips)}</b> {plural('bead', len(self.flips))} would change; "
                 f"{above} {plural('is', above)} above {threshold:.2f}. "
-                f"Trained on {self.service.result.source} ({good} good, {wrong} wrong examples)."
+                f"Trained on {result.source} ({good} good, {wrong} wrong examples)."
             )
         self.apply_button.setEnabled(bool(alignment is not None and alignment.beads))
         self.flips_changed.emit(self.flips)
 
     def apply(self) -> None:
-        from sialign.gui.common.workers import TaskWorker, snapshot
+        from sialign.gui.common.workers import snapshot
 
         if self.session.project.alignment is None:
             return
-        if not self.service.is_current():
+        result = self.service.current()
+        if result is None:
             self.count_label.setText("The doubt is being recomputed after the last edit; apply again in a moment.")
             self.service.schedule()
             return
         self.session.commit_pending()
         project = snapshot(self.session.project)
-        result = self.service.result
         threshold = self.threshold.value()
         drop = self.drop_box.isChecked()
 
-        def task(progress: ProgressFn, should_stop: StopFn) -> Any:
+        def task(progress: ProgressFn, should_stop: StopFn) -> list[Bead]:
             from sialign.workflows.filtering import compute_doubt
 
             return compute_doubt(project, result, threshold, drop=drop)

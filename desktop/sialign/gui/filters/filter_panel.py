@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -44,6 +44,10 @@ from sialign.core.params import EtaMetric, FilterParams
 from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.session import ProjectSession
+from sialign.gui.common.workers import TaskWorker
+
+if TYPE_CHECKING:
+    from sialign.gui.filters.doubt import DoubtService
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,7 @@ class FilterPanel(QWidget):
     flips_changed = Signal(list)
     table_filter_changed = Signal(object)
 
-    def __init__(self, session: ProjectSession, run_task: Callable[[Any, Callable[[Any], None]], object],
+    def __init__(self, session: ProjectSession, run_task: Callable[[TaskWorker, Callable[[Any], None]], object],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
@@ -233,7 +237,7 @@ class FilterPanel(QWidget):
         self._show_skipped()
         self._check_scores()
 
-    def attach_doubt(self, service: Any) -> None:
+    def attach_doubt(self, service: DoubtService) -> None:
         """Add the learned filter's section (:class:`sialign.gui.filters.doubt.DoubtFilterBox`) fed by ``service``."""
         from sialign.gui.filters.doubt import DoubtFilterBox
 
@@ -336,7 +340,7 @@ class FilterPanel(QWidget):
         self._update_preview()
 
     def compute_scores(self) -> None:
-        from sialign.gui.common.workers import TaskWorker, snapshot
+        from sialign.gui.common.workers import snapshot
 
         self.session.commit_pending()
         project = snapshot(self.session.project)
@@ -448,7 +452,7 @@ class FilterPanel(QWidget):
 
     # -- apply -----------------------------------------------------------------
     def apply(self) -> None:
-        from sialign.gui.common.workers import TaskWorker, snapshot
+        from sialign.gui.common.workers import snapshot
 
         if self.session.project.alignment is None or self.params_problem():
             return
