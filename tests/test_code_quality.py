@@ -33,14 +33,16 @@ def test_mypy_is_clean() -> None:
     assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
 
 
-def test_mypy_is_strict_where_the_model_the_use_cases_and_the_formats_live() -> None:
-    """core/, workflows/ and io/ type every function and keep no "type: ignore" that silences nothing."""
+def test_mypy_types_every_function_and_is_strictest_where_the_model_the_use_cases_and_the_formats_live() -> None:
+    """Every function of the package is typed; core/, workflows/ and io/ also keep no "type: ignore" that silences nothing."""
     import tomllib
 
     settings = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
-    strict = [o for o in settings.get("overrides", []) if o.get("disallow_untyped_defs") and o.get("warn_unused_ignores")]
-    covered = {m for o in strict for m in o["module"]}
-    assert {"sialign.core.*", "sialign.workflows.*", "sialign.io.*"} <= covered, covered
+    overrides = settings.get("overrides", [])
+    typed = {m for o in overrides if o.get("disallow_untyped_defs") for m in o["module"]}
+    assert settings.get("disallow_untyped_defs") or "sialign.*" in typed, typed
+    no_stale_ignores = {m for o in overrides if o.get("warn_unused_ignores") for m in o["module"]}
+    assert {"sialign.core.*", "sialign.workflows.*", "sialign.io.*"} <= no_stale_ignores, no_stale_ignores
 
 
 def test_ruff_sorts_imports_and_keeps_the_current_spelling() -> None:

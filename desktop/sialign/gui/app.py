@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 import sialign
@@ -80,7 +81,7 @@ def install_error_dialog(window: object) -> None:
     assert isinstance(window, MainWindow)
     previous = sys.excepthook
 
-    def hook(exc_type, exc, tb) -> None:
+    def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         if issubclass(exc_type, KeyboardInterrupt):
             previous(exc_type, exc, tb)
             return

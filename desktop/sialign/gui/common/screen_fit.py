@@ -10,7 +10,7 @@ scroll area). Dialogs that grow later (a message appears) call
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
@@ -75,7 +75,7 @@ class ContentScroll(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setWidget(content)
 
-    def sizeHint(self):
+    def sizeHint(self) -> QSize:
         content = self.widget()
         hint = super().sizeHint()
         if content is None:

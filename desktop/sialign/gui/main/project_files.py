@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
@@ -34,6 +34,13 @@ from sialign.gui.common.file_dialogs import (
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import WorkerRunner, snapshot
 from sialign.workflows.keeping import Opening, ProjectKeeper, RecoveredWork, Trouble, UnsavedWork
+
+if TYPE_CHECKING:
+    from sialign.gui.dialogs.project_properties import ProjectProperties
+    from sialign.gui.windows.corpus_window import CorpusWindow
+    from sialign.review.terms import TermCheck
+
+T = TypeVar("T")
 
 PROJECT_FILTER = f"SI Aligner projects (*{PROJECT_SUFFIX});;All files (*)"
 MAX_RECENT = 10
@@ -70,7 +77,7 @@ class ProjectFilesController(QObject):
 
     def __init__(self, window: QWidget, session: ProjectSession, runner: WorkerRunner, settings: QSettings, *,
                  recent_menu: QMenu, show_error: Callable[[str, str], None], notify: Callable[[str, int], None],
-                 align: Callable[[], object], terms_check: Callable[[], Any],
+                 align: Callable[[], object], terms_check: Callable[[], TermCheck | None],
                  saved: Callable[[], None]) -> None:
         """``notify(message, ms)`` shows a status message; ``saved()`` lets the window refresh its title."""
         super().__init__(window)
@@ -101,8 +108,8 @@ class ProjectFilesController(QObject):
         # Said once per project: nothing protects its unsaved review (neither beside it nor in the per-user folder).
         self._warned_unprotected = False
 
-    def _file_operation(self, title: str, path: str | Path, operation: Callable[[], Any],
-                        hint: str = "") -> tuple[bool, Any]:
+    def _file_operation(self, title: str, path: str | Path, operation: Callable[[], T],
+                        hint: str = "") -> tuple[bool, T | None]:
         """Run ``operation``; on a refused file or an OS error show ``title`` with the reason and return (False, None)."""
         try:
             return True, operation()
@@ -172,7 +179,7 @@ class ProjectFilesController(QObject):
         if ask_save and not self.maybe_save():
             return False
         ok, opening = self._file_operation("Cannot open the project", path, lambda: self.keeper.open(path))
-        if not ok:
+        if not ok or opening is None:
             return False
         if opening.holder is not None:
             return self._open_read_only(opening)
@@ -316,7 +323,7 @@ class ProjectFilesController(QObject):
                             if raw and raw != project.document(side).audio_path)
             self._apply_properties(properties, "Change project properties")
 
-    def _apply_properties(self, properties: Any, text: str) -> None:
+    def _apply_properties(self, properties: ProjectProperties, text: str) -> None:
         """Apply ``properties`` as one core edit (undoable, in the history); the views follow its changes."""
         from sialign.gui.dialogs.project_properties import changes_anything, talk_info_edit
 
@@ -536,7 +543,7 @@ class ProjectFilesController(QObject):
         if folder:
             self.open_corpus(folder)
 
-    def new_corpus(self) -> Any:
+    def new_corpus(self) -> CorpusWindow | None:
         """*File → New corpus…*: propose a manifest from a folder, save it and align it in the corpus window."""
         from sialign.gui.dialogs.new_corpus_dialog import NewCorpusDialog
         from sialign.gui.windows.corpus_window import CorpusWindow
@@ -557,7 +564,7 @@ class ProjectFilesController(QObject):
         window.align_manifest(str(run.manifest), run.jobs, tuple(run.filters))
         return window
 
-    def open_corpus(self, folder: str) -> Any:
+    def open_corpus(self, folder: str) -> CorpusWindow | None:
         """Show the corpus window of ``folder``; its talks open here for review. None when it is no corpus."""
         from sialign.corpus.runner import STATE_FILE
         from sialign.gui.windows.corpus_window import CorpusWindow

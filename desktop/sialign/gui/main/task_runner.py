@@ -12,7 +12,7 @@ widget to parent its one question, not the window.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QProgressBar, QPushButton, QWidget
@@ -25,8 +25,12 @@ from sialign.gui.common.error_words import error_text
 from sialign.gui.common.session import ProjectSession
 from sialign.gui.common.workers import AlignWorker, TaskWorker, WorkerRunner
 
+if TYPE_CHECKING:
+    from sialign.core.carry import CarryReport
+    from sialign.workflows.aligning import AlignResult
 
-def lost_review_question(carried: Any) -> str:
+
+def lost_review_question(carried: CarryReport) -> str:
     """What the question before a re-alignment that leaves review data behind says (``carried``: a CarryReport)."""
     from sialign.core.plurals import count_noun
 
@@ -185,7 +189,7 @@ class AlignmentController(QObject):
         src_ids, tgt_ids = worker.project.source.ids(), worker.project.target.ids()
         label = alignment_label(project, keep_confirmed)
 
-        def install(result: Any) -> None:
+        def install(result: AlignResult) -> None:
             self._install(result, src_ids, tgt_ids, params, label)
             if on_done is not None:
                 on_done()
@@ -205,12 +209,12 @@ class AlignmentController(QObject):
                 return
         self.align(keep_confirmed=False)
 
-    def _accept_lost_review(self, carried: Any) -> bool:
+    def _accept_lost_review(self, carried: CarryReport) -> bool:
         """Ask before a re-alignment leaves review data behind; True to apply it anyway."""
         answer = QMessageBox.question(self._parent, "Review data would be left behind", lost_review_question(carried))
         return answer == QMessageBox.StandardButton.Yes
 
-    def _install(self, result: Any, src_ids: list[int], tgt_ids: list[int], params: AlignParams, label: str) -> None:
+    def _install(self, result: AlignResult, src_ids: list[int], tgt_ids: list[int], params: AlignParams, label: str) -> None:
         from sialign.workflows.aligning import alignment_edit, weights_note
 
         project = self.session.project

@@ -15,9 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSettings,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QBrush, QCloseEvent, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -44,6 +53,12 @@ from sialign.core.progress import ProgressFn, StopFn
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
 
+if TYPE_CHECKING:
+    from sialign.audio.decode import AudioTrack
+    from sialign.audio.player import Player
+    from sialign.review.compare import Comparison, SentenceRow
+    from sialign.review.figures import RenditionFigures
+
 DISAGREEMENT_COLOURS = {2: QColor("#ffe0e0"), 1: QColor("#fff3d6")}
 FIXED_COLUMNS = 3  # number, time, source
 # Rows are made as tall as their wrapped text only when they come into view
@@ -58,13 +73,13 @@ class ComparisonModel(QAbstractTableModel):
     the tooltip and on a second line), then *Disagreement*.
     """
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.comparison: Any = None
+        self.comparison: Comparison | None = None
         self._rows: list[int] = []
         self.only_disagreements = False
 
-    def set_comparison(self, comparison: Any) -> None:
+    def set_comparison(self, comparison: Comparison) -> None:
         self.beginResetModel()
         self.comparison = comparison
         self._refilter()
@@ -80,8 +95,9 @@ class ComparisonModel(QAbstractTableModel):
         rows = self.comparison.rows if self.comparison is not None else []
         self._rows = [i for i, r in enumerate(rows) if r.disagreement or not self.only_disagreements]
 
-    def sentence_row(self, row: int) -> Any:
+    def sentence_row(self, row: int) -> SentenceRow:
         """The :class:`SentenceRow` shown at view row ``row``."""
+        assert self.comparison is not None  # a row is shown only with a comparison
         return self.comparison.rows[self._rows[row]]
 
     def view_row_of(self, number: int) -> int | None:
@@ -158,7 +174,7 @@ class ComparisonModel(QAbstractTableModel):
         return row.why
 
 
-def compression_cells(figures: Sequence[Any]) -> list[tuple[str, str]]:
+def compression_cells(figures: Sequence[RenditionFigures]) -> list[tuple[str, str]]:
     """(cell, tooltip) of each rendition's compression, in one unit for the whole column.
 
     Renditions with and without a reference translation measure compression
@@ -197,18 +213,18 @@ class CompareWindow(QMainWindow):
     comparison_ready = Signal()
 
     def __init__(self, projects: Sequence[Project] = (), paths: Sequence[str] = (), parent: QWidget | None = None,
-                 *, player: Any = None, open_project: Callable[[], tuple[Project, str]] | None = None) -> None:
+                 *, player: Player | None = None, open_project: Callable[[], tuple[Project, str]] | None = None) -> None:
         super().__init__(parent)
         self._open_project = open_project
         self.setWindowTitle("Compare renditions — SI Aligner")
         self.resize(1300, 820)
         self._projects: list[Project] = [snapshot(p) for p in projects]
         self._paths: list[str] = list(paths) + [""] * (len(projects) - len(paths))
-        self._tracks: dict[str, Any] = {}
+        self._tracks: dict[str, AudioTrack | None] = {}
         self._player = player
         self.runner = WorkerRunner(self)
         self.runner.finished.connect(self._update_buttons)
-        self.comparison: Any = None
+        self.comparison: Comparison | None = None
 
         self.model = ComparisonModel(self)
         self.table = QTableView(self)
@@ -332,7 +348,7 @@ class CompareWindow(QMainWindow):
             return
         projects, paths = list(self._projects), list(self._paths)
 
-        def task(_progress: ProgressFn, _stop: StopFn) -> tuple[list[Project], list[str], Any]:
+        def task(_progress: ProgressFn, _stop: StopFn) -> tuple[list[Project], list[str], Comparison | None]:
             from sialign.review.compare import compare_renditions
             from sialign.workflows.talks import load_project
 
@@ -359,7 +375,7 @@ class CompareWindow(QMainWindow):
         self.status.setText(message)
         QMessageBox.warning(self, "Compare renditions", message)
 
-    def _compared(self, result: tuple[list[Project], list[str], Any]) -> None:
+    def _compared(self, result: tuple[list[Project], list[str], Comparison | None]) -> None:
         self._projects, self._paths, comparison = result
         if comparison is None:
             self.status.setText(self._waiting_text())
@@ -376,7 +392,7 @@ class CompareWindow(QMainWindow):
             self.table.setColumnWidth(col, width)
         header.setStretchLastSection(True)
         self._resize_rows()
-        self._fill_tables()
+        self._fill_tables(comparison)
         dis = comparison.disagreements()
         strong = sum(1 for r in dis if r.disagreement == 2)
         self.status.setText(f"{comparison.talk}: {len(comparison.rows)} source sentences, {len(comparison.names)} renditions; "
@@ -384,10 +400,9 @@ class CompareWindow(QMainWindow):
                             f"{len(dis) - strong} with other differences (amber).")
         self.comparison_ready.emit()
 
-    def _fill_tables(self) -> None:
+    def _fill_tables(self, c: Comparison) -> None:
         from sialign.review.compare import format_figure
 
-        c = self.comparison
         heads = ["Rendition", "Interpreter", "Rank", "Coverage", "Omissions", "Additions", "EVS median", "Compression", "Fillers/min"]
         self.figures.setColumnCount(len(heads))
         self.figures.setHorizontalHeaderLabels(heads)
@@ -459,7 +474,7 @@ class CompareWindow(QMainWindow):
         self.status.setText("The renditions agree everywhere.")
 
     # ---- audio --------------------------------------------------------------
-    def _track(self, path: str | None) -> Any:
+    def _track(self, path: str | None) -> AudioTrack | None:
         if not path:
             return None
         if path not in self._tracks:
@@ -548,9 +563,13 @@ class CompareWindow(QMainWindow):
         from sialign.core.atomic import atomic_write_text
         from sialign.review.compare import COMPARE_FILES, comparison_html, comparison_tsv
 
+        comparison = self.comparison
+        if comparison is None:
+            self._show_error("Add a second rendition to compare first: there is nothing to save yet.")
+            return
         try:
             fmt = COMPARE_FILES.format_of(path)
-            atomic_write_text(path, comparison_html(self.comparison) if fmt == "html" else comparison_tsv(self.comparison))
+            atomic_write_text(path, comparison_html(comparison) if fmt == "html" else comparison_tsv(comparison))
         except (SialignError, OSError) as exc:
             self._show_error(error_text(exc))
             return
