@@ -89,3 +89,22 @@ def test_bead_inspector_labels_and_post_edit_are_edits(qtbot, session) -> None:
     assert session.undo_stack.count() == 3
     inspector.apply_labels()  # nothing changed: no empty step on the undo stack
     assert session.undo_stack.count() == 3
+
+
+def test_bead_inspector_calls_a_written_translation_a_translation(qtbot) -> None:
+    source = Document.from_texts(["It was a dark night."], language="en")
+    target = Document.from_texts(["C'était une nuit sombre."], language="fr")
+    alignment = Alignment(beads=[Bead(src=(0,), tgt=(0,))], info={"text_kind": "translation"})
+    session = ProjectSession()
+    session.set_project(Project(source=source, target=target, alignment=alignment))
+    inspector = BeadInspector(session)
+    qtbot.addWidget(inspector)
+    session.select_bead(0)
+    assert inspector.target_box.title() == "Target segments (translation)"
+    assert "translation" in inspector.tabs.tabToolTip(1) and "interpretation" not in inspector.links_help.toolTip()
+    assert inspector.links_view._labels()["tgt"] == "Translation"
+    alignment.info["text_kind"] = "interpretation"
+    session.select_bead(0)
+    inspector.show_bead(0)
+    assert inspector.target_box.title() == "Target segments (interpretation)"
+    assert inspector.links_view._labels()["tgt"] == "Interpretation" and "interpreter" in inspector.links_help.toolTip()

@@ -37,8 +37,13 @@ from PySide6.QtWidgets import (
 from sialign.core.edit_base import Edit
 from sialign.core.model import Bead, Document, Project, bead_text, target_role
 from sialign.core.word_links import link_texts, links_of
-from sialign.gui.bead.word_links_view import HELP as LINKS_HELP
-from sialign.gui.bead.word_links_view import PARAPHRASE_COLOUR, UNRENDERED_COLOUR, WordLinksView, rendered_share_text
+from sialign.gui.bead.word_links_view import (
+    PARAPHRASE_COLOUR,
+    UNRENDERED_COLOUR,
+    WordLinksView,
+    links_help,
+    rendered_share_text,
+)
 from sialign.gui.common.session import ProjectSession
 
 # Qt shows a paragraph break for "\n"; inside one segment a line break is a
@@ -206,10 +211,11 @@ class BeadInspector(QWidget):
         self.links_share.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.links_help = QToolButton()
         self.links_help.setText("?")
-        self.links_help.setToolTip(LINKS_HELP)
+        self.links_help.setToolTip(links_help())
         self.links_help.setAccessibleName("Help on word links")
         self.links_help.clicked.connect(
-            lambda: QToolTip.showText(self.links_help.mapToGlobal(self.links_help.rect().bottomLeft()), LINKS_HELP, self.links_help)
+            lambda: QToolTip.showText(self.links_help.mapToGlobal(self.links_help.rect().bottomLeft()),
+                                      self.links_help.toolTip(), self.links_help)
         )
         legend_row = QHBoxLayout()
         legend_row.setContentsMargins(4, 0, 4, 0)
@@ -333,9 +339,17 @@ class BeadInspector(QWidget):
         self._index = -1
         self.show_bead(-1)
 
+    def _show_role(self, role: str) -> None:
+        """Call the target ``role`` everywhere the inspector names it (a written translation is no interpretation)."""
+        self.target_box.setTitle(f"Target segments ({role})")
+        self.tabs.setTabToolTip(1, f"Which words of the {role} render which words of the source")
+        self.post_edit.setToolTip(f"Starts as the {role}; it becomes the bead's post-edit only when you change it and apply")
+        self.links_help.setToolTip(links_help(role))
+        self.links_view.set_role(role)
+
     def show_bead(self, index: int) -> None:
         self._index = index
-        self.target_box.setTitle(f"Target segments ({target_role(self.project)})")
+        self._show_role(target_role(self.project))
         bead = self._bead()
         enabled = bead is not None
         for w in (self.good_align, self.good_mt, self.note, self.post_edit, *self._buttons):

@@ -40,18 +40,19 @@ PARAPHRASE_COLOUR = QColor(214, 236, 196)
 LABEL_COLOUR = QColor(110, 110, 110)
 MARGIN = 6
 LINE_GAP = 3
-LABELS = {"src": "Source", "tgt": "Interpretation"}
 
 
-# What the "?" button of the Word links tab says.
-HELP = (
-    "Point at a word (or click it to keep it chosen) to light up the words it is linked to on the other side.\n"
-    "Source content words without a link are shaded:\n"
-    "  green, dotted underline — rendered by paraphrase: a span of the interpretation says it in other words;\n"
-    "  orange — not found: nothing in the interpretation renders it; the interpreter may have left it out.\n"
-    "The rendered share (the table's Rendered column) counts the linked words and those rendered by paraphrase.\n"
-    "Keyboard: Left/Right move through the words, Home/End jump, Escape clears."
-)
+def links_help(role: str = "interpretation") -> str:
+    """What the "?" button of the Word links tab says; ``role``: what the target is (:func:`sialign.core.model.target_role`)."""
+    who = "the interpreter" if role == "interpretation" else "the translator"
+    return (
+        "Point at a word (or click it to keep it chosen) to light up the words it is linked to on the other side.\n"
+        "Source content words without a link are shaded:\n"
+        f"  green, dotted underline — rendered by paraphrase: a span of the {role} says it in other words;\n"
+        f"  orange — not found: nothing in the {role} renders it; {who} may have left it out.\n"
+        "The rendered share (the table's Rendered column) counts the linked words and those rendered by paraphrase.\n"
+        "Keyboard: Left/Right move through the words, Home/End jump, Escape clears."
+    )
 
 
 def rendered_share_text(links: BeadLinks | None) -> str:
@@ -92,8 +93,10 @@ class WordLinksView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setAccessibleName("Word links of the bead")
         # No tooltip on the words: it would pop up over the words that light up.
-        # The help sits behind the "?" button of the legend below (HELP).
+        # The help sits behind the "?" button of the legend below (links_help).
         self.links: BeadLinks | None = None
+        # What the target side is called: "interpretation", or "translation" for a written one.
+        self.role = "interpretation"
         self.message = ""
         self._src_text = ""
         self._tgt_text = ""
@@ -175,9 +178,17 @@ class WordLinksView(QWidget):
             y += line_height + 2 * LINE_GAP
         return boxes, y + MARGIN - 2 * LINE_GAP
 
+    def set_role(self, role: str) -> None:
+        """Call the target side ``role`` (``interpretation`` or ``translation``)."""
+        if role != self.role:
+            self.role = role
+            self._laid_out_width = -1  # the label's width may change
+            self.updateGeometry()
+            self.update()
+
     def _labels(self) -> dict[str, str]:
         """The text left of each side's words: its name."""
-        return dict(LABELS)
+        return {"src": "Source", "tgt": self.role.capitalize()}
 
     def share_text(self) -> str:
         """The rendered share in words, for the legend ("" when not measurable)."""

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from sialign.core.errors import SialignError
-from sialign.core.model import Project
+from sialign.core.model import Project, target_role
 from sialign.core.plurals import count_noun
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.file_dialogs import remember_folder
@@ -77,18 +77,20 @@ WITH_ORIGINAL = frozenset({"tsv", "jsonl"})
 
 
 def target_text_note(project: Project, fmt: ExportFormat) -> str:
-    """Which text of the interpretation the format's ``target`` holds ("" for a format without one)."""
+    """Which text of the interpretation (or translation) the format's ``target`` holds ("" for a format without one)."""
     if fmt.key in NO_TARGET_TEXT:
         return ""
     beads = project.alignment.beads if project.alignment is not None else []
     edited = sum(1 for b in beads if b.post_edit is not None)
     trimmed = sum(1 for b in beads if b.trimmed)
-    text = "Target text: the reviewer's post-edit where there is one, else the interpretation without the trimmed fillers"
-    text += f" ({edited} post-edited bead{'s' if edited != 1 else ''}, {trimmed} with trimmed fillers)."
+    role = target_role(project)
+    said = "what the interpreter said" if role == "interpretation" else "what the translator wrote"
+    text = f"Target text: the reviewer's post-edit where there is one, else the {role} without the trimmed fillers"
+    text += f" ({count_noun(edited, 'post-edited bead')}, {trimmed} with trimmed fillers)."
     if fmt.key in WITH_ORIGINAL:
-        text += " The column target_original holds what the interpreter said: every chunk, no post-edit."
+        text += f" The column target_original holds {said}: every chunk, no post-edit."
     else:
-        text += " What the interpreter said as is goes only into TSV (all fields) and JSONL (target_original)."
+        text += f" {said[0].upper()}{said[1:]} as is goes only into TSV (all fields) and JSONL (target_original)."
     return text
 
 
