@@ -77,3 +77,14 @@ def test_the_audio_suffixes_and_the_project_suffix_are_listed_once() -> None:
 
     assert all(f"*{s}" in audio_file_filter() and f"*{s.upper()}" in audio_file_filter() for s in AUDIO_SUFFIXES)
     assert is_media("talk.ja.M4A") and is_media("a.wav") and not is_media("talk.ja.srt")
+
+
+def test_docstrings_cite_only_documents_in_the_repository() -> None:
+    """No module or page points its reader to a design document or numbered paper that is not shipped with the code."""
+    import re
+
+    pattern = re.compile(r"DESIGN\.md|\bseeds?/|\b[Ss]eed \d{3}\b")
+    files = [*(REPO / "desktop" / "sialign").rglob("*.py"), *(REPO / "docs").rglob("*.md"), REPO / "README.md"]
+    found = [f"{path.relative_to(REPO)}:{n}" for path in files
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert found == []

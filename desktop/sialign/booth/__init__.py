@@ -1,4 +1,4 @@
-"""The practice booth (DESIGN.md §2.14): record a rendition against the talk and align it while it is spoken.
+"""The practice booth (docs/practice.md): record a rendition against the talk and align it while it is spoken.
 
 Qt-free: :mod:`sialign.booth.recorder` plays the source and records the
 microphone on one clock; :mod:`sialign.booth.live` is the live engine

@@ -1,4 +1,4 @@
-"""Leave-one-document-out folds for validating anything fitted on the dev sets (DESIGN.md §5).
+"""Leave-one-document-out folds for validating anything fitted on the dev sets (docs/quality.md).
 
 A document is a speech, a talk, or a chapter-sized piece of a book: a long
 document is cut at gold bead boundaries into pieces of about equal size, so

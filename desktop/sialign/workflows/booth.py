@@ -1,4 +1,4 @@
-"""The practice booth's use cases for the front ends (DESIGN.md §2.14).
+"""The practice booth's use cases for the front ends (docs/practice.md).
 
 A session is interpreted against a *talk*: the source transcript with times
 on the source recording's clock and that recording, taken from a project,
