@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from sialign.cli.progress import add_quiet, console_progress, end_progress
 from sialign.cli.project_args import add_project_and_output, add_write_guard, write_guard
+from sialign.core.doubt import count_above
 from sialign.core.plurals import count_noun
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def _learned_line(done: Filtered) -> str:
     """A summary line of what the learned filter did."""
     assert done.doubt is not None and done.learned is not None and done.params is not None
     result, params = done.doubt, done.params
-    above = int((result.doubt > params.doubt_max).sum())
+    above = count_above(result, params.doubt_max)
     newly, restored = done.learned_drops()
     good, wrong = result.counts
     seconds = sum(result.seconds.values())

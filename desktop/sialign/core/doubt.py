@@ -50,4 +50,9 @@ class DoubtScores(Protocol):
         ...
 
 
-__all__ = ["BeadKey", "DoubtScores"]
+def count_above(scores: DoubtScores, threshold: float) -> int:
+    """How many scored beads the doubt puts above ``threshold`` (what the doubt filter flags, or drops)."""
+    return int((np.asarray(scores.doubt) > threshold).sum())
+
+
+__all__ = ["BeadKey", "DoubtScores", "count_above"]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from sialign.core.doubt import BeadKey, DoubtScores
+from sialign.core.doubt import BeadKey, DoubtScores, count_above
 from sialign.core.model import Bead, Document, Project
 from sialign.core.plurals import plural
 from sialign.core.progress import ProgressFn, StopFn
@@ -250,7 +250,7 @@ class DoubtFilterBox(QWidget):
         else:
             threshold = self.threshold.value()
             self.flips = preview_doubt(result, alignment.beads, threshold, self.drop_box.isChecked())
-            above = int((result.doubt > threshold).sum())
+            above = count_above(result, threshold)
             good, wrong = result.counts
             self.count_label.setText(
                 f"<b>{len(self.flips)}</b> {plural('bead', len(self.flips))} would change; "
