@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QWidget,
 )
 
@@ -106,7 +107,10 @@ class CorpusExportDialog(QDialog):
         self.talks_label.setWordWrap(True)
         self.error_label = error_message()
         self.error_label.hide()
-        form = growing_form([("Format", self.format_box), ("Talks", self.split_box), ("", self.only_confirmed),
+        for label in (self.talks_label, self.error_label):
+            # A long path in a message wraps or is cut at the edge (whole in the tooltip); it never widens the dialog off screen.
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        form = growing_form([("Format", self.format_box), ("Split", self.split_box), ("", self.only_confirmed),
                              ("File", path_box), ("", self.talks_label)])
         self.buttons = dialog_layout(self, form, self.error_label, ok_text="Export")
         self._restore()

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -195,6 +196,9 @@ class CorpusWindow(QMainWindow):
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setVisible(False)
+        for label in (self.summary, self.message):
+            # A long file name must not widen the window past the screen: it is cut at the edge, whole in the tooltip.
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         bar = QHBoxLayout()
         for widget in (self.view_box, self.search, self.review_button, self.align_button, self.export_button, self.cancel_button,
                        self.refresh_button):
@@ -367,6 +371,7 @@ class CorpusWindow(QMainWindow):
         self.progress.setValue(0)
         self.progress.setVisible(True)
         self.summary.setText(f"Exporting the corpus to {options.path}…")
+        self.summary.setToolTip(options.path)
         self.exports.start(worker)
         self._enable_actions()
         return True
