@@ -7,6 +7,8 @@ the real pipeline.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -197,3 +199,32 @@ def desktop_font(qapp):
     QApplication.setFont(bigger)
     yield bigger
     QApplication.setFont(font)
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    """A corpus folder of two aligned talks cut from the example and one that failed (``bad``)."""
+    import shutil
+
+    from sialign.corpus import align_corpus
+
+    talks = tmp_path / "talks"
+    talks.mkdir()
+    for name in ("talk.en.srt", "talk.ja.srt"):
+        shutil.copy(EXAMPLES / name, talks / name)
+    en = (EXAMPLES / "talk.en.srt").read_text(encoding="utf-8").split("\n\n")
+    ja = (EXAMPLES / "talk.ja.srt").read_text(encoding="utf-8").split("\n\n")
+    (talks / "first.en.srt").write_text("\n\n".join(en[:12]) + "\n", encoding="utf-8")
+    (talks / "first.ja.srt").write_text("\n\n".join(ja[:33]) + "\n", encoding="utf-8")
+    (talks / "bad.srt").write_bytes(b"\x00\x01 not captions")
+    manifest = talks / "manifest.tsv"
+    manifest.write_text(
+        "talk\tsource\ttarget\nexample\ttalk.en.srt\ttalk.ja.srt\nfirst\tfirst.en.srt\tfirst.ja.srt\nbad\tbad.srt\ttalk.ja.srt\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "corpus"
+    align_corpus(manifest, out)
+    return out

@@ -93,27 +93,3 @@ def test_a_failing_talk_leaves_the_old_export_as_it_was(tmp_path: Path) -> None:
 def test_a_format_of_one_talk_is_refused_by_name(tmp_path: Path, fmt: str) -> None:
     with pytest.raises(ExportError, match=f"a {fmt} file holds one talk"):
         write_pooled(_talks(), tmp_path / "x", fmt)
-
-
-@pytest.mark.parametrize("fmt", ["tsv", "tsv2", "jsonl"])
-def test_a_pooled_export_is_the_single_talk_exports_one_after_the_other(tmp_path: Path, fmt: str) -> None:
-    """One row writer for both: a pooled tsv2 once wrote a talk's omission as ``"An omitted sentence.\\t"``."""
-    from sialign.core.model import Bead, BeadStatus
-
-    talks = _talks()
-    omitted = talks[1].alignment.beads[0]  # type: ignore[union-attr]
-    talks[1].alignment.beads[0] = Bead(omitted.src, (), None, BeadStatus.AUTO)  # type: ignore[union-attr]
-    talks[1].alignment.beads.insert(1, Bead((), omitted.tgt, None, BeadStatus.AUTO))  # type: ignore[union-attr]
-    suffix = ".tsv" if fmt == "tsv2" else f".{fmt}"
-    singles: list[str] = []
-    for k, talk in enumerate(talks):
-        one = tmp_path / f"one{k}{suffix}"
-        write_alignment(talk, one, format=fmt)
-        lines = one.read_text(encoding="utf-8").splitlines()
-        singles += lines[1:] if fmt == "tsv" and k else lines
-    pooled = tmp_path / f"all{suffix}"
-    _talks_written, rows = write_pooled(talks, pooled, fmt)
-    assert pooled.read_text(encoding="utf-8").splitlines() == singles
-    assert rows == len(singles) - (fmt == "tsv")
-    if fmt == "tsv2":
-        assert all(side.strip() for line in singles for side in line.split("\t"))

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
-import json
 import logging
 import os
 import pkgutil
@@ -295,32 +294,14 @@ def standing_on(path: str, named: str) -> list[tuple[str, str | Path | None]]:
 
     Nothing for any other file (or one that cannot be read: the command itself says why).
     """
-    from sialign.core.file_kind import PROJECT_SUFFIX, is_project_file
-    from sialign.corpus.runner import STATE_FILE
+    from sialign.core.file_kind import is_project_file
+    from sialign.corpus.outputs import corpus_files
     from sialign.workflows.outputs import project_files
 
     found: list[tuple[str, str | Path | None]] = []
     expanded = Path(path).expanduser()
     if expanded.is_dir():
-        state_path = expanded / STATE_FILE
-        if not state_path.is_file():
-            return found
-        found.append((f"the corpus state file of {named}", state_path))
-        try:
-            data = json.loads(state_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return found
-        if not isinstance(data, dict):
-            return found
-        manifest = data.get("manifest")
-        if isinstance(manifest, str) and manifest:
-            found.append((f"the manifest of {named}", manifest))
-        talks = data.get("talks")
-        for talk in talks if isinstance(talks, dict) else {}:
-            project = expanded / f"{talk}{PROJECT_SUFFIX}"
-            if project.is_file():
-                found.append((f"talk {talk}'s project in {named}", project))
-                found.extend((f"{what} of talk {talk} in {named}", file) for what, file in project_files(project))
+        found.extend(corpus_files(expanded, named))
         return found
     if is_project_file(expanded) and expanded.is_file():
         found.extend((f"{what} named by {named}", file) for what, file in project_files(expanded))

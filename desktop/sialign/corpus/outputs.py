@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from sialign.core.errors import InputError, SialignError
 from sialign.core.plurals import count_noun
+from sialign.core.progress import ProgressFn, StopFn, check_stop
 from sialign.corpus.runner import CorpusState
 
 SPLITS_FILE = "splits.json"
@@ -29,27 +30,13 @@ def _load(state: CorpusState, talk: str) -> Any:
     return load_project(state.project_path(talk))
 
 
-def export_corpus(
-    folder: str | Path, output: str | Path, fmt: str, *, split: str | None = None, only_confirmed: bool = False
-) -> tuple[int, int]:
-    """Write every aligned talk's beads into one file, the talk's id on each row.
+def export_talks(folder: str | Path, split: str | None = None) -> list[str]:
+    """The talks a corpus export writes: the aligned ones (their project is there), of ``split`` when given, by name.
 
-    Args:
-        folder: the corpus folder.
-        output: the file to write (atomically).
-        fmt: ``tsv`` (the parallel TSV with its header once), ``tsv2``
-            (source<TAB>target), ``jsonl`` or ``tmx``.
-        split: only talks of this split (``splits.json``, else the manifest's column).
-        only_confirmed: only confirmed beads.
-
-    Returns:
-        (talks, rows) written.
+    Raises:
+        SialignError: there is none, with why (no talk aligned, the corpus
+            not split yet, none in that split).
     """
-    from sialign.io.export_formats import POOLED_FORMATS
-    from sialign.workflows.outputs import export_many
-
-    if fmt not in POOLED_FORMATS:
-        raise SialignError(f"format {fmt!r}: corpus exports are {', '.join(POOLED_FORMATS)}")
     state = CorpusState(folder)
     talks = _done_talks(state, split)
     if not talks:
@@ -57,8 +44,99 @@ def export_corpus(
             raise SialignError(f"{folder}: no talk is assigned to a split yet — split the corpus first (or give the "
                                f"manifest a 'split' column), then export split {split!r}", settings=("split_corpus",))
         raise SialignError(f"{folder}: no aligned talk{f' in split {split!r}' if split else ''} to export")
-    # One talk in memory at a time: the projects are read as the writer asks for them.
-    return export_many((_load(state, talk) for talk in talks), output, fmt, only_confirmed=only_confirmed)
+    return talks
+
+
+def split_names(folder: str | Path) -> list[str]:
+    """The splits the talks of a corpus folder are in (``splits.json``, else the manifest's column), sorted."""
+    state = CorpusState(folder)
+    assigned = load_splits(state.folder)
+    return sorted({assigned.get(t) or r.split for t, r in state.records.items()} - {""})
+
+
+def corpus_files(folder: str | Path, named: str = "the corpus folder") -> list[tuple[str, Path]]:
+    """The files a corpus folder stands on, to keep an output off them: its state file, manifest and talks' projects.
+
+    ``(what, path)`` pairs for :func:`sialign.workflows.outputs.check_not_an_input`,
+    each talk's transcripts and recordings included; ``named`` is how the
+    messages name the folder. Nothing for a folder without a readable state file.
+    """
+    from sialign.corpus.runner import STATE_FILE
+    from sialign.io.project_file import PROJECT_SUFFIX
+    from sialign.workflows.outputs import project_files
+
+    found: list[tuple[str, Path]] = []
+    folder = Path(folder).expanduser()
+    state_path = folder / STATE_FILE
+    if not state_path.is_file():
+        return found
+    found.append((f"the corpus state file of {named}", state_path))
+    try:
+        data = json.loads(state_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return found
+    if not isinstance(data, dict):
+        return found
+    manifest = data.get("manifest")
+    if isinstance(manifest, str) and manifest:
+        found.append((f"the manifest of {named}", Path(manifest)))
+    talks = data.get("talks")
+    for talk in talks if isinstance(talks, dict) else {}:
+        project = folder / f"{talk}{PROJECT_SUFFIX}"
+        if project.is_file():
+            found.append((f"talk {talk}'s project in {named}", project))
+            found.extend((f"{what} of talk {talk} in {named}", file) for what, file in project_files(project))
+    return found
+
+
+def export_corpus(
+    folder: str | Path, output: str | Path, fmt: str, *, split: str | None = None, only_confirmed: bool = False,
+    progress: ProgressFn | None = None, should_stop: StopFn | None = None, option: str = "-o",
+) -> tuple[int, int]:
+    """Write every aligned talk's beads into one file, the talk's id on each row.
+
+    The one corpus export of ``sialign corpus export`` and the corpus
+    window's *Export…*. Each talk's rows are those of its own export
+    (:func:`sialign.io.writers.talk_rows`).
+
+    Args:
+        folder: the corpus folder.
+        output: the file to write (atomically: it is replaced only when every talk is in).
+        fmt: ``tsv`` (the parallel TSV with its header once), ``tsv2``
+            (source<TAB>target), ``jsonl`` or ``tmx``.
+        split: only talks of this split (``splits.json``, else the manifest's column).
+        only_confirmed: only confirmed beads.
+        progress: ``progress(fraction, message)`` before each talk is read.
+        should_stop: asked before each talk; True stops with
+            :class:`~sialign.core.errors.AlignmentCancelled`, ``output`` untouched.
+        option: how messages name ``output`` (``-o``, ``The export``).
+
+    Returns:
+        (talks, rows) written.
+
+    Raises:
+        SialignError: an unknown format, or no talk to export (:func:`export_talks`).
+        OutputError: the folder of ``output`` does not exist, or the file cannot be written.
+        OutputIsInputError: ``output`` is one of the files the corpus stands on.
+    """
+    from sialign.io.export_formats import POOLED_FORMATS
+    from sialign.workflows.outputs import check_not_an_input, export_many
+
+    if fmt not in POOLED_FORMATS:
+        raise SialignError(f"format {fmt!r}: corpus exports are {', '.join(POOLED_FORMATS)}")
+    talks = export_talks(folder, split)
+    check_not_an_input(output, corpus_files(folder), option)
+    state = CorpusState(folder)
+
+    def projects() -> Iterator[Any]:
+        # One talk in memory at a time: the projects are read as the writer asks for them.
+        for k, talk in enumerate(talks):
+            check_stop(should_stop)
+            if progress is not None:
+                progress(k / len(talks), f"{talk} ({k + 1}/{len(talks)})")
+            yield _load(state, talk)
+
+    return export_many(projects(), output, fmt, only_confirmed=only_confirmed, option=option)
 
 
 def load_splits(folder: str | Path) -> dict[str, str]:

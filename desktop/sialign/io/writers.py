@@ -273,8 +273,7 @@ def write_parallel_tsv(rows: list[AlignmentRow], path: str | Path, *, two_column
     written = 0
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         if not two_column:
-            with_links = any(row.links is not None for row in rows)
-            fh.write("\t".join(LINKS_TSV_COLUMNS if with_links else PARALLEL_TSV_COLUMNS) + "\n")
+            fh.write(_tsv_head(links=any(row.links is not None for row in rows)))
         for row in rows:
             if (line := tsv_line(row, two_column=two_column)) is not None:
                 fh.write(line)
@@ -444,26 +443,65 @@ def tmx_units(project: Project, beads: list[tuple[int, Bead]], *, talk: bool = F
         yield "".join(lines)
 
 
-def write_tmx(project: Project, path: str | Path, beads: list[tuple[int, Bead]]) -> int:
-    """TMX 1.4: one ``<tu>`` per bead with text on both sides; returns units written."""
-    written = 0
+def talk_rows(project: Project, fmt: str, *, only_confirmed: bool = False, include_dropped: bool = False,
+              links: bool = False, pooled: bool = False) -> list[str]:
+    """The rows of a talk's export in a pooling format, each with its line break, without the file's head and tail.
+
+    The one row writer of a talk's file (:func:`write_alignment`) and of a
+    corpus file (:func:`write_pooled`), so a talk's rows are the same in
+    both: ``tsv`` lines (the talk's id in the first column), ``tsv2`` pairs
+    (a bead with one side empty is left out), ``jsonl`` records (with
+    ``talk``) and ``tmx`` units (a bead with one side empty is left out).
+    Word links (``links``) go into ``tsv`` and ``jsonl`` rows only.
+
+    ``pooled``: the rows go into a file of many talks, so each carries the
+    talk's id where the format has no column for it: a TMX unit gets an
+    ``x-talk`` prop (a talk's own file names the talk in its header). The
+    other formats' rows are the same either way.
+
+    Raises:
+        ExportError: the talk is not aligned (before anything is written), or
+            ``fmt`` holds one talk per file.
+    """
+    if fmt in ("tsv", "tsv2"):
+        rows = alignment_rows(project, only_confirmed=only_confirmed, include_dropped=include_dropped, links=links)
+        return [line for row in rows if (line := tsv_line(row, two_column=fmt == "tsv2")) is not None]
+    if fmt == "jsonl":
+        records = alignment_records(project, only_confirmed=only_confirmed, include_dropped=include_dropped, links=links)
+        return [json_line(record) + "\n" for record in records]
+    if fmt == "tmx":
+        return list(tmx_units(project, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped), talk=pooled))
+    raise ExportError(f"a {fmt} file holds one talk — pooled exports are {', '.join(POOLED_FORMATS)}")
+
+
+def _tsv_head(*, links: bool) -> str:
+    return "\t".join(LINKS_TSV_COLUMNS if links else PARALLEL_TSV_COLUMNS) + "\n"
+
+
+def write_talk_rows(project: Project, path: str | Path, fmt: str, *, only_confirmed: bool = False,
+                    include_dropped: bool = False, links: bool = False) -> int:
+    """A talk's file in a pooling format: its head (TSV header, TMX header naming the talk), :func:`talk_rows`, its tail; returns rows written."""
+    rows = talk_rows(project, fmt, only_confirmed=only_confirmed, include_dropped=include_dropped, links=links)
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(tmx_head(project.source.language or "und", project.talk_id))
-        for unit in tmx_units(project, beads):
-            fh.write(unit)
-            written += 1
-        fh.write(TMX_TAIL)
-    return written
+        if fmt == "tsv":
+            fh.write(_tsv_head(links=links))
+        elif fmt == "tmx":
+            fh.write(tmx_head(project.source.language or "und", project.talk_id))
+        fh.writelines(rows)
+        if fmt == "tmx":
+            fh.write(TMX_TAIL)
+    return len(rows)
 
 
 def write_pooled(projects: Iterable[Project], path: str | Path, fmt: str, *, only_confirmed: bool = False) -> tuple[int, int]:
     """Write many talks' beads into one file of a pooling format, one talk at a time; returns (talks, rows).
 
     ``fmt`` is a key of :data:`~sialign.io.export_formats.POOLED_FORMATS`:
-    ``tsv`` (the header once, the talk's id on each row), ``tsv2``, ``jsonl``
-    (the talk's id in each record) or ``tmx`` (one header, the talk's id on
-    each unit). Only one talk is held at a time; the file is replaced
-    atomically when every talk is written.
+    ``tsv`` (the header once), ``tsv2``, ``jsonl`` or ``tmx`` (one header
+    naming no talk). Each talk's rows are those of its own export
+    (:func:`talk_rows`), a TMX unit adding its talk's id. Only one talk is
+    held at a time; the file is replaced atomically when every talk is
+    written.
 
     Raises:
         ExportError: ``fmt`` holds one talk per file.
@@ -473,24 +511,14 @@ def write_pooled(projects: Iterable[Project], path: str | Path, fmt: str, *, onl
     talks = rows = 0
     with atomic_open(path, "w", encoding="utf-8", newline="\n") as fh:
         if fmt == "tsv":
-            fh.write("\t".join(PARALLEL_TSV_COLUMNS) + "\n")
+            fh.write(_tsv_head(links=False))
         for project in projects:
             if fmt == "tmx" and talks == 0:
                 fh.write(tmx_head(project.source.language or "und"))
             talks += 1
-            if fmt in ("tsv", "tsv2"):
-                for row in alignment_rows(project, only_confirmed=only_confirmed):
-                    if (line := tsv_line(row, two_column=fmt == "tsv2")) is not None:
-                        fh.write(line)
-                        rows += 1
-            elif fmt == "jsonl":
-                for record in alignment_records(project, only_confirmed=only_confirmed):
-                    fh.write(json_line(record) + "\n")
-                    rows += 1
-            else:
-                for unit in tmx_units(project, select_beads(project, only_confirmed=only_confirmed), talk=True):
-                    fh.write(unit)
-                    rows += 1
+            lines = talk_rows(project, fmt, only_confirmed=only_confirmed, pooled=True)
+            fh.writelines(lines)
+            rows += len(lines)
         if fmt == "tmx":
             if talks == 0:
                 fh.write(tmx_head("und"))
@@ -667,13 +695,8 @@ def write_alignment(project: Project, path: str | Path, *, format: str | None = 
         ExportError: no alignment, or an unknown format.
     """
     fmt = alignment_format_for(path, format, two_column=two_column)
-    if fmt in ("tsv", "tsv2"):
-        rows = alignment_rows(project, only_confirmed=only_confirmed, include_dropped=include_dropped, links=links)
-        return write_parallel_tsv(rows, path, two_column=fmt == "tsv2")
-    if fmt == "jsonl":
-        return write_jsonl(alignment_records(project, only_confirmed=only_confirmed, include_dropped=include_dropped, links=links), path)
-    if fmt == "tmx":
-        return write_tmx(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped))
+    if export_format(fmt).pools:
+        return write_talk_rows(project, path, fmt, only_confirmed=only_confirmed, include_dropped=include_dropped, links=links)
     if export_format(fmt).subtitle_side is not None:
         return write_side_subtitles(project, path, select_beads(project, only_confirmed=only_confirmed, include_dropped=include_dropped), fmt)
     if fmt in ("textgrid", "eaf"):
