@@ -228,18 +228,3 @@ def practice_edit(project: Project, final: Project) -> Edit:
     if final.params is not None and final.params != project.params:
         edits.append(SetParams(final.params))
     return edits[0] if len(edits) == 1 else Batch(tuple(edits), label=PRACTICE_LABEL)
-
-
-def speech_models() -> tuple[list[tuple[str, Path]], str | None]:
-    """(name, folder) of every usable Whisper model, and the name of the one to use by default (None: none chosen).
-
-    The default is the one set in *Settings* / ``sialign models default``, or the only model when there is one.
-    """
-    from sialign.embed.models_registry import KIND_WHISPER, ModelRegistry
-
-    registry = ModelRegistry()
-    found = [(e.name, e.path) for e in registry.list_models(kind=KIND_WHISPER) if e.usable and e.path is not None]
-    default = registry.default_whisper
-    if default is None and len(found) == 1:
-        default = found[0][0]
-    return found, default

@@ -134,8 +134,8 @@ class _Choices:
 
     def read_talk(self, progress: ProgressFn, should_stop: StopFn) -> BoothTalk:
         """The talk (in a worker): the model is checked first, as a source recording may take a minute to transcribe."""
-        from sialign.transcribe.models import whisper_model_info
         from sialign.workflows.booth import booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording
+        from sialign.workflows.speech import whisper_model_info
 
         info = whisper_model_info(self.model)
         if not info.knows(self.tgt_lang):
@@ -177,7 +177,7 @@ def default_recorder(source_audio: Path | None, out_path: Path, **kwargs: Any) -
 
 
 def default_models() -> tuple[list[tuple[str, Path]], str | None]:
-    from sialign.workflows.booth import speech_models
+    from sialign.workflows.speech import speech_models
 
     return speech_models()
 
