@@ -21,7 +21,9 @@ They are the one door that changes a project: the command line, the desktop
 app, corpus mode and the Python API go through them, never through
 ``apply_edit`` themselves; the front ends and corpus mode import nothing of
 the aligner, the filters or the word aligner (:mod:`sialign.align`,
-:mod:`sialign.filters`, :mod:`sialign.links`) but through them.
+:mod:`sialign.filters`, :mod:`sialign.links`) but through them, and the front
+ends nothing of the booth's engine or speech recognition (:mod:`sialign.booth`,
+:mod:`sialign.transcribe`).
 
 Modules are imported on use: ``import sialign.workflows`` stays cheap.
 """

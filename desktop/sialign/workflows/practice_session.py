@@ -33,8 +33,9 @@ that name only when the live pass ends.
 
 The plain types a front end holds (:class:`LiveUpdate`, :class:`LiveBead`,
 :class:`LiveResult`, :class:`RecordingResult`, :class:`BoothDevices`,
-:class:`AudioDevice`) are re-exported here, so that the front ends reach the
-booth's engine through this module only.
+:class:`AudioDevice`) are re-exported here: the front ends reach the booth's
+engine only through this module (the ``speech-door`` contract in
+``pyproject.toml``).
 """
 
 from __future__ import annotations
