@@ -179,6 +179,17 @@ def test_architecture_one_door_contract_covers_the_engines() -> None:
     assert set(contract["forbidden_modules"]) >= {"sialign.align", "sialign.filters", "sialign.links"}
 
 
+def test_architecture_speech_door_contract_covers_the_booth_and_recognition() -> None:
+    """The front ends put a practice session together and look up speech models through sialign.workflows only."""
+    import tomllib
+
+    config = tomllib.loads((PKG.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == "speech-door")
+    assert contract["type"] == "forbidden"
+    assert set(contract["source_modules"]) >= {"sialign.cli", "sialign.gui"}
+    assert set(contract["forbidden_modules"]) >= {"sialign.booth", "sialign.transcribe"}
+
+
 # Import circles inside sialign that are known and accepted: none. Each entry would be one strongly
 # connected group of modules; the test fails on any other group and on an entry that is no circle.
 KNOWN_CIRCLES: set[frozenset[str]] = set()

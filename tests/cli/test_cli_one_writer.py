@@ -66,12 +66,22 @@ class _FakeRecorder:
         _FakeRecorder.made.append(out_path)
         self.out_path = out_path
         self.source_finished = True
+        self.recording = False
         self.error = ""
+        self.level_dbfs = -120.0
+        self.elapsed_s = 0.0
+        self.source_duration_s = 0.0
+        self.paused = False
+        self.dropped_blocks = 0
 
-    def start(self) -> None:
+    def prepare(self, should_stop: Any = None) -> None:
         pass
 
+    def start(self) -> None:
+        self.recording = True
+
     def stop(self) -> Any:
+        self.recording = False
         return SimpleNamespace(path=self.out_path)
 
 
@@ -80,15 +90,23 @@ def test_the_default_or_named_recording_never_replaces_a_file(talk: dict[str, Pa
                                                               named: bool) -> None:
     """``-o talk.en.sialign`` once recorded into ``talk.en.wav``, the talk's own recording."""
     import sialign.booth.recorder as recorder
+    from booth_fakes import FakeLiveFactory
     from sialign.cli import cmd_practice
+    from sialign.workflows.booth import practice_talk
+    from sialign.workflows.practice_session import Microphone, PracticeSession, SessionParts
 
     monkeypatch.setattr(recorder, "BoothRecorder", _FakeRecorder)
     _FakeRecorder.made.clear()
     own = talk["folder"] / "talk.en.wav"
     own.write_bytes(b"the talk's recording")
     args = SimpleNamespace(recording=str(own) if named else None, quiet=True)
-    got = cmd_practice._record(args, talk["folder"] / "talk.en.sialign", str(talk["audio"]), SimpleNamespace(feed=None))
-    assert _FakeRecorder.made == [got]
+    got = cmd_practice._recording_path(args, talk["folder"] / "talk.en.sialign")
+    session = PracticeSession(practice_talk(talk["src"], src_lang="en", src_audio=talk["audio"]), tgt_lang="ja",
+                              model=talk["folder"], rendition=Microphone(got), parts=SessionParts(live=FakeLiveFactory()))
+    session.prepare()
+    session.start()
+    cmd_practice._record(args, session)
+    assert _FakeRecorder.made == [got] and session.recording_path == got
     assert got != own and not got.exists() and got.parent == own.parent
     assert got.name.startswith("talk.en.practice-") and got.suffix == ".wav"
     assert own.read_bytes() == b"the talk's recording"

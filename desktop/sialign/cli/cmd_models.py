@@ -163,7 +163,7 @@ def _list_speech(registry: ModelRegistry, *, as_json: bool) -> int:
     """The Whisper models, what each recognises, and which one is the default (`list --speech`)."""
     from sialign.core.errors import SialignError
     from sialign.embed import models_registry as mr
-    from sialign.transcribe.models import whisper_model_info
+    from sialign.workflows.speech import whisper_model_info
 
     entries = registry.list_models(include_hf_cache=False, kind=mr.KIND_WHISPER)
     try:

@@ -15,15 +15,15 @@ end, one full offline pass (as 'sialign transcribe' then 'sialign align') makes 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import sys
-import threading
 from pathlib import Path
-from typing import IO, Any
+from typing import TYPE_CHECKING
 
 from sialign.cli.project_args import add_write_guard, write_guard
 from sialign.core.file_kind import PROJECT_SUFFIX
+
+if TYPE_CHECKING:
+    from sialign.workflows.practice_session import PracticeSession
 
 HELP = "practise interpreting a talk: align a rendition live while it is spoken, then save the session's project"
 
@@ -48,15 +48,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sialign.booth.live import LiveAligner
-    from sialign.cli.progress import console_progress
+    from sialign.cli.progress import console_progress, end_progress
     from sialign.cli.usage import usage_error
+    from sialign.core.coverage import live_coverage
     from sialign.core.errors import SialignError
     from sialign.core.languages import normalise_language
-    from sialign.transcribe.models import whisper_model_for
-    from sialign.transcribe.recognise import require_recogniser
-    from sialign.workflows.outputs import check_output_folder, export
-    from sialign.workflows.practice import is_recording, live_summary, practice_project, practice_source
+    from sialign.workflows.booth import practice_talk
+    from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.practice import is_recording, live_summary
+    from sialign.workflows.practice_session import LiveUpdate, Microphone, PracticeSession, RenditionFile
+    from sialign.workflows.speech import require_recogniser, whisper_model_for
 
     output = Path(args.output)
     if output.suffix.lower() != PROJECT_SUFFIX:
@@ -69,75 +70,52 @@ def run(args: argparse.Namespace) -> int:
     progress = console_progress(args.quiet)
     # A transcript is read (and refused when untimed) before the model is looked for; a recording needs it first.
     model = whisper_model_for(args.whisper_model) if is_recording(args.source) else None
-    source, src_audio_path = practice_source(args.source, src_lang=src_lang, src_audio=src_audio, whisper_model=model, progress=progress)
+    talk = practice_talk(args.source, src_lang=src_lang, src_audio=src_audio, whisper_model=model, progress=progress)
     if model is None:
         model = whisper_model_for(args.whisper_model)
-    elif progress is not None:
-        print(file=sys.stderr)
-    events_file: IO[str] | None = None
-    closing = contextlib.ExitStack()
+    else:
+        end_progress(progress)
     if args.events:
-        from sialign.core.atomic import atomic_open
-
         check_output_folder(args.events, "--events")
-        # Written as beads come into a temporary file beside it, which replaces --events when the session
-        # ends: an earlier file of that name is never left half-written.
-        events_file = closing.enter_context(atomic_open(args.events, "w", encoding="utf-8", newline=None))
-    from sialign.core.coverage import live_coverage
+    source_ids = talk.source.ids()
 
-    written = 0
-    lock = threading.Lock()
-    source_ids = source.ids()
-
-    def show(update: Any) -> None:
-        nonlocal written
-        with lock:
-            fresh = live.events[written:]
-            written = len(live.events)
-        if events_file is not None:
-            for event in fresh:
-                events_file.write(json.dumps(event, ensure_ascii=False) + "\n")
-            events_file.flush()
+    def show(update: LiveUpdate) -> None:
         if not args.quiet and sys.stderr.isatty():
             covered = live_coverage(update.beads, source_ids)
-            rendered, amber = covered.rendered, covered.omitted
-            print(f"\r{update.committed_until_s:7.1f} s  {len(update.target):4d} chunks  {rendered:4d} sentences rendered"
-                  f"  {amber:3d} unrendered", end="", file=sys.stderr, flush=True)
+            print(f"\r{update.committed_until_s:7.1f} s  {len(update.target):4d} chunks  {covered.rendered:4d} sentences rendered"
+                  f"  {covered.omitted:3d} unrendered", end="", file=sys.stderr, flush=True)
 
-    live = LiveAligner(source, tgt_lang=tgt_lang, model=model, on_update=show, speed=args.speed if rendition else 1.0,
-                       threads=args.threads)
+    session = PracticeSession(
+        talk, tgt_lang=tgt_lang, model=model,
+        rendition=RenditionFile(rendition, args.speed) if rendition is not None else Microphone(_recording_path(args, output)),
+        on_update=show, events=Path(args.events) if args.events else None, threads=args.threads)
+    session.prepare()
+    session.start()
     try:
-        live.start()
         if rendition is not None:
-            recording = rendition
-            _feed(rendition, live, args.speed)
+            session.feed()
         else:
-            recording = _record(args, output, src_audio_path, live)
-        result = live.finish()
-    finally:
-        closing.close()
+            _record(args, session)
+        result = session.finish_live()
+    except BaseException:  # Ctrl+C, a failed recording: the recording and the events shown so far are kept
+        session.abandon()
+        raise
     if not args.quiet:
         if sys.stderr.isatty():
             print(file=sys.stderr)
-        summary = live_summary(result, source) or {}
-        print(f"live: {summary.get('rendered')} of {len(source)} sentences rendered, {summary.get('unrendered')} unrendered; "
+        summary = live_summary(result, talk.source) or {}
+        print(f"live: {summary.get('rendered')} of {len(talk.source)} sentences rendered, {summary.get('unrendered')} unrendered; "
               f"bead latency median {summary.get('latency_median_s')} s, 90th percentile {summary.get('latency_p90_s')} s; "
               f"{result.processed_s:.1f} of {result.received_s:.1f} s of audio read in {result.passes} passes", file=sys.stderr)
     try:
-        project = practice_project(source, recording, tgt_lang=tgt_lang, model=model, live=result,
-                                   src_audio=Path(src_audio_path) if src_audio_path else None, threads=args.threads,
-                                   progress=progress)
+        project = session.full_pass(progress)
     except (SialignError, OSError) as exc:
         # The student's session is not lost with the full pass: the live alignment is saved as it was shown.
-        from sialign.workflows.practice import live_project
-
-        saved = export(live_project(source, result, recording=recording,
-                                    src_audio=Path(src_audio_path) if src_audio_path else None), output, **write_guard(args))
+        saved = session.save(session.live_project(), output, **write_guard(args))
         raise SialignError(f"the full pass over the recording failed ({exc}); the live session was saved as it was shown: "
                            f"{saved} — align it again later with 'sialign realign'") from exc
-    if progress is not None:
-        print(file=sys.stderr)
-    saved = export(project, output, **write_guard(args))
+    end_progress(progress)
+    saved = session.save(project, output, **write_guard(args))
     if not args.quiet:
         assert project.alignment is not None
         counts = project.alignment.counts()
@@ -167,38 +145,34 @@ def _audio_option(value: str | None, option: str) -> str | None:
     return str(Path(value).expanduser())
 
 
-def _feed(rendition: Path, live: Any, speed: float) -> None:
-    from sialign.booth.recorder import feed_file
-
-    feed_file(rendition, live.feed, speed=speed)
-
-
-def _record(args: argparse.Namespace, output: Path, src_audio: str | None, live: Any) -> Path:
-    """Play the source and record the microphone until the source ends (or Ctrl+C); the recording's path."""
-    import time
-
-    from sialign.booth.recorder import BoothRecorder
+def _recording_path(args: argparse.Namespace, output: Path) -> Path:
+    """Where ``--record`` records: ``--recording`` or SESSION.wav beside -o, or a free name beside it when that is taken."""
     from sialign.workflows.booth import free_recording_path
 
-    wanted = Path(args.recording).expanduser() if args.recording else output.with_suffix(".wav")
+    wanted = Path(args.recording).expanduser() if args.recording else output.expanduser().with_suffix(".wav")
     target = free_recording_path(wanted)
     if target != wanted and not args.quiet:
         print(f"{wanted} exists: recording to {target} instead", file=sys.stderr)
-    recorder = BoothRecorder(Path(src_audio) if src_audio else None, target, on_block=live.feed)
-    recorder.start()
+    return target
+
+
+def _record(args: argparse.Namespace, session: PracticeSession) -> None:
+    """Record while the talk plays, until it ends (or Ctrl+C); the recording is finished and kept."""
+    import time
+
     if not args.quiet:
-        print(f"recording to {recorder.out_path}" + ("; the talk plays until its end" if src_audio else "")
+        print(f"recording to {session.recording_path}" + ("; the talk plays until its end" if session.talk.src_audio else "")
               + " — press Ctrl+C to stop", file=sys.stderr)
     try:
-        while not recorder.source_finished:
+        while not session.status().talk_finished:
             time.sleep(0.2)
-            if recorder.error:
+            if session.status().error:
                 break
     except KeyboardInterrupt:
         pass
-    done = recorder.stop()
-    if recorder.error:
+    done = session.stop_recording()
+    error = session.status().error
+    if error:
         from sialign.core.errors import SialignError
 
-        raise SialignError(f"{done.path}: the recording stopped: {recorder.error}")
-    return Path(done.path)
+        raise SialignError(f"{done.path if done else session.recording_path}: the recording stopped: {error}")

@@ -31,23 +31,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sialign.cli.main import EXIT_INTERRUPTED
-    from sialign.cli.progress import console_progress
-    from sialign.embed.models_registry import ModelRegistry
+    from sialign.cli.progress import console_progress, end_progress
     from sialign.io.writers import transcript_format_for, write_transcript
-    from sialign.transcribe import transcribe_file
-    from sialign.transcribe.recognise import require_recogniser
     from sialign.workflows.outputs import check_output_folder
+    from sialign.workflows.recordings import transcribe_recording
 
     out = args.output or "-"
     fmt = transcript_format_for(out, None if args.output else "tsv")
     check_output_folder(out)
-    require_recogniser()  # a build without one says so before the model folder is looked for
-    model = ModelRegistry().whisper_folder(args.model)
     progress = console_progress(args.quiet)
-    result = transcribe_file(args.audio, model, language=args.language, role=args.role, device=args.device,
-                             threads=args.threads, progress=progress)
-    if progress is not None:
-        print(file=sys.stderr)
+    # The recogniser is checked before the model folder is looked for (a build without one says so first);
+    # Ctrl+C keeps what was recognised, and the language is this command's --language whatever the role.
+    result = transcribe_recording(args.audio, role=args.role, language=args.language, model=args.model,
+                                  device=args.device, threads=args.threads, keep_partial=True, language_setting="language",
+                                  progress=progress)
+    end_progress(progress)
     heard = result.recognition
     n = write_transcript(result.document, out, format=fmt)
     where = "standard output" if out == "-" else out

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sialign.booth.live import LiveResult
 from sialign.booth.recorder import RecordingResult
 from sialign.core.edits import Batch, Edit, ReplaceTranscript, SetParams
 from sialign.core.errors import InputError
@@ -118,6 +119,66 @@ def booth_talk_from_recording(audio: str | Path, transcript: str | Path | None =
     return BoothTalk(talk_id_from_path(transcript or path), source, path, source.language, None, path.parent, origin)
 
 
+@dataclass(frozen=True)
+class TalkChoice:
+    """Which talk a session is interpreted against, as the booth offers it: exactly one of
+
+    Attributes:
+        project: a project already open (a snapshot: the session never changes it);
+        project_file: a ``.sialign`` file;
+        recording: a source recording, with its timed ``transcript`` when there is one
+            (else it is transcribed into sentences, in ``src_lang`` when given).
+    """
+
+    project: Project | None = None
+    project_file: str | None = None
+    recording: str | None = None
+    transcript: str | None = None
+    src_lang: str | None = None
+
+
+def read_booth_talk(choice: TalkChoice, *, tgt_lang: str, model: str | Path, progress: ProgressFn | None = None,
+                    should_stop: StopFn | None = None) -> BoothTalk:
+    """The talk of ``choice`` (call it in a worker: a source recording may take a minute to transcribe).
+
+    The speech model is checked first: one that cannot hear ``tgt_lang`` is refused before a recording is transcribed.
+
+    Raises:
+        SialignError: the speech model does not know ``tgt_lang`` (names the speech model).
+        InputError: as :func:`booth_talk_from_project`, :func:`booth_talk_from_file` and :func:`booth_talk_from_recording`.
+    """
+    from sialign.workflows.speech import check_model_hears
+
+    check_model_hears(model, tgt_lang)
+    if progress is not None:
+        progress(0.0, "Reading the talk…")
+    if choice.project is not None:
+        return booth_talk_from_project(choice.project)
+    if choice.project_file:
+        return booth_talk_from_file(choice.project_file)
+    if not choice.recording:
+        raise InputError(None, "no talk was chosen", hint="choose the talk's project or its source recording")
+    return booth_talk_from_recording(choice.recording, choice.transcript, src_lang=choice.src_lang, model=model,
+                                     progress=progress, should_stop=should_stop)
+
+
+def practice_talk(path: str | Path, *, src_lang: str | None = None, src_audio: str | Path | None = None,
+                  whisper_model: str | Path | None = None, progress: ProgressFn | None = None,
+                  should_stop: StopFn | None = None) -> BoothTalk:
+    """The talk of ``sialign practice SOURCE``: a project, a timed transcript or the source recording
+    (:func:`sialign.workflows.practice.practice_source`), as a talk the session engine takes.
+
+    The session's files are named by the caller, so ``folder`` is the talk's own folder.
+    """
+    from sialign.workflows.talks import talk_id_from_path
+
+    source, audio = practice_source(path, src_lang=src_lang, src_audio=src_audio, whisper_model=whisper_model,
+                                    progress=progress, should_stop=should_stop)
+    p = Path(path).expanduser()
+    return BoothTalk(talk_id_from_path(p), source, Path(audio) if audio else None, source.language, None, p.parent,
+                     p.name)
+
+
 def session_files(talk: BoothTalk, when: float | None = None) -> tuple[Path, Path]:
     """(recording, project) of a new session of ``talk``: ``TALK.practice-YYYYmmdd-HHMMSS.wav`` and ``.sialign``.
 
@@ -165,7 +226,7 @@ def earlier_sessions(project_path: str | Path) -> list[Path]:
     return sorted(p for p in path.parent.glob(f"{talk}{SESSION_INFIX}*{PROJECT_SUFFIX}") if p != path)
 
 
-def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, tgt_lang: str, model: str | Path | None,
+def session_project(talk: BoothTalk, live: LiveResult, recording: RecordingResult, *, tgt_lang: str, model: str | Path | None,
                     project_path: str | Path | None = None) -> Project:
     """The session as the live view left it at Stop (:func:`sialign.workflows.practice.live_project`), with the booth's record.
 
@@ -174,8 +235,6 @@ def session_project(talk: BoothTalk, live: Any, recording: RecordingResult, *, t
     the recording's details under ``practice.booth`` (devices, latency
     correction, pauses, dropped blocks).
 
-    Args:
-        live: the live aligner's ``LiveResult``.
     """
     project = live_project(talk.source, live, recording=Path(recording.path), src_audio=talk.src_audio, talk_id=talk.talk_id)
     project.target.language = tgt_lang
@@ -229,18 +288,3 @@ def practice_edit(project: Project, final: Project) -> Edit:
     if final.params is not None and final.params != project.params:
         edits.append(SetParams(final.params))
     return edits[0] if len(edits) == 1 else Batch(tuple(edits), label=PRACTICE_LABEL)
-
-
-def speech_models() -> tuple[list[tuple[str, Path]], str | None]:
-    """(name, folder) of every usable Whisper model, and the name of the one to use by default (None: none chosen).
-
-    The default is the one set in *Settings* / ``sialign models default``, or the only model when there is one.
-    """
-    from sialign.embed.models_registry import KIND_WHISPER, ModelRegistry
-
-    registry = ModelRegistry()
-    found = [(e.name, e.path) for e in registry.list_models(kind=KIND_WHISPER) if e.usable and e.path is not None]
-    default = registry.default_whisper
-    if default is None and len(found) == 1:
-        default = found[0][0]
-    return found, default

@@ -87,7 +87,10 @@ def transcribe_recording(
     role: str,
     language: str | None,
     model: str | Path | None = None,
+    device: str = "auto",
     threads: int | None = None,
+    keep_partial: bool = False,
+    language_setting: str | None = None,
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
 ) -> Transcription:
@@ -95,8 +98,15 @@ def transcribe_recording(
 
     ``model`` is a folder, a registered name, or None for the default speech model.
 
+    Args:
+        device: where the model runs (``auto``: a CUDA GPU when there is one, else the CPU; ``cpu``; ``cuda``).
+        keep_partial: interrupted (``should_stop`` or Ctrl+C), return what was recognised so far
+            (``recognition.interrupted`` is set) instead of raising.
+        language_setting: the setting an error about the language names (default: ``tgt_lang`` for an
+            interpretation, which is a talk's interpretation language, else ``language``).
+
     Raises:
-        AlignmentCancelled: ``should_stop`` said so (nothing is kept).
+        AlignmentCancelled: ``should_stop`` said so (nothing is kept), unless ``keep_partial``.
         SialignError: no speech model set, bad audio, unknown language (one line each).
     """
     from sialign.transcribe import transcribe_file
@@ -105,15 +115,16 @@ def transcribe_recording(
 
     require_recogniser()
     folder = whisper_model_for(model)
+    setting = language_setting or ("tgt_lang" if role == "interpretation" else "language")
     try:
-        result = transcribe_file(audio, folder, language=language, role=role, threads=threads,
+        result = transcribe_file(audio, folder, language=language, role=role, device=device, threads=threads,
                                  progress=progress, should_stop=should_stop)
     except SialignError as exc:
         # The rendition's language is the interpretation's setting, not the source's.
-        if role == "interpretation" and "language" in exc.settings:
-            exc.settings = tuple("tgt_lang" if s == "language" else s for s in exc.settings)
+        if "language" in exc.settings:
+            exc.settings = tuple(setting if s == "language" else s for s in exc.settings)
         raise
-    if result.recognition.interrupted:
+    if result.recognition.interrupted and not keep_partial:
         raise AlignmentCancelled(f"Transcription of {Path(audio).name} cancelled; nothing was kept.")
     return result
 

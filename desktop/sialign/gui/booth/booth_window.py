@@ -2,30 +2,29 @@
 
 The window picks the talk (the open project, a project file, or a source
 recording with or without its transcript), the headphones and the
-microphone, the interpretation's language and the Whisper model; Start plays
-the talk and records the microphone (:class:`sialign.booth.recorder.BoothRecorder`)
-while the live aligner (``sialign.booth.live.LiveAligner``) recognises and
-aligns the rendition; its updates grow the live table. Stop finishes the
-recording and the live pass, hands the live result to the main window, and
-runs the full pass (``sialign.workflows.practice.practice_project``) whose
-result replaces the live beads there as one undoable step; then the trainer's
-report and *Compare renditions* are one click away.
+microphone, the interpretation's language and the Whisper model; Start
+prepares a :class:`~sialign.workflows.practice_session.PracticeSession`,
+which plays the talk, records the microphone and aligns the rendition live;
+its updates grow the live table. Stop ends the recording and the live pass,
+hands the live result to the main window, and runs the session's full pass,
+whose result replaces the live beads there as one undoable step; then the
+trainer's report and *Compare renditions* are one click away. The session
+engine decides everything; the window only shows it.
 
-Threads: preparing the talk, stopping and both passes run in workers; the
-recorder's callback and writer threads and the live aligner's thread never
-touch Qt — the live aligner's updates reach the table through a queued
-signal, and a 10 Hz timer reads the recorder's level and clock.
+Threads: preparing the session, stopping it and both passes run in workers;
+the recorder's callback and writer threads and the live aligner's thread
+never touch Qt — the live aligner's updates reach the table through a queued
+signal, and a 10 Hz timer reads the session's level and clock.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol, TypedDict, TypeVar, cast
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QFont
@@ -48,7 +47,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sialign.booth.recorder import SILENCE_DBFS, BoothDevices, RecordingResult, list_devices
 from sialign.core.errors import SialignError
 from sialign.core.file_kind import audio_file_filter
 from sialign.core.model import Project
@@ -64,18 +62,35 @@ from sialign.gui.booth.live_table import (
 )
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
-from sialign.workflows.booth import BoothTalk
+from sialign.workflows.practice_session import (
+    SILENCE_DBFS,
+    BoothDevices,
+    FullPass,
+    LiveFactory,
+    LiveResult,
+    LiveUpdate,
+    PracticeSession,
+    RecorderFactory,
+    SessionParts,
+    TalkChoice,
+    list_devices,
+    prepare_booth_session,
+    review_rendition,
+)
+from sialign.workflows.speech import speech_models
 
 TALK_OPEN, TALK_FILE, TALK_RECORDING = range(3)
 LANGUAGES = ["ja", "en", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "nl", "pl"]
 METER_FLOOR_DB = -60
 TICK_MS = 100
 
-
-
 # Said while no speech model is chosen (Start stays off).
 NO_SPEECH_MODEL = ("No speech model: add a Whisper model with Models… (Settings → Speech models), "
                    "or choose its folder with the Folder… button.")
+
+ModelsFn = Callable[[], tuple[list[tuple[str, Path]], str | None]]
+Result = TypeVar("Result")
+
 
 class BoothHost(Protocol):
     """What the booth needs of the main window (:class:`sialign.gui.booth.practice.PracticeController`)."""
@@ -94,9 +109,19 @@ class BoothHost(Protocol):
 
     def open_report(self) -> None: ...
 
-    def compare(self, path: str) -> None: ...
+    def compare(self, path: str) -> object: ...
 
     def speech_models(self) -> None: ...
+
+
+class BoothOptions(TypedDict, total=False):
+    """What the main window may hand the booth beside its host (tests and screenshots inject fakes)."""
+
+    devices_fn: Callable[[], BoothDevices]
+    recorder_factory: RecorderFactory | None
+    live_factory: LiveFactory | None
+    practice_fn: FullPass | None
+    models_fn: ModelsFn
 
 
 class LiveBridge(QObject):
@@ -105,81 +130,13 @@ class LiveBridge(QObject):
     updated = Signal(object)
 
 
-@dataclass
-class BoothSession:
-    """One recording: its talk, files, recorder and live aligner, and what Stop produced."""
-
-    talk: BoothTalk
-    recording_path: Path
-    project_path: Path
-    recorder: Any
-    live: Any
-    tgt_lang: str
-    model: Path
-    result: RecordingResult | None = None
-    live_result: Any = None
-
-
-@dataclass
+@dataclass(frozen=True)
 class _Choices:
-    """The talk, languages and model chosen in the window, read when a session starts or a file is reviewed."""
+    """The talk, language and model chosen in the window, read when a session starts or a file is reviewed."""
 
-    kind: int
-    path: str
-    open_project: Project | None
-    transcript: str | None
-    src_lang: str | None
+    talk: TalkChoice
     tgt_lang: str
     model: str
-
-    def read_talk(self, progress: ProgressFn, should_stop: StopFn) -> BoothTalk:
-        """The talk (in a worker): the model is checked first, as a source recording may take a minute to transcribe."""
-        from sialign.transcribe.models import whisper_model_info
-        from sialign.workflows.booth import booth_talk_from_file, booth_talk_from_project, booth_talk_from_recording
-
-        info = whisper_model_info(self.model)
-        if not info.knows(self.tgt_lang):
-            raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {self.tgt_lang!r}: "
-                               "choose a multilingual model with Models… (Settings → Speech models).")
-        progress(0.0, "Reading the talk…")
-        if self.kind == TALK_OPEN:
-            assert self.open_project is not None
-            return booth_talk_from_project(self.open_project)
-        if self.kind == TALK_FILE:
-            return booth_talk_from_file(self.path)
-        return booth_talk_from_recording(self.path, self.transcript, src_lang=self.src_lang, model=self.model,
-                                         progress=progress, should_stop=should_stop)
-
-
-def default_live_factory(source: Any, *, tgt_lang: str, model: Path, src_lang: str | None,
-                         on_update: Callable[[Any], None]) -> Any:
-    """A ``sialign.booth.live.LiveAligner`` (imported when a session starts)."""
-    try:
-        from sialign.booth.live import LiveAligner  # type: ignore[import-not-found, unused-ignore]
-    except ImportError as exc:
-        raise SialignError(f"The live alignment is not part of this installation ({exc}); reinstall SI Aligner.") from exc
-    return LiveAligner(source, tgt_lang=tgt_lang, model=model, src_lang=src_lang, on_update=on_update)
-
-
-def default_practice(source: Any, recording: Path, **kwargs: Any) -> Project:
-    """``sialign.workflows.practice.practice_project`` (the full pass at Stop)."""
-    try:
-        from sialign.workflows.practice import practice_project  # type: ignore[import-not-found, unused-ignore]
-    except ImportError as exc:
-        raise SialignError(f"The full pass is not part of this installation ({exc}); reinstall SI Aligner.") from exc
-    return practice_project(source, recording, **kwargs)  # type: ignore[no-any-return]
-
-
-def default_recorder(source_audio: Path | None, out_path: Path, **kwargs: Any) -> Any:
-    from sialign.booth.recorder import BoothRecorder
-
-    return BoothRecorder(source_audio, out_path, **kwargs)
-
-
-def default_models() -> tuple[list[tuple[str, Path]], str | None]:
-    from sialign.workflows.booth import speech_models
-
-    return speech_models()
 
 
 def _clock(seconds: float | None) -> str:
@@ -195,9 +152,8 @@ class BoothWindow(QWidget):
     Args:
         host: the main window's side (:class:`BoothHost`).
         devices_fn: lists the audio devices (tests inject fakes).
-        recorder_factory: ``(source_audio, out_path, input_device=, output_device=, on_block=)`` → a recorder.
-        live_factory: ``(source, tgt_lang=, model=, src_lang=, on_update=)`` → a live aligner.
-        practice_fn: the full pass, ``practice_project``'s signature.
+        recorder_factory / live_factory / practice_fn: the session's recorder, live aligner and full pass
+            (:class:`~sialign.workflows.practice_session.SessionParts`; None: the real ones, tests inject fakes).
         models_fn: ``() → ([(name, folder)], default name)`` of the Whisper models.
 
     Signals:
@@ -207,26 +163,23 @@ class BoothWindow(QWidget):
     state_changed = Signal(str)
 
     def __init__(self, host: BoothHost, *, settings: QSettings | None = None,
-                 devices_fn: Callable[[], BoothDevices] = list_devices, recorder_factory: Callable[..., Any] = default_recorder,
-                 live_factory: Callable[..., Any] = default_live_factory, practice_fn: Callable[..., Project] = default_practice,
-                 models_fn: Callable[[], tuple[list[tuple[str, Path]], str | None]] = default_models,
-                 parent: QWidget | None = None) -> None:
+                 devices_fn: Callable[[], BoothDevices] = list_devices, recorder_factory: RecorderFactory | None = None,
+                 live_factory: LiveFactory | None = None, practice_fn: FullPass | None = None,
+                 models_fn: ModelsFn = speech_models, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("Practice booth — SI Aligner")
         self.host = host
         self.settings = settings or QSettings()
         self._devices_fn = devices_fn
-        self._recorder_factory = recorder_factory
-        self._live_factory = live_factory
-        self._practice_fn = practice_fn
+        self._parts = SessionParts(live=live_factory, recorder=recorder_factory, full_pass=practice_fn)
         self._models_fn = models_fn
         self.state = "idle"
-        self.session: BoothSession | None = None
+        self.session: PracticeSession | None = None
         self.finished_path: str = ""
         self.runner = WorkerRunner(self)
         # A worker started from another's result waits until that one's thread has ended.
         self._queued: list[TaskWorker] = []
-        self._handlers: dict[TaskWorker, tuple[Callable[[Any], None], Callable[[], None]]] = {}
+        self._handlers: dict[TaskWorker, tuple[Callable[[object], None], Callable[[], None]]] = {}
         self.runner.finished.connect(self._start_queued)
         self.bridge = LiveBridge(self)
         self.bridge.updated.connect(self._live_updated, Qt.ConnectionType.QueuedConnection)
@@ -582,50 +535,43 @@ class BoothWindow(QWidget):
         if not self.host.may_replace():
             return None
         transcript = self.transcript_path.text().strip() or None
-        if kind == TALK_RECORDING:  # files the user named: the session's project may name them (core.allowed_folders)
+        if current is not None:
+            talk = TalkChoice(project=snapshot(current))
+        elif kind == TALK_FILE:
+            talk = TalkChoice(project_file=path)
+        else:  # files the user named: the session's project may name them (core.allowed_folders)
             from sialign.core.stored_files import remember_chosen
 
             remember_chosen([path, transcript])
-        return _Choices(kind, path, snapshot(current) if current is not None else None, transcript,
-                        self.src_lang.currentText().strip() or None, tgt_lang, model)
+            talk = TalkChoice(recording=path, transcript=transcript, src_lang=self.src_lang.currentText().strip() or None)
+        return _Choices(talk, tgt_lang, model)
 
     def start(self) -> None:
-        """Prepare the talk in a worker, then play and record."""
+        """Prepare the session in a worker, then play and record."""
         if self.busy or self.runner.busy:
             return
         choices = self._choices()
         if choices is None:
             return
-        tgt_lang, model = choices.tgt_lang, choices.model
         inp, out = self.input_device.currentData(), self.output_device.currentData()
-        bridge = self.bridge
+        on_update, parts = self.bridge.updated.emit, self._parts
 
-        def prepare(progress: ProgressFn, should_stop: StopFn) -> BoothSession:
-            from sialign.workflows.booth import session_files
-
-            talk = choices.read_talk(progress, should_stop)
-            recording, project_path = session_files(talk)
-            progress(0.5, "Loading the speech model…")
-            live = self._live_factory(talk.source, tgt_lang=tgt_lang, model=Path(model), src_lang=talk.src_lang,
-                                      on_update=bridge.updated.emit)
-            recorder = self._recorder_factory(talk.src_audio, recording, input_device=inp, output_device=out, on_block=live.feed)
-            progress(0.8, "Preparing the talk's audio…")
-            recorder.prepare(should_stop)
-            return BoothSession(talk, recording, project_path, recorder, live, tgt_lang, Path(model))
+        def prepare(progress: ProgressFn, should_stop: StopFn) -> PracticeSession:
+            return prepare_booth_session(choices.talk, tgt_lang=choices.tgt_lang, model=choices.model, input_device=inp,
+                                         output_device=out, on_update=on_update, parts=parts, progress=progress,
+                                         should_stop=should_stop)
 
         self.status.setText("Preparing…")
         self._set_state("preparing")
         self._run(TaskWorker(prepare, "Preparing the session"), self._prepared, on_fail=lambda: self._set_state("idle"))
 
-    def _prepared(self, session: BoothSession) -> None:
+    def _prepared(self, session: PracticeSession) -> None:
         self.session = session
         self.finished_path = ""
         self.live_model.set_source(session.talk.source)
         try:
-            session.live.start()
-            session.recorder.start()
+            session.start()  # a session that cannot start lets its live aligner go, off this thread
         except Exception as exc:  # the devices refused, the folder is read-only...: said, never a stuck window
-            self._abandon(session)
             reason = error_text(exc) if isinstance(exc, SialignError) else f"{type(exc).__name__}: {exc}"
             self.status.setText(f"Not started: {reason}")
             self._set_state("idle")
@@ -636,10 +582,6 @@ class BoothWindow(QWidget):
         self.timer.start()
         self._set_state("recording")
 
-    def _abandon(self, session: BoothSession) -> None:
-        """Let a live aligner that will get no more audio end on its own thread (never waited for on the GUI thread)."""
-        threading.Thread(target=_finish_quietly, args=(session.live,), name="booth-live-finish", daemon=True).start()
-
     # ==================================================================================
     # during
     def toggle_pause(self) -> None:
@@ -647,11 +589,11 @@ class BoothWindow(QWidget):
         if session is None or self.state not in ("recording", "paused"):
             return
         if self.state == "recording":
-            session.recorder.pause()
+            session.pause()
             self._set_state("paused")
             self.status.setText("Paused: the talk and the recording wait. Resume goes on from the same place.")
         else:
-            session.recorder.resume()
+            session.resume()
             self._set_state("recording")
             self.status.setText(f"Recording into {session.recording_path.name}.")
 
@@ -660,25 +602,25 @@ class BoothWindow(QWidget):
         session = self.session
         if session is None:
             return
-        recorder = session.recorder
-        level = float(recorder.level_dbfs)
+        now = session.status()
+        level = now.level_dbfs
         if self.state == "paused" or level <= SILENCE_DBFS:
             self.meter.setValue(0)
             self.meter.setFormat("microphone: silent" if self.state != "paused" else "paused")
         else:
             self.meter.setValue(int(max(METER_FLOOR_DB, min(0.0, level)) - METER_FLOOR_DB))
             self.meter.setFormat(f"microphone: {level:.0f} dB")
-        total = recorder.source_duration_s
-        self.elapsed.setText(f"{_clock(recorder.elapsed_s)} / {_clock(total)}" if total else _clock(recorder.elapsed_s))
-        if recorder.error:
-            self.status.setText(recorder.error)
-        elif recorder.dropped_blocks:
-            self.status.setText(f"The computer could not keep up: {recorder.dropped_blocks} short gaps were filled with silence.")
-        elif self.state == "recording" and recorder.source_finished:
+        total = now.talk_s
+        self.elapsed.setText(f"{_clock(now.elapsed_s)} / {_clock(total)}" if total else _clock(now.elapsed_s))
+        if now.error:
+            self.status.setText(now.error)
+        elif now.dropped_blocks:
+            self.status.setText(f"The computer could not keep up: {now.dropped_blocks} short gaps were filled with silence.")
+        elif self.state == "recording" and now.talk_finished:
             self.status.setText("The talk has ended. Press Stop when you have finished your last sentence.")
 
     @Slot(object)
-    def _live_updated(self, update: Any) -> None:
+    def _live_updated(self, update: LiveUpdate) -> None:
         rows = self.live_model.apply_update(update)
         counts = self.live_model.counts
         parts = [f"{counts.get('rendered', 0)} rendered", f"{counts.get('unrendered', 0)} not rendered",
@@ -713,17 +655,11 @@ class BoothWindow(QWidget):
         from sialign.core.stored_files import remember_chosen
 
         remember_chosen([recording])  # the session's project names it (core.allowed_folders)
-        rendition = Path(recording)
-        practice = self._practice_fn
+        rendition, parts = Path(recording), self._parts
 
         def review(progress: ProgressFn, should_stop: StopFn) -> Project:
-            from sialign.core.progress import stage
-            from sialign.workflows.booth import reviewed_session
-
-            talk = choices.read_talk(progress, should_stop)
-            project = practice(talk.source, rendition, tgt_lang=choices.tgt_lang, model=Path(choices.model), live=None,
-                               src_audio=talk.src_audio, progress=stage(progress, 0.1, 1.0), should_stop=should_stop)
-            return reviewed_session(talk, project)
+            return review_rendition(choices.talk, rendition, tgt_lang=choices.tgt_lang, model=choices.model, parts=parts,
+                                    progress=progress, should_stop=should_stop)
 
         self.session = None
         self.finished_path = ""
@@ -753,35 +689,21 @@ class BoothWindow(QWidget):
         self._set_state("finishing")
         self.status.setText("Finishing the recording and the live alignment…")
 
-        def finish(progress: ProgressFn, should_stop: StopFn) -> tuple[RecordingResult, Any]:
-            result = session.recorder.stop()
-            progress(0.5, "Recognising the last words…")
-            return result, session.live.finish()
+        def finish(progress: ProgressFn, should_stop: StopFn) -> LiveResult:
+            return session.stop(progress)
 
         self._run(TaskWorker(finish, "Finishing the session"), self._finished_live, on_fail=lambda: self._set_state("idle"))
 
-    def _finished_live(self, outcome: tuple[RecordingResult, Any]) -> None:
-        from sialign.workflows.booth import session_project
-
+    def _finished_live(self, _live: LiveResult) -> None:
         session = self.session
-        assert session is not None
-        session.result, session.live_result = outcome
-        self.elapsed.setText(_clock(session.result.duration_s))
+        assert session is not None and session.recorded is not None
+        self.elapsed.setText(_clock(session.recorded.duration_s))
         self.meter.setValue(0)
         self.meter.setFormat("recording finished")
-        live = session.live_result
-        project = session_project(session.talk, live, session.result, tgt_lang=session.tgt_lang, model=session.model,
-                                  project_path=session.project_path)
-        self.host.install_live(project)
+        self.host.install_live(session.session_project())
         self.host.set_locked("the full pass over the recording is running; edit when it has finished")
-        talk, result = session.talk, session.result
-
-        def full_pass(progress: ProgressFn, should_stop: StopFn) -> Project:
-            return self._practice_fn(talk.source, result.path, tgt_lang=session.tgt_lang, model=session.model, live=live,
-                                     src_audio=talk.src_audio, progress=progress, should_stop=should_stop)
-
         self.status.setText("Full pass over the recording: transcribing and aligning it like `sialign align`…")
-        self._run(TaskWorker(full_pass, "Full pass over the recording"), self._full_pass_done,
+        self._run(TaskWorker(session.full_pass, "Full pass over the recording"), self._full_pass_done,
                   on_fail=self._full_pass_failed)
 
     def _full_pass_done(self, final: Project) -> None:
@@ -792,7 +714,7 @@ class BoothWindow(QWidget):
             self.finished_path = str(session.project_path)
             self._show_full_pass_counts(final)
             self.status.setText(f"Done: the full pass replaced the live beads in the main window (Undo brings them back); "
-                                f"saved as {session.project_path.name}, the recording is {Path(session.result.path).name if session.result else ''}.")
+                                f"saved as {Path(self.finished_path).name}, the recording is {session.recording_path.name}.")
             self._set_state("done")
         else:
             self.status.setText("The full pass could not be installed; the live result stays in the main window.")
@@ -814,13 +736,14 @@ class BoothWindow(QWidget):
 
     # ==================================================================================
     # workers
-    def _run(self, worker: TaskWorker, on_success: Callable[[Any], None], *, on_fail: Callable[[], None]) -> None:
+    def _run(self, worker: TaskWorker, on_success: Callable[[Result], None], *, on_fail: Callable[[], None]) -> None:
         """Run ``worker`` after the running one, if any; its outcome reaches ``on_success``/``on_fail`` on this thread.
 
         The worker's signals go to this window's slots (queued: they run on the
         GUI thread whatever the worker's thread), which look up the callables.
+        ``on_success`` receives what the worker's task returned.
         """
-        self._handlers[worker] = (on_success, on_fail)
+        self._handlers[worker] = (lambda result: on_success(cast(Result, result)), on_fail)
         worker.progressed.connect(self._progressed)
         worker.succeeded.connect(self._worker_succeeded)
         worker.failed.connect(self._worker_failed)
@@ -835,12 +758,12 @@ class BoothWindow(QWidget):
         if self._queued and not self.runner.busy:
             self.runner.start(self._queued.pop(0))
 
-    def _handler(self) -> tuple[Callable[[Any], None], Callable[[], None]] | None:
+    def _handler(self) -> tuple[Callable[[object], None], Callable[[], None]] | None:
         worker = self.sender()
         return self._handlers.pop(worker, None) if isinstance(worker, TaskWorker) else None
 
     @Slot(object)
-    def _worker_succeeded(self, result: Any) -> None:
+    def _worker_succeeded(self, result: object) -> None:
         handler = self._handler()
         if handler is not None:
             handler[0](result)
@@ -876,8 +799,7 @@ class BoothWindow(QWidget):
             if answer != QMessageBox.StandardButton.Yes:
                 return False
             self.timer.stop()
-            session.recorder.stop()
-            self._abandon(session)
+            session.abandon()  # the recording is finished and kept; the live pass ends on a thread of its own
             self._set_state("idle")
             return True
         if self.state in ("preparing", "finishing") and session is not None:
@@ -904,9 +826,3 @@ class BoothWindow(QWidget):
             self.stop()
         event.accept()
 
-
-def _finish_quietly(live: Any) -> None:
-    try:
-        live.finish()
-    except Exception:  # an abandoned live pass: nothing is waiting for its result
-        pass

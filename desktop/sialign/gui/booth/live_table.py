@@ -1,6 +1,7 @@
 """The booth's live alignment: one row per source sentence, growing as the student renders the talk.
 
-:class:`LiveTableModel` adapts ``LiveUpdate`` objects (``sialign.booth.live``):
+:class:`LiveTableModel` adapts the session's ``LiveUpdate`` objects
+(:mod:`sialign.workflows.practice_session`):
 each update holds the whole current live alignment, so the model keeps the
 last one and tells the view precisely what changed — rows inserted at the
 end, rows whose bead was revised — instead of resetting on every update.
@@ -11,12 +12,13 @@ not past it yet) and unrendered (amber: clearly past it without a rendition).
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from sialign.core.model import Document
+from sialign.core.model import Document, Project
+from sialign.workflows.practice_session import LiveBead, LiveUpdate
 
 COLUMNS = ("#", "Time", "Source", "Interpretation (live)", "State", "Shown after")
 COL_NUMBER, COL_TIME, COL_SOURCE, COL_TARGET, COL_STATE, COL_LATENCY = range(len(COLUMNS))
@@ -36,7 +38,7 @@ def _clock(seconds: float | None) -> str:
     return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
 
 
-def live_counts(beads: list[Any], source: Document | None) -> dict[str, int]:
+def live_counts(beads: Sequence[LiveBead], source: Document | None) -> dict[str, int]:
     """Sentences rendered, left out (``unrendered``) and not reached yet (``pending``), as the full pass counts them."""
     from sialign.core.coverage import NOT_REACHED, live_coverage
 
@@ -53,10 +55,10 @@ class LiveTableModel(QAbstractTableModel):
         counts: source sentences per live state in the latest update (:func:`live_counts`).
     """
 
-    def __init__(self, source: Document | None = None, parent: Any = None) -> None:
+    def __init__(self, source: Document | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._source = source
-        self._beads: list[Any] = []
+        self._beads: list[LiveBead] = []
         self._target: Document | None = None
         self.counts: dict[str, int] = {}
         self.latencies: list[float] = []
@@ -70,8 +72,8 @@ class LiveTableModel(QAbstractTableModel):
         self.latencies = []
         self.endResetModel()
 
-    def apply_update(self, update: Any) -> list[int]:
-        """Show ``update`` (a ``LiveUpdate``); returns the rows that are new or changed (to fit their height)."""
+    def apply_update(self, update: LiveUpdate) -> list[int]:
+        """Show ``update``; returns the rows that are new or changed (to fit their height)."""
         old = len(self._beads)
         beads = list(update.beads)
         new = len(beads)
@@ -103,17 +105,17 @@ class LiveTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section]
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section == COL_LATENCY:
             return "How long after the end of its last interpreted word the bead was shown (the live view's latency)"
         return None
 
-    def bead(self, row: int) -> Any:
+    def bead(self, row: int) -> LiveBead:
         return self._beads[row]
 
-    def revise_from(self, project: Any) -> int:
+    def revise_from(self, project: Project) -> int:
         """Revise the rows by the full pass's ``project``: a sentence it finds left out is shown so, and one it
         finds rendered is no longer amber (:mod:`sialign.core.coverage`); returns the rows revised.
 
@@ -164,7 +166,7 @@ class LiveTableModel(QAbstractTableModel):
         except (KeyError, ValueError, IndexError):
             return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
         bead = self._beads[index.row()]

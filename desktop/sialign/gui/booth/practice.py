@@ -10,13 +10,18 @@ and saves the session's project, and opens the report and *Compare renditions*.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtWidgets import QWidget
 
 from sialign.core.model import Project
 from sialign.gui.common.session import ProjectSession
+from sialign.gui.main.project_files import ProjectFilesController
+
+if TYPE_CHECKING:  # both windows are imported when first opened
+    from sialign.gui.booth.booth_window import BoothOptions, BoothWindow
+    from sialign.gui.windows.compare_window import CompareWindow
 
 
 class PracticeController(QObject):
@@ -32,9 +37,9 @@ class PracticeController(QObject):
         booth_options: extra keyword arguments for the booth window (tests inject fakes).
     """
 
-    def __init__(self, window: QWidget, session: ProjectSession, files: Any, settings: QSettings, *,
+    def __init__(self, window: QWidget, session: ProjectSession, files: ProjectFilesController, settings: QSettings, *,
                  notify: Callable[[str, int], None], speech_models: Callable[[], None] = lambda: None,
-                 booth_options: dict[str, Any] | None = None) -> None:
+                 booth_options: BoothOptions | None = None) -> None:
         super().__init__(window)
         self._window = window
         self.session = session
@@ -42,11 +47,12 @@ class PracticeController(QObject):
         self.settings = settings
         self.notify = notify
         self._speech_models = speech_models
-        self.booth_options = dict(booth_options or {})
-        self.booth: Any = None
+        self.booth_options: BoothOptions = booth_options if booth_options is not None else {}
+        self.booth: BoothWindow | None = None
+        self.compare_window: CompareWindow | None = None
 
     # -- the menu command -----------------------------------------------------------------
-    def new_session(self) -> Any:
+    def new_session(self) -> BoothWindow:
         """*Practice → New session…*: show the booth (the same window while a session runs)."""
         from sialign.gui.booth.booth_window import BoothWindow
 
@@ -60,7 +66,7 @@ class PracticeController(QObject):
         self.booth.activateWindow()
         return self.booth
 
-    def review_recording(self) -> Any:
+    def review_recording(self) -> BoothWindow:
         """*Practice → Review a recorded rendition…*: the booth, asking for the file (a session running keeps going)."""
         booth = self.new_session()
         if not booth.busy:
@@ -118,7 +124,7 @@ class PracticeController(QObject):
     def open_report(self) -> None:
         self.files.report_dialog()
 
-    def compare(self, path: str) -> Any:
+    def compare(self, path: str) -> CompareWindow:
         """*Compare renditions* with this session and the earlier sessions of the same talk beside it."""
         from sialign.gui.windows.compare_window import CompareWindow
         from sialign.workflows.booth import earlier_sessions

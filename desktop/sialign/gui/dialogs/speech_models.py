@@ -3,11 +3,10 @@
 A thin view over the model registry's speech models (the same ones ``sialign
 models`` lists): the default chosen here is what *Transcribe…*, *Time from
 audio…*, a talk made from recordings and the practice booth use
-(:func:`sialign.transcribe.models.default_whisper_model`). A folder is
-checked before it is added: its files first (config.json, model.bin and a
-tokenizer; a wrong folder says what it is instead), then the model is loaded
-once in a worker thread, so a truncated copy is refused before anyone relies
-on it. Each model shows whether it is multilingual and its languages, read
+(:mod:`sialign.workflows.speech`). A folder is checked before it is added:
+its files first (config.json, model.bin and a tokenizer; a wrong folder says
+what it is instead), then the model is loaded once in a worker thread, so a
+truncated copy is refused before anyone relies on it. Each model shows whether it is multilingual and its languages, read
 from its own files.
 """
 
@@ -149,7 +148,7 @@ class SpeechModelsDialog(RegistryDialog):
 
     def refresh(self) -> None:
         """Re-read the speech models and redraw the list, keeping the selection."""
-        from sialign.transcribe.models import whisper_model_info
+        from sialign.workflows.speech import whisper_model_info
 
         selected = self.selected_entry()
         try:

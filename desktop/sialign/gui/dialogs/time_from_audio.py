@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from sialign.core.errors import SialignError
 from sialign.core.model import Project
 from sialign.core.plurals import count_noun
-from sialign.transcribe.models import WhisperInfo
+from sialign.workflows.speech import WhisperInfo
 
 SIDES = (("src", "Source"), ("tgt", "Interpretation"))
 ERROR_STYLE = "color: #b00020;"
@@ -134,7 +134,7 @@ class TimeFromAudioDialog(QDialog):
         return "src"
 
     def _read_model(self) -> None:
-        from sialign.transcribe.models import default_whisper_info
+        from sialign.workflows.speech import default_whisper_info
 
         try:
             info = default_whisper_info()

@@ -226,7 +226,7 @@ class TranscribeDialog(QDialog):
 
     def _model_changed(self) -> None:
         """Say what the chosen model recognises; refuse an English-only model for another language."""
-        from sialign.transcribe.models import whisper_model_info
+        from sialign.workflows.speech import whisper_model_info
 
         folder = self.model.currentData()
         ok = folder is not None

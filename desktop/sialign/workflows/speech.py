@@ -1,0 +1,61 @@
+"""The speech models, as the front ends ask for them: which Whisper folder to use, what it hears, whether it loads.
+
+The command line, the desktop app's dialogs and the practice booth look up
+speech models here rather than in :mod:`sialign.transcribe` (the ``speech-door``
+contract in ``pyproject.toml``): a name or folder given by the user
+(:func:`whisper_model_for`), the default model with what it recognises
+(:func:`default_whisper_info`), what a folder recognises without loading it
+(:func:`whisper_model_info`), the models to offer in a list
+(:func:`speech_models`), and the check that the recogniser itself is
+installed (:func:`require_recogniser`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sialign.core.errors import SialignError
+from sialign.transcribe.models import WhisperInfo, default_whisper_info, whisper_model_for, whisper_model_info
+from sialign.transcribe.recognise import require_recogniser
+
+
+def speech_models() -> tuple[list[tuple[str, Path]], str | None]:
+    """(name, folder) of every usable Whisper model, and the name of the one to use by default (None: none chosen).
+
+    The default is the one set in the settings or with ``sialign models default``, or the only model when there is one.
+    """
+    from sialign.embed.models_registry import KIND_WHISPER, ModelRegistry
+
+    registry = ModelRegistry()
+    found = [(e.name, e.path) for e in registry.list_models(kind=KIND_WHISPER) if e.usable and e.path is not None]
+    default = registry.default_whisper
+    if default is None and len(found) == 1:
+        default = found[0][0]
+    return found, default
+
+
+def check_model_hears(model: str | Path, language: str) -> WhisperInfo:
+    """What the Whisper model ``model`` (a folder) recognises, refusing a model that cannot hear ``language``.
+
+    Read from the folder's files, without loading the model: a session is refused before anything is recorded.
+
+    Raises:
+        ModelLoadError: ``model`` is not a Whisper folder.
+        SialignError: the model does not know ``language`` (an English-only model for a Japanese rendition).
+    """
+    info = whisper_model_info(model)
+    if not info.knows(language):
+        raise SialignError(f"the speech model {info.name} recognises {info.describe()}, not {language!r}: "
+                           "choose a multilingual model.", settings=("speech_model",))
+    return info
+
+
+__all__ = [
+    "WhisperInfo",
+    "check_model_hears",
+    "default_whisper_info",
+    "require_recogniser",
+    "speech_models",
+    "whisper_model_for",
+    "whisper_model_info",
+]
