@@ -280,7 +280,7 @@ def test_no_import_circle() -> None:
 # command-line option ("--max-tgt") in their messages; an error names what to change in SialignError.settings and
 # each front end says where (cli/error_words.py, gui/common/error_words.py). Docstrings may mention both.
 BELOW_THE_FRONT_ENDS = ("core", "io", "align", "filters", "workflows", "embed", "text", "audio", "booth", "review",
-                        "transcribe", "evaluate", "corpus", "links.py")
+                        "transcribe", "evaluate", "corpus", "links")
 MENU_PATH = r"[A-Z][\w&]*(?: [\w&]+)* → [A-Z]"
 OPTION = r"(?<![\w-])--[a-z][a-z0-9_-]*"
 # Options of other programs, in the command a message tells the user to run.

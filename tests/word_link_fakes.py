@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +28,23 @@ class SpellingLinker:
             self.pairs_linked.append((tuple(src), tuple(tgt)))
             out.append([(i, j) for i, s in enumerate(src) for j, t in enumerate(tgt) if s.lower() == t.lower()])
         return out
+
+
+def use_as_default_linker(monkeypatch: Any, linker_class: type) -> None:
+    """Make ``linker_class`` the word aligner drawn with when none is given.
+
+    The class is looked up in the package :mod:`sialign.links` (by
+    :mod:`sialign.workflows.word_links` and :mod:`sialign.review.bead_words`)
+    and in the modules of the package that import it by name
+    (:func:`sialign.links.link_bead_texts`'s): every loaded module bound to
+    the built-in class is patched, so none keeps drawing with the real encoder.
+    """
+    import sialign.links
+
+    real = sialign.links.WordLinker
+    for name, module in list(sys.modules.items()):
+        if name.startswith("sialign.") and getattr(module, "WordLinker", None) is real:
+            monkeypatch.setattr(module, "WordLinker", linker_class)
 
 
 def en_fr_project() -> Project:

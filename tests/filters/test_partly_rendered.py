@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.word_link_fakes import SpellingLinker, en_fr_project
+from tests.word_link_fakes import SpellingLinker, en_fr_project, use_as_default_linker
 
-import sialign.links
 from sialign.cli.main import main
 from sialign.core.params import FilterParams
 from sialign.filters.apply import partly_rendered_flag
@@ -40,7 +39,7 @@ def test_partly_rendered_threshold_is_checked() -> None:
 def test_cmd_filter_rendered_min_draws_links_and_flags_without_dropping(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(sialign.links, "WordLinker", SpellingLinker)
+    use_as_default_linker(monkeypatch, SpellingLinker)
     path = tmp_path / "talk.sialign"
     save_project(en_fr_project(), path)
     assert main(["filter", str(path), "--rendered-min", "0.6", "--no-intra", "--report"]) == 0

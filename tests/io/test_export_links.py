@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.word_link_fakes import SpellingLinker, en_fr_project
+from tests.word_link_fakes import SpellingLinker, en_fr_project, use_as_default_linker
 
-import sialign.links
 from sialign.cli.main import main
 from sialign.io.project_file import load_project, save_project
 from sialign.io.read_exports import read_parallel_tsv
@@ -52,7 +51,7 @@ def test_export_links_jsonl_carries_tokens_links_and_the_aligner(tmp_path: Path)
 def test_cli_export_links_draws_missing_links_and_leaves_the_project_file(
     tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(sialign.links, "WordLinker", SpellingLinker)
+    use_as_default_linker(monkeypatch, SpellingLinker)
     path = tmp_path / "talk.sialign"
     save_project(en_fr_project(), path)
     before = path.read_bytes()

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sialign.align.constrained import SegmentationInfeasible, constrained_segmentation
-from sialign.align.costs import BeadCostModel, Signal, cost_settings, resolve_target_units
+from sialign.align.costs import BeadCostModel, CostSettings, Signal, cost_settings, resolve_target_units
 from sialign.align.dp import EXACT_CELL_LIMIT, align_window
 from sialign.align.result import AlignResult
 from sialign.align.signals import (
@@ -279,153 +279,343 @@ def align_project(
     params = params or project.params or AlignParams()
     progress = progress or (lambda f, m: None)
     check_stop(should_stop)
-    src_doc, tgt_doc = project.source, project.target
-    n, m = len(src_doc), len(tgt_doc)
-    units = resolve_target_units(params, n, m)
-    settings = cost_settings(params, units)
-    text_kind = resolve_text_kind(params, project)
+    run = _resolve_run(project, params, should_stop)
+    embedded = _embed_sides(run, embedder, stage(progress, 0.0, 0.5))
+    embedded_at = time.perf_counter()
+    check_stop(should_stop)
+    costs = _first_pass_costs(run, embedded, stage(progress, 0.5, 1.0))
+    second = _second_pass_inputs(run, embedded, costs)
+    gaps, anchors = _anchor_gaps(project, keep_confirmed)
+    aligned = _align_gaps(run, embedded, costs, second, gaps)
+    ordered = _in_order(aligned.beads, anchors)
+    scoring = _attach_confidences(run, costs, second, ordered, {id(bead) for _, bead in anchors}, aligned.decided)
+    n, m = len(project.source), len(project.target)
+    similarity = costs.model.similarity() if costs.model is not None else np.broadcast_to(np.float32(np.nan), (n, m))
+    finished = time.perf_counter()
+    timings = {
+        "embedding": round(embedded_at - started, 4),
+        "aligning": round(finished - embedded_at, 4),
+        "total": round(finished - started, 4),
+    }
+    alignment = _new_alignment(run, embedded, costs, second, ordered, len(anchors), aligned.levels, timings)
+    progress(1.0, "Aligned")
+    return AlignResult(alignment=alignment, similarity=similarity, timings=timings, scoring=scoring if keep_scoring else None)
+
+
+# ------------------------------------------------------------------ stages of align_project
+@dataclasses.dataclass(frozen=True)
+class _Run:
+    """What every stage of one :func:`align_project` run reads.
+
+    Attributes:
+        units: the target units the parameters resolve to (``"chunks"`` or ``"sentences"``).
+        settings: the cost knobs of those units, before the time prior's lag estimate.
+        text_kind: ``"interpretation"`` or ``"translation"``.
+        weights: the learned bead score's weight set for these units and this kind of text.
+    """
+
+    project: Project
+    params: AlignParams
+    units: str
+    settings: CostSettings
+    text_kind: str
+    weights: str
+    should_stop: StopFn | None
+
+
+def _resolve_run(project: Project, params: AlignParams, should_stop: StopFn | None) -> _Run:
+    """What the parameters say for this talk: target units, cost knobs, kind of text, weight set."""
     from sialign.align.learned_pass import weight_set
 
-    weights = weight_set(units, text_kind)
+    units = resolve_target_units(params, len(project.source), len(project.target))
+    settings = cost_settings(params, units)
+    text_kind = resolve_text_kind(params, project)
+    return _Run(project, params, units, settings, text_kind, weight_set(units, text_kind), should_stop)
 
-    # ---- embedding
-    embed_progress = stage(progress, 0.0, 0.5)
+
+@dataclasses.dataclass(frozen=True)
+class _Embedded:
+    """What the embedding stage gives.
+
+    Attributes:
+        choice: the embedder used, and why it was chosen.
+        main: that embedder.
+        built: the signals the DP mixes, with their names.
+        tgt_texts: the target segments' texts, white space collapsed.
+        run_vectors: unit vectors of the concatenated runs the learned second
+            pass reads, (source, target), or None where it does not run.
+    """
+
+    choice: EmbedderChoice
+    main: Embedder
+    built: BuiltSignals
+    tgt_texts: list[str]
+    run_vectors: tuple[np.ndarray, np.ndarray] | None
+
+
+def _embed_sides(run: _Run, embedder: Embedder | None, progress: ProgressFn) -> _Embedded:
+    """Choose the embedder (or take the one given), then embed the second pass's runs and the signals."""
+    project, params = run.project, run.params
     if embedder is not None:
         choice = EmbedderChoice(embedder.name)
         main = embedder
     else:
-        choice = choose_embedder(params.embedder, src_doc.language, tgt_doc.language)
+        choice = choose_embedder(params.embedder, project.source.language, project.target.language)
         if choice.note:
             log.info("%s", choice.note)
         main = load_embedder(choice.spec)
-    tgt_texts = _texts(tgt_doc)
+    tgt_texts = _texts(project.target)
     # The second pass's runs first: the same pass over each document gives the segments'
     # vectors, which the first pass then reads from the vector cache.
     run_vectors = _learned_pass_spans(
-        params, units, weights, main, project, tgt_texts, progress=stage(embed_progress, 0.0, 0.6), should_stop=should_stop
+        params, run.units, run.weights, main, project, tgt_texts, progress=stage(progress, 0.0, 0.6), should_stop=run.should_stop
     )
-    built = build_signals(project, params, main, should_stop=should_stop,
-                          progress=embed_progress if run_vectors is None else stage(embed_progress, 0.6, 1.0))
-    signals, names, pivot_note, lengths_from = built.signals, built.names, built.pivot_note, built.lengths_from
-    embedded = time.perf_counter()
-    check_stop(should_stop)
+    built = build_signals(project, params, main, should_stop=run.should_stop,
+                          progress=progress if run_vectors is None else stage(progress, 0.6, 1.0))
+    return _Embedded(choice, main, built, tgt_texts, run_vectors)
 
-    # ---- aligning
-    align_progress = stage(progress, 0.5, 1.0)
+
+@dataclasses.dataclass(frozen=True)
+class _FirstPassCosts:
+    """The first pass's bead costs and the time prior they were built with.
+
+    Attributes:
+        model: the bead costs; None when no signal compares the two sides.
+        settings: the cost knobs, with the lag estimate's window where it was used.
+        timed: whether the costs read the segments' times.
+        lag: the lag estimated from the times, or None.
+        lengths: text lengths of the source (or the reference) and of the
+            target, shapes (n_src,) and (n_tgt,); None without a model.
+        progress: what is left of the aligning stage's progress after the lag estimate.
+    """
+
+    model: BeadCostModel | None
+    settings: CostSettings
+    timed: bool
+    lag: LagEstimate | None
+    lengths: tuple[np.ndarray, np.ndarray] | None
+    progress: ProgressFn
+
+
+def _first_pass_costs(run: _Run, embedded: _Embedded, progress: ProgressFn) -> _FirstPassCosts:
+    """The bead costs of the signals, with a time prior on the estimated lag where both sides have times."""
+    params, settings, should_stop = run.params, run.settings, run.should_stop
+    src_doc, tgt_doc = run.project.source, run.project.target
+    n, m = len(src_doc), len(tgt_doc)
+    align_progress = progress
     align_progress(0.0, "Aligning")
     timed = params.time_prior and n > 0 and m > 0 and src_doc.has_times and tgt_doc.has_times
-    model: BeadCostModel | None = None
+    signals = embedded.built.signals
+    if not signals:
+        return _FirstPassCosts(None, settings, timed, None, None, align_progress)
     lag: LagEstimate | None = None
-    if signals:
-        lengths = (
-            np.array([len(t) for t in lengths_from], dtype=np.float64),
-            np.array([len(t) for t in tgt_texts], dtype=np.float64),
+    lengths = (
+        np.array([len(t) for t in embedded.built.lengths_from], dtype=np.float64),
+        np.array([len(t) for t in embedded.tgt_texts], dtype=np.float64),
+    )
+    if timed:
+        # The recording's own offset first: a prior centred on the wrong
+        # lag (a track starting minutes late) is worse than none.
+        text_only = BeadCostModel(signals, params.max_src, params.max_tgt, settings, None, None, *lengths)
+        lag = estimate_lag(
+            text_only, _starts(src_doc), _starts(tgt_doc), settings,
+            progress=stage(align_progress, 0.0, 0.3), should_stop=should_stop,
+            fit=params.lag_window == "fit",
         )
-        if timed:
-            # The recording's own offset first: a prior centred on the wrong
-            # lag (a track starting minutes late) is worse than none.
-            text_only = BeadCostModel(signals, params.max_src, params.max_tgt, settings, None, None, *lengths)
-            lag = estimate_lag(
-                text_only, _starts(src_doc), _starts(tgt_doc), settings,
-                progress=stage(align_progress, 0.0, 0.3), should_stop=should_stop,
-                fit=params.lag_window == "fit",
-            )
-            align_progress = stage(align_progress, 0.3, 1.0)
-            if lag.used:
-                settings = dataclasses.replace(settings, evs_min=lag.evs_min, evs_max=lag.evs_max)
-                if params.lag_window == "fit" and lag.median is not None:
-                    settings = dataclasses.replace(settings, lag_centre=lag.median,
-                                                   lag_pull=settings.time_weight * LAG_PULL_SHARE)
-            else:
-                timed = False
-        model = BeadCostModel(
-            signals,
-            params.max_src,
-            params.max_tgt,
-            settings,
-            _starts(src_doc) if timed else None,
-            _starts(tgt_doc) if timed else None,
-            *lengths,
-            word_skip_scale(tgt_texts) if units == "sentences" else None,
-            _ends(src_doc) if timed else None,
-        )
+        align_progress = stage(align_progress, 0.3, 1.0)
+        if lag.used:
+            settings = dataclasses.replace(settings, evs_min=lag.evs_min, evs_max=lag.evs_max)
+            if params.lag_window == "fit" and lag.median is not None:
+                settings = dataclasses.replace(settings, lag_centre=lag.median,
+                                               lag_pull=settings.time_weight * LAG_PULL_SHARE)
+        else:
+            timed = False
+    model = BeadCostModel(
+        signals,
+        params.max_src,
+        params.max_tgt,
+        settings,
+        _starts(src_doc) if timed else None,
+        _starts(tgt_doc) if timed else None,
+        *lengths,
+        word_skip_scale(embedded.tgt_texts) if run.units == "sentences" else None,
+        _ends(src_doc) if timed else None,
+    )
+    return _FirstPassCosts(model, settings, timed, lag, lengths, align_progress)
+
+
+@dataclasses.dataclass(frozen=True)
+class _SecondPass:
+    """What the learned second pass and the confidences read, computed once for the whole talk.
+
+    Attributes:
+        run_vectors: :attr:`_Embedded.run_vectors`, or None where the pass
+            does not run (no cost model, or no signal compares source and
+            target directly).
+        direct: whether a signal compares source and target directly (not only through the pivot).
+        typical: the typical cosine of the runs (None without the pass).
+        words / names: ``shared_words`` and ``shared_names`` of every source and
+            target segment, where the vote reads them; else None.
+    """
+
+    run_vectors: tuple[np.ndarray, np.ndarray] | None
+    direct: bool
+    typical: float | None
+    words: tuple[list[frozenset[str]], list[frozenset[str]]] | None
+    names: tuple[list[frozenset[str]], list[frozenset[str]]] | None
+
+
+def _second_pass_inputs(run: _Run, embedded: _Embedded, costs: _FirstPassCosts) -> _SecondPass:
+    """Whether the learned second pass runs, and what it reads over the whole talk."""
     # The second pass compares source and target with the main encoder: not when it is
     # blind to the pair and the pivot decides alone.
-    direct = any(sg.name == "source" for sg in signals)
-    if model is None or not direct:
-        run_vectors = None
+    direct = any(sg.name == "source" for sg in embedded.built.signals)
+    run_vectors = embedded.run_vectors if costs.model is not None and direct else None
     typical: float | None = None
     words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None
-    seg_names: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None
+    names: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None
     if run_vectors is not None:
         from sialign.align.learned_pass import JOIN_CROSSED, VOTE, shared_names, shared_words, typical_cosine
 
         # Read by the second pass over the whole talk and by the confidences: computed once.
         typical = typical_cosine(run_vectors[0][0], run_vectors[1][0])
-        if VOTE.get(units):  # only the vote reads them
-            src_texts = _texts(src_doc)
+        if VOTE.get(run.units):  # only the vote reads them
+            src_texts, tgt_texts = _texts(run.project.source), embedded.tgt_texts
             words = ([shared_words(t) for t in src_texts], [shared_words(t) for t in tgt_texts])
-            if JOIN_CROSSED.get(weights):  # a written translation's names join beads
-                seg_names = ([shared_names(t) for t in src_texts], [shared_names(t) for t in tgt_texts])
-    source_words = [len(t.split()) or max(1, len(t) // 3) for t in _texts(src_doc)]
-    decides = model is not None and direct and not is_lexical(main)
-    decided: dict[int, float] = {}  # id of a bead the omission decision left out -> its probability
-    pivoted = any(sg.name == "pivot" for sg in signals)
-    gaps, anchors = _anchor_gaps(project, keep_confirmed)
-    gap_beads: list[list[Bead]] = []
-    levels: list[list[int]] = []
+            if JOIN_CROSSED.get(run.weights):  # a written translation's names join beads
+                names = ([shared_names(t) for t in src_texts], [shared_names(t) for t in tgt_texts])
+    return _SecondPass(run_vectors, direct, typical, words, names)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Omissions:
+    """How the omission decision reads every gap.
+
+    Attributes:
+        decides: whether it runs (a cost model, a direct signal, a neural encoder).
+        pivoted: whether the costs read a reference translation too.
+        source_words: the length of every source segment in words (a third of its characters when unspaced).
+    """
+
+    decides: bool
+    pivoted: bool
+    source_words: list[int]
+
+
+@dataclasses.dataclass(frozen=True)
+class _GapsAligned:
+    """The beads of the gaps between anchors, with what the DP and the omission decision recorded.
+
+    Attributes:
+        beads: the new beads of each gap, in order.
+        levels: the DP's levels of each window (``Alignment.info["dp_levels"]``).
+        decided: ``id()`` of each bead the omission decision left out → the probability that it was.
+    """
+
+    beads: list[list[Bead]] = dataclasses.field(default_factory=list)
+    levels: list[list[int]] = dataclasses.field(default_factory=list)
+    decided: dict[int, float] = dataclasses.field(default_factory=dict)
+
+
+_Gap = tuple[int, int, int, int]  # (src_start, src_stop, tgt_start, tgt_stop)
+
+
+def _align_gaps(run: _Run, embedded: _Embedded, costs: _FirstPassCosts, second: _SecondPass, gaps: list[_Gap]) -> _GapsAligned:
+    """Beads for every gap between the anchors; the aligning stage's progress is shared by the gaps' cells."""
+    omissions = _Omissions(
+        decides=costs.model is not None and second.direct and not is_lexical(embedded.main),
+        pivoted=any(sg.name == "pivot" for sg in embedded.built.signals),
+        source_words=[len(t.split()) or max(1, len(t) // 3) for t in _texts(run.project.source)],
+    )
+    out = _GapsAligned()
     total_cells = max(sum((g[1] - g[0] + 1) * (g[3] - g[2] + 1) for g in gaps), 1)
     done_cells = 0
     for s0, s1, t0, t1 in gaps:
-        check_stop(should_stop)
+        check_stop(run.should_stop)
         cells = (s1 - s0 + 1) * (t1 - t0 + 1)
-        sub = stage(align_progress, done_cells / total_cells, (done_cells + cells) / total_cells)
+        sub = stage(costs.progress, done_cells / total_cells, (done_cells + cells) / total_cells)
         done_cells += cells
-        beads: list[Bead] = []
-        if s1 == s0 or t1 == t0 or model is None:
-            beads.extend(_make_bead(project, i, 1, t0, 0, None, params.drop_threshold) for i in range(s0, s1))
-            beads.extend(_make_bead(project, s1, 0, j, 1, None, params.drop_threshold) for j in range(t0, t1))
-        elif params.method == "segment":
-            window = [
-                Signal(
-                    sg.src[s0:s1], sg.tgt[t0:t1], sg.weight, name=sg.name,
-                    src_trust=None if sg.src_trust is None else sg.src_trust[s0:s1],
-                )
-                for sg in signals
-            ]
-            try:
-                spans, _ = constrained_segmentation(
-                    window, params.max_tgt, allow_empty=True, progress=sub, should_stop=should_stop
-                )
-            except SegmentationInfeasible as exc:
-                raise SialignError(
-                    f"segment mode: {exc} (source {s0 + 1}–{s1}, target {t0 + 1}–{t1}); raise the maximum "
-                    "target span (max_tgt) or use the bead aligner (method 'beads')",
-                    settings=("max_tgt", "method"),
-                ) from exc
-            for k, (a0, a1) in enumerate(spans):
-                beads.append(_make_bead(project, s0 + k, 1, t0 + a0, a1 - a0, model, params.drop_threshold))
+        if s1 == s0 or t1 == t0 or costs.model is None:
+            beads = _unmatched_beads(run, (s0, s1, t0, t1))
+        elif run.params.method == "segment":
+            beads = _segmented_beads(run, embedded.built.signals, costs.model, (s0, s1, t0, t1), sub)
         else:
-            result = align_window(model, s0, s1, t0, t1, exact_cell_limit=EXACT_CELL_LIMIT, progress=sub, should_stop=should_stop)
-            levels.extend([list(level) for level in result.levels])
-            shapes = result.beads
-            if run_vectors is not None:
-                whole = (s0, s1, t0, t1) == (0, n, 0, m)
-                shapes = _refine(model, run_vectors, lengths, s0, s1, t0, t1, shapes, params, weights, should_stop,
-                                 typical if whole else None, words, seg_names)
-            if params.peel_threshold is not None:
-                shapes = peel_unrendered(model, shapes, params.peel_threshold)
-            # The decision was fitted on the costs of a neural encoder that compares the two languages directly;
-            # it also reads talks whose learned pass is off (from recordings: cut_recordings.py measures those).
-            shapes, left_out = (decide_omissions(model, shapes, source_words, weights, pivoted) if decides
-                                else (shapes, {}))
-            made = [_make_bead(project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes]
-            for bead, (i0, a, _j0, b) in zip(made, shapes):
-                if a == 1 and not b and i0 in left_out:
-                    bead.reason = OMISSION_REASON
-                    decided[id(bead)] = left_out[i0]
-            beads.extend(made)
-        gap_beads.append(beads)
+            beads = _dp_beads(run, costs, second, omissions, (s0, s1, t0, t1), sub, out)
+        out.beads.append(beads)
+    return out
+
+
+def _unmatched_beads(run: _Run, gap: _Gap) -> list[Bead]:
+    """A gap with an empty side, or nothing to compare: its segments as dropped 1-0 and 0-1 beads."""
+    s0, s1, t0, t1 = gap
+    project, threshold = run.project, run.params.drop_threshold
+    beads = [_make_bead(project, i, 1, t0, 0, None, threshold) for i in range(s0, s1)]
+    beads.extend(_make_bead(project, s1, 0, j, 1, None, threshold) for j in range(t0, t1))
+    return beads
+
+
+def _segmented_beads(run: _Run, signals: list[Signal], model: BeadCostModel, gap: _Gap, progress: ProgressFn) -> list[Bead]:
+    """Constrained segmentation of one gap: every source segment gets one span of target units.
+
+    Raises:
+        SialignError: no segmentation fits the maximum target span.
+    """
+    s0, s1, t0, t1 = gap
+    params = run.params
+    window = [
+        Signal(
+            sg.src[s0:s1], sg.tgt[t0:t1], sg.weight, name=sg.name,
+            src_trust=None if sg.src_trust is None else sg.src_trust[s0:s1],
+        )
+        for sg in signals
+    ]
+    try:
+        spans, _ = constrained_segmentation(
+            window, params.max_tgt, allow_empty=True, progress=progress, should_stop=run.should_stop
+        )
+    except SegmentationInfeasible as exc:
+        raise SialignError(
+            f"segment mode: {exc} (source {s0 + 1}–{s1}, target {t0 + 1}–{t1}); raise the maximum "
+            "target span (max_tgt) or use the bead aligner (method 'beads')",
+            settings=("max_tgt", "method"),
+        ) from exc
+    return [_make_bead(run.project, s0 + k, 1, t0 + a0, a1 - a0, model, params.drop_threshold)
+            for k, (a0, a1) in enumerate(spans)]
+
+
+def _dp_beads(run: _Run, costs: _FirstPassCosts, second: _SecondPass, omissions: _Omissions, gap: _Gap,
+              progress: ProgressFn, out: _GapsAligned) -> list[Bead]:
+    """The bead DP over one gap, then the learned second pass, peeling and the omission decision.
+
+    The DP's levels and the beads the omission decision left out are added to ``out``.
+    """
+    s0, s1, t0, t1 = gap
+    params, model = run.params, costs.model
+    assert model is not None
+    result = align_window(model, s0, s1, t0, t1, exact_cell_limit=EXACT_CELL_LIMIT, progress=progress, should_stop=run.should_stop)
+    out.levels.extend([list(level) for level in result.levels])
+    shapes = result.beads
+    if second.run_vectors is not None:
+        assert costs.lengths is not None
+        whole = (s0, s1, t0, t1) == (0, len(run.project.source), 0, len(run.project.target))
+        shapes = _refine(model, second.run_vectors, costs.lengths, s0, s1, t0, t1, shapes, params, run.weights,
+                         run.should_stop, second.typical if whole else None, second.words, second.names)
+    if params.peel_threshold is not None:
+        shapes = peel_unrendered(model, shapes, params.peel_threshold)
+    # The decision was fitted on the costs of a neural encoder that compares the two languages directly;
+    # it also reads talks whose learned pass is off (from recordings: cut_recordings.py measures those).
+    shapes, left_out = (decide_omissions(model, shapes, omissions.source_words, run.weights, omissions.pivoted)
+                        if omissions.decides else (shapes, {}))
+    made = [_make_bead(run.project, i0, a, j0, b, model, params.drop_threshold) for i0, a, j0, b in shapes]
+    for bead, (i0, a, _j0, b) in zip(made, shapes):
+        if a == 1 and not b and i0 in left_out:
+            bead.reason = OMISSION_REASON
+            out.decided[id(bead)] = left_out[i0]
+    return made
+
+
+def _in_order(gap_beads: list[list[Bead]], anchors: list[tuple[int, Bead]]) -> list[Bead]:
+    """The beads of the gaps, each kept anchor after the gap it follows."""
     ordered: list[Bead] = []
     anchor_after: dict[int, list[Bead]] = {}
     for gap_index, bead in anchors:
@@ -433,52 +623,64 @@ def align_project(
     for index, beads in enumerate(gap_beads):
         ordered.extend(beads)
         ordered.extend(anchor_after.get(index, []))
+    return ordered
+
+
+def _attach_confidences(run: _Run, costs: _FirstPassCosts, second: _SecondPass, beads: list[Bead], anchored: set[int],
+                        decided: dict[int, float]) -> LearnedInputs | None:
+    """Give the new beads the learned score's confidence, and each sentence left out the probability that it was.
+
+    Returns:
+        What the learned score read, or None where the second pass did not run.
+    """
     scoring = None
-    if run_vectors is not None and model is not None:
+    if second.run_vectors is not None and costs.model is not None:
         from sialign.align.learned_pass import LearnedInputs
 
-        scoring = LearnedInputs(model, run_vectors[0], run_vectors[1], lengths[0], lengths[1], units, typical, weights)
-        _set_confidences(project, ordered, scoring, {id(bead) for _, bead in anchors}, should_stop)
-    for bead in ordered:  # the *Conf.* of a sentence left out: the probability that it was
+        assert costs.lengths is not None
+        scoring = LearnedInputs(costs.model, second.run_vectors[0], second.run_vectors[1], costs.lengths[0],
+                                costs.lengths[1], run.units, second.typical, run.weights)
+        _set_confidences(run.project, beads, scoring, anchored, run.should_stop)
+    for bead in beads:  # the *Conf.* of a sentence left out: the probability that it was
         if id(bead) in decided:
             bead.confidence = round(decided[id(bead)], 4)
-    similarity = model.similarity() if model is not None else np.broadcast_to(np.float32(np.nan), (n, m))
-    finished = time.perf_counter()
-    timings = {
-        "embedding": round(embedded - started, 4),
-        "aligning": round(finished - embedded, 4),
-        "total": round(finished - started, 4),
-    }
+    return scoring
+
+
+def _new_alignment(run: _Run, embedded: _Embedded, costs: _FirstPassCosts, second: _SecondPass, beads: list[Bead],
+                   anchors: int, levels: list[list[int]], timings: dict[str, float]) -> Alignment:
+    """The alignment of ``beads`` with what made it in ``info``, checked against the documents and logged."""
+    project, built = run.project, embedded.built
     alignment = Alignment(
-        beads=ordered,
-        embedder=" + ".join(names) if names else main.name,
+        beads=beads,
+        embedder=" + ".join(built.names) if built.names else embedded.main.name,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         info={
-            "params": params.to_dict(),
-            "embedder_spec": choice.spec,
-            "embedder_note": choice.note,
-            "pivot_note": pivot_note,
-            "target_units": units,
-            "text_kind": text_kind,
-            "bead_score": weights if run_vectors is not None else None,
-            "cost_settings": dataclasses.asdict(settings),
-            "time_prior": bool(timed),
-            "lag": dataclasses.asdict(lag) if lag is not None else None,
-            "signals": [{"name": s.name, "weight": s.weight} for s in signals],
-            "anchors": len(anchors),
+            "params": run.params.to_dict(),
+            "embedder_spec": embedded.choice.spec,
+            "embedder_note": embedded.choice.note,
+            "pivot_note": built.pivot_note,
+            "target_units": run.units,
+            "text_kind": run.text_kind,
+            "bead_score": run.weights if second.run_vectors is not None else None,
+            "cost_settings": dataclasses.asdict(costs.settings),
+            "time_prior": bool(costs.timed),
+            "lag": dataclasses.asdict(costs.lag) if costs.lag is not None else None,
+            "signals": [{"name": s.name, "weight": s.weight} for s in built.signals],
+            "anchors": anchors,
             "dp_levels": levels,
             "timings": timings,
         },
     )
-    alignment.validate(src_doc, tgt_doc)
+    alignment.validate(project.source, project.target)
     log.info(
         "aligned %d × %d segments into %d beads with %s (%s units, time prior %s, %d anchors): %s",
-        n, m, len(ordered), alignment.embedder, units, "on" if timed else "off", len(anchors), timings,
+        len(project.source), len(project.target), len(beads), alignment.embedder, run.units,
+        "on" if costs.timed else "off", anchors, timings,
     )
-    if lag is not None:
-        log.debug("lag estimate: %s", lag)
-    progress(1.0, "Aligned")
-    return AlignResult(alignment=alignment, similarity=similarity, timings=timings, scoring=scoring if keep_scoring else None)
+    if costs.lag is not None:
+        log.debug("lag estimate: %s", costs.lag)
+    return alignment
 
 
 def _set_confidences(project: Project, beads: list[Bead], scoring: LearnedInputs, keep: set[int],

@@ -334,16 +334,96 @@ def score_beads(
     params = project.filter_params
     pos = tuple(content_pos) if content_pos is not None else tuple(params.content_pos)
     beads = project.alignment.beads
-    n = len(beads)
-    src_doc, tgt_doc, ref_doc = project.source, project.target, project.reference
-    has_reference = ref_doc is not None and len(ref_doc) == len(src_doc)
     from sialign.filters.languages import skipped_filters
 
     skipped = skipped_filters(project)
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
+    texts = _read_bead_texts(project, beads, progress, should_stop)
+    seconds["analysis"] = time.perf_counter() - t0
+    check_stop(should_stop)
 
-    # 1. Japanese analysis of target chunks (intra filter, α lemmas) and reference sentences.
+    trims, contentless = _intra_decisions(texts, pos, skipped)
+    variants = _target_variants(beads, texts.tgt_doc, trims)
+    found = _Measured.nothing_yet(len(beads))
+    t1 = time.perf_counter()
+    _measure_alpha(texts, variants, skipped, embedder, word_model, found, should_stop)
+    seconds["alpha"] = time.perf_counter() - t1
+    if progress is not None:
+        progress(0.75, "Scoring length and similarity")
+    check_stop(should_stop)
+
+    t2 = time.perf_counter()
+    _measure_gamma_eta(texts, variants, embedder, found, progress, should_stop)
+    seconds["gamma_eta"] = time.perf_counter() - t2
+
+    if progress is not None:
+        progress(1.0, "Scores ready")
+    return BeadScores(
+        signature=[(b.src, b.tgt) for b in beads],
+        content_pos=pos,
+        trims=trims,
+        contentless=contentless,
+        alpha_details=found.alpha_details,
+        length_unit="characters" if is_cjk(texts.tgt_doc.language) else "words",
+        **found.arrays,
+        **_status_fields(beads),
+        src_count=np.array([len(b.src) for b in beads], dtype=np.int32),
+        tgt_count=np.array([len(b.tgt) for b in beads], dtype=np.int32),
+        embedder_name=getattr(embedder, "name", "") if embedder is not None else "",
+        has_reference=texts.has_reference,
+        seconds=seconds,
+        skipped=skipped,
+    )
+
+
+# ---- stages of score_beads
+@dataclass(frozen=True)
+class _BeadTexts:
+    """What :func:`score_beads` measures: the beads' texts, with GiNZA's analyses where a side is Japanese.
+
+    Attributes:
+        has_reference: the reference translation has one line per source segment.
+        tgt_ids / tgt_texts: the target segments of every bead, in bead order, and their texts.
+        ref_texts: each bead's reference translation (empty without a reference).
+        analyses_tgt / analyses_ref: GiNZA's analyses of ``tgt_texts`` and
+            ``ref_texts``, or None where that side is not Japanese.
+    """
+
+    beads: Sequence[Bead]
+    src_doc: Document
+    tgt_doc: Document
+    ref_doc: Document | None
+    has_reference: bool
+    tgt_ids: list[int]
+    tgt_texts: list[str]
+    ref_texts: list[str]
+    analyses_tgt: Any
+    analyses_ref: Any
+
+
+@dataclass(frozen=True)
+class _Measured:
+    """What the scoring stages fill in: the :data:`MEASUREMENTS` by name, each of shape (2, n_beads) and NaN
+    until measured, and per row, per bead, how α was measured."""
+
+    arrays: dict[str, Any]
+    alpha_details: list[list[AlphaDetail | None]]
+
+    @classmethod
+    def nothing_yet(cls, n: int) -> _Measured:
+        """Every measurement NaN and no α detail, for ``n`` beads."""
+        return cls({name: np.full((2, n), np.nan) for name in MEASUREMENTS}, [[None] * n, [None] * n])
+
+
+def _read_bead_texts(project: Project, beads: Sequence[Bead], progress: ProgressFn | None,
+                     should_stop: StopFn | None) -> _BeadTexts:
+    """The target chunks and reference sentences of every bead, analysed by GiNZA (batched) where Japanese.
+
+    The analyses serve the intra filter's content words, α's lemmas and the reference's content items.
+    """
+    src_doc, tgt_doc, ref_doc = project.source, project.target, project.reference
+    has_reference = ref_doc is not None and len(ref_doc) == len(src_doc)
     tgt_ja = is_cjk(tgt_doc.language) and tgt_doc.language.split("-")[0].lower() == "ja"
     tgt_ids = [i for b in beads for i in b.tgt]
     tgt_texts = [tgt_doc.get(i).text for i in tgt_ids]
@@ -362,13 +442,19 @@ def score_beads(
             analyses_tgt = analyses[: len(tgt_texts)]
         if ref_ja:
             analyses_ref = analyses[len(tgt_texts) if tgt_ja else 0 :]
-    seconds["analysis"] = time.perf_counter() - t0
-    check_stop(should_stop)
+    return _BeadTexts(beads, src_doc, tgt_doc, ref_doc, has_reference, tgt_ids, tgt_texts, ref_texts,
+                      analyses_tgt, analyses_ref)
 
-    content = dict(zip(tgt_ids, _chunk_content(tgt_texts, tgt_doc.language, pos, analyses_tgt)))
-    lemmas = {i: {_norm(t.lemma) for t in a.tokens} for i, a in zip(tgt_ids, analyses_tgt)} if analyses_tgt else {}
+
+def _intra_decisions(texts: _BeadTexts, pos: Sequence[str], skipped: dict[str, str]) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """The intra filter's trims of every bead, and which beads have no content word (:func:`intra_trims`).
+
+    A confirmed bead keeps the reviewer's trims, and a chunk the reviewer restored is not trimmed again.
+    """
+    beads = texts.beads
+    content = dict(zip(texts.tgt_ids, _chunk_content(texts.tgt_texts, texts.tgt_doc.language, pos, texts.analyses_tgt)))
     trims: list[tuple[int, ...]] = []
-    contentless = np.zeros(n, dtype=bool)
+    contentless = np.zeros(len(beads), dtype=bool)
     for k, b in enumerate(beads):
         if b.status == BeadStatus.CONFIRMED:
             trims.append(tuple(b.trimmed))  # the reviewer's choice stands
@@ -380,111 +466,113 @@ def score_beads(
         # A chunk the reviewer restored stays restored: no filter run trims it again.
         trims.append(tuple(i for i in trimmed if i not in b.restored))
         contentless[k] = empty
-    _keep_short_answers(beads, src_doc, tgt_doc, contentless, pos)
+    _keep_short_answers(beads, texts.src_doc, texts.tgt_doc, contentless, pos)
+    return trims, contentless
 
-    # 2. Target texts for both rows (whole / after trims).
+
+def _target_variants(beads: Sequence[Bead], tgt_doc: Document, trims: list[tuple[int, ...]]) -> list[list[str]]:
+    """Each bead's target text, whole (row 0; a confirmed bead's as reviewed) and after the trims (row 1)."""
     variants: list[list[str]] = [[], []]
     for k, b in enumerate(beads):
         whole = bead_text(b, tgt_doc, "tgt", use_post_edit=False, include_trimmed=True)
         kept = [i for i in b.tgt if i not in trims[k]]
         variants[0].append(whole if b.status != BeadStatus.CONFIRMED else _join(tgt_doc, kept))
         variants[1].append(_join(tgt_doc, kept))
+    return variants
 
-    measurements: dict[str, Any] = {name: np.full((2, n), np.nan) for name in MEASUREMENTS}
-    alpha, gamma, eta_cos, eta_chrf = (measurements[name] for name in ("alpha", "gamma", "eta_cos", "eta_chrf"))
-    tgt_units, ref_units = measurements["target_units"], measurements["reference_units"]
-    details: list[list[AlphaDetail | None]] = [[None] * n, [None] * n]
-    unit = "characters" if is_cjk(tgt_doc.language) else "words"
 
-    # 3. α.
-    t1 = time.perf_counter()
+def _measure_alpha(texts: _BeadTexts, variants: list[list[str]], skipped: dict[str, str], embedder: Any,
+                   word_model: Any, found: _Measured, should_stop: StopFn | None) -> None:
+    """α of every bead into ``found``, by the best method the project allows (see the module docstring)."""
     if word_model is None and embedder is not None:
         word_model = getattr(embedder, "model", None)
         if word_model is not None and not hasattr(word_model, "tokenizer"):
             word_model = None
     if "alpha" in skipped:
         pass  # α stays NaN: its content words cannot be found in this target language
-    elif has_reference:
-        ref_items = [
-            _reference_items(ref_texts[k], ref_doc.language if ref_doc else "und", analyses_ref[k] if analyses_ref else None)
-            for k in range(n)
-        ]
-        for k, b in enumerate(beads):
-            if not b.tgt or not b.src:
-                continue
-            bead_lemmas: set[str] = set()
-            for i in b.tgt:
-                bead_lemmas |= lemmas.get(i, set())
-            for row in (0, 1):
-                alpha[row, k], details[row][k] = _alpha_from_items(ref_items[k], variants[row][k], bead_lemmas, METHOD_REFERENCE)
+    elif texts.has_reference:
+        _alpha_by_reference(texts, variants, found)
     elif word_model is not None:
-        _alpha_by_alignment(beads, src_doc, variants, word_model, alpha, details, should_stop)
+        _alpha_by_alignment(texts.beads, texts.src_doc, variants, word_model, found.arrays["alpha"],
+                            found.alpha_details, should_stop)
     else:
-        for k, b in enumerate(beads):
-            if not b.tgt or not b.src:
-                continue
-            src_text = bead_text(b, src_doc, "src")
-            items = [
-                ("number" if w.kind == "number" else "word", w.text)
-                for w in latin_content_words(src_text)
-                if w.kind in ("number", "name")
-            ]
-            for row in (0, 1):
-                alpha[row, k], details[row][k] = _alpha_from_items(items, variants[row][k], set(), METHOD_SURFACE)
-    seconds["alpha"] = time.perf_counter() - t1
-    if progress is not None:
-        progress(0.75, "Scoring length and similarity")
-    check_stop(should_stop)
+        _alpha_by_numbers_and_names(texts.beads, texts.src_doc, variants, found)
 
-    # 4. γ and η need the reference.
-    t2 = time.perf_counter()
-    if has_reference:
-        from sacrebleu.metrics import CHRF
 
-        chrf = CHRF()
-        ref_lang = ref_doc.language if ref_doc is not None else tgt_doc.language
-        measured = [k for k, b in enumerate(beads) if b.src and b.tgt and ref_texts[k].strip()]
-        for k in measured:
-            r_units = length_units(ref_texts[k], ref_lang)
-            for row in (0, 1):
-                t_units = length_units(variants[row][k], tgt_doc.language)
-                tgt_units[row, k] = t_units
-                ref_units[row, k] = r_units
-                if r_units > 0:
-                    gamma[row, k] = t_units / r_units
-                eta_chrf[row, k] = chrf.sentence_score(variants[row][k], [ref_texts[k]]).score / 100.0
-        if embedder is not None and measured:
-            differing = [k for k in measured if variants[1][k] != variants[0][k]]
-            texts = [variants[0][k] for k in measured] + [variants[1][k] for k in differing] + [ref_texts[k] for k in measured]
-            vectors = embedder.encode(texts, progress=stage(progress, 0.75, 0.95), should_stop=should_stop)
-            m, d = len(measured), len(differing)
-            whole_v, trimmed_v, ref_v = vectors[:m], vectors[m : m + d], vectors[m + d :]
-            sims = np.einsum("ij,ij->i", whole_v, ref_v)
-            position = {k: p for p, k in enumerate(measured)}
-            for p, k in enumerate(measured):
-                eta_cos[0, k] = eta_cos[1, k] = float(sims[p])
-            for q, k in enumerate(differing):
-                eta_cos[1, k] = float(trimmed_v[q] @ ref_v[position[k]])
-    seconds["gamma_eta"] = time.perf_counter() - t2
+def _alpha_by_reference(texts: _BeadTexts, variants: list[list[str]], found: _Measured) -> None:
+    """α as the share of the reference translation's content items found in the target (lemmas too, for Japanese)."""
+    alpha, details, ref_doc = found.arrays["alpha"], found.alpha_details, texts.ref_doc
+    lemmas = ({i: {_norm(t.lemma) for t in a.tokens} for i, a in zip(texts.tgt_ids, texts.analyses_tgt)}
+              if texts.analyses_tgt else {})
+    ref_items = [
+        _reference_items(texts.ref_texts[k], ref_doc.language if ref_doc else "und",
+                         texts.analyses_ref[k] if texts.analyses_ref else None)
+        for k in range(len(texts.beads))
+    ]
+    for k, b in enumerate(texts.beads):
+        if not b.tgt or not b.src:
+            continue
+        bead_lemmas: set[str] = set()
+        for i in b.tgt:
+            bead_lemmas |= lemmas.get(i, set())
+        for row in (0, 1):
+            alpha[row, k], details[row][k] = _alpha_from_items(ref_items[k], variants[row][k], bead_lemmas, METHOD_REFERENCE)
 
-    if progress is not None:
-        progress(1.0, "Scores ready")
-    return BeadScores(
-        signature=[(b.src, b.tgt) for b in beads],
-        content_pos=pos,
-        trims=trims,
-        contentless=contentless,
-        alpha_details=details,
-        length_unit=unit,
-        **measurements,
-        **_status_fields(beads),
-        src_count=np.array([len(b.src) for b in beads], dtype=np.int32),
-        tgt_count=np.array([len(b.tgt) for b in beads], dtype=np.int32),
-        embedder_name=getattr(embedder, "name", "") if embedder is not None else "",
-        has_reference=has_reference,
-        seconds=seconds,
-        skipped=skipped,
-    )
+
+def _alpha_by_numbers_and_names(beads: Sequence[Bead], src_doc: Document, variants: list[list[str]], found: _Measured) -> None:
+    """α without a reference or a word model: the source's numbers and capitalised names found in the target."""
+    alpha, details = found.arrays["alpha"], found.alpha_details
+    for k, b in enumerate(beads):
+        if not b.tgt or not b.src:
+            continue
+        src_text = bead_text(b, src_doc, "src")
+        items = [
+            ("number" if w.kind == "number" else "word", w.text)
+            for w in latin_content_words(src_text)
+            if w.kind in ("number", "name")
+        ]
+        for row in (0, 1):
+            alpha[row, k], details[row][k] = _alpha_from_items(items, variants[row][k], set(), METHOD_SURFACE)
+
+
+def _measure_gamma_eta(texts: _BeadTexts, variants: list[list[str]], embedder: Any, found: _Measured,
+                       progress: ProgressFn | None, should_stop: StopFn | None) -> None:
+    """γ (target length over reference length) and η (chrF; cosine with ``embedder``) of every bead into ``found``.
+
+    They need the reference: without one, and for beads without both sides
+    or a reference sentence, they stay NaN.
+    """
+    if not texts.has_reference:
+        return
+    from sacrebleu.metrics import CHRF
+
+    beads, tgt_doc, ref_doc, ref_texts = texts.beads, texts.tgt_doc, texts.ref_doc, texts.ref_texts
+    gamma, eta_cos, eta_chrf = found.arrays["gamma"], found.arrays["eta_cos"], found.arrays["eta_chrf"]
+    tgt_units, ref_units = found.arrays["target_units"], found.arrays["reference_units"]
+    chrf = CHRF()
+    ref_lang = ref_doc.language if ref_doc is not None else tgt_doc.language
+    measured = [k for k, b in enumerate(beads) if b.src and b.tgt and ref_texts[k].strip()]
+    for k in measured:
+        r_units = length_units(ref_texts[k], ref_lang)
+        for row in (0, 1):
+            t_units = length_units(variants[row][k], tgt_doc.language)
+            tgt_units[row, k] = t_units
+            ref_units[row, k] = r_units
+            if r_units > 0:
+                gamma[row, k] = t_units / r_units
+            eta_chrf[row, k] = chrf.sentence_score(variants[row][k], [ref_texts[k]]).score / 100.0
+    if embedder is not None and measured:
+        differing = [k for k in measured if variants[1][k] != variants[0][k]]
+        texts_in = [variants[0][k] for k in measured] + [variants[1][k] for k in differing] + [ref_texts[k] for k in measured]
+        vectors = embedder.encode(texts_in, progress=stage(progress, 0.75, 0.95), should_stop=should_stop)
+        m, d = len(measured), len(differing)
+        whole_v, trimmed_v, ref_v = vectors[:m], vectors[m : m + d], vectors[m + d :]
+        sims = np.einsum("ij,ij->i", whole_v, ref_v)
+        position = {k: p for p, k in enumerate(measured)}
+        for p, k in enumerate(measured):
+            eta_cos[0, k] = eta_cos[1, k] = float(sims[p])
+        for q, k in enumerate(differing):
+            eta_cos[1, k] = float(trimmed_v[q] @ ref_v[position[k]])
 
 
 def _join(doc: Document, ids: Sequence[int]) -> str:

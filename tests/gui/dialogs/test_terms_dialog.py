@@ -25,9 +25,9 @@ class StandInLinker:
 
 @pytest.fixture
 def glossary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    import sialign.links
+    from tests.word_link_fakes import use_as_default_linker
 
-    monkeypatch.setattr(sialign.links, "WordLinker", StandInLinker)
+    use_as_default_linker(monkeypatch, StandInLinker)
     path = tmp_path / "water.glossary.tsv"
     path.write_text(GLOSSARY, encoding="utf-8")
     return path
