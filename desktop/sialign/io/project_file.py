@@ -54,12 +54,17 @@ from sialign.core.errors import (
     printable,
 )
 from sialign.core.model import BeadStatus, Project
-from sialign.io.project_schema import AUTOSAVE_SUFFIX, FORMAT_NAME, PROJECT_SUFFIX, SchemaError, has_surrogate
+from sialign.io.project_schema import (
+    AUTOSAVE_SUFFIX,
+    FORMAT_NAME,
+    PROJECT_SUFFIX,
+    SCHEMA_VERSION,
+    SchemaError,
+    has_surrogate,
+)
 from sialign.io.project_schema import payload as check_payload
 
 log = logging.getLogger(__name__)
-
-SCHEMA_VERSION = 1
 
 # Containers this deep or deeper are written on one line (segments, beads,
 # history entries); shallower ones get one item per line.

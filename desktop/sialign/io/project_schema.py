@@ -18,6 +18,7 @@ import dataclasses
 import math
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sialign.io.timecodes import MAX_SECONDS
@@ -26,6 +27,12 @@ from sialign.io.timecodes import MAX_SECONDS
 FORMAT_NAME = "sialign-project"
 PROJECT_SUFFIX = ".sialign"
 AUTOSAVE_SUFFIX = ".autosave"
+# The project format's version: the "schema" number in every file, and the
+# version of the published schema; a change to the format raises it (with a
+# migration in sialign.io.project_file) and publishes a new schema file.
+SCHEMA_VERSION = 1
+# The format's JSON Schema (draft 2020-12), the same file as resources/schema/'s: this copy goes with the package.
+SCHEMA_FILE = Path(__file__).with_name(f"{FORMAT_NAME}-v{SCHEMA_VERSION}.schema.json")
 
 # Deeper nesting than this is no project: it is refused before anything
 # recursive (copying, saving) can hit Python's recursion limit.
