@@ -1,5 +1,5 @@
 """The project file's published JSON Schema: a valid draft 2020-12 schema that every project SI Aligner writes fits,
-and that follows the code it describes."""
+that follows the code it describes, and whose verdict on fuzzed projects is the loader's."""
 
 from __future__ import annotations
 
@@ -15,19 +15,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from sialign.core import params as params_module
 from sialign.core.edits import EDIT_TYPES, Batch, SetLabels, SetPostEdit, SetStatus, SplitSegment, apply_edit
-from sialign.core.errors import ParamsError
+from sialign.core.errors import InputError, ParamsError
 from sialign.core.model import Document, Project
 from sialign.core.word_links import BeadLinks, WordLinks
 from sialign.io import project_schema
-from sialign.io.project_file import load_project, save_autosave, save_project
-from sialign.io.project_schema import SCHEMA_FILE, SCHEMA_VERSION
+from sialign.io.fast_schema import compile_schema, failing_path
+from sialign.io.project_file import load_project, project_checksum, save_autosave, save_project
+from sialign.io.project_schema import SCHEMA_FILE, SCHEMA_VERSION, SchemaError
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_project_file import make_project
+from test_project_validation import JSON_VALUES, _paths
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "resources" / "examples"
@@ -92,6 +96,7 @@ def test_project_schema_ships_with_the_package_and_the_bundle() -> None:
     patterns = pyproject["tool"]["setuptools"]["package-data"]["sialign"]
     inside = SCHEMA_FILE.relative_to(REPO / "desktop" / "sialign").as_posix()
     assert any(fnmatch.fnmatch(inside, p) for p in patterns), f"{inside} is not in [tool.setuptools.package-data]"
+    assert any(d.startswith("jsonschema") for d in pyproject["project"]["dependencies"])
     spec = (REPO / "packaging" / "sialign.spec").read_text(encoding="utf-8")
     bundled = re.search(r'for sub in \(([^)]*)\):\n    folder = ROOT / "resources" / sub', spec)
     assert bundled is not None and '"schema"' in bundled.group(1), "the bundle leaves out resources/schema/"
@@ -205,3 +210,135 @@ def test_project_schema_accepts_the_projects_the_repository_ships() -> None:
     shipped = [p for p in REPO.rglob("*.sialign*") if ".git" not in p.parts and p.suffix in (".sialign", ".autosave")]
     for path in shipped:
         assert fits_published(json.loads(path.read_text(encoding="utf-8"))), path
+
+
+# --------------------------------------------------------------------------
+# messages
+
+
+P = "project"
+MESSAGES = [
+    ("enum-param", (P, "params", "method"), "beam", "'params.method' is 'beam', not beads or segment"),
+    ("range-param", (P, "params", "max_src"), 100, "'params.max_src' is 100, outside 1..64"),
+    ("range-filter", (P, "filter_params", "doubt_max"), 2.0, "'filter_params.doubt_max' is 2.0, outside 0..1"),
+    ("reference", (P, "reference", "segments", 0, "id"), "a", "'reference.segments[0].id' is 'a', not a whole number"),
+    ("reference-5", (P, "reference"), 5, "'reference' is 5, not an object"),
+    ("token", (P, "word_links", "beads", "0123456789abcdef0123", "src", 0), ["Good", 0], "not a [token, start, end] triple"),
+    ("links", (P, "word_links", "beads", "0123456789abcdef0123", "links"), "0-x", "'word_links.beads.0123456789abcdef0123.links' is '0-x', not a list of i-j links"),
+    ("audio-nul", (P, "target", "audio_path"), "a\x00b", "'target.audio_path' is 'a\\x00b', not a file path"),
+    ("audio-blank", (P, "target", "audio_path"), "  ", "not a file path"),
+    ("segment-missing-id", (P, "source", "segments", 1), {"text": "x"}, r"'source.segments[1].id' is missing"),
+    ("line-float", (P, "source", "segments", 0, "line"), 1.0, "'source.segments[0].line' is 1.0, not a whole number"),
+    ("nan", (P, "alignment", "beads", 0, "cost"), float("nan"), "'alignment.beads[0].cost' is nan, not a usable number"),
+    ("infinity", (P, "metadata", "x"), float("inf"), "'metadata.x' is inf, not a usable number"),
+    ("big-int", (P, "metadata", "x"), 2**60, "'metadata.x' is 1152921504606846976, not a usable number"),
+    ("surrogate-key", (P, "metadata", "\udc00"), 1, "'metadata (a key)' holds a broken character"),
+    ("path-surrogate", (P, "source", "path"), "a\udcffb", None),  # a PEP 383 escape: allowed in a path
+    ("text-pep383", (P, "source", "language"), "a\udcffb", "'source.language' holds a broken character"),
+    ("undo-step", (P, "undo", "steps", 0, "label"), 3, "'undo.steps[0].label' is 3, not a text"),
+    ("history-edit-field", (P, "history", 2, "edits", 0, "indices"), "x", None),  # an edit's own fields are the edit's to check
+    ("format", ("format",), "other", "'format' is 'other', not sialign-project"),
+    ("checksum", ("checksum",), "md5:00", r"'checksum' is 'md5:00', not text of the form ^sha256:[0-9a-f]{64}$"),
+]
+
+
+@pytest.mark.parametrize("name, where, value, message", MESSAGES, ids=[m[0] for m in MESSAGES])
+def test_project_schema_messages_name_the_key_path(tmp_path: Path, name: str, where: tuple[Any, ...], value: Any, message: str | None) -> None:
+    data = saved_json(rich_project(), tmp_path / "p.sialign")
+    node: Any = data
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    if message is None:
+        project_schema.payload(data)
+        return
+    with pytest.raises(SchemaError) as info:
+        project_schema.payload(data)
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+    assert_explained_in_part(data)
+
+
+def assert_explained_in_part(data: dict[str, Any]) -> None:
+    """jsonschema finds the error in the part where the compiled check failed, all the way down (a 5,000-bead
+    project would take it seconds as a whole)."""
+    path = failing_path(compile_schema(project_schema.schema()), data)
+    if path is None:
+        return
+    depth, sub, node = project_schema._part(data, path)
+    assert depth == len(path), (path, depth)
+    assert not project_schema.validator().evolve(schema=sub).is_valid(node)
+
+
+def test_project_schema_first_error_in_the_files_order(tmp_path: Path) -> None:
+    data = saved_json(rich_project(), tmp_path / "p.sialign")
+    data["project"]["alignment"]["beads"][2]["status"] = "x"
+    data["project"]["alignment"]["beads"][1]["cost"] = "x"
+    data["project"]["alignment"]["beads"][1]["note"] = 5
+    with pytest.raises(SchemaError, match=r"'alignment.beads\[1\].cost' is 'x'"):
+        project_schema.payload(data)
+
+
+def test_project_schema_is_not_loaded_with_the_package() -> None:
+    """Importing SI Aligner, its project file module or its command line loads neither jsonschema nor the schema."""
+    code = (
+        "import sys, sialign, sialign.io.project_file, sialign.cli.main\n"
+        "from sialign.io import project_schema\n"
+        "print('jsonschema' in sys.modules, project_schema.schema.cache_info().currsize)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "0"]
+
+
+# --------------------------------------------------------------------------
+# fuzzed projects: the schema's verdict is the loader's
+
+# What the loader refuses that no schema can say (the checks that stay code), by its message.
+CODE_ONLY = re.compile(
+    "holds a broken character"  # a lone surrogate (JSON allows the escape)
+    "|nested more than"
+    "|not a usable number"  # NaN, infinity, beyond 2**53 (the schema bounds the numbers it names)
+    r"|is -?\d+\.0, not a whole number"  # 1.0 is an integer to JSON Schema, not to SI Aligner
+    # the beads against the documents, the segments of a document against each other
+    "|does not cover the|is empty on both sides|trims target segments|marks target segments restored"
+    r"|has two segments with the same id|\) before it starts \(|the reference translation has"
+    "|parameters are unusable"  # parameters against each other (evs_min below evs_max...)
+    "|does not match the checksum"
+)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(choice=st.integers(min_value=0), value=JSON_VALUES, drop=st.booleans())
+def test_project_schema_fuzz_verdicts_agree_with_the_loader(tmp_path_factory: pytest.TempPathFactory, choice: int, value: Any, drop: bool) -> None:
+    """Any value at any key path of a full project: the compiled check is jsonschema's, and the loader opens the
+    file exactly when the published schema accepts it, unless it refuses for one of the checks that stay code."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    data = saved_json(rich_project(), folder / "good.sialign")
+    key_path = _paths(data["project"])[choice % len(_paths(data["project"]))]
+    node: Any = data["project"]
+    for key in key_path[:-1]:
+        node = node[key]
+    if drop and isinstance(node, dict):
+        node.pop(key_path[-1])
+    else:
+        node[key_path[-1]] = value
+    try:
+        data["checksum"] = project_checksum(data["project"])
+    except (ValueError, TypeError):
+        pass
+    text = json.dumps(data, ensure_ascii=True)
+    data = json.loads(text)  # as the loader reads it
+    assert compile_schema(project_schema.schema())(data) == project_schema.validator().is_valid(data)
+    assert_explained_in_part(data)
+    path = folder / "fuzzed.sialign"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_project(path)
+        loaded = None
+    except InputError as exc:
+        loaded = str(exc)
+    schema_ok = fits_published(data)
+    if loaded is None:
+        assert schema_ok, f"the schema refuses a project SI Aligner opens: {key_path} = {value!r}"
+    elif schema_ok:
+        assert CODE_ONLY.search(loaded), f"refused for what the schema could say: {loaded}"
