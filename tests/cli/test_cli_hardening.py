@@ -72,7 +72,8 @@ def test_cli_hardening_malformed_history_beads_are_refused_at_load(tmp_path: Pat
     rewrite_project(project, lambda body: body.__setitem__("history", [{"type": "Batch", "edits": [{"type": "ReplaceBeads", "beads": [bead]}]}]))
     assert main(["filter", str(project), "--learned-only", "-o", str(tmp_path / "q.sialign")]) == EXIT_INPUT
     line = one_error_line(capsys.readouterr().err, "filter")
-    assert "history[0].edits[0]" in line and "integer segment ids" in line
+    # The key path down to the bad id, and what it should be.
+    assert "history[0].edits[0].beads[0]" in line and ("not a whole number" in line or "not a list of segment ids" in line)
 
 
 def test_cli_hardening_well_formed_history_still_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
