@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sialign.corpus import parent_guard
+from sialign.core import parent_guard
 
 DESKTOP = Path(__file__).resolve().parents[2] / "desktop"
 
@@ -146,7 +146,7 @@ def test_parent_guard_ends_a_worker_whose_parent_dies(tmp_path: Path) -> None:
     worker_script = tmp_path / "worker.py"
     worker_script.write_text(
         f"import os, sys, time\nsys.path.insert(0, {str(DESKTOP)!r})\n"
-        "from sialign.corpus.parent_guard import exit_with_parent\n"
+        "from sialign.core.parent_guard import exit_with_parent\n"
         f"exit_with_parent(os.getppid())\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(60)\n",
         encoding="utf-8",
     )

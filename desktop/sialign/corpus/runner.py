@@ -213,7 +213,7 @@ def summary_figures(project: Project) -> dict[str, Any]:
 
 def run_talk_job(job: TalkJob) -> TalkOutcome:
     """Read, align, filter and save one talk; a bad file fails this talk only (never raises)."""
-    from sialign.corpus.parent_guard import ORPHAN_EXIT, exit_with_parent, parent_gone
+    from sialign.core.parent_guard import ORPHAN_EXIT, exit_with_parent, parent_gone
     from sialign.io.project_file import load_project
     from sialign.workflows.aligning import align_talk
     from sialign.workflows.outputs import save
@@ -278,7 +278,7 @@ def _check_visible(job: TalkJob) -> None:
 
 
 def _worker_init(threads: int, parent_pid: int) -> None:
-    from sialign.corpus.parent_guard import exit_with_parent
+    from sialign.core.parent_guard import exit_with_parent
 
     # Each worker process encodes on its share of the cores (the encoder
     # would otherwise start one thread per core in every worker).

@@ -1,16 +1,18 @@
-"""Worker processes that end with the run that started them.
+"""Worker processes that end with the process that started them.
 
-A corpus run's workers (local processes, or the processes of a Dask
-LocalCluster) must not outlive the run: a killed ``sialign corpus align``
+A worker must not outlive what started it: a killed ``sialign corpus align``
 once left two workers aligning on for minutes and writing projects into the
-corpus folder that ``corpus.json`` did not list, racing the resumed run.
+corpus folder that ``corpus.json`` did not list, racing the resumed run; a
+practice session's engine or a transcription left running after the app
+quit would hold the microphone and the CPU for nobody.
 
 :func:`exit_with_parent` is called in each worker when it starts (the
-process pool's initializer) or before its first talk (Dask). On Linux the
-kernel kills the worker the moment its parent dies (``prctl
-PR_SET_PDEATHSIG``); everywhere a daemon thread checks the parent every half
-second and ends the worker; and :func:`parent_gone` lets a worker check once
-more just before it writes a project.
+process pool's initializer, the entry of a :mod:`sialign.workflows.worker_process`
+child) or before its first talk (Dask). On Linux the kernel kills the worker
+the moment its parent dies (``prctl PR_SET_PDEATHSIG``); everywhere a daemon
+thread checks the parent every half second and ends the worker; and
+:func:`parent_gone` lets a worker check once more just before it writes a
+project.
 """
 
 from __future__ import annotations
