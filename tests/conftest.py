@@ -54,6 +54,16 @@ def _fresh_vector_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     close_shared_caches()
 
 
+@pytest.fixture(autouse=True)
+def _no_packaged_speech_models(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests see the speech models of a machine without Whisper packages (the dev extra installs two), as on a
+    fresh installation, unless marked ``packaged_speech_models``; the test model folders are given explicitly."""
+    if request.node.get_closest_marker("packaged_speech_models") is None:
+        import sialign.embed.models_registry as registry
+
+        monkeypatch.setattr(registry, "PACKAGED_WHISPER", {})
+
+
 @pytest.fixture
 def repo_root() -> Path:
     return REPO

