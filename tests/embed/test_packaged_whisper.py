@@ -72,3 +72,7 @@ def test_the_dev_environment_s_packages_give_a_multilingual_default() -> None:
     default = ModelRegistry().whisper_folder(None)  # two packaged models, no choice made: the multilingual one
     assert default == names["whisper-base"].path and "ja" in whisper_model_info(default).languages
     assert sys.prefix in str(default) or "speech-models" in str(default)
+    from sialign.workflows.speech import speech_models
+
+    found, chosen = speech_models()  # what the dialogs and `models list --speech` mark as the default: the same one
+    assert chosen == "whisper-base" and {name for name, _ in found} >= {"whisper-base", "whisper-tiny.en"}

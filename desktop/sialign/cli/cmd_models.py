@@ -163,13 +163,10 @@ def _list_speech(registry: ModelRegistry, *, as_json: bool) -> int:
     """The Whisper models, what each recognises, and which one is the default (`list --speech`)."""
     from sialign.core.errors import SialignError
     from sialign.embed import models_registry as mr
-    from sialign.workflows.speech import whisper_model_info
+    from sialign.workflows.speech import speech_models, whisper_model_info
 
     entries = registry.list_models(include_hf_cache=False, kind=mr.KIND_WHISPER)
-    try:
-        default: str | None = registry.whisper_folder(None).name if registry.default_whisper is None else registry.default_whisper
-    except SialignError:
-        default = None
+    default = speech_models()[1]  # the one rule for which model is the default
     rows = []
     for e in entries:
         info = None

@@ -680,6 +680,18 @@ class ModelRegistry:
         self._data["default_whisper"] = None
         self._write()
 
+    def implied_whisper_default(self) -> list[ModelEntry]:
+        """With no default speech model chosen: the one model that is the default by itself (a list of one), else the
+        usable ones to choose among (none: there is no speech model).
+
+        The only usable Whisper model is the default; where every one came with a Python package, the multilingual
+        one is (it hears every talk).
+        """
+        found = [e for e in self.list_models(kind=KIND_WHISPER) if e.usable]
+        if len(found) > 1 and all(e.source == SOURCE_PACKAGE for e in found):
+            found = [e for e in found if PACKAGED_WHISPER.get(e.name, ((), False))[1]][:1] or found
+        return found
+
     def whisper_folder(self, name_or_path: str | Path | None) -> Path:
         """The Whisper model folder for ``--model``: a folder path, a model name, or None for the default.
 
@@ -690,10 +702,7 @@ class ModelRegistry:
         if name_or_path is None:
             name_or_path = self.default_whisper
             if name_or_path is None:
-                found = [e for e in self.list_models(kind=KIND_WHISPER) if e.usable]
-                if len(found) > 1 and all(e.source == SOURCE_PACKAGE for e in found):
-                    # Only models that came with Python packages: the multilingual one hears every talk.
-                    found = [e for e in found if PACKAGED_WHISPER.get(e.name, ((), False))[1]][:1] or found
+                found = self.implied_whisper_default()
                 if len(found) != 1:
                     names = ", ".join(e.name for e in found)
                     raise ModelNotFoundError(

@@ -22,15 +22,17 @@ from sialign.transcribe.recognise import require_recogniser
 def speech_models() -> tuple[list[tuple[str, Path]], str | None]:
     """(name, folder) of every usable Whisper model, and the name of the one to use by default (None: none chosen).
 
-    The default is the one set in the settings or with ``sialign models default``, or the only model when there is one.
+    The default is the one set in the settings or with ``sialign models default``, else the one the registry implies
+    (:meth:`~sialign.embed.models_registry.ModelRegistry.implied_whisper_default`).
     """
     from sialign.embed.models_registry import KIND_WHISPER, ModelRegistry
 
     registry = ModelRegistry()
     found = [(e.name, e.path) for e in registry.list_models(kind=KIND_WHISPER) if e.usable and e.path is not None]
     default = registry.default_whisper
-    if default is None and len(found) == 1:
-        default = found[0][0]
+    if default is None:
+        implied = registry.implied_whisper_default()  # the registry's one rule (the only model, or the multilingual
+        default = implied[0].name if len(implied) == 1 else None  # one of those installed as packages)
     return found, default
 
 
