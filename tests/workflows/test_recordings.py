@@ -75,3 +75,27 @@ def test_aligning_on_the_clock_needs_times_on_both_sides() -> None:
     project = talk_from_documents(doc(["Hello."], "en", timed=False), doc(["こんにちは。"], "ja", fmt="whisper"))
     with pytest.raises(SialignError, match="the source has no times"):
         align_recorded_talk(project)
+
+
+def test_transcribing_in_a_worker_process_gives_what_this_process_gives(whisper_model: Path, talk_clip: Path,
+                                                                        tmp_path: Path) -> None:
+    """*Transcribe…*'s way (a worker process of its own) and this process's hear the same; a cancel keeps nothing."""
+    import shutil
+    import time
+
+    from sialign.core.errors import AlignmentCancelled
+    from sialign.workflows.recordings import ToTranscribe, transcribe_recordings, transcribe_recordings_apart
+
+    second = tmp_path / "again.wav"
+    shutil.copy(talk_clip, second)
+    jobs = [ToTranscribe(str(talk_clip), "source", "en"), ToTranscribe(str(second), "source", "en")]
+    messages: list[str] = []
+    apart = transcribe_recordings_apart(jobs, model=whisper_model, progress=lambda f, m: messages.append(m))
+    here = transcribe_recordings(jobs, model=whisper_model)
+    assert [t.document.texts() for t in apart] == [t.document.texts() for t in here]
+    assert apart[0].document.texts()[0].startswith("Good morning")
+    assert any(m.startswith("clip.wav: ") for m in messages) and any(m.startswith("again.wav: ") for m in messages)
+    began = time.monotonic()
+    with pytest.raises(AlignmentCancelled):
+        transcribe_recordings_apart(jobs, model=whisper_model, should_stop=lambda: time.monotonic() - began > 1.0)
+    assert time.monotonic() - began < 10.0

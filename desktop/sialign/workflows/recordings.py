@@ -33,6 +33,7 @@ reproduces the run.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -74,11 +75,32 @@ class RecordedTalk:
         project: the new project (both recordings attached; machine sides marked in its metadata).
         transcriptions: the recognitions made, by side (``src``/``tgt``).
         model: the Whisper model folder used (None when nothing was transcribed).
+        notes: what to tell the user, one line each (a recording that sounds like another language than the one
+            given: :func:`language_doubt`).
     """
 
     project: Project
     transcriptions: dict[str, Transcription] = field(default_factory=dict)
     model: Path | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+# How sure the speech model must be that a recording is in another language before the language given is questioned.
+LANGUAGE_DOUBT = 0.5
+
+
+def language_doubt(audio: str | Path, given: str | None, heard: str, probability: float, setting: str) -> str:
+    """One line when a multilingual model hears another language in ``audio`` than ``given`` ("" when it agrees).
+
+    ``heard`` and ``probability`` come from the first 30 s of speech (:class:`~sialign.transcribe.recognise.Recognition`'s
+    ``heard``); ``setting`` names the option or field that sets the language (``--tgt-lang``).
+    """
+    from sialign.core.languages import language_code
+
+    if not given or not heard or probability < LANGUAGE_DOUBT or language_code(heard) == language_code(given):
+        return ""
+    return (f"{Path(audio).name} sounds like '{heard}' to the speech model (probability {probability:.2f}), not '{given}' "
+            f"as given: if the language is wrong, correct {setting} and transcribe it again")
 
 
 def transcribe_recording(
@@ -129,6 +151,55 @@ def transcribe_recording(
     return result
 
 
+@dataclass(frozen=True)
+class ToTranscribe:
+    """One recording to transcribe: the file, who speaks in it (``source`` or ``interpretation``), its language
+    (None: detected by a multilingual model)."""
+
+    audio: str
+    role: str = "source"
+    language: str | None = None
+
+
+def transcribe_recordings(recordings: Sequence[ToTranscribe], *, model: str | Path | None = None,
+                          progress: ProgressFn | None = None, should_stop: StopFn | None = None) -> list[Transcription]:
+    """Transcribe ``recordings`` in turn (:func:`transcribe_recording`), the progress shared between them.
+
+    With several recordings each message names the recording it is about.
+
+    Raises:
+        as :func:`transcribe_recording`; nothing is returned unless every recording was heard.
+    """
+    from sialign.core.progress import stage
+
+    done = []
+    for k, rec in enumerate(recordings):
+        part = stage(progress, k / len(recordings), (k + 1) / len(recordings))
+        name = Path(rec.audio).name
+
+        def report(fraction: float, message: str, name: str = name, part: ProgressFn = part) -> None:
+            part(fraction, f"{name}: {message}" if len(recordings) > 1 else message)
+
+        done.append(transcribe_recording(rec.audio, role=rec.role, language=rec.language, model=model,
+                                         progress=report, should_stop=should_stop))
+    return done
+
+
+def transcribe_recordings_apart(recordings: Sequence[ToTranscribe], *, model: str | Path | None = None,
+                                progress: ProgressFn | None = None,
+                                should_stop: StopFn | None = None) -> list[Transcription]:
+    """:func:`transcribe_recordings` in a worker process of its own (a window's: its thread never waits for the
+    recogniser, which holds the interpreter lock); blocks until done, so call it from a worker thread.
+
+    Raises:
+        as :func:`transcribe_recordings`; WorkerDied: the process ended without an answer.
+    """
+    from sialign.workflows.worker_process import call_apart
+
+    return list(call_apart(transcribe_recordings, list(recordings), model=str(model) if model is not None else None,
+                           progress=progress, should_stop=should_stop, what="the transcription"))
+
+
 def talk_from_recordings(
     source: str | Path | Document,
     target: str | Path | Document,
@@ -170,6 +241,7 @@ def talk_from_recordings(
     audio = {"src": source_audio, "tgt": target_audio}
     to_hear = [side for side, value in inputs.items() if not isinstance(value, Document) and is_recording(value)]
     done: dict[str, Transcription] = {}
+    notes: list[str] = []
     docs: dict[str, Document] = {}
     paths: dict[str, str] = {}
     folder: Path | None = None
@@ -195,6 +267,11 @@ def talk_from_recordings(
                                       language=languages[side], model=folder, threads=threads,
                                       progress=part, should_stop=should_stop)
         done[side] = result
+        heard = result.recognition
+        doubt = language_doubt(recording, languages[side], heard.heard, heard.heard_probability,
+                               "--src-lang" if side == "src" else "--tgt-lang")
+        if doubt:
+            notes.append(doubt)
         docs[side] = result.document
         paths[side] = str(recording)
         audio[side] = str(recording.expanduser().resolve())
@@ -213,7 +290,7 @@ def talk_from_recordings(
         metadata=meta,
     )
     log.info("talk %s from recordings: %s transcribed", project.talk_id, ", ".join(SIDES[s] for s in done) or "nothing")
-    return RecordedTalk(project=project, transcriptions=done, model=folder)
+    return RecordedTalk(project=project, transcriptions=done, model=folder, notes=notes)
 
 
 def align_recorded_talk(
@@ -246,6 +323,7 @@ __all__ = [
     "RECORDING_DROP_THRESHOLD",
     "RECORDING_TIME_WEIGHT",
     "RecordedTalk",
+    "ToTranscribe",
     "align_recorded_talk",
     "is_recording",
     "machine_sides",
@@ -253,4 +331,6 @@ __all__ = [
     "recording_params",
     "talk_from_recordings",
     "transcribe_recording",
+    "transcribe_recordings",
+    "transcribe_recordings_apart",
 ]

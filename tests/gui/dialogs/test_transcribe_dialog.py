@@ -67,15 +67,22 @@ def test_transcribe_dialog_without_a_model_says_what_to_do(qtbot, tmp_path: Path
 
 
 def test_transcribe_dialog_cancel_saves_nothing(qtbot, whisper_registry: Path, clip: Path) -> None:  # type: ignore[no-untyped-def]
+    """The recogniser runs in a worker process of its own, which Cancel ends; nothing is written."""
+    import multiprocessing
+
     from sialign.gui.dialogs.transcribe_dialog import TranscribeDialog
+
+    def workers() -> list[str]:
+        return [p.name for p in multiprocessing.active_children() if p.name == "sialign-worker"]
 
     dialog = TranscribeDialog(str(clip), "en")
     qtbot.addWidget(dialog)
     dialog.start()
+    qtbot.waitUntil(lambda: bool(workers()), timeout=10_000)
     dialog.reject()  # Cancel while it runs: stop first
     qtbot.waitUntil(lambda: not dialog.busy, timeout=60_000)
     assert dialog.output is None and not list(clip.parent.glob("*.whisper*.srt"))
-    assert dialog.start_button.isEnabled()
+    assert dialog.start_button.isEnabled() and not workers()
 
 
 def test_new_talk_transcribe_fills_the_transcript_and_marks_it(qtbot, whisper_registry: Path, clip: Path,

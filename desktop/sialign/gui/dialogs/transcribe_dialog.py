@@ -6,8 +6,11 @@ when there is none) or a folder chosen here; the line under it says what the
 model recognises and refuses an English-only model for another language. The
 language comes from the New talk dialog and can be changed. One dialog can
 transcribe several recordings in turn (New talk with only the two recordings).
-Recognition runs in a :class:`TaskWorker` with a progress bar and the time
-left; Cancel stops it and writes nothing. Each transcript is written as
+Recognition runs in a worker process of its own
+(:func:`~sialign.workflows.recordings.transcribe_recordings_apart`, waited for
+by a :class:`TaskWorker`), so the recogniser never holds this window's
+thread, with a progress bar and the time left; Cancel stops it and writes
+nothing. Each transcript is written as
 SubRip beside its recording (``<recording>.whisper.srt``, never over an
 existing file) so it can be opened, corrected and aligned like any other.
 """
@@ -281,12 +284,12 @@ class TranscribeDialog(QDialog):
         return self._runner.busy
 
     def start(self) -> None:
-        """Run the transcriptions in a worker thread, one recording after the other."""
+        """Run the transcriptions in a worker process (waited for by a worker thread), one recording after the other."""
         if self.busy or self.model.currentIndex() < 0:
             return
-        from sialign.core.progress import ProgressFn, StopFn, stage
+        from sialign.core.progress import ProgressFn, StopFn
         from sialign.io.writers import write_transcript
-        from sialign.workflows.recordings import transcribe_recording
+        from sialign.workflows.recordings import ToTranscribe, transcribe_recordings_apart
 
         model = str(self.model.currentData())
         if self.speaker is not None:
@@ -297,18 +300,9 @@ class TranscribeDialog(QDialog):
         self.model_name = self.model.currentText()
 
         def task(progress: ProgressFn, should_stop: StopFn) -> Any:
-            done = []
-            for k, rec in enumerate(recordings):
-                part = stage(progress, k / len(recordings), (k + 1) / len(recordings))
-                name = Path(rec.audio).name
-
-                def report(fraction: float, message: str, name: str = name) -> None:
-                    if part is not None:
-                        part(fraction, f"{name}: {message}" if len(recordings) > 1 else message)
-
-                # Raises AlignmentCancelled when stopped: nothing is written.
-                done.append(transcribe_recording(rec.audio, role=rec.role, language=rec.language or None, model=model,
-                                                 progress=report, should_stop=should_stop))
+            # In a worker process: raises AlignmentCancelled when stopped, and nothing is written.
+            done = transcribe_recordings_apart([ToTranscribe(rec.audio, rec.role, rec.language or None) for rec in recordings],
+                                               model=model, progress=progress, should_stop=should_stop)
             outs = []
             for rec, result in zip(recordings, done):  # written only when all were heard
                 out = transcript_path_for(rec.audio)
