@@ -232,6 +232,8 @@ def build_project_from_recordings(args: argparse.Namespace, progress: ProgressFn
         )
         model = talk.model.name if talk.model else "?"
         print(f"Transcribed {heard} with Whisper {model} in {time.perf_counter() - started:.0f} s.", file=sys.stderr)
+    for note in talk.notes:
+        print(f"sialign align: warning: {note}", file=sys.stderr)
     return talk.project
 
 

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from sialign.cli.progress import console_progress, end_progress
     from sialign.io.writers import transcript_format_for, write_transcript
     from sialign.workflows.outputs import check_output_folder
-    from sialign.workflows.recordings import transcribe_recording
+    from sialign.workflows.recordings import language_doubt, transcribe_recording
 
     out = args.output or "-"
     fmt = transcript_format_for(out, None if args.output else "tsv")
@@ -47,6 +47,9 @@ def run(args: argparse.Namespace) -> int:
                                   progress=progress)
     end_progress(progress)
     heard = result.recognition
+    doubt = language_doubt(args.audio, args.language, heard.heard, heard.heard_probability, "--language")
+    if doubt:
+        print(f"sialign transcribe: warning: {doubt}", file=sys.stderr)
     n = write_transcript(result.document, out, format=fmt)
     where = "standard output" if out == "-" else out
     if heard.interrupted:

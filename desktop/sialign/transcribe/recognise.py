@@ -8,16 +8,20 @@ the rest of SI Aligner works without them.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from sialign.core.errors import InputError, ModelLoadError, UnknownLanguageError
 from sialign.core.progress import ProgressFn, StopFn
+
+log = logging.getLogger(__name__)
 
 SAMPLE_RATE = 16_000  # what Whisper listens at
 # Below this peak amplitude (about -70 dBFS) a recording holds no speech to find.
@@ -86,6 +90,8 @@ class Recognition:
         interrupted: stopped early (Ctrl+C, Cancel): ``words`` hold what was done.
         done_until: the recording time up to which words were recognised.
         model: the model folder used.
+        heard / heard_probability: the language a multilingual model hears in the first 30 s of speech and how sure
+            it is (the same as ``language`` when none was given); "" and 0 for an English-only model.
     """
 
     words: list[Word] = field(default_factory=list)
@@ -96,6 +102,8 @@ class Recognition:
     interrupted: bool = False
     done_until: float = 0.0
     model: str = ""
+    heard: str = ""
+    heard_probability: float = 0.0
 
     @property
     def real_time_factor(self) -> float:
@@ -271,13 +279,21 @@ def recognise(
             f"{folder}: the Whisper model could not be loaded ({type(exc).__name__}: {_first_line(exc)}) — "
             "copy the whole folder again."
         ) from exc
-    code = check_language(language, bool(whisper.model.is_multilingual), folder)
+    multilingual = bool(whisper.model.is_multilingual)
+    code = check_language(language, multilingual, folder)
+    heard, heard_probability = "", 0.0
+    if multilingual and code is not None:
+        # The language chosen is checked against what the model hears (one pass over 30 s of speech).
+        heard, heard_probability = _heard_language(whisper, samples)
     segments, info = whisper.transcribe(
         samples, language=code, beam_size=beam_size, word_timestamps=True, vad_filter=True,
         condition_on_previous_text=False,
     )
+    if multilingual and code is None:
+        heard, heard_probability = info.language, float(info.language_probability or 0.0)
     result = Recognition(language=info.language, duration=duration, model=str(folder),
-                         speech_seconds=float(info.duration_after_vad or 0.0))
+                         speech_seconds=float(info.duration_after_vad or 0.0), heard=heard,
+                         heard_probability=heard_probability)
     if progress is not None:
         progress(0.0, "Recognising speech")
     try:
@@ -302,6 +318,47 @@ def recognise(
         raise InputError(path, f"no speech was found in {duration:.1f} s of sound",
                          hint="check that the recording holds speech and that its language is right", settings=("language",))
     return result
+
+
+def _heard_language(whisper: Any, samples: np.ndarray) -> tuple[str, float]:
+    """The language ``whisper`` (a loaded multilingual model) hears in the first 30 s of speech, and its probability."""
+    try:
+        language, probability, _all = whisper.detect_language(samples, vad_filter=True)
+    except Exception as exc:  # no speech in the first stretch, an older faster-whisper: nothing heard
+        log.info("language not detected: %s", _first_line(exc))
+        return "", 0.0
+    return str(language), float(probability)
+
+
+def detect_language(audio: str | Path, model: str | Path, *, device: str = "auto",
+                    threads: int | None = None) -> tuple[str, float]:
+    """The language a multilingual Whisper model hears in a recording's first 30 s of speech, and its probability.
+
+    ("", 0.0) for an English-only model, which hears English only.
+
+    Raises:
+        InputError: the recording cannot be decoded. ModelLoadError: the model is missing or does not load.
+    """
+    from sialign.embed.models_registry import whisper_folder_problem
+
+    require_recogniser()
+    folder = Path(model).expanduser()
+    problem = whisper_folder_problem(folder)
+    if problem:
+        raise ModelLoadError(problem)
+    _path, samples = decode_audio_file(audio)
+    from faster_whisper import WhisperModel
+
+    dev, compute_type = pick_device(device)
+    try:
+        whisper = WhisperModel(str(folder), device=dev, compute_type=compute_type,
+                               cpu_threads=threads if threads else min(4, os.cpu_count() or 1), local_files_only=True)
+    except Exception as exc:
+        raise ModelLoadError(f"{folder}: the Whisper model could not be loaded ({type(exc).__name__}: "
+                             f"{_first_line(exc)}) — copy the whole folder again.") from exc
+    if not whisper.model.is_multilingual:
+        return "", 0.0
+    return _heard_language(whisper, samples[: 60 * SAMPLE_RATE])
 
 
 def _clock(seconds: float) -> str:

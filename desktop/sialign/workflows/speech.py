@@ -36,6 +36,19 @@ def speech_models() -> tuple[list[tuple[str, Path]], str | None]:
     return found, default
 
 
+def detect_recording_language(audio: str | Path, model: str | Path | None = None) -> tuple[str, float]:
+    """The language the speech model (``model``: a folder, a name, or None for the default) hears in the first 30 s of
+    speech of ``audio``, and how sure it is; ("", 0.0) for an English-only model. A second or two.
+
+    Raises:
+        SialignError: no speech model, the recording cannot be decoded (one line each).
+    """
+    from sialign.transcribe.recognise import detect_language
+
+    require_recogniser()
+    return detect_language(audio, whisper_model_for(model))
+
+
 def check_model_hears(model: str | Path, language: str) -> WhisperInfo:
     """What the Whisper model ``model`` (a folder) recognises, refusing a model that cannot hear ``language``.
 
