@@ -77,6 +77,16 @@ def save_file_name(parent: QWidget | None, caption: str, file_name: str, file_fi
     return str(path or "")
 
 
+def export_file_name(parent: QWidget | None, caption: str, current: str, name: str, suffix: str) -> str:
+    """The file an export dialog writes (``""``: cancelled), for a format called ``name`` with ``suffix``.
+
+    The export dialog asks before it replaces a file, so this one does not ask too.
+    """
+    path, _ = QFileDialog.getSaveFileName(parent, caption, current, f"{name} (*{suffix});;All files (*)",
+                                          options=QFileDialog.Option.DontConfirmOverwrite)
+    return str(path)
+
+
 def existing_folder(parent: QWidget | None, caption: str, *, kind: str, settings: QSettings | None = None) -> str:
     """Ask for a folder; "" when cancelled."""
     folder = QFileDialog.getExistingDirectory(parent, caption, last_folder(kind, settings))

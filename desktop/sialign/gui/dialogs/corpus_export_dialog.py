@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -40,7 +39,7 @@ from PySide6.QtWidgets import (
 from sialign.core.errors import SialignError
 from sialign.core.plurals import count_noun
 from sialign.gui.common.error_words import error_text
-from sialign.gui.common.file_dialogs import remember_folder
+from sialign.gui.common.file_dialogs import export_file_name, remember_folder
 from sialign.gui.common.form_layout import dialog_layout, error_message, grow_to_fit, growing_form
 from sialign.io.export_formats import POOLED_FORMATS, ExportFormat, export_format, export_path
 
@@ -188,12 +187,7 @@ class CorpusExportDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)
 
     def browse(self) -> None:
-        fmt = self.format
-        # Export asks before replacing a file; the file dialog need not ask too.
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export the corpus to", self.path_edit.text(), f"{fmt.name} (*{fmt.suffix});;All files (*)",
-            options=QFileDialog.Option.DontConfirmOverwrite,
-        )
+        path = export_file_name(self, "Export the corpus to", self.path_edit.text(), self.format.name, self.format.suffix)
         if path:
             self.path_edit.setText(path)
 

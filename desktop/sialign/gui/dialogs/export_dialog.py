@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -37,7 +36,7 @@ from sialign.core.errors import SialignError
 from sialign.core.model import Project, target_role
 from sialign.core.plurals import count_noun
 from sialign.gui.common.error_words import error_text
-from sialign.gui.common.file_dialogs import remember_folder
+from sialign.gui.common.file_dialogs import export_file_name, remember_folder
 from sialign.gui.common.form_layout import dialog_layout, grow_to_fit
 from sialign.io.export_formats import EXPORT_FORMATS, ExportFormat, export_path
 from sialign.workflows.outputs import check_not_an_input, project_inputs
@@ -199,12 +198,7 @@ class ExportDialog(QDialog):
             self.count_label.setText(f"{count_noun(self.row_count, 'row')} will be written.")
 
     def browse(self) -> None:
-        fmt = self.format
-        # Export asks before replacing a file; the file dialog need not ask too.
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export to", self.path_edit.text(), f"{fmt.name} (*{fmt.suffix});;All files (*)",
-            options=QFileDialog.Option.DontConfirmOverwrite,
-        )
+        path = export_file_name(self, "Export to", self.path_edit.text(), self.format.name, self.format.suffix)
         if path:
             self.path_edit.setText(path)
 
