@@ -805,8 +805,9 @@ def _assembled_roots() -> list[Path]:
     return [Path(sys.prefix) / "share" / "sialign" / "speech-models", paths.cache_dir() / "speech-models"]
 
 
-def packaged_whisper_folder(name: str) -> Path | None:
-    """The folder of the packaged Whisper model ``name`` (:data:`PACKAGED_WHISPER`), None when not installed.
+def packaged_whisper_folder(name: str, modules: tuple[str, ...] | None = None) -> Path | None:
+    """The folder of the packaged Whisper model ``name`` (:data:`PACKAGED_WHISPER`, or carried by ``modules``),
+    None when not installed.
 
     A model split across packages is joined once (about a second for Whisper base's 145 MB) into a folder
     named after the packages' versions, written whole or not at all (a parallel run sees one or the other).
@@ -816,7 +817,8 @@ def packaged_whisper_folder(name: str) -> Path | None:
     """
     import tempfile
 
-    modules, _multilingual = PACKAGED_WHISPER[name]
+    if modules is None:
+        modules = PACKAGED_WHISPER[name][0]
     try:
         folders = [_package_data(m) for m in modules]
     except Exception:  # a broken package is no model
