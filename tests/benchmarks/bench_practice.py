@@ -146,7 +146,7 @@ def _pass_summary(passes: list[dict[str, Any]], words: list[Any]) -> dict[str, A
 
 
 def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False,
-        commit_after: float | None = None) -> dict[str, Any]:
+        commit_after: float | None = None, pause_commit: bool = True) -> dict[str, Any]:
     import soundfile as sf
 
     from sialign.booth.live import LiveAligner
@@ -164,7 +164,8 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
                               "cores": os.cpu_count(), "load_before": _load()}
     updates = []
     live = LiveAligner(source, tgt_lang="ja", model=model, speed=speed, threads=threads, beam_size=beam,
-                       on_update=lambda u: updates.append(time.perf_counter()))
+                       on_update=lambda u: updates.append(time.perf_counter()), pause_commit=pause_commit)
+    report["pause_commit"] = pause_commit
     if commit_after is not None:
         live.recogniser.commit_after_s = commit_after if commit_after > 0 else None
     report["commit_after_s"] = live.recogniser.__dict__.get("commit_after_s")
@@ -194,6 +195,7 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
         "longest_pass_s": result.longest_pass_s, "alignment_s": result.alignment_s, "mean_pass_s": round(result.recognition_s / max(result.passes, 1), 2),
         "cpu_s": round(cpu, 1), "wall_s": round(wall, 1), "cpu_cores": round(cpu / wall, 2), "updates": len(updates),
         "events": len(result.events), "beads": len(result.beads),
+        "pause_commits": live.recogniser.stats.pause_commits,
         "rendered": sum(1 for b in result.beads if b.src and b.tgt), "unrendered": sum(1 for b in result.beads if b.state == "unrendered"),
         "unrendered_sentences": [b.src[0] for b in result.beads if b.state == "unrendered"],
         "latency_final_beads": _stats(final), "latency_every_showing": _stats(every),
@@ -284,6 +286,8 @@ def main() -> int:
     parser.add_argument("--report", type=Path, help="write a Markdown report here")
     parser.add_argument("--live-only", action="store_true", help="skip the full pass at Stop and the manual alignment")
     parser.add_argument("--commit-after", type=float, help="seconds after which an unagreed word is committed (0: never)")
+    parser.add_argument("--no-pause-commit", action="store_true",
+                        help="commit only when passes agree, not at the end of a chunk that ended in a pause")
     parser.add_argument("--code", type=Path, help="import sialign from this folder instead (another version's desktop/, to compare)")
     args = parser.parse_args()
     if args.code:
@@ -297,7 +301,7 @@ def main() -> int:
 
             model = multilingual_whisper_folder()
         report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only,
-                     commit_after=args.commit_after)
+                     commit_after=args.commit_after, pause_commit=not args.no_pause_commit)
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     report["uptime"] = uptime
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -324,3 +324,48 @@ def test_a_full_buffer_whose_last_pass_went_wrong_commits_what_the_pass_before_h
         rec.process()
     # The 15th pass filled the buffer and heard only its last second: the words of 0-9 s come from the 14th.
     assert [x.text for x in rec.committed] == [f"x14-{k}" for k in range(9)]
+
+
+def _commit_times(rec_options: dict, said: list[Word], seconds: float) -> dict[str, float]:  # type: ignore[type-arg]
+    """When (the audio's end, recording clock) each word was committed."""
+    speech = ScriptedSpeech(said, unsure_s=0.3)
+    rec = StreamingRecogniser(speech, **rec_options)
+    audio = timed_audio(seconds, 0.0)
+    step = int(0.1 * RATE)
+    when: dict[str, float] = {}
+    for first in range(0, audio.size, step):
+        rec.add_audio(audio[first : first + step], first / RATE)
+        if rec.ready():
+            for word in rec.process():
+                when[word.text] = rec.audio_end_s
+    return when
+
+
+def test_a_chunk_that_ended_in_a_pause_is_committed_by_one_pass() -> None:
+    # Two chunks of speech with a second's pause between them, as interpreters speak.
+    said = [w("a", 0.1, 0.6), w("b", 0.7, 1.3), w("c", 1.4, 2.0), w("d", 3.0, 3.5), w("e", 3.6, 4.2), w("f", 4.3, 5.0)]
+    pauses = [(2.0, 3.0), (5.0, 9.0)]
+
+    def finder(samples: np.ndarray) -> list[tuple[float, float]]:
+        start, end = buffer_span(samples)
+        return [(max(a, start) - start, min(b, end) - start) for a, b in pauses
+                if min(b, end) - max(a, start) >= 0.4]
+
+    agreed = _commit_times({}, said, 8.0)
+    at_pauses = _commit_times({"pause_finder": finder}, said, 8.0)
+    assert set(at_pauses) == set(agreed) == set("abcdef")  # the same words, every one
+    # The first chunk's last word is settled before the second chunk starts, one pass after the pause began.
+    assert at_pauses["c"] <= 3.0 < agreed["c"]
+    assert at_pauses["f"] < agreed["f"]
+    assert all(at_pauses[x] <= agreed[x] for x in "abcdef")
+
+
+def test_silero_finds_the_pauses_between_an_interpreters_chunks() -> None:
+    pytest.importorskip("faster_whisper")
+    from sialign.booth.streaming import silero_pauses
+    from sialign.transcribe.recognise import decode_audio_file
+
+    _path, samples = decode_audio_file(Path(__file__).resolve().parents[2] / "resources" / "examples" / "talk.ja.ogg")
+    pauses = silero_pauses(samples[20 * RATE : 30 * RATE])
+    assert pauses and all(end - start >= 0.4 and 0.0 <= start < end <= 10.0 for start, end in pauses)
+    assert silero_pauses(np.zeros(5 * RATE, dtype=np.float32)) == []  # no speech: no chunk to end

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from sialign.booth.incremental import LAG_WINDOW_S, REVISE_WINDOW_S, IncrementalAligner, LiveChunker, Shape
-from sialign.booth.streaming import StreamingRecogniser, Transcriber, WhisperTranscriber
+from sialign.booth.streaming import StreamingRecogniser, Transcriber, WhisperTranscriber, silero_pauses
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, joiner_for
 from sialign.core.params import AlignParams
@@ -149,6 +149,8 @@ class LiveAligner:
         params: alignment parameters (default: ``sialign align``'s).
         threads / beam_size: for Whisper.
         lag_window_s / revise_window_s: see :mod:`sialign.booth.incremental`.
+        pause_commit: commit a chunk that ended in a pause at once (a Whisper recogniser only; see
+            :data:`sialign.booth.streaming.PAUSE_COMMIT_S`).
 
     Raises:
         SialignError: the source has no sentences or no times.
@@ -171,6 +173,7 @@ class LiveAligner:
         beam_size: int = 1,
         lag_window_s: float = LAG_WINDOW_S,
         revise_window_s: float = REVISE_WINDOW_S,
+        pause_commit: bool = True,
     ) -> None:
         if src_lang:
             source.language = src_lang
@@ -186,7 +189,9 @@ class LiveAligner:
         self.model = str(model or "")
         self.params = params or AlignParams()
         self._embedder = embedder
-        self.recogniser = StreamingRecogniser(transcriber, joiner=joiner_for(tgt_lang))
+        # A real recogniser commits a chunk that ended in a pause at once (Silero, as faster-whisper has it).
+        pauses = silero_pauses if isinstance(transcriber, WhisperTranscriber) and pause_commit else None
+        self.recogniser = StreamingRecogniser(transcriber, joiner=joiner_for(tgt_lang), pause_finder=pauses)
         self.chunker = LiveChunker(tgt_lang)
         self.aligner = IncrementalAligner(source, embedder or _NoEmbedder(), params=self.params,
                                           lag_window_s=lag_window_s, revise_window_s=revise_window_s)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -70,6 +70,11 @@ MAX_NEW_TOKENS = 220
 PROMPT_CHARS = 200
 # A buffer whose passes hear no word keeps only its last seconds (speech may be starting there).
 SILENT_KEEP_S = 2.0
+# Interpreters speak in chunks with pauses between them: a chunk that ended in a pause this long (the
+# voice-activity filter hears no speech) is committed as the pass heard it, without waiting for a second
+# pass to agree. A word whose end Whisper puts up to PAUSE_TOLERANCE_S past the pause's start belongs to it.
+PAUSE_COMMIT_S = 0.4
+PAUSE_TOLERANCE_S = 0.3
 
 
 @dataclass(frozen=True)
@@ -210,6 +215,25 @@ class WhisperTranscriber:
                 words.append(Word(str(w.word), float(w.start), float(w.end), float(w.probability)))
             ends.append(float(seg.end))
         return Heard(words, ends)
+
+
+def silero_pauses(samples: np.ndarray, min_pause_s: float = PAUSE_COMMIT_S) -> list[tuple[float, float]]:
+    """The pauses of at least ``min_pause_s`` in ``samples`` (mono, 16 kHz), as (start, end) seconds from their start,
+    a pause that runs to the end included; Silero's voice-activity filter (faster-whisper's, about 3 ms a second).
+
+    None is found without speech (a buffer with no word is handled by the recogniser's own rule).
+    """
+    from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+    speech = get_speech_timestamps(samples, VadOptions(min_silence_duration_ms=int(min_pause_s * 1000),
+                                                       speech_pad_ms=30))
+    if not speech:
+        return []
+    pauses = [(a["end"] / SAMPLE_RATE, b["start"] / SAMPLE_RATE) for a, b in zip(speech, speech[1:])]
+    end = samples.size / SAMPLE_RATE
+    if end - speech[-1]["end"] / SAMPLE_RATE >= min_pause_s:
+        pauses.append((speech[-1]["end"] / SAMPLE_RATE, end))
+    return [(start, stop) for start, stop in pauses if stop - start >= min_pause_s]
 
 
 def before_repetition(words: Sequence[Word], *, longest: int = 8, times: int = 3) -> list[Word]:
@@ -363,6 +387,7 @@ class PassStats:
     seconds: float = 0.0
     longest_s: float = 0.0
     audio_s: float = 0.0
+    pause_commits: int = 0  # passes that committed a chunk ended in a pause
 
 
 class StreamingRecogniser:
@@ -384,11 +409,15 @@ class StreamingRecogniser:
         joiner: what separates words of the prompt ("" when Whisper's words carry their spaces).
         commit_after_s: a word not agreed on is committed as last heard once it ended this long
             before the end of the audio read (None: only agreement, and a full buffer, commit).
+        pause_finder: the pauses in the buffer's audio, (start, end) seconds from its start
+            (:func:`silero_pauses`); the words before the last pause are committed as heard (None: no
+            pause commits, only agreement).
     """
 
     def __init__(self, transcriber: Transcriber, *, min_chunk_s: float = MIN_CHUNK_S, trim_s: float = TRIM_S,
                  trim_at: str = TRIM_AT, max_buffer_s: float = MAX_BUFFER_S, prompt_chars: int = PROMPT_CHARS,
-                 joiner: str = "", commit_after_s: float | None = COMMIT_AFTER_S) -> None:
+                 joiner: str = "", commit_after_s: float | None = COMMIT_AFTER_S,
+                 pause_finder: Callable[[np.ndarray], list[tuple[float, float]]] | None = None) -> None:
         if trim_at not in ("word", "segment"):
             raise ValueError(f"trim_at must be 'word' or 'segment', not {trim_at!r}")
         self.transcriber = transcriber
@@ -396,6 +425,7 @@ class StreamingRecogniser:
         self.trim_s = trim_s
         self.trim_at = trim_at
         self.commit_after_s = commit_after_s
+        self.pause_finder = pause_finder
         self.max_buffer_s = max(max_buffer_s, trim_s + 1.0)
         self.prompt_chars = prompt_chars
         self.joiner = joiner
@@ -518,6 +548,7 @@ class StreamingRecogniser:
             new = self.hypothesis.flush()
             if self.commit_after_s is not None:
                 new += self.hypothesis.commit_until(self.audio_end_s - self.commit_after_s)
+            new += self._commit_at_pause(offset)
             self.committed.extend(new)
         if self.buffer_s > self.trim_s:
             if self.trim_at == "word":
@@ -531,6 +562,18 @@ class StreamingRecogniser:
         if not heard.words and not heard.looped and self.buffer_s > SILENT_KEEP_S:
             self._cut_at(self.audio_end_s - SILENT_KEEP_S)
         return new
+
+    def _commit_at_pause(self, offset: float) -> list[Word]:
+        """Commit the words of the last pass that end before the buffer's last pause (a chunk that ended)."""
+        if self.pause_finder is None or not self.hypothesis.uncommitted():
+            return []
+        read = self._buffer[: self._processed_samples]
+        starts = [offset + start for start, _end in self.pause_finder(read)]
+        if not starts or max(starts) <= self.hypothesis.last_committed_time:
+            return []
+        taken = self.hypothesis.commit_until(max(starts) + PAUSE_TOLERANCE_S)
+        self.stats.pause_commits += bool(taken)
+        return taken
 
     def _trim_at_segment(self, heard: Heard, offset: float) -> None:
         """Cut the buffer at the end of the last recognised segment whose words are all committed (Whisper-Streaming's rule)."""
