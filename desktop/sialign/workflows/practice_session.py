@@ -434,6 +434,21 @@ class PracticeSession:
         return session_project(self.talk, self._live(), self.recorded, tgt_lang=self.tgt_lang, model=self.model,
                                project_path=self.project_path)
 
+    def shown_project(self) -> Project:
+        """What the live view showed at Stop as the session's project, named :attr:`project_path`: with the booth's
+        record of a recording made here (:meth:`session_project`), else the live project of the file fed, keeping
+        the talk's metadata and where it came from as a recorded session does."""
+        if self.recorded is not None:
+            return self.session_project()
+        project = self.live_project()
+        project.path = str(self.project_path) if self.project_path else None
+        project.target.language = self.tgt_lang
+        practice = dict(project.metadata.get("practice") or {})
+        practice.update({"recording": str(self.recording_path), "talk": self.talk.origin, "pass": "live",
+                         "from_file": True})
+        project.metadata = {**self.talk.metadata, **project.metadata, "practice": practice}
+        return project
+
     def _live(self) -> LiveResult:
         if self.live_result is None:
             raise RuntimeError("the session has not been stopped")

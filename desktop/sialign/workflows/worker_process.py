@@ -217,10 +217,26 @@ def _run_call(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[
     else:
         reply = ("cancelled",) if cancel.is_set() else ("result", value)
     _send(replies, reply)
-    # Leave without the interpreter's teardown (a recogniser's threads could hold it), once the reply is sent.
     replies.close()
     replies.join_thread()
-    os._exit(0)
+    leave_now()
+
+
+def leave_now() -> None:
+    """End this worker at once, once what it sends is sent.
+
+    Without the interpreter's teardown, which a recogniser's threads could hold
+    up; the named semaphores it made (tqdm's lock, in faster-whisper) are
+    released first, so that none is reported leaked when the app ends.
+    """
+    from multiprocessing import util
+
+    run_finalizers = getattr(util, "_run_finalizers", None)  # what a normal exit runs first
+    try:
+        if run_finalizers is not None:
+            run_finalizers(0)
+    finally:
+        os._exit(0)
 
 
 __all__ = [
@@ -229,6 +245,7 @@ __all__ = [
     "WorkerDied",
     "call_apart",
     "died_message",
+    "leave_now",
     "one_line",
     "portable_error",
     "start_worker",
