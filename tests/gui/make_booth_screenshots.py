@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from make_screenshots import OUT, _save, _settle, _wait, open_window
+from make_screenshots import OUT, _save, _settle, open_window
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 RECORDING_AT_S = 100.0
@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     booth = window.practice.new_session()
     booth.setGeometry(app.primaryScreen().availableGeometry())
     booth.start()
-    _wait(app, booth.runner)
+    while booth.state == "preparing":  # the session is prepared, then started
+        _settle(app, 100)
     stream = streams.streams[0]
     aligner = live.made[0]
     for k in range(int(RECORDING_AT_S * 10)):

@@ -200,7 +200,7 @@ def test_a_session_records_grows_live_and_stop_installs_the_full_pass_as_one_ste
     assert stream.kwargs["device"] == (3, 2)  # the microphone and headphones chosen
 
     _pump(stream, 2.0)
-    qtbot.waitUntil(lambda: booth.session.recorder.level_dbfs > -60)  # the writer thread has seen the tone
+    qtbot.waitUntil(lambda: booth.session.engine.recorder.level_dbfs > -60)  # the writer thread has seen the tone
     booth._tick()
     assert booth.elapsed.text() == "0:01 / 0:12"  # 2 s minus the 30 ms latency correction
     assert booth.meter.value() > 0 and "dB" in booth.meter.format()
@@ -390,3 +390,83 @@ def test_devices_that_refuse_to_open_are_said_and_nothing_stays_running(qtbot, o
     assert booth.status.text() == "Not started: The audio devices refused to open for recording (Device unavailable)."
     qtbot.waitUntil(lambda: live_factory.made[0].finished)  # the live aligner is let go, off the GUI thread
     assert booth.start_button.isEnabled() and not booth.stop_button.isEnabled()
+
+
+# -- the real engine, in the session's own process ---------------------------------------------
+def _process_gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in ("Z", "X")
+
+
+@pytest.fixture
+def real_booth(open_window, talk, monkeypatch, whisper_model: Path):  # type: ignore[no-untyped-def]
+    """The booth over the real engine (Whisper tiny.en, in a worker process), its rendition fed from a file."""
+    from sialign.gui.filters.doubt import DoubtService
+    from sialign.gui.matrix.similarity_service import SimilarityService
+
+    monkeypatch.setattr(DoubtService, "_start", lambda self: None)
+    monkeypatch.setattr(SimilarityService, "schedule", lambda self: None)
+    window = open_window(talk)
+    booth = _open_booth(window, {"devices_fn": lambda: HEADSET, "models_fn": lambda: ([("tiny.en", whisper_model)], "tiny.en")})
+    booth.tgt_lang.setEditText("en")  # the English-only model hears an English rendition
+    return window, booth
+
+
+def test_the_session_runs_in_its_own_process_which_ends_when_it_has_landed(qtbot, real_booth, talk_clip: Path,
+                                                                           monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Start, live updates, Stop and the full pass come from the session's process while the window's thread stays
+    free; closing the booth mid-session stops it, its result lands in the main window, and the process ends."""
+    import os
+
+    from heartbeat import heartbeat_gaps
+    from PySide6.QtWidgets import QMessageBox
+
+    from sialign.workflows.practice_process import PracticeProcess
+
+    window, booth = real_booth
+    booth.start(talk_clip, speed=1.0)
+    session = booth.session
+    assert isinstance(session, PracticeProcess) and session.pid not in (None, os.getpid())
+    qtbot.waitUntil(lambda: booth.state != "preparing", timeout=60_000)
+    assert booth.state == "recording", booth.status.text()
+    assert "as if it came from the microphone" in booth.status.text()
+    # While the rendition is fed at real time and recognised, the window's thread answers its timer.
+    gaps = heartbeat_gaps(lambda: qtbot.waitUntil(lambda: booth.live_model.counts.get("rendered", 0) >= 1, timeout=60_000), [])
+    assert gaps and max(gaps) < STALL_LIMIT_S, f"the window's thread stalled {max(gaps) * 1000:.0f} ms"
+    assert booth.elapsed.text().startswith("0:0") and booth.elapsed.text() != "0:00"
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    booth.close()  # "Stop the session and close the booth?" Yes
+    qtbot.waitUntil(lambda: booth.state in ("done", "idle"), timeout=120_000)
+    assert booth.state == "done", booth.status.text()
+    project = window.session.project
+    assert project.target.has_times and project.metadata["practice"]["pass"] == "full"
+    assert project.metadata["practice"]["from_file"] is True and Path(project.path).exists()
+    assert window.session.undo_stack.undoText() == "Full pass over the recording"
+    qtbot.waitUntil(lambda: _process_gone(session.pid), timeout=10_000)
+
+
+def test_closing_the_booth_while_it_prepares_ends_the_sessions_process(qtbot, real_booth, talk_clip: Path) -> None:  # type: ignore[no-untyped-def]
+    _, booth = real_booth
+    booth.start(talk_clip)
+    pid = booth.session.pid
+    assert booth.state == "preparing" and not _process_gone(pid)
+    booth.close()
+    assert booth.state == "idle" and not booth.timer.isActive()
+    qtbot.waitUntil(lambda: _process_gone(pid), timeout=10_000)
+
+
+def test_a_session_process_that_dies_is_said_in_one_line(qtbot, real_booth, talk_clip: Path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import signal
+
+    _, booth = real_booth
+    booth.start(talk_clip)
+    qtbot.waitUntil(lambda: booth.state == "recording", timeout=60_000)
+    os.kill(booth.session.pid, signal.SIGKILL)
+    qtbot.waitUntil(lambda: booth.state == "idle", timeout=5_000)
+    text = booth.status.text()
+    assert text.startswith("Not done: the practice session's process stopped unexpectedly (exit code -9)"), text
+    assert "\n" not in text and booth.start_button.isEnabled() and not booth.timer.isActive()

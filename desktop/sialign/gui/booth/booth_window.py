@@ -11,10 +11,20 @@ whose result replaces the live beads there as one undoable step; then the
 trainer's report and *Compare renditions* are one click away. The session
 engine decides everything; the window only shows it.
 
-Threads: preparing the session, stopping it and both passes run in workers;
-the recorder's callback and writer threads and the live aligner's thread
-never touch Qt — the live aligner's updates reach the table through a queued
-signal, and a 10 Hz timer reads the session's level and clock.
+Processes: the session runs in a worker process of its own
+(:class:`~sialign.workflows.practice_process.PracticeProcess`): the live
+recogniser and aligner, the recorder's audio I/O and the full pass at Stop
+hold that process's interpreter lock, never this window's. The window sends
+it commands (start, pause, resume, stop, full pass, cancel) and a 20 Hz timer
+polls the events it sends back (live updates, the clock and the level,
+progress, results, errors in one line) without ever waiting for them.
+Engines put in by tests and screenshots (fakes, which cannot cross into
+another process) run on threads of this process behind the same commands
+(:class:`~sialign.workflows.practice_process.PracticeThreads`), as does the
+real engine when ``in_process`` asks for it (the benchmark's comparison).
+The session's process ends when its session has landed in the main window,
+when the window is closed, and with the app. *Review a recorded rendition*
+runs its full pass in a worker process too, waited for by a worker thread.
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypedDict, TypeVar, cast
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -62,19 +72,35 @@ from sialign.gui.booth.live_table import (
 )
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
+from sialign.workflows.practice_process import (
+    Cancelled,
+    Failed,
+    Fed,
+    FullPassed,
+    LiveUpdated,
+    PracticeProcess,
+    PracticeThreads,
+    Prepared,
+    Progressed,
+    SessionDriver,
+    SessionEvent,
+    SessionFacts,
+    SessionRecipe,
+    Started,
+    Stopped,
+)
 from sialign.workflows.practice_session import (
     SILENCE_DBFS,
     BoothDevices,
     FullPass,
     LiveFactory,
-    LiveResult,
     LiveUpdate,
-    PracticeSession,
     RecorderFactory,
+    RenditionFile,
     SessionParts,
+    SessionStatus,
     TalkChoice,
     list_devices,
-    prepare_booth_session,
     review_rendition,
 )
 from sialign.workflows.speech import speech_models
@@ -82,7 +108,13 @@ from sialign.workflows.speech import speech_models
 TALK_OPEN, TALK_FILE, TALK_RECORDING = range(3)
 LANGUAGES = ["ja", "en", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "nl", "pl"]
 METER_FLOOR_DB = -60
-TICK_MS = 100
+# How often the window reads the session's events, its clock and its level.
+POLL_MS = 50
+# On quitting mid-session, how long the app waits for the session's process to finish the recording file.
+QUIT_WAIT_S = 5.0
+# What a message calls each step of a session.
+STEP_WORDS = {"prepare": "preparing the session", "start": "starting the session", "feed": "feeding the rendition",
+              "stop": "finishing the session", "full_pass": "the full pass over the recording", "save": "saving the session"}
 
 # Said while no speech model is chosen (Start stays off).
 NO_SPEECH_MODEL = ("No speech model: add a Whisper model with Models… (Settings → Speech models), "
@@ -122,12 +154,7 @@ class BoothOptions(TypedDict, total=False):
     live_factory: LiveFactory | None
     practice_fn: FullPass | None
     models_fn: ModelsFn
-
-
-class LiveBridge(QObject):
-    """Carries the live aligner's updates from its thread to the GUI thread (a queued signal)."""
-
-    updated = Signal(object)
+    in_process: bool
 
 
 @dataclass(frozen=True)
@@ -155,6 +182,8 @@ class BoothWindow(QWidget):
         recorder_factory / live_factory / practice_fn: the session's recorder, live aligner and full pass
             (:class:`~sialign.workflows.practice_session.SessionParts`; None: the real ones, tests inject fakes).
         models_fn: ``() → ([(name, folder)], default name)`` of the Whisper models.
+        in_process: run the real engine on threads of this process rather than in a worker process (to compare
+            the two; engines put in always run here).
 
     Signals:
         state_changed(str): ``idle``, ``preparing``, ``recording``, ``paused``, ``finishing``, ``done``.
@@ -165,26 +194,26 @@ class BoothWindow(QWidget):
     def __init__(self, host: BoothHost, *, settings: QSettings | None = None,
                  devices_fn: Callable[[], BoothDevices] = list_devices, recorder_factory: RecorderFactory | None = None,
                  live_factory: LiveFactory | None = None, practice_fn: FullPass | None = None,
-                 models_fn: ModelsFn = speech_models, parent: QWidget | None = None) -> None:
+                 models_fn: ModelsFn = speech_models, in_process: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("Practice booth — SI Aligner")
         self.host = host
         self.settings = settings or QSettings()
         self._devices_fn = devices_fn
         self._parts = SessionParts(live=live_factory, recorder=recorder_factory, full_pass=practice_fn)
+        # Engines put in (fakes) cannot cross into another process: they run here, behind the same commands.
+        self._in_process = in_process or any(part is not None for part in (live_factory, recorder_factory, practice_fn))
         self._models_fn = models_fn
         self.state = "idle"
-        self.session: PracticeSession | None = None
+        self.session: SessionDriver | None = None
         self.finished_path: str = ""
         self.runner = WorkerRunner(self)
         # A worker started from another's result waits until that one's thread has ended.
         self._queued: list[TaskWorker] = []
         self._handlers: dict[TaskWorker, tuple[Callable[[object], None], Callable[[], None]]] = {}
         self.runner.finished.connect(self._start_queued)
-        self.bridge = LiveBridge(self)
-        self.bridge.updated.connect(self._live_updated, Qt.ConnectionType.QueuedConnection)
-        self.timer = QTimer(self)
-        self.timer.setInterval(TICK_MS)
+        self.timer = QTimer(self)  # polls the session: its events, its clock and level
+        self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self._tick)
         self._build()
         self.refresh_devices()
@@ -546,41 +575,108 @@ class BoothWindow(QWidget):
             talk = TalkChoice(recording=path, transcript=transcript, src_lang=self.src_lang.currentText().strip() or None)
         return _Choices(talk, tgt_lang, model)
 
-    def start(self) -> None:
-        """Prepare the session in a worker, then play and record."""
+    def start(self, rendition: str | Path | None = None, *, speed: float = 1.0) -> None:
+        """Prepare the session in its worker process, then play and record.
+
+        Args:
+            rendition: a recording fed as if it came from the microphone, at ``speed`` times real time, instead
+                of recording the microphone (nothing is played: ``sialign practice --input-file`` with the live
+                view; the benchmark and the tests run sessions so).
+        """
         if self.busy or self.runner.busy:
             return
         choices = self._choices()
         if choices is None:
             return
-        inp, out = self.input_device.currentData(), self.output_device.currentData()
-        on_update, parts = self.bridge.updated.emit, self._parts
-
-        def prepare(progress: ProgressFn, should_stop: StopFn) -> PracticeSession:
-            return prepare_booth_session(choices.talk, tgt_lang=choices.tgt_lang, model=choices.model, input_device=inp,
-                                         output_device=out, on_update=on_update, parts=parts, progress=progress,
-                                         should_stop=should_stop)
-
-        self.status.setText("Preparing…")
-        self._set_state("preparing")
-        self._run(TaskWorker(prepare, "Preparing the session"), self._prepared, on_fail=lambda: self._set_state("idle"))
-
-    def _prepared(self, session: PracticeSession) -> None:
+        recipe = SessionRecipe(choices.talk, choices.tgt_lang, choices.model,
+                               rendition=RenditionFile(Path(rendition), speed) if rendition is not None else None,
+                               input_device=self.input_device.currentData(), output_device=self.output_device.currentData())
+        session: SessionDriver = PracticeThreads(recipe, parts=self._parts) if self._in_process else PracticeProcess(recipe)
         self.session = session
         self.finished_path = ""
-        self.live_model.set_source(session.talk.source)
-        try:
-            session.start()  # a session that cannot start lets its live aligner go, off this thread
-        except Exception as exc:  # the devices refused, the folder is read-only...: said, never a stuck window
-            reason = error_text(exc) if isinstance(exc, SialignError) else f"{type(exc).__name__}: {exc}"
-            self.status.setText(f"Not started: {reason}")
-            self._set_state("idle")
-            return
-        self.status.setText(f"Recording {session.talk.origin} into {session.recording_path.name}. "
-                            "Interpret as the talk plays; Pause stops both.")
-        self.live_summary.setText("Live alignment: waiting for the first words…")
+        session.prepare()
+        self.status.setText("Preparing…")
+        self._set_state("preparing")
         self.timer.start()
+
+    def _end_session(self, wait_s: float = 0.0) -> None:
+        """Stop polling and let the session's engine go (its process ends; a recording still running is kept)."""
+        self.timer.stop()
+        if self.session is not None:
+            self.session.close(wait_s)
+
+    # ==================================================================================
+    # what the session says
+    @Slot()
+    def _tick(self) -> None:
+        """Every :data:`POLL_MS`: the events the session sent (never waiting for one), then its clock and level."""
+        session = self.session
+        if session is None:
+            self.timer.stop()
+            return
+        for event in session.poll():
+            self._on_event(event)
+        if self.state in ("recording", "paused"):
+            self._show_status(session.status())
+
+    def _on_event(self, event: SessionEvent) -> None:
+        match event:
+            case Progressed(fraction=fraction, message=message):
+                self._progressed(fraction, message)
+            case Prepared(facts=facts):
+                self._prepared(facts)
+            case Started():
+                self._started()
+            case LiveUpdated(update=update):
+                self._live_updated(update)
+            case Fed():
+                self.status.setText("The whole rendition has been fed. Press Stop for the full pass.")
+            case Stopped():
+                self._finished_live(event)
+            case FullPassed(project=project):
+                self._full_pass_done(project)
+            case Cancelled():
+                self.host.set_locked("")
+                self._end_session()
+                self._set_state("idle")
+            case Failed():
+                self._failed(event)
+
+    def _prepared(self, facts: SessionFacts) -> None:
+        self.live_model.set_source(facts.source)
+        assert self.session is not None
+        self.session.start()  # a session that cannot start lets its live aligner go, off this thread
+
+    def _started(self) -> None:
+        session = self.session
+        facts = session.facts if session is not None else None
+        if session is None or facts is None:
+            return
+        if facts.from_file:
+            session.feed()
+            self.status.setText(f"Feeding {facts.recording.name} as if it came from the microphone "
+                                f"(nothing is played or recorded) against {facts.origin}.")
+        else:
+            self.status.setText(f"Recording {facts.origin} into {facts.recording.name}. "
+                                "Interpret as the talk plays; Pause stops both.")
+        self.live_summary.setText("Live alignment: waiting for the first words…")
         self._set_state("recording")
+
+    def _failed(self, event: Failed) -> None:
+        """A step failed: said in one line; a failed feed leaves the session running until Stop."""
+        error = event.error
+        reason = (error_text(error) if isinstance(error, SialignError)
+                  else f"{STEP_WORDS.get(event.step, event.step)} failed unexpectedly: {event.message}")
+        self.status.setText(f"Not started: {reason}" if event.step == "start" else f"Not done: {reason}")
+        if event.step == "feed":
+            return
+        self.host.set_locked("")
+        self._end_session()
+        self._set_state("idle")
+
+    def _recording_name(self) -> str:
+        path = self.session.recording_path if self.session is not None else None
+        return path.name if path is not None else "the recording"
 
     # ==================================================================================
     # during
@@ -595,14 +691,10 @@ class BoothWindow(QWidget):
         else:
             session.resume()
             self._set_state("recording")
-            self.status.setText(f"Recording into {session.recording_path.name}.")
+            self.status.setText(f"Recording into {self._recording_name()}.")
 
-    @Slot()
-    def _tick(self) -> None:
-        session = self.session
-        if session is None:
-            return
-        now = session.status()
+    def _show_status(self, now: SessionStatus) -> None:
+        """The meter, the clock and what went wrong with the recording."""
         level = now.level_dbfs
         if self.state == "paused" or level <= SILENCE_DBFS:
             self.meter.setValue(0)
@@ -619,7 +711,6 @@ class BoothWindow(QWidget):
         elif self.state == "recording" and now.talk_finished:
             self.status.setText("The talk has ended. Press Stop when you have finished your last sentence.")
 
-    @Slot(object)
     def _live_updated(self, update: LiveUpdate) -> None:
         rows = self.live_model.apply_update(update)
         counts = self.live_model.counts
@@ -655,12 +746,19 @@ class BoothWindow(QWidget):
         from sialign.core.stored_files import remember_chosen
 
         remember_chosen([recording])  # the session's project names it (core.allowed_folders)
-        rendition, parts = Path(recording), self._parts
+        rendition, parts, here = Path(recording), self._parts, self._in_process
 
         def review(progress: ProgressFn, should_stop: StopFn) -> Project:
-            return review_rendition(choices.talk, rendition, tgt_lang=choices.tgt_lang, model=choices.model, parts=parts,
-                                    progress=progress, should_stop=should_stop)
+            if here:
+                return review_rendition(choices.talk, rendition, tgt_lang=choices.tgt_lang, model=choices.model,
+                                        parts=parts, progress=progress, should_stop=should_stop)
+            from sialign.workflows.worker_process import call_apart
 
+            # The recogniser and the aligner in a worker process: this thread only waits for them.
+            return call_apart(review_rendition, choices.talk, rendition, tgt_lang=choices.tgt_lang, model=choices.model,
+                              progress=progress, should_stop=should_stop, what="the review of the rendition")
+
+        self._end_session()
         self.session = None
         self.finished_path = ""
         self.status.setText(f"Reviewing {rendition.name}: transcribing and aligning it like `sialign align`…")
@@ -681,40 +779,37 @@ class BoothWindow(QWidget):
     # ==================================================================================
     # stop
     def stop(self) -> None:
-        """Stop recording; the live pass ends and the full pass runs in workers, then lands in the main window."""
+        """Stop recording; the live pass ends and the full pass runs in the session's process, then lands in the
+        main window."""
         session = self.session
         if session is None or self.state not in ("recording", "paused"):
             return
-        self.timer.stop()
         self._set_state("finishing")
         self.status.setText("Finishing the recording and the live alignment…")
+        session.stop()
 
-        def finish(progress: ProgressFn, should_stop: StopFn) -> LiveResult:
-            return session.stop(progress)
-
-        self._run(TaskWorker(finish, "Finishing the session"), self._finished_live, on_fail=lambda: self._set_state("idle"))
-
-    def _finished_live(self, _live: LiveResult) -> None:
+    def _finished_live(self, stopped: Stopped) -> None:
         session = self.session
-        assert session is not None and session.recorded is not None
-        self.elapsed.setText(_clock(session.recorded.duration_s))
+        assert session is not None
+        recorded = stopped.recorded
+        self.elapsed.setText(_clock(recorded.duration_s if recorded is not None else stopped.live.received_s))
         self.meter.setValue(0)
         self.meter.setFormat("recording finished")
-        self.host.install_live(session.session_project())
+        self.host.install_live(stopped.project)
         self.host.set_locked("the full pass over the recording is running; edit when it has finished")
         self.status.setText("Full pass over the recording: transcribing and aligning it like `sialign align`…")
-        self._run(TaskWorker(session.full_pass, "Full pass over the recording"), self._full_pass_done,
-                  on_fail=self._full_pass_failed)
+        session.full_pass()
 
     def _full_pass_done(self, final: Project) -> None:
         session = self.session
         assert session is not None
+        self._end_session()  # the session's engine has done its work: its process ends
         self.host.set_locked("")
         if self.host.apply_full_pass(final):
             self.finished_path = str(session.project_path)
             self._show_full_pass_counts(final)
             self.status.setText(f"Done: the full pass replaced the live beads in the main window (Undo brings them back); "
-                                f"saved as {Path(self.finished_path).name}, the recording is {session.recording_path.name}.")
+                                f"saved as {Path(self.finished_path).name}, the recording is {self._recording_name()}.")
             self._set_state("done")
         else:
             self.status.setText("The full pass could not be installed; the live result stays in the main window.")
@@ -729,10 +824,6 @@ class BoothWindow(QWidget):
         self.live_summary.setText(
             f"Full pass: {covered.rendered} rendered · {covered.omitted} left out · {covered.count(NOT_REACHED)} not reached"
             + (f" ({revised} row{'s' if revised != 1 else ''} of the live view revised)" if revised else ""))
-
-    def _full_pass_failed(self) -> None:
-        self.host.set_locked("")
-        self._set_state("idle")
 
     # ==================================================================================
     # workers
@@ -798,8 +889,8 @@ class BoothWindow(QWidget):
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return False
-            self.timer.stop()
-            session.abandon()  # the recording is finished and kept; the live pass ends on a thread of its own
+            # The recording is finished and kept before the session's process ends (the live pass is let go).
+            self._end_session(QUIT_WAIT_S)
             self._set_state("idle")
             return True
         if self.state in ("preparing", "finishing") and session is not None:
@@ -809,13 +900,15 @@ class BoothWindow(QWidget):
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return False
+            self._end_session()
         self.runner.cancel()
         self.runner.wait(3000)
         self.host.set_locked("")
         return True
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Closing the booth while recording asks, then stops the session (whose results still land in the main window)."""
+        """Closing the booth while recording asks, then stops the session (whose results still land in the main window,
+        after which its process ends); a session still being prepared is let go at once."""
         if self.state in ("recording", "paused"):
             answer = QMessageBox.question(self, "Stop the session?",
                                           "The student is being recorded. Stop the session and close the booth? "
@@ -824,5 +917,8 @@ class BoothWindow(QWidget):
                 event.ignore()
                 return
             self.stop()
+        elif self.state == "preparing":
+            self._end_session()
+            self.status.setText("")
+            self._set_state("idle")
         event.accept()
-
