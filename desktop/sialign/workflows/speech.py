@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sialign.core.errors import SialignError
+from sialign.core.progress import ProgressFn, StopFn
 from sialign.transcribe.models import WhisperInfo, default_whisper_info, whisper_model_for, whisper_model_info
 from sialign.transcribe.recognise import require_recogniser
 
@@ -36,17 +37,25 @@ def speech_models() -> tuple[list[tuple[str, Path]], str | None]:
     return found, default
 
 
-def detect_recording_language(audio: str | Path, model: str | Path | None = None) -> tuple[str, float]:
+def detect_recording_language(audio: str | Path, model: str | Path | None = None, *,
+                              progress: ProgressFn | None = None, should_stop: StopFn | None = None) -> tuple[str, float]:
     """The language the speech model (``model``: a folder, a name, or None for the default) hears in the first 30 s of
-    speech of ``audio``, and how sure it is; ("", 0.0) for an English-only model. A second or two.
+    speech of ``audio``, and how sure it is; ("", 0.0) for an English-only model. A second or two, so ``progress``
+    hears only the start and ``should_stop`` is asked once, before the model loads (as a worker process calls it).
 
     Raises:
         SialignError: no speech model, the recording cannot be decoded (one line each).
+        AlignmentCancelled: ``should_stop`` said so.
     """
+    from sialign.core.progress import check_stop
     from sialign.transcribe.recognise import detect_language
 
     require_recogniser()
-    return detect_language(audio, whisper_model_for(model))
+    folder = whisper_model_for(model)
+    if progress is not None:
+        progress(0.0, f"Listening to {Path(audio).name}")
+    check_stop(should_stop)
+    return detect_language(audio, folder)
 
 
 def check_model_hears(model: str | Path, language: str) -> WhisperInfo:

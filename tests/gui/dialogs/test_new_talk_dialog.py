@@ -481,3 +481,30 @@ def test_new_talk_dialog_suggests_the_code_of_a_typed_language_name(qtbot, dialo
     hint, use = dialog.language_hints["tgt"]
     assert "is not a language code" in hint.text() and use.isHidden()
     assert any("interpretation language" in p for p in dialog.problems())
+
+
+@pytest.mark.packaged_speech_models
+def test_new_talk_dialog_hears_the_language_of_a_recording(qtbot, tmp_path) -> None:
+    import shutil
+    from pathlib import Path
+
+    pytest.importorskip("faster_whisper")
+    from whisper_models import missing_reason
+
+    if missing_reason():
+        pytest.skip(missing_reason())
+    japanese = Path(__file__).resolve().parents[3] / "resources" / "examples" / "talk.ja.ogg"
+    interpreter, speaker = tmp_path / "interpreter.ogg", tmp_path / "speaker.ogg"  # no language in the names
+    shutil.copy(japanese, interpreter)
+    shutil.copy(japanese, speaker)
+    dialog = NewTalkDialog()
+    qtbot.addWidget(dialog)
+    dialog._set_language(dialog.target_language, "en")  # as the dialog would have it, not the user's choice
+    dialog.target_audio.set_path(str(interpreter))
+    qtbot.waitUntil(lambda: dialog.target_language.currentText() == "ja", timeout=120_000)
+    assert "language ja, heard by the speech model" in dialog.target_audio.status.text()
+    # A language the user chose stays; the speech model's disagreement is said under the recording.
+    dialog.source_language.setEditText("fr")
+    dialog.source_audio.set_path(str(speaker))
+    qtbot.waitUntil(lambda: "sounds like ja" in dialog.source_audio.status.text(), timeout=120_000)
+    assert dialog.source_language.currentText() == "fr" and "not fr" in dialog.source_audio.status.text()

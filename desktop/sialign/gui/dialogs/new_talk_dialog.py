@@ -286,10 +286,24 @@ class FileField(QWidget):
 
 
 class NewTalkDialog(QDialog):
-    """Collects the files and metadata of a talk; :meth:`project` builds it."""
+    """Collects the files and metadata of a talk; :meth:`project` builds it.
+
+    A recording chosen for a side without a transcript has its language heard by the speech model in a worker
+    process (its first 30 s of speech, a few seconds); the language box takes it unless the user chose one,
+    and a disagreement is shown under the recording.
+    """
+
+    # (side, recording, language heard or "", probability, problem or ""), from the detection thread.
+    _language_heard = Signal(str, str, str, float, str)
 
     def __init__(self, parent: QWidget | None = None, *, settings: QSettings | None = None) -> None:
         super().__init__(parent)
+        # Sides whose language the user chose in the box (a heard language does not replace it), and the language
+        # a recording's name or the speech model put there (not the user's choice).
+        self._language_chosen: dict[str, bool] = {"src": False, "tgt": False}
+        self._language_set = False
+        self._heard: dict[str, str] = {}  # side -> the recording whose language was asked of the speech model
+        self._language_heard.connect(self._show_heard_language, Qt.ConnectionType.QueuedConnection)
         self.setWindowTitle("New talk")
         self.setMinimumWidth(680)
         self._documents: dict[str, Document | None] = {"src": None, "tgt": None, "ref": None}
@@ -349,6 +363,7 @@ class NewTalkDialog(QDialog):
             use.hide()
             use.clicked.connect(lambda _c=False, b=box: self._use_suggested_language(b))
             box.currentTextChanged.connect(lambda _t, k=key: self._check_language(k))
+            box.currentTextChanged.connect(lambda _t, k=key: self._note_language_choice(k))
             row = QWidget()
             row_layout = QHBoxLayout(row)
             row_layout.setContentsMargins(0, 0, 0, 0)
@@ -425,6 +440,18 @@ class NewTalkDialog(QDialog):
         if self.message.text():
             self._show_problems()
 
+    def _note_language_choice(self, key: str) -> None:
+        if not self._language_set:
+            self._language_chosen[key] = True
+
+    def _set_language(self, box: QComboBox, language: str) -> None:
+        """Put ``language`` in ``box`` for the user (not a choice of theirs)."""
+        self._language_set = True
+        try:
+            box.setEditText(language)
+        finally:
+            self._language_set = False
+
     def _use_suggested_language(self, box: QComboBox) -> None:
         key = "src" if box is self.source_language else "tgt"
         box.setEditText(str(self.language_hints[key][1].property("suggestion")))
@@ -495,9 +522,9 @@ class NewTalkDialog(QDialog):
         if encoding is not None and preview.doubts:
             pass
         elif key == "src":
-            self.source_language.setEditText(language)
+            self._set_language(self.source_language, language)
         elif key == "tgt":
-            self.target_language.setEditText(language)
+            self._set_language(self.target_language, language)
         self._update_talk_id()
         if self.message.text():
             self._show_problems()
@@ -566,9 +593,62 @@ class NewTalkDialog(QDialog):
         transcript, box = ((self.source, self.source_language) if field is self.source_audio
                            else (self.target, self.target_language))
         named = language_from_name(path)
-        if named and not transcript.path and box.currentText().strip() != named:
-            box.setEditText(named)
+        key = "src" if field is self.source_audio else "tgt"
+        if named and not transcript.path and box.currentText().strip() != named and not self._language_chosen[key]:
+            self._set_language(box, named)
             field.show_ok(f"{Path(path).name} · language {named}, from its name")
+        if not transcript.path:
+            self._hear_language(key, path)
+
+    def _hear_language(self, key: str, path: str) -> None:
+        """Ask the speech model which language the recording at ``path`` is in, in a worker process."""
+        import threading
+
+        from sialign.workflows.speech import detect_recording_language, speech_models
+        from sialign.workflows.worker_process import call_apart
+
+        if self._heard.get(key) == path:
+            return
+        found, default = speech_models()
+        model = dict(found).get(default or "")
+        if model is None:
+            return  # no speech model chosen: nothing to ask (Create says where to set one)
+        self._heard[key] = path
+
+        def hear() -> None:
+            try:
+                language, probability = call_apart(detect_recording_language, path, model)
+                problem = ""
+            except Exception as exc:  # no speech model, an undecodable file: said under the recording
+                language, probability, problem = "", 0.0, error_text(exc) if isinstance(exc, SialignError) else str(exc)
+            try:
+                self._language_heard.emit(key, path, str(language), float(probability), problem)
+            except RuntimeError:
+                pass  # the dialog closed meanwhile
+
+        threading.Thread(target=hear, name="hear-language", daemon=True).start()
+
+    def _show_heard_language(self, key: str, path: str, language: str, probability: float, problem: str) -> None:
+        """Propose the language the speech model heard, or say that it disagrees with the one chosen."""
+        from sialign.workflows.recordings import LANGUAGE_DOUBT
+
+        field, transcript, box = ((self.source_audio, self.source, self.source_language) if key == "src"
+                                  else (self.target_audio, self.target, self.target_language))
+        if field.path != path or transcript.path:
+            return  # another recording, or a transcript was chosen meanwhile
+        if problem or not language or probability < LANGUAGE_DOUBT:
+            return  # no speech model, an English-only one, or not sure: the box stays as it is
+        chosen = box.currentText().strip()
+        if chosen == language:
+            field.show_ok(f"{Path(path).name} · language {language}, heard by the speech model")
+        elif not self._language_chosen[key]:
+            self._set_language(box, language)
+            field.show_ok(f"{Path(path).name} · language {language}, heard by the speech model "
+                          f"(probability {probability:.2f})")
+        else:
+            field.show_warning(f"{Path(path).name} sounds like {language} to the speech model (probability "
+                               f"{probability:.2f}), not {chosen}: check the language before Create")
+        self._fit_height()
 
     def transcribe(self, key: str) -> None:
         """Transcribe the recording of side ``key`` (``src``/``tgt``) and use the result as its transcript."""
