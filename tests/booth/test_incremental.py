@@ -128,3 +128,18 @@ def test_the_chunker_loads_ginza_before_the_session_for_japanese_only(real_chunk
 
     monkeypatch.setattr(japanese, "ginza_nlp", missing)
     real_chunker_prepare(LiveChunker("ja"))  # no GiNZA: the chunker raises it when a chunk needs it, not before
+
+
+def test_the_live_chunker_closes_a_chunk_where_the_voice_activity_filter_heard_a_pause() -> None:
+    from sialign.booth.incremental import LiveChunker
+    from sialign.transcribe.recognise import Word
+
+    words = [Word(" one", 0.0, 0.4), Word(" two", 0.5, 0.9), Word(" three", 1.0, 1.6), Word(" four", 2.1, 2.5)]
+    chunker = LiveChunker("en")
+    chunker.update(words)
+    assert chunker.frozen_words == 0  # a 0.5 s gap and no punctuation: nothing is certain yet
+    document, changed = chunker.update(words, paused_at=1.6)
+    assert chunker.frozen_words == 3 and changed == 0  # the pause after "three" closes the chunk for good
+    assert [seg.text.strip() for seg in document.segments] == ["one two three", "four"]
+    chunker.update(words + [Word(" five", 2.6, 3.0)], paused_at=1.6)
+    assert chunker.frozen_words == 3  # the same pause again closes nothing more

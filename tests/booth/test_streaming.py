@@ -353,6 +353,8 @@ def test_a_chunk_that_ended_in_a_pause_is_committed_by_one_pass() -> None:
 
     agreed = _commit_times({}, said, 8.0)
     at_pauses = _commit_times({"pause_finder": finder}, said, 8.0)
+    rec = _stream(ScriptedSpeech(said, unsure_s=0.3), 8.0, pause_finder=finder)
+    assert rec.paused_at == pytest.approx(5.0)  # the last pause every word before is committed: where "f" ended
     assert set(at_pauses) == set(agreed) == set("abcdef")  # the same words, every one
     # The first chunk's last word is settled before the second chunk starts, one pass after the pause began.
     assert at_pauses["c"] <= 3.0 < agreed["c"]

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sialign.booth.streaming import PAUSE_TOLERANCE_S
 from sialign.core.errors import SialignError
 from sialign.core.model import Document, Segment
 from sialign.core.params import AlignParams
@@ -114,15 +115,16 @@ class LiveChunker:
         doc = words_to_document(words, self.language, role="interpretation", pause=self.pause, max_chars=max_chars)
         return [seg for seg in doc.segments if seg.text.strip()]
 
-    def update(self, words: Sequence[Word], *, final: bool = False) -> tuple[Document, int]:
-        """The chunks of ``words`` (all committed words so far, in order).
+    def update(self, words: Sequence[Word], *, final: bool = False, paused_at: float | None = None) -> tuple[Document, int]:
+        """The chunks of ``words`` (all committed words so far, in order); ``paused_at``: where the speaker last paused
+        after their committed words (recording clock), a certain cut (:attr:`StreamingRecogniser.paused_at`).
 
         Returns:
             The target document (segment ids are positions) and the position of
             the first chunk that is new or changed since the last update.
         """
         changed_from = len(self.frozen)
-        boundary = len(words) if final else self._last_certain_cut(words)
+        boundary = len(words) if final else self._last_certain_cut(words, paused_at)
         if boundary > self.frozen_words:
             self.frozen.extend(self._cut(words[self.frozen_words : boundary], self.max_chars))
             self.frozen_words = boundary
@@ -134,14 +136,20 @@ class LiveChunker:
         self._last_count = len(segments)
         return Document(language=self.language, segments=segments, format="whisper"), changed_from
 
-    def _last_certain_cut(self, words: Sequence[Word]) -> int:
-        """The word count after the last certain cut: after chunk punctuation, or before a pause."""
+    def _last_certain_cut(self, words: Sequence[Word], paused_at: float | None = None) -> int:
+        """The word count after the last certain cut: after chunk punctuation, before a pause between two words,
+        or before the pause the voice-activity filter heard at ``paused_at``."""
+        at_pause = self.frozen_words
+        if paused_at is not None:
+            at_pause = max(at_pause, sum(1 for w in words if w.end <= paused_at + PAUSE_TOLERANCE_S))
         for k in range(len(words), self.frozen_words, -1):
+            if k <= at_pause:
+                break
             if closes_chunk(words[k - 1], self.language):
                 return k
             if k < len(words) and words[k].start - words[k - 1].end >= self.pause:
                 return k
-        return self.frozen_words
+        return at_pause
 
 
 # ------------------------------------------------------------------ alignment

@@ -311,7 +311,7 @@ class LiveAligner:
     def _update(self, *, final: bool) -> None:
         started = time.perf_counter()
         rec = self.recogniser
-        target, first_changed = self.chunker.update(rec.committed, final=final)
+        target, first_changed = self.chunker.update(rec.committed, final=final, paused_at=rec.paused_at)
         frontier = rec.audio_end_s if final else rec.committed_until_s
         shapes = self.aligner.update(target, frontier, first_changed=first_changed, final=final)
         now = self.recording_now()

@@ -426,6 +426,9 @@ class StreamingRecogniser:
         self.trim_at = trim_at
         self.commit_after_s = commit_after_s
         self.pause_finder = pause_finder
+        # Recording time at which the last pause began that every word before it is committed: the chunk that
+        # ended there is closed (the live chunker cuts there for good). None before the first such pause.
+        self.paused_at: float | None = None
         self.max_buffer_s = max(max_buffer_s, trim_s + 1.0)
         self.prompt_chars = prompt_chars
         self.joiner = joiner
@@ -564,15 +567,22 @@ class StreamingRecogniser:
         return new
 
     def _commit_at_pause(self, offset: float) -> list[Word]:
-        """Commit the words of the last pass that end before the buffer's last pause (a chunk that ended)."""
-        if self.pause_finder is None or not self.hypothesis.uncommitted():
+        """Commit the words of the last pass that end before the buffer's last pause (a chunk that ended), and
+        note that pause (:attr:`paused_at`)."""
+        if self.pause_finder is None:
             return []
         read = self._buffer[: self._processed_samples]
         starts = [offset + start for start, _end in self.pause_finder(read)]
-        if not starts or max(starts) <= self.hypothesis.last_committed_time:
+        if not starts:
             return []
-        taken = self.hypothesis.commit_until(max(starts) + PAUSE_TOLERANCE_S)
-        self.stats.pause_commits += bool(taken)
+        last = max(starts)
+        taken: list[Word] = []
+        if self.hypothesis.uncommitted() and last > self.hypothesis.last_committed_time:
+            taken = self.hypothesis.commit_until(last + PAUSE_TOLERANCE_S)
+            self.stats.pause_commits += bool(taken)
+        pending = self.hypothesis.uncommitted()
+        if not pending or pending[0].start >= last:  # every word before the pause is committed
+            self.paused_at = max(self.paused_at or 0.0, last)
         return taken
 
     def _trim_at_segment(self, heard: Heard, offset: float) -> None:
