@@ -104,6 +104,7 @@ from sialign.workflows.practice_session import (
     review_rendition,
 )
 from sialign.workflows.speech import speech_models
+from sialign.workflows.worker_process import call_apart, one_line
 
 TALK_OPEN, TALK_FILE, TALK_RECORDING = range(3)
 LANGUAGES = ["ja", "en", "de", "fr", "es", "it", "zh", "ko", "pt", "ru", "ar", "nl", "pl"]
@@ -665,7 +666,7 @@ class BoothWindow(QWidget):
     def _failed(self, event: Failed) -> None:
         """A step failed: said in one line; a failed feed leaves the session running until Stop."""
         error = event.error
-        reason = (error_text(error) if isinstance(error, SialignError)
+        reason = (one_line(error_text(error)) if isinstance(error, SialignError)
                   else f"{STEP_WORDS.get(event.step, event.step)} failed unexpectedly: {event.message}")
         self.status.setText(f"Not started: {reason}" if event.step == "start" else f"Not done: {reason}")
         if event.step == "feed":
@@ -752,8 +753,6 @@ class BoothWindow(QWidget):
             if here:
                 return review_rendition(choices.talk, rendition, tgt_lang=choices.tgt_lang, model=choices.model,
                                         parts=parts, progress=progress, should_stop=should_stop)
-            from sialign.workflows.worker_process import call_apart
-
             # The recogniser and the aligner in a worker process: this thread only waits for them.
             return call_apart(review_rendition, choices.talk, rendition, tgt_lang=choices.tgt_lang, model=choices.model,
                               progress=progress, should_stop=should_stop, what="the review of the rendition")
