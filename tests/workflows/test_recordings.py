@@ -104,13 +104,13 @@ def test_transcribing_in_a_worker_process_gives_what_this_process_gives(whisper_
 def test_a_language_the_model_does_not_hear_is_questioned_in_one_line() -> None:
     from sialign.workflows.recordings import LANGUAGE_DOUBT, language_doubt
 
-    line = language_doubt("talk.ja.ogg", "en", "ja", 0.99, "--tgt-lang")
-    assert "talk.ja.ogg sounds like 'ja'" in line and "not 'en' as given" in line and "--tgt-lang" in line
-    assert language_doubt("talk.ja.ogg", "ja", "ja", 0.99, "--tgt-lang") == ""  # agrees
-    assert language_doubt("talk.ja.ogg", "ja-JP", "ja", 0.99, "--tgt-lang") == ""  # a region tag is the same language
-    assert language_doubt("talk.ja.ogg", "en", "ja", LANGUAGE_DOUBT - 0.01, "--tgt-lang") == ""  # not sure enough
-    assert language_doubt("talk.ja.ogg", None, "ja", 0.99, "--tgt-lang") == ""  # nothing given: the model chose
-    assert language_doubt("talk.ja.ogg", "en", "", 0.0, "--tgt-lang") == ""  # an English-only model hears nothing
+    line = language_doubt("talk.ja.ogg", "en", "ja", 0.99)
+    assert "talk.ja.ogg sounds like 'ja'" in line and "not 'en' as given" in line
+    assert language_doubt("talk.ja.ogg", "ja", "ja", 0.99) == ""  # agrees
+    assert language_doubt("talk.ja.ogg", "ja-JP", "ja", 0.99) == ""  # a region tag is the same language
+    assert language_doubt("talk.ja.ogg", "en", "ja", LANGUAGE_DOUBT - 0.01) == ""  # not sure enough
+    assert language_doubt("talk.ja.ogg", None, "ja", 0.99) == ""  # nothing given: the model chose
+    assert language_doubt("talk.ja.ogg", "en", "", 0.0) == ""  # an English-only model hears nothing
 
 
 def test_the_speech_model_hears_each_recordings_language(whisper_multilingual: Path, whisper_model: Path) -> None:

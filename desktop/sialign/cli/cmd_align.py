@@ -232,8 +232,9 @@ def build_project_from_recordings(args: argparse.Namespace, progress: ProgressFn
         )
         model = talk.model.name if talk.model else "?"
         print(f"Transcribed {heard} with Whisper {model} in {time.perf_counter() - started:.0f} s.", file=sys.stderr)
-    for note in talk.notes:
-        print(f"sialign align: warning: {note}", file=sys.stderr)
+    for side, doubt in talk.language_doubts.items():
+        option = "--src-lang" if side == "src" else "--tgt-lang"
+        print(f"sialign align: warning: {doubt}: if the language is wrong, correct {option} and align again", file=sys.stderr)
     return talk.project
 
 

@@ -47,9 +47,10 @@ def run(args: argparse.Namespace) -> int:
                                   progress=progress)
     end_progress(progress)
     heard = result.recognition
-    doubt = language_doubt(args.audio, args.language, heard.heard, heard.heard_probability, "--language")
+    doubt = language_doubt(args.audio, args.language, heard.heard, heard.heard_probability)
     if doubt:
-        print(f"sialign transcribe: warning: {doubt}", file=sys.stderr)
+        print(f"sialign transcribe: warning: {doubt}: if the language is wrong, correct --language and transcribe it "
+              "again", file=sys.stderr)
     n = write_transcript(result.document, out, format=fmt)
     where = "standard output" if out == "-" else out
     if heard.interrupted:

@@ -859,7 +859,8 @@ def packaged_whisper_folder(name: str, modules: tuple[str, ...] | None = None) -
         except OSError as exc:
             problem = exc
     raise ModelLoadError(f"the speech model {name} is installed in parts, but they cannot be joined ({problem}); "
-                         "free some disk space, or add a Whisper model folder in Settings → Speech models.")
+                         "free some disk space, or add a Whisper model folder as a speech model.",
+                         settings=("speech_model",))
 
 
 def _version(module_name: str) -> str:

@@ -75,32 +75,31 @@ class RecordedTalk:
         project: the new project (both recordings attached; machine sides marked in its metadata).
         transcriptions: the recognitions made, by side (``src``/``tgt``).
         model: the Whisper model folder used (None when nothing was transcribed).
-        notes: what to tell the user, one line each (a recording that sounds like another language than the one
-            given: :func:`language_doubt`).
+        language_doubts: by side (``src``/``tgt``), a recording that sounds like another language than the one
+            given (:func:`language_doubt`); the front end names its setting.
     """
 
     project: Project
     transcriptions: dict[str, Transcription] = field(default_factory=dict)
     model: Path | None = None
-    notes: list[str] = field(default_factory=list)
+    language_doubts: dict[str, str] = field(default_factory=dict)
 
 
 # How sure the speech model must be that a recording is in another language before the language given is questioned.
 LANGUAGE_DOUBT = 0.5
 
 
-def language_doubt(audio: str | Path, given: str | None, heard: str, probability: float, setting: str) -> str:
+def language_doubt(audio: str | Path, given: str | None, heard: str, probability: float) -> str:
     """One line when a multilingual model hears another language in ``audio`` than ``given`` ("" when it agrees).
 
     ``heard`` and ``probability`` come from the first 30 s of speech (:class:`~sialign.transcribe.recognise.Recognition`'s
-    ``heard``); ``setting`` names the option or field that sets the language (``--tgt-lang``).
+    ``heard``); the front end adds the setting to correct.
     """
     from sialign.core.languages import language_code
 
     if not given or not heard or probability < LANGUAGE_DOUBT or language_code(heard) == language_code(given):
         return ""
-    return (f"{Path(audio).name} sounds like '{heard}' to the speech model (probability {probability:.2f}), not '{given}' "
-            f"as given: if the language is wrong, correct {setting} and transcribe it again")
+    return f"{Path(audio).name} sounds like '{heard}' to the speech model (probability {probability:.2f}), not '{given}' as given"
 
 
 def transcribe_recording(
@@ -241,7 +240,7 @@ def talk_from_recordings(
     audio = {"src": source_audio, "tgt": target_audio}
     to_hear = [side for side, value in inputs.items() if not isinstance(value, Document) and is_recording(value)]
     done: dict[str, Transcription] = {}
-    notes: list[str] = []
+    doubts: dict[str, str] = {}
     docs: dict[str, Document] = {}
     paths: dict[str, str] = {}
     folder: Path | None = None
@@ -268,10 +267,9 @@ def talk_from_recordings(
                                       progress=part, should_stop=should_stop)
         done[side] = result
         heard = result.recognition
-        doubt = language_doubt(recording, languages[side], heard.heard, heard.heard_probability,
-                               "--src-lang" if side == "src" else "--tgt-lang")
+        doubt = language_doubt(recording, languages[side], heard.heard, heard.heard_probability)
         if doubt:
-            notes.append(doubt)
+            doubts[side] = doubt
         docs[side] = result.document
         paths[side] = str(recording)
         audio[side] = str(recording.expanduser().resolve())
@@ -290,7 +288,7 @@ def talk_from_recordings(
         metadata=meta,
     )
     log.info("talk %s from recordings: %s transcribed", project.talk_id, ", ".join(SIDES[s] for s in done) or "nothing")
-    return RecordedTalk(project=project, transcriptions=done, model=folder, notes=notes)
+    return RecordedTalk(project=project, transcriptions=done, model=folder, language_doubts=doubts)
 
 
 def align_recorded_talk(
