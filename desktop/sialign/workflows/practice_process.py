@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import os
 import pickle
 import queue
 import threading
@@ -88,6 +89,13 @@ from sialign.workflows.worker_process import WorkerDied, died_message, leave_now
 TICK_S = 0.1
 # A step's progress is sent at most this often (unless its message changes).
 PROGRESS_INTERVAL_S = 0.04
+# The worker process's niceness above the app's. When other programs keep the CPUs busy, the window's thread
+# (asleep between events) then gets a CPU before the recogniser's threads rather than after a scheduler's round:
+# at the same priority it waited up to 197 ms at a time without running, at +5 at most 95 ms (four runs under
+# load 3-4 on two cores, tests/benchmarks/RESULTS_practice.md). The recorder's audio thread is asleep between blocks too, so
+# a waking scheduler should still run it promptly (not tried with a microphone); the recogniser yields only to
+# what runs at a higher priority, and only while the CPUs are all busy.
+ENGINE_NICE = 5
 # How long a closed worker process may take to leave before it is terminated.
 CLOSE_GRACE_S = 5.0
 # What a message calls the worker process.
@@ -553,6 +561,11 @@ def serve_session(recipe: SessionRecipe, commands: Any, events: Any, tick_s: flo
     Each command is ``(operation, args, kwargs)``; ``("close", (), {})`` (or the app's end) ends the process,
     letting a recording still running go first (its file kept).
     """
+    if hasattr(os, "nice"):  # every thread started from here on inherits it
+        try:
+            os.nice(ENGINE_NICE)
+        except OSError:
+            pass
     sink = _PickledSink(events)
     driver = PracticeThreads(recipe, sink=sink)
     next_tick = time.monotonic() + tick_s
@@ -740,6 +753,7 @@ class PracticeProcess:
 
 __all__ = [
     "CLOSE_GRACE_S",
+    "ENGINE_NICE",
     "TICK_S",
     "Abandoned",
     "Cancelled",
