@@ -36,7 +36,6 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
-import pickle
 import queue
 import threading
 import time
@@ -47,6 +46,7 @@ from typing import Any
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Project
 from sialign.core.progress import ProgressFn, StopFn
+from sialign.core.remote import RemoteTraceback, portable_error
 
 # How often the waiting parent looks at its should_stop and the child's health.
 POLL_S = 0.05
@@ -64,37 +64,6 @@ _STOP_REQUEST = None  # the request that tells the child to exit
 
 class ScoringProcessDied(SialignError):
     """The scoring process ended in the middle of a job (killed, or out of memory)."""
-
-
-class RemoteTraceback(Exception):
-    """The child's traceback, chained as ``__cause__`` of an error re-raised in the parent."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
-    def __str__(self) -> str:
-        return f"\n\nin the scoring process:\n{self.text}"
-
-
-def _portable_exception(exc: BaseException) -> BaseException:
-    """``exc`` if it survives pickling, else an equivalent that does.
-
-    Exceptions whose ``__init__`` takes other arguments than their message
-    (``InputError(path, message, line=...)``) cannot be rebuilt from their
-    pickled ``args``; an application error then travels as a plain
-    :class:`SialignError` with the same text (the user sees the same
-    message), anything else as a ``RuntimeError`` naming the type.
-    """
-    try:
-        pickle.loads(pickle.dumps(exc))
-        return exc
-    except Exception:
-        if isinstance(exc, SialignError):
-            return SialignError(str(exc))
-        if isinstance(exc, MemoryError):
-            return MemoryError(str(exc))
-        return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
 def _child_main(requests: Any, replies: Any, cancelled_job: Any) -> None:
@@ -139,7 +108,7 @@ def _child_main(requests: Any, replies: Any, cancelled_job: Any) -> None:
         except AlignmentCancelled:
             replies.put((job, "cancelled"))
         except BaseException as exc:
-            replies.put((job, "error", _portable_exception(exc), traceback.format_exc()))
+            replies.put((job, "error", portable_error(exc), traceback.format_exc()))
             if not isinstance(exc, Exception):
                 return  # KeyboardInterrupt, SystemExit: leave
         else:
@@ -334,7 +303,7 @@ class ScoringProcess:
                     raise AlignmentCancelled()
                 elif kind == "error":
                     error, text = reply[2], reply[3]
-                    raise error from RemoteTraceback(text)
+                    raise error from RemoteTraceback(text, "the scoring process")
 
 
 # -- the application's scoring process --------------------------------------------

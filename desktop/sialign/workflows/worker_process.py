@@ -43,6 +43,7 @@ from typing import Any
 
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.progress import ProgressFn, StopFn
+from sialign.core.remote import RemoteTraceback, one_line, portable_error
 
 # How often a waiting caller looks at its should_stop and the worker's health.
 POLL_S = 0.05
@@ -56,42 +57,6 @@ LAST_WORDS_S = 0.5
 
 class WorkerDied(SialignError):
     """A worker process ended in the middle of its work (killed, or out of memory)."""
-
-
-class RemoteTraceback(Exception):
-    """The worker's traceback, chained as ``__cause__`` of an error raised again in the caller."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
-    def __str__(self) -> str:
-        return f"\n\nin the worker process:\n{self.text}"
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line (a message from another process is shown in a status line)."""
-    return " ".join(str(text).split())
-
-
-def portable_error(exc: BaseException) -> BaseException:
-    """``exc`` if it survives pickling, else an equivalent that does.
-
-    An exception whose ``__init__`` takes other arguments than its message
-    (``InputError(path, message, line=...)``) cannot be rebuilt from its
-    pickled ``args``: an application error then crosses as a plain
-    :class:`SialignError` with the same text and settings, a memory error as
-    one, anything else as a ``RuntimeError`` naming the type.
-    """
-    try:
-        pickle.loads(pickle.dumps(exc))
-        return exc
-    except Exception:
-        if isinstance(exc, SialignError):
-            return SialignError(str(exc), settings=exc.settings)
-        if isinstance(exc, MemoryError):
-            return MemoryError(str(exc))
-        return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
 def died_message(what: str, exitcode: int | None) -> str:
