@@ -1,4 +1,4 @@
-"""Errors that cross from a worker process to the one that waits for it.
+"""Errors that cross from a worker process to the one that waits for it, and ending a worker.
 
 The scoring process (:mod:`sialign.filters.remote`) and the workers of
 :mod:`sialign.workflows.worker_process` send an exception and its traceback
@@ -10,6 +10,7 @@ pickling, and :class:`RemoteTraceback` carries the worker's traceback as the
 from __future__ import annotations
 
 import pickle
+from typing import Protocol
 
 from sialign.core.errors import SialignError
 
@@ -56,4 +57,23 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-__all__ = ["RemoteTraceback", "one_line", "portable_error"]
+class _Process(Protocol):
+    def join(self, timeout: float | None = None) -> None: ...
+    def is_alive(self) -> bool: ...
+    def terminate(self) -> None: ...
+    def kill(self) -> None: ...
+
+
+def end_process(process: _Process, grace_s: float = 0.0) -> None:
+    """Let a worker process end within ``grace_s`` seconds, then terminate it, then kill it (a second each)."""
+    if grace_s > 0:
+        process.join(grace_s)
+    if process.is_alive():
+        process.terminate()
+        process.join(1.0)
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
+
+
+__all__ = ["RemoteTraceback", "end_process", "one_line", "portable_error"]

@@ -46,7 +46,7 @@ from typing import Any
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Project
 from sialign.core.progress import ProgressFn, StopFn
-from sialign.core.remote import RemoteTraceback, portable_error
+from sialign.core.remote import RemoteTraceback, end_process, portable_error
 
 # How often the waiting parent looks at its should_stop and the child's health.
 POLL_S = 0.05
@@ -202,12 +202,7 @@ class ScoringProcess:
         process = self._process
         if process is None:
             return
-        if process.is_alive():
-            process.terminate()
-            process.join(1.0)
-            if process.is_alive():
-                process.kill()
-                process.join(1.0)
+        end_process(process)
         self._discard()
 
     # -- jobs ----------------------------------------------------------------------

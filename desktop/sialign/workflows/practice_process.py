@@ -70,6 +70,7 @@ from typing import Any, Protocol
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.model import Document, Project
 from sialign.core.progress import ProgressFn, StopFn, check_stop, stage
+from sialign.core.remote import end_process
 from sialign.workflows.booth import BoothTalk, TalkChoice, read_booth_talk, session_files
 from sialign.workflows.outputs import Written
 from sialign.workflows.practice_session import (
@@ -689,14 +690,7 @@ class PracticeProcess:
             self._end()
 
     def _end(self) -> None:
-        process = self._process
-        process.join(CLOSE_GRACE_S)
-        if process.is_alive():
-            process.terminate()
-            process.join(1.0)
-            if process.is_alive():
-                process.kill()
-                process.join(1.0)
+        end_process(self._process, CLOSE_GRACE_S)
         self._commands.cancel_join_thread()  # never block on a pipe nobody reads any more
         self._commands.close()
 

@@ -43,7 +43,7 @@ from typing import Any
 
 from sialign.core.errors import AlignmentCancelled, SialignError
 from sialign.core.progress import ProgressFn, StopFn
-from sialign.core.remote import RemoteTraceback, one_line, portable_error
+from sialign.core.remote import RemoteTraceback, end_process, one_line, portable_error
 
 # How often a waiting caller looks at its should_stop and the worker's health.
 POLL_S = 0.05
@@ -141,13 +141,7 @@ def call_apart(function: Callable[..., Any], *args: Any, progress: ProgressFn | 
 
 def _end(process: BaseProcess, replies: Any) -> None:
     """Let the worker go: it has answered (and leaves at once) or is terminated."""
-    process.join(LAST_WORDS_S)
-    if process.is_alive():
-        process.terminate()
-        process.join(1.0)
-        if process.is_alive():
-            process.kill()
-            process.join(1.0)
+    end_process(process, LAST_WORDS_S)
     replies.cancel_join_thread()  # never block on a pipe nobody reads any more
     replies.close()
 
