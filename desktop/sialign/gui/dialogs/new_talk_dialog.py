@@ -609,14 +609,15 @@ class NewTalkDialog(QDialog):
 
         if self._heard.get(key) == path:
             return
-        found, default = speech_models()
-        model = dict(found).get(default or "")
-        if model is None:
-            return  # no speech model chosen: nothing to ask (Create says where to set one)
         self._heard[key] = path
 
         def hear() -> None:
+            # The lookup too is off the window's thread: the first one may join a packaged model (a second).
             try:
+                found, default = speech_models()
+                model = dict(found).get(default or "")
+                if model is None:
+                    return  # no speech model chosen: nothing to ask (Create says where to set one)
                 language, probability = call_apart(detect_recording_language, path, model)
                 problem = ""
             except Exception as exc:  # no speech model, an undecodable file: said under the recording
