@@ -115,6 +115,24 @@ def test_pipeline_recovers_one_to_many_chunks() -> None:
     assert sum(bead in got for bead in expected) >= 0.95 * len(expected)
 
 
+def test_target_units_read_whether_the_segments_end_sentences() -> None:
+    chunks = ["大きなアイデアをみなさん残すことができるのであれば、", "消費するようなデータの全体というのは、", "部分の合計よりも大きいと。"]
+    split = ["I did not leave that night.", "She admitted she had been wrong to slap me,", "“Why?” she asked.", "He stayed!"]
+    auto = AlignParams()
+    assert resolve_target_units(auto, 10, 30, chunks * 10) == "chunks"  # a third end a sentence
+    assert resolve_target_units(auto, 10, 40, split * 10) == "sentences"  # a translation that splits sentences
+    assert resolve_target_units(auto, 10, 30) == "chunks"  # counts alone, as before
+    assert resolve_target_units(auto, 10, 12, chunks * 4) == "sentences"  # too few segments to be chunks
+    assert resolve_target_units(AlignParams(target_units="chunks"), 10, 40, split * 10) == "chunks"  # stated wins
+
+
+def test_a_written_translation_with_many_more_sentences_is_aligned_as_sentences() -> None:
+    texts = sentences(2, 20)
+    halves = [half.strip().rstrip(".") + "." for text in texts for half in (text[: len(text) // 2], text[len(text) // 2 :])]
+    project = project_of(texts, halves)
+    assert align_project(project, embedder=WORDS).alignment.info["target_units"] == "sentences"
+
+
 @pytest.mark.parametrize(
     ("n_src", "n_tgt", "kinds"),
     [

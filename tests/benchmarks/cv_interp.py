@@ -80,7 +80,7 @@ def eptic_chunks(metrics: Any, full: dict[str, Any], weights: list[str]) -> dict
 
     items: list[C.Item] = []
     for speech in load_eptic(C.DATA / "eptic-dev"):
-        if resolve_target_units(AlignParams(), len(speech.source), len(speech.target)) != "chunks":
+        if resolve_target_units(AlignParams(), len(speech.source), len(speech.target), speech.target) != "chunks":
             continue
         gold = [(tuple(s), tuple(t)) for s, t in speech.gold]
         for times in (False, True):

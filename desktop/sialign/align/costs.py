@@ -30,8 +30,10 @@ pays ``tgt_size_penalty`` per extra chunk, while extra source sentences pay
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -129,16 +131,37 @@ PRESETS: dict[str, dict[str, float]] = {
         "length_weight": 0.4,
     },
 }
-# A target with this many times the source's segments is taken to be chunks.
+# A target with this many times the source's segments is taken to be chunks...
 CHUNK_RATIO = 1.5
+# ...unless at least this share of its segments ends a sentence: a translation that splits long
+# sentences (a Chinese novel's English, 1.66 times the sentences, ends 75 % of them) or an
+# interpreted speech in sentences (EPTIC, up to 1.86 times, ends them all). Interpreters' chunks
+# are cut at pauses and commas: AHC-SI's end a sentence in 19-32 % of them.
+SENTENCE_END_SHARE = 0.5
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026]['\"\u201d\u2019\u300d\u300f)\uff09\]]*\s*$")
 
 
-def resolve_target_units(params: AlignParams, n_src: int, n_tgt: int) -> str:
-    """``"chunks"`` or ``"sentences"``: the preset ``params.target_units`` selects for these sizes."""
+def ends_sentences(texts: Sequence[str]) -> float:
+    """The share of ``texts`` that end with a full stop, question or exclamation mark (closing quotes allowed)."""
+    if not texts:
+        return 0.0
+    return sum(1 for text in texts if _SENTENCE_END.search(text)) / len(texts)
+
+
+def resolve_target_units(params: AlignParams, n_src: int, n_tgt: int, target_texts: Sequence[str] | None = None) -> str:
+    """``"chunks"`` or ``"sentences"``: the preset ``params.target_units`` selects for this talk.
+
+    ``auto``: chunks when the target has at least ``CHUNK_RATIO`` times the source's segments and,
+    where its texts are given, fewer than ``SENTENCE_END_SHARE`` of them end a sentence.
+    """
     # AlignParams allows only "auto" besides the presets.
     if params.target_units in PRESETS:
         return params.target_units
-    return "chunks" if n_tgt >= CHUNK_RATIO * max(n_src, 1) else "sentences"
+    if n_tgt < CHUNK_RATIO * max(n_src, 1):
+        return "sentences"
+    if target_texts is not None and ends_sentences(target_texts) >= SENTENCE_END_SHARE:
+        return "sentences"
+    return "chunks"
 
 
 def cost_settings(params: AlignParams, units: str) -> CostSettings:

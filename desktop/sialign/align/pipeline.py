@@ -327,7 +327,7 @@ def _resolve_run(project: Project, params: AlignParams, should_stop: StopFn | No
     """What the parameters say for this talk: target units, cost knobs, kind of text, weight set."""
     from sialign.align.learned_pass import weight_set
 
-    units = resolve_target_units(params, len(project.source), len(project.target))
+    units = resolve_target_units(params, len(project.source), len(project.target), _texts(project.target))
     settings = cost_settings(params, units)
     text_kind = resolve_text_kind(params, project)
     return _Run(project, params, units, settings, text_kind, weight_set(units, text_kind), should_stop)
@@ -856,7 +856,7 @@ def similarity_grid(
     built = build_signals(project, params, load_embedder(spec), progress=progress, should_stop=should_stop)
     if not built.signals:
         return SimilarityGrid(np.zeros((n, m), dtype=np.float32), src_ids, tgt_ids)
-    settings = cost_settings(params, resolve_target_units(params, n, m))
+    settings = cost_settings(params, resolve_target_units(params, n, m, _texts(tgt_doc)))
     lengths = (
         np.array([len(t) for t in built.lengths_from], dtype=np.float64),
         np.array([len(t) for t in _texts(tgt_doc)], dtype=np.float64),

@@ -332,11 +332,10 @@ class IncrementalAligner:
 
         self.prepare()
         assert self._src_vectors is not None
-        m = len(target)
         ct = max(0, j_f - CONTEXT_CHUNKS)
         tgt_texts = _texts(target)[ct:]
         params = self.params
-        units = self._units(m, target.language)
+        units = self._units(target)
         settings = cost_settings(params, units)
         y = self._encode(tgt_texts)
         signals = []
@@ -360,15 +359,15 @@ class IncrementalAligner:
         )
         return _WindowModel(costs, ct)
 
-    def _units(self, m: int, language: str) -> str:
-        """The cost preset: chunks for a Japanese rendition (the chunker cuts chunks from the first word on), else by counts as offline."""
+    def _units(self, target: Document) -> str:
+        """The cost preset: chunks for a Japanese rendition (the chunker cuts chunks from the first word on), else as offline."""
         from sialign.align.costs import resolve_target_units
 
         if self.params.target_units != "auto":
             return self.params.target_units
-        if language.split("-")[0].lower() == "ja":
+        if target.language.split("-")[0].lower() == "ja":
             return "chunks"
-        return resolve_target_units(self.params, self.n, max(m, 1))
+        return resolve_target_units(self.params, self.n, max(len(target), 1), _texts(target))
 
 
 @dataclass

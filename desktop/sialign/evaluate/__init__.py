@@ -7,6 +7,7 @@ from sialign.evaluate.datasets import (
     automatic_targets,
     chunk_after_punctuation,
     load_ahcsi,
+    load_mac,
     load_textberg,
 )
 from sialign.evaluate.evs import (
@@ -41,6 +42,7 @@ __all__ = [
     "lcs_score",
     "lcs_scores",
     "load_ahcsi",
+    "load_mac",
     "load_textberg",
     "longest_common_substring",
     "read_beads",

@@ -219,6 +219,33 @@ def load_textberg(directory: str | Path, name: str = "dev", src: str = "de", tgt
     return TextbergDoc(name=name, source=source, target=target, gold=gold, src_lang=src, tgt_lang=tgt)
 
 
+def load_mac(directory: str | Path, src: str = "zh", tgt: str = "en") -> list[TextbergDoc]:
+    """Read a MAC-style book set: ``<src>/NNN`` and ``<tgt>/NNN`` one sentence a line, ``gold/NNN.align``.
+
+    Returns one document per gold file, in name order (named ``mac/NNN``).
+
+    Raises:
+        FileNotFoundError: the folder has no gold beads, or a document is missing.
+        FormatError: the gold refers to a line the documents do not have.
+    """
+    directory = Path(directory)
+    golds = sorted((directory / "gold").glob("*.align"))
+    if not golds:
+        raise FileNotFoundError(f"{directory / 'gold'}: no *.align gold files")
+    docs = []
+    for gold_path in golds:
+        stem = gold_path.name[: -len(".align")]
+        source = _read_lines(directory / src / stem)
+        target = _read_lines(directory / tgt / stem)
+        gold = read_beads(gold_path)
+        for number, (s, t) in enumerate(gold, start=1):
+            if any(i >= len(source) for i in s) or any(j >= len(target) for j in t):
+                raise FormatError(gold_path, f"bead refers to a line beyond the documents ({len(source)} × {len(target)})",
+                                  line=number)
+        docs.append(TextbergDoc(name=f"mac/{stem}", source=source, target=target, gold=gold, src_lang=src, tgt_lang=tgt))
+    return docs
+
+
 @dataclass
 class EpticSpeech:
     """One EPTIC speech: source sentences, interpretation sentences, gold beads, times and reference.

@@ -152,10 +152,10 @@ def talk_context(
             f"the doubt filter compares each of {n} source segments with each of {m} target segments: "
             f"{n * m:,} pairs is more than it handles ({DENSE_SIMILARITY_CELLS:,}) — run it on the talk in parts"
         )
-    settings = cost_settings(params, resolve_target_units(params, n, m))
-
     def texts(doc: Any) -> list[str]:
         return [" ".join(s.text.split()) for s in doc.segments]
+
+    settings = cost_settings(params, resolve_target_units(params, n, m, texts(tgt_doc)))
 
     def private(e: Any) -> Any:
         # The lexical embedder is fitted per talk: a private instance (same

@@ -55,7 +55,7 @@ def align_params(project: Project) -> AlignParams:
 # The words of the two settings a user chooses for the kind of target (Settings → Alignment…,
 # ``sialign align --target-units/--text-kind``), as the settings dialog shows them.
 TARGET_UNITS_CHOICES = {
-    "auto": "Automatic (chunks when the target has many more segments)",
+    "auto": "Automatic (chunks when the target has many more segments, mostly not ending a sentence)",
     "chunks": "Interpreter's chunks",
     "sentences": "Sentences",
 }
