@@ -22,6 +22,9 @@ from sialign.text.speech import SPEECH_WORDS_PER_HESITATION, hesitations, reads_
     (["Well um , er , I think so ."], "en_GB", 2),  # the tag's primary subtag
     (["Well um , er ."], None, 0),  # no language: only the sounds that are no word anywhere
     ([], "en", 0),
+    (["A youth called Shan Men Er was pulling out a large one .", "Then Er Bao , um , left ."], "en", 1),  # names
+    (["A son called Gou-er and a daughter , Qing-er ."], "en", 0),  # a compound's part
+    (["Er , I think so .", "He said : Um , no .", "« Uh , yes »"], "en", 3),  # where a sentence starts
 ])
 def test_hesitations_counts_the_sounds_of_each_language(texts, language, expected) -> None:
     assert hesitations(texts, language)[0] == expected

@@ -32,6 +32,9 @@ SPEECH_WORDS_PER_HESITATION = 1000
 
 
 _WORD = re.compile(r"[^\W_]+")
+# What may stand before a sentence's first word, and what ends the sentence before it.
+_OPENING = " \t\n\"'“‘«„(¿¡-–—"
+_SENTENCE_ENDS = (".", "!", "?", "…", ":")
 _SPACE = re.compile(r"\s+")
 
 
@@ -57,10 +60,23 @@ def hesitations(texts: Iterable[str], language: str | None) -> tuple[int, int]:
             found += sum(match.group() in sounds for match in _WORD.finditer(text) if match.group().isascii())
             words += len(_SPACE.sub("", text)) // 2
             continue
-        for match in _WORD.finditer(text):
+        cased = unicodedata.normalize("NFKC", raw)
+        for match in _WORD.finditer(cased):
             words += 1
-            found += match.group() in sounds
+            found += match.group().casefold() in sounds and not _name_part(cased, match)
     return found, max(words, found)
+
+
+def _name_part(text: str, match: re.Match[str]) -> bool:
+    """Whether a word is part of a name or a compound: joined by a hyphen to the word before ("Gou-er"), or
+    capitalised (not all capitals) where no sentence starts ("Shan Men Er"; "Er, I think" is a hesitation)."""
+    word, start = match.group(), match.start()
+    if start >= 2 and text[start - 1] in "-\u2010\u2011" and text[start - 2].isalpha():
+        return True
+    if not word[:1].isupper() or word.isupper():
+        return False
+    before = text[:start].rstrip(_OPENING)
+    return bool(before) and not before.endswith(_SENTENCE_ENDS)
 
 
 def reads_as_speech(*sides: tuple[Iterable[str], str]) -> bool:
