@@ -1,7 +1,6 @@
 """The doubt's combination trained on perturbed alignments (no gold), validated on the gold's real errors, four sets.
 
     .venv/bin/python tests/benchmarks/cv_doubt_perturbed.py [--sets ahcsi,eptic,textberg,mac] [--prepare-only]
-        [--write-model VARIANT]
 
 Issue 47 §2. Seed 002 (ARIEL-CMU, §VII) trains its cleaning classifier on
 clean pairs against swapped neighbours: as many negatives as there are beads,
@@ -51,9 +50,9 @@ reference and of EPTIC timed, ``cv_doubt.py``) is the baseline, refitted
 without the held-out document (for Text+Berg and MAC, which it never saw,
 the fit on all of it); ``shipped file`` is ``doubt_model.json`` as it is.
 
-``--write-model VARIANT`` writes that variant, fitted on every document, to
-``desktop/sialign/filters/doubt_model.json`` when its CV AUC beats the
-shipped recipe's on every set without the reference (it refuses otherwise).
+The report says which variants beat the shipped recipe in CV on every row without the reference, and the
+difference of the perturbation-trained fit from it with documents drawn with replacement. It writes no
+model: none won (RESULTS.md, 2026-12-07), and the shipped one is refitted by ``cv_doubt.py --write-model``.
 Writes ``tests/benchmarks/out/cv_doubt_perturbed.json``.
 """
 
