@@ -29,7 +29,10 @@ the first review.
 **Perturbations** (labels from the perturbation, never from the gold). In a
 copy of a document's alignment, about one bead pair in five is changed; the
 changed beads are negatives, read among their (changed) neighbours exactly
-as the app reads an alignment's beads; the kinds:
+as the app reads an alignment's beads, the talk's own model retrained on the
+perturbed alignment (as the app would train it on an aligner's output; the
+variant ``own model not retrained`` scores them with the real alignment's
+model, whose training corruptions they are); the kinds:
 
 - ``chunk``: one target segment moved across the boundary to the neighbour;
 - ``shift2``: the target boundary shifted by two segments;
