@@ -222,7 +222,9 @@ def test_bertalign_base_with_no_learned_weight_ignores_the_learned_models(monkey
     first, src, tgt, sc, tc, path, args = seen[0]
     shipped = shipped_weights("sentences")
     assert shipped is not None
-    base = replace(shipped, base="bertalign", learned_weight=0.0)
+    # The vote as the interpretation set holds it (the first pass's path followed, the learned 1-0 beads kept),
+    # so that the learned part can show.
+    base = replace(shipped, base="bertalign", learned_weight=0.0, vote_follows="first", keep_learned_omissions=True)
     scrambled = replace(base, match=-shipped.match, omission=-shipped.omission, addition=-shipped.addition)
     on_base = original(first, src, tgt, sc, tc, path, base, *args)
     assert original(first, src, tgt, sc, tc, path, scrambled, *args) == on_base

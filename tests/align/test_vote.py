@@ -172,13 +172,14 @@ def test_second_pass_votes_on_sentence_targets_only(monkeypatch) -> None:
 
     assert learned_pass.VOTE.get("sentences") is True and not learned_pass.VOTE.get("chunks")
     monkeypatch.setattr(learned_pass, "vote_paths", spy)
-    weights = shipped_weights("sentences")
-    assert weights is not None
+    from dataclasses import replace
+
+    shipped = shipped_weights("sentences")
+    assert shipped is not None
+    weights = replace(shipped, vote_follows="first", keep_learned_omissions=True)
     voted = second_pass(first, _runs(src, 4), _runs(tgt, 4), *chars, path, weights, 4, 4)
     assert len(calls) == 1 and calls[0][0] == path and voted == vote_paths(calls[0], kept=kepts[0])
     # The third voter is Bertalign's unlearned score over the same band.
-    from dataclasses import replace
-
     features = learned_pass.BeadFeatures(_runs(src, 4), _runs(tgt, 4), *chars, first)
     band = learned_pass.path_band(path, n, m)
     unlearned = replace(weights, base="bertalign", learned_weight=0.0)
@@ -220,6 +221,51 @@ def test_found_nearby_reads_the_target_segments_around_a_left_out_sentence() -> 
     assert not found_nearby((1, 1, 0, 0), src, far)  # the name stands beyond the reach
 
 
+def test_the_weight_set_says_which_path_the_vote_follows_and_whether_learned_omissions_are_kept(monkeypatch) -> None:
+    """``vote_follows`` puts Bertalign's score's path first among the voters (followed where all three differ);
+    ``keep_learned_omissions`` False puts the learned path's 1-0 beads to the vote like the others."""
+    from dataclasses import replace
+
+    from sialign.align.learned_pass import BeadScoreWeights, second_pass, shipped_weights
+
+    first, src, tgt, chars, path = _small_window(seed=10, m=26)  # the learned path leaves source rows 20 and 21 out
+    calls: list[tuple[list[Path_], list[Path_]]] = []
+
+    def spy(paths, minority=learned_pass.VOTE_MINORITY, kept=()):  # type: ignore[no-untyped-def]
+        calls.append((paths, list(kept)))
+        return vote_paths(paths, minority, kept)
+
+    monkeypatch.setattr(learned_pass, "vote_paths", spy)
+    shipped = shipped_weights("sentences")
+    assert shipped is not None
+    args = (first, _runs(src, 4), _runs(tgt, 4), *chars, path)
+    keeping = replace(shipped, keep_learned_omissions=True)
+    second_pass(*args, replace(keeping, vote_follows="first"), 4, 4)
+    (path_first, learned, base), kept = calls[-1]
+    assert path_first == path and kept
+    voted = second_pass(*args, replace(keeping, vote_follows="bertalign"), 4, 4)
+    assert calls[-1] == ([base, learned, path], kept) and voted == vote_paths([base, learned, path], kept=kept)
+    second_pass(*args, replace(keeping, keep_learned_omissions=False), 4, 4)
+    assert calls[-1][1] == []
+    # The switches travel with the weight set's file and refuse what they do not know.
+    raw = replace(shipped, vote_follows="bertalign", keep_learned_omissions=False).to_dict()
+    again = BeadScoreWeights.from_dict(raw)
+    assert (again.vote_follows, again.keep_learned_omissions) == ("bertalign", False)
+    with pytest.raises(ValueError, match="vote_follows"):
+        BeadScoreWeights.from_dict({**raw, "vote_follows": "learned"})
+
+
+def test_the_shipped_sets_vote_as_chosen_on_the_dev_sets() -> None:
+    """Written translations follow Bertalign's score's path where the three differ and put the learned path's
+    omissions to the vote (tests/benchmarks/cv_books.py); interpretations follow the first pass's and keep them."""
+    from sialign.align.learned_pass import shipped_weights
+
+    translation, interpretation = shipped_weights("sentences"), shipped_weights("interpretation")
+    assert translation is not None and interpretation is not None
+    assert (translation.vote_follows, translation.keep_learned_omissions) == ("bertalign", False)
+    assert (interpretation.vote_follows, interpretation.keep_learned_omissions) == ("first", True)
+
+
 def test_the_vote_puts_a_left_out_sentence_whose_words_stand_beside_it_to_the_vote(monkeypatch) -> None:
     """A learned 1-0 bead stays out whatever the other paths say unless its sentence's words stand in the
     target segments around it; then the vote decides, as for any other bead."""
@@ -233,8 +279,11 @@ def test_the_vote_puts_a_left_out_sentence_whose_words_stand_beside_it_to_the_vo
         return vote_paths(paths, minority, kept)
 
     monkeypatch.setattr(learned_pass, "vote_paths", spy)
-    weights = shipped_weights("sentences")
-    assert weights is not None
+    from dataclasses import replace
+
+    shipped = shipped_weights("sentences")
+    assert shipped is not None
+    weights = replace(shipped, keep_learned_omissions=True)  # as the interpretation set keeps them
     args = (first, _runs(src, 4), _runs(tgt, 4), *chars, path, weights, 4, 4)
     second_pass(*args)
     omissions = kepts[-1]

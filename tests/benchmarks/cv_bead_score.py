@@ -179,6 +179,15 @@ def items_for(sets: list[str], pieces: int) -> tuple[list[Item], dict[str, Any]]
                     talk_id=f"textberg-{a0}", source=Document.from_texts(doc.source[a0:a1], "de"),
                     target=Document.from_texts(doc.target[b0:b1], "fr")))
                 items.append(item)
+    if "mac" in sets:
+        from sialign.evaluate import load_mac
+
+        for book in load_mac(DATA / "mac-dev"):
+            gold = [(tuple(s), tuple(t)) for s, t in book.gold]
+            sources[book.name] = (book.source, book.target)
+            item = Item(book.name, "mac", "sentences", book.name, gold, gold)
+            seen_of(item, book.project)
+            items.append(item)
     if "eptic" in sets:
         for speech in load_eptic(DATA / "eptic-dev"):
             gold = [(tuple(s), tuple(t)) for s, t in speech.gold]
@@ -387,8 +396,8 @@ _SPEECHES: dict[str, Any] = {}
 
 def auto_text_kind(item: Item) -> str:
     """What ``text_kind="auto"`` makes of a sentence item's project (``pipeline.resolve_text_kind``): an EPTIC
-    speech as captured (text only or timed), the book; ``"translation"`` for chunk items (their weights do not
-    depend on it)."""
+    speech as captured (text only or timed), the book; ``"translation"`` for MAC's books (one sentence a line, no
+    times) and chunk items (their weights do not depend on it)."""
     from sialign.align.pipeline import resolve_text_kind
     from sialign.core.params import AlignParams
     from sialign.evaluate import load_textberg

@@ -150,9 +150,18 @@ class BeadScoreWeights:
     # ``RUNS``). An interpreter's chunks render one source sentence each far more often than
     # two: AHC-SI's gold joins two sentences in 1 bead of 237.
     max_src: int = 0
+    # How the vote that ends the second pass on sentence targets decides (:func:`second_pass`):
+    # whether the learned path's 1-0 beads are kept whatever the other paths say (an interpreter
+    # leaves sentences out; a translator rarely does, and there they are put to the vote), and
+    # which path it follows where the three all differ: the first pass's ("first") or that of
+    # Bertalign's unlearned score ("bertalign").
+    keep_learned_omissions: bool = True
+    vote_follows: str = "first"
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], units: str = "sentences") -> BeadScoreWeights:
+        if d.get("vote_follows", "first") not in ("first", "bertalign"):
+            raise ValueError(f"vote_follows must be 'first' or 'bertalign', not {d.get('vote_follows')!r}")
         return cls(
             match=np.array([d["match"][k] for k in match_features(units)], dtype=np.float64),
             omission=np.array([d["omission"][k] for k in SKIP_FEATURES], dtype=np.float64),
@@ -167,6 +176,8 @@ class BeadScoreWeights:
             learned_weight=float(d.get("learned_weight", 1.0)),
             base_skip=float(d.get("base_skip", BERTALIGN_SKIP)),
             max_src=int(d.get("max_src", 0)),
+            keep_learned_omissions=bool(d.get("keep_learned_omissions", True)),
+            vote_follows=str(d.get("vote_follows", "first")),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -183,6 +194,8 @@ class BeadScoreWeights:
             "learned_weight": self.learned_weight,
             "base_skip": self.base_skip,
             "max_src": self.max_src,
+            "keep_learned_omissions": self.keep_learned_omissions,
+            "vote_follows": self.vote_follows,
         }
 
     def calibrated(self, log_odds: float, skip: bool) -> float:
@@ -768,7 +781,9 @@ def second_pass(
 
     Where ``VOTE`` says so for the weights' units, the learned path is then put
     to a vote with ``path`` and the best path by Bertalign's unlearned score
-    over the same band (:func:`vote_paths`), keeping the learned path's 1-0 beads
+    over the same band (:func:`vote_paths`), following ``path`` where the three differ
+    (Bertalign's score's path where ``weights.vote_follows`` says so) and, where
+    ``weights.keep_learned_omissions``, keeping the learned path's 1-0 beads
     but those whose sentence's words stand in the target beside them
     (:func:`found_nearby`, with ``words``: each window segment's :func:`shared_words`;
     None keeps them all). With ``names`` (each window segment's :func:`shared_names`)
@@ -805,8 +820,10 @@ def second_pass(
         # skip cost and Bertalign's fixed skip score do not (without this the vote finds 4 of
         # EPTIC dev's 30 omitted sentences instead of 18). Its 0-1 beads are put to the vote,
         # and so is a 1-0 bead whose sentence's names and numbers the target holds beside it.
-        kept = [bead for bead in learned if bead[1] and not bead[3] and not (words and found_nearby(bead, *words))]
-        voted = vote_paths([path, learned, base], kept=kept)
+        kept = [bead for bead in learned if bead[1] and not bead[3] and not (words and found_nearby(bead, *words))
+                ] if weights.keep_learned_omissions else []
+        voters = [base, learned, path] if weights.vote_follows == "bertalign" else [path, learned, base]
+        voted = vote_paths(voters, kept=kept)
         # Joined beads keep to the runs the second pass reads (a bead it could make itself).
         return join_crossed(voted, *names, costs.max_src, costs.max_tgt) if names else voted
 
