@@ -1,10 +1,11 @@
 """SI Aligner beside its peers on every dev set, with the same built-in encoder.
 
-    .venv/bin/python tests/benchmarks/bench_peers.py [--sets textberg,eptic,ahcsi]
+    .venv/bin/python tests/benchmarks/bench_peers.py [--sets textberg,mac,eptic,ahcsi]
 
 Rows: SI Aligner with its defaults (text only, and with timestamps where a set
 has them), Bertalign's two-pass algorithm and vecalign's cost and DP with SI
-Aligner's built-in encoder (``peers.bertalign_align``, ``peers.vecalign_align``),
+Aligner's built-in encoder (``peers.bertalign_align``, ``peers.vecalign_align``;
+on MAC also Bertalign's own code, ``bertalign_code.py``, where a checkout is there),
 SI Aligner's first pass alone, and SI Aligner with the lexical embedder. Figures
 are computed by ``../shared/tools/metrics.py`` (bead F1 and omissions, pooled)
 and the LCS accuracy of DESIGN.md §5 (AHC-SI). Writes
@@ -30,7 +31,7 @@ OUT = HERE / "out"
 sys.path.insert(0, str(REPO / "desktop"))
 sys.path.insert(0, str(HERE))
 
-SETS = ["textberg", "eptic", "ahcsi"]
+SETS = ["textberg", "mac", "eptic", "ahcsi"]
 
 
 def _metrics() -> Any:
@@ -95,6 +96,36 @@ def textberg(metrics: Any, encode: Any) -> dict[str, Any]:
         started = time.perf_counter()
         hyp = run()
         out[name] = _row(metrics.bead_scores([hyp], [gold]), time.perf_counter() - started)
+    return out
+
+
+def mac(metrics: Any, encode: Any) -> dict[str, Any]:
+    """MAC dev (six zh→en novels), pooled, with Bertalign's own code beside its restatement (when a checkout is there)."""
+    from bertalign_code import bertalign_code_align, missing
+    from peers import bertalign_align, vecalign_align
+
+    from sialign.evaluate import load_mac
+
+    books = load_mac(DATA / "mac-dev")
+    golds = [[(tuple(s), tuple(t)) for s, t in book.gold] for book in books]
+    out: dict[str, Any] = {"load": load()}
+    runs: dict[str, Any] = {
+        "SI Aligner (default)": lambda b: _ours(b.project()),
+        "Bertalign algorithm, same encoder": lambda b: bertalign_align(b.source, b.target, encode),
+        "vecalign algorithm, same encoder": lambda b: vecalign_align(b.source, b.target, encode),
+        "SI Aligner, first pass only": lambda b: _ours(b.project(), learned_score=False),
+    }
+    why = missing()
+    if why is None:
+        runs["Bertalign's own code, same encoder"] = lambda b: bertalign_code_align(b.source, b.target, encode, "zh", "en")
+    else:
+        out["Bertalign's own code"] = why
+    for name, run in runs.items():
+        started = time.perf_counter()
+        hyps = [run(book) for book in books]
+        row = _row(metrics.bead_scores(hyps, golds), time.perf_counter() - started)
+        row["per document strict F1"] = " / ".join(f"{metrics.bead_scores([h], [g])['strict_f1']:.3f}" for h, g in zip(hyps, golds))
+        out[name] = row
     return out
 
 
