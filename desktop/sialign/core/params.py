@@ -76,7 +76,7 @@ class AlignParams:
         drop_threshold: beads costing more than this are marked dropped.
         target_units: ``"chunks"``, ``"sentences"`` or ``"auto"`` (chunks
             when the target has at least 1.5 times as many segments as the source
-            and fewer than half of them end a sentence).
+            and fewer than 60 % of them end a sentence).
         text_kind: what the target is, which picks the learned second pass's
             weights for sentence targets: ``"interpretation"`` (weights fitted
             on interpreted speeches), ``"translation"`` (weights fitted on a

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from sialign.core.edits import SetStatus
 from sialign.core.model import BeadStatus
+from sialign.core.params import AlignParams
 from sialign.io.project_file import load_project, save_project
 from sialign.io.project_lock import holder_of, lock_path
 
@@ -42,7 +43,9 @@ def test_the_app_holds_its_project_and_a_command_is_refused(qtbot, window, tmp_p
     before = target.read_bytes()
     # Another process (a command line) is refused while the window holds the project.
     copy = tmp_path / "copy.sialign"
-    save_project(load_project(target), copy)
+    held = load_project(target)
+    held.params = AlignParams(target_units="chunks")  # the fixture's interpretation is in chunks (re-aligned as such)
+    save_project(held, copy)
     run = subprocess.run([sys.executable, "-m", "sialign", "realign", str(copy), "-o", str(target), "--model", "lexical"],
                          capture_output=True, text=True, env=ENV, timeout=120)
     assert run.returncode == 75, run.stderr
