@@ -58,12 +58,17 @@ def preload_engine() -> None:
     where importing C extensions holds the interpreter lock long enough to
     freeze the window for a few hundred milliseconds. Torch and
     sentence-transformers stay lazy: they load in the worker with the model.
+    The speech models are looked up (a split one joined) on a background thread.
     """
     from sialign.workflows.aligning import load_aligner
     from sialign.workflows.filtering import load_filters
 
     load_aligner()
     load_filters()
+    # A speech model installed in parts is joined on a thread of its own, not when a dialog first lists it.
+    from sialign.workflows.speech import prepare_speech_models_in_background
+
+    prepare_speech_models_in_background()
 
 
 def install_error_dialog(window: object) -> None:

@@ -6,12 +6,14 @@ contract in ``pyproject.toml``): a name or folder given by the user
 (:func:`whisper_model_for`), the default model with what it recognises
 (:func:`default_whisper_info`), what a folder recognises without loading it
 (:func:`whisper_model_info`), the models to offer in a list
-(:func:`speech_models`), and the check that the recogniser itself is
+(:func:`speech_models`, joined ahead of time by
+:func:`prepare_speech_models_in_background`), and the check that the recogniser itself is
 installed (:func:`require_recogniser`).
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from sialign.core.errors import SialignError
@@ -35,6 +37,27 @@ def speech_models() -> tuple[list[tuple[str, Path]], str | None]:
         implied = registry.implied_whisper_default()  # the registry's one rule (the only model, or the multilingual
         default = implied[0].name if len(implied) == 1 else None  # one of those installed as packages)
     return found, default
+
+
+def prepare_speech_models_in_background() -> threading.Thread:
+    """Look the speech models up once on a background thread, so that a model installed in parts is joined there.
+
+    Whisper base comes as two packages whose parts are joined into one file on first use (about a second for
+    145 MB, :func:`~sialign.embed.models_registry.packaged_whisper_folder`); the desktop app starts this at
+    launch so that the first *Speech models* dialog or booth does not do it on the window's thread. Joining is
+    safe to race with a lookup elsewhere (each writes a scratch folder and renames it). Errors are left for the
+    lookup that needs the model to report.
+    """
+
+    def look_up() -> None:
+        try:
+            speech_models()
+        except Exception:  # reported by whoever needs the model, in one line
+            pass
+
+    thread = threading.Thread(target=look_up, name="speech-models", daemon=True)
+    thread.start()
+    return thread
 
 
 def detect_recording_language(audio: str | Path, model: str | Path | None = None, *,
