@@ -37,7 +37,9 @@ every document once (minutes; cached under ``tmp/cache/cv``).
 
 ``--write-model`` writes the shipped variant, fitted on every document, to
 ``desktop/sialign/filters/doubt_model.json`` when its CV AUC is above the
-own model's on both sets (it refuses otherwise). Writes
+own model's on both sets (it refuses otherwise); the file's ``chunks`` field
+(the chunk talks' combination, ``cv_doubt_perturbed.py --write-model``) is
+kept. Writes
 ``tests/benchmarks/out/cv_doubt.json``.
 """
 
@@ -296,7 +298,7 @@ def fitted(docs: list[Doc], make: Callable[[Doc], np.ndarray]) -> tuple[dict[str
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    from sialign.filters.learned import combiner_to_dict, fit_combiner
+    from sialign.filters.learned import CHUNK_COMBINER_KEY, combiner_to_dict, fit_combiner
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--aligner", choices=["default", "lexical"], default="default")
@@ -353,7 +355,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                               f"(tests/benchmarks/cv_doubt.py --aligner {args.aligner} --bead-score {args.bead_score})"),
                 "auc": {"in-sample": table[SHIPPED]["in-sample"], "leave-one-document-out": table[SHIPPED]["CV"],
                         "own model alone": before}}
-        text = json.dumps(combiner_to_dict(fit_combiner(X, y), **info), indent=1, ensure_ascii=False)
+        written = combiner_to_dict(fit_combiner(X, y), **info)
+        if MODEL_FILE.is_file():  # the chunk talks' combination (cv_doubt_perturbed.py --write-model) is kept
+            kept = json.loads(MODEL_FILE.read_text(encoding="utf-8")).get(CHUNK_COMBINER_KEY)
+            if kept is not None:
+                written[CHUNK_COMBINER_KEY] = kept
+        text = json.dumps(written, indent=1, ensure_ascii=False)
         MODEL_FILE.write_text(text + "\n", encoding="utf-8")
         report["written"] = str(MODEL_FILE.relative_to(REPO))
     report["load at end"] = load()

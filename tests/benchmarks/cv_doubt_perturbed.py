@@ -1,6 +1,7 @@
 """The doubt's combination trained on perturbed alignments (no gold), validated on the gold's real errors, four sets.
 
     .venv/bin/python tests/benchmarks/cv_doubt_perturbed.py [--sets ahcsi,eptic,textberg,mac] [--prepare-only]
+        [--write-model]
 
 Issue 47 §2. Seed 002 (ARIEL-CMU, §VII) trains its cleaning classifier on
 clean pairs against swapped neighbours: as many negatives as there are beads,
@@ -54,8 +55,17 @@ without the held-out document (for Text+Berg and MAC, which it never saw,
 the fit on all of it); ``shipped file`` is ``doubt_model.json`` as it is.
 
 The report says which variants beat the shipped recipe in CV on every row without the reference, and the
-difference of the perturbation-trained fit from it with documents drawn with replacement. It writes no
-model: none won (RESULTS.md, 2026-12-07), and the shipped one is refitted by ``cv_doubt.py --write-model``.
+difference of the perturbation-trained fit from it with documents drawn with replacement.
+
+**By target units.** The app knows whether a talk was aligned with chunk targets (an interpreter's chunks,
+``Alignment.info["target_units"]``, AHC-SI) or sentence targets (EPTIC, Text+Berg, MAC). The variants
+``by target units: …`` give a chunk talk a combination of its own, trained on perturbations (of the chunk
+talks only, or of every document; the kinds of ``CHUNK_VARIANTS``) with its intercept set on the chunk
+talks' gold, and a sentence talk the shipped recipe, every fit leaving the held-out document out. The
+kinds are chosen on the CV of the same 4 AHC-SI talks (``chosen_chunk_variant``: fewest kinds, then
+fewest features, then the higher CV; stated in the report). ``--write-model`` writes the chosen one,
+fitted on every document, as the ``chunks`` field of ``doubt_model.json`` (its other fields, the sentence
+talks' combination refitted by ``cv_doubt.py --write-model``, are kept).
 Writes ``tests/benchmarks/out/cv_doubt_perturbed.json``.
 """
 
@@ -121,6 +131,7 @@ class Item:
     perturbed: dict[str, np.ndarray] = field(default_factory=dict)
     # ... and trained on the real alignment (whose corruptions are the perturbations: the own model has seen them).
     perturbed_seen: dict[str, np.ndarray] = field(default_factory=dict)
+    units: str = ""  # the alignment's target units (``Alignment.info["target_units"]``): chunks / sentences
 
 
 # ---------------------------------------------------------------- documents
@@ -169,12 +180,16 @@ def documents(sets: Sequence[str]) -> list[tuple[str, str, str, Callable[[], Any
     return out
 
 
+def aligned_path(doc: str, kind: str) -> Path:
+    return CACHE / f"{doc.replace('/', '_')}-{kind}.pkl"
+
+
 def aligned(set_name: str, doc: str, kind: str, make: Callable[[], Any]) -> Any:
     """The project aligned with the default parameters (cached)."""
     from sialign.align.pipeline import align_project
     from sialign.core.params import AlignParams
 
-    path = CACHE / f"{doc.replace('/', '_')}-{kind}.pkl"
+    path = aligned_path(doc, kind)
     if path.is_file():
         with path.open("rb") as fh:
             return pickle.load(fh)
@@ -252,7 +267,12 @@ def prepare(sets: Sequence[str]) -> list[Item]:
     path = CACHE / f"features-v3-{'-'.join(sets)}.pkl"
     if path.is_file():
         with path.open("rb") as fh:
-            return [Item(**d) for d in pickle.load(fh)]  # plain dicts: the script may run as __main__ or be imported
+            cached = [Item(**d) for d in pickle.load(fh)]  # plain dicts: the script may run as __main__ or be imported
+        for it in cached:  # features cached before the units were kept: read them from the cached alignment
+            if not it.units:
+                with aligned_path(it.doc, it.kind).open("rb") as fh:
+                    it.units = str(pickle.load(fh).alignment.info.get("target_units", ""))
+        return cached
     placeholder = fit_combiner(np.zeros((2, len(COMBINED_FEATURES))), np.array([0.0, 1.0]))
     items = []
     for set_name, doc, kind, make, gold in documents(sets):
@@ -266,7 +286,8 @@ def prepare(sets: Sequence[str]) -> list[Item]:
 
         two = np.array([a > 0 and b > 0 for _, a, _, b in spans])
         usable = two & np.r_[True, two[:-1]] & np.r_[two[1:], True]
-        item = Item(set_name, doc, kind, B.wrong_beads(spans, gold), combined(spans), usable)
+        item = Item(set_name, doc, kind, B.wrong_beads(spans, gold), combined(spans), usable,
+                    units=str(project.alignment.info.get("target_units", "")))
         rng = np.random.default_rng(0)
         src_ids = [s.id for s in project.source.segments]
         tgt_ids = [s.id for s in project.target.segments]
@@ -348,6 +369,107 @@ VARIANTS: dict[str, tuple[Recipe, tuple[int, ...]]] = {
 }
 
 
+# ---------------------------------------------------------------- by target units
+# A chunk talk (``Alignment.info["target_units"] == "chunks"``: AHC-SI's interpreter chunks) gets a combination of its
+# own, a sentence talk the shipped recipe. The chunk combinations are trained on perturbations, of the chunk talks
+# only (``"chunks"``) or of every document (``"all"``); their intercept is then set on the gold of the chunk talks
+# (one number, the slope kept) so that the doubt is a probability at their share of wrong beads. Every fit, the
+# intercept's included, leaves the held-out document out.
+@dataclass(frozen=True)
+class ChunkVariant:
+    recipe: Recipe
+    cols: tuple[int, ...]
+    scope: str  # whose perturbations train it: "chunks" (the chunk talks') or "all"
+    kinds: int  # how many perturbation kinds it reads (the rule prefers fewer)
+
+
+CHUNKS = "chunks"
+CHUNK_VARIANTS: dict[str, ChunkVariant] = {
+    "boundaries, every document's": ChunkVariant(perturbed(BOUNDARY_KINDS), ALL, "all", 3),
+    "boundaries, chunk talks' only": ChunkVariant(perturbed(BOUNDARY_KINDS), ALL, CHUNKS, 3),
+    "chunk moved only, every document's": ChunkVariant(perturbed({"chunk": 1.0}), ALL, "all", 1),
+    "chunk moved only, chunk talks' only": ChunkVariant(perturbed({"chunk": 1.0}), ALL, CHUNKS, 1),
+    "every kind, chunk talks' only": ChunkVariant(perturbed(), ALL, CHUNKS, 5),
+    "boundaries + half the swaps and cuts, chunk talks' only": ChunkVariant(
+        perturbed({**BOUNDARY_KINDS, "swap": 0.5, "cut": 0.5}), ALL, CHUNKS, 5),
+    "boundaries, chunk talks' only, own model + boundary margins": ChunkVariant(perturbed(BOUNDARY_KINDS), (0, 1, 2), CHUNKS, 3),
+}
+CHUNK_ROWS = ("AHC-SI, reference", "AHC-SI, no reference")
+
+
+def widened(model: Any, cols: tuple[int, ...]) -> Any:
+    """A combination over some of the columns as one over all of them (the others weighed 0): the shipped form."""
+    from sialign.filters.learned import COMBINED_FEATURES, DoubtModel
+
+    n = len(COMBINED_FEATURES)
+    mean, scale, coef = np.zeros(n), np.ones(n), np.zeros(n)
+    mean[list(cols)], scale[list(cols)], coef[list(cols)] = model.mean, model.scale, model.coef
+    return DoubtModel(mean, scale, coef, float(model.intercept), COMBINED_FEATURES)
+
+
+def calibrated(model: Any, X: np.ndarray, y: np.ndarray) -> Any:
+    """``model`` with the intercept that fits the gold labels ``y`` of ``X`` best (log loss; the weights kept)."""
+    z, b = model.decision(X), 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z + b, -35.0, 35.0)))
+        step = float(np.sum(p - y)) / max(float(np.sum(p * (1 - p))), 1e-9)
+        b -= step
+        if abs(step) < 1e-9:
+            break
+    return dataclasses.replace(model, intercept=float(model.intercept + b))
+
+
+def fit_chunks(items: list[Item], variant: ChunkVariant) -> Any:
+    """The chunk talks' combination fitted on ``items`` (their perturbations, the chunk talks' gold for the intercept)."""
+    from sialign.filters.learned import fit_combiner
+
+    source = [it for it in items if variant.scope == "all" or it.units == CHUNKS]
+    model = widened(fit_combiner(*_cols(variant.recipe(source), list(variant.cols))), variant.cols)
+    chunk = [it for it in items if it.units == CHUNKS]
+    return calibrated(model, np.vstack([it.combined for it in chunk]),
+                      np.concatenate([it.wrong for it in chunk]).astype(np.float64))
+
+
+def by_units(items: list[Item], variant: ChunkVariant) -> tuple[dict[str, float], dict[str, float], Any, list[np.ndarray]]:
+    """(in-sample AUC, CV AUC) per row of the doubt by target units, the chunk combination fitted on all, the CV scores.
+
+    Scores are probabilities (each talk's combination's), so that a row mixing the two kinds pools comparable numbers.
+    """
+    from sialign.filters.learned import fit_combiner
+
+    shipped_recipe = VARIANTS[SHIPPED_RECIPE][0]
+
+    def fit(train: list[Item]) -> tuple[Any, Any]:
+        return fit_chunks(train, variant), fit_combiner(*shipped_recipe(train))
+
+    def score(models: tuple[Any, Any], it: Item) -> np.ndarray:
+        return (models[0] if it.units == CHUNKS else models[1]).predict(it.combined)
+
+    full = fit(items)
+    inside = pooled(items, [score(full, it) for it in items])
+    scores: list[np.ndarray] = [np.zeros(0)] * len(items)
+    for doc in dict.fromkeys(it.doc for it in items):
+        models = fit([it for it in items if it.doc != doc])
+        for k, it in enumerate(items):
+            if it.doc == doc:
+                scores[k] = score(models, it)
+    return inside, pooled(items, scores), full[0], scores
+
+
+def chosen_chunk_variant(table: dict[str, Any], base: dict[str, float]) -> str | None:
+    """The rule, fixed before the run: among the by-units variants whose CV beats the shipped recipe's on both AHC-SI
+    rows and clears 0.80 without the reference, the fewest perturbation kinds, then the fewest features (a smaller
+    model where the gap in-sample − CV exceeds 0.02), then the higher mean CV of the two AHC-SI rows."""
+    fits = []
+    for name, v in CHUNK_VARIANTS.items():
+        cv = table[f"by target units: {name}"]["CV"]
+        if all(r in cv for r in CHUNK_ROWS) and all(cv[r] > base[r] for r in CHUNK_ROWS) and cv["AHC-SI, no reference"] >= 0.80:
+            gap = max(table[f"by target units: {name}"]["gap"][r] for r in CHUNK_ROWS)
+            fits.append((gap > 0.02 and len(v.cols) == len(ALL), v.kinds, len(v.cols),
+                         -(cv[CHUNK_ROWS[0]] + cv[CHUNK_ROWS[1]]), name))
+    return min(fits)[-1] if fits else None
+
+
 def pooled(items: list[Item], scores: list[np.ndarray]) -> dict[str, float]:
     from sialign.filters.doubt_decisions import roc_auc
 
@@ -399,10 +521,54 @@ def _cols(data: tuple[np.ndarray, np.ndarray], cols: list[int]) -> tuple[np.ndar
     return data[0][:, cols], data[1]
 
 
+def flagged(items: list[Item], probs: list[np.ndarray], threshold: float = 0.8) -> dict[str, list[int]]:
+    """Per AHC-SI row: beads whose doubt is above ``threshold`` (the app's default ``doubt_max``), and how many are wrong."""
+    out = {}
+    for r in CHUNK_ROWS:
+        ks = [k for k, it in enumerate(items) if (it.set, it.kind) == ROWS[r]]
+        if ks:
+            p, y = np.concatenate([probs[k] for k in ks]), np.concatenate([items[k].wrong for k in ks])
+            out[r] = [int(np.sum(p > threshold)), int(np.sum(y[p > threshold]))]
+    return out
+
+
+def write_model(items: list[Item], chosen: str | None, table: dict[str, Any], base: dict[str, float]) -> str:
+    """Write the chosen chunk talks' combination, fitted on every document, into ``doubt_model.json``.
+
+    The file's other fields (the sentence talks' combination, ``cv_doubt.py --write-model``) are kept as they are.
+
+    Raises:
+        SystemExit: no variant won (the rule of :func:`chosen_chunk_variant`).
+    """
+    from sialign.filters.learned import combiner_to_dict
+
+    if chosen is None:
+        raise SystemExit("no by-units variant beats the shipped recipe on AHC-SI in CV; doubt_model.json not written")
+    variant, row = CHUNK_VARIANTS[chosen], table[f"by target units: {chosen}"]
+    model = fit_chunks(items, variant)
+    kinds = chosen.split(",")[0]
+    info = {
+        "fitted_on": f"perturbations ({kinds}) of the default alignments of "
+                     + ("the chunk talks of the dev data (AHC-SI dev, 4 talks, through the reference and without it)"
+                        if variant.scope == CHUNKS else "every dev document (AHC-SI, EPTIC, Text+Berg, MAC)")
+                     + "; intercept set on the gold of AHC-SI dev's 4 talks; no beads confirmed"
+                     + " (tests/benchmarks/cv_doubt_perturbed.py --write-model)",
+        "auc": {"in-sample": {r: row["in-sample"][r] for r in CHUNK_ROWS},
+                "leave-one-document-out": {r: row["CV"][r] for r in CHUNK_ROWS},
+                "shipped recipe, leave-one-document-out": {r: base[r] for r in CHUNK_ROWS}},
+    }
+    stored = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    stored[CHUNKS] = combiner_to_dict(model, **info)
+    MODEL_FILE.write_text(json.dumps(stored, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return str(MODEL_FILE.relative_to(REPO))
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default="ahcsi,eptic,textberg,mac")
     parser.add_argument("--prepare-only", action="store_true", help="align and cache every document, then stop")
+    parser.add_argument("--write-model", action="store_true",
+                        help="write the chosen chunk talks' combination into doubt_model.json (its other fields kept)")
     args = parser.parse_args(argv)
     sets = args.sets.split(",")
     started = time.perf_counter()
@@ -440,6 +606,34 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report[f"{PERTURBED} minus the shipped recipe, CV AUC, documents resampled (95%)"] = {
         r: bootstrap(items, cv_scores[PERTURBED], cv_scores[SHIPPED_RECIPE], key) for r, key in ROWS.items()
         if any((it.set, it.kind) == key for it in items)}
+    report["items by target units"] = {row: dict(sorted({u: sum(1 for it in items if (it.set, it.kind) == key and it.units == u)
+                                                         for u in {it.units for it in items}}.items()))
+                                       for row, key in ROWS.items() if any((it.set, it.kind) == key for it in items)}
+    t0 = time.perf_counter()
+    chunk_models = {}
+    for name, variant in CHUNK_VARIANTS.items():
+        label = f"by target units: {name}"
+        inside, cv, chunk_models[name], cv_scores[label] = by_units(items, variant)
+        # The sentence talks get the shipped recipe: the same fits, the same figures.
+        same = all(cv[r] == base[r] for r, key in ROWS.items() if r in cv and not any(
+            it.units == CHUNKS for it in items if (it.set, it.kind) == key))
+        table[label] = {"in-sample": inside, "CV": cv, "gap": {r: round(inside[r] - cv[r], 3) for r in cv},
+                        "sentence rows as the shipped recipe": same,
+                        "coef (chunk talks)": chunk_models[name].weights(),
+                        "intercept (chunk talks)": round(float(chunk_models[name].intercept), 3),
+                        "at doubt 0.8, CV (flagged, of them wrong)": flagged(items, cv_scores[label])}
+        print(f"{label:55s} CV {cv}\n{'':55s} in {inside}", file=sys.stderr, flush=True)
+    report["by target units s"] = round(time.perf_counter() - t0, 1)
+    shipped_probs = [1 / (1 + np.exp(-s)) for s in cv_scores[SHIPPED_RECIPE]]
+    table[SHIPPED_RECIPE]["at doubt 0.8, CV (flagged, of them wrong)"] = flagged(items, shipped_probs)
+    chosen = chosen_chunk_variant(table, base)
+    report["chosen for chunk talks"] = chosen
+    if chosen:
+        label = f"by target units: {chosen}"
+        report[f"{label} minus the shipped recipe, CV AUC, documents resampled (95%)"] = {
+            r: bootstrap(items, cv_scores[label], shipped_probs, ROWS[r]) for r in CHUNK_ROWS}
+    if args.write_model:
+        report["written"] = write_model(items, chosen, table, base)
     report["load at end"] = load()
     report["total s"] = round(time.perf_counter() - started, 1)
     OUT.mkdir(exist_ok=True)

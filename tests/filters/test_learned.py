@@ -13,8 +13,10 @@ import pytest
 from lexical_talks import lexical_talk
 from sialign.cli.main import main
 from sialign.core.edits import MoveSegment, ReplaceAlignment, SetStatus, apply_edit
+from sialign.core.errors import SialignError
 from sialign.core.model import REVIEWER_DROP_REASON, Alignment, Bead, BeadStatus, Document, Project
 from sialign.core.params import AlignParams
+from sialign.filters import learned
 from sialign.filters.doubt_decisions import (
     DOUBT_FLAG,
     DOUBT_REASON_PREFIX,
@@ -35,10 +37,12 @@ from sialign.filters.doubt_features import (
     talk_context,
 )
 from sialign.filters.learned import (
+    CHUNK_COMBINER_KEY,
     COMBINED_FEATURES,
     COMBINER_FILE,
     DoubtResult,
     combined_features,
+    combiner_for,
     combiner_from_dict,
     combiner_to_dict,
     compute_doubt,
@@ -47,6 +51,7 @@ from sialign.filters.learned import (
     make_negatives,
     rejected_proposals,
     shipped_combiner,
+    shipped_combiners,
     training_examples_from,
     training_set,
 )
@@ -273,6 +278,71 @@ def test_learned_shipped_combiner_matches_the_code_and_is_used(talk: Project) ->
     wrong[[16, 17, 25, 26]] = True
     assert roc_auc(result.doubt, wrong) > roc_auc(result.own_doubt, wrong) - 1e-9
     assert set(np.argsort(-result.doubt)[:4]) == {16, 17, 25, 26}
+
+
+def _with_units(project: Project, units: str | None) -> Project:
+    """A copy of the project whose alignment records ``units`` as its target units (``None``: records none)."""
+    info = {k: v for k, v in project.alignment.info.items() if k != "target_units"}
+    if units is not None:
+        info["target_units"] = units
+    return dataclasses.replace(project, alignment=dataclasses.replace(project.alignment, info=info))
+
+
+def test_learned_chunk_talks_get_the_chunk_combination(talk: Project) -> None:
+    combiners = shipped_combiners()
+    chunks, main_one = combiners[CHUNK_COMBINER_KEY], shipped_combiner()
+    assert main_one is combiners[""]
+    # Trained on chunks moved across a boundary: a wide boundary margin counts for less doubt.
+    assert chunks.weights()["boundary_margin"] < 0 and chunks.weights() != main_one.weights()
+    base = _moved_boundaries(talk, (16, 25))
+    ctx = talk_context(base)
+    spans = bead_spans(base)
+    doubts = {}
+    for units in ("chunks", "sentences", None):
+        project = _with_units(base, units)
+        result = compute_doubt(project, context=ctx)
+        combined = combined_features(result.model.decision(span_features(ctx, spans)), ctx, spans)
+        expected = chunks if units == "chunks" else main_one
+        assert combiner_for(project) is expected
+        assert np.allclose(result.doubt, expected.predict(combined))
+        doubts[units] = result.doubt
+    # A sentence talk, and an alignment that does not record its units (an old project), as before.
+    assert np.allclose(doubts["sentences"], doubts[None])
+    assert not np.allclose(doubts["chunks"], doubts["sentences"])
+    # The chunk talk's doubt still puts the four beads around the moved chunks first.
+    assert set(np.argsort(-doubts["chunks"])[:4]) == {16, 17, 25, 26}
+    # No alignment: the main one.
+    assert combiner_for(dataclasses.replace(base, alignment=None)) is main_one
+
+
+def test_learned_doubt_model_file_round_trips_with_its_chunk_combination(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    stored = json.loads(COMBINER_FILE.read_text(encoding="utf-8"))
+    # The main combination's fields are where they were: a reader of the old form still reads them.
+    assert combiner_from_dict(stored).weights() == shipped_combiner().weights()
+    chunk = stored[CHUNK_COMBINER_KEY]
+    assert tuple(chunk["features"]) == COMBINED_FEATURES and "fitted_on" in chunk
+    model = combiner_from_dict(chunk)
+    again = combiner_to_dict(model, fitted_on=chunk["fitted_on"], auc=chunk["auc"])
+    assert again == chunk
+    assert combiner_from_dict(again).weights() == shipped_combiners()[CHUNK_COMBINER_KEY].weights()
+    # A file without a chunk combination (as before it was shipped): chunk talks get the main one.
+    old = tmp_path / "doubt_model.json"
+    old.write_text(json.dumps({k: v for k, v in stored.items() if k != CHUNK_COMBINER_KEY}), encoding="utf-8")
+    monkeypatch.setattr(learned, "COMBINER_FILE", old)
+    shipped_combiners.cache_clear()
+    try:
+        assert set(shipped_combiners()) == {""}
+        project = Project(talk_id="t", source=Document.from_texts(["a."], "en"), target=Document.from_texts(["b"], "en"),
+                          alignment=Alignment([Bead(src=(0,), tgt=(0,))], info={"target_units": "chunks"}))
+        assert combiner_for(project).weights() == shipped_combiner().weights()
+        # A broken chunk combination is a broken installation.
+        old.write_text(json.dumps({**stored, CHUNK_COMBINER_KEY: {**chunk, "coef": [1.0]}}), encoding="utf-8")
+        shipped_combiners.cache_clear()
+        with pytest.raises(SialignError, match="cannot be used"):
+            shipped_combiners()
+    finally:
+        shipped_combiners.cache_clear()
 
 
 def test_learned_training_set_uses_reviewer_drops_and_corrections(talk: Project) -> None:

@@ -41,6 +41,10 @@ the aligner's cost and for the direct signal; the bead's cost minus its
 neighbours' mean and minus the talk's median) by a small logistic regression
 fitted on the gold of the dev data and shipped in ``doubt_model.json``
 (``tests/benchmarks/cv_doubt.py`` fits it and reports it leave-one-document-out).
+A talk aligned with chunk targets (``alignment.info["target_units"]``) gets
+the file's ``chunks`` combination instead (:func:`combiner_for`): the same
+features, trained on chunks moved across a boundary in the chunk talks' own
+alignments, its intercept set on their gold (``cv_doubt_perturbed.py``).
 Most wrong beads are one chunk off at a boundary the learned second pass or
 a coin toss placed: features of one bead alone, and absolute scores, did
 not carry over to unseen talks.
@@ -457,9 +461,19 @@ def fit_combiner(X: np.ndarray, y: np.ndarray, *, l2: float = 1.0) -> DoubtModel
     return dataclasses.replace(model, feature_names=COMBINED_FEATURES)
 
 
+# A talk aligned with chunk targets (an interpreter's chunks, ``Alignment.info["target_units"]``) gets the
+# combination stored under this key of ``doubt_model.json``: trained on perturbed chunk boundaries of the chunk talks
+# (tests/benchmarks/cv_doubt_perturbed.py --write-model). A sentence talk, and an alignment that does not record its
+# units (a project from before they were recorded), get the file's main combination.
+CHUNK_COMBINER_KEY = "chunks"
+
+
 @lru_cache(maxsize=1)
-def shipped_combiner() -> DoubtModel:
-    """The combination shipped with the package (``doubt_model.json`` beside this module).
+def shipped_combiners() -> dict[str, DoubtModel]:
+    """The combinations shipped with the package (``doubt_model.json`` beside this module), by target units.
+
+    ``""`` is the main one (sentence talks, and talks whose units are not
+    known); ``"chunks"`` the chunk talks' one, where the file has it.
 
     Raises:
         SialignError: the file is missing or does not match the code (a broken installation).
@@ -467,9 +481,34 @@ def shipped_combiner() -> DoubtModel:
     from sialign.core.errors import SialignError
 
     try:
-        return combiner_from_dict(json.loads(COMBINER_FILE.read_text(encoding="utf-8")))
+        stored = json.loads(COMBINER_FILE.read_text(encoding="utf-8"))
+        found = {"": combiner_from_dict(stored)}
+        if CHUNK_COMBINER_KEY in stored:
+            found[CHUNK_COMBINER_KEY] = combiner_from_dict(stored[CHUNK_COMBINER_KEY])
+        return found
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise SialignError(f"the doubt model {COMBINER_FILE} cannot be used ({exc}); reinstall SI Aligner") from exc
+
+
+def shipped_combiner() -> DoubtModel:
+    """The main combination shipped with the package (sentence talks, and talks whose units are not known).
+
+    Raises:
+        SialignError: see :func:`shipped_combiners`.
+    """
+    return shipped_combiners()[""]
+
+
+def combiner_for(project: Project) -> DoubtModel:
+    """The shipped combination for the project's talk: the chunk talks' one when its alignment was made with chunk
+    targets (``alignment.info["target_units"]``) and the file has one, else the main one.
+
+    Raises:
+        SialignError: see :func:`shipped_combiners`.
+    """
+    units = project.alignment.info.get("target_units") if project.alignment is not None else None
+    combiners = shipped_combiners()
+    return combiners.get(CHUNK_COMBINER_KEY, combiners[""]) if units == CHUNK_COMBINER_KEY else combiners[""]
 
 
 @dataclass
@@ -479,7 +518,7 @@ class DoubtResult:
     Attributes:
         signature: (src, tgt) ids of each bead scored.
         doubt: (n,) probability each bead is wrong: the talk's own model
-            combined with the beads' neighbours (:func:`shipped_combiner`).
+            combined with the beads' neighbours (:func:`combiner_for`).
         model: the talk's own model (trained on its beads and corruptions).
         counts: (good, wrong) training examples (own talk and others).
         source: what the positives were (``"confirmed"``, ``"unreviewed"``,
@@ -526,8 +565,8 @@ def compute_doubt(
         context: a :func:`talk_context` of the project's current documents, to reuse.
         embedder: see :func:`talk_context`.
         seed: of the corruption draw (results are reproducible).
-        combiner: the combination (default :func:`shipped_combiner`; the
-            benchmark passes one fitted without the talk).
+        combiner: the combination (default :func:`combiner_for` the project:
+            by its target units; the benchmark passes one fitted without the talk).
 
     Raises:
         ValueError: the project has no alignment.
@@ -551,7 +590,7 @@ def compute_doubt(
     data = own + extra if extra is not None else own
     model = fit_logistic(data.X, data.y)
     own_doubt = model.predict(features)
-    combiner = combiner or shipped_combiner()
+    combiner = combiner or combiner_for(project)
     doubt = combiner.predict(combined_features(model.decision(features), ctx, spans))
     train_s = time.perf_counter() - t0
     has = set(own.kinds)
