@@ -184,7 +184,7 @@ def _metrics(data: Path) -> Any:
 
 def dev(data: Path) -> dict[str, Any]:
     from sialign.align.pipeline import align_project
-    from sialign.evaluate import alignment_positions, automatic_targets, lcs_accuracy, load_textberg
+    from sialign.evaluate import alignment_positions, automatic_targets, lcs_accuracy, load_mac, load_textberg
     from sialign.evaluate.datasets import load_ahcsi, load_eptic
 
     metrics = _metrics(data)
@@ -206,6 +206,11 @@ def dev(data: Path) -> dict[str, Any]:
     gold = [(tuple(s), tuple(t)) for s, t in book.gold]
     out["Text+Berg dev, strict F1"] = {"value": round(metrics.bead_scores([hyp], [gold])["strict_f1"], 4),
                                        "beads": digest(hyp), "seconds": seconds}
+    books = load_mac(data / "mac-dev")
+    hyps, seconds = timed(lambda: [positions(b.project()) for b in books])
+    golds = [[(tuple(s), tuple(t)) for s, t in b.gold] for b in books]
+    out["MAC dev, pooled strict F1"] = {"value": round(metrics.bead_scores(hyps, golds)["strict_f1"], 4),
+                                        "beads": digest(hyps), "seconds": seconds}
     speeches = load_eptic(data / "eptic-dev")
     golds = [[(tuple(s), tuple(t)) for s, t in sp.gold] for sp in speeches]
     for label, times in (("text only", False), ("timestamps", True)):
