@@ -21,7 +21,7 @@ Parts:
   confidences), what the second pass adds (with minus alone, also as a share
   of the first pass alone), peak resident memory of each process; strict and
   lax bead F1 against the dev gold repeated as often as the book.
-* ``dev``: the default settings on Text+Berg dev, EPTIC dev (text only and
+* ``dev``: the default settings on Text+Berg dev, MAC dev (pooled), EPTIC dev (text only and
   with timestamps, pooled strict F1) and AHC-SI dev (acc@0.8 without and with
   the reference), with a digest of every bead, so that two versions of the
   code can be compared exactly (run this file from each).
