@@ -334,8 +334,8 @@ class MultilingualEncoder:
         the 9 that encoding the joined texts takes, and give the same vectors
         up to float rounding. A run this cannot put together is encoded whole:
         one with fewer than ``2 * REACH`` tokens or more than
-        ``MAX_TEXT_TOKENS``, a text with spaces at its ends or in a row, one
-        the fast tokenizer cannot read, a joiner other than a space.
+        ``MAX_TEXT_TOKENS``, a text with spaces at its ends or in a row, a
+        joiner other than a space, or any run without the C++ tokenizer.
 
         Args:
             texts: the texts, in document order.
@@ -362,9 +362,13 @@ class MultilingualEncoder:
         fast = self._tokenizer.fast
         composed = np.zeros((max_len, n), dtype=bool)
         if fast is not None and joiner == " ":
-            ids: list[list[int]] = fast.encode(list(texts), out_type=int, add_bos=True, add_eos=True)
+            # The ids :meth:`encode` reads each text with: the C++ tokenizer's, the package's where a
+            # character is outside the vocabulary. Both split at spaces, so a run's ids are its texts'
+            # ids in a row, as :meth:`encode` reads the joined text (with the package's tokenizer
+            # too where one of them holds such a character).
+            ids: list[list[int]] = self._tokenizer.encode_all(list(texts))
             readable = np.array(
-                [len(row) > 2 and _UNKNOWN_ID not in row and t == " ".join(t.split()) and not unicodedata.combining(t[0])
+                [len(row) > 2 and t == " ".join(t.split()) and not unicodedata.combining(t[0])
                  for t, row in zip(texts, ids)], dtype=bool,
             )
             # starts[p]: where text p's tokens (start and end tokens left out) begin in the document's row of tokens.
