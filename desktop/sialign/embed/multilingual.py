@@ -82,10 +82,11 @@ RUN_BLOCK_TOKENS = 1024
 
 
 class _Layers:
-    """Per token: the projection ``x`` (tokens, 768) and each branch's first convolution ``h`` (3 × (tokens, 256))."""
+    """Per token: the projection ``x`` (tokens, 768) and each branch's first convolution ``h`` (3 × (tokens, 256));
+    ``rows``: where a document position's token is in them (None: row k)."""
 
-    def __init__(self, x: np.ndarray, h: list[np.ndarray]) -> None:
-        self.x, self.h = x, h
+    def __init__(self, x: np.ndarray, h: list[np.ndarray], rows: np.ndarray | None = None) -> None:
+        self.x, self.h, self.rows = x, h, rows
 
     @classmethod
     def empty(cls, tokens: int) -> _Layers:
@@ -462,7 +463,7 @@ class MultilingualEncoder:
                 feats, offsets = self._features(rows, every)
                 pick = np.concatenate([np.arange(offsets[r] + k0, offsets[r] + k0 + k1) for r, (k0, k1) in enumerate(kept)])
                 document = feats[pick]
-                layers = _Layers(every.x[pick], [h[pick] for h in every.h])  # row k: document token u0 + k
+                layers = _Layers(every.x, every.h, pick)  # document token u0 + k: row pick[k]
                 del feats, every
                 # Sums of the document's features between every start, start + REACH, end - REACH and end of a text.
                 cuts = np.unique(np.clip(np.concatenate([
@@ -537,7 +538,7 @@ class MultilingualEncoder:
         todo = list(range(len(edges)))
         if document is not None:
             text_start, text_end, layers, tokens = document
-            size = len(layers.x)
+            size = len(layers.rows) if layers.rows is not None else len(layers.x)
             full = np.fromiter(map(len, edges), dtype=np.int64, count=len(edges)) == 2 * REACH + 1
             # Heads read the layers of tokens start .. start + REACH + 1, tails end - REACH - 2 .. end - 1.
             head_ok = full[0::2] & (text_start >= 0) & (text_start + REACH + 2 <= size)
@@ -623,7 +624,9 @@ class MultilingualEncoder:
         origin = at - 1 if head else at - width + 1
         kept = np.arange(REACH + 1) if head else np.arange(width - 1, width - REACH - 2, -1)
         positions = np.arange(width)
-        doc_index = np.clip(origin[:, None] + positions[None, :], 0, len(layers.x) - 1)  # (count, width)
+        doc_index = np.clip(origin[:, None] + positions[None, :], 0, len(tokens) - 1)  # (count, width)
+        if layers.rows is not None:
+            doc_index = layers.rows[doc_index]
         # x of every row position, zero-padded by `pad` either side (a window past the row reads zeros).
         x = np.zeros((count, width + 2 * pad, layers.x.shape[1]), dtype=np.float32)
         x[:, pad : pad + width] = layers.x[doc_index]
@@ -817,11 +820,14 @@ class MultilingualEncoder:
         np.copyto(emb, b.table[flat])
         emb *= b.scale[chunk, None]
         emb += b.lo[chunk, None]
-        x = emb @ b.proj_W if keep is None else _product(emb, b.proj_W)
+        if keep is not None:
+            x = _product(emb, b.proj_W)
+        elif layers is not None:
+            x = np.matmul(emb, b.proj_W, out=layers.x)  # computed where the caller keeps it
+        else:
+            x = emb @ b.proj_W
         x += b.proj_b
         backend._layernorm(x, b.ln_g_all, b.ln_b_all, b.eps)
-        if layers is not None:
-            layers.x[:] = x
         idx = b._window_index(starts, lens, n_tokens)
         buf = np.empty((n_tokens + 1, cnn), dtype=np.float32)
         buf[n_tokens] = 0.0  # the zero row that window slots outside a row point at
@@ -837,12 +843,11 @@ class MultilingualEncoder:
             buf[:n_tokens] = xs
             cols = idx[:, backend._MAX_LEFT - left : backend._MAX_LEFT - left + n]
             if keep is None:
-                h = buf[cols].reshape(n_tokens, n * cnn) @ b.w1[i]
+                gathered = buf[cols].reshape(n_tokens, n * cnn)
+                h = gathered @ b.w1[i] if layers is None else np.matmul(gathered, b.w1[i], out=layers.h[i])
                 h += b.b1[i]
                 np.maximum(h, 0, out=h)
                 h += xs
-                if layers is not None:
-                    layers.h[i][:] = h
                 buf[:n_tokens] = h
                 c2 = buf[cols].reshape(n_tokens, n * cnn) @ b.w2[i]
                 c2 += b.b2[i]
