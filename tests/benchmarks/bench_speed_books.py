@@ -1,6 +1,7 @@
 """Speed on whole books: SI Aligner beside Bertalign's own code with the same encoder, and the second pass's share.
 
     .venv/bin/python tests/benchmarks/bench_speed_books.py [--books book11,mac] [--repeats 2] [--data DIR]
+    .venv/bin/python tests/benchmarks/bench_speed_books.py --report    # the table of the last run again
 
 Two books:
 
@@ -186,15 +187,21 @@ def markdown(report: dict[str, Any]) -> str:
         f"Load average {report['load']} at the start, {report['load_end']} at the end; "
         f"means of {report['repeats']} runs each, every run a fresh process from an empty vector cache.",
         "",
-        "| Book | Size | Tool | Wall s | CPU s | Strict F1 | Wall ratio (Bertalign / SI) | Second pass share of CPU |",
-        "|---|---|---|---:|---:|---:|---:|---:|",
+        "| Book | Size | Tool | Wall s (runs) | CPU s (runs) | Strict F1 | Bertalign / SI, wall | Bertalign / SI, CPU "
+        "| Second pass share of CPU |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, row in report["books"].items():
         for tool in TOOLS:
-            m = row["mean"][tool]
-            ratio = row["speed ratio (Bertalign's wall / SI Aligner's)"] if tool == TOOLS[0] else ""
-            share = row["second pass share of the CPU ((with - without) / without)"] if tool == TOOLS[0] else ""
-            lines.append(f"| {name} | {row['size']} | {tool} | {m['wall_s']} | {m['cpu_s']} | {m['strict F1']} | {ratio} | {share} |")
+            m, runs = row["mean"][tool], row["runs"][tool]
+            first = tool == TOOLS[0]
+            ratio = row["speed ratio (Bertalign's wall / SI Aligner's)"] if first else ""
+            ratio_cpu = row["speed ratio, CPU"] if first else ""
+            share = row["second pass share of the CPU ((with - without) / without)"] if first else ""
+            walls = ", ".join(f"{r['wall_s']:.1f}" for r in runs)
+            cpus = ", ".join(f"{r['cpu_s']:.1f}" for r in runs)
+            lines.append(f"| {name} | {row['size']} | {tool} | {m['wall_s']:.1f} ({walls}) | {m['cpu_s']:.1f} ({cpus}) "
+                         f"| {m['strict F1']} | {ratio} | {ratio_cpu} | {share} |")
     return "\n".join(lines) + "\n"
 
 
@@ -204,8 +211,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path, default=OUT / "speed_books.json")
+    parser.add_argument("--report", action="store_true", help="print the table of the last run (--out) and stop")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.report:
+        last: dict[str, Any] = json.loads(args.out.read_text(encoding="utf-8"))
+        print(markdown(last), flush=True)
+        return last
     if args.child:
         name, tool = args.child.split(",")
         print(json.dumps(child(args.data, name, TOOLS[int(tool)]), ensure_ascii=False), flush=True)
