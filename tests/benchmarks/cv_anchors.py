@@ -160,8 +160,9 @@ def _install(variant: str) -> Callable[[], None]:
         names = ["words_agree", *(["words_outside"] if outside else [])]
         LP.match_features = lambda units: saved["match_features"](units) + names  # type: ignore[assignment]
 
-        def match(self: Any, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray) -> np.ndarray:
-            base = saved_match(self, a, b, i, j, first_cost)
+        def match(self: Any, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray,
+                  shared: Any = None) -> np.ndarray:
+            base = saved_match(self, a, b, i, j, first_cost, shared)
             s = _shared_of(self.first)
             inside = s.block(i - a, i, j - b, j)
             total = (s.src_cum[np.clip(i, 0, s.n)] - s.src_cum[np.clip(i - a, 0, s.n)]

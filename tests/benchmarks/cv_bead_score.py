@@ -332,10 +332,11 @@ def _memo_features(seen: dict[str, Any]) -> Any:
     from sialign.align.learned_pass import BeadFeatures
 
     class Memo(BeadFeatures):
-        def match(self, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray) -> np.ndarray:
+        def match(self, a: int, b: int, i: np.ndarray, j: np.ndarray, first_cost: np.ndarray,
+                  shared: dict[tuple[int, int, int, int], np.ndarray] | None = None) -> np.ndarray:
             key = ("m", a, b, int(i.flat[0]), i.shape, int(j.flat[0]))
             if key not in memo:
-                memo[key] = super().match(a, b, i, j, first_cost)
+                memo[key] = super().match(a, b, i, j, first_cost, shared)
             return memo[key]
 
         def skips(self, side: str, band: Any) -> np.ndarray:

@@ -157,6 +157,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         final = [it for it in items if it.doc in kept_out and it.scored]
         fit_set, voted, base = chosen
         raw = fit(pool, fit_set)
+        before = fit(pool, "tb+eptic")  # the rule shipped before: fitted on Text+Berg and EPTIC, kept, first path
         interp_full, _ = C.interpretation_fits(pool)
         out: dict[str, Any] = {}
         for set_name in ("textberg", "mac", "eptic", "eptic timed"):
@@ -167,6 +168,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             for col, beads_of in (("first pass", lambda it: C.aligned(it, None)),
                                   ("shipped", lambda it: C.aligned(it, shipped_weights(weight_set(it.units, C.auto_text_kind(it))))),
                                   ("Bertalign, same encoder", lambda it: C.bertalign_peer(it, sources, encode)),
+                                  ("before (fit TB+EPTIC, kept, first path)",
+                                   lambda it: variant_beads(it, before, False, False, interp_full)),
                                   ("chosen", lambda it: variant_beads(it, raw, voted, base, interp_full))):
                 row[col] = round(C.score(members, [beads_of(it) for it in members], metrics), 4)
             out[set_name + " (" + ", ".join(sorted({it.doc for it in members})) + ")"] = row
