@@ -48,7 +48,7 @@ class Run:
 RUNS = [
     Run("books", ("cv_books.py",), "cv_books", "Written translations on two book sets"),
     Run("doubt perturbed", ("cv_doubt_perturbed.py",), "cv_doubt_perturbed", "The doubt trained on perturbations"),
-    Run("doubt", ("cv_doubt.py", "--bead-score", "cv"), "cv_doubt", "Omitted sentences… / Doubt"),
+    Run("doubt", ("cv_doubt.py", "--bead-score", "cv"), "cv_doubt-default-cv", "Omitted sentences… / Doubt"),
     Run("cut omissions", ("cv_cut_omissions.py",), "cv_cut_omissions", "Omissions: what was left out"),
     Run("text kind", ("cv_text_kind.py",), "cv_text_kind", "Interpretation or written translation"),
     Run("second pass variants", ("cv_second_pass_variants.py",), "cv_variants", "The second pass ends with a vote"),

@@ -408,7 +408,8 @@ def auto_text_kind(item: Item) -> str:
         if item.doc.startswith("eptic/"):
             if not _SPEECHES:
                 _SPEECHES.update({sp.name: sp for sp in load_eptic(DATA / "eptic-dev")})
-            project = _SPEECHES[item.key.removesuffix("/timed")].project(times=item.key.endswith("/timed"))
+            # The speech is the item's document; its key may carry a variant ("/timed", "/timed+120", "/ref").
+            project = _SPEECHES[item.doc.removeprefix("eptic/")].project(times="/timed" in item.key)
         elif item.doc.startswith("textberg"):
             project = load_textberg(DATA / "textberg-dev").project()
         else:
