@@ -155,3 +155,49 @@ class FakeDuplexFactory:
     def __call__(self, **kwargs: object) -> FakeDuplexStream:
         self.streams.append(FakeDuplexStream(self, **kwargs))
         return self.streams[-1]
+
+
+class FakeLoopbackStream(FakeDuplexStream):
+    """A headset with an ear cup held to its microphone: the microphone hears the output ``delay`` frames later.
+
+    Made by :class:`FakeLoopbackFactory`; starting it calls back from a thread of its own, as PortAudio does.
+    """
+
+    def __init__(self, factory: FakeLoopbackFactory, **kwargs: object) -> None:
+        super().__init__(factory, **kwargs)  # type: ignore[arg-type]
+        self.loop = factory
+
+    def start(self) -> None:
+        self.active = True
+        if self.loop.speed > 0:  # 0: the test pumps by hand
+            self.run_in_thread(frames=self.loop.block, speed=self.loop.speed)
+
+    def pump(self, frames: int = 480, status: object = None) -> None:
+        out_channels = self.channels[1]  # type: ignore[index]
+        played = self.output()[:, 0] if self.played else np.zeros(0, np.float32)
+        first = self.frames_done - self.loop.delay
+        heard = np.zeros(frames, dtype=np.float32)  # the output as the microphone hears it, delay frames later
+        lo, hi = max(0, first), min(played.size, first + frames)
+        if hi > lo:
+            heard[lo - first : hi - first] = played[lo:hi]
+        rng = np.random.default_rng(self.frames_done)
+        indata = (self.loop.gain * heard + self.loop.noise * rng.standard_normal(frames)).astype(np.float32).reshape(frames, 1)
+        outdata = np.full((frames, out_channels), 9.0, dtype=np.float32)
+        self.callback(indata, outdata, frames, None, status)  # type: ignore[operator]
+        self.frames_done += frames
+        self.played.append(outdata)
+
+
+class FakeLoopbackFactory(FakeDuplexFactory):
+    """Streams whose microphone hears their own output after ``delay`` frames (at least one block), scaled by ``gain``,
+    with white noise of standard deviation ``noise``; the reported latency is ``latency``."""
+
+    def __init__(self, delay: int, *, gain: float = 0.3, noise: float = 0.001, latency: tuple[float, float] = (0.01, 0.02),
+                 block: int = 256, speed: float = 20.0) -> None:
+        super().__init__(latency=latency)
+        assert delay >= block, "the microphone cannot hear a block before it is played"
+        self.delay, self.gain, self.noise, self.block, self.speed = delay, gain, noise, block, speed
+
+    def __call__(self, **kwargs: object) -> FakeDuplexStream:
+        self.streams.append(FakeLoopbackStream(self, **kwargs))
+        return self.streams[-1]

@@ -6,11 +6,14 @@ Run under a real X server at 1280×800 (the booth is for trainers' and students'
 
 Writes to ``resources/screenshots/``:
 
+- ``booth-ready-1280x800.png``: the booth before Start, with a headset whose round trip was calibrated;
 - ``booth-recording-1280x800.png``: the booth 1 min 40 s into the talk, the live table grown to there
   (rendered sentences, sentence 12 left out and shown amber, the rest not reached yet), the microphone's level
   and the clock;
 - ``booth-after-stop-1280x800.png``: the main window after Stop, the full pass installed as one undoable step
-  (Edit → Undo shows the live beads again), with the booth's Report and Compare buttons.
+  (Edit → Undo shows the live beads again), with the booth's Report and Compare buttons;
+- ``booth-done-1280x800.png``: the booth after Stop;
+- ``booth-reviewed-1280x800.png``: the booth after *Review a recorded rendition…* of the example's interpretation.
 
 No sound card and no real-time recognition here: the stream is the tests' fake duplex stream whose
 microphone is the example's interpretation track, and the live updates and the full pass are what a
@@ -75,11 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=OUT, help="folder for the PNG files")
     args = parser.parse_args(argv)
 
+    import os
+
     import numpy as np
 
+    os.environ["SIALIGN_DATA_DIR"] = tempfile.mkdtemp(prefix="sialign-booth-data-")  # the calibration shown is this one's
     from audio_fakes import FakeDuplexFactory
     from booth_fakes import FakeLiveFactory, fake_whisper_folder
-    from sialign.booth.recorder import BoothRecorder, read_mono
+    from sialign.booth import calibration
+    from sialign.booth.recorder import AudioDevice, BoothDevices, BoothRecorder, read_mono
     from sialign.core.model import Alignment, Bead, Project
     from sialign.gui.app import load_example_project
     from sialign.io.project_file import save_project
@@ -119,10 +126,19 @@ def main(argv: list[str] | None = None) -> int:
                        metadata={MACHINE_TRANSCRIPT_KEYS["tgt"]: "machine transcript, not corrected", "speech_model": str(model),
                                  "practice": {"recording": str(recording), "live": live_summary(live, source)}})
 
+    headset = BoothDevices(inputs=[AudioDevice(4, "USB Headset: Audio (hw:2,0)", "ALSA", 1, 48000.0, 0.008, 0.03, True)],
+                           outputs=[AudioDevice(4, "USB Headset: Audio (hw:2,0)", "ALSA", 2, 48000.0, 0.012, 0.04, True)])
+    calibration.keep(calibration.Calibration("USB Headset: Audio (hw:2,0)", "USB Headset: Audio (hw:2,0)", 48000, 0.142,
+                                             0.020, 6, 6, 0.001, "2026-12-07T19:40:00"))
     window.practice.booth_options = {"recorder_factory": recorder, "live_factory": live, "practice_fn": full_pass,
-                                     "models_fn": lambda: ([("whisper-base", model)], "whisper-base")}
+                                     "models_fn": lambda: ([("whisper-base", model)], "whisper-base"),
+                                     "devices_fn": lambda: headset}
     booth = window.practice.new_session()
     booth.setGeometry(app.primaryScreen().availableGeometry())
+    _settle(app, 400)
+    args.out.mkdir(parents=True, exist_ok=True)
+    _save(booth.grab(), args.out, "booth-ready-1280x800.png")
+    print(f"ready: round trip {booth.latency_label.text()}")
     booth.start()
     while booth.state == "preparing":  # the session is prepared, then started
         _settle(app, 100)
@@ -136,7 +152,6 @@ def main(argv: list[str] | None = None) -> int:
     _settle(app, 400)
     booth._tick()
     _settle(app, 300)
-    args.out.mkdir(parents=True, exist_ok=True)
     _save(booth.grab(), args.out, "booth-recording-1280x800.png")
     print(f"recording: {booth.elapsed.text()}, {booth.live_summary.text()}")
 
@@ -152,6 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     _save(window.grab(), args.out, "booth-after-stop-1280x800.png")
     print(f"after stop: {booth.status.text()} | undo: {window.session.undo_stack.undoText()}")
     _save(booth.grab(), args.out, "booth-done-1280x800.png")
+    window.session.mark_saved()
+    booth.review_recording(str(EXAMPLES / "talk.ja.ogg"))
+    while booth.state == "reviewing":
+        _settle(app, 200)
+    _settle(app, 400)
+    _save(booth.grab(), args.out, "booth-reviewed-1280x800.png")
+    print(f"reviewed: {booth.status.text()} | {booth.live_summary.text()}")
     window.session.mark_saved()
     booth.close()
     window.close()

@@ -17,8 +17,11 @@ writer thread takes the blocks off the queue and
   a sample the microphone takes while the student hears source time ``t``
   reaches the callback ``input + output`` latency after the callback that
   sent ``t`` out, so the first ``round((input + output) × rate)`` frames are
-  left out and recording time equals source time. The correction is stored
-  beside the recording (``RECORDING.booth.json``) and in the result;
+  left out and recording time equals source time. Where the headset's round
+  trip was measured (:mod:`sialign.booth.calibration`), that measurement is
+  left out instead of what the drivers report. The correction, and which of
+  the two it is, is stored beside the recording (``RECORDING.booth.json``)
+  and in the result;
 - hands the microphone to ``on_block`` as mono float32 at 16 kHz with its
   start on the source clock (for live recognition), from the writer thread,
   never from the callback.
@@ -228,7 +231,7 @@ class RecordingResult:
     Attributes:
         path: the recording (WAV or FLAC); time 0 of the file is time 0 of the source.
         duration_s: seconds recorded (pauses excluded), on the source's clock.
-        latency_s: input + output latency left out at the start (the correction to the source's timeline).
+        latency_s: the round trip left out at the start (the correction to the source's timeline).
         input_latency_s: the stream's reported input latency.
         output_latency_s: the stream's reported output latency.
         samplerate: the recording's rate (the devices').
@@ -239,6 +242,8 @@ class RecordingResult:
         source_audio: the recording that was played (None: nothing was played).
         pauses: source times (s) at which the session was paused.
         live_blocks_failed: blocks ``on_block`` raised on (the recording itself went on).
+        latency_source: ``reported`` (input + output latency as the stream reported them) or ``calibrated``
+            (the round trip measured for these devices, :mod:`sialign.booth.calibration`).
     """
 
     path: Path
@@ -254,6 +259,7 @@ class RecordingResult:
     source_audio: Path | None = None
     pauses: list[float] = field(default_factory=list)
     live_blocks_failed: int = 0
+    latency_source: str = "reported"
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -288,6 +294,9 @@ class BoothRecorder:
         samplerate: the stream's rate; default the output device's (asked only when the default factory is used,
             48 kHz otherwise).
         output_channels: channels of the output (default the output device's, at most 2).
+        round_trip_s: the measured round trip to leave out in place of the reported latencies (None: the one kept
+            for these devices, :func:`sialign.booth.calibration.stored_for`, when the default factory is used;
+            else the reported latencies).
 
     Attributes:
         level_dbfs: peak of the last microphone block (dBFS), for a meter.
@@ -299,7 +308,7 @@ class BoothRecorder:
     def __init__(self, source_audio: Path | None, out_path: Path, *, input_device: int | str | None = None,
                  output_device: int | str | None = None, on_block: BlockFn | None = None,
                  stream_factory: StreamFactory | None = None, samplerate: int | None = None,
-                 output_channels: int | None = None) -> None:
+                 output_channels: int | None = None, round_trip_s: float | None = None) -> None:
         out_path = Path(out_path).expanduser()
         if out_path.suffix.lower() not in RECORDING_SUFFIXES:
             raise InputError(out_path, "the booth records into a .wav or .flac file", hint="choose a name ending in .wav or .flac")
@@ -313,6 +322,7 @@ class BoothRecorder:
         self._factory = stream_factory
         self.samplerate = samplerate
         self.output_channels = output_channels
+        self.round_trip_s = round_trip_s
         self.input_name = str(input_device) if input_device is not None else "default"
         self.output_name = str(output_device) if output_device is not None else "default"
         self.level_dbfs = SILENCE_DBFS
@@ -356,6 +366,11 @@ class BoothRecorder:
             rate, self.input_name, self.output_name, channels = _device_rate(self.output_device, self.input_device)
             self.samplerate = self.samplerate or rate
             self.output_channels = self.output_channels or channels
+            if self.round_trip_s is None:
+                from sialign.booth.calibration import stored_for
+
+                kept = stored_for(self.input_name, self.output_name)
+                self.round_trip_s = kept.round_trip_s if kept is not None else None
         self.samplerate = int(self.samplerate or 48000)
         self.output_channels = int(self.output_channels or 2)
         if self.source_audio is not None:
@@ -385,7 +400,7 @@ class BoothRecorder:
         latency = stream.latency
         in_lat, out_lat = (float(latency[0]), float(latency[1])) if isinstance(latency, (tuple, list)) else (float(latency), float(latency))
         self._latency = (in_lat, out_lat)
-        self._skip = int(round((in_lat + out_lat) * rate))
+        self._skip = int(round(self.correction_s * rate))
         try:
             self._file = sf.SoundFile(str(self.wav_path), "w", samplerate=rate, channels=1, format="WAV", subtype="PCM_16")
         except (RuntimeError, OSError) as exc:
@@ -495,20 +510,32 @@ class BoothRecorder:
         except (RuntimeError, OSError, AttributeError, ImportError) as exc:
             self.error = f"{self.wav_path}: saving the recording failed ({exc})"
 
+    @property
+    def correction_s(self) -> float:
+        """The round trip left out at the start: the calibrated one, else the reported input + output latency."""
+        return self.round_trip_s if self.round_trip_s is not None else sum(self._latency)
+
+    @property
+    def latency_source(self) -> str:
+        """``calibrated`` or ``reported`` (see :attr:`RecordingResult.latency_source`)."""
+        return "calibrated" if self.round_trip_s is not None else "reported"
+
     def _write_sidecar(self, *, final: bool) -> None:
         in_lat, out_lat = self._latency
         data = {
             "recording": self.out_path.name if final else self.wav_path.name,
             "source_audio": str(self.source_audio) if self.source_audio else None,
             "samplerate": self.samplerate,
-            "latency_s": in_lat + out_lat,
+            "latency_s": self.correction_s,
+            "latency_source": self.latency_source,
             "input_latency_s": in_lat,
             "output_latency_s": out_lat,
             "input_device": self.input_name,
             "output_device": self.output_name,
             "started": self._started_at,
             "complete": final,
-            "note": "Time 0 of the recording is time 0 of the source: the first latency_s of the microphone was left out.",
+            "note": "Time 0 of the recording is time 0 of the source: the first latency_s of the microphone was left out "
+                    "(latency_source: measured for these devices, or as the devices reported it).",
         }
         if final and self._result is not None:
             data.update({k: v for k, v in self._result.to_dict().items() if k not in ("path", "source_audio")})
@@ -581,10 +608,10 @@ class BoothRecorder:
         rate = int(self.samplerate or 48000)
         in_lat, out_lat = self._latency
         self._result = RecordingResult(
-            path=path, duration_s=self._written / rate, latency_s=in_lat + out_lat, input_latency_s=in_lat,
+            path=path, duration_s=self._written / rate, latency_s=self.correction_s, input_latency_s=in_lat,
             output_latency_s=out_lat, samplerate=rate, dropped_blocks=self.dropped_blocks, overflows=self.overflows,
             input_device=self.input_name, output_device=self.output_name, source_audio=self.source_audio,
-            pauses=list(self._pauses), live_blocks_failed=self.live_blocks_failed,
+            pauses=list(self._pauses), live_blocks_failed=self.live_blocks_failed, latency_source=self.latency_source,
         )
         self._write_sidecar(final=True)
         return self._result

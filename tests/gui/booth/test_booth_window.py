@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 from heartbeat import STALL_LIMIT_S
+from PySide6.QtCore import Qt
 
 from audio_fakes import FakeDuplexFactory
 from booth_fakes import FakeLiveFactory, fake_practice, fake_whisper_folder, scripted_updates
@@ -135,6 +136,15 @@ def test_a_rendition_recorded_elsewhere_is_reviewed_without_devices(qtbot, open_
     assert len(sialign.load(saved).alignment.beads) == 6
     assert "6 rendered" in booth.live_summary.text() and booth.report_button.isVisible()
     assert "saved as " + saved.name in booth.status.text()
+    # The booth's table shows this rendition, not what an earlier session left there, and nothing live.
+    from sialign.gui.booth.live_table import COL_LATENCY, COL_TARGET
+
+    model = booth.live_model
+    assert model.rowCount() == 6 and model.reviewed
+    assert model.headerData(COL_TARGET, Qt.Orientation.Horizontal) == "Interpretation (from the file)"
+    assert model.data(model.index(1, COL_TARGET)) == "今日は、（全）水についてお話しします。（全）"  # the full pass's chunks
+    assert all(model.data(model.index(r, COL_LATENCY)) == "" for r in range(6))
+    assert booth.meter.format() == "reviewed student.ja.wav"
 
 
 def test_booth_takes_back_no_speech_model_once_one_is_chosen(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]
@@ -470,3 +480,40 @@ def test_a_session_process_that_dies_is_said_in_one_line(qtbot, real_booth, talk
     text = booth.status.text()
     assert text.startswith("Not done: the practice session's process stopped unexpectedly (exit code -9)"), text
     assert "\n" not in text and booth.start_button.isEnabled() and not booth.timer.isActive()
+
+
+def test_calibrate_measures_the_headset_keeps_it_and_shows_it(qtbot, open_window, talk, booth_parts) -> None:  # type: ignore[no-untyped-def]
+    """Calibrate… on a simulated headset (its microphone hears the headphones 142 ms later): kept, shown, and refused
+    in one line where nothing is heard."""
+    from audio_fakes import FakeLoopbackFactory
+    from sialign.booth import calibration
+
+    window = open_window(talk)
+    _, _, options = booth_parts
+    asked: list[tuple[object, object]] = []
+    hear = {"loop": True}
+
+    def measure(inp, out, progress, should_stop):  # type: ignore[no-untyped-def]
+        asked.append((inp, out))
+        if not hear["loop"]:
+            raise calibration.AudioUnavailable(calibration.NOT_HEARD.format(heard=0, clicks=6))
+        found = calibration.measure(stream_factory=FakeLoopbackFactory(int(0.142 * 48000)), samplerate=48000,
+                                    output_channels=2, input_name="Headset mic", output_name="Headphones")
+        calibration.keep(found)
+        return found
+
+    options["calibrate_fn"] = measure
+    booth = _open_booth(window, options)
+    assert booth.latency_label.text().startswith("as the devices report it (not measured")
+    assert booth.calibrate_button.isEnabled()
+    booth.calibrate(ask=False)
+    qtbot.waitUntil(lambda: booth.state == "idle" and booth.status.text().startswith("Calibrated"), timeout=15000)
+    assert asked == [(3, 2)]  # the chosen devices' indices
+    assert booth.latency_label.text().startswith("142 ms, measured ") and "(the devices report 30 ms)" in booth.latency_label.text()
+    assert "round trip 142 ms" in booth.status.text()
+    hear["loop"] = False
+    booth.calibrate(ask=False)
+    qtbot.waitUntil(lambda: booth.status.text().startswith("Not done"), timeout=15000)
+    assert "did not hear the clicks (0 of 6)" in booth.status.text() and booth.state == "idle"
+    assert booth.latency_label.text().startswith("142 ms")  # the earlier measurement stays
+    assert booth.start_button.isEnabled()

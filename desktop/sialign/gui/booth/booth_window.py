@@ -72,6 +72,7 @@ from sialign.gui.booth.live_table import (
 )
 from sialign.gui.common.error_words import error_text
 from sialign.gui.common.workers import TaskWorker, WorkerRunner, snapshot
+from sialign.workflows.headset import Calibration, calibrate, calibration_named
 from sialign.workflows.practice_process import (
     Cancelled,
     Failed,
@@ -91,6 +92,7 @@ from sialign.workflows.practice_process import (
 )
 from sialign.workflows.practice_session import (
     SILENCE_DBFS,
+    AudioDevice,
     BoothDevices,
     FullPass,
     LiveFactory,
@@ -122,6 +124,11 @@ NO_SPEECH_MODEL = ("No speech model: add a Whisper model with Models… (Setting
                    "or choose its folder with the Folder… button.")
 
 ModelsFn = Callable[[], tuple[list[tuple[str, Path]], str | None]]
+# (microphone, headphones, progress, should_stop) → the measured round trip, kept for those devices.
+CalibrateFn = Callable[[int | None, int | None, ProgressFn, StopFn], Calibration]
+CALIBRATE_ASK = ("A few clicks will play in the headphones while the microphone listens, to measure how long the talk "
+                 "takes to reach the ear and the voice to come back (about 6 seconds).\n\nHold one ear cup against the "
+                 "microphone (or connect a loopback cable), with the volume up, then press OK.")
 Result = TypeVar("Result")
 
 
@@ -156,6 +163,7 @@ class BoothOptions(TypedDict, total=False):
     practice_fn: FullPass | None
     models_fn: ModelsFn
     in_process: bool
+    calibrate_fn: CalibrateFn | None
 
 
 @dataclass(frozen=True)
@@ -185,6 +193,8 @@ class BoothWindow(QWidget):
         models_fn: ``() → ([(name, folder)], default name)`` of the Whisper models.
         in_process: run the real engine on threads of this process rather than in a worker process (to compare
             the two; engines put in always run here).
+        calibrate_fn: measures the headset's round trip (None: :func:`sialign.workflows.headset.calibrate` in a
+            worker process; tests inject a loopback).
 
     Signals:
         state_changed(str): ``idle``, ``preparing``, ``recording``, ``paused``, ``finishing``, ``done``.
@@ -195,7 +205,8 @@ class BoothWindow(QWidget):
     def __init__(self, host: BoothHost, *, settings: QSettings | None = None,
                  devices_fn: Callable[[], BoothDevices] = list_devices, recorder_factory: RecorderFactory | None = None,
                  live_factory: LiveFactory | None = None, practice_fn: FullPass | None = None,
-                 models_fn: ModelsFn = speech_models, in_process: bool = False, parent: QWidget | None = None) -> None:
+                 models_fn: ModelsFn = speech_models, in_process: bool = False, calibrate_fn: CalibrateFn | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("Practice booth — SI Aligner")
         self.host = host
@@ -205,6 +216,7 @@ class BoothWindow(QWidget):
         # Engines put in (fakes) cannot cross into another process: they run here, behind the same commands.
         self._in_process = in_process or any(part is not None for part in (live_factory, recorder_factory, practice_fn))
         self._models_fn = models_fn
+        self._calibrate_fn = calibrate_fn or _calibrate_apart
         self.state = "idle"
         self.session: SessionDriver | None = None
         self.finished_path: str = ""
@@ -269,6 +281,18 @@ class BoothWindow(QWidget):
         refresh = QPushButton("Refresh")
         refresh.setToolTip("List the audio devices again (after plugging in a headset)")
         refresh.clicked.connect(self.refresh_devices)
+        self.calibrate_button = QPushButton("Calibrate…")
+        self.calibrate_button.setToolTip("Measure the headset's round trip with a few clicks, once for these devices, "
+                                         "so recordings sit on the talk's clock to the millisecond")
+        self.calibrate_button.clicked.connect(self.calibrate)
+        self.latency_label = QLabel("")
+        self.latency_label.setWordWrap(True)
+        self.output_device.currentIndexChanged.connect(self._show_calibration)
+        self.input_device.currentIndexChanged.connect(self._show_calibration)
+        device_buttons = QHBoxLayout()
+        device_buttons.addWidget(refresh)
+        device_buttons.addWidget(self.calibrate_button)
+        device_buttons.addStretch(1)
         self.device_message = QLabel("")
         self.device_message.setWordWrap(True)
         self.device_message.setStyleSheet("color: #a03000;")
@@ -287,7 +311,8 @@ class BoothWindow(QWidget):
         device_form = QFormLayout()
         device_form.addRow("Headphones:", self.output_device)
         device_form.addRow("Microphone:", self.input_device)
-        device_form.addRow("", refresh)
+        device_form.addRow("", device_buttons)
+        device_form.addRow("Round trip:", self.latency_label)
         device_form.addRow(self.device_message)
         device_form.addRow("Speech model:", model_row)
         device_box = QGroupBox("Devices and speech model")
@@ -472,7 +497,29 @@ class BoothWindow(QWidget):
         self.device_message.setText(devices.problem)
         self.device_message.setVisible(bool(devices.problem))
         self.devices = devices
+        self._show_calibration()
         self._update_buttons()
+
+    def _device_name(self, combo: QComboBox, found: list[AudioDevice]) -> str | None:
+        index = combo.currentData()
+        return next((d.name for d in found if d.index == index), None)
+
+    def _show_calibration(self) -> None:
+        """Say which round trip a session with the chosen devices leaves out: the measured one, or the reported one."""
+        devices = getattr(self, "devices", None)
+        if devices is None:
+            return
+        inp = self._device_name(self.input_device, devices.inputs)
+        out = self._device_name(self.output_device, devices.outputs)
+        if inp is None or out is None:
+            self.latency_label.setText("")
+            return
+        kept = calibration_named(inp, out)
+        if kept is None:
+            self.latency_label.setText("as the devices report it (not measured: Calibrate… with the headset on)")
+        else:
+            self.latency_label.setText(f"{kept.round_trip_s * 1000:.0f} ms, measured {kept.measured.replace('T', ' ')[:16]} "
+                                       f"(the devices report {kept.reported_s * 1000:.0f} ms)")
 
     def refresh_models(self) -> None:
         try:
@@ -517,6 +564,7 @@ class BoothWindow(QWidget):
         ready = bool(self.input_device.count()) and bool(self.output_device.count()) and bool(self.model.currentData())
         self.start_button.setEnabled(idle and ready)
         self.review_button.setEnabled(idle and bool(self.model.currentData()))  # no devices needed
+        self.calibrate_button.setEnabled(idle and bool(self.input_device.count()) and bool(self.output_device.count()))
         self.pause_button.setEnabled(state in ("recording", "paused"))
         self.pause_button.setText("Resume" if state == "paused" else "Pause")
         self.stop_button.setEnabled(state in ("recording", "paused"))
@@ -760,6 +808,11 @@ class BoothWindow(QWidget):
         self._end_session()
         self.session = None
         self.finished_path = ""
+        self.live_model.set_source(None)  # an earlier session's rows were another rendition
+        self.live_summary.setText("")
+        self.elapsed.setText(_clock(0))
+        self.meter.setValue(0)
+        self.meter.setFormat(f"reviewing {rendition.name}")
         self.status.setText(f"Reviewing {rendition.name}: transcribing and aligning it like `sialign align`…")
         self._set_state("reviewing")
         self._run(TaskWorker(review, "Reviewing a recorded rendition"), self._reviewed, on_fail=lambda: self._set_state("idle"))
@@ -769,11 +822,42 @@ class BoothWindow(QWidget):
 
         self.host.install_reviewed(project)
         self.finished_path = str(project.path or "")
+        self.live_model.show_reviewed(project)
+        ends = [seg.end for seg in project.target.segments if seg.end is not None]
+        self.elapsed.setText(_clock(max(ends)) if ends else "")
+        self.meter.setFormat(f"reviewed {Path(project.target.audio_path or '').name or 'a recorded rendition'}")
         covered = coverage(project)
         self.live_summary.setText(f"Full pass: {covered.rendered} rendered · {covered.omitted} left out · "
                                   f"{covered.count(NOT_REACHED)} not reached")
         self.status.setText(f"Done: the rendition is in the main window, saved as {Path(self.finished_path).name}.")
         self._set_state("done")
+
+    # ==================================================================================
+    # the headset's round trip
+    def calibrate(self, *, ask: bool = True) -> None:
+        """Measure the chosen devices' round trip with clicks (in a worker process) and keep it for them."""
+        if self.state not in ("idle", "done") or self.busy or self.runner.busy:
+            return
+        if ask and QMessageBox.information(self, "Calibrate the headset", CALIBRATE_ASK,
+                                           QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel
+                                           ) != QMessageBox.StandardButton.Ok:
+            return
+        inp, out, before, measure = self.input_device.currentData(), self.output_device.currentData(), self.state, self._calibrate_fn
+
+        def run(progress: ProgressFn, should_stop: StopFn) -> Calibration:
+            return measure(inp, out, progress, should_stop)
+
+        self.status.setText("Calibrating: clicks are playing in the headphones…")
+        self._set_state("calibrating")
+        def done(found: Calibration) -> None:
+            self._calibrated(found, before)
+
+        self._run(TaskWorker(run, "Calibrating the headset"), done, on_fail=lambda: self._set_state(before))
+
+    def _calibrated(self, found: Calibration, before: str) -> None:
+        self.status.setText(f"Calibrated: {found.summary()}. Sessions with these devices use it.")
+        self._set_state(before)
+        self._show_calibration()
 
     # ==================================================================================
     # stop
@@ -921,3 +1005,10 @@ class BoothWindow(QWidget):
             self.status.setText("")
             self._set_state("idle")
         event.accept()
+
+
+def _calibrate_apart(input_device: int | None, output_device: int | None, progress: ProgressFn,
+                     should_stop: StopFn) -> Calibration:
+    """The headset's calibration in a worker process (PortAudio's stream stays out of the app's process)."""
+    return call_apart(calibrate, input_device, output_device, progress=progress, should_stop=should_stop,  # type: ignore[no-any-return]
+                      what="the calibration")

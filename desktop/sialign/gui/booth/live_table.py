@@ -62,6 +62,7 @@ class LiveTableModel(QAbstractTableModel):
         self._target: Document | None = None
         self.counts: dict[str, int] = {}
         self.latencies: list[float] = []
+        self.reviewed = False  # the rows are a rendition reviewed from a file, not a live session
 
     def set_source(self, source: Document | None) -> None:
         self.beginResetModel()
@@ -70,7 +71,34 @@ class LiveTableModel(QAbstractTableModel):
         self._target = None
         self.counts = {}
         self.latencies = []
+        self.reviewed = False
         self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_TARGET, COL_TARGET)
+
+    def show_reviewed(self, project: Project) -> None:
+        """Show a rendition reviewed from a file: one row per sentence of its full pass, nothing live (no latency).
+
+        Replaces whatever an earlier session left in the table: that was another rendition.
+        """
+        from sialign.core.coverage import OMITTED, coverage
+
+        self.set_source(project.source)
+        if project.alignment is None:
+            return
+        states = coverage(project).states
+        place = {sid: i for i, sid in enumerate(project.source.ids())}
+        self.beginResetModel()
+        self._target = project.target
+        self.reviewed = True
+        for bead in project.alignment.beads:
+            if not bead.src:
+                continue  # an addition has no row: the rows are the talk's sentences
+            left_out = all(states[place[sid]] == OMITTED for sid in bead.src if sid in place)
+            self._beads.append(LiveBead(len(self._beads), tuple(bead.src), tuple(bead.tgt), math.nan, math.nan,
+                                        "unrendered" if left_out or not bead.tgt else "rendered"))
+        self.counts = live_counts(self._beads, self._source)
+        self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_TARGET, COL_TARGET)
 
     def apply_update(self, update: LiveUpdate) -> list[int]:
         """Show ``update``; returns the rows that are new or changed (to fit their height)."""
@@ -107,7 +135,7 @@ class LiveTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
+            return "Interpretation (from the file)" if section == COL_TARGET and self.reviewed else COLUMNS[section]
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section == COL_LATENCY:
             return "How long after the end of its last interpreted word the bead was shown (the live view's latency)"
         return None
