@@ -110,20 +110,29 @@ def test_pipeline_recovers_one_to_many_chunks() -> None:
     project = project_of(texts, chunks)
     result = align_project(project, embedder=WORDS)
     expected = [((i,), tuple(range(first, first + count))) for i, (first, count) in enumerate(gold)]
-    assert resolve_target_units(AlignParams(), 40, len(chunks)) == "chunks"
+    assert resolve_target_units(AlignParams(), 40, project.target) == "chunks"
     got = positions(project, result.alignment)
     assert sum(bead in got for bead in expected) >= 0.95 * len(expected)
 
 
 def test_target_units_read_whether_the_segments_end_sentences() -> None:
+    """Chunks: at least 1.5 times the source's segments, fewer than 60 % ending a sentence (as the sentence splitter
+    decides it: not an abbreviation, not a trailing ellipsis)."""
+    from sialign.core.model import Document, Segment
+
+    def doc(texts: list[str], language: str) -> Document:
+        return Document(language=language, segments=[Segment(id=i, text=t) for i, t in enumerate(texts)])
+
     chunks = ["大きなアイデアをみなさん残すことができるのであれば、", "消費するようなデータの全体というのは、", "部分の合計よりも大きいと。"]
     split = ["I did not leave that night.", "She admitted she had been wrong to slap me,", "“Why?” she asked.", "He stayed!"]
+    trailing = ["And so we went on…", "to the market, Mr.", "and then.", "we saw it"]
     auto = AlignParams()
-    assert resolve_target_units(auto, 10, 30, chunks * 10) == "chunks"  # a third end a sentence
-    assert resolve_target_units(auto, 10, 40, split * 10) == "sentences"  # a translation that splits sentences
-    assert resolve_target_units(auto, 10, 30) == "chunks"  # counts alone, as before
-    assert resolve_target_units(auto, 10, 12, chunks * 4) == "sentences"  # too few segments to be chunks
-    assert resolve_target_units(AlignParams(target_units="chunks"), 10, 40, split * 10) == "chunks"  # stated wins
+    assert resolve_target_units(auto, 10, doc(chunks * 10, "ja")) == "chunks"  # a third end a sentence
+    assert resolve_target_units(auto, 10, doc(split * 10, "en")) == "sentences"  # a translation that splits sentences
+    assert resolve_target_units(auto, 10, doc(chunks * 4, "ja")) == "sentences"  # too few segments to be chunks
+    assert resolve_target_units(AlignParams(target_units="chunks"), 10, doc(split * 10, "en")) == "chunks"  # stated wins
+    # An ellipsis and an abbreviation do not end a sentence: a quarter do, so these are chunks.
+    assert resolve_target_units(auto, 10, doc(trailing * 10, "en")) == "chunks"
 
 
 def test_a_written_translation_with_many_more_sentences_is_aligned_as_sentences() -> None:

@@ -75,12 +75,14 @@ def _aligned(item: C.Item, raw: dict[str, Any], w: str, bonus: float, max_src: i
 def eptic_chunks(metrics: Any, full: dict[str, Any], weights: list[str]) -> dict[str, Any]:
     """The EPTIC speeches the default target units take as chunks, aligned with the chunk weights ``full``."""
     from sialign.align.costs import resolve_target_units
+    from sialign.core.model import Document, Segment
     from sialign.core.params import AlignParams
     from sialign.evaluate.datasets import load_eptic
 
     items: list[C.Item] = []
     for speech in load_eptic(C.DATA / "eptic-dev"):
-        if resolve_target_units(AlignParams(), len(speech.source), len(speech.target), speech.target) != "chunks":
+        target = Document(language=speech.tgt_lang, segments=[Segment(id=i, text=t) for i, t in enumerate(speech.target)])
+        if resolve_target_units(AlignParams(), len(speech.source), target) != "chunks":
             continue
         gold = [(tuple(s), tuple(t)) for s, t in speech.gold]
         for times in (False, True):

@@ -30,7 +30,6 @@ pays ``tgt_size_penalty`` per extra chunk, while extra source sentences pay
 
 from __future__ import annotations
 
-import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -48,6 +47,7 @@ from sialign.align.cost_tables import (
     run_norms,
     similarities,
 )
+from sialign.core.documents import Document
 from sialign.core.params import AlignParams
 
 # Tables of recently used signals (see BeadCostModel._cached_tables).
@@ -139,28 +139,31 @@ CHUNK_RATIO = 1.5
 # are cut at pauses and commas: AHC-SI's end a sentence in 19-32 % of them, the example talk's
 # in 40 %. The share is set between the two kinds (40 % and 75 %).
 SENTENCE_END_SHARE = 0.6
-_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026]['\"\u201d\u2019\u300d\u300f)\uff09\]]*\s*$")
 
 
-def ends_sentences(texts: Sequence[str]) -> float:
-    """The share of ``texts`` that end with a full stop, question or exclamation mark (closing quotes allowed)."""
+def ends_sentences(texts: Sequence[str], language: str) -> float:
+    """The share of ``texts`` that end a sentence (:func:`sialign.text.sentences.ends_with_strong_punctuation`:
+    a terminal mark, closing quotes allowed, not an abbreviation, an initial or a trailing ellipsis)."""
+    from sialign.text.sentences import ends_with_strong_punctuation
+
     if not texts:
         return 0.0
-    return sum(1 for text in texts if _SENTENCE_END.search(text)) / len(texts)
+    return sum(1 for text in texts if ends_with_strong_punctuation(text, language)) / len(texts)
 
 
-def resolve_target_units(params: AlignParams, n_src: int, n_tgt: int, target_texts: Sequence[str] | None = None) -> str:
-    """``"chunks"`` or ``"sentences"``: the preset ``params.target_units`` selects for this talk.
+def resolve_target_units(params: AlignParams, n_src: int, target: Document) -> str:
+    """``"chunks"`` or ``"sentences"``: the preset ``params.target_units`` selects for aligning ``n_src`` source
+    segments with ``target``.
 
-    ``auto``: chunks when the target has at least ``CHUNK_RATIO`` times the source's segments and,
-    where its texts are given, fewer than ``SENTENCE_END_SHARE`` of them end a sentence.
+    ``auto``: chunks when the target has at least ``CHUNK_RATIO`` times the source's segments and fewer than
+    ``SENTENCE_END_SHARE`` of them end a sentence.
     """
     # AlignParams allows only "auto" besides the presets.
     if params.target_units in PRESETS:
         return params.target_units
-    if n_tgt < CHUNK_RATIO * max(n_src, 1):
+    if len(target) < CHUNK_RATIO * max(n_src, 1):
         return "sentences"
-    if target_texts is not None and ends_sentences(target_texts) >= SENTENCE_END_SHARE:
+    if ends_sentences(target.normalised_texts(), target.language) >= SENTENCE_END_SHARE:
         return "sentences"
     return "chunks"
 

@@ -140,10 +140,6 @@ def _make_bead(
     return Bead(src_ids, tgt_ids, cost)
 
 
-def _texts(doc: Document) -> list[str]:
-    return [" ".join(s.text.split()) for s in doc.segments]
-
-
 def _starts(doc: Document) -> np.ndarray:
     return np.array([s.start for s in doc.segments], dtype=np.float64)
 
@@ -188,7 +184,7 @@ def build_signals(
     signals: list[Signal] = []
     names: list[str] = []
     pivot_note = ""
-    src_texts, tgt_texts = _texts(src_doc), _texts(tgt_doc)
+    src_texts, tgt_texts = src_doc.normalised_texts(), tgt_doc.normalised_texts()
     lengths_from = src_texts
     if n and m:
         if pivot_weight < 1.0:
@@ -215,7 +211,7 @@ def build_signals(
         if pivot_weight > 0:
             assert project.reference is not None
             pivot_embedder = main if params.pivot_embedder == "main" else load_embedder(params.pivot_embedder)
-            ref_texts = _texts(project.reference)
+            ref_texts = project.reference.normalised_texts()
             x, y, xs, ys = encode_pair(
                 pivot_embedder, ref_texts, tgt_texts, candidates=params.candidates, max_side=params.max_src,
                 max_other=params.max_tgt, side_joiner=project.reference.joiner, other_joiner=tgt_doc.joiner,
@@ -327,7 +323,7 @@ def _resolve_run(project: Project, params: AlignParams, should_stop: StopFn | No
     """What the parameters say for this talk: target units, cost knobs, kind of text, weight set."""
     from sialign.align.learned_pass import weight_set
 
-    units = resolve_target_units(params, len(project.source), len(project.target), _texts(project.target))
+    units = resolve_target_units(params, len(project.source), project.target)
     settings = cost_settings(params, units)
     text_kind = resolve_text_kind(params, project)
     return _Run(project, params, units, settings, text_kind, weight_set(units, text_kind), should_stop)
@@ -364,7 +360,7 @@ def _embed_sides(run: _Run, embedder: Embedder | None, progress: ProgressFn) -> 
         if choice.note:
             log.info("%s", choice.note)
         main = load_embedder(choice.spec)
-    tgt_texts = _texts(project.target)
+    tgt_texts = project.target.normalised_texts()
     # The second pass's runs first: the same pass over each document gives the segments'
     # vectors, which the first pass then reads from the vector cache.
     run_vectors = _learned_pass_spans(
@@ -480,7 +476,7 @@ def _second_pass_inputs(run: _Run, embedded: _Embedded, costs: _FirstPassCosts) 
         # Read by the second pass over the whole talk and by the confidences: computed once.
         typical = typical_cosine(run_vectors[0][0], run_vectors[1][0])
         if VOTE.get(run.units):  # only the vote reads them
-            src_texts, tgt_texts = _texts(run.project.source), embedded.tgt_texts
+            src_texts, tgt_texts = run.project.source.normalised_texts(), embedded.tgt_texts
             words = ([shared_words(t) for t in src_texts], [shared_words(t) for t in tgt_texts])
             if JOIN_CROSSED.get(run.weights):  # a written translation's names join beads
                 names = ([shared_names(t) for t in src_texts], [shared_names(t) for t in tgt_texts])
@@ -525,7 +521,7 @@ def _align_gaps(run: _Run, embedded: _Embedded, costs: _FirstPassCosts, second: 
     omissions = _Omissions(
         decides=costs.model is not None and second.direct and not is_lexical(embedded.main),
         pivoted=any(sg.name == "pivot" for sg in embedded.built.signals),
-        source_words=[len(t.split()) or max(1, len(t) // 3) for t in _texts(run.project.source)],
+        source_words=[len(t.split()) or max(1, len(t) // 3) for t in run.project.source.normalised_texts()],
     )
     out = _GapsAligned()
     total_cells = max(sum((g[1] - g[0] + 1) * (g[3] - g[2] + 1) for g in gaps), 1)
@@ -779,7 +775,7 @@ def _learned_pass_spans(
         return None
     src_runs, tgt_runs = RUNS[units]
     _, _, src_spans, tgt_spans = encode_pair(
-        main, _texts(src_doc), tgt_texts, candidates="exact", max_side=src_runs, max_other=tgt_runs,
+        main, src_doc.normalised_texts(), tgt_texts, candidates="exact", max_side=src_runs, max_other=tgt_runs,
         progress=progress, should_stop=should_stop,
     )
     assert src_spans is not None and tgt_spans is not None
@@ -856,10 +852,10 @@ def similarity_grid(
     built = build_signals(project, params, load_embedder(spec), progress=progress, should_stop=should_stop)
     if not built.signals:
         return SimilarityGrid(np.zeros((n, m), dtype=np.float32), src_ids, tgt_ids)
-    settings = cost_settings(params, resolve_target_units(params, n, m, _texts(tgt_doc)))
+    settings = cost_settings(params, resolve_target_units(params, n, tgt_doc))
     lengths = (
         np.array([len(t) for t in built.lengths_from], dtype=np.float64),
-        np.array([len(t) for t in _texts(tgt_doc)], dtype=np.float64),
+        np.array([len(t) for t in tgt_doc.normalised_texts()], dtype=np.float64),
     )
     model = BeadCostModel(built.signals, 1, 1, settings, None, None, *lengths)
     similarity = model.similarity()

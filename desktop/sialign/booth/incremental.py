@@ -164,10 +164,6 @@ class Shape:
     state: str
 
 
-def _texts(doc: Document) -> list[str]:
-    return [" ".join(s.text.split()) for s in doc.segments]
-
-
 class IncrementalAligner:
     """The live alignment of a source with a growing target (see the module's docstring).
 
@@ -196,7 +192,7 @@ class IncrementalAligner:
         self.lag_window_s = lag_window_s
         self.revise_window_s = max(revise_window_s, lag_window_s)
         self.n = len(source)
-        self.src_texts = _texts(source)
+        self.src_texts = source.normalised_texts()
         self.src_starts = np.array([s.start for s in source.segments], dtype=np.float64)
         self.src_ends = np.array([s.end for s in source.segments], dtype=np.float64)
         self._src_vectors: np.ndarray | None = None
@@ -333,7 +329,7 @@ class IncrementalAligner:
         self.prepare()
         assert self._src_vectors is not None
         ct = max(0, j_f - CONTEXT_CHUNKS)
-        tgt_texts = _texts(target)[ct:]
+        tgt_texts = target.normalised_texts()[ct:]
         params = self.params
         units = self._units(target)
         settings = cost_settings(params, units)
@@ -367,7 +363,7 @@ class IncrementalAligner:
             return self.params.target_units
         if target.language.split("-")[0].lower() == "ja":
             return "chunks"
-        return resolve_target_units(self.params, self.n, max(len(target), 1), _texts(target))
+        return resolve_target_units(self.params, self.n, target)
 
 
 @dataclass

@@ -146,6 +146,10 @@ class Document:
     def texts(self) -> list[str]:
         return [s.text for s in self.segments]
 
+    def normalised_texts(self) -> list[str]:
+        """Each segment's text as the aligner reads it: runs of whitespace as one space, none at the ends."""
+        return [" ".join(s.text.split()) for s in self.segments]
+
     def ids(self) -> list[int]:
         return [s.id for s in self.segments]
 

@@ -152,10 +152,10 @@ def talk_context(
             f"the doubt filter compares each of {n} source segments with each of {m} target segments: "
             f"{n * m:,} pairs is more than it handles ({DENSE_SIMILARITY_CELLS:,}) — run it on the talk in parts"
         )
-    def texts(doc: Any) -> list[str]:
-        return [" ".join(s.text.split()) for s in doc.segments]
-
-    settings = cost_settings(params, resolve_target_units(params, n, m, texts(tgt_doc)))
+    # The units the talk was aligned with, as the alignment recorded them (else worked out as the aligner does).
+    recorded = project.alignment.info.get("target_units") if project.alignment is not None else None
+    units = recorded if recorded in ("chunks", "sentences") else resolve_target_units(params, n, tgt_doc)
+    settings = cost_settings(params, units)
 
     def private(e: Any) -> Any:
         # The lexical embedder is fitted per talk: a private instance (same
@@ -170,7 +170,7 @@ def talk_context(
 
         embedder = load_embedder(talk_embedder_spec(project, params.embedder))
     main = private(embedder)
-    src_texts, tgt_texts = texts(src_doc), texts(tgt_doc)
+    src_texts, tgt_texts = src_doc.normalised_texts(), tgt_doc.normalised_texts()
     use_pivot = bool(params.pivot and ref_doc is not None and len(ref_doc) == n and n > 0)
     pivot_weight = min(max(float(params.pivot_weight), 0.0), 1.0) if use_pivot else 0.0
     options = dict(candidates="fast", max_side=params.max_src, max_other=params.max_tgt, should_stop=should_stop)
@@ -181,7 +181,7 @@ def talk_context(
     semantic_signal = None
     ref_texts = None
     if ref_doc is not None and len(ref_doc) == n and n > 0:
-        ref_texts = texts(ref_doc)
+        ref_texts = ref_doc.normalised_texts()
         pivot_embedder = LexicalEmbedder() if params.pivot_embedder != "main" else main
         rx, ry, _, _ = encode_pair(pivot_embedder, ref_texts, tgt_texts, side_joiner=ref_doc.joiner,
                                    other_joiner=tgt_doc.joiner, same_language=True,

@@ -49,8 +49,9 @@ def hesitations(texts: Iterable[str], language: str | None) -> tuple[int, int]:
     sounds = HESITATIONS | HESITATIONS_BY_LANGUAGE.get(primary, frozenset())
     found = words = 0
     for raw in texts:
-        text = unicodedata.normalize("NFKC", raw).casefold()
+        cased = unicodedata.normalize("NFKC", raw)
         if primary in UNSPACED_LANGUAGES:
+            text = cased.casefold()
             if primary == "ja":
                 text = text.translate(_LONG_VOWEL)
                 for sound in HESITATIONS_JA:
@@ -60,7 +61,6 @@ def hesitations(texts: Iterable[str], language: str | None) -> tuple[int, int]:
             found += sum(match.group() in sounds for match in _WORD.finditer(text) if match.group().isascii())
             words += len(_SPACE.sub("", text)) // 2
             continue
-        cased = unicodedata.normalize("NFKC", raw)
         for match in _WORD.finditer(cased):
             words += 1
             found += match.group().casefold() in sounds and not _name_part(cased, match)
