@@ -52,11 +52,11 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _spanacc(project: Path) -> str:
+def _spanacc(project: Path, talk: Path = EXAMPLES) -> str:
     if not SPANACC.exists():
         return "(../shared/tools/spanacc.py not present)"
     env = dict(os.environ, PYTHONPATH=str(REPO / "desktop"))
-    out = subprocess.run([sys.executable, str(SPANACC), str(EXAMPLES), str(project)], capture_output=True, text=True, env=env, check=False)
+    out = subprocess.run([sys.executable, str(SPANACC), str(talk), str(project)], capture_output=True, text=True, env=env, check=False)
     return (out.stdout.strip() or out.stderr.strip().splitlines()[-1]) if (out.stdout or out.stderr) else "?"
 
 
@@ -145,8 +145,25 @@ def _pass_summary(passes: list[dict[str, Any]], words: list[Any]) -> dict[str, A
     return out
 
 
+def _trace_updates(live: Any) -> list[dict[str, Any]]:
+    """Record what each live update was given (committed words, the frontier, the pause, the clock), so that
+    ``replay_live.py`` can run the live chunker and aligner again on the same recognition."""
+    updates: list[dict[str, Any]] = []
+    original = live._update
+
+    def update(*, final: bool) -> None:
+        rec = live.recogniser
+        updates.append({"words": len(rec.committed), "final": final, "paused_at": rec.paused_at,
+                        "frontier": rec.audio_end_s if final else rec.committed_until_s, "now": live.recording_now()})
+        original(final=final)
+
+    live._update = update
+    return updates
+
+
 def run(model: Path, speed: float, threads: int, beam: int, seconds: float | None, work: Path, *, live_only: bool = False,
-        commit_after: float | None = None, pause_commit: bool = True) -> dict[str, Any]:
+        commit_after: float | None = None, pause_commit: bool = True, trace: Path | None = None,
+        recogniser: dict[str, float] | None = None, talk: Path = EXAMPLES) -> dict[str, Any]:
     import soundfile as sf
 
     from sialign.booth.live import LiveAligner
@@ -154,12 +171,12 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     from sialign.workflows.outputs import export
     from sialign.workflows.practice import live_project, practice_project, practice_source
 
-    rendition = EXAMPLES / "talk.ja.ogg"
+    rendition = talk / "talk.ja.ogg"
     if seconds:
         data, rate = sf.read(str(rendition), dtype="float32")
         rendition = work / "rendition.wav"
         sf.write(str(rendition), data[: int(seconds * rate)], rate)
-    source, src_audio = practice_source(EXAMPLES / "talk.en.srt", src_lang="en", src_audio=EXAMPLES / "talk.en.ogg")
+    source, src_audio = practice_source(talk / "talk.en.srt", src_lang="en", src_audio=talk / "talk.en.ogg")
     report: dict[str, Any] = {"model": str(model), "speed": speed, "threads": threads, "beam_size": beam,
                               "cores": os.cpu_count(), "load_before": _load()}
     updates = []
@@ -169,7 +186,11 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     if commit_after is not None:
         live.recogniser.commit_after_s = commit_after if commit_after > 0 else None
     report["commit_after_s"] = live.recogniser.__dict__.get("commit_after_s")
+    for name, value in (recogniser or {}).items():  # the streaming recogniser's settings (trim_s, prompt_chars...)
+        setattr(live.recogniser, name, type(getattr(live.recogniser, name))(value))
+        report[name] = value
     passes = _trace_passes(live)
+    traced = _trace_updates(live)
     cpu0, wall0 = _cpu(), time.perf_counter()
     live.start()
     fed = feed_file(rendition, live.feed, speed=speed)
@@ -178,6 +199,11 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     wall = time.perf_counter() - wall0
     cpu = _cpu() - cpu0
     report["load_after_live"] = _load()
+    if trace is not None:
+        trace.parent.mkdir(parents=True, exist_ok=True)
+        trace.write_text(json.dumps({"rendition": str(rendition), "talk": str(talk), "speed": speed, "load": report["load_before"],
+                                     "words": [[w.text, w.start, w.end] for w in result.words], "updates": traced},
+                                    ensure_ascii=False), encoding="utf-8")
     final = result.latencies()
     # When each final bead was first shown as it ended (same sentences and chunks): the rest of its
     # latency is the live alignment revising it meanwhile (to something else and back).
@@ -206,7 +232,7 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
     report["events"] = result.events
     live_path = work / "live.sialign"
     export(live_project(source, result, recording=rendition, src_audio=Path(src_audio or "")), live_path)
-    report["span_accuracy_live"] = _spanacc(live_path)
+    report["span_accuracy_live"] = _spanacc(live_path, talk)
     if live_only:
         report["load_after"] = _load()
         report["words"] = "".join(w.text for w in result.words)
@@ -288,6 +314,11 @@ def main() -> int:
     parser.add_argument("--commit-after", type=float, help="seconds after which an unagreed word is committed (0: never)")
     parser.add_argument("--no-pause-commit", action="store_true",
                         help="commit only when passes agree, not at the end of a chunk that ended in a pause")
+    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="the streaming recogniser's settings, e.g. trim_s=10 prompt_chars=0 max_buffer_s=20")
+    parser.add_argument("--talk-dir", type=Path, default=EXAMPLES,
+                        help="a talk in the example's layout (talk.en.srt, talk.ja.ogg, talk.gold.align; spoken_talks.py)")
+    parser.add_argument("--trace", type=Path, help="write the live updates' inputs here (for replay_live.py)")
     parser.add_argument("--code", type=Path, help="import sialign from this folder instead (another version's desktop/, to compare)")
     args = parser.parse_args()
     if args.code:
@@ -301,7 +332,9 @@ def main() -> int:
 
             model = multilingual_whisper_folder()
         report = run(model, args.speed, args.threads, args.beam, args.seconds, work, live_only=args.live_only,
-                     commit_after=args.commit_after, pause_commit=not args.no_pause_commit)
+                     commit_after=args.commit_after, pause_commit=not args.no_pause_commit, trace=args.trace,
+                     recogniser={k: float(v) for k, v in (item.split("=", 1) for item in args.set)},
+                     talk=args.talk_dir)
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     report["uptime"] = uptime
     args.out.parent.mkdir(parents=True, exist_ok=True)

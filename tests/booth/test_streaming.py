@@ -88,7 +88,7 @@ def test_streaming_commits_every_word_with_its_recording_time() -> None:
 def test_the_buffer_is_cut_at_committed_segment_ends_and_stays_short() -> None:
     said = [w(f"w{k}", 0.8 * k + 0.1, 0.8 * k + 0.6) for k in range(70)]
     speech = ScriptedSpeech(said)
-    _stream(speech, 57.0, trim_s=10.0, joiner=" ")
+    _stream(speech, 57.0, trim_s=10.0, joiner=" ", prompt_chars=200)
     longest = max(end - start for start, end in speech.spans)
     assert longest <= 10.0 + 2.5  # cut once above trim_s, at a segment end the passes agreed on
     assert speech.spans[-1][0] > 40.0
@@ -194,7 +194,7 @@ def test_the_buffer_is_cut_at_the_last_committed_word_and_stays_short() -> None:
 
 def test_a_pass_in_a_loop_keeps_the_hypothesis_and_the_buffer_and_the_next_goes_without_prompt() -> None:
     flaky = _Flaky()
-    rec = StreamingRecogniser(flaky, trim_s=6.0, max_buffer_s=15.0, joiner=" ")
+    rec = StreamingRecogniser(flaky, trim_s=6.0, max_buffer_s=15.0, joiner=" ", prompt_chars=200)
     rec.committed.append(w("said", 0.0, 0.5))  # committed before the buffer: the prompt
     for k in range(1, 5):
         rec.add_audio(timed_audio(1.0, float(k)), float(k))
@@ -371,3 +371,14 @@ def test_silero_finds_the_pauses_between_an_interpreters_chunks() -> None:
     pauses = silero_pauses(samples[20 * RATE : 30 * RATE])
     assert pauses and all(end - start >= 0.4 and 0.0 <= start < end <= 10.0 for start, end in pauses)
     assert silero_pauses(np.zeros(5 * RATE, dtype=np.float32)) == []  # no speech: no chunk to end
+
+
+def test_by_default_the_passes_go_without_a_prompt() -> None:
+    """The committed text is not given to Whisper unless asked for (PROMPT_CHARS): it slowed every pass and sent
+    Whisper base into repeating it."""
+    said = [w(f"w{k}", 0.8 * k + 0.1, 0.8 * k + 0.6) for k in range(30)]
+    speech = ScriptedSpeech(said)
+    rec = _stream(speech, 25.0, joiner=" ")
+    rec.finish()
+    assert len(speech.prompts) > 10 and set(speech.prompts) == {""}
+    assert [x.text for x in rec.committed] == [x.text for x in said]

@@ -4,7 +4,7 @@ Whisper hears 30-second windows, not a stream. Whisper-Streaming (Macháček,
 Dabre and Bojar, IJCNLP-AACL 2023) turns it into one: the recent audio is
 kept in a buffer that Whisper reads again every time about a second of new
 audio has arrived, with the text already committed before the buffer as its
-prompt; a word is committed once two consecutive passes agree on it (the
+prompt (here only when asked for: :data:`PROMPT_CHARS`); a word is committed once two consecutive passes agree on it (the
 longest common prefix of the last two hypotheses, "LocalAgreement-2"), and
 the buffer is cut at the end of a recognised segment whose words are all
 committed, so it stays around 15 seconds.
@@ -66,8 +66,12 @@ LOOP_COMPRESSION_RATIO = 2.4
 TOKENS_PER_S = 16
 # faster-whisper keeps at most half of Whisper's 448 positions for the prompt; the rest is for new tokens.
 MAX_NEW_TOKENS = 220
-# Characters of committed text given to Whisper as the prompt.
-PROMPT_CHARS = 200
+# Characters of committed text given to Whisper as the prompt (Whisper-Streaming gives 200). None by default:
+# on the example's rendition, stepped a second at a time, the committed words without a prompt aligned offline
+# to span accuracy 0.657 against 0.543 with it, and a pass took 0.63 s against 1.39 s (the decoder reads the
+# prompt on every pass); Whisper base fell into repeating the prompt's words ("おはようございます") where the
+# audio said something else (tests/benchmarks/RESULTS_practice.md).
+PROMPT_CHARS = 0
 # A buffer whose passes hear no word keeps only its last seconds (speech may be starting there).
 SILENT_KEEP_S = 2.0
 # Interpreters speak in chunks with pauses between them: a chunk that ended in a pause this long (the
@@ -405,7 +409,7 @@ class StreamingRecogniser:
             again and drops it); ``segment``: at the end of the last recognised segment whose words
             are all committed (Whisper-Streaming's rule; longer buffers, slower passes).
         max_buffer_s: the buffer is cut even without a place to cut at once this long.
-        prompt_chars: characters of committed text before the buffer given as the prompt.
+        prompt_chars: characters of committed text before the buffer given as the prompt (0: none).
         joiner: what separates words of the prompt ("" when Whisper's words carry their spaces).
         commit_after_s: a word not agreed on is committed as last heard once it ended this long
             before the end of the audio read (None: only agreement, and a full buffer, commit).
