@@ -145,6 +145,18 @@ def _pass_summary(passes: list[dict[str, Any]], words: list[Any]) -> dict[str, A
     return out
 
 
+def first_final_latencies(result: Any) -> list[float]:
+    """When each final bead was first shown as it ended (same sentences and chunks): the rest of its latency is
+    the live alignment revising it meanwhile (to something else and back)."""
+    out = []
+    for bead in result.beads:
+        if bead.tgt and not math.isnan(bead.latency_s):
+            shown = [e["latency_s"] for e in result.events
+                     if e["src"] == list(bead.src) and e["tgt"] == list(bead.tgt) and e["latency_s"] is not None]
+            out.append(min(shown) if shown else bead.latency_s)
+    return out
+
+
 def _trace_updates(live: Any) -> list[dict[str, Any]]:
     """Record what each live update was given (committed words, the frontier, the pause, the clock), so that
     ``replay_live.py`` can run the live chunker and aligner again on the same recognition."""
@@ -205,14 +217,7 @@ def run(model: Path, speed: float, threads: int, beam: int, seconds: float | Non
                                      "words": [[w.text, w.start, w.end] for w in result.words], "updates": traced},
                                     ensure_ascii=False), encoding="utf-8")
     final = result.latencies()
-    # When each final bead was first shown as it ended (same sentences and chunks): the rest of its
-    # latency is the live alignment revising it meanwhile (to something else and back).
-    first_final = []
-    for bead in result.beads:
-        if bead.tgt and not math.isnan(bead.latency_s):
-            shown = [e["latency_s"] for e in result.events
-                     if e["src"] == list(bead.src) and e["tgt"] == list(bead.tgt) and e["latency_s"] is not None]
-            first_final.append(min(shown) if shown else bead.latency_s)
+    first_final = first_final_latencies(result)
     every = [e["latency_s"] for e in result.events if e["tgt"] and e["latency_s"] is not None]
     report["live"] = {
         "audio_fed_s": round(fed, 2), "feed_wall_s": round(fed_wall, 2), "received_s": result.received_s,

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import sys
 import tempfile
 import time
@@ -34,7 +33,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "desktop"))
 sys.path.insert(0, str(REPO / "tests" / "benchmarks"))
 
-from bench_practice import EXAMPLES, _spanacc, _stats  # noqa: E402
+from bench_practice import EXAMPLES, _spanacc, _stats, first_final_latencies  # noqa: E402
 
 
 def replay(trace: dict[str, Any], *, revise_window: float, lag_window: float, embedder: Any, source: Any,
@@ -64,16 +63,6 @@ def replay(trace: dict[str, Any], *, revise_window: float, lag_window: float, em
         live._update(final=step["final"])
     result = LiveResult(words=words, target=live.target, beads=list(live.beads), events=list(live.events), model="")
     return live, result
-
-
-def first_final(result: Any) -> list[float]:
-    out = []
-    for bead in result.beads:
-        if bead.tgt and not math.isnan(bead.latency_s):
-            shown = [e["latency_s"] for e in result.events
-                     if e["src"] == list(bead.src) and e["tgt"] == list(bead.tgt) and e["latency_s"] is not None]
-            out.append(min(shown) if shown else bead.latency_s)
-    return out
 
 
 def offline(trace: dict[str, Any], source: Any, embedder: Any, work: Path, talk: Path) -> str:
@@ -131,7 +120,7 @@ def main() -> int:
             path = work / f"live-{revise}-{lag}.sialign"
             export(live_project(source, result, recording=Path(trace["rendition"]), src_audio=src_audio), path)
             row = {"revise_window": revise, "lag_window": lag, "pending_ramp": incremental.PENDING_RAMP_S, "final": _stats(result.latencies()),
-                   "first_final": _stats(first_final(result)), "events": len(result.events),
+                   "first_final": _stats(first_final_latencies(result)), "events": len(result.events),
                    "span": _spanacc(path, talk), "seconds": round(time.perf_counter() - began, 1)}
             rows.append(row)
             print(f"revise {revise:5.1f} lag {lag:5.1f} ramp {incremental.PENDING_RAMP_S:4.1f}: final {row['final']['median']} / {row['final']['p90']} s, "
