@@ -54,6 +54,23 @@ def test_a_microphone_that_hears_nothing_is_an_error_that_says_what_to_do() -> N
     assert factory_streams[0].closed
 
 
+def test_devices_that_refuse_to_start_are_one_line() -> None:
+    factory = FakeLoopbackFactory(4800)
+
+    def refusing(**kwargs: object) -> object:
+        stream = factory(**kwargs)
+
+        def start() -> None:
+            raise RuntimeError("Device unavailable [PaErrorCode -9985]")
+
+        stream.start = start  # type: ignore[method-assign]
+        return stream
+
+    with pytest.raises(AudioUnavailable, match=r"refused to start \(Device unavailable \[PaErrorCode -9985\]\)"):
+        measure(stream_factory=refusing, samplerate=RATE, output_channels=2)
+    assert factory.streams[0].closed
+
+
 def test_noise_louder_than_the_clicks_is_not_a_measurement() -> None:
     factory = FakeLoopbackFactory(4800, gain=0.002, noise=0.2)
     with pytest.raises(AudioUnavailable, match="did not hear the clicks"):

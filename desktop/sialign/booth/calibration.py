@@ -196,7 +196,11 @@ def measure(*, input_device: int | str | None = None, output_device: int | str |
     reported = float(latency[0]) + float(latency[1]) if isinstance(latency, (tuple, list)) else 2 * float(latency)
     began = time.monotonic()
     try:
-        stream.start()
+        try:
+            stream.start()
+        except Exception as exc:  # PortAudio fails to start in many ways (a device taken by another program...)
+            raise AudioUnavailable(f"The audio devices refused to start ({exc}): close other programs using them, "
+                                   "or choose other devices, and calibrate again.") from exc
         while state["frames"] < track.size:
             if time.monotonic() - began > timeout_s + track.size / rate:
                 raise AudioUnavailable("The audio devices stopped during the calibration: check that the headset is "
