@@ -295,7 +295,7 @@ class BoothRecorder:
             48 kHz otherwise).
         output_channels: channels of the output (default the output device's, at most 2).
         round_trip_s: the measured round trip to leave out in place of the reported latencies (None: the one kept
-            for these devices, :func:`sialign.booth.calibration.stored_for`, when the default factory is used;
+            for these devices, :func:`sialign.booth.headset_latency.stored_for`, when the default factory is used;
             else the reported latencies).
 
     Attributes:
@@ -367,7 +367,7 @@ class BoothRecorder:
             self.samplerate = self.samplerate or rate
             self.output_channels = self.output_channels or channels
             if self.round_trip_s is None:
-                from sialign.booth.calibration import stored_for
+                from sialign.booth.headset_latency import stored_for
 
                 kept = stored_for(self.input_name, self.output_name)
                 self.round_trip_s = kept.round_trip_s if kept is not None else None

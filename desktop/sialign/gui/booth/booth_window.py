@@ -835,8 +835,11 @@ class BoothWindow(QWidget):
     # ==================================================================================
     # the headset's round trip
     def calibrate(self, *, ask: bool = True) -> None:
-        """Measure the chosen devices' round trip with clicks (in a worker process) and keep it for them."""
-        if self.state not in ("idle", "done") or self.busy or self.runner.busy:
+        """Measure the chosen devices' round trip with clicks (in a worker process) and keep it for them.
+
+        Starts after a worker that is still winding down (``_run`` queues it): the state decides, not the thread.
+        """
+        if self.state not in ("idle", "done") or self.busy:
             return
         if ask and QMessageBox.information(self, "Calibrate the headset", CALIBRATE_ASK,
                                            QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel
