@@ -15,8 +15,9 @@ import pytest
 import soundfile as sf
 
 from audio_fakes import FakeDuplexFactory, FakeLoopbackFactory
-from sialign.booth import calibration
-from sialign.booth.calibration import Calibration, click_track, find_clicks, measure, round_trip
+from sialign.booth import calibration, headset_latency
+from sialign.booth.calibration import click_track, find_clicks, measure, round_trip
+from sialign.booth.headset_latency import Calibration
 from sialign.booth.recorder import BoothRecorder, sidecar_path
 from sialign.core.errors import AudioUnavailable
 
@@ -120,19 +121,19 @@ def _cal(input_name: str = "USB mic", output_name: str = "USB phones", rt: float
 
 
 def test_calibrations_are_kept_per_pair_of_devices_and_replaced() -> None:
-    assert calibration.stored() == [] and calibration.stored_for("USB mic", "USB phones") is None
-    path = calibration.keep(_cal())
-    calibration.keep(_cal("Built-in mic", "USB phones", 0.08))
-    calibration.keep(_cal(rt=0.150))  # measured again: replaces
-    assert path == calibration.calibrations_file() and path.is_file()
-    assert calibration.stored_for("USB mic", "USB phones").round_trip_s == 0.150  # type: ignore[union-attr]
-    assert calibration.stored_for("Built-in mic", "USB phones").round_trip_s == 0.08  # type: ignore[union-attr]
-    assert calibration.stored_for("USB mic", "Built-in speakers") is None
-    assert len(calibration.stored()) == 2
-    assert calibration.forget("USB mic", "USB phones") and not calibration.forget("USB mic", "USB phones")
-    assert [c.input_device for c in calibration.stored()] == ["Built-in mic"]
+    assert headset_latency.stored() == [] and headset_latency.stored_for("USB mic", "USB phones") is None
+    path = headset_latency.keep(_cal())
+    headset_latency.keep(_cal("Built-in mic", "USB phones", 0.08))
+    headset_latency.keep(_cal(rt=0.150))  # measured again: replaces
+    assert path == headset_latency.calibrations_file() and path.is_file()
+    assert headset_latency.stored_for("USB mic", "USB phones").round_trip_s == 0.150  # type: ignore[union-attr]
+    assert headset_latency.stored_for("Built-in mic", "USB phones").round_trip_s == 0.08  # type: ignore[union-attr]
+    assert headset_latency.stored_for("USB mic", "Built-in speakers") is None
+    assert len(headset_latency.stored()) == 2
+    assert headset_latency.forget("USB mic", "USB phones") and not headset_latency.forget("USB mic", "USB phones")
+    assert [c.input_device for c in headset_latency.stored()] == ["Built-in mic"]
     assert "round trip 80 ms (the devices report 20 ms), 6 of 6 clicks heard, measured 2026-12-07 19:40" == \
-        calibration.stored()[0].summary()
+        headset_latency.stored()[0].summary()
 
 
 @pytest.mark.parametrize("text", ["{not json", '{"headsets": 3}', '{"headsets": [{"input_device": "x"}]}',
@@ -140,12 +141,12 @@ def test_calibrations_are_kept_per_pair_of_devices_and_replaced() -> None:
                                   '"round_trip_s": 9.0, "reported_s": 0, "heard": 6, "clicks": 6, "spread_s": 0, '
                                   '"measured": ""}]}'])
 def test_a_damaged_file_counts_as_no_calibration(text: str) -> None:
-    path = calibration.calibrations_file()
+    path = headset_latency.calibrations_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-    assert calibration.stored() == []
-    calibration.keep(_cal())  # and keeping one mends it
-    assert [c.round_trip_s for c in calibration.stored()] == [0.142]
+    assert headset_latency.stored() == []
+    headset_latency.keep(_cal())  # and keeping one mends it
+    assert [c.round_trip_s for c in headset_latency.stored()] == [0.142]
 
 
 def test_the_recorder_leaves_out_the_calibrated_round_trip(tmp_path: Path) -> None:
@@ -184,7 +185,7 @@ def test_the_real_stream_on_this_machine_gives_a_measurement_or_one_line() -> No
     except AudioUnavailable as exc:
         assert "\n" not in str(exc) and ("did not hear the clicks" in str(exc) or "refused to open" in str(exc)
                                          or "changed during the measurement" in str(exc) or "stopped during" in str(exc))
-        assert calibration.stored() == []
+        assert headset_latency.stored() == []
         return
-    assert 0 <= found.round_trip_s <= calibration.MAX_ROUND_TRIP_S and found.heard >= calibration.MIN_HEARD
+    assert 0 <= found.round_trip_s <= headset_latency.MAX_ROUND_TRIP_S and found.heard >= calibration.MIN_HEARD
     assert found.input_device and found.output_device and found.reported_s > 0

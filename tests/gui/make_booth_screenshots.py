@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["SIALIGN_DATA_DIR"] = tempfile.mkdtemp(prefix="sialign-booth-data-")  # the calibration shown is this one's
     from audio_fakes import FakeDuplexFactory
     from booth_fakes import FakeLiveFactory, fake_whisper_folder
-    from sialign.booth import calibration
+    from sialign.booth import headset_latency
     from sialign.booth.recorder import AudioDevice, BoothDevices, BoothRecorder, read_mono
     from sialign.core.model import Alignment, Bead, Project
     from sialign.gui.app import load_example_project
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
 
     headset = BoothDevices(inputs=[AudioDevice(4, "USB Headset: Audio (hw:2,0)", "ALSA", 1, 48000.0, 0.008, 0.03, True)],
                            outputs=[AudioDevice(4, "USB Headset: Audio (hw:2,0)", "ALSA", 2, 48000.0, 0.012, 0.04, True)])
-    calibration.keep(calibration.Calibration("USB Headset: Audio (hw:2,0)", "USB Headset: Audio (hw:2,0)", 48000, 0.142,
+    headset_latency.keep(headset_latency.Calibration("USB Headset: Audio (hw:2,0)", "USB Headset: Audio (hw:2,0)", 48000, 0.142,
                                              0.020, 6, 6, 0.001, "2026-12-07T19:40:00"))
     window.practice.booth_options = {"recorder_factory": recorder, "live_factory": live, "practice_fn": full_pass,
                                      "models_fn": lambda: ([("whisper-base", model)], "whisper-base"),

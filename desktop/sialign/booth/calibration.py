@@ -30,19 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from sialign.booth.headset_latency import (
-    MAX_ROUND_TRIP_S,
-    Calibration,
-    calibrations_file,
-    forget,
-    keep,
-    stored,
-    stored_for,
-)
+from sialign.booth.headset_latency import MAX_ROUND_TRIP_S, Calibration
 from sialign.core.errors import AudioUnavailable
-
-__all__ = ["MAX_ROUND_TRIP_S", "Calibration", "calibrations_file", "click", "click_track", "device_names", "find_clicks",
-           "forget", "keep", "measure", "round_trip", "stored", "stored_for"]
 
 # The clicks: a 10 ms chirp from 500 Hz to 4 kHz, one every CLICK_INTERVAL_S after LEAD_S of silence.
 CLICK_S = 0.010
@@ -138,7 +127,7 @@ def measure(*, input_device: int | str | None = None, output_device: int | str |
     Raises:
         AudioUnavailable: no devices, they refused to open, or the clicks were not heard clearly.
     """
-    from sialign.booth.recorder import _device_rate, sounddevice_stream
+    from sialign.booth.recorder import _device_rate, reported_latency, sounddevice_stream
 
     if stream_factory is None:
         rate, in_name, out_name, channels = _device_rate(output_device, input_device)
@@ -165,8 +154,7 @@ def measure(*, input_device: int | str | None = None, output_device: int | str |
     factory = stream_factory or sounddevice_stream
     stream = factory(samplerate=rate, channels=(1, channels), dtype="float32", latency="low",
                      device=(input_device, output_device), callback=callback)
-    latency = stream.latency
-    reported = float(latency[0]) + float(latency[1]) if isinstance(latency, (tuple, list)) else 2 * float(latency)
+    reported = sum(reported_latency(stream))
     began = time.monotonic()
     try:
         try:

@@ -206,6 +206,14 @@ def sounddevice_stream(**kwargs: Any) -> DuplexStream:
         ) from exc
 
 
+def reported_latency(stream: DuplexStream) -> tuple[float, float]:
+    """(input, output) latency in seconds as ``stream`` reports it (one number stands for both)."""
+    latency = stream.latency
+    if isinstance(latency, (tuple, list)):
+        return float(latency[0]), float(latency[1])
+    return float(latency), float(latency)
+
+
 def _device_rate(output_device: int | str | None, input_device: int | str | None) -> tuple[int, str, str, int]:
     """(sample rate, input name, output name, output channels) of the devices the stream will use."""
     try:
@@ -397,8 +405,7 @@ class BoothRecorder:
         self._queue = queue.Queue(maxsize=max(64, int(QUEUE_SECONDS * rate / 64)))
         stream = factory(samplerate=rate, channels=(1, self.output_channels), dtype="float32", latency="low",
                          device=(self.input_device, self.output_device), callback=self._callback)
-        latency = stream.latency
-        in_lat, out_lat = (float(latency[0]), float(latency[1])) if isinstance(latency, (tuple, list)) else (float(latency), float(latency))
+        in_lat, out_lat = reported_latency(stream)
         self._latency = (in_lat, out_lat)
         self._skip = int(round(self.correction_s * rate))
         try:

@@ -8,16 +8,8 @@ hold them; calibrations are kept under the devices' names.
 
 from __future__ import annotations
 
-from sialign.booth.calibration import (
-    Calibration,
-    calibrations_file,
-    device_names,
-    forget,
-    keep,
-    measure,
-    stored,
-    stored_for,
-)
+from sialign.booth.calibration import device_names, measure
+from sialign.booth.headset_latency import Calibration, calibrations_file, forget, keep, stored, stored_for
 from sialign.core.errors import AudioUnavailable
 from sialign.core.progress import ProgressFn, StopFn
 

@@ -486,7 +486,7 @@ def test_calibrate_measures_the_headset_keeps_it_and_shows_it(qtbot, open_window
     """Calibrate… on a simulated headset (its microphone hears the headphones 142 ms later): kept, shown, and refused
     in one line where nothing is heard."""
     from audio_fakes import FakeLoopbackFactory
-    from sialign.booth import calibration
+    from sialign.booth import calibration, headset_latency
 
     window = open_window(talk)
     _, _, options = booth_parts
@@ -499,7 +499,7 @@ def test_calibrate_measures_the_headset_keeps_it_and_shows_it(qtbot, open_window
             raise calibration.AudioUnavailable(calibration.NOT_HEARD.format(heard=0, clicks=6))
         found = calibration.measure(stream_factory=FakeLoopbackFactory(int(0.142 * 48000)), samplerate=48000,
                                     output_channels=2, input_name="Headset mic", output_name="Headphones")
-        calibration.keep(found)
+        headset_latency.keep(found)
         return found
 
     options["calibrate_fn"] = measure
@@ -525,7 +525,7 @@ def test_calibrate_runs_apart_and_says_in_one_line_what_the_real_stream_heard(qt
     sd = pytest.importorskip("sounddevice")
     if not any(d["max_input_channels"] > 0 for d in sd.query_devices()):
         pytest.skip("no ALSA null device here (tests/conftest.py sets it up when alsa.conf exists)")
-    from sialign.booth import calibration
+    from sialign.booth import headset_latency
     from sialign.workflows.practice_session import list_devices
 
     window = open_window(talk)
@@ -540,4 +540,4 @@ def test_calibrate_runs_apart_and_says_in_one_line_what_the_real_stream_heard(qt
     assert text.startswith(("Not done: The microphone did not hear the clicks", "Calibrated: round trip")), text
     assert "\n" not in text and "Traceback" not in text
     if text.startswith("Not done"):
-        assert calibration.stored() == [] and booth.latency_label.text().startswith("as the devices report it")
+        assert headset_latency.stored() == [] and booth.latency_label.text().startswith("as the devices report it")
